@@ -1,0 +1,33 @@
+# Finds every third-party dependency once and exposes it as an imported target. What Debian 12
+# ships differs per package (see docs/building.md): gRPC has a CMake config, Protobuf needs CMake's
+# own FindProtobuf module, Pistache and hiredis have only pkg-config files, libphonenumber has
+# neither.
+find_package(Threads REQUIRED)
+find_package(Protobuf REQUIRED)
+find_package(gRPC CONFIG REQUIRED)
+find_package(OpenSSL 3 REQUIRED)
+find_package(nlohmann_json 3 REQUIRED)
+find_package(CURL REQUIRED)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(PISTACHE REQUIRED IMPORTED_TARGET libpistache)
+pkg_check_modules(HIREDIS REQUIRED IMPORTED_TARGET hiredis)
+pkg_check_modules(UUID REQUIRED IMPORTED_TARGET uuid)
+
+find_library(PHONENUMBER_LIBRARY phonenumber REQUIRED)
+find_path(PHONENUMBER_INCLUDE_DIR phonenumbers/phonenumberutil.h REQUIRED)
+add_library(dq_phonenumber INTERFACE)
+target_link_libraries(dq_phonenumber INTERFACE ${PHONENUMBER_LIBRARY} protobuf::libprotobuf)
+target_include_directories(dq_phonenumber SYSTEM INTERFACE ${PHONENUMBER_INCLUDE_DIR})
+
+# Data files the rule engine reads (from Debian's iso-codes package).
+set(DQ_ISO_CODES_DIR "/usr/share/iso-codes/json" CACHE PATH "iso-codes JSON directory")
+if(NOT EXISTS "${DQ_ISO_CODES_DIR}/iso_3166-1.json")
+  message(FATAL_ERROR "iso-codes not found in ${DQ_ISO_CODES_DIR}: run scripts/install-deps.sh")
+endif()
+
+if(DQ_BUILD_TESTS)
+  find_package(GTest CONFIG REQUIRED)
+endif()
+if(DQ_BUILD_BENCH)
+  find_package(benchmark CONFIG REQUIRED)
+endif()

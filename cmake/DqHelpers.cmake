@@ -1,0 +1,24 @@
+# Two helpers keep each component's CMakeLists.txt a declarative list of sources.
+include(GoogleTest)
+
+# dq_test(NAME name SOURCES ... LIBS ... [LABELS unit|integration])
+# One GoogleTest executable registered with CTest; tests are discovered per case.
+function(dq_test)
+  cmake_parse_arguments(T "" "NAME" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${T_NAME} ${T_SOURCES})
+  target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} GTest::gtest GTest::gmock GTest::gtest_main)
+  if(NOT T_LABELS)
+    set(T_LABELS unit)
+  endif()
+  gtest_discover_tests(${T_NAME}
+    PROPERTIES LABELS "${T_LABELS}"
+    DISCOVERY_TIMEOUT 60)
+endfunction()
+
+# dq_service(NAME binary LIB library)
+# A service binary: main.cpp plus the component library.
+function(dq_service)
+  cmake_parse_arguments(S "" "NAME;LIB" "" ${ARGN})
+  add_executable(${S_NAME} main.cpp)
+  target_link_libraries(${S_NAME} PRIVATE ${S_LIB})
+endfunction()

@@ -1,0 +1,202 @@
+#include "dq/common/account_store.h"
+
+#include <map>
+
+#include "dq/common/crypto.h"
+#include "dq/common/time_format.h"
+
+namespace dq {
+namespace {
+
+constexpr std::string_view kApiKeyPrefix = "dq_";
+constexpr size_t kApiKeyRandomChars = 40;
+
+std::string LookupKey(std::string_view sha256) { return "dq:apikey:" + std::string(sha256); }
+
+std::map<std::string, std::string> HashToMap(const RedisReply& reply) {
+  std::map<std::string, std::string> out;
+  for (size_t i = 0; i + 1 < reply.elements.size(); i += 2) {
+    out[reply.elements[i].str] = reply.elements[i + 1].str;
+  }
+  return out;
+}
+
+std::string KeyHint(std::string_view key) {
+  return std::string(key.substr(0, 7)) + "…" + std::string(key.substr(key.size() - 4));
+}
+
+}  // namespace
+
+std::string_view PlanName(Plan plan) {
+  switch (plan) {
+    case Plan::kFree: return "free";
+    case Plan::kPro: return "pro";
+    case Plan::kBusiness: return "business";
+    case Plan::kAgency: return "agency";
+  }
+  return "free";
+}
+
+std::optional<Plan> ParsePlan(std::string_view name) {
+  for (Plan p : {Plan::kFree, Plan::kPro, Plan::kBusiness, Plan::kAgency}) {
+    if (PlanName(p) == name) return p;
+  }
+  return std::nullopt;
+}
+
+bool PlanHasApiAccess(Plan plan) { return plan != Plan::kFree; }
+
+std::string NewApiKey() { return std::string(kApiKeyPrefix) + RandomBase62(kApiKeyRandomChars); }
+
+bool LooksLikeApiKey(std::string_view text) {
+  if (text.size() != kApiKeyPrefix.size() + kApiKeyRandomChars) return false;
+  if (text.substr(0, kApiKeyPrefix.size()) != kApiKeyPrefix) return false;
+  for (char c : text.substr(kApiKeyPrefix.size())) {
+    const bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    if (!alnum) return false;
+  }
+  return true;
+}
+
+Status RedisAccountStore::RequireAccount(std::string_view account_id) {
+  auto exists = redis_.Command({"EXISTS", AccountKey(account_id, "account")});
+  if (!exists.ok()) return exists.status();
+  if (exists->integer == 0) {
+    return Status(ErrorCode::kNotFound, "no account " + std::string(account_id));
+  }
+  return Status::Ok();
+}
+
+Result<Account> RedisAccountStore::CreateAccount(Plan plan, std::string_view name) {
+  Account account;
+  account.id = "acct_" + RandomBase62(16);
+  account.name = std::string(name);
+  account.plan = plan;
+  account.created_at = FormatIso8601Millis(clock_.Now());
+  auto replies = redis_.Pipeline({
+      {"HSET", AccountKey(account.id, "account"), "id", account.id, "name", account.name, "plan",
+       std::string(PlanName(plan)), "created_at", account.created_at},
+      {"SADD", "dq:accounts", account.id},
+  });
+  if (!replies.ok()) return replies.status();
+  for (const auto& r : *replies) {
+    if (r.is_error()) return Status(ErrorCode::kInternal, "Redis error: " + r.str);
+  }
+  return account;
+}
+
+Result<Account> RedisAccountStore::GetAccount(std::string_view account_id) {
+  auto reply = redis_.Command({"HGETALL", AccountKey(account_id, "account")});
+  if (!reply.ok()) return reply.status();
+  auto fields = HashToMap(*reply);
+  if (fields.empty()) return Status(ErrorCode::kNotFound, "no account " + std::string(account_id));
+  Account account;
+  account.id = fields["id"];
+  account.name = fields["name"];
+  account.plan = ParsePlan(fields["plan"]).value_or(Plan::kFree);
+  account.created_at = fields["created_at"];
+  if (auto it = fields.find("quota"); it != fields.end() && !it->second.empty()) {
+    account.quota_override = std::stoll(it->second);
+  }
+  return account;
+}
+
+Result<std::vector<std::string>> RedisAccountStore::ListAccountIds() {
+  auto reply = redis_.Command({"SMEMBERS", "dq:accounts"});
+  if (!reply.ok()) return reply.status();
+  std::vector<std::string> ids;
+  for (const auto& e : reply->elements) ids.push_back(e.str);
+  return ids;
+}
+
+Status RedisAccountStore::SetPlan(std::string_view account_id, Plan plan) {
+  if (auto s = RequireAccount(account_id); !s.ok()) return s;
+  auto reply = redis_.Command(
+      {"HSET", AccountKey(account_id, "account"), "plan", std::string(PlanName(plan))});
+  return reply.ok() ? Status::Ok() : reply.status();
+}
+
+Status RedisAccountStore::SetQuota(std::string_view account_id, int64_t records) {
+  if (auto s = RequireAccount(account_id); !s.ok()) return s;
+  auto reply = records < 0 ? redis_.Command({"HDEL", AccountKey(account_id, "account"), "quota"})
+                           : redis_.Command({"HSET", AccountKey(account_id, "account"), "quota",
+                                             std::to_string(records)});
+  return reply.ok() ? Status::Ok() : reply.status();
+}
+
+Result<CreatedKey> RedisAccountStore::CreateKey(std::string_view account_id) {
+  if (auto s = RequireAccount(account_id); !s.ok()) return s;
+  CreatedKey created;
+  created.key_id = "key_" + RandomBase62(12);
+  created.api_key = NewApiKey();
+  const std::string hash = Sha256Hex(created.api_key);
+  // The key record first, the lookup entry last: a crash in between leaves an unusable record,
+  // never a usable key without a record.
+  auto record = redis_.Pipeline({
+      {"HSET", AccountKey(account_id, "key:" + created.key_id), "hash", hash, "hint",
+       KeyHint(created.api_key), "created_at", FormatIso8601Millis(clock_.Now())},
+      {"SADD", AccountKey(account_id, "keys"), created.key_id},
+  });
+  if (!record.ok()) return record.status();
+  auto lookup = redis_.Command(
+      {"SET", LookupKey(hash), std::string(account_id) + " " + created.key_id, "NX"});
+  if (!lookup.ok()) return lookup.status();
+  if (lookup->is_nil()) return Status(ErrorCode::kInternal, "API key collision; try again");
+  return created;
+}
+
+Status RedisAccountStore::RevokeKey(std::string_view account_id, std::string_view key_id) {
+  const std::string record_key = AccountKey(account_id, "key:" + std::string(key_id));
+  auto hash = redis_.Command({"HGET", record_key, "hash"});
+  if (!hash.ok()) return hash.status();
+  if (hash->is_nil()) {
+    return Status(ErrorCode::kNotFound,
+                  "no key " + std::string(key_id) + " on account " + std::string(account_id));
+  }
+  // The lookup entry goes first: from this moment the key authenticates nothing.
+  auto del = redis_.Command({"DEL", LookupKey(hash->str)});
+  if (!del.ok()) return del.status();
+  auto mark = redis_.Command(
+      {"HSET", record_key, "revoked_at", FormatIso8601Millis(clock_.Now())});
+  return mark.ok() ? Status::Ok() : mark.status();
+}
+
+Result<std::vector<ApiKeyInfo>> RedisAccountStore::ListKeys(std::string_view account_id) {
+  if (auto s = RequireAccount(account_id); !s.ok()) return s;
+  auto ids = redis_.Command({"SMEMBERS", AccountKey(account_id, "keys")});
+  if (!ids.ok()) return ids.status();
+  std::vector<ApiKeyInfo> keys;
+  for (const auto& id : ids->elements) {
+    auto rec = redis_.Command({"HGETALL", AccountKey(account_id, "key:" + id.str)});
+    if (!rec.ok()) return rec.status();
+    auto f = HashToMap(*rec);
+    keys.push_back({id.str, f["hint"], f["created_at"], f["revoked_at"]});
+  }
+  return keys;
+}
+
+Result<std::optional<KeyOwner>> RedisAccountStore::FindKey(std::string_view key_sha256) {
+  auto reply = redis_.Command({"GET", LookupKey(key_sha256)});
+  if (!reply.ok()) return reply.status();
+  if (reply->is_nil()) return std::optional<KeyOwner>();
+  const auto space = reply->str.find(' ');
+  if (space == std::string::npos) return std::optional<KeyOwner>();
+  return std::optional<KeyOwner>(KeyOwner{reply->str.substr(0, space), reply->str.substr(space + 1)});
+}
+
+Status RedisAccountStore::SetWebhook(std::string_view account_id, const Webhook& webhook) {
+  if (auto s = RequireAccount(account_id); !s.ok()) return s;
+  auto reply = redis_.Command(
+      {"HSET", AccountKey(account_id, "webhook"), "url", webhook.url, "secret", webhook.secret});
+  return reply.ok() ? Status::Ok() : reply.status();
+}
+
+Result<std::optional<Webhook>> RedisAccountStore::GetWebhook(std::string_view account_id) {
+  auto reply = redis_.Command({"HGETALL", AccountKey(account_id, "webhook")});
+  if (!reply.ok()) return reply.status();
+  auto f = HashToMap(*reply);
+  if (f["url"].empty()) return std::optional<Webhook>();
+  return std::optional<Webhook>(Webhook{f["url"], f["secret"]});
+}
+
+}  // namespace dq

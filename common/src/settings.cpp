@@ -1,0 +1,157 @@
+#include "dq/common/settings.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+extern char** environ;
+
+namespace dq {
+namespace {
+
+constexpr uint8_t kAll = kGateway | kValidator | kNotifier | kDqctl;
+constexpr uint8_t kRedisUsers = kGateway | kNotifier | kDqctl;
+constexpr int64_t kMiB = 1024 * 1024;
+
+// The table. Keep docs/configuration.md in step (tests/unit/common/settings_test.cpp checks it).
+constexpr SettingSpec kSettings[] = {
+    // Shared
+    {"DQ_LOG_LEVEL", "info", false, 0, 0, kAll, false, "debug, info, warn or error"},
+    {"DQ_REDIS_HOST", "127.0.0.1", false, 0, 0, kRedisUsers, false, "Redis host name or address"},
+    {"DQ_REDIS_PORT", "6379", true, 1, 65535, kRedisUsers, false, "Redis TCP port"},
+    {"DQ_REDIS_PASSWORD", "", false, 0, 0, kRedisUsers, true, "Redis AUTH password (empty: none)"},
+    {"DQ_REDIS_TIMEOUT_MS", "1000", true, 10, 60000, kRedisUsers, false,
+     "connect and command timeout for Redis"},
+    {"DQ_REDIS_POOL_SIZE", "32", true, 1, 1024, kRedisUsers, false,
+     "idle Redis connections kept per process"},
+    // Gateway
+    {"DQ_GATEWAY_BIND", "0.0.0.0", false, 0, 0, kGateway, false, "address the HTTP server binds"},
+    {"DQ_GATEWAY_PORT", "8080", true, 0, 65535, kGateway, false, "HTTP port (0: any free port)"},
+    {"DQ_GATEWAY_THREADS", "8", true, 1, 256, kGateway, false, "HTTP worker threads"},
+    {"DQ_VALIDATOR_ADDR", "127.0.0.1:50051", false, 0, 0, kGateway, false,
+     "gRPC target of the validator (host:port or a gRPC URI such as dns:///validator:50051)"},
+    {"DQ_VALIDATOR_TIMEOUT_MS", "10000", true, 10, 600000, kGateway, false,
+     "deadline of every validator call"},
+    {"DQ_MAX_BODY_BYTES", "10485760", true, 1024, 1024 * kMiB, kGateway, false,
+     "largest POST /v1/validate body; larger gets 413 payload_too_large"},
+    {"DQ_MAX_RECORDS", "500", true, 1, 100000, kGateway, false,
+     "most records per POST /v1/validate; more gets 400 too_many_records"},
+    {"DQ_UPLOAD_MAX_BYTES", "52428800", true, 1024, 4096 * kMiB, kGateway, false,
+     "largest upload; larger gets 413 file_too_large"},
+    {"DQ_RATE_LIMIT_GENERAL", "60", true, 1, 1000000000, kGateway, false,
+     "requests per UTC minute per account, general class"},
+    {"DQ_RATE_LIMIT_UPLOAD", "10", true, 1, 1000000000, kGateway, false,
+     "requests per UTC minute per account, upload class"},
+    {"DQ_RATE_LIMIT_ANONYMOUS", "60", true, 1, 1000000000, kGateway, false,
+     "requests per UTC minute per client address without a valid key"},
+    {"DQ_QUOTA_PRO", "100000", true, 0, INT64_MAX, kGateway | kDqctl, false,
+     "monthly records, pro plan"},
+    {"DQ_QUOTA_BUSINESS", "1000000", true, 0, INT64_MAX, kGateway | kDqctl, false,
+     "monthly records, business plan"},
+    {"DQ_QUOTA_AGENCY", "10000000", true, 0, INT64_MAX, kGateway | kDqctl, false,
+     "monthly records, agency plan"},
+    {"DQ_JOB_TTL_DAYS", "30", true, 1, 3650, kGateway, false, "days a job is kept"},
+    {"DQ_WORKERS", "2", true, 0, 256, kGateway, false,
+     "job worker threads in each gateway process (0: this replica takes no jobs)"},
+    // Validator
+    {"DQ_VALIDATOR_BIND", "0.0.0.0", false, 0, 0, kValidator, false, "address the gRPC server binds"},
+    {"DQ_VALIDATOR_PORT", "50051", true, 0, 65535, kValidator, false, "gRPC port"},
+    {"DQ_VALIDATOR_THREADS", "0", true, 0, 256, kValidator, false,
+     "most threads serving calls (0: gRPC's default)"},
+    {"DQ_DATA_DIR", "", false, 0, 0, kValidator, false,
+     "directory with rule data (disposable domains); empty: the installed default"},
+    // Notifier
+    {"DQ_NOTIFIER_PORT", "9091", true, 0, 65535, kNotifier, false,
+     "HTTP port for /healthz, /readyz and /metrics"},
+    {"DQ_NOTIFIER_BIND", "0.0.0.0", false, 0, 0, kNotifier, false, "address the HTTP port binds"},
+    {"DQ_WEBHOOK_ALLOW_HTTP", "0", true, 0, 1, kNotifier | kDqctl, false,
+     "1: allow http:// webhook URLs (development)"},
+    {"DQ_WEBHOOK_ALLOW_PRIVATE", "0", true, 0, 1, kNotifier | kDqctl, false,
+     "1: allow webhook targets on private, loopback or link-local addresses (development)"},
+};
+
+const SettingSpec* Find(std::string_view name) {
+  for (const auto& s : kSettings) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+bool ParseInt(const std::string& text, int64_t* out) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(text.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0') return false;
+  *out = v;
+  return true;
+}
+
+}  // namespace
+
+std::span<const SettingSpec> AllSettings() { return kSettings; }
+
+Result<Settings> Settings::Load(Component component,
+                                const std::map<std::string, std::string>& env) {
+  Settings s;
+  for (const auto& [name, value] : env) {
+    if (name.rfind("DQ_", 0) != 0) continue;
+    if (Find(name) == nullptr) {
+      return Status(ErrorCode::kInvalidRequest,
+                    "unknown setting " + name + " (see docs/configuration.md)");
+    }
+  }
+  for (const auto& spec : kSettings) {
+    if ((spec.components & component) == 0) continue;
+    std::string value(spec.default_value);
+    if (auto it = env.find(std::string(spec.name)); it != env.end()) value = it->second;
+    if (spec.is_integer) {
+      int64_t v = 0;
+      if (!ParseInt(value, &v) || v < spec.min || v > spec.max) {
+        return Status(ErrorCode::kInvalidRequest,
+                      std::string(spec.name) + "=" + value + " is not an integer in [" +
+                          std::to_string(spec.min) + ", " + std::to_string(spec.max) + "]");
+      }
+    }
+    s.values_.emplace(spec.name, value);
+    s.secret_.emplace(spec.name, spec.secret);
+  }
+  return s;
+}
+
+Result<Settings> Settings::FromEnvironment(Component component) {
+  std::map<std::string, std::string> env;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    const char* eq = std::strchr(*e, '=');
+    if (eq == nullptr) continue;
+    env.emplace(std::string(*e, static_cast<size_t>(eq - *e)), std::string(eq + 1));
+  }
+  return Load(component, env);
+}
+
+int64_t Settings::Int(std::string_view name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) std::abort();  // the component did not declare it: a bug
+  int64_t v = 0;
+  ParseInt(it->second, &v);
+  return v;
+}
+
+const std::string& Settings::String(std::string_view name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) std::abort();
+  return it->second;
+}
+
+std::string Settings::Describe() const {
+  std::ostringstream out;
+  bool first = true;
+  for (const auto& [name, value] : values_) {
+    if (!first) out << ' ';
+    first = false;
+    out << name << '=' << (secret_.at(name) && !value.empty() ? "***" : value);
+  }
+  return out.str();
+}
+
+}  // namespace dq

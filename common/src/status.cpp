@@ -1,0 +1,28 @@
+#include "dq/common/status.h"
+
+namespace dq {
+
+std::string_view ErrorCodeName(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kOk: return "ok";
+    case ErrorCode::kApiKeyRequired: return "api_key_required";
+    case ErrorCode::kInvalidApiKey: return "invalid_api_key";
+    case ErrorCode::kProRequired: return "pro_required";
+    case ErrorCode::kQuotaExceeded: return "quota_exceeded";
+    case ErrorCode::kTooManyRequests: return "too_many_requests";
+    case ErrorCode::kEmptyFile: return "empty_file";
+    case ErrorCode::kNotFound: return "not_found";
+    case ErrorCode::kInvalidJson: return "invalid_json";
+    case ErrorCode::kInvalidRequest: return "invalid_request";
+    case ErrorCode::kTooManyRecords: return "too_many_records";
+    case ErrorCode::kPayloadTooLarge: return "payload_too_large";
+    case ErrorCode::kFileTooLarge: return "file_too_large";
+    case ErrorCode::kUnsupportedMediaType: return "unsupported_media_type";
+    case ErrorCode::kMethodNotAllowed: return "method_not_allowed";
+    case ErrorCode::kInternal: return "internal_error";
+    case ErrorCode::kUnavailable: return "service_unavailable";
+  }
+  return "internal_error";
+}
+
+}  // namespace dq

@@ -1,0 +1,29 @@
+// dqctl: admin CLI. Talks to Redis directly, with the same settings as the services.
+#include <iostream>
+
+#include "cli.h"
+#include "dq/common/settings.h"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::cout << dq::cli::Usage();
+    return args.empty() ? 2 : 0;
+  }
+  auto settings = dq::Settings::FromEnvironment(dq::kDqctl);
+  if (!settings.ok()) {
+    std::cerr << "{\"error\":\"invalid_request\",\"message\":\"" << settings.status().message()
+              << "\"}\n";
+    return 2;
+  }
+  dq::RedisOptions ro;
+  ro.host = settings->String("DQ_REDIS_HOST");
+  ro.port = static_cast<int>(settings->Int("DQ_REDIS_PORT"));
+  ro.password = settings->String("DQ_REDIS_PASSWORD");
+  ro.timeout = std::chrono::milliseconds(settings->Int("DQ_REDIS_TIMEOUT_MS"));
+  dq::RedisClient redis(ro);
+  dq::RedisAccountStore store(redis, dq::SystemClock::Instance());
+  dq::cli::CliOptions options;
+  options.allow_http_webhooks = settings->Int("DQ_WEBHOOK_ALLOW_HTTP") == 1;
+  return dq::cli::Run(args, store, options, std::cout, std::cerr);
+}

@@ -1,0 +1,60 @@
+#include "authenticator.h"
+
+#include <algorithm>
+
+#include "dq/common/crypto.h"
+
+namespace dq::gateway {
+namespace {
+
+std::string_view TrimSpaces(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+bool StartsWithIgnoreCase(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  return std::equal(prefix.begin(), prefix.end(), s.begin(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) ==
+           std::tolower(static_cast<unsigned char>(b));
+  });
+}
+
+}  // namespace
+
+std::optional<std::string> ExtractApiKey(const HttpRequest& request) {
+  if (const std::string* key = request.Header("x-api-key")) {
+    std::string_view v = TrimSpaces(*key);
+    if (!v.empty()) return std::string(v);
+  }
+  if (const std::string* auth = request.Header("authorization")) {
+    std::string_view v = TrimSpaces(*auth);
+    if (StartsWithIgnoreCase(v, "bearer ")) {
+      v = TrimSpaces(v.substr(7));
+      if (!v.empty()) return std::string(v);
+    }
+  }
+  return std::nullopt;
+}
+
+Result<Principal> Authenticator::Authenticate(const HttpRequest& request) {
+  auto key = ExtractApiKey(request);
+  if (!key) {
+    return Status(ErrorCode::kApiKeyRequired,
+                  "Send your API key in the X-API-Key header or as 'Authorization: Bearer <key>'.");
+  }
+  const Status invalid(ErrorCode::kInvalidApiKey,
+                       "The API key is not valid or has been revoked.");
+  if (!LooksLikeApiKey(*key)) return invalid;
+  auto owner = store_.FindKey(Sha256Hex(*key));
+  if (!owner.ok()) return owner.status();
+  if (!owner->has_value()) return invalid;
+  auto account = store_.GetAccount((*owner)->account_id);
+  if (!account.ok()) {
+    return account.status().code() == ErrorCode::kNotFound ? invalid : account.status();
+  }
+  return Principal{std::move(*account), (*owner)->key_id};
+}
+
+}  // namespace dq::gateway

@@ -1,0 +1,79 @@
+#include "grpc_validator_client.h"
+
+#include <grpcpp/generic/generic_stub.h>
+
+#include <condition_variable>
+#include <mutex>
+
+namespace dq::gateway {
+
+Status FromGrpcStatus(const grpc::Status& status) {
+  switch (status.error_code()) {
+    case grpc::StatusCode::OK: return Status::Ok();
+    case grpc::StatusCode::UNAVAILABLE:
+    case grpc::StatusCode::DEADLINE_EXCEEDED:
+      return Status(ErrorCode::kUnavailable,
+                    "The validation service is unavailable; retry shortly.");
+    case grpc::StatusCode::INVALID_ARGUMENT:
+      return Status(ErrorCode::kInvalidRequest, status.error_message());
+    default:
+      return Status(ErrorCode::kInternal, "validator error: " + status.error_message());
+  }
+}
+
+GrpcValidatorClient::GrpcValidatorClient(const std::string& target,
+                                         std::chrono::milliseconds deadline)
+    : deadline_(deadline) {
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(64 * 1024 * 1024);
+  args.SetMaxSendMessageSize(64 * 1024 * 1024);
+  // Spread calls over every validator replica a DNS name resolves to.
+  args.SetLoadBalancingPolicyName("round_robin");
+  // Reconnect quickly after the validator restarts (default backoff grows to 2 minutes).
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
+  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
+  channel_ = grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), args);
+  stub_ = validator::v1::Validator::NewStub(channel_);
+}
+
+Result<validator::v1::ValidateResponse> GrpcValidatorClient::Validate(
+    const validator::v1::ValidateRequest& request) {
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + deadline_);
+  validator::v1::ValidateResponse response;
+  grpc::Status status = stub_->Validate(&ctx, request, &response);
+  if (!status.ok()) return FromGrpcStatus(status);
+  return response;
+}
+
+bool GrpcValidatorClient::Healthy() {
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(500));
+  // grpc.health.v1.HealthCheckRequest{service: ""} is the empty message.
+  grpc::Slice empty("", 0);
+  grpc::ByteBuffer req(&empty, 1);
+  grpc::ByteBuffer resp;
+  grpc::GenericStub generic(channel_);
+  grpc::Status status;
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  generic.UnaryCall(&ctx, "/grpc.health.v1.Health/Check", grpc::StubOptions(), &req, &resp,
+                    [&](grpc::Status s) {
+                      std::lock_guard lock(mu);
+                      status = std::move(s);
+                      done = true;
+                      cv.notify_one();
+                    });
+  std::unique_lock lock(mu);
+  cv.wait(lock, [&] { return done; });
+  if (!status.ok()) return false;
+  // HealthCheckResponse{status = SERVING (1)} encodes as field 1, varint 1: bytes 08 01.
+  std::vector<grpc::Slice> slices;
+  resp.Dump(&slices);
+  std::string bytes;
+  for (const auto& s : slices) bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+  return bytes == std::string("\x08\x01", 2);
+}
+
+}  // namespace dq::gateway

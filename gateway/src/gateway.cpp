@@ -1,0 +1,214 @@
+#include "gateway.h"
+
+#include <chrono>
+
+#include "dq/common/log.h"
+#include "dq/common/metrics.h"
+#include "http/error_response.h"
+#include "http/json_util.h"
+#include "http/router.h"
+#include "validate/validate_request.h"
+
+namespace dq::gateway {
+namespace {
+
+using nlohmann::json;
+
+bool IsJsonContentType(const HttpRequest& r) {
+  const std::string* ct = r.Header("content-type");
+  if (ct == nullptr) return true;  // no declared type: try JSON
+  std::string_view v = *ct;
+  v = v.substr(0, v.find(';'));
+  while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
+  std::string lower(v);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower == "application/json" || (lower.size() > 5 && lower.ends_with("+json"));
+}
+
+HttpResponse WithRate(HttpResponse r, const RateDecision& d) {
+  ApplyRateLimitHeaders(d, r);
+  return r;
+}
+
+}  // namespace
+
+void ApplyRateLimitHeaders(const RateDecision& d, HttpResponse& response) {
+  response.SetHeader("X-RateLimit-Limit", std::to_string(d.limit));
+  response.SetHeader("X-RateLimit-Remaining", std::to_string(d.remaining));
+  response.SetHeader("X-RateLimit-Reset", std::to_string(d.reset_unix));
+  if (!d.allowed) response.SetHeader("Retry-After", std::to_string(d.retry_after));
+}
+
+Gateway::Gateway(GatewayDeps deps, GatewayOptions options)
+    : deps_(std::move(deps)), options_(options), auth_(deps_.accounts) {}
+
+HttpResponse Gateway::Handle(const HttpRequest& request) {
+  const auto start = std::chrono::steady_clock::now();
+  HttpResponse response;
+  try {
+    response = HandleUnsafe(request);
+  } catch (const std::exception& e) {
+    log::Error("unhandled exception", {{"request_id", request.request_id}, {"what", e.what()}});
+    response = ErrorResponse(Status(ErrorCode::kInternal,
+                                    "Something went wrong on our side; the request id is " +
+                                        request.request_id + "."));
+  } catch (...) {
+    log::Error("unhandled exception", {{"request_id", request.request_id}});
+    response = ErrorResponse(Status(ErrorCode::kInternal, "Something went wrong on our side."));
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  auto& metrics = Metrics::Global();
+  metrics.Counter("dq_gateway_requests_total", "HTTP requests by status",
+                  "code=\"" + std::to_string(response.status) + "\"")
+      .Inc();
+  metrics.Histogram("dq_gateway_request_seconds", "HTTP request latency").Observe(seconds);
+  return response;
+}
+
+HttpResponse Gateway::HandleUnsafe(const HttpRequest& request) {
+  const std::string_view path = request.path;
+  if (path == "/v1" || path.starts_with("/v1/")) return HandleV1(request);
+  if (path == "/healthz" && request.method == "GET") {
+    return JsonResponse(200, R"({"status":"ok"})");
+  }
+  if (path == "/readyz" && request.method == "GET") return Ready();
+  if (path == "/metrics" && request.method == "GET") {
+    HttpResponse r;
+    r.content_type = "text/plain; version=0.0.4";
+    r.body = Metrics::Global().Render();
+    return r;
+  }
+  return ErrorResponse(Status(ErrorCode::kNotFound, "There is no resource at " +
+                                                        std::string(path) + "."));
+}
+
+HttpResponse Gateway::Ready() {
+  const bool store = deps_.store_ready ? deps_.store_ready() : true;
+  const bool validator = deps_.validator.Healthy();
+  json body = {{"status", store && validator ? "ready" : "not_ready"},
+               {"checks", {{"redis", store ? "ok" : "unavailable"},
+                           {"validator", validator ? "ok" : "unavailable"}}}};
+  HttpResponse r = JsonResponse(store && validator ? 200 : 503, DumpJson(body));
+  if (r.status == 503) r.SetHeader("Retry-After", "1");
+  return r;
+}
+
+HttpResponse Gateway::HandleV1(const HttpRequest& request) {
+  const RouteMatch route = MatchRoute(request.method, request.path);
+
+  // 1-2. Who is calling. Failures are limited per client address.
+  auto principal = auth_.Authenticate(request);
+  if (!principal.ok()) {
+    if (principal.status().code() == ErrorCode::kUnavailable) {
+      return ErrorResponse(principal.status());
+    }
+    auto d = deps_.limiter.Acquire("ip_" + request.client_ip, RateClass::kAnonymous);
+    if (!d.ok()) return ErrorResponse(d.status());
+    if (!d->allowed) {
+      return WithRate(ErrorResponse(Status(ErrorCode::kTooManyRequests,
+                                           "Too many requests without a valid API key from "
+                                           "this address; retry after the window resets.")),
+                      *d);
+    }
+    return WithRate(ErrorResponse(principal.status()), *d);
+  }
+  const Account& account = principal->account;
+
+  // 3. Plan.
+  if (!PlanHasApiAccess(account.plan)) {
+    auto d = deps_.limiter.Peek(account.id, route.rate_class);
+    if (!d.ok()) return ErrorResponse(d.status());
+    return WithRate(ErrorResponse(Status(ErrorCode::kProRequired,
+                                         "API access needs the Pro, Business or Agency plan; "
+                                         "this account is on " +
+                                             std::string(PlanName(account.plan)) + ".")),
+                    *d);
+  }
+
+  // 4. Rate limit for the route's class.
+  auto d = deps_.limiter.Acquire(account.id, route.rate_class);
+  if (!d.ok()) return ErrorResponse(d.status());
+  if (!d->allowed) {
+    const int64_t limit = d->limit;
+    return WithRate(
+        ErrorResponse(Status(ErrorCode::kTooManyRequests,
+                             "Rate limit of " + std::to_string(limit) + " " +
+                                 std::string(RateClassName(route.rate_class)) +
+                                 " requests per minute reached; retry after " +
+                                 std::to_string(d->retry_after) + " s.")),
+        *d);
+  }
+
+  // 5. Route.
+  HttpResponse response;
+  switch (route.kind) {
+    case RouteMatch::Kind::kNotFound:
+      response = ErrorResponse(Status(ErrorCode::kNotFound,
+                                      "There is no endpoint " + request.method + " " +
+                                          request.path + "."));
+      break;
+    case RouteMatch::Kind::kMethodNotAllowed:
+      response = ErrorResponse(Status(ErrorCode::kMethodNotAllowed,
+                                      request.method + " is not allowed on " + request.path +
+                                          "; use " + route.allow + "."));
+      response.SetHeader("Allow", route.allow);
+      break;
+    case RouteMatch::Kind::kFound:
+      switch (route.id) {
+        case RouteId::kValidate: response = Validate(request, *principal); break;
+        case RouteId::kUsage: response = Usage(*principal); break;
+        default:
+          response = ErrorResponse(
+              Status(ErrorCode::kNotFound, "Jobs are not available on this server yet."));
+      }
+  }
+  return WithRate(std::move(response), *d);
+}
+
+HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& principal) {
+  if (!IsJsonContentType(request)) {
+    return ErrorResponse(Status(ErrorCode::kUnsupportedMediaType,
+                                "POST /v1/validate takes Content-Type: application/json."));
+  }
+  if (request.body.size() > options_.max_body_bytes) {
+    return ErrorResponse(Status(ErrorCode::kPayloadTooLarge,
+                                "The body is " + std::to_string(request.body.size()) +
+                                    " bytes; the limit is " +
+                                    std::to_string(options_.max_body_bytes) + "."));
+  }
+  auto command = ParseValidateRequest(request.body, options_.max_records);
+  if (!command.ok()) return ErrorResponse(command.status());
+
+  const auto records = static_cast<int64_t>(command->records.size());
+  auto reservation = deps_.quota.Reserve(principal.account, records);
+  if (!reservation.ok()) return ErrorResponse(reservation.status());
+
+  auto result = deps_.validator.Validate(BuildValidatorRequest(*command));
+  if (!result.ok()) {
+    if (Status s = deps_.quota.Release(*reservation); !s.ok()) {
+      log::Warn("quota release failed", {{"request_id", request.request_id},
+                                         {"error", s.message()}});
+    }
+    if (result.status().code() != ErrorCode::kUnavailable) {
+      log::Error("validator call failed", {{"request_id", request.request_id},
+                                           {"error", result.status().message()}});
+    }
+    return ErrorResponse(result.status());
+  }
+  return JsonResponse(200, DumpJson(BuildValidateResponse(*command, *result)));
+}
+
+HttpResponse Gateway::Usage(const Principal& principal) {
+  auto usage = deps_.quota.Usage(principal.account);
+  if (!usage.ok()) return ErrorResponse(usage.status());
+  json body = {{"account_id", principal.account.id},
+               {"plan", std::string(PlanName(principal.account.plan))},
+               {"month", usage->month.substr(0, 4) + "-" + usage->month.substr(4)},
+               {"records_used", usage->used},
+               {"records_quota", usage->quota},
+               {"records_remaining", std::max<int64_t>(0, usage->quota - usage->used)}};
+  return JsonResponse(200, DumpJson(body));
+}
+
+}  // namespace dq::gateway

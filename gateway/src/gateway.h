@@ -1,0 +1,63 @@
+// The gateway's request pipeline, free of any HTTP library: HttpRequest in, HttpResponse out.
+//
+// For every /v1 request, in the order decisions.md fixes:
+//   key present (401 api_key_required) -> key valid (401 invalid_api_key) -> plan (403
+//   pro_required) -> rate limit (429 too_many_requests) -> route (404, 405) -> request validity
+//   (400, 413, 415) -> quota (429 quota_exceeded) -> work.
+// Requests without a valid key are rate-limited per client address, so keys cannot be guessed
+// fast. Every /v1 response, errors included, carries X-RateLimit-Limit, -Remaining and -Reset.
+// /healthz, /readyz and /metrics are outside /v1: no key, no limits.
+//
+// Handle() never throws: anything unexpected becomes 500 internal_error, logged with the
+// request id. Thread-safe: called concurrently from every HTTP worker thread.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "auth/authenticator.h"
+#include "clients/validator_client.h"
+#include "dq/common/account_store.h"
+#include "dq/common/clock.h"
+#include "http/http_types.h"
+#include "limits/quota.h"
+#include "limits/rate_limiter.h"
+
+namespace dq::gateway {
+
+struct GatewayOptions {
+  size_t max_body_bytes = 10 * 1024 * 1024;  // POST /v1/validate
+  size_t max_records = 500;
+};
+
+struct GatewayDeps {
+  AccountStore& accounts;
+  RateLimiter& limiter;
+  QuotaService& quota;
+  ValidatorClient& validator;
+  // True when the gateway's own dependencies (Redis) answer; used by /readyz.
+  std::function<bool()> store_ready;
+};
+
+class Gateway {
+ public:
+  Gateway(GatewayDeps deps, GatewayOptions options);
+
+  HttpResponse Handle(const HttpRequest& request);
+
+ private:
+  HttpResponse HandleUnsafe(const HttpRequest& request);
+  HttpResponse HandleV1(const HttpRequest& request);
+  HttpResponse Ready();
+  HttpResponse Validate(const HttpRequest& request, const Principal& principal);
+  HttpResponse Usage(const Principal& principal);
+
+  GatewayDeps deps_;
+  GatewayOptions options_;
+  Authenticator auth_;
+};
+
+// Adds the three X-RateLimit headers (and Retry-After when the decision refused).
+void ApplyRateLimitHeaders(const RateDecision& d, HttpResponse& response);
+
+}  // namespace dq::gateway

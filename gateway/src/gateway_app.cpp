@@ -1,0 +1,55 @@
+#include "gateway_app.h"
+
+namespace dq::gateway {
+
+GatewayApp::GatewayApp(const Settings& s) {
+  RedisOptions ro;
+  ro.host = s.String("DQ_REDIS_HOST");
+  ro.port = static_cast<int>(s.Int("DQ_REDIS_PORT"));
+  ro.password = s.String("DQ_REDIS_PASSWORD");
+  ro.timeout = std::chrono::milliseconds(s.Int("DQ_REDIS_TIMEOUT_MS"));
+  ro.pool_size = static_cast<size_t>(s.Int("DQ_REDIS_POOL_SIZE"));
+  redis_ = std::make_unique<RedisClient>(ro);
+
+  const Clock& clock = SystemClock::Instance();
+  accounts_ = std::make_unique<RedisAccountStore>(*redis_, clock);
+  RateLimitPolicy rl;
+  rl.general = s.Int("DQ_RATE_LIMIT_GENERAL");
+  rl.upload = s.Int("DQ_RATE_LIMIT_UPLOAD");
+  rl.anonymous = s.Int("DQ_RATE_LIMIT_ANONYMOUS");
+  limiter_ = std::make_unique<RedisRateLimiter>(*redis_, clock, rl);
+  QuotaPolicy qp;
+  qp.pro = s.Int("DQ_QUOTA_PRO");
+  qp.business = s.Int("DQ_QUOTA_BUSINESS");
+  qp.agency = s.Int("DQ_QUOTA_AGENCY");
+  quota_ = std::make_unique<RedisQuotaService>(*redis_, clock, qp);
+  validator_ = std::make_unique<GrpcValidatorClient>(
+      s.String("DQ_VALIDATOR_ADDR"), std::chrono::milliseconds(s.Int("DQ_VALIDATOR_TIMEOUT_MS")));
+
+  GatewayOptions go;
+  go.max_body_bytes = static_cast<size_t>(s.Int("DQ_MAX_BODY_BYTES"));
+  go.max_records = static_cast<size_t>(s.Int("DQ_MAX_RECORDS"));
+  RedisClient* redis = redis_.get();
+  gateway_ = std::make_unique<Gateway>(
+      GatewayDeps{*accounts_, *limiter_, *quota_, *validator_, [redis] { return redis->Ping(); }},
+      go);
+
+  HttpServerOptions ho;
+  ho.bind = s.String("DQ_GATEWAY_BIND");
+  ho.port = static_cast<int>(s.Int("DQ_GATEWAY_PORT"));
+  ho.threads = static_cast<int>(s.Int("DQ_GATEWAY_THREADS"));
+  // The buffer cap must hold the largest body any route accepts, plus headers.
+  ho.max_request_bytes = static_cast<size_t>(
+      std::max(s.Int("DQ_MAX_BODY_BYTES"), s.Int("DQ_UPLOAD_MAX_BYTES")) * 2 + (1 << 20));
+  http_ = std::make_unique<HttpServer>(*gateway_, ho);
+}
+
+GatewayApp::~GatewayApp() { Shutdown(); }
+
+Status GatewayApp::Start() { return http_->Start(); }
+
+void GatewayApp::Shutdown() {
+  if (http_) http_->Shutdown();
+}
+
+}  // namespace dq::gateway

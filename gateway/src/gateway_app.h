@@ -1,0 +1,37 @@
+// Builds a running gateway from settings: Redis, the account store, limits, the validator
+// client, the pipeline and the HTTP server. main() and the integration tests both use it.
+#pragma once
+
+#include <memory>
+
+#include "clients/grpc_validator_client.h"
+#include "dq/common/account_store.h"
+#include "dq/common/redis_client.h"
+#include "dq/common/settings.h"
+#include "gateway.h"
+#include "http/pistache_server.h"
+#include "limits/quota.h"
+#include "limits/rate_limiter.h"
+
+namespace dq::gateway {
+
+class GatewayApp {
+ public:
+  explicit GatewayApp(const Settings& settings);
+  ~GatewayApp();
+
+  Status Start();
+  void Shutdown();
+  int port() const { return http_->port(); }
+
+ private:
+  std::unique_ptr<RedisClient> redis_;
+  std::unique_ptr<RedisAccountStore> accounts_;
+  std::unique_ptr<RedisRateLimiter> limiter_;
+  std::unique_ptr<RedisQuotaService> quota_;
+  std::unique_ptr<GrpcValidatorClient> validator_;
+  std::unique_ptr<Gateway> gateway_;
+  std::unique_ptr<HttpServer> http_;
+};
+
+}  // namespace dq::gateway

@@ -1,0 +1,59 @@
+// Transport-neutral HTTP request and response. The Pistache adapter converts to and from these;
+// everything else in the gateway, and its tests, works on them alone.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace dq::gateway {
+
+struct HttpRequest {
+  std::string method;  // "GET", "POST", ...
+  std::string path;    // "/v1/jobs/123", without the query
+  std::vector<std::pair<std::string, std::string>> query;  // decoded name/value pairs
+  std::map<std::string, std::string, std::less<>> headers;  // names lower-cased
+  std::string body;
+  std::string client_ip;
+  std::string request_id;
+
+  // The header's value, or nullptr. name must be lower-case.
+  const std::string* Header(std::string_view name) const {
+    auto it = headers.find(name);
+    return it == headers.end() ? nullptr : &it->second;
+  }
+  std::optional<std::string> Query(std::string_view name) const {
+    for (const auto& [k, v] : query) {
+      if (k == name) return v;
+    }
+    return std::nullopt;
+  }
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+
+  void SetHeader(std::string name, std::string value) {
+    for (auto& [k, v] : headers) {
+      if (k == name) {
+        v = std::move(value);
+        return;
+      }
+    }
+    headers.emplace_back(std::move(name), std::move(value));
+  }
+  const std::string* FindHeader(std::string_view name) const {
+    for (const auto& [k, v] : headers) {
+      if (k == name) return &v;
+    }
+    return nullptr;
+  }
+};
+
+}  // namespace dq::gateway

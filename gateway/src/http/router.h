@@ -1,0 +1,34 @@
+// The route table, as data, and the matcher. Paths are matched segment by segment; ":name"
+// segments capture. One trailing slash is ignored.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../limits/rate_limiter.h"
+
+namespace dq::gateway {
+
+enum class RouteId {
+  kValidate,     // POST /v1/validate
+  kUsage,        // GET  /v1/usage
+  kCreateJob,    // POST /v1/jobs
+  kListJobs,     // GET  /v1/jobs
+  kGetJob,       // GET  /v1/jobs/:id
+  kJobCleaned,   // GET  /v1/jobs/:id/cleaned
+  kJobIssues,    // GET  /v1/jobs/:id/issues
+};
+
+struct RouteMatch {
+  enum class Kind { kFound, kNotFound, kMethodNotAllowed };
+  Kind kind = Kind::kNotFound;
+  RouteId id{};
+  RateClass rate_class = RateClass::kGeneral;
+  std::vector<std::string> params;  // captured ":name" segments, in order
+  std::string allow;                // for kMethodNotAllowed: "GET, POST"
+};
+
+RouteMatch MatchRoute(std::string_view method, std::string_view path);
+
+}  // namespace dq::gateway

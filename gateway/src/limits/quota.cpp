@@ -1,0 +1,74 @@
+#include "quota.h"
+
+#include "dq/common/time_format.h"
+
+namespace dq::gateway {
+namespace {
+
+// KEYS[1]: the month's counter. ARGV: records, quota, ttl seconds.
+// Returns {1, used after} when reserved, {0, used} when the request would cross the quota.
+const RedisScript kReserveScript(R"lua(
+local n = tonumber(ARGV[1])
+local quota = tonumber(ARGV[2])
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if used + n > quota then
+  return {0, used}
+end
+used = redis.call('INCRBY', KEYS[1], n)
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+return {1, used}
+)lua");
+
+// Counters are kept a while after their month for support and billing questions.
+constexpr int64_t kCounterTtlSeconds = 100LL * 24 * 3600;
+
+}  // namespace
+
+int64_t QuotaPolicy::For(const Account& account) const {
+  if (account.quota_override) return *account.quota_override;
+  switch (account.plan) {
+    case Plan::kFree: return 0;
+    case Plan::kPro: return pro;
+    case Plan::kBusiness: return business;
+    case Plan::kAgency: return agency;
+  }
+  return 0;
+}
+
+Result<QuotaReservation> RedisQuotaService::Reserve(const Account& account, int64_t records) {
+  QuotaReservation r{account.id, FormatYearMonth(clock_.Now()), records};
+  const int64_t quota = policy_.For(account);
+  auto reply = redis_.Eval(kReserveScript, {AccountKey(account.id, "quota:" + r.month)},
+                           {std::to_string(records), std::to_string(quota),
+                            std::to_string(kCounterTtlSeconds)});
+  if (!reply.ok()) return reply.status();
+  if (reply->elements.size() != 2) return Status(ErrorCode::kInternal, "unexpected quota reply");
+  if (reply->elements[0].integer != 1) {
+    const int64_t used = reply->elements[1].integer;
+    return Status(ErrorCode::kQuotaExceeded,
+                  "This request needs " + std::to_string(records) +
+                      " records but only " + std::to_string(std::max<int64_t>(0, quota - used)) +
+                      " of the monthly quota of " + std::to_string(quota) +
+                      " are left; the quota renews on the first day of next month (UTC).");
+  }
+  return r;
+}
+
+Status RedisQuotaService::Release(const QuotaReservation& r) {
+  if (r.records == 0) return Status::Ok();
+  auto reply = redis_.Command(
+      {"DECRBY", AccountKey(r.account_id, "quota:" + r.month), std::to_string(r.records)});
+  return reply.ok() ? Status::Ok() : reply.status();
+}
+
+Result<QuotaUsage> RedisQuotaService::Usage(const Account& account) {
+  QuotaUsage u;
+  u.month = FormatYearMonth(clock_.Now());
+  u.quota = policy_.For(account);
+  auto reply = redis_.Command({"GET", AccountKey(account.id, "quota:" + u.month)});
+  if (!reply.ok()) return reply.status();
+  u.used = reply->is_nil() ? 0 : std::stoll(reply->str);
+  return u;
+}
+
+}  // namespace dq::gateway

@@ -1,0 +1,33 @@
+#include "batch_state.h"
+
+namespace dq::validator {
+
+std::optional<uint64_t> FirstSeen::Insert(std::string_view key, uint64_t row) {
+  if ((size_ + 1) * 2 > slots_.size()) Grow();
+  const uint64_t hash = std::hash<std::string_view>{}(key);
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    Slot& s = slots_[i];
+    if (s.row == 0) {
+      s.hash = hash;
+      s.row = row;
+      ++size_;
+      return std::nullopt;
+    }
+    if (s.hash == hash) return s.row;
+  }
+}
+
+void FirstSeen::Grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
+  const size_t mask = slots_.size() - 1;
+  for (const Slot& s : old) {
+    if (s.row == 0) continue;
+    size_t i = s.hash & mask;
+    while (slots_[i].row != 0) i = (i + 1) & mask;
+    slots_[i] = s;
+  }
+}
+
+}  // namespace dq::validator

@@ -1,0 +1,37 @@
+// State that lives for one batch (one Validate call or one stream): what batch-level checks
+// need to remember about earlier rows. Memory grows with the number of distinct keys and price
+// samples (a few bytes a row), never with the text of the rows.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace dq::validator {
+
+// Remembers the first row that used each key. Keys are stored as 64-bit hashes, so memory is
+// 16 bytes a slot whatever the key length; two different keys sharing a hash (about 1 in 10^7
+// for a million keys) would be reported as duplicates.
+class FirstSeen {
+ public:
+  // The row that first used key, or nullopt (and key is recorded as first used by row).
+  std::optional<uint64_t> Insert(std::string_view key, uint64_t row);
+  size_t size() const { return size_; }
+
+ private:
+  void Grow();
+  struct Slot {
+    uint64_t hash = 0;
+    uint64_t row = 0;  // 0: empty
+  };
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+};
+
+struct BatchState {
+  FirstSeen skus;
+};
+
+}  // namespace dq::validator

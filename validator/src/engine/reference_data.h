@@ -1,0 +1,42 @@
+// Immutable lookup data the rules consult: ISO 3166-1 countries and ISO 4217 currencies (from
+// Debian's iso-codes, embedded at build time) and disposable e-mail domains (vendored CC0 list).
+// Loaded once per process; thread-safe to read.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+namespace dq::validator {
+
+class ReferenceData {
+ public:
+  // The process-wide instance, built from the embedded data on first use.
+  static const ReferenceData& Default();
+
+  // Exact, upper-case codes.
+  bool IsCountryAlpha2(std::string_view code) const;
+  // "DEU" -> "DE"; nullopt if unknown.
+  std::optional<std::string_view> Alpha3ToAlpha2(std::string_view code) const;
+  bool IsCurrency(std::string_view code) const;
+  // True when domain (lower-case) or one of its parent domains, never the bare top-level
+  // domain, is on the disposable list.
+  bool IsDisposableDomain(std::string_view domain) const;
+
+  size_t country_count() const { return alpha2_.size(); }
+  size_t currency_count() const { return currencies_.size(); }
+  size_t disposable_count() const { return disposable_.size(); }
+
+ private:
+  ReferenceData();
+
+  std::vector<std::string> storage_;  // owns the strings the sets view
+  std::unordered_set<std::string_view> alpha2_;
+  std::vector<std::pair<std::string_view, std::string_view>> alpha3_;  // sorted by alpha-3
+  std::unordered_set<std::string_view> currencies_;
+  std::unordered_set<std::string_view> disposable_;
+};
+
+}  // namespace dq::validator

@@ -1,0 +1,56 @@
+// A validation session: one batch of rows, evaluated row by row with bounded memory.
+//
+//   Session s(ReferenceData::Default(), spec);
+//   for (each row) s.AddRow(values, issues);   // issues of that row, appended in order
+//   s.Finish(issues);                          // batch-level issues (price outliers)
+//   Stats st = s.stats();
+//
+// Rows are numbered from 1 in the order they are added, across any number of chunks. Row-level
+// issues, including duplicates of earlier rows, come out as each row is added; only the checks
+// that need the whole batch (outliers) wait for Finish(). Memory per row is one byte of flags
+// plus what BatchState keeps (hashes and price samples), never the row's text.
+//
+// Not thread-safe; sessions are independent, so use one per thread or stream.
+#pragma once
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "batch_state.h"
+#include "reference_data.h"
+#include "row_context.h"
+#include "types.h"
+
+namespace dq::validator {
+
+class Session {
+ public:
+  Session(const ReferenceData& ref, BatchSpec spec);
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // values[i] is the value of spec.columns[i]; missing trailing values count as empty.
+  void AddRow(std::span<const std::string_view> values, std::vector<Issue>& out);
+  // Appends the batch-level issues. Call once, after the last row.
+  void Finish(std::vector<Issue>& out);
+
+  // Counters so far (complete after Finish).
+  Stats stats() const;
+  uint64_t rows() const { return rows_; }
+  const BatchSpec& spec() const { return spec_; }
+
+ private:
+  void Count(const Issue& issue);
+
+  BatchSpec spec_;
+  BatchState batch_;
+  RowContext ctx_;
+  uint64_t rows_ = 0;
+  uint64_t errors_ = 0;
+  uint64_t warnings_ = 0;
+  uint64_t fixes_ = 0;
+  std::vector<uint8_t> row_flags_;  // per row: kRowError | kRowWarning | kRowFixed
+};
+
+}  // namespace dq::validator

@@ -1,0 +1,193 @@
+#include "text.h"
+
+#include <charconv>
+
+namespace dq::validator::text {
+
+std::string_view Trim(std::string_view s) {
+  size_t b = 0;
+  size_t e = s.size();
+  while (b < e && IsSpace(s[b])) ++b;
+  while (e > b && IsSpace(s[e - 1])) --e;
+  return s.substr(b, e - b);
+}
+
+bool NeedsWhitespaceFix(std::string_view s, bool collapse_inner) {
+  if (s.empty()) return false;
+  if (IsSpace(s.front()) || IsSpace(s.back())) return true;
+  if (!collapse_inner) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (!IsSpace(s[i])) continue;
+    if (s[i] != ' ') return true;
+    if (i + 1 < s.size() && IsSpace(s[i + 1])) return true;
+  }
+  return false;
+}
+
+std::string NormalizeWhitespace(std::string_view s, bool collapse_inner) {
+  s = Trim(s);
+  if (!collapse_inner) return std::string(s);
+  std::string out;
+  out.reserve(s.size());
+  bool in_space = false;
+  for (char c : s) {
+    if (IsSpace(c)) {
+      if (!in_space) out.push_back(' ');
+      in_space = true;
+    } else {
+      out.push_back(c);
+      in_space = false;
+    }
+  }
+  return out;
+}
+
+std::string ToUpperAscii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = ToUpper(c);
+  return out;
+}
+
+std::string ToLowerAscii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = ToLower(c);
+  return out;
+}
+
+bool IsAllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!IsDigit(c)) return false;
+  }
+  return true;
+}
+
+size_t Utf8Length(std::string_view s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+bool IsValidUtf8(std::string_view s) {
+  size_t i = 0;
+  const size_t n = s.size();
+  while (i < n) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t len = 0;
+    uint32_t cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if ((c & 0xE0) == 0xC0) {
+      len = 2;
+      cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      len = 3;
+      cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      len = 4;
+      cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + len > n) return false;
+    for (size_t k = 1; k < len; ++k) {
+      const auto cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    // Overlong forms, surrogates and values past U+10FFFF are invalid.
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+      return false;
+    }
+    i += len;
+  }
+  return true;
+}
+
+bool IsPlainDecimal(std::string_view s) {
+  size_t i = 0;
+  size_t int_digits = 0;
+  while (i < s.size() && IsDigit(s[i])) ++i, ++int_digits;
+  if (i == s.size()) return int_digits > 0;
+  if (s[i] != '.') return false;
+  ++i;
+  size_t frac_digits = 0;
+  while (i < s.size() && IsDigit(s[i])) ++i, ++frac_digits;
+  return i == s.size() && frac_digits > 0 && (int_digits > 0 || frac_digits > 0);
+}
+
+std::optional<double> ParsePlainDecimal(std::string_view s) {
+  if (!IsPlainDecimal(s)) return std::nullopt;
+  double v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, std::chars_format::fixed);
+  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+namespace {
+
+// Strips one currency marker from the front or back: a symbol ($ € £ ¥, optionally with a
+// two-letter prefix like US$), or a three-letter code separated by a space.
+std::string_view StripCurrencyMarker(std::string_view s) {
+  static constexpr std::string_view kSymbols[] = {"US$", "CA$", "AU$", "NZ$", "HK$", "S$", "$",
+                                                  "\xE2\x82\xAC" /* € */, "\xC2\xA3" /* £ */,
+                                                  "\xC2\xA5" /* ¥ */};
+  for (std::string_view sym : kSymbols) {
+    if (s.size() > sym.size() && s.substr(0, sym.size()) == sym) {
+      return Trim(s.substr(sym.size()));
+    }
+    if (s.size() > sym.size() && s.substr(s.size() - sym.size()) == sym) {
+      return Trim(s.substr(0, s.size() - sym.size()));
+    }
+  }
+  if (s.size() > 4 && IsAsciiAlpha(s[0]) && IsAsciiAlpha(s[1]) && IsAsciiAlpha(s[2]) &&
+      s[3] == ' ') {
+    return Trim(s.substr(4));
+  }
+  if (s.size() > 4 && s[s.size() - 4] == ' ' && IsAsciiAlpha(s[s.size() - 3]) &&
+      IsAsciiAlpha(s[s.size() - 2]) && IsAsciiAlpha(s[s.size() - 1])) {
+    return Trim(s.substr(0, s.size() - 4));
+  }
+  return s;
+}
+
+// "1,299.00" -> "1299.00" when every comma separates a group of exactly three digits and the
+// first group has one to three; anything else (e.g. "12,5") is not a thousands grouping.
+std::optional<std::string> DropThousandsCommas(std::string_view s) {
+  const size_t dot = s.find('.');
+  std::string_view int_part = s.substr(0, dot);
+  std::string_view frac = dot == std::string_view::npos ? std::string_view() : s.substr(dot);
+  if (int_part.find(',') == std::string_view::npos) return std::string(s);
+  std::string out;
+  size_t group = 0;
+  bool first = true;
+  for (char c : int_part) {
+    if (c == ',') {
+      if ((first && (group == 0 || group > 3)) || (!first && group != 3)) return std::nullopt;
+      first = false;
+      group = 0;
+      continue;
+    }
+    if (!IsDigit(c)) return std::nullopt;
+    out.push_back(c);
+    ++group;
+  }
+  if (group != 3) return std::nullopt;
+  out.append(frac);
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> NormalizePrice(std::string_view s) {
+  s = Trim(s);
+  if (s.empty() || IsPlainDecimal(s)) return std::nullopt;
+  std::string_view core = StripCurrencyMarker(s);
+  auto plain = DropThousandsCommas(core);
+  if (!plain || !IsPlainDecimal(*plain)) return std::nullopt;
+  return plain;
+}
+
+}  // namespace dq::validator::text

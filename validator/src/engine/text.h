@@ -1,0 +1,48 @@
+// Small, allocation-free text helpers the rules share. ASCII-aware where noted; UTF-8 safe
+// everywhere (they never split a multi-byte sequence).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dq::validator::text {
+
+inline bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+inline bool IsAsciiAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+inline char ToUpper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 32) : c; }
+inline char ToLower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
+
+// Without leading and trailing ASCII whitespace.
+std::string_view Trim(std::string_view s);
+// True when s has leading/trailing whitespace, or (if collapse_inner) a run of 2+ whitespace
+// characters or a whitespace character other than ' ' inside.
+bool NeedsWhitespaceFix(std::string_view s, bool collapse_inner);
+// Trimmed and, if collapse_inner, with every inner run of whitespace made one space.
+std::string NormalizeWhitespace(std::string_view s, bool collapse_inner);
+
+std::string ToUpperAscii(std::string_view s);
+std::string ToLowerAscii(std::string_view s);
+bool IsAllDigits(std::string_view s);
+
+// Unicode code points in UTF-8 text (continuation bytes are not counted).
+size_t Utf8Length(std::string_view s);
+// True when s is valid UTF-8.
+bool IsValidUtf8(std::string_view s);
+
+// A plain decimal: digits, optionally one '.' followed by digits ("12", "12.50", "0.5").
+// No sign, exponent, separators or spaces.
+bool IsPlainDecimal(std::string_view s);
+// The value of a plain decimal, or nullopt.
+std::optional<double> ParsePlainDecimal(std::string_view s);
+
+// Rewrites a price written with a currency symbol or code and/or thousands separators as a plain
+// decimal ("$1,299.00" -> "1299.00", "EUR 12.50" -> "12.50"), when that reading is the only one.
+// nullopt when s is already plain, or when it is ambiguous (e.g. "1.299,00" or "12,5").
+std::optional<std::string> NormalizePrice(std::string_view s);
+
+}  // namespace dq::validator::text

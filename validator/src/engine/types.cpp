@@ -1,0 +1,48 @@
+#include "types.h"
+
+namespace dq::validator {
+
+std::optional<Field> ParseField(std::string_view name) {
+  if (auto i = IndexOf(kStandardFields, name)) return static_cast<Field>(*i);
+  return std::nullopt;
+}
+
+Result<BatchSpec> BatchSpec::Make(std::span<const std::string> fields,
+                                  std::span<const std::string> check_types,
+                                  std::string_view platform) {
+  BatchSpec spec;
+  for (const auto& name : fields) {
+    auto f = ParseField(name);
+    if (!f) return Status(ErrorCode::kInvalidRequest, "unknown standard field '" + name + "'");
+    if (spec.mapped.test(static_cast<size_t>(*f))) {
+      return Status(ErrorCode::kInvalidRequest, "field '" + name + "' is listed twice");
+    }
+    spec.mapped.set(static_cast<size_t>(*f));
+    spec.columns.push_back(*f);
+  }
+  if (!check_types.empty()) {
+    spec.checks = 0;
+    for (const auto& name : check_types) {
+      auto i = IndexOf(kCheckTypes, name);
+      if (!i) return Status(ErrorCode::kInvalidRequest, "unknown check type '" + name + "'");
+      spec.checks |= static_cast<uint8_t>(1u << *i);
+    }
+  }
+  if (!platform.empty()) {
+    auto i = IndexOf(kPlatforms, platform);
+    if (!i) {
+      return Status(ErrorCode::kInvalidRequest, "unknown platform '" + std::string(platform) + "'");
+    }
+    spec.platform = static_cast<Platform>(*i + 1);
+  }
+  return spec;
+}
+
+uint32_t HealthScore(uint64_t rows, uint64_t rows_error, uint64_t rows_warning) {
+  if (rows == 0) return 100;
+  // 100 * (2*rows - 2*rows_error - rows_warning) / (2*rows), rounded half up.
+  const uint64_t good2 = 2 * rows - 2 * rows_error - rows_warning;
+  return static_cast<uint32_t>((100 * good2 + rows) / (2 * rows));
+}
+
+}  // namespace dq::validator

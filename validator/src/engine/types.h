@@ -1,0 +1,88 @@
+// The rule engine's vocabulary: fields, check types, platforms, issues and batch specs.
+// Pure data; no I/O.
+#pragma once
+
+#include <bitset>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dq/common/status.h"
+#include "dq/common/vocabulary.h"
+#include "issue_catalogue.h"
+
+namespace dq::validator {
+
+// Standard fields; the numeric value is the index in dq::kStandardFields.
+enum class Field : uint8_t {
+  kSku, kTitle, kDescription, kPrice, kCompareAtPrice, kCostPrice, kCurrency, kAvailability,
+  kImageUrl, kBrand, kCategory, kGtin, kWeight, kHsCode, kCountryOfOrigin, kVatNumber, kEmail,
+  kPhone, kCountry, kStockQty, kReorderPoint, kExpiryDate, kWarehouseId,
+};
+inline constexpr size_t kFieldCount = kStandardFields.size();
+static_assert(static_cast<size_t>(Field::kWarehouseId) + 1 == kFieldCount);
+
+inline std::string_view FieldName(Field f) { return kStandardFields[static_cast<size_t>(f)]; }
+std::optional<Field> ParseField(std::string_view name);
+
+// Check types as bits, in dq::kCheckTypes order.
+enum CheckType : uint8_t {
+  kProductCheck = 1 << 0,
+  kCustomerCheck = 1 << 1,
+  kShippingCheck = 1 << 2,
+  kInventoryCheck = 1 << 3,
+  kPriceCheck = 1 << 4,
+};
+
+// Platform templates, in dq::kPlatforms order after kNone.
+enum class Platform : uint8_t {
+  kNone, kMarketplace1Tw, kMarketplace2, kMarketplace3, kSearchMerchant, kSocialCatalog,
+  kMarketplace1Cross, kMarketplace4, kMarketplace5,
+};
+
+// What a batch checks and how its row values are laid out.
+struct BatchSpec {
+  std::vector<Field> columns;  // row value i is the value of columns[i]
+  uint8_t checks = kProductCheck;
+  Platform platform = Platform::kNone;
+  std::bitset<kFieldCount> mapped;
+
+  // Errors: kInvalidRequest naming the unknown field, check type or platform, or a field listed
+  // twice. No check types means product.
+  static Result<BatchSpec> Make(std::span<const std::string> fields,
+                                std::span<const std::string> check_types,
+                                std::string_view platform);
+};
+
+// One problem found in one value, or one fix applied to it.
+struct Issue {
+  uint64_t row = 0;  // from 1
+  IssueCode code{};
+  Field field{};
+  std::string original;               // the value as submitted
+  std::optional<std::string> fixed;   // set for fixes: the cleaned value
+  std::string message;                // empty: the catalogue's message
+
+  Severity severity() const { return Def(code).severity; }
+  std::string_view Message() const { return message.empty() ? Def(code).message : message; }
+};
+
+struct Stats {
+  uint64_t rows = 0;
+  uint64_t errors = 0;    // issues of severity error
+  uint64_t warnings = 0;  // issues of severity warning
+  uint64_t fixes = 0;     // issues carrying a fixed value
+  uint64_t rows_error = 0;
+  uint64_t rows_warning = 0;  // warnings and no error
+  uint64_t rows_fixed = 0;
+  uint32_t score = 100;
+};
+
+// round(100 * (rows - rows_error - 0.5 * rows_warning) / rows), halves rounded up; 100 when
+// rows is 0. Computed in integers, so it is exact.
+uint32_t HealthScore(uint64_t rows, uint64_t rows_error, uint64_t rows_warning);
+
+}  // namespace dq::validator

@@ -1,0 +1,49 @@
+#include "convert.h"
+
+#include <string>
+#include <vector>
+
+namespace dq::validator::rpc {
+
+Result<BatchSpec> FromProto(const v1::BatchSpec& spec) {
+  std::vector<std::string> fields(spec.fields().begin(), spec.fields().end());
+  std::vector<std::string> checks(spec.check_types().begin(), spec.check_types().end());
+  return BatchSpec::Make(fields, checks, spec.platform());
+}
+
+void ToProto(const Issue& issue, v1::Issue* out) {
+  out->set_row(issue.row);
+  out->set_severity(issue.severity() == Severity::kError ? v1::SEVERITY_ERROR
+                                                         : v1::SEVERITY_WARNING);
+  out->set_field(std::string(FieldName(issue.field)));
+  out->set_code(std::string(Def(issue.code).code));
+  out->set_message(std::string(issue.Message()));
+  out->set_original_value(issue.original);
+  if (issue.fixed) out->set_fixed_value(*issue.fixed);
+}
+
+void ToProto(const Stats& stats, v1::Stats* out) {
+  out->set_rows(stats.rows);
+  out->set_errors(stats.errors);
+  out->set_warnings(stats.warnings);
+  out->set_fixes(stats.fixes);
+  out->set_score(stats.score);
+  out->set_rows_error(stats.rows_error);
+  out->set_rows_warning(stats.rows_warning);
+  out->set_rows_fixed(stats.rows_fixed);
+}
+
+grpc::Status ToGrpcStatus(const Status& status) {
+  switch (status.code()) {
+    case ErrorCode::kOk: return grpc::Status::OK;
+    case ErrorCode::kInvalidRequest:
+    case ErrorCode::kInvalidJson:
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, status.message());
+    case ErrorCode::kNotFound: return grpc::Status(grpc::StatusCode::NOT_FOUND, status.message());
+    case ErrorCode::kUnavailable:
+      return grpc::Status(grpc::StatusCode::UNAVAILABLE, status.message());
+    default: return grpc::Status(grpc::StatusCode::INTERNAL, status.message());
+  }
+}
+
+}  // namespace dq::validator::rpc

@@ -1,0 +1,21 @@
+// Conversions between the engine's types and the v1 protobuf messages, and the one function that
+// maps a dq::Status to a gRPC status.
+#pragma once
+
+#include <grpcpp/support/status.h>
+
+#include "../engine/types.h"
+#include "dq/common/status.h"
+#include "dq/validator/v1/validator.pb.h"
+
+namespace dq::validator::rpc {
+
+Result<BatchSpec> FromProto(const v1::BatchSpec& spec);
+void ToProto(const Issue& issue, v1::Issue* out);
+void ToProto(const Stats& stats, v1::Stats* out);
+
+// kInvalidRequest -> INVALID_ARGUMENT, kUnavailable -> UNAVAILABLE, kNotFound -> NOT_FOUND,
+// anything else -> INTERNAL.
+grpc::Status ToGrpcStatus(const Status& status);
+
+}  // namespace dq::validator::rpc

@@ -1,0 +1,56 @@
+#include "validator_server.h"
+
+#include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/resource_quota.h>
+
+#include "dq/common/log.h"
+
+namespace dq::validator {
+
+ValidatorConfig ValidatorConfig::FromSettings(const Settings& s) {
+  ValidatorConfig c;
+  c.bind = s.String("DQ_VALIDATOR_BIND");
+  c.port = static_cast<int>(s.Int("DQ_VALIDATOR_PORT"));
+  c.max_threads = static_cast<int>(s.Int("DQ_VALIDATOR_THREADS"));
+  return c;
+}
+
+ValidatorServer::ValidatorServer(ValidatorConfig config)
+    : config_(std::move(config)), service_(ReferenceData::Default()) {}
+
+ValidatorServer::~ValidatorServer() {
+  if (server_) server_->Shutdown();
+}
+
+bool ValidatorServer::Start() {
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::ServerBuilder builder;
+  const std::string host = config_.bind.find(':') != std::string::npos
+                               ? "[" + config_.bind + "]"
+                               : config_.bind;
+  builder.AddListeningPort(host + ":" + std::to_string(config_.port),
+                           grpc::InsecureServerCredentials(), &bound_port_);
+  builder.RegisterService(&service_);
+  // Inline batches are small; streamed chunks are bounded by the caller. 64 MiB leaves room.
+  builder.SetMaxReceiveMessageSize(64 * 1024 * 1024);
+  if (config_.max_threads > 0) {
+    grpc::ResourceQuota quota("dq-validator");
+    quota.SetMaxThreads(config_.max_threads);
+    builder.SetResourceQuota(quota);
+  }
+  server_ = builder.BuildAndStart();
+  if (!server_ || bound_port_ == 0) return false;
+  server_->GetHealthCheckService()->SetServingStatus(true);
+  log::Info("validator listening", {{"port", std::to_string(bound_port_)}});
+  return true;
+}
+
+void ValidatorServer::Shutdown(std::chrono::milliseconds grace) {
+  if (!server_) return;
+  server_->GetHealthCheckService()->SetServingStatus(false);
+  server_->Shutdown(std::chrono::system_clock::now() + grace);
+  server_->Wait();
+  server_.reset();
+}
+
+}  // namespace dq::validator
