@@ -58,8 +58,6 @@ constexpr SettingSpec kSettings[] = {
     {"DQ_VALIDATOR_PORT", "50051", true, 0, 65535, kValidator, false, "gRPC port"},
     {"DQ_VALIDATOR_THREADS", "0", true, 0, 256, kValidator, false,
      "most threads serving calls (0: gRPC's default)"},
-    {"DQ_DATA_DIR", "", false, 0, 0, kValidator, false,
-     "directory with rule data (disposable domains); empty: the installed default"},
     // Notifier
     {"DQ_NOTIFIER_PORT", "9091", true, 0, 65535, kNotifier, false,
      "HTTP port for /healthz, /readyz and /metrics"},

@@ -1,0 +1,75 @@
+// In-memory stand-ins for the gateway's I/O interfaces: rate limiter, quota, validator.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "clients/validator_client.h"
+#include "dq/common/clock.h"
+#include "limits/quota.h"
+#include "limits/rate_limiter.h"
+
+namespace dq::testing {
+
+// The fixed-window algorithm over a map, driven by a Clock (use FakeClock).
+class InMemoryRateLimiter final : public gateway::RateLimiter {
+ public:
+  InMemoryRateLimiter(const Clock& clock, gateway::RateLimitPolicy policy)
+      : clock_(clock), policy_(policy) {}
+  Result<gateway::RateDecision> Acquire(std::string_view subject, gateway::RateClass c) override;
+  Result<gateway::RateDecision> Peek(std::string_view subject, gateway::RateClass c) override;
+  void SetUnavailable(bool down) { down_ = down; }
+
+ private:
+  Result<gateway::RateDecision> Run(std::string_view subject, gateway::RateClass c, bool consume);
+  const Clock& clock_;
+  gateway::RateLimitPolicy policy_;
+  std::mutex mu_;
+  bool down_ = false;
+  std::map<std::string, std::pair<int64_t, int64_t>> windows_;  // key -> (window start, count)
+};
+
+class InMemoryQuotaService final : public gateway::QuotaService {
+ public:
+  explicit InMemoryQuotaService(gateway::QuotaPolicy policy) : policy_(policy) {}
+  Result<gateway::QuotaReservation> Reserve(const Account& account, int64_t records) override;
+  Status Release(const gateway::QuotaReservation& r) override;
+  Result<gateway::QuotaUsage> Usage(const Account& account) override;
+  int64_t used(const std::string& account_id) {
+    std::lock_guard lock(mu_);
+    return used_[account_id];
+  }
+
+ private:
+  gateway::QuotaPolicy policy_;
+  std::mutex mu_;
+  std::map<std::string, int64_t> used_;
+};
+
+// Answers with whatever `respond` returns; counts calls.
+class FakeValidatorClient final : public gateway::ValidatorClient {
+ public:
+  using Responder = std::function<Result<validator::v1::ValidateResponse>(
+      const validator::v1::ValidateRequest&)>;
+  explicit FakeValidatorClient(Responder respond) : respond_(std::move(respond)) {}
+  Result<validator::v1::ValidateResponse> Validate(
+      const validator::v1::ValidateRequest& request) override {
+    ++calls_;
+    last_ = request;
+    return respond_(request);
+  }
+  bool Healthy() override { return healthy_; }
+  void SetHealthy(bool h) { healthy_ = h; }
+  int calls() const { return calls_; }
+  const validator::v1::ValidateRequest& last() const { return last_; }
+
+ private:
+  Responder respond_;
+  int calls_ = 0;
+  bool healthy_ = true;
+  validator::v1::ValidateRequest last_;
+};
+
+}  // namespace dq::testing

@@ -1,0 +1,110 @@
+#include "dq/testing/in_memory_account_store.h"
+
+#include "dq/common/crypto.h"
+
+namespace dq::testing {
+namespace {
+Status Down() { return Status(ErrorCode::kUnavailable, "store down"); }
+Status NoAccount(std::string_view id) {
+  return Status(ErrorCode::kNotFound, "no account " + std::string(id));
+}
+}  // namespace
+
+Result<Account> InMemoryAccountStore::CreateAccount(Plan plan, std::string_view name) {
+  std::lock_guard lock(mu_);
+  if (down_) return Down();
+  Account a{"acct_" + RandomBase62(16), std::string(name), plan, std::nullopt, "now"};
+  accounts_[a.id] = a;
+  return a;
+}
+
+Result<Account> InMemoryAccountStore::GetAccount(std::string_view id) {
+  std::lock_guard lock(mu_);
+  if (down_) return Down();
+  auto it = accounts_.find(id);
+  if (it == accounts_.end()) return NoAccount(id);
+  return it->second;
+}
+
+Result<std::vector<std::string>> InMemoryAccountStore::ListAccountIds() {
+  std::lock_guard lock(mu_);
+  if (down_) return Down();
+  std::vector<std::string> ids;
+  for (const auto& [id, a] : accounts_) ids.push_back(id);
+  return ids;
+}
+
+Status InMemoryAccountStore::SetPlan(std::string_view id, Plan plan) {
+  std::lock_guard lock(mu_);
+  if (down_) return Down();
+  auto it = accounts_.find(id);
+  if (it == accounts_.end()) return NoAccount(id);
+  it->second.plan = plan;
+  return Status::Ok();
+}
+
+Status InMemoryAccountStore::SetQuota(std::string_view id, int64_t records) {
+  std::lock_guard lock(mu_);
+  if (down_) return Down();
+  auto it = accounts_.find(id);
+  if (it == accounts_.end()) return NoAccount(id);
+  it->second.quota_override = records < 0 ? std::nullopt : std::optional<int64_t>(records);
+  return Status::Ok();
+}
+
+Result<CreatedKey> InMemoryAccountStore::CreateKey(std::string_view id) {
+  std::lock_guard lock(mu_);
+  if (down_) return Down();
+  if (!accounts_.count(id)) return NoAccount(id);
+  CreatedKey k{"key_" + RandomBase62(12), NewApiKey()};
+  keys_[k.key_id] = KeyRecord{std::string(id), k.key_id, Sha256Hex(k.api_key), false};
+  return k;
+}
+
+Status InMemoryAccountStore::RevokeKey(std::string_view id, std::string_view key_id) {
+  std::lock_guard lock(mu_);
+  if (down_) return Down();
+  auto it = keys_.find(key_id);
+  if (it == keys_.end() || it->second.account_id != id) {
+    return Status(ErrorCode::kNotFound, "no key");
+  }
+  it->second.revoked = true;
+  return Status::Ok();
+}
+
+Result<std::vector<ApiKeyInfo>> InMemoryAccountStore::ListKeys(std::string_view id) {
+  std::lock_guard lock(mu_);
+  if (down_) return Down();
+  std::vector<ApiKeyInfo> out;
+  for (const auto& [kid, k] : keys_) {
+    if (k.account_id == id) out.push_back({kid, "", "", k.revoked ? "revoked" : ""});
+  }
+  return out;
+}
+
+Result<std::optional<KeyOwner>> InMemoryAccountStore::FindKey(std::string_view hash) {
+  std::lock_guard lock(mu_);
+  if (down_) return Down();
+  for (const auto& [kid, k] : keys_) {
+    if (k.hash == hash && !k.revoked) return std::optional<KeyOwner>(KeyOwner{k.account_id, kid});
+  }
+  return std::optional<KeyOwner>();
+}
+
+Status InMemoryAccountStore::SetWebhook(std::string_view id, const Webhook& webhook) {
+  std::lock_guard lock(mu_);
+  if (down_) return Down();
+  if (!accounts_.count(id)) return NoAccount(id);
+  webhooks_[std::string(id)] = webhook;
+  return Status::Ok();
+}
+
+Result<std::optional<Webhook>> InMemoryAccountStore::GetWebhook(std::string_view id) {
+  std::lock_guard lock(mu_);
+  if (down_) return Down();
+  auto it = webhooks_.find(id);
+  if (it == webhooks_.end()) return std::optional<Webhook>();
+  return std::optional<Webhook>(it->second);
+}
+
+}  // namespace dq::testing

@@ -1,0 +1,68 @@
+#include "http/error_response.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace dq::gateway {
+namespace {
+
+struct Case {
+  ErrorCode code;
+  int http;
+  const char* name;
+};
+
+TEST(ErrorResponseTest, EveryCodeHasItsStatusAndName) {
+  const Case cases[] = {
+      {ErrorCode::kApiKeyRequired, 401, "api_key_required"},
+      {ErrorCode::kInvalidApiKey, 401, "invalid_api_key"},
+      {ErrorCode::kProRequired, 403, "pro_required"},
+      {ErrorCode::kQuotaExceeded, 429, "quota_exceeded"},
+      {ErrorCode::kTooManyRequests, 429, "too_many_requests"},
+      {ErrorCode::kEmptyFile, 400, "empty_file"},
+      {ErrorCode::kNotFound, 404, "not_found"},
+      {ErrorCode::kInvalidJson, 400, "invalid_json"},
+      {ErrorCode::kInvalidRequest, 400, "invalid_request"},
+      {ErrorCode::kTooManyRecords, 400, "too_many_records"},
+      {ErrorCode::kPayloadTooLarge, 413, "payload_too_large"},
+      {ErrorCode::kFileTooLarge, 413, "file_too_large"},
+      {ErrorCode::kUnsupportedMediaType, 415, "unsupported_media_type"},
+      {ErrorCode::kMethodNotAllowed, 405, "method_not_allowed"},
+      {ErrorCode::kInternal, 500, "internal_error"},
+      {ErrorCode::kUnavailable, 503, "service_unavailable"},
+  };
+  for (const Case& c : cases) {
+    HttpResponse r = ErrorResponse(Status(c.code, "because"));
+    EXPECT_EQ(r.status, c.http) << c.name;
+    EXPECT_EQ(r.content_type, "application/json");
+    auto body = nlohmann::json::parse(r.body);
+    EXPECT_EQ(body["error"], c.name);
+    EXPECT_EQ(body["message"], "because");
+    EXPECT_FALSE(body.contains("details"));
+  }
+}
+
+TEST(ErrorResponseTest, DetailsAreListed) {
+  HttpResponse r = ErrorResponse(Status(ErrorCode::kInvalidRequest, "bad",
+                                        {{"records[3].price", "must be a string"}}));
+  auto body = nlohmann::json::parse(r.body);
+  ASSERT_EQ(body["details"].size(), 1u);
+  EXPECT_EQ(body["details"][0]["field"], "records[3].price");
+  EXPECT_EQ(body["details"][0]["message"], "must be a string");
+}
+
+TEST(ErrorResponseTest, UnavailableCarriesRetryAfter) {
+  HttpResponse r = ErrorResponse(Status(ErrorCode::kUnavailable, "down"));
+  ASSERT_NE(r.FindHeader("Retry-After"), nullptr);
+  EXPECT_EQ(*r.FindHeader("Retry-After"), "1");
+}
+
+TEST(ErrorResponseTest, InvalidUtf8InAMessageDoesNotThrow) {
+  HttpResponse r = ErrorResponse(Status(ErrorCode::kInvalidRequest, "bad \xff value"));
+  EXPECT_EQ(r.status, 400);
+  EXPECT_NO_THROW(nlohmann::json::parse(r.body));
+}
+
+}  // namespace
+}  // namespace dq::gateway

@@ -1,0 +1,208 @@
+// The request pipeline with in-memory dependencies: the order of checks, the headers on every
+// /v1 response, the JSON error contract and the quota refund.
+#include "gateway.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "dq/testing/fake_clock.h"
+#include "dq/testing/gateway_fakes.h"
+#include "dq/testing/in_memory_account_store.h"
+
+namespace dq::gateway {
+namespace {
+
+using nlohmann::json;
+
+validator::v1::ValidateResponse OneIssuePerRow(const validator::v1::ValidateRequest& req) {
+  validator::v1::ValidateResponse resp;
+  resp.mutable_stats()->set_rows(static_cast<uint64_t>(req.rows_size()));
+  resp.mutable_stats()->set_score(100);
+  return resp;
+}
+
+class GatewayTest : public ::testing::Test {
+ protected:
+  GatewayTest()
+      : clock_(std::chrono::system_clock::time_point(std::chrono::seconds(1'800'000'010))),
+        limiter_(clock_, RateLimitPolicy{}),
+        quota_(QuotaPolicy{}),
+        validator_([](const auto& req) { return OneIssuePerRow(req); }),
+        gateway_(GatewayDeps{store_, limiter_, quota_, validator_, [this] { return redis_up_; }},
+                 GatewayOptions{1024 * 1024, 500}) {
+    pro_ = *store_.CreateAccount(Plan::kPro, "pro");
+    pro_key_ = store_.CreateKey(pro_.id)->api_key;
+    free_ = *store_.CreateAccount(Plan::kFree, "free");
+    free_key_ = store_.CreateKey(free_.id)->api_key;
+  }
+
+  HttpResponse Call(std::string method, std::string path, std::string key = "",
+                    std::string body = "", std::string content_type = "application/json") {
+    HttpRequest r;
+    r.method = std::move(method);
+    r.path = std::move(path);
+    r.body = std::move(body);
+    r.client_ip = "10.0.0.1";
+    r.request_id = "req-1";
+    if (!key.empty()) r.headers["x-api-key"] = key;
+    if (!content_type.empty()) r.headers["content-type"] = content_type;
+    return gateway_.Handle(r);
+  }
+
+  static std::string ErrorOf(const HttpResponse& r) { return json::parse(r.body)["error"]; }
+
+  testing::FakeClock clock_;
+  testing::InMemoryAccountStore store_;
+  testing::InMemoryRateLimiter limiter_;
+  testing::InMemoryQuotaService quota_;
+  testing::FakeValidatorClient validator_;
+  bool redis_up_ = true;
+  Gateway gateway_;
+  Account pro_, free_;
+  std::string pro_key_, free_key_;
+};
+
+constexpr const char* kBody = R"({"records":[{"id":"A","p":"1"}],"mapping":{"sku":"id","price":"p"}})";
+
+TEST_F(GatewayTest, ValidRequestSucceedsWithRateHeaders) {
+  HttpResponse r = Call("POST", "/v1/validate", pro_key_, kBody);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(*r.FindHeader("X-RateLimit-Limit"), "60");
+  EXPECT_EQ(*r.FindHeader("X-RateLimit-Remaining"), "59");
+  EXPECT_EQ(*r.FindHeader("X-RateLimit-Reset"), "1800000060");
+  auto body = json::parse(r.body);
+  EXPECT_EQ(body["stats"]["rows"], 1);
+  EXPECT_TRUE(body["issues"].is_array());
+  EXPECT_EQ(body["cleaned"].size(), 1u);
+  EXPECT_EQ(quota_.used(pro_.id), 1);
+}
+
+TEST_F(GatewayTest, AuthenticationOrder) {
+  HttpResponse none = Call("POST", "/v1/validate", "", kBody);
+  EXPECT_EQ(none.status, 401);
+  EXPECT_EQ(ErrorOf(none), "api_key_required");
+  EXPECT_NE(none.FindHeader("X-RateLimit-Limit"), nullptr);
+
+  HttpResponse bad = Call("POST", "/v1/validate", NewApiKey(), kBody);
+  EXPECT_EQ(bad.status, 401);
+  EXPECT_EQ(ErrorOf(bad), "invalid_api_key");
+
+  HttpResponse free = Call("POST", "/v1/validate", free_key_, "not json");
+  EXPECT_EQ(free.status, 403);  // plan is checked before the body
+  EXPECT_EQ(ErrorOf(free), "pro_required");
+  EXPECT_EQ(*free.FindHeader("X-RateLimit-Remaining"), "60");  // 403 uses no budget
+  EXPECT_EQ(validator_.calls(), 0);
+}
+
+TEST_F(GatewayTest, RateLimitComesBeforeRequestValidity) {
+  for (int i = 0; i < 60; ++i) Call("POST", "/v1/validate", pro_key_, "not json");
+  HttpResponse r = Call("POST", "/v1/validate", pro_key_, "not json");
+  EXPECT_EQ(r.status, 429);
+  EXPECT_EQ(ErrorOf(r), "too_many_requests");
+  EXPECT_EQ(*r.FindHeader("X-RateLimit-Remaining"), "0");
+  EXPECT_EQ(*r.FindHeader("Retry-After"), "50");
+}
+
+TEST_F(GatewayTest, UnauthenticatedRequestsAreLimitedPerAddress) {
+  for (int i = 0; i < 60; ++i) EXPECT_EQ(Call("GET", "/v1/jobs", NewApiKey()).status, 401);
+  HttpResponse r = Call("GET", "/v1/jobs", NewApiKey());
+  EXPECT_EQ(r.status, 429);
+  EXPECT_EQ(ErrorOf(r), "too_many_requests");
+  // A valid key from the same address is not affected.
+  EXPECT_EQ(Call("POST", "/v1/validate", pro_key_, kBody).status, 200);
+}
+
+TEST_F(GatewayTest, BadRequestsGetJsonErrors) {
+  EXPECT_EQ(ErrorOf(Call("POST", "/v1/validate", pro_key_, "{")), "invalid_json");
+  EXPECT_EQ(ErrorOf(Call("POST", "/v1/validate", pro_key_, kBody, "text/csv")),
+            "unsupported_media_type");
+  EXPECT_EQ(Call("POST", "/v1/validate", pro_key_, kBody, "text/csv").status, 415);
+  std::string big(2 * 1024 * 1024, ' ');
+  HttpResponse large = Call("POST", "/v1/validate", pro_key_, big);
+  EXPECT_EQ(large.status, 413);
+  EXPECT_EQ(ErrorOf(large), "payload_too_large");
+  EXPECT_EQ(validator_.calls(), 0);
+  EXPECT_EQ(quota_.used(pro_.id), 0);
+}
+
+TEST_F(GatewayTest, ContentTypeWithCharsetAndNoContentTypeAreAccepted) {
+  EXPECT_EQ(Call("POST", "/v1/validate", pro_key_, kBody, "application/json; charset=utf-8").status,
+            200);
+  EXPECT_EQ(Call("POST", "/v1/validate", pro_key_, kBody, "").status, 200);
+}
+
+TEST_F(GatewayTest, UnknownRoutesAndMethods) {
+  HttpResponse missing = Call("GET", "/v1/nothing", pro_key_);
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_EQ(ErrorOf(missing), "not_found");
+  EXPECT_NE(missing.FindHeader("X-RateLimit-Limit"), nullptr);
+  HttpResponse method = Call("GET", "/v1/validate", pro_key_);
+  EXPECT_EQ(method.status, 405);
+  EXPECT_EQ(ErrorOf(method), "method_not_allowed");
+  EXPECT_EQ(*method.FindHeader("Allow"), "POST");
+  HttpResponse outside = Call("GET", "/favicon.ico");
+  EXPECT_EQ(outside.status, 404);
+  EXPECT_EQ(ErrorOf(outside), "not_found");
+}
+
+TEST_F(GatewayTest, ValidatorDownGives503AndRefundsTheQuota) {
+  testing::FakeValidatorClient down([](const auto&) -> Result<validator::v1::ValidateResponse> {
+    return Status(ErrorCode::kUnavailable, "The validation service is unavailable.");
+  });
+  Gateway g(GatewayDeps{store_, limiter_, quota_, down, [] { return true; }}, GatewayOptions{});
+  HttpRequest r;
+  r.method = "POST";
+  r.path = "/v1/validate";
+  r.body = kBody;
+  r.headers["x-api-key"] = pro_key_;
+  HttpResponse resp = g.Handle(r);
+  EXPECT_EQ(resp.status, 503);
+  EXPECT_EQ(ErrorOf(resp), "service_unavailable");
+  EXPECT_EQ(*resp.FindHeader("Retry-After"), "1");
+  EXPECT_NE(resp.FindHeader("X-RateLimit-Limit"), nullptr);
+  EXPECT_EQ(quota_.used(pro_.id), 0);
+}
+
+TEST_F(GatewayTest, QuotaIsCheckedAfterValidityAndRefusedWhole) {
+  ASSERT_TRUE(store_.SetQuota(pro_.id, 2).ok());
+  const std::string three =
+      R"({"records":[{},{},{}],"mapping":{"sku":"id"}})";
+  HttpResponse r = Call("POST", "/v1/validate", pro_key_, three);
+  EXPECT_EQ(r.status, 429);
+  EXPECT_EQ(ErrorOf(r), "quota_exceeded");
+  EXPECT_EQ(quota_.used(pro_.id), 0);
+  EXPECT_EQ(Call("POST", "/v1/validate", pro_key_, "{").status, 400);  // validity first
+}
+
+TEST_F(GatewayTest, HealthAndReadiness) {
+  EXPECT_EQ(Call("GET", "/healthz").status, 200);
+  EXPECT_EQ(Call("GET", "/readyz").status, 200);
+  redis_up_ = false;
+  HttpResponse r = Call("GET", "/readyz");
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(json::parse(r.body)["checks"]["redis"], "unavailable");
+  validator_.SetHealthy(false);
+  redis_up_ = true;
+  EXPECT_EQ(json::parse(Call("GET", "/readyz").body)["checks"]["validator"], "unavailable");
+}
+
+TEST_F(GatewayTest, StoreOutageIs503) {
+  store_.SetUnavailable(true);
+  HttpResponse r = Call("POST", "/v1/validate", pro_key_, kBody);
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(ErrorOf(r), "service_unavailable");
+}
+
+TEST_F(GatewayTest, UsageReportsPlanMonthAndRecords) {
+  Call("POST", "/v1/validate", pro_key_, kBody);
+  HttpResponse r = Call("GET", "/v1/usage", pro_key_);
+  ASSERT_EQ(r.status, 200);
+  auto body = json::parse(r.body);
+  EXPECT_EQ(body["plan"], "pro");
+  EXPECT_EQ(body["records_used"], 1);
+  EXPECT_EQ(body["records_quota"], 100000);
+}
+
+}  // namespace
+}  // namespace dq::gateway

@@ -1,0 +1,66 @@
+// The fixed-window arithmetic and the in-memory limiter (same algorithm as the Redis script,
+// which the integration tests cover) under a fake clock.
+#include "limits/rate_limiter.h"
+
+#include <gtest/gtest.h>
+
+#include "dq/testing/fake_clock.h"
+#include "dq/testing/gateway_fakes.h"
+
+namespace dq::gateway {
+namespace {
+
+using std::chrono::seconds;
+
+TEST(FixedWindowTest, WindowStartsOnTheMinute) {
+  EXPECT_EQ(FixedWindow::Start(1'800'000'059, 60), 1'800'000'000);
+  EXPECT_EQ(FixedWindow::Start(120, 60), 120);
+  EXPECT_EQ(FixedWindow::Start(179, 60), 120);
+}
+
+TEST(FixedWindowTest, DecisionFillsTheHeaders) {
+  RateDecision d = FixedWindow::Decide(true, 1, 60, 120, 60, 130);
+  EXPECT_TRUE(d.allowed);
+  EXPECT_EQ(d.limit, 60);
+  EXPECT_EQ(d.remaining, 59);
+  EXPECT_EQ(d.reset_unix, 180);
+  EXPECT_EQ(d.retry_after, 0);
+  RateDecision refused = FixedWindow::Decide(false, 60, 60, 120, 60, 130);
+  EXPECT_EQ(refused.remaining, 0);
+  EXPECT_EQ(refused.retry_after, 50);
+  // Never tell a client to retry after 0 seconds.
+  EXPECT_EQ(FixedWindow::Decide(false, 60, 60, 120, 60, 180).retry_after, 1);
+}
+
+class LimiterTest : public ::testing::Test {
+ protected:
+  testing::FakeClock clock{std::chrono::system_clock::time_point(seconds(1'800'000'040))};
+  testing::InMemoryRateLimiter limiter{clock, RateLimitPolicy{}};
+};
+
+TEST_F(LimiterTest, AdmitsExactlyTheLimitPerWindowAndRejectionsCostNothing) {
+  for (int i = 0; i < 10; ++i) {
+    auto d = limiter.Acquire("acct_a", RateClass::kUpload);
+    ASSERT_TRUE(d->allowed) << i;
+    EXPECT_EQ(d->remaining, 9 - i);
+  }
+  for (int i = 0; i < 5; ++i) EXPECT_FALSE(limiter.Acquire("acct_a", RateClass::kUpload)->allowed);
+  // The general class and other accounts are separate budgets.
+  EXPECT_TRUE(limiter.Acquire("acct_a", RateClass::kGeneral)->allowed);
+  EXPECT_TRUE(limiter.Acquire("acct_b", RateClass::kUpload)->allowed);
+  // Next window: the full budget again, although 5 requests were refused.
+  clock.Advance(seconds(20));
+  auto d = limiter.Acquire("acct_a", RateClass::kUpload);
+  EXPECT_TRUE(d->allowed);
+  EXPECT_EQ(d->remaining, 9);
+}
+
+TEST_F(LimiterTest, PeekDoesNotCount) {
+  limiter.Acquire("acct_a", RateClass::kGeneral);
+  auto p = limiter.Peek("acct_a", RateClass::kGeneral);
+  EXPECT_EQ(p->remaining, 59);
+  EXPECT_EQ(limiter.Peek("acct_a", RateClass::kGeneral)->remaining, 59);
+}
+
+}  // namespace
+}  // namespace dq::gateway
