@@ -1,0 +1,36 @@
+// The pure steps of one delivery: the request to send, and what to do with the answer.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "event.h"
+#include "http_sender.h"
+#include "retry_policy.h"
+
+namespace dq::notifier {
+
+// The POST for an event: the payload bytes unchanged, Content-Type: application/json,
+// X-Service-Event, X-Service-Delivery and, when secret is not empty, X-Service-Signature.
+HttpPost BuildDelivery(const Event& event, const std::string& url, const std::string& secret);
+
+// Success is any 2xx.
+inline bool IsSuccess(const HttpResult& r) { return r.error.empty() && r.status >= 200 && r.status < 300; }
+
+enum class Outcome { kDelivered, kRetry, kDeadLetter, kSkipped };
+std::string_view OutcomeName(Outcome o);  // "delivered", "retry", "dead_letter", "skipped"
+
+struct Decision {
+  Outcome outcome = Outcome::kDelivered;
+  int64_t next_attempt_ms = 0;  // kRetry only
+};
+
+// What follows an attempt made at now_ms with result r. event.attempts counts the failures
+// before this attempt.
+Decision Decide(const Event& event, const HttpResult& r, const RetryPolicy& policy,
+                int64_t now_ms);
+
+// One line of the delivery log: "404", "500", "timeout", "refused address ..." and so on.
+std::string DescribeFailure(const HttpResult& r);
+
+}  // namespace dq::notifier

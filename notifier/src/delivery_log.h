@@ -1,0 +1,112 @@
+// The notifier's durable state in Redis, and the API dqctl uses to read and redeliver.
+//
+// Redis layout:
+//   dq:{acct}:webhook:deliveries  LIST  the last 100 attempts, newest first (JSON, see
+//                                       DeliveryAttempt)
+//   dq:{acct}:webhook:dead        LIST  dead letters, newest first, capped at 10,000 (JSON, see
+//                                       DeadLetter)
+//   dq:webhooks:retry             ZSET  scheduled retries: member = the event as JSON
+//                                       (EventToJson), score = due time in Unix ms
+// A retry is taken by a replica with one Lua step that moves its score to now + lease, so two
+// replicas never take the same retry at once; if the replica dies, the lease runs out and another
+// one takes it.
+//
+// dqctl:
+//   RedisClient redis(options);
+//   RedisDeliveryLog log(redis);
+//   auto attempts = log.Deliveries("acct_1");            // `dqctl webhook deliveries`
+//   auto dead = log.DeadLetters("acct_1");
+//   Status s = log.Redeliver("acct_1", delivery_id, UnixMillis(clock.Now()));  // `... redeliver`
+//
+// Thread-safety: every method may be called from any thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dq/common/redis_client.h"
+#include "dq/common/status.h"
+#include "event.h"
+
+namespace dq::notifier {
+
+inline constexpr std::string_view kRetryKey = "dq:webhooks:retry";
+inline constexpr int kDeliveryLogSize = 100;
+inline constexpr int kDeadLetterCap = 10'000;
+
+struct DeliveryAttempt {
+  std::string time;         // ISO 8601 UTC with milliseconds
+  std::string delivery_id;
+  std::string url;
+  int http_status = 0;      // 0: no response
+  int64_t latency_ms = 0;
+  std::string error;        // empty on success
+  std::string outcome;      // "delivered", "retry", "dead_letter", "skipped"
+  int attempt = 1;          // 1 for the first attempt
+  std::string event;        // "job.complete"
+  std::string payload;      // the bytes sent (kept so a delivered event can be redelivered)
+  bool operator==(const DeliveryAttempt&) const = default;
+};
+std::string AttemptToJson(const DeliveryAttempt& a);
+Result<DeliveryAttempt> AttemptFromJson(std::string_view json);
+
+struct DeadLetter {
+  Event event;
+  std::string url;
+  std::string last_error;
+  std::string time;  // when it was dead-lettered
+  bool operator==(const DeadLetter&) const = default;
+};
+std::string DeadLetterToJson(const DeadLetter& d);
+Result<DeadLetter> DeadLetterFromJson(std::string_view json);
+
+// A retry taken from the schedule: the member as stored (to remove or replace it) and its event.
+struct ClaimedRetry {
+  std::string member;
+  Event event;
+};
+
+// What the dispatcher writes. Errors: kUnavailable when Redis cannot be reached.
+class DeliveryStore {
+ public:
+  virtual ~DeliveryStore() = default;
+  // Appends to the account's delivery log (trimmed to the last 100).
+  virtual Status Record(std::string_view account_id, const DeliveryAttempt& attempt) = 0;
+  // Schedules event at due_ms; replaces `replace_member` atomically when it is not empty.
+  virtual Status ScheduleRetry(const Event& event, int64_t due_ms,
+                               std::string_view replace_member) = 0;
+  // Removes a retry that was delivered, skipped or dead-lettered.
+  virtual Status RemoveRetry(std::string_view member) = 0;
+  virtual Status AddDeadLetter(const DeadLetter& dead) = 0;
+};
+
+class RedisDeliveryLog final : public DeliveryStore {
+ public:
+  explicit RedisDeliveryLog(RedisClient& redis) : redis_(redis) {}
+
+  Status Record(std::string_view account_id, const DeliveryAttempt& attempt) override;
+  Status ScheduleRetry(const Event& event, int64_t due_ms, std::string_view replace_member) override;
+  Status RemoveRetry(std::string_view member) override;
+  Status AddDeadLetter(const DeadLetter& dead) override;
+
+  // Takes up to max retries due at now_ms and leases them until now_ms + lease_ms. Unparseable
+  // members are removed and skipped.
+  Result<std::vector<ClaimedRetry>> ClaimDueRetries(int64_t now_ms, int64_t lease_ms, int max);
+
+  // The account's last attempts, newest first (at most limit, at most 100).
+  Result<std::vector<DeliveryAttempt>> Deliveries(std::string_view account_id, int limit = 100);
+  // The account's dead letters, newest first.
+  Result<std::vector<DeadLetter>> DeadLetters(std::string_view account_id, int limit = 1000);
+  // Delivers the event again with the same delivery id and a fresh retry schedule, due now_ms
+  // (a replica picks it up within its poll interval). Looks in the dead letters first (and
+  // removes the event from them), then in the delivery log. Errors: kNotFound when the account
+  // has no such delivery; kUnavailable.
+  Status Redeliver(std::string_view account_id, std::string_view delivery_id, int64_t now_ms);
+
+ private:
+  RedisClient& redis_;
+};
+
+}  // namespace dq::notifier

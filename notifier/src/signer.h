@@ -1,0 +1,27 @@
+// Webhook signatures: `X-Service-Signature: sha256=<lowercase hex HMAC-SHA256 of the body>`.
+//
+// The signature covers the exact bytes that are sent, nothing else (no timestamp, no delivery
+// id), as the specification defines it. Callers serialise the payload once, sign that buffer and
+// send that same buffer. Pure: no I/O, thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dq::notifier {
+
+inline constexpr std::string_view kSignatureHeader = "X-Service-Signature";
+inline constexpr std::string_view kEventHeader = "X-Service-Event";
+inline constexpr std::string_view kDeliveryHeader = "X-Service-Delivery";
+
+// "sha256=" + lowercase hex HMAC-SHA256(secret, body); nullopt when secret is empty (an unsigned
+// delivery carries no signature header at all).
+std::optional<std::string> SignatureHeaderValue(std::string_view body, std::string_view secret);
+
+// What a receiver does: recompute the value for body and compare it with header_value in
+// constant time. False when secret is empty.
+bool VerifySignature(std::string_view body, std::string_view secret,
+                     std::string_view header_value);
+
+}  // namespace dq::notifier
