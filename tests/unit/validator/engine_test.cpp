@@ -16,7 +16,7 @@ BatchSpec Spec(std::vector<std::string> fields, std::vector<std::string> checks 
   return *spec;
 }
 
-std::vector<Issue> Run(Session& s, const std::vector<std::vector<std::string>>& rows) {
+std::vector<Issue> Evaluate(Session& s, const std::vector<std::vector<std::string>>& rows) {
   std::vector<Issue> issues;
   for (const auto& row : rows) {
     std::vector<std::string_view> values(row.begin(), row.end());
@@ -28,7 +28,7 @@ std::vector<Issue> Run(Session& s, const std::vector<std::vector<std::string>>& 
 
 TEST(EngineTest, MissingSkuAndInvalidPriceAreErrorsOnTheirRows) {
   Session s(ReferenceData::Default(), Spec({"sku", "price"}));
-  auto issues = Run(s, {{"A1", "10.00"}, {"", "abc"}});
+  auto issues = Evaluate(s, {{"A1", "10.00"}, {"", "abc"}});
   ASSERT_EQ(issues.size(), 2u);
   EXPECT_EQ(issues[0].row, 2u);
   EXPECT_EQ(issues[0].code, IssueCode::MISSING_SKU);
@@ -43,7 +43,7 @@ TEST(EngineTest, MissingSkuAndInvalidPriceAreErrorsOnTheirRows) {
 
 TEST(EngineTest, UnmappedSkuAndPriceCountAsEmptyForTheProductCheck) {
   Session s(ReferenceData::Default(), Spec({"title"}));
-  auto issues = Run(s, {{"Mug"}});
+  auto issues = Evaluate(s, {{"Mug"}});
   ASSERT_EQ(issues.size(), 2u);
   EXPECT_EQ(issues[0].code, IssueCode::MISSING_SKU);
   EXPECT_EQ(issues[1].code, IssueCode::INVALID_PRICE);
@@ -51,7 +51,7 @@ TEST(EngineTest, UnmappedSkuAndPriceCountAsEmptyForTheProductCheck) {
 
 TEST(EngineTest, PriceRewriteIsAFixWithTheCleanedValue) {
   Session s(ReferenceData::Default(), Spec({"sku", "price"}));
-  auto issues = Run(s, {{"A1", "$1,299.00"}});
+  auto issues = Evaluate(s, {{"A1", "$1,299.00"}});
   ASSERT_EQ(issues.size(), 1u);
   EXPECT_EQ(issues[0].code, IssueCode::PRICE_REFORMATTED);
   ASSERT_TRUE(issues[0].fixed.has_value());
@@ -65,7 +65,7 @@ TEST(EngineTest, PriceRewriteIsAFixWithTheCleanedValue) {
 
 TEST(EngineTest, DuplicateSkuNamesTheFirstRow) {
   Session s(ReferenceData::Default(), Spec({"sku", "price"}));
-  auto issues = Run(s, {{"A1", "1"}, {"B2", "1"}, {" A1 ", "1"}});
+  auto issues = Evaluate(s, {{"A1", "1"}, {"B2", "1"}, {" A1 ", "1"}});
   // Row 3: whitespace fix, then the trimmed SKU duplicates row 1.
   ASSERT_EQ(issues.size(), 2u);
   EXPECT_EQ(issues[0].code, IssueCode::DUPLICATE_SKU);
