@@ -1,0 +1,119 @@
+// dqctl against a real redis-server: every command prints one JSON object; errors go to stderr
+// as JSON with a non-zero exit.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "stack.h"
+
+namespace dq::testing {
+namespace {
+
+using nlohmann::json;
+
+struct CliResult {
+  int exit_code;
+  std::string out;
+  std::string err;
+};
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class DqctlTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { redis_ = new RedisServer(); }
+  static void TearDownTestSuite() {
+    delete redis_;
+    redis_ = nullptr;
+  }
+
+  CliResult Run(const std::string& args) {
+    const std::string dir = TempDir();
+    const std::string cmd = "env -u DQ_REDIS_HOST DQ_REDIS_PORT=" + std::to_string(redis_->port()) +
+                            " " DQ_DQCTL_BIN " " + args + " >" + dir + "/out 2>" + dir + "/err";
+    const int status = std::system(cmd.c_str());
+    return {WEXITSTATUS(status), ReadFile(dir + "/out"), ReadFile(dir + "/err")};
+  }
+
+  static RedisServer* redis_;
+};
+RedisServer* DqctlTest::redis_ = nullptr;
+
+TEST_F(DqctlTest, AccountKeyQuotaPlanAndWebhookLifecycle) {
+  CliResult created = Run("account create --plan pro --name 'Acme Ltd'");
+  ASSERT_EQ(created.exit_code, 0) << created.err;
+  json account = json::parse(created.out);
+  const std::string id = account["account_id"];
+  EXPECT_EQ(id.rfind("acct_", 0), 0u);
+  EXPECT_EQ(account["plan"], "pro");
+  EXPECT_EQ(account["name"], "Acme Ltd");
+
+  CliResult key = Run("key create --account " + id);
+  ASSERT_EQ(key.exit_code, 0) << key.err;
+  json k = json::parse(key.out);
+  EXPECT_EQ(k["api_key"].get<std::string>().size(), 43u);
+  const std::string key_id = k["key_id"];
+
+  EXPECT_EQ(json::parse(Run("account set-plan --account " + id + " --plan agency").out)["plan"],
+            "agency");
+  EXPECT_EQ(
+      json::parse(Run("account set-quota --account " + id + " --records 250").out)["quota_override"],
+      250);
+  json shown = json::parse(Run("account show --account " + id).out);
+  EXPECT_EQ(shown["plan"], "agency");
+  EXPECT_EQ(shown["quota_override"], 250);
+
+  CliResult hook = Run("webhook set --account " + id +
+                       " --url https://hooks.example.com/dq --secret s3cret");
+  ASSERT_EQ(hook.exit_code, 0) << hook.err;
+  EXPECT_EQ(json::parse(hook.out)["signed"], true);
+
+  CliResult revoked = Run("key revoke --account " + id + " --key " + key_id);
+  ASSERT_EQ(revoked.exit_code, 0) << revoked.err;
+  EXPECT_EQ(json::parse(revoked.out)["revoked"], true);
+  json listed = json::parse(Run("key list --account " + id).out);
+  ASSERT_EQ(listed["keys"].size(), 1u);
+  EXPECT_FALSE(listed["keys"][0]["revoked_at"].is_null());
+}
+
+TEST_F(DqctlTest, ErrorsAreJsonOnStderrWithNonZeroExit) {
+  struct Case {
+    std::string args;
+    int exit_code;
+    std::string error;
+  };
+  const Case cases[] = {
+      {"account create --plan platinum", 2, "usage"},
+      {"account create", 2, "usage"},
+      {"key create --account acct_doesnotexist", 1, "not_found"},
+      {"key revoke --account acct_doesnotexist --key key_x", 1, "not_found"},
+      {"account set-quota --account acct_x --records many", 2, "usage"},
+      {"webhook set --account acct_x --url http://plain.example.com", 2, "usage"},
+      {"frobnicate now", 2, "usage"},
+  };
+  for (const Case& c : cases) {
+    CliResult r = Run(c.args);
+    EXPECT_EQ(r.exit_code, c.exit_code) << c.args;
+    EXPECT_TRUE(r.out.empty()) << c.args;
+    ASSERT_NO_THROW(json::parse(r.err.substr(0, r.err.find('\n')))) << c.args << ": " << r.err;
+    EXPECT_EQ(json::parse(r.err.substr(0, r.err.find('\n')))["error"], c.error) << c.args;
+  }
+}
+
+TEST_F(DqctlTest, RedisDownIsReportedNotHung) {
+  const std::string cmd = "env DQ_REDIS_PORT=" + std::to_string(FreePort()) +
+                          " " DQ_DQCTL_BIN " account list >/dev/null 2>&1";
+  const int status = std::system(cmd.c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+}
+
+}  // namespace
+}  // namespace dq::testing

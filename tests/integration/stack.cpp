@@ -1,0 +1,76 @@
+#include "stack.h"
+
+#include <csignal>
+#include <stdexcept>
+
+namespace dq::testing {
+
+Stack::Stack(StackOptions options) : options_(std::move(options)) {
+  redis_ = std::make_unique<RedisServer>(options_.appendonly);
+  RedisOptions ro;
+  ro.port = redis_->port();
+  client_ = std::make_unique<RedisClient>(ro);
+  accounts_ = std::make_unique<RedisAccountStore>(*client_, SystemClock::Instance());
+  validator_port_ = FreePort();
+  StartValidator();
+  for (int i = 0; i < options_.gateways; ++i) {
+    gateway_ports_.push_back(FreePort());
+    gateways_.emplace_back();
+    StartGateway(i);
+  }
+}
+
+Stack::~Stack() {
+  for (auto& g : gateways_) g.reset();
+  validator_.reset();
+}
+
+std::string Stack::GatewayUrl(int i) const {
+  return "http://127.0.0.1:" + std::to_string(gateway_ports_[i]);
+}
+
+void Stack::StartValidator() {
+  validator_ = std::make_unique<ChildProcess>(
+      DQ_VALIDATOR_BIN, std::map<std::string, std::string>{
+                            {"DQ_VALIDATOR_BIND", "127.0.0.1"},
+                            {"DQ_VALIDATOR_PORT", std::to_string(validator_port_)}});
+  if (!WaitFor([&] { return TcpConnects(validator_port_); }, std::chrono::seconds(15))) {
+    throw std::runtime_error("validator did not start: " + validator_->Log());
+  }
+}
+
+void Stack::StopValidator() {
+  validator_->Stop(SIGKILL);
+}
+
+void Stack::StartGateway(int i) {
+  std::map<std::string, std::string> env = {
+      {"DQ_GATEWAY_BIND", "127.0.0.1"},
+      {"DQ_GATEWAY_PORT", std::to_string(gateway_ports_[i])},
+      {"DQ_REDIS_PORT", std::to_string(redis_->port())},
+      {"DQ_VALIDATOR_ADDR", "127.0.0.1:" + std::to_string(validator_port_)},
+      {"DQ_VALIDATOR_TIMEOUT_MS", "3000"},
+      {"DQ_REDIS_TIMEOUT_MS", "500"},
+  };
+  for (const auto& [k, v] : options_.gateway_env) env[k] = v;
+  gateways_[i] = std::make_unique<ChildProcess>(DQ_GATEWAY_BIN, env);
+  const std::string url = GatewayUrl(i) + "/healthz";
+  if (!WaitFor([&] { return Http("GET", url).status == 200; }, std::chrono::seconds(15))) {
+    throw std::runtime_error("gateway did not start: " + gateways_[i]->Log());
+  }
+}
+
+void Stack::RestartGateway(int i) {
+  gateways_[i]->Kill9();
+  StartGateway(i);
+}
+
+std::pair<std::string, std::string> Stack::NewAccount(Plan plan) {
+  auto account = accounts_->CreateAccount(plan, "test");
+  if (!account.ok()) throw std::runtime_error(account.status().message());
+  auto key = accounts_->CreateKey(account->id);
+  if (!key.ok()) throw std::runtime_error(key.status().message());
+  return {account->id, key->api_key};
+}
+
+}  // namespace dq::testing

@@ -1,0 +1,55 @@
+// A real dq stack for integration tests: redis-server, dq-validator and one or more dq-gateway
+// processes on free loopback ports, started per test fixture and stopped afterwards.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dq/common/account_store.h"
+#include "dq/common/redis_client.h"
+#include "dq/testing/harness.h"
+
+namespace dq::testing {
+
+struct StackOptions {
+  int gateways = 1;
+  bool appendonly = false;
+  std::map<std::string, std::string> gateway_env;  // extra DQ_* for every gateway
+};
+
+class Stack {
+ public:
+  explicit Stack(StackOptions options = {});
+  ~Stack();
+
+  std::string GatewayUrl(int i = 0) const;
+  RedisServer& redis() { return *redis_; }
+  ChildProcess& validator() { return *validator_; }
+  ChildProcess& gateway(int i = 0) { return *gateways_[i]; }
+  AccountStore& accounts() { return *accounts_; }
+
+  // Starts (or restarts) the validator on its port and waits for it.
+  void StartValidator();
+  void StopValidator();
+  // Kills and restarts gateway i on the same port.
+  void RestartGateway(int i);
+
+  // An account on `plan` with one key: {account_id, api_key}.
+  std::pair<std::string, std::string> NewAccount(Plan plan = Plan::kPro);
+
+ private:
+  void StartGateway(int i);
+
+  StackOptions options_;
+  std::unique_ptr<RedisServer> redis_;
+  std::unique_ptr<RedisClient> client_;
+  std::unique_ptr<RedisAccountStore> accounts_;
+  int validator_port_ = 0;
+  std::unique_ptr<ChildProcess> validator_;
+  std::vector<int> gateway_ports_;
+  std::vector<std::unique_ptr<ChildProcess>> gateways_;
+};
+
+}  // namespace dq::testing

@@ -1,0 +1,167 @@
+// POST /v1/validate through the real gateway and validator: the spec's rules 1-4, every bad
+// request of decisions.md, and the 503 path with the validator stopped.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "stack.h"
+
+namespace dq::testing {
+namespace {
+
+using nlohmann::json;
+
+class ValidateIntegrationTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    stack_ = new Stack(StackOptions{
+        1, false, {{"DQ_RATE_LIMIT_ANONYMOUS", "100000"}, {"DQ_MAX_BODY_BYTES", "65536"}}});
+  }
+  static void TearDownTestSuite() {
+    delete stack_;
+    stack_ = nullptr;
+  }
+  void SetUp() override { key_ = stack_->NewAccount().second; }
+
+  HttpResult Post(const std::string& body, const std::string& type = "application/json") {
+    return Http("POST", stack_->GatewayUrl() + "/v1/validate",
+                {{"X-API-Key", key_}, {"Content-Type", type}}, body);
+  }
+  static std::string Error(const HttpResult& r) { return json::parse(r.body)["error"]; }
+
+  static Stack* stack_;
+  std::string key_;
+};
+Stack* ValidateIntegrationTest::stack_ = nullptr;
+
+TEST_F(ValidateIntegrationTest, SpecRulesOneToFour) {
+  json body = {{"records",
+                {{{"SKU", "A1"}, {"Price", "19.99"}},
+                 {{"SKU", ""}, {"Price", "10"}},
+                 {{"SKU", "A3"}, {"Price", "abc"}},
+                 {{"SKU", "A4"}, {"Price", "-1"}},
+                 {{"SKU", "A5"}, {"Price", 0}},
+                 {{"SKU", "A6"}, {"Price", 12.5}}}},
+               {"mapping", {{"sku", "SKU"}, {"price", "Price"}}}};
+  HttpResult r = Post(body.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  auto out = json::parse(r.body);
+  std::vector<std::tuple<int, std::string, std::string, std::string>> got;
+  int errors = 0, warnings = 0, fixes = 0;
+  for (const auto& i : out["issues"]) {
+    got.emplace_back(i["row"], i["code"], i["field"], i["severity"]);
+    ASSERT_TRUE(i["message"].is_string());
+    errors += i["severity"] == "error";
+    warnings += i["severity"] == "warning";
+    fixes += !i["fixed_value"].is_null();
+  }
+  const std::vector<std::tuple<int, std::string, std::string, std::string>> want = {
+      {2, "MISSING_SKU", "sku", "error"},
+      {3, "INVALID_PRICE", "price", "error"},
+      {4, "INVALID_PRICE", "price", "error"},
+      {5, "INVALID_PRICE", "price", "error"}};
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(out["stats"]["rows"], 6);
+  EXPECT_EQ(out["stats"]["errors"], errors);
+  EXPECT_EQ(out["stats"]["warnings"], warnings);
+  EXPECT_EQ(out["stats"]["fixes"], fixes);
+  EXPECT_EQ(out["stats"]["score"], 33);  // 2 clean rows of 6
+  ASSERT_EQ(out["cleaned"].size(), 6u);
+  EXPECT_EQ(out["cleaned"][5]["Price"], 12.5);  // untouched values keep their JSON type
+}
+
+TEST_F(ValidateIntegrationTest, FixesAppearInCleaned) {
+  json body = {{"records", {{{"id", "A1"}, {"p", "$1,299.00"}, {"note", "x"}}}},
+               {"mapping", {{"sku", "id"}, {"price", "p"}}}};
+  auto out = json::parse(Post(body.dump()).body);
+  EXPECT_EQ(out["cleaned"][0]["p"], "1299.00");
+  EXPECT_EQ(out["cleaned"][0]["note"], "x");
+  EXPECT_EQ(out["stats"]["fixes"], 1);
+  EXPECT_EQ(out["issues"][0]["fixed_value"], "1299.00");
+}
+
+TEST_F(ValidateIntegrationTest, EmptyRecordsScore100) {
+  auto out = json::parse(Post(R"({"records":[],"mapping":{"sku":"id"}})").body);
+  EXPECT_EQ(out["stats"]["rows"], 0);
+  EXPECT_EQ(out["stats"]["score"], 100);
+}
+
+struct BadCase {
+  const char* name;
+  std::string body;
+  const char* content_type;
+  int status;
+  const char* error;
+};
+
+TEST_F(ValidateIntegrationTest, EveryBadRequestGetsItsJsonError) {
+  json many = {{"records", json::array()}, {"mapping", {{"sku", "id"}}}};
+  for (int i = 0; i < 501; ++i) many["records"].push_back({{"id", "x"}});
+  const BadCase cases[] = {
+      {"invalid json", "{\"records\": [", "application/json", 400, "invalid_json"},
+      {"no records", R"({"mapping":{}})", "application/json", 400, "invalid_request"},
+      {"record not object", R"({"records":[1],"mapping":{}})", "application/json", 400,
+       "invalid_request"},
+      {"unknown mapping key", R"({"records":[],"mapping":{"colour":"c"}})", "application/json",
+       400, "invalid_request"},
+      {"unknown check type", R"({"records":[],"mapping":{},"check_types":"x"})",
+       "application/json", 400, "invalid_request"},
+      {"unknown platform", R"({"records":[],"mapping":{},"platform":"x"})", "application/json",
+       400, "invalid_request"},
+      {"501 records", many.dump(), "application/json", 400, "too_many_records"},
+      {"body too large", std::string(100000, ' '), "application/json", 413, "payload_too_large"},
+      {"wrong media type", "a,b\n1,2\n", "text/csv", 415, "unsupported_media_type"},
+  };
+  for (const BadCase& c : cases) {
+    HttpResult r = Post(c.body, c.content_type);
+    EXPECT_EQ(r.status, c.status) << c.name << ": " << r.body;
+    EXPECT_EQ(r.Header("content-type"), "application/json") << c.name;
+    ASSERT_NO_THROW(json::parse(r.body)) << c.name;
+    EXPECT_EQ(Error(r), c.error) << c.name;
+    EXPECT_TRUE(json::parse(r.body)["message"].is_string()) << c.name;
+    EXPECT_FALSE(r.Header("x-ratelimit-remaining").empty()) << c.name;
+  }
+}
+
+TEST_F(ValidateIntegrationTest, LibraryPathsAnswerJsonToo) {
+  HttpResult unknown = Http("GET", stack_->GatewayUrl() + "/v1/nothing", {{"X-API-Key", key_}});
+  EXPECT_EQ(unknown.status, 404);
+  EXPECT_EQ(Error(unknown), "not_found");
+  HttpResult method = Http("DELETE", stack_->GatewayUrl() + "/v1/validate", {{"X-API-Key", key_}});
+  EXPECT_EQ(method.status, 405);
+  EXPECT_EQ(Error(method), "method_not_allowed");
+  EXPECT_EQ(method.Header("allow"), "POST");
+  HttpResult outside = Http("GET", stack_->GatewayUrl() + "/index.html");
+  EXPECT_EQ(outside.status, 404);
+  EXPECT_EQ(Error(outside), "not_found");
+}
+
+TEST_F(ValidateIntegrationTest, ValidatorDownIs503QuicklyThenRecovers) {
+  const std::string body = R"({"records":[{"id":"A"}],"mapping":{"sku":"id"}})";
+  ASSERT_EQ(Post(body).status, 200);
+  const auto used_before =
+      json::parse(Http("GET", stack_->GatewayUrl() + "/v1/usage", {{"X-API-Key", key_}}).body)
+          ["records_used"];
+  stack_->StopValidator();
+  const auto start = std::chrono::steady_clock::now();
+  HttpResult r = Post(body);
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(Error(r), "service_unavailable");
+  EXPECT_EQ(r.Header("retry-after"), "1");
+  EXPECT_LT(took, std::chrono::seconds(4));  // bounded by the call deadline, never a hang
+  HttpResult ready = Http("GET", stack_->GatewayUrl() + "/readyz");
+  EXPECT_EQ(ready.status, 503);
+  // The failed call gave its records back.
+  EXPECT_EQ(json::parse(Http("GET", stack_->GatewayUrl() + "/v1/usage", {{"X-API-Key", key_}})
+                            .body)["records_used"],
+            used_before);
+  stack_->StartValidator();
+  // Poll readiness (unmetered), not the API: polling it would spend the rate limit.
+  EXPECT_TRUE(WaitFor([&] { return Http("GET", stack_->GatewayUrl() + "/readyz").status == 200; },
+                      std::chrono::seconds(10)));
+  EXPECT_EQ(Post(body).status, 200);
+}
+
+}  // namespace
+}  // namespace dq::testing
