@@ -1,0 +1,136 @@
+#include "ingest/file_format.h"
+
+#include <array>
+
+namespace dq::ingest {
+namespace {
+
+char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+std::string LowerAscii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = Lower(c);
+  return out;
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// "text/csv; charset=utf-8" -> "text/csv".
+std::string MediaType(std::string_view content_type) {
+  return LowerAscii(Trim(content_type.substr(0, content_type.find(';'))));
+}
+
+// ".csv" from "Products.CSV"; "" without an extension.
+std::string Extension(std::string_view filename) {
+  const size_t slash = filename.find_last_of("/\\");
+  if (slash != std::string_view::npos) filename.remove_prefix(slash + 1);
+  const size_t dot = filename.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return "";
+  return LowerAscii(filename.substr(dot));
+}
+
+Status Unsupported(std::string what) {
+  return Status(ErrorCode::kUnsupportedMediaType,
+                what + "; upload CSV, TSV, a JSON array of objects or NDJSON (UTF-8)");
+}
+
+// Binary content: a NUL byte, or the signature of a format we do not read.
+bool LooksBinary(std::string_view head) {
+  static constexpr std::array<std::string_view, 5> kMagic = {
+      std::string_view("PK\x03\x04", 4),          // zip, xlsx, ods
+      std::string_view("\x1f\x8b", 2),            // gzip
+      std::string_view("%PDF-", 5),               // PDF
+      std::string_view("\xD0\xCF\x11\xE0", 4),    // OLE2: xls
+      std::string_view("\xFF\xFE", 2)};           // UTF-16 LE BOM
+  for (std::string_view m : kMagic) {
+    if (head.starts_with(m)) return true;
+  }
+  if (head.starts_with(std::string_view("\xFE\xFF", 2))) return true;  // UTF-16 BE BOM
+  return head.find('\0') != std::string_view::npos;
+}
+
+// JSON array, NDJSON or CSV, from the first significant byte.
+FileFormat SniffText(std::string_view head) {
+  if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
+  size_t i = 0;
+  while (i < head.size() && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' ||
+                             head[i] == '\n')) {
+    ++i;
+  }
+  if (i < head.size() && head[i] == '[') return FileFormat::kJsonArray;
+  if (i < head.size() && head[i] == '{') return FileFormat::kNdjson;
+  return FileFormat::kCsv;
+}
+
+}  // namespace
+
+std::string_view FormatName(FileFormat format) {
+  switch (format) {
+    case FileFormat::kCsv: return "csv";
+    case FileFormat::kTsv: return "tsv";
+    case FileFormat::kJsonArray: return "json";
+    case FileFormat::kNdjson: return "ndjson";
+  }
+  return "csv";
+}
+
+std::string_view ContentTypeFor(FileFormat format) {
+  switch (format) {
+    case FileFormat::kCsv: return "text/csv; charset=utf-8";
+    case FileFormat::kTsv: return "text/tab-separated-values; charset=utf-8";
+    case FileFormat::kJsonArray: return "application/json";
+    case FileFormat::kNdjson: return "application/x-ndjson";
+  }
+  return "text/csv; charset=utf-8";
+}
+
+Result<FileFormat> DetectFormat(std::string_view content_type, std::string_view filename,
+                                std::string_view head) {
+  if (head.size() > kSniffBytes) head = head.substr(0, kSniffBytes);
+  const std::string type = MediaType(content_type);
+  if (LooksBinary(head)) {
+    return Unsupported("The file is binary (e.g. a spreadsheet, archive or UTF-16 text), not text");
+  }
+  // A specific declared type decides; JSON types still look at the first byte so that an NDJSON
+  // file sent as application/json is read as NDJSON.
+  if (type == "text/csv" || type == "application/csv" || type == "text/comma-separated-values") {
+    return FileFormat::kCsv;
+  }
+  if (type == "text/tab-separated-values" || type == "text/tsv") return FileFormat::kTsv;
+  if (type == "application/x-ndjson" || type == "application/ndjson" ||
+      type == "application/jsonl" || type == "application/x-jsonlines" ||
+      type == "application/jsonlines") {
+    return FileFormat::kNdjson;
+  }
+  if (type == "application/json" || type == "text/json") {
+    return SniffText(head) == FileFormat::kNdjson ? FileFormat::kNdjson : FileFormat::kJsonArray;
+  }
+  // Generic types: browsers send application/octet-stream, text/plain or (on Windows, for .csv)
+  // application/vnd.ms-excel. The extension decides, then the content.
+  const bool generic = type.empty() || type == "application/octet-stream" ||
+                       type == "text/plain" || type == "application/vnd.ms-excel" ||
+                       type == "binary/octet-stream";
+  if (!generic) {
+    return Unsupported("Content-Type '" + type + "' is not supported");
+  }
+  const std::string ext = Extension(filename);
+  if (ext == ".csv") return FileFormat::kCsv;
+  if (ext == ".tsv" || ext == ".tab") return FileFormat::kTsv;
+  if (ext == ".ndjson" || ext == ".jsonl") return FileFormat::kNdjson;
+  if (ext == ".json") {
+    return SniffText(head) == FileFormat::kNdjson ? FileFormat::kNdjson : FileFormat::kJsonArray;
+  }
+  static constexpr std::array<std::string_view, 14> kRefused = {
+      ".xlsx", ".xls", ".xlsm", ".ods", ".numbers", ".zip", ".gz", ".pdf",
+      ".xml",  ".parquet", ".png", ".jpg", ".jpeg", ".doc"};
+  for (std::string_view r : kRefused) {
+    if (ext == r) return Unsupported("Files of type '" + ext + "' are not supported");
+  }
+  return SniffText(head);
+}
+
+}  // namespace dq::ingest

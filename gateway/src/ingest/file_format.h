@@ -1,0 +1,40 @@
+// Which of the accepted upload formats a file is in, decided from what the client declared (the
+// Content-Type of the body or of the multipart `file` part, and the filename) and, where that is
+// not specific, from the first bytes. See docs/ingest.md for the full rules.
+//
+//   Result<FileFormat> f = DetectFormat("text/csv; charset=utf-8", "products.csv", head);
+//   if (!f.ok()) return f.status();  // kUnsupportedMediaType -> 415
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "dq/common/status.h"
+
+namespace dq::ingest {
+
+enum class FileFormat {
+  kCsv,        // RFC 4180; delimiter , ; TAB or | detected from the header line
+  kTsv,        // CSV rules with TAB as the delimiter
+  kJsonArray,  // [ {...}, {...} ]
+  kNdjson,     // one JSON object per line
+};
+
+// "csv", "tsv", "json", "ndjson".
+std::string_view FormatName(FileFormat format);
+// The Content-Type for a download in this format, e.g. "text/csv; charset=utf-8".
+std::string_view ContentTypeFor(FileFormat format);
+
+// How many leading bytes DetectFormat looks at; pass at least this many when the file is longer.
+inline constexpr size_t kSniffBytes = 4096;
+
+// Decides the format.
+//   content_type: the declared media type, parameters allowed ("" when absent).
+//   filename:     the client's filename ("" when absent); only its extension is used.
+//   head:         the first bytes of the file (up to kSniffBytes; fewer when the file is shorter).
+// Errors: kUnsupportedMediaType for a media type or extension we do not read (e.g. .xlsx,
+// application/pdf) and for content that is binary (NUL bytes, or a zip/gzip/PDF/OLE signature).
+Result<FileFormat> DetectFormat(std::string_view content_type, std::string_view filename,
+                                std::string_view head);
+
+}  // namespace dq::ingest

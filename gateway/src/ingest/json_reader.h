@@ -1,0 +1,110 @@
+// JSON readers: a JSON array of objects (JsonArrayReader) and NDJSON, one object per line
+// (NdjsonReader), as RowReaders.
+//
+// - Each object is a row. The header is the union of keys in first-seen order; a row lacking a
+//   key has an empty cell of kind kMissing there.
+// - Values: strings as they are (escapes decoded), numbers and booleans as their JSON text
+//   exactly as written, null as "", nested objects and arrays as compact JSON text.
+// - A key repeated within one object is an error (we would otherwise have to drop a value).
+// - Arrays are read element by element; memory holds one object (up to max_record_bytes).
+// - NDJSON: blank lines (only spaces, tabs, CR) are skipped; anything else must be exactly one
+//   object. A UTF-8 BOM at the start is skipped in both formats.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ingest/input_buffer.h"
+#include "ingest/json_text.h"
+#include "ingest/row_reader.h"
+
+namespace dq::ingest {
+
+namespace internal {
+
+// Turns parsed objects into rows over the growing union header.
+class JsonRows {
+ public:
+  explicit JsonRows(const ReaderLimits& limits) : limits_(limits) {}
+  // Fills cells/kinds from fields. Errors (message without position): too many keys, duplicate.
+  std::optional<std::string> Build(const std::vector<JsonField>& fields);
+
+  std::vector<std::string> header;
+  std::vector<std::string_view> cells;
+  std::vector<CellKind> kinds;
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  ReaderLimits limits_;
+  std::unordered_map<std::string, size_t, Hash, std::equal_to<>> index_;
+  std::vector<uint64_t> seen_;  // per column: the row generation that last set it
+  uint64_t generation_ = 0;
+};
+
+}  // namespace internal
+
+class JsonArrayReader final : public RowReader {
+ public:
+  explicit JsonArrayReader(const ReaderLimits& limits)
+      : limits_(limits), parser_(limits.max_json_depth), rows_builder_(limits) {}
+
+  void Feed(std::string_view bytes) override { in_.Feed(bytes); }
+  void Finish() override { in_.Finish(); }
+  Result<ReadState> Next() override;
+
+  const std::vector<std::string>& header() const override { return rows_builder_.header; }
+  std::span<const std::string_view> row() const override { return rows_builder_.cells; }
+  std::span<const CellKind> cell_kinds() const override { return rows_builder_.kinds; }
+  uint64_t rows_read() const override { return rows_; }
+  uint64_t record_offset() const override { return record_offset_; }
+
+ private:
+  enum class State { kBom, kOpen, kFirst, kElement, kAfter, kDone };
+  Result<ReadState> Step();
+  std::string Where() const;
+
+  ReaderLimits limits_;
+  internal::InputBuffer in_;
+  internal::JsonObjectParser parser_;
+  internal::JsonRows rows_builder_;
+  State state_ = State::kBom;
+  uint64_t rows_ = 0;
+  uint64_t record_offset_ = 0;
+  std::optional<Status> error_;
+};
+
+class NdjsonReader final : public RowReader {
+ public:
+  explicit NdjsonReader(const ReaderLimits& limits)
+      : limits_(limits), parser_(limits.max_json_depth), rows_builder_(limits) {}
+
+  void Feed(std::string_view bytes) override { in_.Feed(bytes); }
+  void Finish() override { in_.Finish(); }
+  Result<ReadState> Next() override;
+
+  const std::vector<std::string>& header() const override { return rows_builder_.header; }
+  std::span<const std::string_view> row() const override { return rows_builder_.cells; }
+  std::span<const CellKind> cell_kinds() const override { return rows_builder_.kinds; }
+  uint64_t rows_read() const override { return rows_; }
+  uint64_t record_offset() const override { return record_offset_; }
+
+ private:
+  Result<ReadState> Step();
+  std::string Where() const;
+
+  ReaderLimits limits_;
+  internal::InputBuffer in_;
+  internal::JsonObjectParser parser_;
+  internal::JsonRows rows_builder_;
+  bool started_ = false;
+  uint64_t rows_ = 0;
+  uint64_t record_offset_ = 0;
+  std::optional<Status> error_;
+};
+
+}  // namespace dq::ingest

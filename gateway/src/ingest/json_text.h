@@ -1,0 +1,57 @@
+// Internal to dq_ingest: the small JSON parser the JSON readers share. It reads one object at a
+// time and keeps each value's text as the file has it (numbers are not re-formatted), decoding
+// only strings with escapes and compacting nested values, into a caller-owned scratch buffer.
+// Nesting is tracked with an explicit stack, so deep input cannot overflow the call stack.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ingest/row_reader.h"
+
+namespace dq::ingest::internal {
+
+struct JsonField {
+  std::string_view key;
+  std::string_view value;  // "" for null
+  CellKind kind;
+};
+
+struct JsonError {
+  size_t offset;  // into the parsed text
+  std::string message;
+};
+
+class JsonObjectParser {
+ public:
+  explicit JsonObjectParser(size_t max_depth) : max_depth_(max_depth) {}
+
+  // Parses `text`: optional whitespace, one object, optional whitespace. On success fields()
+  // holds its members in order, with views into `text` or into this parser's scratch buffer,
+  // valid until the next Parse().
+  std::optional<JsonError> Parse(std::string_view text);
+  const std::vector<JsonField>& fields() const { return fields_; }
+
+ private:
+  std::optional<JsonError> ParseString(std::string_view s, size_t& i, std::string_view& out);
+  std::optional<JsonError> ScanString(std::string_view s, size_t& i);  // validates, no decoding
+  std::optional<JsonError> ScanNumber(std::string_view s, size_t& i);
+  std::optional<JsonError> ScanLiteral(std::string_view s, size_t& i, std::string_view word);
+  std::optional<JsonError> ParseNested(std::string_view s, size_t& i, std::string_view& out);
+
+  size_t max_depth_;
+  std::vector<JsonField> fields_;
+  std::string scratch_;
+  std::vector<char> stack_;
+};
+
+// One past the '}' or ']' that closes the object or array starting at s[0], skipping strings;
+// npos when s ends first. Does not validate.
+size_t FindCompositeEnd(std::string_view s);
+
+// A short description of the byte at s[i] for messages: "'x'", "byte 0xE9", "the end".
+std::string DescribeByte(std::string_view s, size_t i);
+
+}  // namespace dq::ingest::internal

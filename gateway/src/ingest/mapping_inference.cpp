@@ -1,0 +1,130 @@
+#include "ingest/mapping_inference.h"
+
+#include <limits>
+
+#include "dq/common/vocabulary.h"
+
+namespace dq::ingest {
+namespace {
+
+// One row per standard field, in kStandardFields order. Ranked: a better match comes first.
+// Sources: Shopify product/customer/inventory CSV, WooCommerce product and customer exports,
+// Google Merchant Center / Meta catalog feed attributes, Amazon/eBay/Etsy/Shopee/Lazada style
+// templates, and gen_catalog.py's PRODUCT_COLUMNS / CUSTOMER_COLUMNS.
+const FieldAliases kTable[] = {
+    {"sku", {"Variant SKU", "SKU", "item_sku", "seller_sku", "Custom label (SKU)", "Custom label",
+             "Product SKU", "Parent SKU", "Article Number", "Item Number", "id", "offer_id",
+             "Product ID", "item_id", "retailer_id"}},
+    {"title", {"Title", "Name", "Product Name", "item_name", "product_title", "Product Title",
+               "Item Title", "name_en"}},
+    {"description", {"Body (HTML)", "Description", "product_description", "Body HTML", "Body",
+                     "Long Description", "Product Description", "Item Description",
+                     "Short description"}},
+    {"price", {"Variant Price", "Price", "Regular price", "standard_price", "Start price",
+               "Unit Price", "Selling Price", "price_amount", "Retail Price"}},
+    {"compare_at_price", {"Variant Compare At Price", "Compare At Price", "Compare-at price",
+                          "list_price", "msrp", "Original Price", "RRP", "Was Price"}},
+    {"cost_price", {"Cost per item", "Cost", "Cost Price", "cost_of_goods_sold", "Unit Cost",
+                    "Purchase Price", "wholesale_price", "cogs"}},
+    {"currency", {"Currency", "currency_code", "Price Currency", "Currency Code"}},
+    {"availability", {"Availability", "In stock?", "stock_status", "Stock Status",
+                      "availability_status", "Inventory Status"}},
+    {"image_url", {"Image Src", "image_link", "Image URL", "Images", "main_image_url",
+                   "Image", "Item photo URL", "PicURL", "Cover image", "Image 1", "image1",
+                   "Main Image", "Photo URL", "Variant Image"}},
+    {"brand", {"Vendor", "Brand", "brand_name", "Brands", "Manufacturer", "C:Brand"}},
+    {"category", {"Category", "Product Category", "Categories", "product_type",
+                  "google_product_category", "fb_product_category", "Category Path",
+                  "item_type", "Type", "Product Type"}},
+    {"gtin", {"Variant Barcode", "GTIN", "Barcode", "EAN", "UPC", "GTIN, UPC, EAN, or ISBN",
+              "external_product_id", "ean13", "isbn", "jan", "Product ID Type Value"}},
+    {"weight", {"Variant Grams", "Weight", "Weight (kg)", "Weight (g)", "Weight (lbs)",
+                "shipping_weight", "item_weight", "product_weight", "Variant Weight",
+                "package_weight", "Grams"}},
+    {"hs_code", {"HS Code", "Variant HS Code", "Harmonized System Code", "hs_tariff_code",
+                 "HS Tariff Number", "tariff_code", "commodity_code", "Customs Tariff Number"}},
+    {"country_of_origin", {"Country of Origin", "Variant Country of Origin",
+                           "Country/Region of Origin", "origin_country", "Origin",
+                           "Made In", "Country of Manufacture", "coo"}},
+    {"vat_number", {"VAT Number", "Supplier VAT", "VAT ID", "VAT", "vat_id", "Tax ID",
+                    "VAT Registration Number", "tax_number"}},
+    {"email", {"Email", "E-mail", "Email Address", "customer_email", "billing_email",
+               "Contact Email", "mail"}},
+    {"phone", {"Phone", "Phone Number", "Telephone", "Mobile", "billing_phone",
+               "Default Address Phone", "Contact Phone", "Mobile Phone", "tel"}},
+    {"country", {"Country", "Country Code", "billing_country", "Default Address Country Code",
+                 "Shipping Country", "country_code", "Customer Country"}},
+    {"stock_qty", {"Variant Inventory Qty", "Stock", "Quantity", "Qty", "Inventory",
+                   "Stock Quantity", "Inventory Quantity", "quantity_to_sell_on_facebook",
+                   "Available", "On Hand", "Available Quantity", "stock_qty_available"}},
+    {"reorder_point", {"Reorder Point", "Reorder Level", "Low stock amount", "Min Stock",
+                       "Safety Stock", "Minimum Stock", "reorder_threshold"}},
+    {"expiry_date", {"Expiry Date", "Best Before", "Expiration Date", "Best Before Date",
+                     "Use By", "exp_date", "bbd", "Shelf Life End"}},
+    {"warehouse_id", {"Location", "Warehouse", "Warehouse ID", "Warehouse Code",
+                      "Location ID", "Inventory Location", "Fulfillment Center ID",
+                      "fulfillment_center", "Bin Location", "Store ID"}},
+};
+static_assert(std::size(kTable) == kStandardFields.size());
+
+}  // namespace
+
+std::span<const FieldAliases> AliasTable() { return kTable; }
+
+std::string NormalizeColumnName(std::string_view name) {
+  while (!name.empty() && (name.front() == ' ' || name.front() == '\t')) name.remove_prefix(1);
+  if (name.size() > 2 && (name[0] == 'g' || name[0] == 'G') && name[1] == ':') {
+    name.remove_prefix(2);
+  }
+  std::string out;
+  out.reserve(name.size());
+  for (char c : name) {
+    if (c >= 'A' && c <= 'Z') {
+      out.push_back(static_cast<char>(c - 'A' + 'a'));
+    } else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+               static_cast<unsigned char>(c) >= 0x80) {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> InferMapping(
+    std::span<const std::string> header) {
+  std::vector<std::string> normalized;
+  normalized.reserve(header.size());
+  for (const std::string& h : header) normalized.push_back(NormalizeColumnName(h));
+
+  std::vector<std::pair<std::string, std::string>> out;
+  std::vector<bool> taken(header.size(), false);
+  for (size_t f = 0; f < kStandardFields.size(); ++f) {
+    const FieldAliases& row = kTable[f];
+    size_t best_rank = std::numeric_limits<size_t>::max();
+    size_t best_col = 0;
+    for (size_t col = 0; col < header.size(); ++col) {
+      if (taken[col] || normalized[col].empty()) continue;
+      size_t rank = 0;
+      bool hit = normalized[col] == NormalizeColumnName(row.field);
+      if (!hit) {
+        for (std::string_view alias : row.aliases) {
+          ++rank;
+          if (normalized[col] == NormalizeColumnName(alias)) {
+            hit = true;
+            break;
+          }
+        }
+      }
+      if (hit && rank < best_rank) {
+        best_rank = rank;
+        best_col = col;
+      }
+    }
+    if (best_rank != std::numeric_limits<size_t>::max()) {
+      taken[best_col] = true;
+      out.emplace_back(std::string(row.field), header[best_col]);
+    }
+  }
+  return out;
+}
+
+}  // namespace dq::ingest

@@ -1,0 +1,41 @@
+// Mapping inference: when an upload brings no mapping, guess which column holds each standard
+// field from the header names, using the standard names and the column names of common exports
+// (Shopify, WooCommerce, Google Merchant / Meta catalog feeds, marketplace templates, our own
+// gen_catalog tool). The table is data: kFieldAliases, one row per standard field.
+//
+// Rules (deterministic):
+// - Names are compared normalised: ASCII letters lower-cased, everything that is not a letter or
+//   digit dropped ("Variant SKU" = "variant_sku" = "VARIANT-SKU"), a leading "g:" ignored.
+// - Each field takes the column whose name is its best-ranked alias (the standard name itself
+//   first); among equal ranks the leftmost column wins.
+// - A column maps to at most one field (aliases are unique across fields), and a field to at
+//   most one column. Unrecognised columns stay unmapped.
+#pragma once
+
+#include <array>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace dq::ingest {
+
+struct FieldAliases {
+  std::string_view field;                     // a dq::kStandardFields name
+  std::initializer_list<std::string_view> aliases;  // best first, after the standard name
+};
+
+// The alias table, in kStandardFields order.
+std::span<const FieldAliases> AliasTable();
+
+// "Variant SKU" -> "variantsku".
+std::string NormalizeColumnName(std::string_view name);
+
+// (standard field, column name) pairs in kStandardFields order: the shape of an explicit mapping
+// after validation (gateway ParseMapping).
+std::vector<std::pair<std::string, std::string>> InferMapping(
+    std::span<const std::string> header);
+
+}  // namespace dq::ingest
