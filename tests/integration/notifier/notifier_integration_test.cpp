@@ -1,0 +1,325 @@
+// dq-notifier end to end: redis-server, the dq-notifier binary and a local receiver, all on
+// 127.0.0.1. The retry schedule is compressed through settings; nothing sleeps to synchronise:
+// every wait polls a condition with a deadline.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+#include "delivery_log.h"
+#include "dq/common/clock.h"
+#include "dq/common/crypto.h"
+#include "dq/common/redis_client.h"
+#include "dq/testing/harness.h"
+#include "signer.h"
+#include "test_receiver.h"
+
+namespace dq::notifier {
+namespace {
+
+using namespace std::chrono_literals;
+using dq::testing::ChildProcess;
+using dq::testing::FreePort;
+using dq::testing::RedisServer;
+using dq::testing::WaitFor;
+using testing::ReceivedRequest;
+using testing::ReceiverReply;
+using testing::TestReceiver;
+
+class NotifierIntegrationTest : public ::testing::Test {
+ protected:
+  NotifierIntegrationTest() : redis_client_(Options()), log_(redis_client_) {}
+
+  RedisOptions Options() {
+    RedisOptions o;
+    o.port = redis_.port();
+    o.timeout = 5s;
+    return o;
+  }
+
+  std::map<std::string, std::string> Env(std::map<std::string, std::string> extra = {}) {
+    std::map<std::string, std::string> env = {
+        {"DQ_REDIS_PORT", std::to_string(redis_.port())},
+        {"DQ_NOTIFIER_PORT", std::to_string(health_port_)},
+        {"DQ_NOTIFIER_BIND", "127.0.0.1"},
+        {"DQ_WEBHOOK_ALLOW_HTTP", "1"},
+        {"DQ_WEBHOOK_ALLOW_PRIVATE", "1"},
+        {"DQ_WEBHOOK_TIMEOUT_MS", "500"},
+        {"DQ_WEBHOOK_RETRY_BASE_MS", "50"},
+        {"DQ_WEBHOOK_RETRY_MAX_DELAY_MS", "200"},
+        {"DQ_WEBHOOK_RETRY_TOTAL_MS", "60000"},
+        {"DQ_NOTIFIER_CLAIM_IDLE_MS", "1000"},
+        {"DQ_NOTIFIER_POLL_MS", "50"},
+        {"DQ_NOTIFIER_WORKERS", "4"},
+    };
+    for (auto& [k, v] : extra) env[k] = v;
+    return env;
+  }
+
+  std::unique_ptr<ChildProcess> StartNotifier(std::map<std::string, std::string> extra = {}) {
+    auto p = std::make_unique<ChildProcess>(DQ_NOTIFIER_BIN, Env(std::move(extra)));
+    const bool up = WaitFor([&] { return dq::testing::TcpConnects(health_port_); }, 10s);
+    EXPECT_TRUE(up) << p->Log();
+    return p;
+  }
+
+  void SetWebhook(const std::string& account, const std::string& url, const std::string& secret) {
+    ASSERT_TRUE(redis_client_
+                    .Command({"HSET", AccountKey(account, "webhook"), "url", url, "secret",
+                              secret})
+                    .ok());
+  }
+
+  // XADDs a job.complete event exactly as the job worker does; returns its delivery id.
+  std::string Publish(const std::string& account, const std::string& job_id = "job-1") {
+    const std::string delivery = NewUuidV4();
+    const std::string payload =
+        R"({"event":"job.complete","timestamp":"2026-11-22T09:05:01.042Z","jobId":")" + job_id +
+        R"(","filename":"products.csv","rows":120,"stats":{"errors":3,"warnings":5,"fixes":2,"score":96},"status":"done"})";
+    const int64_t now = UnixMillis(std::chrono::system_clock::now());
+    auto r = redis_client_.Command({"XADD", "dq:events", "MAXLEN", "~", "1000000", "*", "type",
+                                    "job.complete", "account_id", account, "delivery_id",
+                                    delivery, "payload", payload, "created_ms",
+                                    std::to_string(now)});
+    EXPECT_TRUE(r.ok()) << r.status().message();
+    return delivery;
+  }
+
+  int64_t Pending() {
+    auto r = redis_client_.Command({"XPENDING", "dq:events", "notifier"});
+    if (!r.ok() || r->elements.empty()) return -1;
+    return r->elements[0].integer;
+  }
+
+  RedisServer redis_;
+  RedisClient redis_client_;
+  RedisDeliveryLog log_;
+  int health_port_ = FreePort();
+};
+
+std::string OpensslHmac(const std::string& secret, const std::string& body) {
+  const std::string path = dq::testing::TempDir() + "/body";
+  std::ofstream(path, std::ios::binary) << body;
+  const std::string cmd = "openssl dgst -sha256 -hmac '" + secret + "' '" + path + "'";
+  FILE* f = popen(cmd.c_str(), "r");
+  if (f == nullptr) return "";
+  char out[512] = {0};
+  const size_t n = fread(out, 1, sizeof out - 1, f);
+  pclose(f);
+  std::string s(out, n);
+  const size_t eq = s.rfind("= ");
+  if (eq == std::string::npos) return "";
+  s = s.substr(eq + 2);
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+TEST_F(NotifierIntegrationTest, DeliversSignedEventThatVerifiesWithOpenssl) {
+  TestReceiver receiver;
+  SetWebhook("acct_sig", receiver.Url(), "whsec_test_secret");
+  auto notifier = StartNotifier();
+  const std::string delivery = Publish("acct_sig");
+  ASSERT_TRUE(WaitFor([&] { return receiver.Count() >= 1; }, 10s)) << notifier->Log();
+  const ReceivedRequest req = receiver.Requests()[0];
+  EXPECT_EQ(req.method, "POST");
+  EXPECT_EQ(req.path, "/hook");
+  EXPECT_EQ(req.Header("content-type"), "application/json");
+  EXPECT_EQ(req.Header("x-service-event"), "job.complete");
+  EXPECT_EQ(req.Header("x-service-delivery"), delivery);
+  EXPECT_NE(req.body.find(R"("jobId":"job-1")"), std::string::npos);
+  const std::string independent = OpensslHmac("whsec_test_secret", req.body);
+  ASSERT_EQ(independent.size(), 64u);
+  EXPECT_EQ(req.Header("x-service-signature"), "sha256=" + independent);
+  EXPECT_TRUE(VerifySignature(req.body, "whsec_test_secret", req.Header("x-service-signature")));
+
+  ASSERT_TRUE(WaitFor([&] { return Pending() == 0; }, 5s));
+  ASSERT_TRUE(WaitFor([&] { return log_.Deliveries("acct_sig")->size() == 1; }, 5s));
+  const auto attempt = log_.Deliveries("acct_sig")->at(0);
+  EXPECT_EQ(attempt.outcome, "delivered");
+  EXPECT_EQ(attempt.http_status, 200);
+  EXPECT_EQ(attempt.delivery_id, delivery);
+  EXPECT_EQ(attempt.url, receiver.Url());
+
+  // Probes and metrics.
+  const std::string base = "http://127.0.0.1:" + std::to_string(health_port_);
+  EXPECT_EQ(dq::testing::Http("GET", base + "/healthz").status, 200);
+  EXPECT_EQ(dq::testing::Http("GET", base + "/readyz").status, 200);
+  const auto metrics = dq::testing::Http("GET", base + "/metrics");
+  EXPECT_EQ(metrics.status, 200);
+  EXPECT_NE(metrics.body.find("dq_notifier_deliveries_total{outcome=\"delivered\"} 1"),
+            std::string::npos)
+      << metrics.body;
+}
+
+TEST_F(NotifierIntegrationTest, NoSecretMeansNoSignatureHeader) {
+  TestReceiver receiver;
+  SetWebhook("acct_plain", receiver.Url(), "");
+  auto notifier = StartNotifier();
+  Publish("acct_plain");
+  ASSERT_TRUE(WaitFor([&] { return receiver.Count() >= 1; }, 10s)) << notifier->Log();
+  EXPECT_EQ(receiver.Requests()[0].headers.count("x-service-signature"), 0u);
+}
+
+TEST_F(NotifierIntegrationTest, RetriesAfter500sWithTheSameDeliveryId) {
+  TestReceiver receiver([](const ReceivedRequest&, int i) {
+    return ReceiverReply{i < 2 ? 500 : 200, 0ms};
+  });
+  SetWebhook("acct_500", receiver.Url(), "s");
+  auto notifier = StartNotifier();
+  const std::string delivery = Publish("acct_500");
+  ASSERT_TRUE(WaitFor([&] { return receiver.Count() >= 3; }, 10s)) << notifier->Log();
+  for (const auto& r : receiver.Requests()) EXPECT_EQ(r.Header("x-service-delivery"), delivery);
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        auto d = log_.Deliveries("acct_500");
+        return d.ok() && d->size() == 3 && d->at(0).outcome == "delivered";
+      },
+      5s));
+  const auto attempts = *log_.Deliveries("acct_500");  // newest first
+  EXPECT_EQ(attempts[2].outcome, "retry");
+  EXPECT_EQ(attempts[2].http_status, 500);
+  EXPECT_EQ(attempts[2].error, "HTTP 500");
+  EXPECT_EQ(attempts[2].attempt, 1);
+  EXPECT_EQ(attempts[1].attempt, 2);
+  EXPECT_EQ(attempts[0].attempt, 3);
+  ASSERT_TRUE(WaitFor([&] { return redis_client_.Command({"ZCARD", "dq:webhooks:retry"})->integer == 0; }, 5s));
+  EXPECT_EQ(Pending(), 0);
+}
+
+TEST_F(NotifierIntegrationTest, RetriesAfterATimeout) {
+  TestReceiver receiver([](const ReceivedRequest&, int i) {
+    return ReceiverReply{200, i == 0 ? 1500ms : 0ms};  // first answer comes after the 500 ms timeout
+  });
+  SetWebhook("acct_slow", receiver.Url(), "s");
+  auto notifier = StartNotifier();
+  const std::string delivery = Publish("acct_slow");
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        auto d = log_.Deliveries("acct_slow");
+        return d.ok() && !d->empty() && d->at(0).outcome == "delivered";
+      },
+      10s))
+      << notifier->Log();
+  const auto attempts = *log_.Deliveries("acct_slow");
+  ASSERT_GE(attempts.size(), 2u);
+  EXPECT_EQ(attempts.back().error, "timeout");
+  EXPECT_EQ(attempts.back().outcome, "retry");
+  for (const auto& r : receiver.Requests()) EXPECT_EQ(r.Header("x-service-delivery"), delivery);
+}
+
+TEST_F(NotifierIntegrationTest, DeadLetterAfterTheCompressedScheduleThenRedeliver) {
+  std::atomic<int> status{500};
+  TestReceiver receiver(
+      [&](const ReceivedRequest&, int) { return ReceiverReply{status.load(), 0ms}; });
+  SetWebhook("acct_dead", receiver.Url(), "s");
+  auto notifier = StartNotifier({{"DQ_WEBHOOK_RETRY_TOTAL_MS", "800"}});
+  const std::string delivery = Publish("acct_dead");
+  ASSERT_TRUE(WaitFor([&] { return log_.DeadLetters("acct_dead")->size() == 1; }, 15s))
+      << notifier->Log();
+  const DeadLetter dead = log_.DeadLetters("acct_dead")->at(0);
+  EXPECT_EQ(dead.event.delivery_id, delivery);
+  EXPECT_EQ(dead.last_error, "HTTP 500");
+  EXPECT_GE(dead.event.attempts, 3);
+  EXPECT_EQ(log_.Deliveries("acct_dead")->at(0).outcome, "dead_letter");
+  EXPECT_EQ(redis_client_.Command({"ZCARD", "dq:webhooks:retry"})->integer, 0);
+  const size_t before = receiver.Count();
+
+  // dqctl webhook redeliver: same delivery id, fresh schedule.
+  status = 200;
+  EXPECT_EQ(log_.Redeliver("acct_dead", "no-such-id", UnixMillis(std::chrono::system_clock::now()))
+                .code(),
+            ErrorCode::kNotFound);
+  ASSERT_TRUE(
+      log_.Redeliver("acct_dead", delivery, UnixMillis(std::chrono::system_clock::now())).ok());
+  ASSERT_TRUE(WaitFor([&] { return log_.Deliveries("acct_dead")->at(0).outcome == "delivered"; },
+                      10s));
+  EXPECT_EQ(receiver.Requests().back().Header("x-service-delivery"), delivery);
+  EXPECT_GT(receiver.Count(), before);
+  EXPECT_TRUE(log_.DeadLetters("acct_dead")->empty());
+}
+
+TEST_F(NotifierIntegrationTest, NoWebhookIsAcknowledgedAndLoggedAsSkipped) {
+  auto notifier = StartNotifier();
+  const std::string delivery = Publish("acct_none");
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        auto d = log_.Deliveries("acct_none");
+        return d.ok() && d->size() == 1;
+      },
+      10s));
+  EXPECT_EQ(log_.Deliveries("acct_none")->at(0).outcome, "skipped");
+  ASSERT_TRUE(WaitFor([&] { return Pending() == 0; }, 5s));
+}
+
+// With private targets refused, neither a loopback literal (refused by URL validation) nor a
+// name that only resolves to loopback (refused at connect time) gets a request through.
+TEST_F(NotifierIntegrationTest, SsrfRefusalsHoldWhenPrivateTargetsAreNotAllowed) {
+  TestReceiver receiver;
+  SetWebhook("acct_lit", receiver.Url(), "s");
+  // "2130706433" is not an IP literal to our URL check, but the resolver turns it into
+  // 127.0.0.1: only the connect-time check can stop it.
+  SetWebhook("acct_dns", "http://2130706433:" + std::to_string(receiver.port()) + "/hook", "s");
+  auto notifier = StartNotifier({{"DQ_WEBHOOK_ALLOW_PRIVATE", "0"}});
+  Publish("acct_lit");
+  Publish("acct_dns");
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        auto a = log_.Deliveries("acct_lit");
+        auto b = log_.Deliveries("acct_dns");
+        return a.ok() && b.ok() && !a->empty() && !b->empty();
+      },
+      10s))
+      << notifier->Log();
+  EXPECT_EQ(log_.Deliveries("acct_lit")->back().error,
+            "webhook URL targets a refused address (loopback)");
+  EXPECT_EQ(log_.Deliveries("acct_dns")->back().error,
+            "refused address 127.0.0.1 (loopback)");
+  EXPECT_EQ(log_.Deliveries("acct_dns")->back().outcome, "retry");
+  EXPECT_EQ(receiver.Count(), 0u);
+}
+
+// kill -9 in the middle of 1,000 events: a second notifier reclaims what the first left pending;
+// every event arrives at least once, duplicates carry the same delivery id.
+TEST_F(NotifierIntegrationTest, Kill9MidStreamLosesNoEvent) {
+  constexpr int kEvents = 1000;
+  // A receiver that takes 3 ms per request keeps the first notifier busy long enough to be
+  // killed in the middle of the stream.
+  TestReceiver receiver([](const ReceivedRequest&, int) { return ReceiverReply{200, 3ms}; });
+  SetWebhook("acct_crash", receiver.Url(), "s");
+  auto first = StartNotifier();
+  std::set<std::string> published;
+  for (int i = 0; i < kEvents; ++i) {
+    published.insert(Publish("acct_crash", "job-" + std::to_string(i)));
+    if (i == kEvents / 4) {
+      ASSERT_TRUE(WaitFor([&] { return receiver.Count() >= 50; }, 10s));
+    }
+  }
+  ASSERT_TRUE(WaitFor([&] { return receiver.Count() >= 300; }, 20s));
+  first->Kill9();
+  const size_t at_kill = receiver.Count();
+  const int64_t pending_at_kill = Pending();
+  ASSERT_LT(at_kill, static_cast<size_t>(kEvents)) << "the kill came after the stream ended";
+  auto second = StartNotifier();
+  auto distinct = [&] {
+    std::set<std::string> ids;
+    for (const auto& r : receiver.Requests()) ids.insert(r.Header("x-service-delivery"));
+    return ids;
+  };
+  ASSERT_TRUE(WaitFor([&] { return distinct().size() == kEvents; }, 60s))
+      << "received " << distinct().size() << " distinct of " << kEvents << "; at kill "
+      << at_kill << ", pending at kill " << pending_at_kill << "\n"
+      << second->Log();
+  EXPECT_EQ(distinct(), published);
+  ASSERT_TRUE(WaitFor([&] { return Pending() == 0; }, 10s));
+  std::printf("crash test: %zu received at kill, %lld pending at kill, %zu requests in all\n",
+              at_kill, static_cast<long long>(pending_at_kill), receiver.Count());
+  // Duplicates are allowed, but each is a full, correctly signed copy.
+  for (const auto& r : receiver.Requests()) {
+    ASSERT_TRUE(VerifySignature(r.body, "s", r.Header("x-service-signature")));
+  }
+}
+
+}  // namespace
+}  // namespace dq::notifier
