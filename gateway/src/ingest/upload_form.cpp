@@ -57,7 +57,10 @@ Status FormCollector::OnPartData(std::string_view bytes) {
                       " bytes.");
   }
   UploadForm& f = form_;
-  if (!f.owned_ && f.file_.empty()) {
+  if (!borrow_) {
+    f.owned_ = true;
+    f.owned_file_.append(bytes);
+  } else if (!f.owned_ && f.file_.empty()) {
     f.file_ = bytes;
   } else if (!f.owned_ && f.file_.data() + f.file_.size() == bytes.data()) {
     f.file_ = std::string_view(f.file_.data(), f.file_.size() + bytes.size());  // contiguous
@@ -95,7 +98,7 @@ Result<UploadForm> ParseUploadForm(std::string_view content_type, std::string_vi
                                    const UploadLimits& limits) {
   Result<std::string> boundary = BoundaryFromContentType(content_type);
   if (!boundary.ok()) return boundary.status();
-  FormCollector collector(limits);
+  FormCollector collector(limits, /*borrow_input=*/true);
   MultipartParser parser(*boundary, limits.multipart, collector);
   if (Status s = parser.Feed(body); !s.ok()) return s;
   if (Status s = parser.Finish(); !s.ok()) return s;

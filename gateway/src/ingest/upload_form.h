@@ -51,7 +51,11 @@ class UploadForm {
 // and UTF-8 (kInvalidRequest).
 class FormCollector final : public MultipartHandler {
  public:
-  explicit FormCollector(const UploadLimits& limits) : limits_(limits) {}
+  // borrow_input: the bytes the parser is fed stay valid and unchanged as long as the form is
+  // used (a whole body in memory), so the file may be a view into them. Otherwise the file is
+  // copied.
+  explicit FormCollector(const UploadLimits& limits, bool borrow_input = false)
+      : limits_(limits), borrow_(borrow_input) {}
 
   Status OnPartBegin(const PartHeaders& headers) override;
   Status OnPartData(std::string_view bytes) override;
@@ -63,6 +67,7 @@ class FormCollector final : public MultipartHandler {
  private:
   enum class Field { kNone, kFile, kMapping, kCheckTypes, kPlatform };
   UploadLimits limits_;
+  bool borrow_;
   UploadForm form_;
   Field current_ = Field::kNone;
   std::string name_;
