@@ -164,6 +164,24 @@ TEST_F(GatewayTest, ValidatorDownGives503AndRefundsTheQuota) {
   EXPECT_EQ(quota_.used(pro_.id), 0);
 }
 
+TEST_F(GatewayTest, AnExceptionInAHandlerIs500InternalErrorWithTheRequestId) {
+  testing::FakeValidatorClient throws([](const auto&) -> Result<validator::v1::ValidateResponse> {
+    throw std::runtime_error("boom");
+  });
+  Gateway g(GatewayDeps{store_, limiter_, quota_, throws, [] { return true; }}, GatewayOptions{});
+  HttpRequest r;
+  r.method = "POST";
+  r.path = "/v1/validate";
+  r.body = kBody;
+  r.request_id = "req-42";
+  r.headers["x-api-key"] = pro_key_;
+  HttpResponse resp = g.Handle(r);
+  EXPECT_EQ(resp.status, 500);
+  EXPECT_EQ(ErrorOf(resp), "internal_error");
+  EXPECT_NE(resp.body.find("req-42"), std::string::npos);
+  EXPECT_EQ(resp.body.find("boom"), std::string::npos);  // internals are not leaked
+}
+
 TEST_F(GatewayTest, QuotaIsCheckedAfterValidityAndRefusedWhole) {
   ASSERT_TRUE(store_.SetQuota(pro_.id, 2).ok());
   const std::string three =
