@@ -1,1 +1,141 @@
+#include "ingest/mapping_inference.h"
+
 #include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "dq/common/vocabulary.h"
+
+namespace dq::ingest {
+namespace {
+
+using Mapping = std::vector<std::pair<std::string, std::string>>;
+
+TEST(MappingInferenceTest, TableCoversEveryStandardFieldInOrder) {
+  ASSERT_EQ(AliasTable().size(), kStandardFields.size());
+  for (size_t i = 0; i < kStandardFields.size(); ++i) {
+    EXPECT_EQ(AliasTable()[i].field, kStandardFields[i]);
+  }
+}
+
+TEST(MappingInferenceTest, NoAliasBelongsToTwoFields) {
+  std::map<std::string, std::string> owner;
+  for (const FieldAliases& row : AliasTable()) {
+    std::vector<std::string_view> names = {row.field};
+    names.insert(names.end(), row.aliases.begin(), row.aliases.end());
+    for (std::string_view name : names) {
+      const std::string norm = NormalizeColumnName(name);
+      ASSERT_FALSE(norm.empty()) << name;
+      auto [it, inserted] = owner.emplace(norm, std::string(row.field));
+      EXPECT_TRUE(inserted || it->second == row.field)
+          << "'" << name << "' is an alias of both " << it->second << " and " << row.field;
+    }
+  }
+}
+
+TEST(MappingInferenceTest, Normalisation) {
+  EXPECT_EQ(NormalizeColumnName("Variant SKU"), "variantsku");
+  EXPECT_EQ(NormalizeColumnName("variant_sku"), "variantsku");
+  EXPECT_EQ(NormalizeColumnName("  VARIANT-SKU "), "variantsku");
+  EXPECT_EQ(NormalizeColumnName("g:image_link"), "imagelink");
+  EXPECT_EQ(NormalizeColumnName("Body (HTML)"), "bodyhtml");
+  EXPECT_EQ(NormalizeColumnName("Preis \xE2\x82\xAC"), "preis\xE2\x82\xAC");
+}
+
+// Every column of gen_catalog.py's PRODUCT_COLUMNS and CUSTOMER_COLUMNS.
+TEST(MappingInferenceTest, GenCatalogHeadersMapCompletely) {
+  const Mapping products = {
+      {"sku", "Variant SKU"},         {"title", "Title"},
+      {"description", "Body (HTML)"}, {"price", "Variant Price"},
+      {"compare_at_price", "Variant Compare At Price"},
+      {"cost_price", "Cost per item"}, {"currency", "Currency"},
+      {"availability", "Availability"}, {"image_url", "Image Src"},
+      {"brand", "Vendor"},            {"category", "Type"},
+      {"gtin", "Variant Barcode"},    {"weight", "Variant Grams"},
+      {"hs_code", "HS Code"},         {"country_of_origin", "Country of Origin"},
+      {"vat_number", "Supplier VAT"}, {"stock_qty", "Variant Inventory Qty"},
+      {"reorder_point", "Reorder Point"}, {"expiry_date", "Best Before"},
+      {"warehouse_id", "Location"}};
+  std::vector<std::string> header;
+  for (const auto& [field, column] : products) header.push_back(column);
+  EXPECT_EQ(InferMapping(header), products);
+
+  const Mapping customers = {{"email", "Email"}, {"phone", "Phone"}, {"country", "Country Code"}};
+  EXPECT_EQ(InferMapping(std::vector<std::string>{"Email", "Phone", "Country Code"}), customers);
+}
+
+struct InferCase {
+  const char* name;
+  std::vector<std::string> header;
+  Mapping mapping;
+};
+
+class InferMappingTest : public ::testing::TestWithParam<InferCase> {};
+
+TEST_P(InferMappingTest, Infers) { EXPECT_EQ(InferMapping(GetParam().header), GetParam().mapping); }
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, InferMappingTest,
+    ::testing::Values(
+        InferCase{"standard_names_any_case",
+                  {"SKU", "title", "Compare_At_Price", "stock qty", "Warehouse-ID"},
+                  {{"sku", "SKU"}, {"title", "title"}, {"compare_at_price", "Compare_At_Price"},
+                   {"stock_qty", "stock qty"}, {"warehouse_id", "Warehouse-ID"}}},
+        InferCase{"shopify_export",
+                  {"Handle", "Title", "Body (HTML)", "Vendor", "Product Category", "Type", "Tags",
+                   "Variant SKU", "Variant Grams", "Variant Inventory Qty", "Variant Price",
+                   "Variant Compare At Price", "Variant Barcode", "Image Src", "Cost per item"},
+                  {{"sku", "Variant SKU"}, {"title", "Title"}, {"description", "Body (HTML)"},
+                   {"price", "Variant Price"}, {"compare_at_price", "Variant Compare At Price"},
+                   {"cost_price", "Cost per item"}, {"image_url", "Image Src"},
+                   {"brand", "Vendor"}, {"category", "Product Category"},
+                   {"gtin", "Variant Barcode"}, {"weight", "Variant Grams"},
+                   {"stock_qty", "Variant Inventory Qty"}}},
+        InferCase{"woocommerce_export",
+                  {"ID", "Type", "SKU", "Name", "Description", "In stock?", "Stock",
+                   "Low stock amount", "Weight (kg)", "Sale price", "Regular price",
+                   "Categories", "Images", "Brands", "GTIN, UPC, EAN, or ISBN"},
+                  {{"sku", "SKU"}, {"title", "Name"}, {"description", "Description"},
+                   {"price", "Regular price"}, {"availability", "In stock?"},
+                   {"image_url", "Images"}, {"brand", "Brands"}, {"category", "Categories"},
+                   {"gtin", "GTIN, UPC, EAN, or ISBN"}, {"weight", "Weight (kg)"},
+                   {"stock_qty", "Stock"}, {"reorder_point", "Low stock amount"}}},
+        InferCase{"google_merchant_feed",
+                  {"id", "title", "description", "link", "image_link", "price", "sale_price",
+                   "availability", "brand", "gtin", "mpn", "condition",
+                   "google_product_category", "product_type", "shipping_weight"},
+                  {{"sku", "id"}, {"title", "title"}, {"description", "description"},
+                   {"price", "price"}, {"availability", "availability"},
+                   {"image_url", "image_link"}, {"brand", "brand"},
+                   {"category", "product_type"}, {"gtin", "gtin"},
+                   {"weight", "shipping_weight"}}},
+        InferCase{"google_prefixed", {"g:id", "g:price"}, {{"sku", "g:id"}, {"price", "g:price"}}},
+        InferCase{"amazon_style_template",
+                  {"item_sku", "item_name", "brand_name", "external_product_id",
+                   "standard_price", "list_price", "quantity", "main_image_url"},
+                  {{"sku", "item_sku"}, {"title", "item_name"}, {"price", "standard_price"},
+                   {"compare_at_price", "list_price"}, {"image_url", "main_image_url"},
+                   {"brand", "brand_name"}, {"gtin", "external_product_id"},
+                   {"stock_qty", "quantity"}}},
+        InferCase{"exact_name_beats_alias", {"Variant SKU", "sku"}, {{"sku", "sku"}}},
+        InferCase{"exact_name_beats_alias_to_its_left", {"Email Address", "E-Mail"},
+                  {{"email", "E-Mail"}}},
+        InferCase{"same_rank_leftmost", {"Phone Number", "Telephone", "phone_number"},
+                  {{"phone", "Phone Number"}}},
+        InferCase{"nothing_known", {"foo", "bar", ""}, {}}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(MappingInferenceTest, IsDeterministicAndNeverMapsAColumnTwice) {
+  const std::vector<std::string> header = {"id", "SKU", "Type", "Category", "Country",
+                                           "Country Code", "Country of Origin"};
+  const Mapping first = InferMapping(header);
+  EXPECT_EQ(InferMapping(header), first);
+  std::set<std::string> columns;
+  for (const auto& [field, column] : first) EXPECT_TRUE(columns.insert(column).second) << column;
+  EXPECT_EQ(first, (Mapping{{"sku", "SKU"}, {"category", "Category"},
+                            {"country_of_origin", "Country of Origin"}, {"country", "Country"}}));
+}
+
+}  // namespace
+}  // namespace dq::ingest
