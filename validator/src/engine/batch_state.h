@@ -9,6 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "phone.h"
+#include "price_outliers.h"
+
 namespace dq::validator {
 
 // Remembers the first row that used each key. Keys are stored as 64-bit hashes, so memory is
@@ -32,6 +35,10 @@ class FirstSeen {
 
 struct BatchState {
   FirstSeen skus;
+  FirstSeen emails;  // lower-cased addresses
+  FirstSeen phones;  // E.164
+  PriceOutliers prices;
+  PhoneChecker phone_checker;  // bounded cache of libphonenumber results
 };
 
 }  // namespace dq::validator

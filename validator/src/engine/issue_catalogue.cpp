@@ -4,8 +4,8 @@ namespace dq::validator {
 namespace {
 
 constexpr IssueDef kCatalogue[] = {
-#define DQ_ISSUE(code, severity, fixable, check, message, description) \
-  {IssueCode::code, #code, Severity::severity, fixable, check, message, description},
+#define DQ_ISSUE(code, severity, fixable, check, fields, message, description) \
+  {IssueCode::code, #code, Severity::severity, fixable, check, fields, message, description},
 #include "issue_codes.def"
 #undef DQ_ISSUE
 };

@@ -3,6 +3,10 @@
 //   Session s(ReferenceData::Default(), spec);
 //   for (each row) s.AddRow(values, issues);   // issues of that row, appended in order
 //   s.Finish(issues);                          // batch-level issues (price outliers)
+//
+// Rules run in a fixed order for each row: whitespace, product, customer, shipping, inventory,
+// price, platform. Price outlier issues carry the cleaned price as their original value (the
+// session keeps numbers, not text).
 //   Stats st = s.stats();
 //
 // Rows are numbered from 1 in the order they are added, across any number of chunks. Row-level

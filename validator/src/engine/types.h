@@ -49,6 +49,9 @@ struct BatchSpec {
   uint8_t checks = kProductCheck;
   Platform platform = Platform::kNone;
   std::bitset<kFieldCount> mapped;
+  // "Today" for date rules (expiry in the past), as days since 1970-01-01. Unset: the Session
+  // takes the current UTC date once, when it is constructed. Tests set it.
+  std::optional<int32_t> today;
 
   // Errors: kInvalidRequest naming the unknown field, check type or platform, or a field listed
   // twice. No check types means product.

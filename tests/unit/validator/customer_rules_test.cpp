@@ -1,0 +1,132 @@
+// Table-driven cases for the customer check: e-mail, disposable domains, phone, country.
+#include <string>
+
+#include "rule_case.h"
+
+namespace dq::validator {
+namespace {
+
+using testing::RuleCase;
+
+const RuleCase kCases[] = {
+    // e-mail
+    {"email_valid", "customer", "", {{"email", "ana.1@gmail.com"}}, {}},
+    {"email_plus_tag_valid", "customer", "", {{"email", "li+shop@example.de"}}, {}},
+    {"email_idn_punycode_valid", "customer", "", {{"email", "tom@xn--bcher-kva.de"}}, {}},
+    {"email_utf8_local_valid", "customer", "", {{"email", "j\xC3\xBCrgen@example.de"}}, {}},
+    {"email_empty", "customer", "", {{"email", ""}}, {"MISSING_EMAIL"}},
+    {"email_double_at", "customer", "", {{"email", "john@@example.com"}}, {"INVALID_EMAIL"}},
+    {"email_no_at", "customer", "", {{"email", "no-at-sign.com"}}, {"INVALID_EMAIL"}},
+    {"email_no_dot_in_domain", "customer", "", {{"email", "a@b"}}, {"INVALID_EMAIL"}},
+    {"email_double_dot", "customer", "", {{"email", "a..b@example.com"}}, {"INVALID_EMAIL"}},
+    {"email_leading_dot", "customer", "", {{"email", ".a@example.com"}}, {"INVALID_EMAIL"}},
+    {"email_label_hyphen", "customer", "", {{"email", "a@-example.com"}}, {"INVALID_EMAIL"}},
+    {"email_numeric_tld", "customer", "", {{"email", "a@example.123"}}, {"INVALID_EMAIL"}},
+    {"email_hyphens_3_4", "customer", "", {{"email", "a@ab--cd.com"}}, {"INVALID_EMAIL"}},
+    {"email_quoted_local", "customer", "", {{"email", "\"a b\"@example.com"}}, {"INVALID_EMAIL"}},
+    {"email_ip_literal", "customer", "", {{"email", "a@[192.0.2.1]"}}, {"INVALID_EMAIL"}},
+    {"email_local_65", "customer", "", {{"email", std::string(65, 'a') + "@example.com"}},
+     {"INVALID_EMAIL"}},
+    {"email_local_64", "customer", "", {{"email", std::string(64, 'a') + "@example.com"}}, {}},
+    {"email_special_use_test", "customer", "", {{"email", "a@shop.test"}},
+     {"EMAIL_SPECIAL_USE_DOMAIN"}},
+    {"email_special_use_localhost", "customer", "", {{"email", "a@mail.localhost"}},
+     {"EMAIL_SPECIAL_USE_DOMAIN"}},
+    {"email_disposable", "customer", "", {{"email", "sam@mailinator.com"}}, {"DISPOSABLE_EMAIL"}},
+    {"email_disposable_parent_domain", "customer", "", {{"email", "sam@eu.mailinator.com"}},
+     {"DISPOSABLE_EMAIL"}},
+    {"email_not_disposable_tempmail_com", "customer", "", {{"email", "sam@tempmail.com"}}, {}},
+    {"email_trim_and_domain_lowercased", "customer", "", {{"email", "  ANA.1@GMAIL.COM "}},
+     {"EMAIL_NORMALIZED=ANA.1@gmail.com"}},
+    {"email_trim_only", "customer", "", {{"email", " ana@gmail.com"}},
+     {"EMAIL_NORMALIZED=ana@gmail.com"}},
+    // phone (libphonenumber, row country as default region)
+    {"phone_international_kept", "customer", "", {{"phone", "+1 650-253-0000"}}, {}},
+    {"phone_e164_kept", "customer", "", {{"phone", "+16502530000"}}, {}},
+    {"phone_national_us_fixed", "customer", "", {{"country", "US"}, {"phone", "(650) 253-0000"}},
+     {"PHONE_NORMALIZED=+16502530000"}},
+    {"phone_national_nl_fixed", "customer", "", {{"country", "NL"}, {"phone", "0612345678"}},
+     {"PHONE_NORMALIZED=+31612345678"}},
+    {"phone_00_prefix_fixed", "customer", "", {{"country", "DE"}, {"phone", "0044 20 8765 4321"}},
+     {"PHONE_NORMALIZED=+442087654321"}},
+    {"phone_gb_international", "customer", "", {{"country", "GB"}, {"phone", "+44 20 8765 4321"}},
+     {}},
+    {"phone_too_short", "customer", "", {{"country", "US"}, {"phone", "123"}}, {"INVALID_PHONE"}},
+    {"phone_word", "customer", "", {{"phone", "phone"}}, {"INVALID_PHONE"}},
+    {"phone_incomplete", "customer", "", {{"phone", "+1 555"}}, {"INVALID_PHONE"}},
+    {"phone_invalid_de", "customer", "", {{"country", "DE"}, {"phone", "12345"}},
+     {"INVALID_PHONE"}},
+    {"phone_national_without_country", "customer", "", {{"phone", "(650) 253-0000"}},
+     {"INVALID_PHONE"}},
+    {"phone_with_extension_not_rewritten", "customer", "",
+     {{"country", "US"}, {"phone", "(650) 253-0000 ext. 123"}}, {}},
+    {"phone_empty_is_fine", "customer", "", {{"phone", ""}}, {}},
+    // country
+    {"country_valid", "customer", "", {{"country", "TW"}}, {}},
+    {"country_lower_fixed", "customer", "", {{"country", "de"}}, {"COUNTRY_CODE_NORMALIZED=DE"}},
+    {"country_alpha3_fixed", "customer", "", {{"country", "USA"}},
+     {"COUNTRY_CODE_NORMALIZED=US"}},
+    {"country_alpha3_lower_fixed", "customer", "", {{"country", "deu"}},
+     {"COUNTRY_CODE_NORMALIZED=DE"}},
+    {"country_uk_fixed", "customer", "", {{"country", "uk"}}, {"COUNTRY_CODE_NORMALIZED=GB"}},
+    {"country_user_assigned_zz", "customer", "", {{"country", "ZZ"}}, {"INVALID_COUNTRY_CODE"}},
+    {"country_name", "customer", "", {{"country", "Germany"}}, {"INVALID_COUNTRY_CODE"}},
+    {"country_empty", "customer", "", {{"country", ""}}, {"INVALID_COUNTRY_CODE"}},
+    {"country_invalid_and_national_phone", "customer", "",
+     {{"country", "ZZ"}, {"phone", "(650) 253-0000"}}, {"INVALID_COUNTRY_CODE", "INVALID_PHONE"}},
+    {"country_fixed_then_used_for_phone", "customer", "",
+     {{"country", "usa"}, {"phone", "650 253 0000"}},
+     {"COUNTRY_CODE_NORMALIZED=US", "PHONE_NORMALIZED=+16502530000"}},
+};
+
+DQ_RULE_CASES(CustomerRules, kCases);
+
+TEST(CustomerBatch, DuplicateByEmailIgnoresCase) {
+  auto issues = testing::RunRows({"email"}, "customer", "",
+                                 {{"ana@gmail.com"}, {"li@gmail.com"}, {"ANA@gmail.com"}});
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].code, IssueCode::DUPLICATE_CUSTOMER);
+  EXPECT_EQ(issues[0].row, 3u);
+  EXPECT_EQ(issues[0].field, Field::kEmail);
+  EXPECT_EQ(issues[0].Message(), "Same e-mail as row 1");
+}
+
+TEST(CustomerBatch, DuplicateByPhoneOnlyWithoutEmail) {
+  auto issues = testing::RunRows(
+      {"email", "phone", "country"}, "customer", "",
+      {{"ana@gmail.com", "+1 650-253-0000", "US"},
+       {"li@gmail.com", "+16502530000", "US"},  // same phone, own e-mail: another customer
+       {"", "(650) 253-0000", "US"}});          // no e-mail: same phone is the same customer
+  std::vector<std::string> got;
+  for (const Issue& i : issues) got.push_back(std::to_string(i.row) + ":" + testing::Describe(i));
+  EXPECT_EQ(got, (std::vector<std::string>{"3:MISSING_EMAIL", "3:DUPLICATE_CUSTOMER",
+                                           "3:PHONE_NORMALIZED=+16502530000"}));
+  EXPECT_EQ(issues[1].Message(), "Same phone number as row 1");
+}
+
+TEST(CustomerBatch, PhoneResultsAreCachedPerSession) {
+  // Fifty customers with their own e-mail sharing a switchboard number: no issue, one parse.
+  Session s(ReferenceData::Default(),
+            testing::MakeSpec({"email", "phone", "country"}, "customer", ""));
+  std::vector<Issue> issues;
+  for (int i = 0; i < 50; ++i) {
+    const std::string email = "staff" + std::to_string(i) + "@example.com";
+    std::vector<std::string_view> row = {email, "+1 650-253-0000", "US"};
+    s.AddRow(row, issues);
+  }
+  EXPECT_TRUE(issues.empty());
+}
+
+TEST(PhoneCheckerTest, CacheIsBoundedAndCountsMisses) {
+  PhoneChecker checker(/*max_entries=*/2);
+  EXPECT_TRUE(checker.Check("+16502530000", "ZZ").valid);
+  EXPECT_TRUE(checker.Check("+16502530000", "ZZ").valid);
+  EXPECT_EQ(checker.misses(), 1u);
+  checker.Check("+442087654321", "ZZ");
+  checker.Check("+31612345678", "ZZ");  // full: starts over
+  EXPECT_LE(checker.cached(), 2u);
+  EXPECT_EQ(checker.Check("+31612345678", "ZZ").e164, "+31612345678");
+}
+
+}  // namespace
+}  // namespace dq::validator

@@ -1,0 +1,103 @@
+// Test helper for table-driven rule tests: one row per case with a readable name, the row's
+// values by standard field, and the issues expected ("CODE" or "CODE=fixed value").
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "iso_date.h"
+#include "reference_data.h"
+#include "session.h"
+
+namespace dq::validator::testing {
+
+// The fixed "today" of every rule test: 2026-06-15.
+inline int32_t TestToday() { return iso_date::DaysFromCivil(2026, 6, 15); }
+
+struct RuleCase {
+  std::string name;      // test name: letters, digits, underscores
+  std::string checks;    // comma-separated check types
+  std::string platform;  // "" for none
+  std::vector<std::pair<std::string, std::string>> row;  // field, value
+  std::vector<std::string> expect;                       // "CODE" or "CODE=fixed"
+};
+
+inline std::vector<std::string> Split(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= s.size() && !s.empty()) {
+    const size_t comma = s.find(',', start);
+    out.push_back(s.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+inline BatchSpec MakeSpec(const std::vector<std::string>& fields, const std::string& checks,
+                          const std::string& platform) {
+  auto spec = BatchSpec::Make(fields, Split(checks), platform);
+  EXPECT_TRUE(spec.ok()) << spec.status().message();
+  BatchSpec s = spec.ok() ? *spec : BatchSpec{};
+  s.today = TestToday();
+  return s;
+}
+
+inline std::string Describe(const Issue& i) {
+  std::string s(Def(i.code).code);
+  if (i.fixed) s += "=" + *i.fixed;
+  return s;
+}
+
+// Runs rows through one session and returns all issues (row-level, then batch-level).
+inline std::vector<Issue> RunRows(const std::vector<std::string>& fields, const std::string& checks,
+                                  const std::string& platform,
+                                  const std::vector<std::vector<std::string>>& rows,
+                                  Stats* stats = nullptr) {
+  Session s(ReferenceData::Default(), MakeSpec(fields, checks, platform));
+  std::vector<Issue> issues;
+  for (const auto& row : rows) {
+    std::vector<std::string_view> values(row.begin(), row.end());
+    s.AddRow(values, issues);
+  }
+  s.Finish(issues);
+  if (stats) *stats = s.stats();
+  return issues;
+}
+
+// The product check always looks at sku and price: cases that do not name them get valid ones.
+inline std::vector<std::string> RunCase(const RuleCase& c) {
+  std::vector<std::string> fields, values;
+  for (const auto& [f, v] : c.row) fields.push_back(f), values.push_back(v);
+  const bool product = c.checks.empty() || c.checks.find("product") != std::string::npos;
+  if (product && std::find(fields.begin(), fields.end(), "sku") == fields.end()) {
+    fields.push_back("sku"), values.push_back("SKU-1");
+  }
+  if (product && std::find(fields.begin(), fields.end(), "price") == fields.end()) {
+    fields.push_back("price"), values.push_back("10.00");
+  }
+  std::vector<std::string> got;
+  for (const Issue& i : RunRows(fields, c.checks, c.platform, {values})) got.push_back(Describe(i));
+  std::sort(got.begin(), got.end());
+  return got;
+}
+
+inline std::string CaseName(const ::testing::TestParamInfo<RuleCase>& info) {
+  return info.param.name;
+}
+
+#define DQ_RULE_CASES(Suite, cases)                                                 \
+  class Suite : public ::testing::TestWithParam<::dq::validator::testing::RuleCase> {}; \
+  TEST_P(Suite, Case) {                                                             \
+    std::vector<std::string> want = GetParam().expect;                              \
+    std::sort(want.begin(), want.end());                                            \
+    EXPECT_EQ(::dq::validator::testing::RunCase(GetParam()), want);                 \
+  }                                                                                 \
+  INSTANTIATE_TEST_SUITE_P(Rules, Suite, ::testing::ValuesIn(cases),                \
+                           ::dq::validator::testing::CaseName)
+
+}  // namespace dq::validator::testing

@@ -1,0 +1,79 @@
+#include "price_outliers.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dq::validator {
+
+double QuantileType7(std::span<const double> sorted, double p) {
+  const double h = static_cast<double>(sorted.size() - 1) * p;
+  const auto lo = static_cast<size_t>(std::floor(h));
+  const size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+Fences TukeyFences(std::span<double> values) {
+  std::sort(values.begin(), values.end());
+  Fences f;
+  f.q1 = QuantileType7(values, 0.25);
+  f.q3 = QuantileType7(values, 0.75);
+  const double iqr = f.q3 - f.q1;
+  f.low = f.q1 - 1.5 * iqr;
+  f.high = f.q3 + 1.5 * iqr;
+  return f;
+}
+
+void PriceOutliers::Add(uint64_t row, double price, uint8_t decimals, std::string_view category) {
+  uint32_t id = kNoCategory;
+  if (!category.empty()) {
+    if (auto it = ids_.find(category); it != ids_.end()) {
+      id = it->second;
+    } else if (ids_.size() < kMaxCategories) {
+      id = static_cast<uint32_t>(names_.size());
+      auto [ins, _] = ids_.emplace(std::string(category), id);
+      names_.push_back(ins->first);
+    }
+  }
+  samples_.push_back({price, row, id, decimals});
+}
+
+void PriceOutliers::Find(const std::function<void(const Outlier&)>& emit) const {
+  if (samples_.size() < kMinSamples) return;
+  // Per-category fences first (count, then gather values category by category).
+  std::vector<uint32_t> counts(names_.size(), 0);
+  for (const Sample& s : samples_) {
+    if (s.category != kNoCategory) ++counts[s.category];
+  }
+  std::vector<double> values;
+  values.reserve(samples_.size());
+  for (const Sample& s : samples_) values.push_back(s.price);
+  const Fences batch = TukeyFences(values);
+
+  std::vector<Fences> per_category(names_.size());
+  std::vector<bool> has_fences(names_.size(), false);
+  {
+    // Bucket the prices by category with one counting pass (no per-category vectors).
+    std::vector<size_t> offset(names_.size() + 1, 0);
+    for (size_t c = 0; c < names_.size(); ++c) offset[c + 1] = offset[c] + counts[c];
+    std::vector<double> bucketed(offset.back());
+    std::vector<size_t> next(offset.begin(), offset.end() - 1);
+    for (const Sample& s : samples_) {
+      if (s.category != kNoCategory) bucketed[next[s.category]++] = s.price;
+    }
+    for (size_t c = 0; c < names_.size(); ++c) {
+      if (counts[c] < kMinSamples) continue;
+      per_category[c] = TukeyFences(std::span<double>(bucketed).subspan(offset[c], counts[c]));
+      has_fences[c] = true;
+    }
+  }
+  for (const Sample& s : samples_) {
+    const bool own = s.category != kNoCategory && has_fences[s.category];
+    const Fences& f = own ? per_category[s.category] : batch;
+    if (s.price > f.high || s.price < f.low) {
+      emit({s.row, s.price, s.decimals, s.price > f.high, f,
+            own ? names_[s.category] : std::string_view()});
+    }
+  }
+}
+
+}  // namespace dq::validator

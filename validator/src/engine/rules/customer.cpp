@@ -1,0 +1,133 @@
+// The customer check: e-mail syntax and normalisation, disposable domains, phone numbers via
+// libphonenumber (E.164 as the fix), ISO 3166-1 country, and duplicate customers.
+//
+// Duplicates: a row duplicates an earlier one when its e-mail (trimmed, lower-cased) matches;
+// a row without a valid e-mail duplicates an earlier row with the same phone number (E.164).
+// Rows that both have an e-mail are never matched on phone alone: members of one household or
+// staff of one company share a phone but are different customers.
+#include "../batch_state.h"
+#include "../email.h"
+#include "../phone.h"
+#include "../reference_data.h"
+#include "../text.h"
+#include "rules.h"
+
+namespace dq::validator::rules {
+namespace {
+
+// True when the domain part has upper-case letters (the local part may be case-sensitive).
+bool DomainHasUpper(std::string_view v) {
+  const size_t at = v.rfind('@');
+  if (at == std::string_view::npos) return false;
+  for (char c : v.substr(at + 1)) {
+    if (c >= 'A' && c <= 'Z') return true;
+  }
+  return false;
+}
+
+// Returns true when the row has a valid e-mail.
+bool CheckEmail(RowContext& ctx) {
+  std::string_view v = ctx.value(Field::kEmail);
+  if (v.empty()) {
+    ctx.Report(IssueCode::MISSING_EMAIL, Field::kEmail);
+    return false;
+  }
+  // The whitespace rule has trimmed it; fold that and the domain's case into one fix.
+  if (v != ctx.original(Field::kEmail) || DomainHasUpper(v)) {
+    std::string fixed(v);
+    const size_t at = fixed.rfind('@');
+    if (at != std::string::npos) {
+      for (size_t i = at + 1; i < fixed.size(); ++i) fixed[i] = text::ToLower(fixed[i]);
+    }
+    ctx.Fix(Field::kEmail, std::move(fixed), IssueCode::EMAIL_NORMALIZED);
+    v = ctx.value(Field::kEmail);
+  }
+  const email::Result r = email::Check(v);
+  if (r.verdict == email::Verdict::kInvalid) {
+    ctx.Report(IssueCode::INVALID_EMAIL, Field::kEmail, std::string(r.reason));
+    return false;
+  }
+  if (r.verdict == email::Verdict::kSpecialUse) {
+    ctx.Report(IssueCode::EMAIL_SPECIAL_USE_DOMAIN, Field::kEmail);
+    return false;
+  }
+  const std::string_view domain = v.substr(v.rfind('@') + 1);
+  if (ctx.ref().IsDisposableDomain(domain)) {
+    ctx.Report(IssueCode::DISPOSABLE_EMAIL, Field::kEmail);
+  }
+  // Duplicate key: the whole address lower-cased (providers treat local parts case-blind).
+  char buf[256];
+  for (size_t i = 0; i < v.size(); ++i) buf[i] = text::ToLower(v[i]);
+  if (auto first = ctx.batch().emails.Insert(std::string_view(buf, v.size()), ctx.row())) {
+    ctx.Report(IssueCode::DUPLICATE_CUSTOMER, Field::kEmail,
+               "Same e-mail as row " + std::to_string(*first));
+  }
+  return true;
+}
+
+void CheckPhone(RowContext& ctx, std::string_view region, bool has_email) {
+  const std::string_view v = ctx.value(Field::kPhone);
+  if (v.empty()) return;
+  const PhoneVerdict& p = ctx.batch().phone_checker.Check(v, region.empty() ? "ZZ" : region);
+  if (!p.valid) {
+    const bool needs_country = region.empty() && v[0] != '+' && !(v.size() > 1 && v[0] == '0' && v[1] == '0');
+    ctx.Report(IssueCode::INVALID_PHONE, Field::kPhone,
+               needs_country ? "Phone number is in national form and the row has no valid "
+                               "country to read it with"
+                             : std::string());
+    return;
+  }
+  if (!p.has_extension && !IsWrittenInternationally(v) && v != p.e164) {
+    ctx.Fix(Field::kPhone, p.e164, IssueCode::PHONE_NORMALIZED);
+  }
+  auto first = ctx.batch().phones.Insert(p.e164, ctx.row());
+  if (first && !has_email) {
+    ctx.Report(IssueCode::DUPLICATE_CUSTOMER, Field::kPhone,
+               "Same phone number as row " + std::to_string(*first));
+  }
+}
+
+}  // namespace
+
+std::string_view CheckCountryCode(RowContext& ctx, Field f) {
+  const std::string_view v = ctx.value(f);
+  const ReferenceData& ref = ctx.ref();
+  if (ref.IsCountryAlpha2(v)) return v;
+  if (v.empty()) {
+    ctx.Report(IssueCode::INVALID_COUNTRY_CODE, f, "Country is empty");
+    return {};
+  }
+  if (v.size() == 2 || v.size() == 3) {
+    char up[3];
+    for (size_t i = 0; i < v.size(); ++i) up[i] = text::ToUpper(v[i]);
+    const std::string_view u(up, v.size());
+    std::string_view code;
+    if (v.size() == 2) {
+      if (ref.IsCountryAlpha2(u)) {
+        code = u;
+      } else if (u == "UK") {
+        code = "GB";
+      } else if (u == "EL") {
+        code = "GR";
+      }
+    } else if (auto a2 = ref.Alpha3ToAlpha2(u)) {
+      code = *a2;
+    }
+    if (!code.empty()) {
+      ctx.Fix(f, std::string(code), IssueCode::COUNTRY_CODE_NORMALIZED);
+      return ctx.value(f);
+    }
+  }
+  ctx.Report(IssueCode::INVALID_COUNTRY_CODE, f);
+  return {};
+}
+
+void CheckCustomer(RowContext& ctx) {
+  std::string_view region;
+  if (ctx.mapped(Field::kCountry)) region = CheckCountryCode(ctx, Field::kCountry);
+  bool has_email = false;
+  if (ctx.mapped(Field::kEmail)) has_email = CheckEmail(ctx);
+  if (ctx.mapped(Field::kPhone)) CheckPhone(ctx, region, has_email);
+}
+
+}  // namespace dq::validator::rules

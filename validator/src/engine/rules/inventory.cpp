@@ -1,0 +1,106 @@
+// The inventory check: stock quantity, reorder point, expiry date and warehouse id.
+#include <charconv>
+
+#include "../iso_date.h"
+#include "../text.h"
+#include "rules.h"
+
+namespace dq::validator::rules {
+namespace {
+
+constexpr size_t kMaxWarehouseIdLength = 64;
+
+// A whole number: optional '-', 1-18 digits.
+std::optional<int64_t> ParseInteger(std::string_view s) {
+  const bool negative = !s.empty() && s[0] == '-';
+  const std::string_view digits = negative ? s.substr(1) : s;
+  if (digits.empty() || digits.size() > 18 || !text::IsAllDigits(digits)) return std::nullopt;
+  int64_t v = 0;
+  std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  return negative ? -v : v;
+}
+
+std::optional<int64_t> CheckStock(RowContext& ctx) {
+  const std::string_view v = ctx.value(Field::kStockQty);
+  const auto qty = ParseInteger(v);
+  if (!qty) {
+    ctx.Report(IssueCode::INVALID_STOCK_QTY, Field::kStockQty,
+               v.empty() ? "Stock quantity is empty" : std::string());
+    return std::nullopt;
+  }
+  if (*qty < 0) {
+    ctx.Report(IssueCode::NEGATIVE_STOCK, Field::kStockQty);
+    return std::nullopt;
+  }
+  return qty;
+}
+
+std::optional<int64_t> CheckReorderPoint(RowContext& ctx) {
+  const std::string_view v = ctx.value(Field::kReorderPoint);
+  if (v.empty()) return std::nullopt;
+  const auto point = ParseInteger(v);
+  if (!point || *point < 0) {
+    ctx.Report(IssueCode::INVALID_REORDER_POINT, Field::kReorderPoint);
+    return std::nullopt;
+  }
+  return point;
+}
+
+void CheckExpiry(RowContext& ctx) {
+  const std::string_view v = ctx.value(Field::kExpiryDate);
+  if (v.empty()) return;
+  int32_t days = 0;
+  switch (iso_date::ParseDate(v, &days)) {
+    case iso_date::Parse::kBadFormat:
+      ctx.Report(IssueCode::INVALID_EXPIRY_DATE, Field::kExpiryDate,
+                 "Expiry date is not an ISO 8601 date such as 2027-03-31");
+      return;
+    case iso_date::Parse::kImpossible:
+      ctx.Report(IssueCode::INVALID_EXPIRY_DATE, Field::kExpiryDate,
+                 "Expiry date does not exist in the calendar");
+      return;
+    case iso_date::Parse::kOk:
+      break;
+  }
+  if (ctx.spec().today && days < *ctx.spec().today) {
+    ctx.Report(IssueCode::EXPIRED, Field::kExpiryDate);
+  }
+}
+
+// Letters of any script (non-ASCII UTF-8), ASCII letters and digits, space and - _ . / : #.
+bool IsSaneWarehouseId(std::string_view v) {
+  if (text::Utf8Length(v) > kMaxWarehouseIdLength || !text::IsValidUtf8(v)) return false;
+  for (char c : v) {
+    if (static_cast<unsigned char>(c) >= 0x80 || text::IsAsciiAlpha(c) || text::IsDigit(c)) {
+      continue;
+    }
+    if (std::string_view(" -_./:#").find(c) == std::string_view::npos) return false;
+  }
+  return true;
+}
+
+void CheckWarehouse(RowContext& ctx) {
+  const std::string_view v = ctx.value(Field::kWarehouseId);
+  if (v.empty()) {
+    ctx.Report(IssueCode::MISSING_WAREHOUSE_ID, Field::kWarehouseId);
+  } else if (!IsSaneWarehouseId(v)) {
+    ctx.Report(IssueCode::INVALID_WAREHOUSE_ID, Field::kWarehouseId);
+  }
+}
+
+}  // namespace
+
+void CheckInventory(RowContext& ctx) {
+  std::optional<int64_t> stock, point;
+  if (ctx.mapped(Field::kStockQty)) stock = CheckStock(ctx);
+  if (ctx.mapped(Field::kReorderPoint)) point = CheckReorderPoint(ctx);
+  if (stock && point && *stock <= *point) {
+    ctx.Report(IssueCode::STOCK_AT_REORDER_POINT, Field::kStockQty,
+               "Stock " + std::to_string(*stock) + " is at or below the reorder point " +
+                   std::to_string(*point));
+  }
+  if (ctx.mapped(Field::kExpiryDate)) CheckExpiry(ctx);
+  if (ctx.mapped(Field::kWarehouseId)) CheckWarehouse(ctx);
+}
+
+}  // namespace dq::validator::rules

@@ -1,0 +1,105 @@
+// The shipping check: HS code, VAT number, country of origin, declared value (the price) and
+// weight. Empty values are errors except the VAT number (many suppliers have none).
+#include "../text.h"
+#include "../vat.h"
+#include "rules.h"
+
+namespace dq::validator::rules {
+namespace {
+
+constexpr double kMinPlausibleGrams = 1;
+constexpr double kMaxPlausibleGrams = 1'000'000;  // one tonne
+
+bool IsHsSeparator(char c) { return c == '.' || c == ' ' || c == '-'; }
+
+void CheckHsCode(RowContext& ctx) {
+  std::string_view v = ctx.value(Field::kHsCode);
+  if (v.empty()) {
+    ctx.Report(IssueCode::INVALID_HS_CODE, Field::kHsCode, "HS code is empty");
+    return;
+  }
+  bool has_separator = false;
+  for (char c : v) has_separator |= IsHsSeparator(c);
+  if (has_separator) {
+    std::string digits;
+    for (char c : v) {
+      if (!IsHsSeparator(c)) digits.push_back(c);
+    }
+    if (!text::IsAllDigits(digits)) {
+      ctx.Report(IssueCode::INVALID_HS_CODE, Field::kHsCode);
+      return;
+    }
+    ctx.Fix(Field::kHsCode, std::move(digits), IssueCode::HS_CODE_REFORMATTED);
+    v = ctx.value(Field::kHsCode);
+  }
+  if (!text::IsAllDigits(v) || (v.size() != 6 && v.size() != 8 && v.size() != 10)) {
+    ctx.Report(IssueCode::INVALID_HS_CODE, Field::kHsCode);
+    return;
+  }
+  const int chapter = (v[0] - '0') * 10 + (v[1] - '0');
+  if (chapter == 0) {
+    ctx.Report(IssueCode::INVALID_HS_CODE, Field::kHsCode, "HS chapter 00 does not exist");
+  } else if (chapter == 77) {
+    ctx.Report(IssueCode::HS_RESERVED_CHAPTER, Field::kHsCode);
+  } else if (chapter >= 98) {
+    ctx.Report(IssueCode::HS_NATIONAL_CHAPTER, Field::kHsCode);
+  }
+}
+
+void CheckVat(RowContext& ctx) {
+  const std::string_view v = ctx.value(Field::kVatNumber);
+  if (v.empty()) return;
+  char buf[32];
+  size_t n = 0;
+  for (char c : v) {
+    if (c == ' ' || c == '.' || c == '-' || c == '/') continue;
+    if (n == sizeof(buf)) {
+      ctx.Report(IssueCode::INVALID_VAT_FORMAT, Field::kVatNumber, "VAT number is too long");
+      return;
+    }
+    buf[n++] = text::ToUpper(c);
+  }
+  const std::string_view compact(buf, n);
+  switch (vat::Check(compact)) {
+    case vat::Verdict::kValid:
+      return;
+    case vat::Verdict::kUnknownCountry:
+      ctx.Report(IssueCode::UNKNOWN_VAT_COUNTRY, Field::kVatNumber);
+      return;
+    case vat::Verdict::kBadFormat:
+      ctx.Report(IssueCode::INVALID_VAT_FORMAT, Field::kVatNumber,
+                 compact.substr(0, 2) == "GR"
+                     ? "Greek VAT numbers use the prefix EL, not GR"
+                     : std::string());
+      return;
+    case vat::Verdict::kBadChecksum:
+      ctx.Report(IssueCode::INVALID_VAT_CHECKSUM, Field::kVatNumber);
+      return;
+  }
+}
+
+void CheckWeight(RowContext& ctx) {
+  const std::string_view v = ctx.value(Field::kWeight);
+  const auto grams = text::ParsePlainDecimal(v);
+  if (!grams || *grams <= 0) {
+    ctx.Report(IssueCode::INVALID_WEIGHT, Field::kWeight,
+               v.empty() ? "Weight is empty" : std::string());
+    return;
+  }
+  if (*grams < kMinPlausibleGrams || *grams > kMaxPlausibleGrams) {
+    ctx.Report(IssueCode::IMPLAUSIBLE_WEIGHT, Field::kWeight);
+  }
+}
+
+}  // namespace
+
+void CheckShipping(RowContext& ctx) {
+  // The declared value is the price; product checks it already when selected.
+  if (!ctx.checks(kProductCheck) && ctx.mapped(Field::kPrice)) CheckPriceFormat(ctx);
+  if (ctx.mapped(Field::kHsCode)) CheckHsCode(ctx);
+  if (ctx.mapped(Field::kVatNumber)) CheckVat(ctx);
+  if (ctx.mapped(Field::kCountryOfOrigin)) CheckCountryCode(ctx, Field::kCountryOfOrigin);
+  if (ctx.mapped(Field::kWeight)) CheckWeight(ctx);
+}
+
+}  // namespace dq::validator::rules
