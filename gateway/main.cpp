@@ -1,5 +1,7 @@
 // dq-gateway: the REST API (Pistache). Stateless; every replica shares one Redis.
+#include <chrono>
 #include <cstdio>
+#include <thread>
 
 #include "dq/common/log.h"
 #include "dq/common/settings.h"
@@ -24,7 +26,14 @@ int main() {
     return 1;
   }
   const int sig = dq::WaitForTerminationSignal();
-  dq::log::Info("shutting down", {{"signal", std::to_string(sig)}});
+  // Drain: readiness fails first so load balancers stop routing here, in-flight requests finish,
+  // then the server stops. A second signal is not waited for; SIGKILL ends it early.
+  const auto grace = std::chrono::milliseconds(settings->Int("DQ_SHUTDOWN_GRACE_MS"));
+  dq::log::Info("draining", {{"signal", std::to_string(sig)},
+                             {"grace_ms", std::to_string(grace.count())}});
+  app.BeginDrain();
+  std::this_thread::sleep_for(grace);
   app.Shutdown();
+  dq::log::Info("stopped");
   return 0;
 }

@@ -62,6 +62,14 @@ void AppendArgv(redisContext* ctx, const std::vector<std::string>& argv) {
   redisAppendCommandArgv(ctx, static_cast<int>(argv.size()), ptrs.data(), lens.data());
 }
 
+constexpr int64_t kRetryConnectAfterMs = 250;
+
+int64_t SteadyMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 }  // namespace
 
 void RedisClient::ContextDeleter::operator()(redisContext* c) const { redisFree(c); }
@@ -81,9 +89,18 @@ RedisClient::RedisClient(RedisOptions options) : options_(std::move(options)) {}
 RedisClient::~RedisClient() = default;
 
 Result<RedisClient::ContextPtr> RedisClient::Connect(std::chrono::milliseconds read_timeout) {
+  const int64_t now = SteadyMillis();
+  const int64_t last = last_connect_failure_ms_.load(std::memory_order_relaxed);
+  if (last != 0 && now - last < kRetryConnectAfterMs) {
+    return Status(ErrorCode::kUnavailable, "Redis is unavailable (recent connect failure)");
+  }
   ContextPtr ctx(
       redisConnectWithTimeout(options_.host.c_str(), options_.port, ToTimeval(options_.timeout)));
-  if (!ctx || ctx->err) return Unavailable(ctx.get());
+  if (!ctx || ctx->err) {
+    last_connect_failure_ms_.store(SteadyMillis(), std::memory_order_relaxed);
+    return Unavailable(ctx.get());
+  }
+  last_connect_failure_ms_.store(0, std::memory_order_relaxed);
   if (redisSetTimeout(ctx.get(), ToTimeval(read_timeout)) != REDIS_OK) {
     return Unavailable(ctx.get());
   }

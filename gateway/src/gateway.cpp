@@ -26,9 +26,12 @@ bool IsJsonContentType(const HttpRequest& r) {
 }
 
 HttpResponse WithRate(HttpResponse r, const RateDecision& d) {
-  ApplyRateLimitHeaders(d, r);
+  if (d.limit > 0) ApplyRateLimitHeaders(d, r);  // limit 0: rate limiting is switched off
   return r;
 }
+
+// What the pipeline sees when rate limiting is switched off (benchmarks).
+Result<RateDecision> Unlimited() { return RateDecision{true, 0, 0, 0, 0}; }
 
 }  // namespace
 
@@ -84,6 +87,11 @@ HttpResponse Gateway::HandleUnsafe(const HttpRequest& request) {
 }
 
 HttpResponse Gateway::Ready() {
+  if (draining_.load()) {
+    HttpResponse r = JsonResponse(503, R"({"status":"draining"})");
+    r.SetHeader("Retry-After", "1");
+    return r;
+  }
   const bool store = deps_.store_ready ? deps_.store_ready() : true;
   const bool validator = deps_.validator.Healthy();
   json body = {{"status", store && validator ? "ready" : "not_ready"},
@@ -103,7 +111,9 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request) {
     if (principal.status().code() == ErrorCode::kUnavailable) {
       return ErrorResponse(principal.status());
     }
-    auto d = deps_.limiter.Acquire("ip_" + request.client_ip, RateClass::kAnonymous);
+    auto d = options_.rate_limiting
+                 ? deps_.limiter.Acquire("ip_" + request.client_ip, RateClass::kAnonymous)
+                 : Unlimited();
     if (!d.ok()) return ErrorResponse(d.status());
     if (!d->allowed) {
       return WithRate(ErrorResponse(Status(ErrorCode::kTooManyRequests,
@@ -117,7 +127,8 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request) {
 
   // 3. Plan.
   if (!PlanHasApiAccess(account.plan)) {
-    auto d = deps_.limiter.Peek(account.id, route.rate_class);
+    auto d = options_.rate_limiting ? deps_.limiter.Peek(account.id, route.rate_class)
+                                    : Unlimited();
     if (!d.ok()) return ErrorResponse(d.status());
     return WithRate(ErrorResponse(Status(ErrorCode::kProRequired,
                                          "API access needs the Pro, Business or Agency plan; "
@@ -127,7 +138,8 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request) {
   }
 
   // 4. Rate limit for the route's class.
-  auto d = deps_.limiter.Acquire(account.id, route.rate_class);
+  auto d = options_.rate_limiting ? deps_.limiter.Acquire(account.id, route.rate_class)
+                                  : Unlimited();
   if (!d.ok()) return ErrorResponse(d.status());
   if (!d->allowed) {
     const int64_t limit = d->limit;

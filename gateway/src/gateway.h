@@ -12,6 +12,7 @@
 // request id. Thread-safe: called concurrently from every HTTP worker thread.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <string>
 
@@ -28,6 +29,7 @@ namespace dq::gateway {
 struct GatewayOptions {
   size_t max_body_bytes = 10 * 1024 * 1024;  // POST /v1/validate
   size_t max_records = 500;
+  bool rate_limiting = true;  // false only for benchmarks: no limits, no headers
 };
 
 struct GatewayDeps {
@@ -45,6 +47,10 @@ class Gateway {
 
   HttpResponse Handle(const HttpRequest& request);
 
+  // From now on /readyz answers 503 so load balancers stop sending traffic; requests still in
+  // flight, and any that arrive, are served normally. Called on SIGTERM before the server stops.
+  void BeginDrain() { draining_.store(true); }
+
  private:
   HttpResponse HandleUnsafe(const HttpRequest& request);
   HttpResponse HandleV1(const HttpRequest& request);
@@ -55,6 +61,7 @@ class Gateway {
   GatewayDeps deps_;
   GatewayOptions options_;
   Authenticator auth_;
+  std::atomic<bool> draining_{false};
 };
 
 // Adds the three X-RateLimit headers (and Retry-After when the decision refused).

@@ -1,5 +1,7 @@
 #include "gateway_app.h"
 
+#include "dq/common/log.h"
+
 namespace dq::gateway {
 
 GatewayApp::GatewayApp(const Settings& s) {
@@ -17,6 +19,7 @@ GatewayApp::GatewayApp(const Settings& s) {
   rl.general = s.Int("DQ_RATE_LIMIT_GENERAL");
   rl.upload = s.Int("DQ_RATE_LIMIT_UPLOAD");
   rl.anonymous = s.Int("DQ_RATE_LIMIT_ANONYMOUS");
+  rl.window_seconds = s.Int("DQ_RATE_LIMIT_WINDOW_SECONDS");
   limiter_ = std::make_unique<RedisRateLimiter>(*redis_, clock, rl);
   QuotaPolicy qp;
   qp.pro = s.Int("DQ_QUOTA_PRO");
@@ -29,6 +32,8 @@ GatewayApp::GatewayApp(const Settings& s) {
   GatewayOptions go;
   go.max_body_bytes = static_cast<size_t>(s.Int("DQ_MAX_BODY_BYTES"));
   go.max_records = static_cast<size_t>(s.Int("DQ_MAX_RECORDS"));
+  go.rate_limiting = s.Int("DQ_RATE_LIMIT_ENABLED") == 1;
+  if (!go.rate_limiting) log::Warn("rate limiting is OFF (DQ_RATE_LIMIT_ENABLED=0)");
   RedisClient* redis = redis_.get();
   gateway_ = std::make_unique<Gateway>(
       GatewayDeps{*accounts_, *limiter_, *quota_, *validator_, [redis] { return redis->Ping(); }},

@@ -21,6 +21,8 @@ class GatewayApp {
   ~GatewayApp();
 
   Status Start();
+  // /readyz turns 503; the server keeps serving until Shutdown().
+  void BeginDrain() { gateway_->BeginDrain(); }
   void Shutdown();
   int port() const { return http_->port(); }
 

@@ -1,9 +1,7 @@
 // The notifier's settings, loaded once from the environment.
 //
-// Most come from the shared table (common/src/settings.cpp). The ones listed in
-// kNotifierExtraSettings are not in that table yet; they are read here, range-checked, and removed
-// from the environment before the shared loader (which rejects unknown DQ_* names) runs. When the
-// table gains them, this list shrinks to nothing.
+// Every setting is a row of the shared table (common/src/settings.cpp); this turns the validated
+// values into the notifier's typed struct.
 #pragma once
 
 #include <cstdint>
@@ -16,15 +14,6 @@
 #include "retry_policy.h"
 
 namespace dq::notifier {
-
-struct ExtraSetting {
-  std::string_view name;
-  int64_t default_value;
-  int64_t min;
-  int64_t max;
-  std::string_view help;
-};
-std::span<const ExtraSetting> NotifierExtraSettings();
 
 struct NotifierSettings {
   std::string log_level = "info";

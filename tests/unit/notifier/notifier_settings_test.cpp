@@ -40,9 +40,9 @@ TEST(NotifierSettingsTest, CompressedScheduleAndSharedSettings) {
 
 TEST(NotifierSettingsTest, BadValuesNameTheVariable) {
   EXPECT_EQ(LoadNotifierSettings({{"DQ_NOTIFIER_WORKERS", "0"}}).status().message(),
-            "DQ_NOTIFIER_WORKERS must be between 1 and 256, got 0");
+            "DQ_NOTIFIER_WORKERS=0 is not an integer in [1, 256]");
   EXPECT_EQ(LoadNotifierSettings({{"DQ_WEBHOOK_TIMEOUT_MS", "ten"}}).status().message(),
-            "DQ_WEBHOOK_TIMEOUT_MS must be an integer, got \"ten\"");
+            "DQ_WEBHOOK_TIMEOUT_MS=ten is not an integer in [50, 120000]");
   auto unknown = LoadNotifierSettings({{"DQ_NOTIFIER_TYPO", "1"}});
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.status().message().find("DQ_NOTIFIER_TYPO"), std::string::npos);

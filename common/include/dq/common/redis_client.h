@@ -8,6 +8,7 @@
 // Thread-safety: every method may be called from any thread.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -93,6 +94,10 @@ class RedisClient {
   RedisOptions options_;
   std::mutex mu_;
   std::vector<ContextPtr> idle_;
+  // When a connection attempt failed less than kRetryConnectAfter ago, calls fail at once
+  // instead of each waiting out the connect timeout: an outage costs one timeout per interval,
+  // not one per request.
+  std::atomic<int64_t> last_connect_failure_ms_{0};
 };
 
 // Builds the hash-tagged Redis key of an account: AccountKey("acct_1", "jobs") ==
