@@ -9,6 +9,7 @@
 #include "ingest/multipart.h"
 #include "ingest/upload_form.h"
 
+using namespace dq;
 using namespace dq::ingest;
 
 namespace {

@@ -40,7 +40,7 @@ for t in "${targets[@]}"; do
   log="$build/$t.log"
   echo "fuzz.sh: $t for ${seconds}s"
   if ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-      "$build/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+      "$build/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
       -print_final_stats=1 -artifact_prefix="$build/$t-" "$work" "${seeds[@]}" >"$log" 2>&1; then
     execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
     echo "fuzz.sh: $t ok: ${execs:-?} executions in ${seconds}s"
