@@ -25,5 +25,6 @@ int main(int argc, char** argv) {
   dq::RedisAccountStore store(redis, dq::SystemClock::Instance());
   dq::cli::CliOptions options;
   options.allow_http_webhooks = settings->Int("DQ_WEBHOOK_ALLOW_HTTP") == 1;
-  return dq::cli::Run(args, store, options, std::cout, std::cerr);
+  dq::notifier::RedisDeliveryLog deliveries(redis);
+  return dq::cli::Run(args, store, &deliveries, options, std::cout, std::cerr);
 }

@@ -82,11 +82,14 @@ std::string Usage() {
          "  key list --account ID\n"
          "  key revoke --account ID --key KEY_ID\n"
          "  webhook set --account ID --url URL [--secret SECRET]\n"
-         "  webhook show --account ID\n";
+         "  webhook show --account ID\n"
+         "  webhook deliveries --account ID [--limit N]\n"
+         "  webhook redeliver --account ID --delivery DELIVERY_ID\n";
 }
 
-int Run(const std::vector<std::string>& args, AccountStore& store, const CliOptions& options,
-        std::ostream& out, std::ostream& err) {
+int Run(const std::vector<std::string>& args, AccountStore& store,
+        notifier::RedisDeliveryLog* deliveries, const CliOptions& options, std::ostream& out,
+        std::ostream& err) {
   Parsed p;
   std::string why;
   if (!ParseArgs(args, &p, &why)) return Fail(err, 2, "usage", why + "\n" + Usage());
@@ -203,6 +206,61 @@ int Run(const std::vector<std::string>& args, AccountStore& store, const CliOpti
     j["url"] = hook->has_value() ? json((*hook)->url) : json(nullptr);
     j["signed"] = hook->has_value() && !(*hook)->secret.empty();
     out << j.dump() << "\n";
+    return 0;
+  }
+  if ((cmd == "webhook deliveries" || cmd == "webhook redeliver") && deliveries == nullptr) {
+    return Fail(err, 1, "internal_error", "the delivery log is not available");
+  }
+  if (cmd == "webhook deliveries") {
+    int limit = 100;
+    if (auto it = p.flags.find("limit"); it != p.flags.end()) {
+      try {
+        limit = std::stoi(it->second);
+      } catch (const std::exception&) {
+        limit = 0;
+      }
+      if (limit < 1 || limit > 100) return Fail(err, 2, "usage", "--limit must be 1..100");
+    }
+    if (Status s = store.GetAccount(account_id).status(); !s.ok()) return FailStatus(err, s);
+    auto attempts = deliveries->Deliveries(account_id, limit);
+    if (!attempts.ok()) return FailStatus(err, attempts.status());
+    auto dead = deliveries->DeadLetters(account_id);
+    if (!dead.ok()) return FailStatus(err, dead.status());
+    json list = json::array();
+    for (const auto& a : *attempts) {
+      list.push_back({{"time", a.time},
+                      {"delivery_id", a.delivery_id},
+                      {"url", a.url},
+                      {"http_status", a.http_status == 0 ? json(nullptr) : json(a.http_status)},
+                      {"latency_ms", a.latency_ms},
+                      {"error", a.error.empty() ? json(nullptr) : json(a.error)},
+                      {"outcome", a.outcome},
+                      {"attempt", a.attempt},
+                      {"event", a.event}});
+    }
+    json dead_list = json::array();
+    for (const auto& d : *dead) {
+      dead_list.push_back({{"time", d.time},
+                           {"delivery_id", d.event.delivery_id},
+                           {"url", d.url},
+                           {"attempts", d.event.attempts},
+                           {"last_error", d.last_error}});
+    }
+    out << json{{"account_id", account_id}, {"deliveries", list}, {"dead_letters", dead_list}}
+               .dump()
+        << "\n";
+    return 0;
+  }
+  if (cmd == "webhook redeliver") {
+    std::string delivery_id;
+    if (!Need(p, "delivery", &delivery_id, &why)) return Fail(err, 2, "usage", why);
+    const int64_t now = UnixMillis(SystemClock::Instance().Now());
+    if (Status s = deliveries->Redeliver(account_id, delivery_id, now); !s.ok()) {
+      return FailStatus(err, s);
+    }
+    out << json{{"account_id", account_id}, {"delivery_id", delivery_id}, {"redelivered", true}}
+               .dump()
+        << "\n";
     return 0;
   }
   return Fail(err, 2, "usage", "unknown command '" + cmd + "'\n" + Usage());

@@ -12,12 +12,15 @@
 //   dqctl key revoke --account ID --key KEY_ID
 //   dqctl webhook set --account ID --url URL [--secret S]
 //   dqctl webhook show --account ID
+//   dqctl webhook deliveries --account ID [--limit N]   (the last attempts and the dead letters)
+//   dqctl webhook redeliver --account ID --delivery DELIVERY_ID
 #pragma once
 
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "delivery_log.h"
 #include "dq/common/account_store.h"
 
 namespace dq::cli {
@@ -27,8 +30,10 @@ struct CliOptions {
 };
 
 // Runs one command. Exit codes: 0 success, 1 failed (store error, not found), 2 usage error.
-int Run(const std::vector<std::string>& args, AccountStore& store, const CliOptions& options,
-        std::ostream& out, std::ostream& err);
+// deliveries may be null when the command line has no webhook log (tests of other commands).
+int Run(const std::vector<std::string>& args, AccountStore& store,
+        notifier::RedisDeliveryLog* deliveries, const CliOptions& options, std::ostream& out,
+        std::ostream& err);
 
 std::string Usage();
 

@@ -84,6 +84,21 @@ TEST_F(DqctlTest, AccountKeyQuotaPlanAndWebhookLifecycle) {
   EXPECT_FALSE(listed["keys"][0]["revoked_at"].is_null());
 }
 
+TEST_F(DqctlTest, WebhookDeliveriesAndRedeliver) {
+  const std::string id = json::parse(Run("account create --plan pro").out)["account_id"];
+  CliResult empty = Run("webhook deliveries --account " + id);
+  ASSERT_EQ(empty.exit_code, 0) << empty.err;
+  json log = json::parse(empty.out);
+  EXPECT_EQ(log["account_id"], id);
+  EXPECT_TRUE(log["deliveries"].is_array());
+  EXPECT_TRUE(log["dead_letters"].is_array());
+  CliResult missing = Run("webhook redeliver --account " + id + " --delivery nope");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(json::parse(missing.err.substr(0, missing.err.find('\n')))["error"], "not_found");
+  EXPECT_EQ(Run("webhook deliveries --account " + id + " --limit 0").exit_code, 2);
+  EXPECT_EQ(Run("webhook deliveries --account acct_nobody").exit_code, 1);
+}
+
 TEST_F(DqctlTest, ErrorsAreJsonOnStderrWithNonZeroExit) {
   struct Case {
     std::string args;
