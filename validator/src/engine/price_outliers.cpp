@@ -12,11 +12,26 @@ double QuantileType7(std::span<const double> sorted, double p) {
   return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
 }
 
+namespace {
+
+// Type-7 quantile of unsorted values in linear time: places the lo-th smallest with
+// nth_element; the next one up is the minimum of the part above it.
+double SelectQuantile(std::span<double> v, double p) {
+  const double h = static_cast<double>(v.size() - 1) * p;
+  const auto lo = static_cast<size_t>(std::floor(h));
+  std::nth_element(v.begin(), v.begin() + static_cast<ptrdiff_t>(lo), v.end());
+  const double x_lo = v[lo];
+  if (lo + 1 >= v.size()) return x_lo;
+  const double x_hi = *std::min_element(v.begin() + static_cast<ptrdiff_t>(lo) + 1, v.end());
+  return x_lo + (h - static_cast<double>(lo)) * (x_hi - x_lo);
+}
+
+}  // namespace
+
 Fences TukeyFences(std::span<double> values) {
-  std::sort(values.begin(), values.end());
   Fences f;
-  f.q1 = QuantileType7(values, 0.25);
-  f.q3 = QuantileType7(values, 0.75);
+  f.q1 = SelectQuantile(values, 0.25);
+  f.q3 = SelectQuantile(values, 0.75);
   const double iqr = f.q3 - f.q1;
   f.low = f.q1 - 1.5 * iqr;
   f.high = f.q3 + 1.5 * iqr;

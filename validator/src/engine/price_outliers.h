@@ -24,7 +24,7 @@ struct Fences {
 
 // Type-7 quantile p (0..1) of sorted values (non-empty).
 double QuantileType7(std::span<const double> sorted, double p);
-// Tukey fences (k = 1.5) of the values (non-empty; reordered in place).
+// Tukey fences (k = 1.5) of the values (non-empty; reordered in place). Linear time.
 Fences TukeyFences(std::span<double> values);
 
 class PriceOutliers {

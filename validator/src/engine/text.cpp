@@ -16,10 +16,16 @@ bool NeedsWhitespaceFix(std::string_view s, bool collapse_inner) {
   if (s.empty()) return false;
   if (IsSpace(s.front()) || IsSpace(s.back())) return true;
   if (!collapse_inner) return false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (!IsSpace(s[i])) continue;
-    if (s[i] != ' ') return true;
-    if (i + 1 < s.size() && IsSpace(s[i + 1])) return true;
+  // Every whitespace character is <= ' ', so one comparison clears almost every byte.
+  const size_t n = s.size();
+  for (size_t i = 0; i < n; ++i) {
+    const char c = s[i];
+    if (static_cast<unsigned char>(c) > ' ') continue;
+    if (c != ' ') {
+      if (IsSpace(c)) return true;
+    } else if (i + 1 < n && IsSpace(s[i + 1])) {
+      return true;
+    }
   }
   return false;
 }

@@ -1,0 +1,11 @@
+# Rule-engine benchmark (Google Benchmark) and engine_check, a by-hand checker for gen_catalog.py
+# files. Both link dq_engine only.
+add_executable(engine_bench
+  ${CMAKE_CURRENT_LIST_DIR}/engine_bench.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/engine_data.cpp)
+target_link_libraries(engine_bench PRIVATE dq_engine benchmark::benchmark)
+
+add_executable(engine_check
+  ${CMAKE_CURRENT_LIST_DIR}/engine_check.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/engine_data.cpp)
+target_link_libraries(engine_check PRIVATE dq_engine)

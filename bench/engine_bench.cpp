@@ -1,0 +1,101 @@
+// Rule-engine throughput in rows per second on one core: items_per_second is rows divided by
+// the CPU time of the (single) benchmark thread, so other load on the machine does not count.
+//
+//   ProductFamily: product+price+inventory+shipping on gen_catalog-like product rows.
+//   Customer:      customer on gen_catalog-like customer rows (libphonenumber, cached per
+//                  session).
+//
+// Input: generated in process (gen_catalog.py's shapes, --defects 0), or the gen_catalog.py CSV
+// files named by DQ_BENCH_PRODUCTS and DQ_BENCH_CUSTOMERS. Each iteration validates the whole
+// file in a fresh Session (row checks, duplicate sets, outliers in Finish), as a job would.
+//
+//   build-rules/bench/engine_bench --benchmark_min_time=2
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference_data.h"
+#include "session.h"
+
+namespace dq::bench {
+// engine_data.cpp
+using Rows = std::vector<std::vector<std::string>>;
+extern const std::vector<std::string> kProductFields;
+extern const std::vector<std::string> kCustomerFields;
+Rows GenerateProducts(size_t n, uint64_t seed);
+Rows GenerateCustomers(size_t n, uint64_t seed);
+Rows ReadCsv(const std::string& path);
+}  // namespace dq::bench
+
+namespace {
+
+using dq::bench::Rows;
+using dq::validator::BatchSpec;
+using dq::validator::Issue;
+using dq::validator::ReferenceData;
+using dq::validator::Session;
+
+struct Input {
+  Rows rows;
+  std::vector<std::vector<std::string_view>> views;
+};
+
+const Input& Load(const char* env, bool products) {
+  static Input cache[2];
+  Input& in = cache[products ? 0 : 1];
+  if (!in.rows.empty()) return in;
+  if (const char* path = std::getenv(env); path && *path) {
+    in.rows = dq::bench::ReadCsv(path);
+  } else {
+    in.rows = products ? dq::bench::GenerateProducts(200'000, 1)
+                       : dq::bench::GenerateCustomers(200'000, 1);
+  }
+  for (const auto& r : in.rows) in.views.emplace_back(r.begin(), r.end());
+  return in;
+}
+
+void Run(benchmark::State& state, const Input& in, const std::vector<std::string>& fields,
+         std::vector<std::string> checks) {
+  auto spec = BatchSpec::Make(fields, checks, "");
+  if (!spec.ok()) {
+    state.SkipWithError("bad spec");
+    return;
+  }
+  const ReferenceData& ref = ReferenceData::Default();
+  std::vector<Issue> issues;
+  uint64_t total_issues = 0;
+  for (auto _ : state) {
+    Session session(ref, *spec);
+    for (const auto& row : in.views) {
+      issues.clear();
+      session.AddRow(row, issues);
+      total_issues += issues.size();
+    }
+    issues.clear();
+    session.Finish(issues);
+    total_issues += issues.size();
+    benchmark::DoNotOptimize(total_issues);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * in.views.size()));
+  state.counters["rows"] = static_cast<double>(in.views.size());
+  state.counters["issues_per_run"] =
+      static_cast<double>(total_issues) / static_cast<double>(state.iterations());
+}
+
+void BM_ProductFamily(benchmark::State& state) {
+  Run(state, Load("DQ_BENCH_PRODUCTS", true), dq::bench::kProductFields,
+      {"product", "price", "inventory", "shipping"});
+}
+BENCHMARK(BM_ProductFamily)->Unit(benchmark::kMillisecond);
+
+void BM_Customer(benchmark::State& state) {
+  Run(state, Load("DQ_BENCH_CUSTOMERS", false), dq::bench::kCustomerFields, {"customer"});
+}
+BENCHMARK(BM_Customer)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
