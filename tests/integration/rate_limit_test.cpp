@@ -5,6 +5,8 @@
 #include <ctime>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "stack.h"
 
 namespace dq::testing {
@@ -66,6 +68,99 @@ TEST(RateLimitIntegrationTest, ExactlySixtyGeneralAndTenUploadAcrossTwoReplicas)
   EXPECT_EQ(upload.ok, 10);
   EXPECT_EQ(upload.limited, 30);
   EXPECT_EQ(upload.missing_headers, 0);
+}
+
+}  // namespace
+}  // namespace dq::testing
+
+namespace dq::testing {
+namespace {
+
+using nlohmann::json;
+
+TEST(RateLimitIntegrationTest, WindowRollsOverWithAFreshBudget) {
+  // A 2-second window (a test-only setting) so rollover takes seconds, not a minute.
+  Stack stack(StackOptions{1, false,
+                           {{"DQ_RATE_LIMIT_WINDOW_SECONDS", "2"}, {"DQ_RATE_LIMIT_GENERAL", "3"}}});
+  auto [id, key] = stack.NewAccount();
+  const std::string url = stack.GatewayUrl() + "/v1/usage";
+  // Start right after a window opens, so three requests fit in it.
+  WaitFor([] { return std::time(nullptr) % 2 == 0; }, std::chrono::seconds(3));
+  std::string reset;
+  for (int i = 0; i < 3; ++i) {
+    HttpResult r = Http("GET", url, {{"X-API-Key", key}});
+    ASSERT_EQ(r.status, 200);
+    EXPECT_EQ(r.Header("x-ratelimit-remaining"), std::to_string(2 - i));
+    reset = r.Header("x-ratelimit-reset");
+  }
+  HttpResult refused = Http("GET", url, {{"X-API-Key", key}});
+  ASSERT_EQ(refused.status, 429);
+  EXPECT_EQ(refused.Header("x-ratelimit-reset"), reset);
+  const long reset_at = std::stol(reset);
+  ASSERT_TRUE(WaitFor([&] { return std::time(nullptr) >= reset_at; }, std::chrono::seconds(4)));
+  HttpResult fresh = Http("GET", url, {{"X-API-Key", key}});
+  EXPECT_EQ(fresh.status, 200);
+  EXPECT_EQ(fresh.Header("x-ratelimit-remaining"), "2");
+  EXPECT_GT(std::stol(fresh.Header("x-ratelimit-reset")), reset_at);
+}
+
+TEST(QuotaIntegrationTest, CrossingIsRefusedWholeAndFailuresRefund) {
+  Stack stack;
+  auto [id, key] = stack.NewAccount();
+  ASSERT_TRUE(stack.accounts().SetQuota(id, 5).ok());
+  auto validate = [&](int n) {
+    json body = {{"records", json::array()}, {"mapping", {{"sku", "id"}}}};
+    for (int i = 0; i < n; ++i) body["records"].push_back({{"id", std::to_string(i)}});
+    return Http("POST", stack.GatewayUrl() + "/v1/validate",
+                {{"X-API-Key", key}, {"Content-Type", "application/json"}}, body.dump());
+  };
+  auto used = [&] {
+    return json::parse(
+        Http("GET", stack.GatewayUrl() + "/v1/usage", {{"X-API-Key", key}}).body)["records_used"]
+        .get<int>();
+  };
+  EXPECT_EQ(validate(3).status, 200);
+  HttpResult crossing = validate(3);
+  EXPECT_EQ(crossing.status, 429);
+  EXPECT_EQ(json::parse(crossing.body)["error"], "quota_exceeded");
+  EXPECT_EQ(used(), 3);  // the refused request used nothing
+  stack.StopValidator();
+  EXPECT_EQ(validate(2).status, 503);
+  EXPECT_EQ(used(), 3);  // the failed request gave its records back
+  stack.StartValidator();
+  ASSERT_TRUE(WaitFor([&] { return Http("GET", stack.GatewayUrl() + "/readyz").status == 200; },
+                      std::chrono::seconds(10)));
+  EXPECT_EQ(validate(2).status, 200);  // exactly up to the quota
+  EXPECT_EQ(used(), 5);
+  EXPECT_EQ(validate(1).status, 429);
+  // Raising the quota takes effect at once.
+  ASSERT_TRUE(stack.accounts().SetQuota(id, 6).ok());
+  EXPECT_EQ(validate(1).status, 200);
+}
+
+TEST(RedisOutageIntegrationTest, Answers503QuicklyAndRecoversByItself) {
+  Stack stack(StackOptions{1, true, {}});  // append-only file: keys survive the restart
+  auto [id, key] = stack.NewAccount();
+  const std::string url = stack.GatewayUrl() + "/v1/usage";
+  ASSERT_EQ(Http("GET", url, {{"X-API-Key", key}}).status, 200);
+  stack.redis().Stop();
+  for (int i = 0; i < 5; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    HttpResult r = Http("GET", url, {{"X-API-Key", key}});
+    EXPECT_EQ(r.status, 503);
+    EXPECT_EQ(json::parse(r.body)["error"], "service_unavailable");
+    EXPECT_EQ(r.Header("retry-after"), "1");
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(1500));
+  }
+  EXPECT_EQ(Http("GET", stack.GatewayUrl() + "/readyz").status, 503);
+  EXPECT_EQ(Http("GET", stack.GatewayUrl() + "/healthz").status, 200);  // alive, not ready
+  stack.redis().Restart();
+  // The script cache is empty after the restart (NOSCRIPT): the limiter must reload it.
+  ASSERT_TRUE(WaitFor([&] { return Http("GET", url, {{"X-API-Key", key}}).status == 200; },
+                      std::chrono::seconds(10)));
+  HttpResult r = Http("GET", url, {{"X-API-Key", key}});
+  EXPECT_EQ(r.status, 200);
+  EXPECT_FALSE(r.Header("x-ratelimit-remaining").empty());
 }
 
 }  // namespace
