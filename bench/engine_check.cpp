@@ -28,9 +28,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const bool products = std::string_view(argv[1]) == "products";
-  const std::string checks = argc > 3 ? argv[3]
-                                      : (products ? "product,price,inventory,shipping"
-                                                  : "customer");
+  const std::string checks =
+      argc > 3 ? argv[3] : (products ? "product,price,inventory,shipping" : "customer");
   std::vector<std::string> check_list;
   for (size_t s = 0, e; s <= checks.size(); s = e + 1) {
     e = checks.find(',', s);
@@ -53,15 +52,15 @@ int main(int argc, char** argv) {
   session.Finish(issues);
   std::map<std::string, uint64_t> by_code;
   for (const Issue& i : issues) by_code[std::string(Def(i.code).code)]++;
-  for (const auto& [code, n] : by_code) std::printf("%-28s %llu\n", code.c_str(),
-                                                   static_cast<unsigned long long>(n));
+  for (const auto& [code, n] : by_code)
+    std::printf("%-28s %llu\n", code.c_str(), static_cast<unsigned long long>(n));
   const Stats st = session.stats();
-  std::printf("rows=%llu errors=%llu warnings=%llu fixes=%llu rows_error=%llu "
-              "rows_warning=%llu rows_fixed=%llu score=%u\n",
-              (unsigned long long)st.rows, (unsigned long long)st.errors,
-              (unsigned long long)st.warnings, (unsigned long long)st.fixes,
-              (unsigned long long)st.rows_error, (unsigned long long)st.rows_warning,
-              (unsigned long long)st.rows_fixed, st.score);
+  std::printf(
+      "rows=%llu errors=%llu warnings=%llu fixes=%llu rows_error=%llu "
+      "rows_warning=%llu rows_fixed=%llu score=%u\n",
+      (unsigned long long)st.rows, (unsigned long long)st.errors, (unsigned long long)st.warnings,
+      (unsigned long long)st.fixes, (unsigned long long)st.rows_error,
+      (unsigned long long)st.rows_warning, (unsigned long long)st.rows_fixed, st.score);
   if (std::getenv("DQ_CHECK_VERBOSE")) {
     for (const Issue& i : issues) {
       std::printf("%llu %s %s '%s'%s%s\n", (unsigned long long)i.row,

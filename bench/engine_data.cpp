@@ -17,10 +17,10 @@ namespace dq::bench {
 extern const std::vector<std::string> kProductFields;
 extern const std::vector<std::string> kCustomerFields;
 const std::vector<std::string> kProductFields = {
-    "sku",        "title",        "description",   "price",       "compare_at_price",
-    "cost_price", "currency",     "availability",  "image_url",   "brand",
-    "category",   "gtin",         "weight",        "hs_code",     "country_of_origin",
-    "vat_number", "stock_qty",    "reorder_point", "expiry_date", "warehouse_id"};
+    "sku",        "title",     "description",   "price",       "compare_at_price",
+    "cost_price", "currency",  "availability",  "image_url",   "brand",
+    "category",   "gtin",      "weight",        "hs_code",     "country_of_origin",
+    "vat_number", "stock_qty", "reorder_point", "expiry_date", "warehouse_id"};
 const std::vector<std::string> kCustomerFields = {"email", "phone", "country"};
 
 using Rows = std::vector<std::vector<std::string>>;
@@ -55,11 +55,11 @@ std::string Gtin13(std::mt19937_64& rng) {
 }  // namespace
 
 Rows GenerateProducts(size_t n, uint64_t seed) {
-  static const std::array<std::string, 8> kBrands = {"Acme",     "Nordwind", "Kirei", "Solace",
+  static const std::array<std::string, 8> kBrands = {"Acme",     "Nordwind", "Kirei",  "Solace",
                                                      "Tamarind", "Orbit",    "Hanami", "Verdant"};
   static const std::array<std::string, 14> kNouns = {
-      "Mug",      "T-Shirt",   "Backpack", "Desk Lamp",  "Yoga Mat", "Water Bottle", "Sneakers",
-      "Notebook", "Headphones", "Phone Case", "Scarf",   "Teapot",   "Candle",       "Wallet"};
+      "Mug",      "T-Shirt",    "Backpack",   "Desk Lamp", "Yoga Mat", "Water Bottle", "Sneakers",
+      "Notebook", "Headphones", "Phone Case", "Scarf",     "Teapot",   "Candle",       "Wallet"};
   static const std::array<std::string, 8> kAdj = {"Classic", "Organic", "Premium", "Lightweight",
                                                   "Vintage", "Eco",     "Compact", "Deluxe"};
   static const std::array<std::string, 6> kCategories = {
@@ -69,8 +69,8 @@ Rows GenerateProducts(size_t n, uint64_t seed) {
                                                          "CN", "VN", "IT", "ES", "NL", "SG"};
   static const std::array<std::string, 8> kHs = {"6109100010", "420292", "940520", "950691",
                                                  "392410",     "851830", "640411", "482010"};
-  static const std::array<std::string, 4> kAvailability = {"in_stock", "in_stock",
-                                                           "out_of_stock", "preorder"};
+  static const std::array<std::string, 4> kAvailability = {"in_stock", "in_stock", "out_of_stock",
+                                                           "preorder"};
   static const std::array<std::string, 3> kSites = {"TPE", "FRA", "NYC"};
   auto vat = [](const std::string& c) -> std::string {
     if (c == "DE") return "DE136695976";
@@ -99,14 +99,25 @@ Rows GenerateProducts(size_t n, uint64_t seed) {
                     RandInt(rng, 1, 28));
       expiry = buf;
     }
-    rows.push_back({sku, title, "<p>" + title + ". Made with care, ships in 2 days.</p>",
+    rows.push_back({sku,
+                    title,
+                    "<p>" + title + ". Made with care, ships in 2 days.</p>",
                     Fixed2(price),
                     Uniform(rng, 0, 1) < 0.4 ? Fixed2(price * Uniform(rng, 1.05, 1.6)) : "",
-                    Fixed2(cost), Pick(rng, kCurrencies), Pick(rng, kAvailability),
-                    "https://cdn.example.com/img/" + std::to_string(i) + ".jpg", brand,
-                    Pick(rng, kCategories), Gtin13(rng), std::to_string(RandInt(rng, 20, 5000)),
-                    Pick(rng, kHs), country, vat(country), std::to_string(RandInt(rng, 0, 900)),
-                    std::to_string(RandInt(rng, 5, 50)), expiry,
+                    Fixed2(cost),
+                    Pick(rng, kCurrencies),
+                    Pick(rng, kAvailability),
+                    "https://cdn.example.com/img/" + std::to_string(i) + ".jpg",
+                    brand,
+                    Pick(rng, kCategories),
+                    Gtin13(rng),
+                    std::to_string(RandInt(rng, 20, 5000)),
+                    Pick(rng, kHs),
+                    country,
+                    vat(country),
+                    std::to_string(RandInt(rng, 0, 900)),
+                    std::to_string(RandInt(rng, 5, 50)),
+                    expiry,
                     "WH-" + Pick(rng, kSites) + "-" + std::to_string(RandInt(rng, 1, 9))});
   }
   return rows;
@@ -115,7 +126,7 @@ Rows GenerateProducts(size_t n, uint64_t seed) {
 Rows GenerateCustomers(size_t n, uint64_t seed) {
   static const std::array<std::string, 6> kCountries = {"US", "DE", "FR", "GB", "TW", "JP"};
   static const std::array<std::string, 6> kUsers = {"ana", "li", "tom", "yuki", "sam", "mia"};
-  static const std::array<std::string, 6> kDomains = {"gmail.com",   "outlook.com", "yahoo.co.jp",
+  static const std::array<std::string, 6> kDomains = {"gmail.com",  "outlook.com", "yahoo.co.jp",
                                                       "example.de", "shop.fr",     "proton.me"};
   std::mt19937_64 rng(seed);
   Rows rows;
@@ -123,7 +134,8 @@ Rows GenerateCustomers(size_t n, uint64_t seed) {
   char phone[64];
   for (size_t i = 1; i <= n; ++i) {
     const std::string& c = Pick(rng, kCountries);
-    const std::string email = Pick(rng, kUsers) + "." + std::to_string(i) + "@" + Pick(rng, kDomains);
+    const std::string email =
+        Pick(rng, kUsers) + "." + std::to_string(i) + "@" + Pick(rng, kDomains);
     const int a = RandInt(rng, 0, 9), b = RandInt(rng, 0, 99);
     if (c == "US") std::snprintf(phone, sizeof(phone), "+1 650-253-0%02d%d", b, a);
     if (c == "DE") std::snprintf(phone, sizeof(phone), "+49 30 123456%02d%d", b, a);

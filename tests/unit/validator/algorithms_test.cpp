@@ -46,7 +46,7 @@ TEST(GtinPrefix, JudgedOnTheThirteenDigitForm) {
   EXPECT_EQ(gtin::ClassifyPrefix("2001234567893"), P::kRestricted);
   EXPECT_EQ(gtin::ClassifyPrefix("0212345678901"), P::kRestricted);
   EXPECT_EQ(gtin::ClassifyPrefix("0412345678901"), P::kRestricted);
-  EXPECT_EQ(gtin::ClassifyPrefix("212345678909"), P::kRestricted);  // 12 digits: 0212...
+  EXPECT_EQ(gtin::ClassifyPrefix("212345678909"), P::kRestricted);    // 12 digits: 0212...
   EXPECT_EQ(gtin::ClassifyPrefix("12001234567893"), P::kRestricted);  // indicator dropped
   EXPECT_EQ(gtin::ClassifyPrefix("0512345678900"), P::kCoupon);
   EXPECT_EQ(gtin::ClassifyPrefix("9812345678902"), P::kCoupon);

@@ -11,7 +11,8 @@ namespace {
 
 // gen_catalog.py products --rows 8 --defects 0 --seed 7, then rows of --seed 3 with every VAT
 // country, compare-at prices and expiry dates (SKUs renumbered to stay unique).
-constexpr std::string_view kProducts = R"csv(Variant SKU,Title,Body (HTML),Variant Price,Variant Compare At Price,Cost per item,Currency,Availability,Image Src,Vendor,Type,Variant Barcode,Variant Grams,HS Code,Country of Origin,Supplier VAT,Variant Inventory Qty,Reorder Point,Best Before,Location
+constexpr std::string_view kProducts =
+    R"csv(Variant SKU,Title,Body (HTML),Variant Price,Variant Compare At Price,Cost per item,Currency,Availability,Image Src,Vendor,Type,Variant Barcode,Variant Grams,HS Code,Country of Origin,Supplier VAT,Variant Inventory Qty,Reorder Point,Best Before,Location
 SKU-00000001,Orbit Premium Sneakers,"<p>Orbit Premium Sneakers. Made with care, ships in 2 days.</p>",261.42,358.28,87.89,JPY,in_stock,https://cdn.example.com/img/1.jpg,Orbit,Home & Garden,4166131860916,1848,6109100010,IT,IT00743110157,590,42,,WH-TPE-1
 SKU-00000002,Kirei Vintage Sneakers,"<p>Kirei Vintage Sneakers. Made with care, ships in 2 days.</p>",60.27,,21.63,SGD,in_stock,https://cdn.example.com/img/2.jpg,Kirei,Home & Garden,4993518190935,4086,640411,TW,,795,25,,WH-FRA-6
 SKU-00000003,Kirei Lightweight T-Shirt,"<p>Kirei Lightweight T-Shirt. Made with care, ships in 2 days.</p>",231.05,,129.99,GBP,in_stock,https://cdn.example.com/img/3.jpg,Kirei,Home & Garden,4862527601896,2590,851830,JP,,711,27,,WH-NYC-8
@@ -91,10 +92,10 @@ std::vector<std::vector<std::string>> ParseCsv(std::string_view text) {
 }
 
 const std::vector<std::string> kProductFields = {
-    "sku",      "title",          "description", "price",           "compare_at_price",
-    "cost_price", "currency",     "availability", "image_url",      "brand",
-    "category", "gtin",           "weight",      "hs_code",         "country_of_origin",
-    "vat_number", "stock_qty",    "reorder_point", "expiry_date",   "warehouse_id"};
+    "sku",        "title",     "description",   "price",       "compare_at_price",
+    "cost_price", "currency",  "availability",  "image_url",   "brand",
+    "category",   "gtin",      "weight",        "hs_code",     "country_of_origin",
+    "vat_number", "stock_qty", "reorder_point", "expiry_date", "warehouse_id"};
 const std::vector<std::string> kCustomerFields = {"email", "phone", "country"};
 
 std::vector<std::vector<std::string>> DataRows(std::string_view csv) {

@@ -77,8 +77,8 @@ TEST(EngineTest, DuplicateSkuNamesTheFirstRow) {
 
 TEST(EngineTest, HealthScoreFollowsTheDecisionFormula) {
   EXPECT_EQ(HealthScore(0, 0, 0), 100u);
-  EXPECT_EQ(HealthScore(4, 1, 1), 63u);   // 100 * (4 - 1 - 0.5) / 4 = 62.5 -> 63
-  EXPECT_EQ(HealthScore(3, 1, 0), 67u);   // 66.67
+  EXPECT_EQ(HealthScore(4, 1, 1), 63u);  // 100 * (4 - 1 - 0.5) / 4 = 62.5 -> 63
+  EXPECT_EQ(HealthScore(3, 1, 0), 67u);  // 66.67
   EXPECT_EQ(HealthScore(10, 0, 10), 50u);
   EXPECT_EQ(HealthScore(7, 7, 0), 0u);
 }

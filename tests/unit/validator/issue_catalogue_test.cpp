@@ -1,5 +1,7 @@
 // docs/issue-codes.md must match the catalogue (issue_codes.def) exactly: same codes in the same
 // order, with the same severity, fixability, check type, fields, message and meaning.
+#include "issue_catalogue.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -7,8 +9,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include "issue_catalogue.h"
 
 #ifndef DQ_SOURCE_DIR
 #error "DQ_SOURCE_DIR must name the source tree"

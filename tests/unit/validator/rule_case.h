@@ -19,9 +19,9 @@ namespace dq::validator::testing {
 inline int32_t TestToday() { return iso_date::DaysFromCivil(2026, 6, 15); }
 
 struct RuleCase {
-  std::string name;      // test name: letters, digits, underscores
-  std::string checks;    // comma-separated check types
-  std::string platform;  // "" for none
+  std::string name;                                      // test name: letters, digits, underscores
+  std::string checks;                                    // comma-separated check types
+  std::string platform;                                  // "" for none
   std::vector<std::pair<std::string, std::string>> row;  // field, value
   std::vector<std::string> expect;                       // "CODE" or "CODE=fixed"
 };
@@ -90,14 +90,14 @@ inline std::string CaseName(const ::testing::TestParamInfo<RuleCase>& info) {
   return info.param.name;
 }
 
-#define DQ_RULE_CASES(Suite, cases)                                                 \
+#define DQ_RULE_CASES(Suite, cases)                                                     \
   class Suite : public ::testing::TestWithParam<::dq::validator::testing::RuleCase> {}; \
-  TEST_P(Suite, Case) {                                                             \
-    std::vector<std::string> want = GetParam().expect;                              \
-    std::sort(want.begin(), want.end());                                            \
-    EXPECT_EQ(::dq::validator::testing::RunCase(GetParam()), want);                 \
-  }                                                                                 \
-  INSTANTIATE_TEST_SUITE_P(Rules, Suite, ::testing::ValuesIn(cases),                \
+  TEST_P(Suite, Case) {                                                                 \
+    std::vector<std::string> want = GetParam().expect;                                  \
+    std::sort(want.begin(), want.end());                                                \
+    EXPECT_EQ(::dq::validator::testing::RunCase(GetParam()), want);                     \
+  }                                                                                     \
+  INSTANTIATE_TEST_SUITE_P(Rules, Suite, ::testing::ValuesIn(cases),                    \
                            ::dq::validator::testing::CaseName)
 
 }  // namespace dq::validator::testing

@@ -1,9 +1,9 @@
 // Known-answer vectors for VAT numbers (rules-reference.md §2), one row per number.
+#include "vat.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
-
-#include "vat.h"
 
 namespace dq::validator {
 namespace {
@@ -25,29 +25,63 @@ std::string Name(const ::testing::TestParamInfo<VatCase>& info) {
 using V = vat::Verdict;
 const VatCase kCases[] = {
     // Valid examples for every state, GB and XI.
-    {"ATU13585627", V::kValid},    {"BE0428759497", V::kValid},  {"BG103873594", V::kValid},
-    {"CY10259033P", V::kValid},    {"CZ25123891", V::kValid},    {"DE136695976", V::kValid},
-    {"DK13585628", V::kValid},     {"EE100931558", V::kValid},   {"EL039868210", V::kValid},
-    {"ESB64717838", V::kValid},    {"ES54362315K", V::kValid},   {"ESA28017895", V::kValid},
-    {"FI20774740", V::kValid},     {"FR23334175221", V::kValid}, {"FRK7399859412", V::kValid},
-    {"FR40303265045", V::kValid},  {"HR33392005961", V::kValid}, {"HU10672101", V::kValid},
-    {"IE6433435F", V::kValid},     {"IE6433435OA", V::kValid},   {"IT00743110157", V::kValid},
-    {"LT100001354118", V::kValid}, {"LU10059929", V::kValid},    {"LV40003521600", V::kValid},
-    {"MT10396417", V::kValid},     {"NL004495445B01", V::kValid}, {"PL8567346215", V::kValid},
-    {"PT501964843", V::kValid},    {"RO11358544", V::kValid},    {"SE123456789701", V::kValid},
-    {"SI26808498", V::kValid},     {"SK1078449064", V::kValid},  {"GB980780684", V::kValid},
-    {"XI432525179", V::kValid},    {"GBGD001", V::kValid},       {"GBHA500", V::kValid},
+    {"ATU13585627", V::kValid},
+    {"BE0428759497", V::kValid},
+    {"BG103873594", V::kValid},
+    {"CY10259033P", V::kValid},
+    {"CZ25123891", V::kValid},
+    {"DE136695976", V::kValid},
+    {"DK13585628", V::kValid},
+    {"EE100931558", V::kValid},
+    {"EL039868210", V::kValid},
+    {"ESB64717838", V::kValid},
+    {"ES54362315K", V::kValid},
+    {"ESA28017895", V::kValid},
+    {"FI20774740", V::kValid},
+    {"FR23334175221", V::kValid},
+    {"FRK7399859412", V::kValid},
+    {"FR40303265045", V::kValid},
+    {"HR33392005961", V::kValid},
+    {"HU10672101", V::kValid},
+    {"IE6433435F", V::kValid},
+    {"IE6433435OA", V::kValid},
+    {"IT00743110157", V::kValid},
+    {"LT100001354118", V::kValid},
+    {"LU10059929", V::kValid},
+    {"LV40003521600", V::kValid},
+    {"MT10396417", V::kValid},
+    {"NL004495445B01", V::kValid},
+    {"PL8567346215", V::kValid},
+    {"PT501964843", V::kValid},
+    {"RO11358544", V::kValid},
+    {"SE123456789701", V::kValid},
+    {"SI26808498", V::kValid},
+    {"SK1078449064", V::kValid},
+    {"GB980780684", V::kValid},
+    {"XI432525179", V::kValid},
+    {"GBGD001", V::kValid},
+    {"GBHA500", V::kValid},
     // Invalid vectors (stdnum doctests), then format errors.
-    {"ATU13585626", V::kBadChecksum},   {"DE136695978", V::kBadChecksum},
-    {"ESB64717839", V::kBadChecksum},   {"FR84323140391", V::kBadChecksum},
-    {"HR33392005962", V::kBadChecksum}, {"IT00743110158", V::kBadChecksum},
-    {"PL8567346216", V::kBadChecksum},  {"DK13585627", V::kBadChecksum},
-    {"FI20774741", V::kBadChecksum},    {"PT501964842", V::kBadChecksum},
-    {"CY10259033Z", V::kBadChecksum},   {"GB802311781", V::kBadChecksum},
-    {"NL004495445B00", V::kBadFormat},  {"DE123", V::kBadFormat},
-    {"ATX13585627", V::kBadFormat},     {"CY12000000C", V::kBadFormat},
-    {"SE123456789702", V::kBadFormat},  {"GBGD600", V::kBadFormat},
-    {"GR039868210", V::kBadFormat},     {"XX999", V::kUnknownCountry},
+    {"ATU13585626", V::kBadChecksum},
+    {"DE136695978", V::kBadChecksum},
+    {"ESB64717839", V::kBadChecksum},
+    {"FR84323140391", V::kBadChecksum},
+    {"HR33392005962", V::kBadChecksum},
+    {"IT00743110158", V::kBadChecksum},
+    {"PL8567346216", V::kBadChecksum},
+    {"DK13585627", V::kBadChecksum},
+    {"FI20774741", V::kBadChecksum},
+    {"PT501964842", V::kBadChecksum},
+    {"CY10259033Z", V::kBadChecksum},
+    {"GB802311781", V::kBadChecksum},
+    {"NL004495445B00", V::kBadFormat},
+    {"DE123", V::kBadFormat},
+    {"ATX13585627", V::kBadFormat},
+    {"CY12000000C", V::kBadFormat},
+    {"SE123456789702", V::kBadFormat},
+    {"GBGD600", V::kBadFormat},
+    {"GR039868210", V::kBadFormat},
+    {"XX999", V::kUnknownCountry},
     {"US123456789", V::kUnknownCountry},
 };
 

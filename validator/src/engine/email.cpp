@@ -45,7 +45,8 @@ Result Check(std::string_view a) {
   for (size_t i = 0; i < local.size(); ++i) {
     const char c = local[i];
     if (c == '.') {
-      if (local[i + 1] == '.') return Invalid("An e-mail address cannot have two periods in a row.");
+      if (local[i + 1] == '.')
+        return Invalid("An e-mail address cannot have two periods in a row.");
       continue;
     }
     if (!IsAtext(static_cast<unsigned char>(c))) {
@@ -58,17 +59,18 @@ Result Check(std::string_view a) {
   size_t start = 0;
   while (true) {
     const size_t dot = domain.find('.', start);
-    const std::string_view label = domain.substr(start, dot == std::string_view::npos
-                                                            ? std::string_view::npos
-                                                            : dot - start);
-    if (label.empty()) return Invalid("The domain has an empty label (two periods, or a period at an end).");
+    const std::string_view label =
+        domain.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    if (label.empty())
+      return Invalid("The domain has an empty label (two periods, or a period at an end).");
     if (label.size() > 63) return Invalid("A label of the domain is longer than 63 characters.");
     if (label.front() == '-' || label.back() == '-') {
       return Invalid("A label of the domain cannot start or end with a hyphen.");
     }
     if (label.size() >= 4 && label[2] == '-' && label[3] == '-' &&
         !EqualsIgnoreCase(label.substr(0, 2), "xn")) {
-      return Invalid("A label of the domain cannot have hyphens in its third and fourth positions.");
+      return Invalid(
+          "A label of the domain cannot have hyphens in its third and fourth positions.");
     }
     for (char c : label) {
       const auto u = static_cast<unsigned char>(c);

@@ -27,7 +27,9 @@ std::optional<std::string> ExpandUpcE(std::string_view e) {
   a.reserve(12);
   a.push_back(s);
   switch (d6) {
-    case '0': case '1': case '2':
+    case '0':
+    case '1':
+    case '2':
       a += {d1, d2, d6, '0', '0', '0', '0', d3, d4, d5};
       break;
     case '3':

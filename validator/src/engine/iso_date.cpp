@@ -78,8 +78,8 @@ Parse ParseDate(std::string_view s, int32_t* days) {
   } else if (s.size() == 7 && Num(s, 0, 4, &y) && s[4] == '-' && Num(s, 5, 2, &m)) {
     if (y < 1000 || m < 1 || m > 12) return Parse::kImpossible;
     d = DaysInMonth(y, m);
-  } else if (s.size() >= 10 && Num(s, 0, 4, &y) && s[4] == '-' && Num(s, 5, 2, &m) &&
-             s[7] == '-' && Num(s, 8, 2, &d)) {
+  } else if (s.size() >= 10 && Num(s, 0, 4, &y) && s[4] == '-' && Num(s, 5, 2, &m) && s[7] == '-' &&
+             Num(s, 8, 2, &d)) {
     if (s.size() > 10) {
       if ((s[10] != 'T' && s[10] != ' ') || !ParseTime(s.substr(11), &time_valid)) {
         return Parse::kBadFormat;

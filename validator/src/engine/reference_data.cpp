@@ -55,9 +55,7 @@ std::optional<std::string_view> ReferenceData::Alpha3ToAlpha2(std::string_view c
   return it->second;
 }
 
-bool ReferenceData::IsCurrency(std::string_view code) const {
-  return currencies_.count(code) != 0;
-}
+bool ReferenceData::IsCurrency(std::string_view code) const { return currencies_.count(code) != 0; }
 
 bool ReferenceData::IsDisposableDomain(std::string_view domain) const {
   // Try the domain, then each parent, stopping before the bare top-level domain.

@@ -70,10 +70,10 @@ void Session::Finish(std::vector<Issue>& out) {
     issue.original = FormatPrice(o.price, o.decimals);
     std::string scope = o.category.empty() ? std::string("the batch")
                                            : "category '" + std::string(o.category) + "'";
-    issue.message = "Price " + issue.original + " is " + (o.high ? "above" : "below") +
-                    " the " + (o.high ? "upper" : "lower") + " fence " +
-                    FormatNumber(o.high ? o.fences.high : o.fences.low) + " of " + scope +
-                    " (Q1 " + FormatNumber(o.fences.q1) + ", Q3 " + FormatNumber(o.fences.q3) +
+    issue.message = "Price " + issue.original + " is " + (o.high ? "above" : "below") + " the " +
+                    (o.high ? "upper" : "lower") + " fence " +
+                    FormatNumber(o.high ? o.fences.high : o.fences.low) + " of " + scope + " (Q1 " +
+                    FormatNumber(o.fences.q1) + ", Q3 " + FormatNumber(o.fences.q3) +
                     ", fences at 1.5 x IQR)";
     out.push_back(std::move(issue));
   });

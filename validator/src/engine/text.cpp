@@ -137,9 +137,9 @@ namespace {
 // Strips one currency marker from the front or back: a symbol ($ € £ ¥, optionally with a
 // two-letter prefix like US$), or a three-letter code separated by a space.
 std::string_view StripCurrencyMarker(std::string_view s) {
-  static constexpr std::string_view kSymbols[] = {"US$", "CA$", "AU$", "NZ$", "HK$", "S$", "$",
-                                                  "\xE2\x82\xAC" /* € */, "\xC2\xA3" /* £ */,
-                                                  "\xC2\xA5" /* ¥ */};
+  static constexpr std::string_view kSymbols[] = {
+      "US$",     "CA$", "AU$", "NZ$", "HK$", "S$", "$", "\xE2\x82\xAC" /* € */, "\xC2\xA3" /* £ */,
+      "\xC2\xA5" /* ¥ */};
   for (std::string_view sym : kSymbols) {
     if (s.size() > sym.size() && s.substr(0, sym.size()) == sym) {
       return Trim(s.substr(sym.size()));

@@ -18,9 +18,29 @@ namespace dq::validator {
 
 // Standard fields; the numeric value is the index in dq::kStandardFields.
 enum class Field : uint8_t {
-  kSku, kTitle, kDescription, kPrice, kCompareAtPrice, kCostPrice, kCurrency, kAvailability,
-  kImageUrl, kBrand, kCategory, kGtin, kWeight, kHsCode, kCountryOfOrigin, kVatNumber, kEmail,
-  kPhone, kCountry, kStockQty, kReorderPoint, kExpiryDate, kWarehouseId,
+  kSku,
+  kTitle,
+  kDescription,
+  kPrice,
+  kCompareAtPrice,
+  kCostPrice,
+  kCurrency,
+  kAvailability,
+  kImageUrl,
+  kBrand,
+  kCategory,
+  kGtin,
+  kWeight,
+  kHsCode,
+  kCountryOfOrigin,
+  kVatNumber,
+  kEmail,
+  kPhone,
+  kCountry,
+  kStockQty,
+  kReorderPoint,
+  kExpiryDate,
+  kWarehouseId,
 };
 inline constexpr size_t kFieldCount = kStandardFields.size();
 static_assert(static_cast<size_t>(Field::kWarehouseId) + 1 == kFieldCount);
@@ -39,8 +59,15 @@ enum CheckType : uint8_t {
 
 // Platform templates, in dq::kPlatforms order after kNone.
 enum class Platform : uint8_t {
-  kNone, kMarketplace1Tw, kMarketplace2, kMarketplace3, kSearchMerchant, kSocialCatalog,
-  kMarketplace1Cross, kMarketplace4, kMarketplace5,
+  kNone,
+  kMarketplace1Tw,
+  kMarketplace2,
+  kMarketplace3,
+  kSearchMerchant,
+  kSocialCatalog,
+  kMarketplace1Cross,
+  kMarketplace4,
+  kMarketplace5,
 };
 
 // What a batch checks and how its row values are laid out.
@@ -65,9 +92,9 @@ struct Issue {
   uint64_t row = 0;  // from 1
   IssueCode code{};
   Field field{};
-  std::string original;               // the value as submitted
-  std::optional<std::string> fixed;   // set for fixes: the cleaned value
-  std::string message;                // empty: the catalogue's message
+  std::string original;              // the value as submitted
+  std::optional<std::string> fixed;  // set for fixes: the cleaned value
+  std::string message;               // empty: the catalogue's message
 
   Severity severity() const { return Def(code).severity; }
   std::string_view Message() const { return message.empty() ? Def(code).message : message; }

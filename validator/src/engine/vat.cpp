@@ -230,8 +230,8 @@ Verdict Ie(std::string_view b) {
   if (IsDigit(b[1])) {  // 7 digits + check letter (+ optional second letter)
     return Ok(b[7] == letter(b.substr(0, 7), b.size() == 9 ? b[8] : 0));
   }
-  if (b.size() != 8 || std::string_view("ABCDEFGHIJKLMNOPQRSTUVWXYZ+*").find(b[1]) ==
-                           std::string_view::npos) {
+  if (b.size() != 8 ||
+      std::string_view("ABCDEFGHIJKLMNOPQRSTUVWXYZ+*").find(b[1]) == std::string_view::npos) {
     return Verdict::kBadFormat;
   }
   // Old form: digit, letter, 5 digits, check letter; the check covers 0 + digits 3-7 + digit 1.
@@ -289,8 +289,8 @@ Verdict Mt(std::string_view b) {
 }
 
 Verdict Nl(std::string_view b) {
-  if (b.size() != 12 || !IsAllDigits(b.substr(0, 9)) || b[9] != 'B' ||
-      !IsAllDigits(b.substr(10)) || ToInt(b.substr(0, 9)) == 0 || ToInt(b.substr(10)) == 0) {
+  if (b.size() != 12 || !IsAllDigits(b.substr(0, 9)) || b[9] != 'B' || !IsAllDigits(b.substr(10)) ||
+      ToInt(b.substr(0, 9)) == 0 || ToInt(b.substr(10)) == 0) {
     return Verdict::kBadFormat;
   }
   // Either the first nine digits are a BSN (11-proof), or the whole NL number passes
@@ -411,11 +411,11 @@ Verdict Check(std::string_view v) {
     Verdict (*check)(std::string_view);
   };
   static constexpr Entry kTable[] = {
-      {"AT", At}, {"BE", Be}, {"BG", Bg}, {"CY", Cy}, {"CZ", Cz}, {"DE", De}, {"DK", Dk},
-      {"EE", Ee}, {"EL", El}, {"ES", Es}, {"FI", Fi}, {"FR", Fr}, {"HR", Hr}, {"HU", Hu},
-      {"IE", Ie}, {"IT", It}, {"LT", Lt}, {"LU", Lu}, {"LV", Lv}, {"MT", Mt}, {"NL", Nl},
-      {"PL", Pl}, {"PT", Pt}, {"RO", Ro}, {"SE", Se}, {"SI", Si}, {"SK", Sk}, {"GB", Gb},
-      {"XI", Gb},
+      {"AT", At}, {"BE", Be}, {"BG", Bg}, {"CY", Cy}, {"CZ", Cz}, {"DE", De},
+      {"DK", Dk}, {"EE", Ee}, {"EL", El}, {"ES", Es}, {"FI", Fi}, {"FR", Fr},
+      {"HR", Hr}, {"HU", Hu}, {"IE", Ie}, {"IT", It}, {"LT", Lt}, {"LU", Lu},
+      {"LV", Lv}, {"MT", Mt}, {"NL", Nl}, {"PL", Pl}, {"PT", Pt}, {"RO", Ro},
+      {"SE", Se}, {"SI", Si}, {"SK", Sk}, {"GB", Gb}, {"XI", Gb},
   };
   for (const Entry& e : kTable) {
     if (e.prefix == cc) return e.check(b);

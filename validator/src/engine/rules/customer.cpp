@@ -70,7 +70,8 @@ void CheckPhone(RowContext& ctx, std::string_view region, bool has_email) {
   if (v.empty()) return;
   const PhoneVerdict& p = ctx.batch().phone_checker.Check(v, region.empty() ? "ZZ" : region);
   if (!p.valid) {
-    const bool needs_country = region.empty() && v[0] != '+' && !(v.size() > 1 && v[0] == '0' && v[1] == '0');
+    const bool needs_country =
+        region.empty() && v[0] != '+' && !(v.size() > 1 && v[0] == '0' && v[1] == '0');
     ctx.Report(IssueCode::INVALID_PHONE, Field::kPhone,
                needs_country ? "Phone number is in national form and the row has no valid "
                                "country to read it with"

@@ -31,19 +31,25 @@ const Template& TemplateOf(Platform p) {
       // marketplace1_tw
       Make(60, false, F::kTitle, F::kPrice, F::kImageUrl, F::kCategory, F::kWeight),
       // marketplace2
-      Make(60, false, F::kTitle, F::kPrice, F::kImageUrl, F::kBrand, F::kCategory, F::kStockQty, F::kSku),
+      Make(60, false, F::kTitle, F::kPrice, F::kImageUrl, F::kBrand, F::kCategory, F::kStockQty,
+           F::kSku),
       // marketplace3
-      Make(60, false, F::kSku, F::kTitle, F::kPrice, F::kImageUrl, F::kCategory, F::kDescription, F::kStockQty),
+      Make(60, false, F::kSku, F::kTitle, F::kPrice, F::kImageUrl, F::kCategory, F::kDescription,
+           F::kStockQty),
       // search_merchant
-      Make(150, false, F::kSku, F::kTitle, F::kDescription, F::kPrice, F::kImageUrl, F::kAvailability, F::kBrand),
+      Make(150, false, F::kSku, F::kTitle, F::kDescription, F::kPrice, F::kImageUrl,
+           F::kAvailability, F::kBrand),
       // social_catalog
-      Make(200, false, F::kSku, F::kTitle, F::kDescription, F::kPrice, F::kImageUrl, F::kAvailability, F::kBrand),
+      Make(200, false, F::kSku, F::kTitle, F::kDescription, F::kPrice, F::kImageUrl,
+           F::kAvailability, F::kBrand),
       // marketplace1_cross
       Make(60, true, F::kTitle, F::kPrice, F::kImageUrl, F::kWeight),
       // marketplace4
-      Make(255, false, F::kSku, F::kTitle, F::kDescription, F::kPrice, F::kStockQty, F::kCategory, F::kImageUrl),
+      Make(255, false, F::kSku, F::kTitle, F::kDescription, F::kPrice, F::kStockQty, F::kCategory,
+           F::kImageUrl),
       // marketplace5
-      Make(70, false, F::kSku, F::kTitle, F::kDescription, F::kPrice, F::kStockQty, F::kCategory, F::kImageUrl),
+      Make(70, false, F::kSku, F::kTitle, F::kDescription, F::kPrice, F::kStockQty, F::kCategory,
+           F::kImageUrl),
   };
   if (p == Platform::kNone) return kNone;
   return kTemplates[static_cast<size_t>(p) - 1];
@@ -52,11 +58,16 @@ const Template& TemplateOf(Platform p) {
 // True when another selected check already reports this field when it is empty.
 bool ReportedElsewhere(const RowContext& ctx, Field f) {
   switch (f) {
-    case Field::kSku: return ctx.checks(kProductCheck);
-    case Field::kPrice: return PriceFormatChecked(ctx);
-    case Field::kStockQty: return ctx.checks(kInventoryCheck) && ctx.mapped(f);
-    case Field::kWeight: return ctx.checks(kShippingCheck) && ctx.mapped(f);
-    default: return false;
+    case Field::kSku:
+      return ctx.checks(kProductCheck);
+    case Field::kPrice:
+      return PriceFormatChecked(ctx);
+    case Field::kStockQty:
+      return ctx.checks(kInventoryCheck) && ctx.mapped(f);
+    case Field::kWeight:
+      return ctx.checks(kShippingCheck) && ctx.mapped(f);
+    default:
+      return false;
   }
 }
 
@@ -138,8 +149,8 @@ void CheckPlatform(RowContext& ctx) {
     for (Field f : {Field::kTitle, Field::kDescription}) {
       if (!IsLatinOnly(ctx.value(f))) {
         ctx.Report(IssueCode::PLATFORM_NOT_ENGLISH, f,
-                   std::string(name) + " requires English content; " +
-                       std::string(FieldName(f)) + " has non-Latin letters");
+                   std::string(name) + " requires English content; " + std::string(FieldName(f)) +
+                       " has non-Latin letters");
       }
     }
   }

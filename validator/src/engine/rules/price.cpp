@@ -13,7 +13,9 @@ constexpr double kThinMargin = 0.10;
 
 uint8_t Decimals(std::string_view plain) {
   const size_t dot = plain.find('.');
-  return dot == std::string_view::npos ? 0 : static_cast<uint8_t>(std::min<size_t>(plain.size() - dot - 1, 255));
+  return dot == std::string_view::npos
+             ? 0
+             : static_cast<uint8_t>(std::min<size_t>(plain.size() - dot - 1, 255));
 }
 
 }  // namespace

@@ -68,9 +68,8 @@ void CheckVat(RowContext& ctx) {
       return;
     case vat::Verdict::kBadFormat:
       ctx.Report(IssueCode::INVALID_VAT_FORMAT, Field::kVatNumber,
-                 compact.substr(0, 2) == "GR"
-                     ? "Greek VAT numbers use the prefix EL, not GR"
-                     : std::string());
+                 compact.substr(0, 2) == "GR" ? "Greek VAT numbers use the prefix EL, not GR"
+                                              : std::string());
       return;
     case vat::Verdict::kBadChecksum:
       ctx.Report(IssueCode::INVALID_VAT_CHECKSUM, Field::kVatNumber);
