@@ -82,7 +82,11 @@ CsvReader::RecordEnd CsvReader::FindRecordEnd(std::string_view s) const {
 bool CsvReader::DetectDelimiter(std::string_view s) {
   // Counts candidates on the first line, outside quotes (a quote anywhere toggles: header names
   // rarely contain quotes, and the delimiter is not known yet).
+  // Only the first max_record_bytes + 1 bytes count, so the choice does not depend on how the
+  // input was chunked.
   static constexpr std::array<char, 4> kCandidates = {',', '\t', ';', '|'};
+  const bool capped = s.size() > limits_.max_record_bytes;
+  if (capped) s = s.substr(0, limits_.max_record_bytes + 1);
   std::array<size_t, 4> count{};
   bool quoted = false;
   size_t i = 0;
@@ -96,7 +100,7 @@ bool CsvReader::DetectDelimiter(std::string_view s) {
       for (size_t k = 0; k < kCandidates.size(); ++k) count[k] += c == kCandidates[k];
     }
   }
-  if (i == s.size() && !in_.finished() && i <= limits_.max_record_bytes) return false;
+  if (i == s.size() && !in_.finished() && !capped) return false;
   size_t best = 0;
   for (size_t k = 1; k < kCandidates.size(); ++k) {
     if (count[k] > count[best]) best = k;

@@ -98,6 +98,8 @@ void RowWriter::WriteCsvCell(std::string_view cell) {
   }
   // A lone empty column in a one-column file would read back as a blank line (skipped).
   if (cell.empty() && header_.size() == 1) quote = true;
+  // Text starting with U+FEFF at the very start of the file would read back as a BOM.
+  if (out_.size() == (dialect_.bom ? 3u : 0u) && cell.starts_with("\xEF\xBB\xBF")) quote = true;
   if (!quote) {
     out_.append(cell);
     return;

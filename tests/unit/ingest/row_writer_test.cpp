@@ -65,6 +65,8 @@ INSTANTIATE_TEST_SUITE_P(
         WriteCase{"csv_padding_kept", FileFormat::kCsv, "a,b,c\n1\n", "a,b,c\n1,,\n"},
         WriteCase{"csv_single_column_empty_cell", FileFormat::kCsv, "a\n\"\"\nx\n",
                   "a\n\"\"\nx\n"},
+        WriteCase{"csv_header_starting_with_feff_not_at_file_start", FileFormat::kCsv,
+                  "\r\n\xEF\xBB\xBF" "a\nz\n", "\"\xEF\xBB\xBF" "a\"\nz\n"},
         WriteCase{"tsv", FileFormat::kTsv, "a\tb\n1,5\t\"t\tab\"\n", "a\tb\n1,5\t\"t\tab\"\n"},
         WriteCase{"json_array_types", FileFormat::kJsonArray,
                   R"([{"s":"x\"y","n":1.50,"b":true,"z":null,"j":[1, {"k":2}]},{"s":"\u00e9\n"}])",
