@@ -60,6 +60,8 @@ constexpr SettingSpec kSettings[] = {
     {"DQ_JOB_TTL_DAYS", "30", true, 1, 3650, kGateway, false, "days a job is kept"},
     {"DQ_WORKERS", "2", true, 0, 256, kGateway, false,
      "job worker threads in each gateway process (0: this replica takes no jobs)"},
+    {"DQ_JOB_CLAIM_IDLE_MS", "30000", true, 500, 3600000, kGateway, false,
+     "a job whose worker has been silent this long is taken over by another worker"},
     // Validator
     {"DQ_VALIDATOR_BIND", "0.0.0.0", false, 0, 0, kValidator, false, "address the gRPC server binds"},
     {"DQ_VALIDATOR_PORT", "50051", true, 0, 65535, kValidator, false, "gRPC port"},

@@ -170,9 +170,7 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request) {
       switch (route.id) {
         case RouteId::kValidate: response = Validate(request, *principal); break;
         case RouteId::kUsage: response = Usage(*principal); break;
-        default:
-          response = ErrorResponse(
-              Status(ErrorCode::kNotFound, "Jobs are not available on this server yet."));
+        default: response = Jobs(route, request, *principal);
       }
   }
   return WithRate(std::move(response), *d);
@@ -209,6 +207,22 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
     return ErrorResponse(result.status());
   }
   return JsonResponse(200, DumpJson(BuildValidateResponse(*command, *result)));
+}
+
+HttpResponse Gateway::Jobs(const RouteMatch& route, const HttpRequest& request,
+                           const Principal& principal) {
+  if (deps_.jobs == nullptr) {
+    return ErrorResponse(Status(ErrorCode::kNotFound, "Jobs are not served here."));
+  }
+  JobsApi& jobs = *deps_.jobs;
+  switch (route.id) {
+    case RouteId::kCreateJob: return jobs.Create(request, principal);
+    case RouteId::kListJobs: return jobs.List(request, principal);
+    case RouteId::kGetJob: return jobs.Get(principal, route.params[0]);
+    case RouteId::kJobCleaned: return jobs.Cleaned(principal, route.params[0]);
+    case RouteId::kJobIssues: return jobs.IssuesPage(request, principal, route.params[0]);
+    default: return ErrorResponse(Status(ErrorCode::kNotFound, "No such endpoint."));
+  }
 }
 
 HttpResponse Gateway::Usage(const Principal& principal) {

@@ -22,6 +22,7 @@
 #include "dq/common/clock.h"
 #include "http/http_types.h"
 #include "limits/quota.h"
+#include "jobs/jobs_api.h"
 #include "limits/rate_limiter.h"
 
 namespace dq::gateway {
@@ -39,6 +40,8 @@ struct GatewayDeps {
   ValidatorClient& validator;
   // True when the gateway's own dependencies (Redis) answer; used by /readyz.
   std::function<bool()> store_ready;
+  // The job endpoints; null where jobs are not served (unit tests of other routes).
+  JobsApi* jobs = nullptr;
 };
 
 class Gateway {
@@ -57,6 +60,8 @@ class Gateway {
   HttpResponse Ready();
   HttpResponse Validate(const HttpRequest& request, const Principal& principal);
   HttpResponse Usage(const Principal& principal);
+  HttpResponse Jobs(const struct RouteMatch& route, const HttpRequest& request,
+                    const Principal& principal);
 
   GatewayDeps deps_;
   GatewayOptions options_;

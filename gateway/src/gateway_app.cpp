@@ -29,6 +29,22 @@ GatewayApp::GatewayApp(const Settings& s) {
   validator_ = std::make_unique<GrpcValidatorClient>(
       s.String("DQ_VALIDATOR_ADDR"), std::chrono::milliseconds(s.Int("DQ_VALIDATOR_TIMEOUT_MS")));
 
+  RedisOptions blocking = ro;
+  blocking.timeout = std::chrono::milliseconds(ro.timeout.count() + 2000);
+  blocking_redis_ = std::make_unique<RedisClient>(blocking);
+  jobs_store_ = std::make_unique<RedisJobStore>(
+      *redis_, std::chrono::seconds(s.Int("DQ_JOB_TTL_DAYS") * 24 * 3600));
+  queue_ = std::make_unique<JobQueue>(*redis_, *blocking_redis_);
+  JobsOptions jo;
+  jo.upload_max_bytes = static_cast<size_t>(s.Int("DQ_UPLOAD_MAX_BYTES"));
+  jobs_api_ = std::make_unique<JobsApi>(*jobs_store_, *queue_, *quota_, clock, jo);
+  WorkerOptions wo;
+  wo.threads = static_cast<int>(s.Int("DQ_WORKERS"));
+  wo.claim_idle = std::chrono::milliseconds(s.Int("DQ_JOB_CLAIM_IDLE_MS"));
+  wo.heartbeat = wo.claim_idle / 6;
+  workers_ = std::make_unique<JobWorkers>(*jobs_store_, *queue_, *quota_, validator_->channel(),
+                                          clock, wo);
+
   GatewayOptions go;
   go.max_body_bytes = static_cast<size_t>(s.Int("DQ_MAX_BODY_BYTES"));
   go.max_records = static_cast<size_t>(s.Int("DQ_MAX_RECORDS"));
@@ -36,7 +52,8 @@ GatewayApp::GatewayApp(const Settings& s) {
   if (!go.rate_limiting) log::Warn("rate limiting is OFF (DQ_RATE_LIMIT_ENABLED=0)");
   RedisClient* redis = redis_.get();
   gateway_ = std::make_unique<Gateway>(
-      GatewayDeps{*accounts_, *limiter_, *quota_, *validator_, [redis] { return redis->Ping(); }},
+      GatewayDeps{*accounts_, *limiter_, *quota_, *validator_, [redis] { return redis->Ping(); },
+                  jobs_api_.get()},
       go);
 
   HttpServerOptions ho;
@@ -51,9 +68,14 @@ GatewayApp::GatewayApp(const Settings& s) {
 
 GatewayApp::~GatewayApp() { Shutdown(); }
 
-Status GatewayApp::Start() { return http_->Start(); }
+Status GatewayApp::Start() {
+  if (Status s = http_->Start(); !s.ok()) return s;
+  workers_->Start();
+  return Status::Ok();
+}
 
 void GatewayApp::Shutdown() {
+  if (workers_) workers_->Stop();
   if (http_) http_->Shutdown();
 }
 

@@ -10,6 +10,10 @@
 #include "dq/common/settings.h"
 #include "gateway.h"
 #include "http/pistache_server.h"
+#include "jobs/job_queue.h"
+#include "jobs/job_store.h"
+#include "jobs/job_worker.h"
+#include "jobs/jobs_api.h"
 #include "limits/quota.h"
 #include "limits/rate_limiter.h"
 
@@ -32,6 +36,11 @@ class GatewayApp {
   std::unique_ptr<RedisRateLimiter> limiter_;
   std::unique_ptr<RedisQuotaService> quota_;
   std::unique_ptr<GrpcValidatorClient> validator_;
+  std::unique_ptr<RedisClient> blocking_redis_;  // long read timeout, for XREADGROUP BLOCK
+  std::unique_ptr<RedisJobStore> jobs_store_;
+  std::unique_ptr<JobQueue> queue_;
+  std::unique_ptr<JobsApi> jobs_api_;
+  std::unique_ptr<JobWorkers> workers_;
   std::unique_ptr<Gateway> gateway_;
   std::unique_ptr<HttpServer> http_;
 };

@@ -1,0 +1,151 @@
+#include "job.h"
+
+namespace dq::gateway {
+namespace {
+
+using nlohmann::json;
+
+int64_t ToInt(const std::string& s) {
+  try {
+    return s.empty() ? 0 : std::stoll(s);
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+ingest::FileFormat FormatFromName(const std::string& name) {
+  for (auto f : {ingest::FileFormat::kCsv, ingest::FileFormat::kTsv, ingest::FileFormat::kJsonArray,
+                 ingest::FileFormat::kNdjson}) {
+    if (ingest::FormatName(f) == name) return f;
+  }
+  return ingest::FileFormat::kCsv;
+}
+
+json MappingObject(const std::vector<std::pair<std::string, std::string>>& mapping) {
+  json m = json::object();
+  for (const auto& [field, column] : mapping) m[field] = column;
+  return m;
+}
+
+}  // namespace
+
+std::string MappingJson(const std::vector<std::pair<std::string, std::string>>& mapping) {
+  return MappingObject(mapping).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+json JobSummaryJson(const Job& j) {
+  return {{"id", j.id},
+          {"filename", j.filename},
+          {"status", j.status},
+          {"check_types", j.check_types},
+          {"rows_total", j.rows_total},
+          {"rows_error", j.rows_error},
+          {"rows_warning", j.rows_warning},
+          {"rows_fixed", j.rows_fixed},
+          {"health_score", j.health_score},
+          {"created_at", j.created_at}};
+}
+
+json JobDetailJson(const Job& j) {
+  json d = JobSummaryJson(j);
+  d["platform"] = j.platform.empty() ? json(nullptr) : json(j.platform);
+  d["mapping"] = MappingObject(j.mapping);
+  d["mapping_inferred"] = j.mapping_inferred;
+  d["format"] = std::string(ingest::FormatName(j.format));
+  d["stats"] = {{"rows", j.rows_total},
+                {"errors", j.errors},
+                {"warnings", j.warnings},
+                {"fixes", j.fixes},
+                {"score", j.health_score}};
+  d["issues_total"] = j.issues;
+  d["started_at"] = j.started_at.empty() ? json(nullptr) : json(j.started_at);
+  d["finished_at"] = j.finished_at.empty() ? json(nullptr) : json(j.finished_at);
+  if (j.status == "failed") d["error"] = j.error;
+  return d;
+}
+
+std::vector<std::string> JobToHashArgs(const Job& j) {
+  json header = j.header;
+  return {"id", j.id,
+          "account_id", j.account_id,
+          "filename", j.filename,
+          "status", j.status,
+          "error", j.error,
+          "check_types", j.check_types,
+          "platform", j.platform,
+          "mapping", MappingJson(j.mapping),
+          "mapping_inferred", j.mapping_inferred ? "1" : "0",
+          "format", std::string(ingest::FormatName(j.format)),
+          "delimiter", std::string(1, j.dialect.delimiter),
+          "crlf", j.dialect.crlf ? "1" : "0",
+          "bom", j.dialect.bom ? "1" : "0",
+          "header", header.dump(-1, ' ', false, json::error_handler_t::replace),
+          "file_bytes", std::to_string(j.file_bytes),
+          "file_chunks", std::to_string(j.file_chunks),
+          "rows_total", std::to_string(j.rows_total),
+          "rows_error", std::to_string(j.rows_error),
+          "rows_warning", std::to_string(j.rows_warning),
+          "rows_fixed", std::to_string(j.rows_fixed),
+          "errors", std::to_string(j.errors),
+          "warnings", std::to_string(j.warnings),
+          "fixes", std::to_string(j.fixes),
+          "issues", std::to_string(j.issues),
+          "health_score", std::to_string(j.health_score),
+          "attempts", std::to_string(j.attempts),
+          "created_at", j.created_at,
+          "created_ms", std::to_string(j.created_ms),
+          "started_at", j.started_at,
+          "finished_at", j.finished_at,
+          "quota_month", j.quota_month};
+}
+
+Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) {
+  Job j;
+  for (const auto& [k, v] : fields) {
+    if (k == "id") j.id = v;
+    else if (k == "account_id") j.account_id = v;
+    else if (k == "filename") j.filename = v;
+    else if (k == "status") j.status = v;
+    else if (k == "error") j.error = v;
+    else if (k == "check_types") j.check_types = v;
+    else if (k == "platform") j.platform = v;
+    else if (k == "mapping") {
+      json m = json::parse(v, nullptr, false);
+      if (m.is_object()) {
+        for (const auto& [field, column] : m.items()) {
+          if (column.is_string()) j.mapping.emplace_back(field, column.get<std::string>());
+        }
+      }
+    } else if (k == "mapping_inferred") j.mapping_inferred = v == "1";
+    else if (k == "format") j.format = FormatFromName(v);
+    else if (k == "delimiter") j.dialect.delimiter = v.empty() ? ',' : v[0];
+    else if (k == "crlf") j.dialect.crlf = v == "1";
+    else if (k == "bom") j.dialect.bom = v == "1";
+    else if (k == "header") {
+      json h = json::parse(v, nullptr, false);
+      if (h.is_array()) {
+        for (const auto& c : h) j.header.push_back(c.is_string() ? c.get<std::string>() : "");
+      }
+    } else if (k == "file_bytes") j.file_bytes = ToInt(v);
+    else if (k == "file_chunks") j.file_chunks = ToInt(v);
+    else if (k == "rows_total") j.rows_total = ToInt(v);
+    else if (k == "rows_error") j.rows_error = ToInt(v);
+    else if (k == "rows_warning") j.rows_warning = ToInt(v);
+    else if (k == "rows_fixed") j.rows_fixed = ToInt(v);
+    else if (k == "errors") j.errors = ToInt(v);
+    else if (k == "warnings") j.warnings = ToInt(v);
+    else if (k == "fixes") j.fixes = ToInt(v);
+    else if (k == "issues") j.issues = ToInt(v);
+    else if (k == "health_score") j.health_score = ToInt(v);
+    else if (k == "attempts") j.attempts = ToInt(v);
+    else if (k == "created_at") j.created_at = v;
+    else if (k == "created_ms") j.created_ms = ToInt(v);
+    else if (k == "started_at") j.started_at = v;
+    else if (k == "finished_at") j.finished_at = v;
+    else if (k == "quota_month") j.quota_month = v;
+  }
+  // Mapping order follows the standard fields, as everywhere else.
+  return j;
+}
+
+}  // namespace dq::gateway

@@ -1,0 +1,60 @@
+// A job: one uploaded file, validated asynchronously. Status goes queued -> processing -> done
+// or failed (with `error`); a job whose worker dies goes back to queued and is taken again.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ingest/file_format.h"
+#include "ingest/row_reader.h"
+
+namespace dq::gateway {
+
+struct Job {
+  std::string id;  // UUIDv4
+  std::string account_id;
+  std::string filename;
+  std::string status;  // queued | processing | done | failed
+  std::string error;   // set when failed
+  std::string check_types;  // "product,price"
+  std::string platform;     // "" for none
+  std::vector<std::pair<std::string, std::string>> mapping;  // (standard field, column)
+  bool mapping_inferred = false;
+  ingest::FileFormat format = ingest::FileFormat::kCsv;
+  ingest::CsvDialect dialect;
+  std::vector<std::string> header;  // the file's columns, in order
+  int64_t file_bytes = 0;
+  int64_t file_chunks = 0;
+  int64_t rows_total = 0;
+  int64_t rows_error = 0;
+  int64_t rows_warning = 0;
+  int64_t rows_fixed = 0;
+  int64_t errors = 0;    // issues of severity error
+  int64_t warnings = 0;  // issues of severity warning
+  int64_t fixes = 0;     // values fixed
+  int64_t issues = 0;    // issues stored
+  int64_t health_score = 0;  // 0 until done
+  int64_t attempts = 0;      // times a worker started it
+  std::string created_at;    // ISO 8601 UTC, milliseconds
+  int64_t created_ms = 0;
+  std::string started_at;
+  std::string finished_at;
+  std::string quota_month;  // where its records were reserved ("202611")
+};
+
+// The job summary of GET /v1/jobs (and the 202 of an upload).
+nlohmann::json JobSummaryJson(const Job& job);
+// The job detail of GET /v1/jobs/:id, without the issues array (the caller adds it).
+nlohmann::json JobDetailJson(const Job& job);
+
+// The Redis hash fields of a job, and back.
+std::vector<std::string> JobToHashArgs(const Job& job);
+Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields);
+
+std::string MappingJson(const std::vector<std::pair<std::string, std::string>>& mapping);
+
+}  // namespace dq::gateway

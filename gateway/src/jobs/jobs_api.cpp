@@ -1,0 +1,315 @@
+#include "jobs_api.h"
+
+#include "../http/error_response.h"
+#include "../http/json_util.h"
+#include "../validate/validate_request.h"
+#include "dq/common/crypto.h"
+#include "dq/common/log.h"
+#include "dq/common/time_format.h"
+#include "ingest/mapping_inference.h"
+#include "ingest/row_writer.h"
+#include "ingest/upload_form.h"
+
+namespace dq::gateway {
+namespace {
+
+using nlohmann::json;
+
+struct Upload {
+  std::string_view file;
+  std::string filename;
+  std::string file_content_type;
+  std::optional<std::string> mapping;
+  std::optional<std::string> check_types;
+  std::optional<std::string> platform;
+};
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string ExtensionFor(ingest::FileFormat f) {
+  switch (f) {
+    case ingest::FileFormat::kCsv: return ".csv";
+    case ingest::FileFormat::kTsv: return ".tsv";
+    case ingest::FileFormat::kJsonArray: return ".json";
+    case ingest::FileFormat::kNdjson: return ".ndjson";
+  }
+  return "";
+}
+
+Status Invalid(const std::string& field, const std::string& message) {
+  return Status(ErrorCode::kInvalidRequest, field + ": " + message, {{field, message}});
+}
+
+std::string CsvCell(std::string_view s) {
+  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += "\"\"";
+    else out.push_back(c);
+  }
+  out += "\"";
+  return out;
+}
+
+}  // namespace
+
+Result<int64_t> IntParam(const HttpRequest& request, const std::string& name, int64_t fallback,
+                         int64_t min, int64_t max) {
+  auto text = request.Query(name);
+  if (!text) return fallback;
+  int64_t v = 0;
+  bool ok = !text->empty() && text->size() <= 18;
+  for (char c : *text) ok = ok && c >= '0' && c <= '9';
+  if (ok) v = std::stoll(*text);
+  if (!ok || v < min || v > max) {
+    return Invalid(name, "must be an integer from " + std::to_string(min) + " to " +
+                             std::to_string(max));
+  }
+  return v;
+}
+
+HttpResponse JobsApi::Create(const HttpRequest& request, const Principal& principal) {
+  if (request.body.size() > options_.upload_max_bytes + 64 * 1024) {
+    return ErrorResponse(Status(ErrorCode::kFileTooLarge,
+                                "The upload is " + std::to_string(request.body.size()) +
+                                    " bytes; files may be at most " +
+                                    std::to_string(options_.upload_max_bytes) + " bytes."));
+  }
+  const std::string* ct_header = request.Header("content-type");
+  const std::string content_type = ct_header ? *ct_header : "";
+  Upload up;
+  ingest::UploadLimits limits;
+  limits.max_file_bytes = options_.upload_max_bytes;
+  std::optional<ingest::UploadForm> form;
+  if (Lower(content_type).rfind("multipart/form-data", 0) == 0) {
+    auto parsed = ingest::ParseUploadForm(content_type, request.body, limits);
+    if (!parsed.ok()) return ErrorResponse(parsed.status());
+    form = std::move(*parsed);
+    up.file = form->file();
+    up.filename = form->filename();
+    up.file_content_type = form->file_content_type();
+    up.mapping = form->mapping;
+    up.check_types = form->check_types;
+    up.platform = form->platform;
+  } else {
+    up.file = request.body;
+    up.filename = request.Query("filename").value_or("");
+    up.file_content_type = content_type;
+    up.mapping = request.Query("mapping");
+    up.check_types = request.Query("check_types");
+    up.platform = request.Query("platform");
+  }
+  if (up.file.size() > options_.upload_max_bytes) {
+    return ErrorResponse(Status(ErrorCode::kFileTooLarge,
+                                "The file is " + std::to_string(up.file.size()) +
+                                    " bytes; files may be at most " +
+                                    std::to_string(options_.upload_max_bytes) + " bytes."));
+  }
+  if (up.file.empty()) {
+    return ErrorResponse(Status(ErrorCode::kEmptyFile, "The uploaded file is empty."));
+  }
+  auto format = ingest::DetectFormat(up.file_content_type, up.filename,
+                                     up.file.substr(0, ingest::kSniffBytes));
+  if (!format.ok()) return ErrorResponse(format.status());
+
+  std::vector<std::string> check_types = {"product"};
+  if (up.check_types && !up.check_types->empty()) {
+    auto parsed = ParseCheckTypes(*up.check_types);
+    if (!parsed.ok()) return ErrorResponse(parsed.status());
+    check_types = std::move(*parsed);
+  }
+  std::string platform = up.platform.value_or("");
+  if (!platform.empty()) {
+    if (Status s = CheckPlatform(platform); !s.ok()) return ErrorResponse(s);
+  }
+  std::optional<std::vector<std::pair<std::string, std::string>>> mapping;
+  if (up.mapping && !up.mapping->empty()) {
+    json m = json::parse(*up.mapping, nullptr, false);
+    if (m.is_discarded()) {
+      return ErrorResponse(Invalid("mapping", "is not valid JSON; send a JSON object such as "
+                                              "{\"sku\": \"Variant SKU\"}"));
+    }
+    auto parsed = ParseMapping(m);
+    if (!parsed.ok()) return ErrorResponse(parsed.status());
+    mapping = std::move(*parsed);
+  }
+
+  // One pass over the whole file: every record checked, rows counted (for the quota), header
+  // and dialect found. Bad files are refused now, not discovered by a worker later.
+  auto summary = ingest::ScanFile(*format, up.file);
+  if (!summary.ok()) return ErrorResponse(summary.status());
+
+  Job job;
+  job.mapping_inferred = !mapping.has_value();
+  if (mapping) {
+    std::vector<ErrorDetail> missing;
+    for (const auto& [field, column] : *mapping) {
+      if (std::find(summary->header.begin(), summary->header.end(), column) ==
+          summary->header.end()) {
+        missing.push_back({"mapping." + field, "column '" + column + "' is not in the file"});
+      }
+    }
+    if (!missing.empty()) {
+      std::string message = missing[0].field + ": " + missing[0].message;
+      return ErrorResponse(Status(ErrorCode::kInvalidRequest, message, std::move(missing)));
+    }
+    job.mapping = std::move(*mapping);
+  } else {
+    job.mapping = ingest::InferMapping(summary->header);
+    if (job.mapping.empty()) {
+      return ErrorResponse(Invalid(
+          "mapping", "none of the file's columns could be matched to a standard field; send a "
+                     "mapping"));
+    }
+  }
+
+  auto reservation = quota_.Reserve(principal.account, static_cast<int64_t>(summary->data_rows));
+  if (!reservation.ok()) return ErrorResponse(reservation.status());
+
+  const auto now = clock_.Now();
+  job.id = NewUuidV4();
+  job.account_id = principal.account.id;
+  job.filename = up.filename.empty() ? "upload" + ExtensionFor(*format) : up.filename;
+  job.status = "queued";
+  for (size_t i = 0; i < check_types.size(); ++i) {
+    job.check_types += (i ? "," : "") + check_types[i];
+  }
+  job.platform = platform;
+  job.format = *format;
+  job.dialect = summary->dialect;
+  job.header = summary->header;
+  job.file_bytes = static_cast<int64_t>(up.file.size());
+  job.rows_total = static_cast<int64_t>(summary->data_rows);
+  job.created_at = FormatIso8601Millis(now);
+  job.created_ms = UnixMillis(now);
+  job.quota_month = reservation->month;
+  std::vector<std::string_view> chunks;
+  for (size_t off = 0; off < up.file.size(); off += options_.chunk_bytes) {
+    chunks.push_back(up.file.substr(off, options_.chunk_bytes));
+  }
+  job.file_chunks = static_cast<int64_t>(chunks.size());
+
+  Status stored = store_.Create(job, chunks);
+  if (stored.ok()) stored = queue_.Enqueue(job.account_id, job.id);
+  if (!stored.ok()) {
+    quota_.Release(*reservation);
+    log::Error("job not accepted", {{"job_id", job.id}, {"error", stored.message()}});
+    return ErrorResponse(stored.code() == ErrorCode::kUnavailable
+                             ? stored
+                             : Status(ErrorCode::kInternal, "The job could not be stored."));
+  }
+  HttpResponse r = JsonResponse(202, DumpJson(JobSummaryJson(job)));
+  r.SetHeader("Location", "/v1/jobs/" + job.id);
+  return r;
+}
+
+HttpResponse JobsApi::List(const HttpRequest& request, const Principal& principal) {
+  auto limit = IntParam(request, "limit", 20, 1, 20);
+  if (!limit.ok()) return ErrorResponse(limit.status());
+  auto jobs = store_.List(principal.account.id, static_cast<int>(*limit));
+  if (!jobs.ok()) return ErrorResponse(jobs.status());
+  json list = json::array();
+  for (const auto& j : *jobs) list.push_back(JobSummaryJson(j));
+  return JsonResponse(200, DumpJson(list));
+}
+
+Result<Job> JobsApi::Find(const Principal& principal, const std::string& id) {
+  auto job = store_.Get(principal.account.id, id);
+  if (!job.ok()) return job.status();
+  if (!job->has_value()) return Status(ErrorCode::kNotFound, "There is no job " + id + ".");
+  return std::move(**job);
+}
+
+HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
+  auto job = Find(principal, id);
+  if (!job.ok()) return ErrorResponse(job.status());
+  auto issues = store_.Issues(*job, 0, -1);
+  if (!issues.ok()) return ErrorResponse(issues.status());
+  // The issues are stored as JSON already; splice them in rather than re-parse them.
+  std::string body = DumpJson(JobDetailJson(*job));
+  body.pop_back();  // '}'
+  body += ",\"issues\":[";
+  for (size_t i = 0; i < issues->size(); ++i) {
+    if (i) body.push_back(',');
+    body += (*issues)[i];
+  }
+  body += "]}";
+  return JsonResponse(200, std::move(body));
+}
+
+HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id) {
+  auto job = Find(principal, id);
+  if (!job.ok()) return ErrorResponse(job.status());
+  if (job->status != "done") {
+    return ErrorResponse(Status(ErrorCode::kNotFound, "Job " + id + " is " + job->status +
+                                                          "; its cleaned file exists once it "
+                                                          "is done."));
+  }
+  auto chunks = store_.CleanedChunks(*job);
+  if (!chunks.ok()) return ErrorResponse(chunks.status());
+  HttpResponse r;
+  r.status = 200;
+  r.content_type = std::string(ingest::ContentTypeFor(job->format));
+  size_t total = 0;
+  for (const auto& c : *chunks) total += c.size();
+  r.body.reserve(total);
+  for (const auto& c : *chunks) r.body += c;
+  std::string name = job->filename;
+  for (char& c : name) {
+    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '_';
+  }
+  r.SetHeader("Content-Disposition", "attachment; filename=\"cleaned-" + name + "\"");
+  return r;
+}
+
+HttpResponse JobsApi::IssuesPage(const HttpRequest& request, const Principal& principal,
+                                 const std::string& id) {
+  const std::string format = request.Query("format").value_or("json");
+  if (format != "json" && format != "csv") {
+    return ErrorResponse(Invalid("format", "must be json or csv"));
+  }
+  auto offset = IntParam(request, "offset", 0, 0, INT64_MAX / 2);
+  if (!offset.ok()) return ErrorResponse(offset.status());
+  auto limit = IntParam(request, "limit", 1000, 1, 10000);
+  if (!limit.ok()) return ErrorResponse(limit.status());
+  auto job = Find(principal, id);
+  if (!job.ok()) return ErrorResponse(job.status());
+  auto issues = store_.Issues(*job, *offset, *limit);
+  if (!issues.ok()) return ErrorResponse(issues.status());
+  if (format == "json") {
+    std::string body = DumpJson(json{{"job_id", job->id},
+                                     {"status", job->status},
+                                     {"total", job->issues},
+                                     {"offset", *offset},
+                                     {"limit", *limit}});
+    body.pop_back();
+    body += ",\"issues\":[";
+    for (size_t i = 0; i < issues->size(); ++i) {
+      if (i) body.push_back(',');
+      body += (*issues)[i];
+    }
+    body += "]}";
+    return JsonResponse(200, std::move(body));
+  }
+  HttpResponse r;
+  r.content_type = "text/csv; charset=utf-8";
+  r.body = "id,issue_row,severity,field,code,message,original_value,fixed_value\r\n";
+  for (const auto& text : *issues) {
+    json i = json::parse(text, nullptr, false);
+    if (!i.is_object()) continue;
+    auto str = [&](const char* k) {
+      return i[k].is_string() ? i[k].get<std::string>() : std::string();
+    };
+    r.body += std::to_string(i["id"].get<int64_t>()) + "," +
+              std::to_string(i["issue_row"].get<int64_t>()) + "," + str("severity") + "," +
+              CsvCell(str("field")) + "," + str("code") + "," + CsvCell(str("message")) + "," +
+              CsvCell(str("original_value")) + "," + CsvCell(str("fixed_value")) + "\r\n";
+  }
+  r.SetHeader("X-Total-Count", std::to_string(job->issues));
+  return r;
+}
+
+}  // namespace dq::gateway
