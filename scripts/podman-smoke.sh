@@ -1,0 +1,299 @@
+#!/usr/bin/env bash
+# scripts/podman-smoke.sh: build every dq image with rootful podman, start docker-compose.yml with
+# podman-compose, smoke-test it through the gateway, tear it down. Works on a Debian 12 host that
+# reaches only the Debian mirror (no container registry): the base image is made with
+# debootstrap and `podman import`, once. See docs/deploy.md ("Podman smoke test").
+#
+#   scripts/podman-smoke.sh               build, up, smoke test, down
+#   KEEP=1 scripts/podman-smoke.sh        leave the stack running afterwards
+#   scripts/podman-smoke.sh down          tear down a stack left by KEEP=1
+#   SOURCE=head scripts/podman-smoke.sh   build from `git archive HEAD` instead of the work tree
+#
+# Smoke test: readiness of all four containers (their compose healthchecks, run by hand: without
+# systemd podman never schedules them), an account and key created with dqctl inside the gateway
+# container, POST /v1/validate answering the README example exactly, /metrics, the AOF setting.
+# Then, only if the gateway serves POST /v1/jobs (not 404): a CSV upload, the job polled to
+# `done`, and a signed job.complete received by a webhook receiver on the compose network and
+# verified with HMAC-SHA256. Otherwise those steps are reported as SKIPPED.
+#
+# Knobs (environment): PROJECT (dqsmoke), PODMAN_SMOKE_CACHE (/var/tmp/dq-podman: base rootfs
+# tarball and containers.conf), BASE_IMAGE (localhost/debian:bookworm), MIRROR / SEC_MIRROR
+# (default: from /etc/apt/sources.list*), BUILD_NET=host (if the build bridge cannot reach the
+# mirror), BUILD_JOBS (2), GATEWAY_HOST_PORT / NOTIFIER_HOST_PORT / VALIDATOR_HOST_PORT /
+# REDIS_HOST_PORT (default: free ports), KEEP=1, SOURCE=worktree|head.
+#
+# Why the generated containers.conf (see ../shared/docs/containers.md for the full story):
+#   runtime=runc            crun 1.8.1 fails on hybrid cgroup v1+v2 hosts
+#   default_ulimits         podman's defaults exceed what root may set here (no CAP_SYS_RESOURCE)
+#   cgroup_manager=cgroupfs there is no systemd
+#   network_backend=netavark  Debian's podman 4.3 otherwise falls back to CNI, whose plugins are
+#                           not installed (aardvark-dns, i.e. service names, needs netavark)
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PROJECT=${PROJECT:-dqsmoke}
+CACHE=${PODMAN_SMOKE_CACHE:-/var/tmp/dq-podman}
+BASE_IMAGE=${BASE_IMAGE:-localhost/debian:bookworm}
+BUILDER_IMAGE=localhost/dq-build:dev
+SUITE=bookworm
+KEEP=${KEEP:-0}
+SOURCE=${SOURCE:-worktree}
+BUILD_NET=${BUILD_NET:-}
+BUILD_JOBS=${BUILD_JOBS:-2}
+
+T0=$SECONDS
+log() { printf '[podman-smoke +%3ds] %s\n' "$((SECONDS - T0))" "$*" >&2; }
+die() { log "FAIL: $*"; exit 1; }
+[ "$(id -u)" = 0 ] || die "run as root (rootful podman; rootless is untested on these hosts)"
+
+# ---- 1. packages -----------------------------------------------------------------------------
+PKGS=(podman podman-compose runc netavark aardvark-dns iptables catatonit debootstrap curl
+      python3)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  log "apt-get install ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+    >/dev/null
+fi
+
+# ---- 2. containers.conf for this kind of host (used through CONTAINERS_CONF; /etc untouched) --
+mkdir -p "$CACHE"
+nofile=$(ulimit -Hn); [ "$nofile" = unlimited ] && nofile=1048576
+nproc=$(ulimit -Hu); { [ "$nproc" = unlimited ] || [ "$nproc" -gt 32768 ]; } && nproc=32768
+cat >"$CACHE/containers.conf" <<EOF
+[containers]
+default_ulimits = ["nofile=$nofile:$nofile", "nproc=$nproc:$nproc"]
+[engine]
+runtime = "runc"
+cgroup_manager = "cgroupfs"
+events_logger = "file"
+[network]
+network_backend = "netavark"
+EOF
+export CONTAINERS_CONF="$CACHE/containers.conf"
+
+# ---- where the sources and the compose file come from ----------------------------------------
+SRC=$REPO
+if [ "$SOURCE" = head ]; then
+  # Others may be editing the work tree; HEAD is what CI would build.
+  SRC=$(mktemp -d "$CACHE/src.XXXXXX")
+  git -C "$REPO" archive HEAD | tar -x -C "$SRC"
+  log "building from HEAD $(git -C "$REPO" rev-parse --short HEAD) (in $SRC)"
+elif [ "$SOURCE" != worktree ]; then
+  die "SOURCE must be worktree or head"
+fi
+COMPOSE_FILE=$SRC/docker-compose.yml
+
+compose() { (cd "$SRC" && podman-compose -p "$PROJECT" -f "$COMPOSE_FILE" "$@"); }
+service_ctr() {  # container id of a compose service
+  podman ps -q --filter "label=io.podman.compose.project=$PROJECT" \
+    --filter "label=com.docker.compose.service=$1" | head -n 1
+}
+down() {
+  podman rm -f "$PROJECT-webhook" >/dev/null 2>&1 || true
+  compose down -v >/dev/null 2>&1 || true
+  # podman-compose 1.0.3 leaves its networks behind
+  podman network ls -q --filter "label=io.podman.compose.project=$PROJECT" |
+    xargs -r podman network rm >/dev/null 2>&1 || true
+}
+cleanup() {
+  local rc=$?
+  if [ "$KEEP" = 1 ] && [ "$rc" = 0 ]; then
+    log "KEEP=1: stack $PROJECT left running (scripts/podman-smoke.sh down to stop it)"
+  else
+    if [ "$rc" != 0 ] && [ -n "${STACK_UP:-}" ]; then
+      for s in redis validator notifier gateway; do
+        c=$(service_ctr "$s"); [ -n "$c" ] || continue
+        log "last log lines of $s:"; podman logs --tail 15 "$c" 2>&1 | sed 's/^/    /' >&2 || true
+      done
+    fi
+    [ -n "${STACK_UP:-}" ] && { down; log "stack $PROJECT removed"; }
+  fi
+  [ "$SRC" != "$REPO" ] && rm -rf "$SRC"
+  exit "$rc"
+}
+if [ "${1:-}" = down ]; then down; log "stack $PROJECT removed"; exit 0; fi
+trap cleanup EXIT
+
+# ---- 3. base image without a registry: debootstrap, then podman import (about 60 s, once) ----
+detect_mirror() {
+  local f u
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -r "$f" ] || continue
+    u=$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i ~ /\/debian\/?$/) { print $i; exit } }' "$f")
+    [ -n "$u" ] && { echo "$u"; return; }
+  done
+  u=$(awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^https?:\/\/.*\/debian\/?$/) { print $i; exit } }' \
+    /etc/apt/sources.list 2>/dev/null || true)
+  [ -n "$u" ] || die "no Debian mirror found in /etc/apt/sources.list*; set MIRROR"
+  echo "$u"
+}
+if ! podman image exists "$BASE_IMAGE"; then
+  tarball="$CACHE/rootfs-$SUITE.tar"
+  if [ ! -s "$tarball" ]; then
+    MIRROR=${MIRROR:-$(detect_mirror)}
+    SEC_MIRROR=${SEC_MIRROR:-${MIRROR%/debian*}/debian-security}
+    log "debootstrap --variant=minbase $SUITE from $MIRROR"
+    rm -rf "$CACHE/rootfs"
+    debootstrap --variant=minbase "$SUITE" "$CACHE/rootfs" "$MIRROR" >"$CACHE/debootstrap.log" 2>&1 ||
+      die "debootstrap failed, see $CACHE/debootstrap.log"
+    rm -f "$CACHE"/rootfs/var/cache/apt/archives/*.deb
+    find "$CACHE/rootfs/var/lib/apt/lists" -type f ! -name lock -delete
+    printf 'deb %s %s main\ndeb %s %s-updates main\ndeb %s %s-security main\n' \
+      "$MIRROR" "$SUITE" "$MIRROR" "$SUITE" "$SEC_MIRROR" "$SUITE" >"$CACHE/rootfs/etc/apt/sources.list"
+    tar --numeric-owner -C "$CACHE/rootfs" -cf "$tarball.tmp" . && mv "$tarball.tmp" "$tarball"
+    rm -rf "$CACHE/rootfs"
+  fi
+  log "podman import $tarball as $BASE_IMAGE"
+  podman import --change 'CMD ["/bin/bash"]' "$tarball" "$BASE_IMAGE" >/dev/null
+fi
+
+# ---- 4. images: the builder compiles every binary once, then the compose services -----------
+# --pull=never everywhere: a FROM that is not local fails at once instead of trying a registry.
+net_args=(); [ -n "$BUILD_NET" ] && net_args=(--network "$BUILD_NET")
+t=$SECONDS
+log "building $BUILDER_IMAGE (compiles dq-gateway, dq-validator, dq-notifier, dqctl)"
+podman build --pull=never "${net_args[@]}" --build-arg "BUILD_JOBS=$BUILD_JOBS" \
+  -f "$SRC/deploy/docker/Dockerfile.build" -t "$BUILDER_IMAGE" "$SRC" >"$CACHE/build.log" 2>&1 ||
+  { tail -n 30 "$CACHE/build.log" >&2; die "builder image failed (full log: $CACHE/build.log)"; }
+log "builder ready in $((SECONDS - t)) s; building the service images"
+t=$SECONDS
+compose "--podman-build-args=--pull=never${BUILD_NET:+ --network $BUILD_NET}" build \
+  >"$CACHE/compose-build.log" 2>&1 ||
+  { tail -n 30 "$CACHE/compose-build.log" >&2; die "podman-compose build failed"; }
+podman image prune -f >/dev/null  # dangling intermediate images of the multi-stage builds
+for img in localhost/dq-redis:dev localhost/dq-validator:dev localhost/dq-notifier:dev \
+  localhost/dq-gateway:dev; do
+  podman image exists "$img" || die "image $img was not built"
+done
+log "service images ready in $((SECONDS - t)) s: $(podman images --format '{{.Repository}}:{{.Tag}}={{.Size}}' \
+  --filter reference='localhost/dq-*' | grep -v dq-build | tr '\n' ' ')"
+
+# ---- 5. up, on free loopback ports ---------------------------------------------------------
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+export GATEWAY_HOST_PORT=${GATEWAY_HOST_PORT:-$(free_port)}
+export NOTIFIER_HOST_PORT=${NOTIFIER_HOST_PORT:-$(free_port)}
+export VALIDATOR_HOST_PORT=${VALIDATOR_HOST_PORT:-$(free_port)}
+export REDIS_HOST_PORT=${REDIS_HOST_PORT:-$(free_port)}
+BASE="http://127.0.0.1:$GATEWAY_HOST_PORT"
+down
+t=$SECONDS
+STACK_UP=1
+compose up -d >"$CACHE/compose-up.log" 2>&1 || { cat "$CACHE/compose-up.log" >&2; die "compose up failed"; }
+
+for s in redis validator notifier gateway; do
+  c=$(service_ctr "$s"); [ -n "$c" ] || die "service $s has no running container"
+  ok=0
+  for _ in $(seq 1 60); do
+    if podman healthcheck run "$c" >/dev/null 2>&1; then ok=1; break; fi
+    sleep 0.5
+  done
+  [ "$ok" = 1 ] || die "$s did not become healthy in 30 s"
+done
+log "stack up and healthy in $((SECONDS - t)) s (gateway $BASE)"
+
+# ---- 6. smoke test ---------------------------------------------------------------------------
+json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {"d": d}))' "$1"; }
+GW=$(service_ctr gateway)
+dqctl() { podman exec "$GW" dqctl "$@"; }
+
+ACCOUNT=$(dqctl account create --plan pro --name podman-smoke | json 'd["account_id"]') ||
+  die "dqctl account create failed in the gateway container"
+API_KEY=$(dqctl key create --account "$ACCOUNT" | json 'd["api_key"]') || die "dqctl key create failed"
+
+log "PASS dqctl in the gateway container: account $ACCOUNT with a key"
+
+body=$(curl -sS --max-time 10 -X POST "$BASE/v1/validate" -H "X-API-Key: $API_KEY" \
+  -H 'Content-Type: application/json' \
+  -d '{"records": [{"SKU": "A1", "Price": "19.99"}, {"SKU": "", "Price": "abc"},
+                   {"SKU": "A3", "Price": "$1,299.00"}],
+       "mapping": {"sku": "SKU", "price": "Price"}}')
+python3 - "$body" <<'EOF' || die "POST /v1/validate answered wrongly: $body"
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["stats"] == {"rows": 3, "errors": 2, "warnings": 1, "fixes": 1, "score": 50}, d["stats"]
+got = sorted((i["row"], i["code"], i["severity"]) for i in d["issues"])
+assert got == [(2, "INVALID_PRICE", "error"), (2, "MISSING_SKU", "error"),
+               (3, "PRICE_REFORMATTED", "warning")], got
+assert d["cleaned"][2]["Price"] == "1299.00", d["cleaned"]
+EOF
+log "PASS POST /v1/validate: 3 rows, MISSING_SKU + INVALID_PRICE on row 2, PRICE_REFORMATTED on row 3, score 50"
+
+code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$BASE/v1/validate" \
+  -H 'Content-Type: application/json' -d '{"records": []}')
+[ "$code" = 401 ] || die "POST /v1/validate without a key answered $code, expected 401"
+curl -sf --max-time 5 "$BASE/metrics" | grep -q '^dq_gateway_requests_total' ||
+  die "gateway /metrics has no dq_gateway_requests_total"
+# (the notifier registers its series on first use, so an idle one may render nothing yet)
+curl -sf --max-time 5 -o /dev/null "http://127.0.0.1:$NOTIFIER_HOST_PORT/metrics" ||
+  die "notifier /metrics did not answer 200"
+aof=$(podman exec "$(service_ctr redis)" sh -c 'REDISCLI_AUTH="$REDIS_PASSWORD" redis-cli config get appendonly' |
+  tail -n 1)
+[ "$aof" = yes ] || die "redis runs without the append-only file"
+log "PASS 401 without a key; /metrics on gateway and notifier; Redis appendonly=yes"
+
+# Jobs and webhooks, when the gateway has them.
+CSV=$'SKU,Price\nA1,19.99\n,abc\nA3,"$1,299.00"\n'
+code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 -X POST "$BASE/v1/jobs" \
+  -H "X-API-Key: $API_KEY" -H 'Content-Type: text/csv' --data-binary "$CSV")
+if [ "$code" = 404 ]; then
+  log "SKIPPED upload / job done / signed webhook: POST /v1/jobs answers 404 (jobs not built yet)"
+  log "smoke OK (validate path; jobs skipped) in $((SECONDS - T0)) s"
+  exit 0
+fi
+
+# The webhook receiver: python3 from the builder image, on the compose network as "webhook".
+SECRET=smoke-secret-$RANDOM$RANDOM
+NET=$(podman network ls --format '{{.Name}}' --filter "label=io.podman.compose.project=$PROJECT" | head -n 1)
+[ -n "$NET" ] || die "no compose network for $PROJECT"
+podman run -d --rm --name "$PROJECT-webhook" --network "$NET" --network-alias webhook \
+  --read-only --cap-drop ALL --user 10001:10001 "$BUILDER_IMAGE" python3 -u -c '
+import base64, http.server, json
+class Hook(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        print(json.dumps({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
+                          "body": base64.b64encode(body).decode()}), flush=True)
+        self.send_response(204)
+        self.end_headers()
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer(("0.0.0.0", 8000), Hook).serve_forever()
+' >/dev/null
+dqctl webhook set --account "$ACCOUNT" --url http://webhook:8000/hook --secret "$SECRET" >/dev/null
+job=$(curl -sS --max-time 10 -X POST "$BASE/v1/jobs" -H "X-API-Key: $API_KEY" -H 'Expect:' \
+  -F "file=@-;filename=products.csv;type=text/csv" -F 'mapping={"sku":"SKU","price":"Price"}' \
+  <<<"$CSV")
+JOB=$(json 'd.get("id") or d.get("job_id") or d.get("jobId")' <<<"$job") || die "upload answered: $job"
+log "PASS POST /v1/jobs (multipart CSV): job $JOB"
+status=""
+for _ in $(seq 1 120); do
+  status=$(curl -sS --max-time 5 "$BASE/v1/jobs/$JOB" -H "X-API-Key: $API_KEY" | json 'd["status"]')
+  case "$status" in done | failed) break ;; esac
+  sleep 0.5
+done
+[ "$status" = "done" ] || die "job $JOB ended as '$status', expected done"
+log "PASS job $JOB is done"
+delivered=""
+for _ in $(seq 1 60); do
+  delivered=$(podman logs "$PROJECT-webhook" 2>/dev/null | head -n 1)
+  [ -n "$delivered" ] && break
+  sleep 0.5
+done
+[ -n "$delivered" ] || die "no webhook arrived within 30 s"
+python3 - "$delivered" "$SECRET" "$JOB" <<'EOF' || die "webhook wrong: $delivered"
+import base64, hashlib, hmac, json, sys
+d, secret, job = json.loads(sys.argv[1]), sys.argv[2].encode(), sys.argv[3]
+body, h = base64.b64decode(d["body"]), d["headers"]
+assert h.get("x-service-event") == "job.complete", h
+want = "sha256=" + hmac.new(secret, body, hashlib.sha256).hexdigest()
+assert hmac.compare_digest(h.get("x-service-signature", ""), want), "bad signature"
+p = json.loads(body)
+assert p["event"] == "job.complete" and p["jobId"] == job and p["status"] == "done", p
+EOF
+log "PASS signed job.complete for $JOB received and verified (HMAC-SHA256)"
+log "smoke OK (validate, upload, job done, webhook) in $((SECONDS - T0)) s"
