@@ -265,6 +265,8 @@ TEST(JobsCrashTest, KilledWorkerMidJobStillEndsDone) {
   Stack stack(StackOptions{1, false,
                            {{"DQ_JOB_CLAIM_IDLE_MS", "1500"},
                             {"DQ_WORKERS", "1"},
+                            // The test polls fast; the default 60/min would answer 429.
+                            {"DQ_RATE_LIMIT_GENERAL", "100000"},
                             {"DQ_RATE_LIMIT_UPLOAD", "1000"}}});
   auto [id, key] = stack.NewAccount(Plan::kAgency);
   std::string csv = "sku,title,price,currency,gtin\n";
