@@ -55,6 +55,25 @@ bool Match(std::string_view pattern, const std::vector<std::string_view>& segmen
 
 }  // namespace
 
+std::vector<std::string> RouteList() {
+  std::vector<std::string> out;
+  for (const Route& r : kRoutes) {
+    std::string path;
+    for (std::string_view seg : Split(r.pattern)) {
+      path += '/';
+      if (seg[0] == ':') {
+        path += '{';
+        path += seg.substr(1);
+        path += '}';
+      } else {
+        path += seg;
+      }
+    }
+    out.push_back(std::string(r.method) + " " + path);
+  }
+  return out;
+}
+
 RouteMatch MatchRoute(std::string_view method, std::string_view path) {
   if (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
   // Empty segments ("//") never match: Split drops them, so compare lengths too.

@@ -31,4 +31,8 @@ struct RouteMatch {
 
 RouteMatch MatchRoute(std::string_view method, std::string_view path);
 
+// Every route as "METHOD /pattern" (":id" segments written as "{id}", as OpenAPI does); the
+// docs test checks docs/openapi.yaml describes each one.
+std::vector<std::string> RouteList();
+
 }  // namespace dq::gateway

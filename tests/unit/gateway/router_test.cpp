@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 namespace dq::gateway {
 namespace {
 
@@ -60,6 +63,32 @@ TEST(RouterParamsTest, CapturesTheJobId) {
 TEST(RouterParamsTest, MethodNotAllowedListsAllowedMethods) {
   EXPECT_EQ(MatchRoute("PUT", "/v1/jobs").allow, "POST, GET");
   EXPECT_EQ(MatchRoute("GET", "/v1/validate").allow, "POST");
+}
+
+}  // namespace
+}  // namespace dq::gateway
+
+namespace dq::gateway {
+namespace {
+
+// docs/openapi.yaml describes every route the router serves, with its method.
+TEST(RouterDocsTest, OpenApiDescribesEveryRoute) {
+  std::ifstream in(DQ_SOURCE_DIR "/docs/openapi.yaml");
+  ASSERT_TRUE(in.good());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string doc = ss.str();
+  for (const std::string& route : RouteList()) {
+    const std::string method = route.substr(0, route.find(' '));
+    const std::string path = route.substr(route.find(' ') + 1);
+    const size_t at = doc.find("\n  " + path + ":\n");
+    ASSERT_NE(at, std::string::npos) << path << " is not in docs/openapi.yaml";
+    const size_t next = doc.find("\n  /", at + 1);
+    std::string lower = method;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    EXPECT_NE(doc.substr(at, next - at).find("\n    " + lower + ":"), std::string::npos)
+        << route << " is not in docs/openapi.yaml";
+  }
 }
 
 }  // namespace
