@@ -68,7 +68,10 @@ HttpRequest Convert(const Http::Request& req) {
   for (const auto& [name, raw] : req.headers().rawList()) {
     out.headers[Lower(name)] = raw.value();
   }
-  out.body = req.body();
+  // Take the body rather than copy it: uploads are up to 50 MiB and Pistache already holds one
+  // copy. The parser's request object is not const (only our view of it is) and Pistache resets
+  // it right after onRequest returns, so moving out of it is safe.
+  out.body = std::move(const_cast<std::string&>(req.body()));
   out.client_ip = req.address().host();
   const std::string* rid = out.Header("x-request-id");
   out.request_id = rid != nullptr && SaneRequestId(*rid) ? *rid : NewUuidV4();

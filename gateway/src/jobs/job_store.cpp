@@ -32,16 +32,18 @@ std::string JobPartKey(std::string_view account_id, std::string_view id, std::st
 Status RedisJobStore::Create(const Job& job, const std::vector<std::string_view>& file_chunks) {
   const std::string ttl = std::to_string(ttl_.count());
   const std::string file_key = JobPartKey(job.account_id, job.id, "file");
-  std::vector<std::vector<std::string>> cmds;
-  // The file first, in pushes of a few chunks, then the job itself: a job that exists always
-  // has its whole file.
-  for (size_t i = 0; i < file_chunks.size(); i += 8) {
+  // The file first, a few pieces per round trip (so the client never buffers more than that),
+  // then the job itself: a job that exists always has its whole file.
+  constexpr size_t kPiecesPerPush = 4;
+  for (size_t i = 0; i < file_chunks.size(); i += kPiecesPerPush) {
     std::vector<std::string> push = {"RPUSH", file_key};
-    for (size_t k = i; k < std::min(file_chunks.size(), i + 8); ++k) {
+    for (size_t k = i; k < std::min(file_chunks.size(), i + kPiecesPerPush); ++k) {
       push.emplace_back(file_chunks[k]);
     }
-    cmds.push_back(std::move(push));
+    auto reply = redis_.Command(push);
+    if (!reply.ok()) return reply.status();
   }
+  std::vector<std::vector<std::string>> cmds;
   cmds.push_back({"EXPIRE", file_key, ttl});
   std::vector<std::string> hset = {"HSET", JobKey(job.account_id, job.id)};
   for (auto& a : JobToHashArgs(job)) hset.push_back(std::move(a));

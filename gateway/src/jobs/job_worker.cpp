@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <span>
+
 #include "../clients/grpc_validator_client.h"
 #include "../http/json_util.h"
 #include "dq/common/crypto.h"
@@ -24,16 +26,43 @@ std::string ConsumerName(int index) {
   return std::string(host) + "-" + std::to_string(getpid()) + "-" + std::to_string(index);
 }
 
-// One row of the file, owned (the reader's views die with the next chunk).
-struct OwnedRow {
-  std::vector<std::string> cells;
-  std::vector<ingest::CellKind> kinds;
+// A chunk of rows, owned (the reader's views die with the next piece of the file). The cell
+// strings are reused from chunk to chunk, so a steady stream allocates almost nothing.
+struct RowBatch {
+  std::vector<std::string> cells;        // row r's cells start at starts[r]
+  std::vector<ingest::CellKind> kinds;   // parallel to cells (JSON formats only)
+  std::vector<size_t> starts;
+  size_t used = 0;                       // cells in use
+  uint64_t first_row = 0;                // row number of the first row, once sent
+
+  size_t rows() const { return starts.size(); }
+  void Clear() {
+    starts.clear();
+    used = 0;
+  }
+  void Add(std::span<const std::string_view> row, std::span<const ingest::CellKind> row_kinds) {
+    starts.push_back(used);
+    for (size_t c = 0; c < row.size(); ++c) {
+      if (used == cells.size()) {
+        cells.emplace_back(row[c]);
+      } else {
+        cells[used].assign(row[c]);
+      }
+      if (kinds.size() <= used) kinds.resize(used + 1);
+      kinds[used] = c < row_kinds.size() ? row_kinds[c] : ingest::CellKind::kString;
+      ++used;
+    }
+  }
+  size_t Width(size_t r) const { return (r + 1 < starts.size() ? starts[r + 1] : used) - starts[r]; }
 };
 
 // Streams chunks of rows to the validator and turns each answer into stored issues and cleaned
-// output.
+// output. One chunk is kept in flight: while the validator works on chunk k, the worker reads
+// chunk k+1 from the file.
 class JobRun {
  public:
+  using Stream = grpc::ClientReaderWriter<ValidateStreamRequest, ValidateStreamResponse>;
+
   JobRun(const Job& job, JobStore& store, const WorkerOptions& options)
       : job_(job), store_(store), options_(options),
         writer_(job.format, job.dialect, job.header) {
@@ -49,30 +78,42 @@ class JobRun {
 
   const std::vector<std::string>& field_names() const { return field_names_; }
 
-  // Sends the pending rows and handles the validator's answer for them.
-  Status Flush(grpc::ClientReaderWriter<ValidateStreamRequest, ValidateStreamResponse>& stream,
-               std::vector<OwnedRow>& pending) {
-    if (pending.empty()) return Status::Ok();
-    ValidateStreamRequest req;
-    auto* rows = req.mutable_chunk()->mutable_rows();
-    rows->Reserve(static_cast<int>(pending.size()));
-    for (const auto& row : pending) {
-      auto* r = rows->Add();
-      for (size_t c : columns_) r->add_values(c < row.cells.size() ? row.cells[c] : std::string());
+  Status Send(Stream& stream, RowBatch& batch) {
+    request_.Clear();
+    auto* rows = request_.mutable_chunk()->mutable_rows();
+    rows->Reserve(static_cast<int>(batch.rows()));
+    for (size_t r = 0; r < batch.rows(); ++r) {
+      auto* out = rows->Add();
+      const size_t width = batch.Width(r);
+      for (size_t c : columns_) {
+        if (c < width) {
+          out->add_values(batch.cells[batch.starts[r] + c]);
+        } else {
+          out->add_values();
+        }
+      }
     }
-    if (!stream.Write(req)) return Status(ErrorCode::kUnavailable, "validator stream closed");
-    ValidateStreamResponse resp;
-    if (!stream.Read(&resp) || !resp.has_issues()) {
+    batch.first_row = rows_sent_ + 1;
+    rows_sent_ += batch.rows();
+    if (!stream.Write(request_)) return Status(ErrorCode::kUnavailable, "validator stream closed");
+    return Status::Ok();
+  }
+
+  // Reads the answer for `batch` (the oldest chunk in flight), stores its issues, and writes its
+  // rows, fixes applied, to the cleaned output.
+  Status Receive(Stream& stream, RowBatch& batch) {
+    if (!stream.Read(&response_) || !response_.has_issues()) {
       return Status(ErrorCode::kUnavailable, "validator stream closed");
     }
-    const uint64_t first_row = rows_sent_ + 1;
-    rows_sent_ += pending.size();
-    if (Status s = StoreIssues(resp.issues(), &pending, first_row); !s.ok()) return s;
-    for (const auto& row : pending) {
-      std::vector<std::string_view> cells(row.cells.begin(), row.cells.end());
-      writer_.WriteRow(cells, row.kinds);
+    if (Status s = StoreIssues(response_.issues(), &batch); !s.ok()) return s;
+    std::vector<std::string_view> cells;
+    for (size_t r = 0; r < batch.rows(); ++r) {
+      const size_t at = batch.starts[r];
+      const size_t width = batch.Width(r);
+      cells.assign(batch.cells.begin() + static_cast<ptrdiff_t>(at),
+                   batch.cells.begin() + static_cast<ptrdiff_t>(at + width));
+      writer_.WriteRow(cells, {batch.kinds.data() + at, width});
     }
-    pending.clear();
     if (writer_.out().size() >= options_.cleaned_piece_bytes) {
       if (Status s = store_.AppendCleaned(job_, std::move(writer_.out())); !s.ok()) return s;
       writer_.out().clear();
@@ -81,9 +122,7 @@ class JobRun {
   }
 
   // Issues that came after the last chunk (batch-level checks). They carry no fixes.
-  Status StoreTail(const validator::v1::IssueChunk& chunk) {
-    return StoreIssues(chunk, nullptr, 0);
-  }
+  Status StoreTail(const validator::v1::IssueChunk& chunk) { return StoreIssues(chunk, nullptr); }
 
   Status FinishCleaned() {
     writer_.Finish();
@@ -94,35 +133,49 @@ class JobRun {
   int64_t issues_stored() const { return issue_id_; }
 
  private:
-  Status StoreIssues(const validator::v1::IssueChunk& chunk, std::vector<OwnedRow>* pending,
-                     uint64_t first_row) {
+  Status StoreIssues(const validator::v1::IssueChunk& chunk, RowBatch* batch) {
     std::vector<std::string> out;
     out.reserve(static_cast<size_t>(chunk.issues_size()));
     for (const auto& i : chunk.issues()) {
-      json j = {{"id", ++issue_id_},
-                {"issue_row", i.row()},
-                {"severity", i.severity() == validator::v1::SEVERITY_ERROR ? "error" : "warning"},
-                {"field", i.field()},
-                {"code", i.code()},
-                {"message", i.message()},
-                {"original_value", i.original_value()},
-                {"fixed_value", i.has_fixed_value() ? json(i.fixed_value()) : json(nullptr)}};
-      out.push_back(DumpJson(j));
-      if (pending != nullptr && i.has_fixed_value() && i.row() >= first_row &&
-          i.row() < first_row + pending->size()) {
-        ApplyFix((*pending)[i.row() - first_row], i.field(), i.fixed_value());
+      std::string j;
+      j.reserve(160 + i.message().size() + 2 * i.original_value().size());
+      j += "{\"id\":";
+      j += std::to_string(++issue_id_);
+      j += ",\"issue_row\":";
+      j += std::to_string(i.row());
+      j += i.severity() == validator::v1::SEVERITY_ERROR ? ",\"severity\":\"error\""
+                                                         : ",\"severity\":\"warning\"";
+      j += ",\"field\":";
+      ingest::AppendJsonString(j, i.field());
+      j += ",\"code\":";
+      ingest::AppendJsonString(j, i.code());
+      j += ",\"message\":";
+      ingest::AppendJsonString(j, i.message());
+      j += ",\"original_value\":";
+      ingest::AppendJsonString(j, i.original_value());
+      j += ",\"fixed_value\":";
+      if (i.has_fixed_value()) {
+        ingest::AppendJsonString(j, i.fixed_value());
+      } else {
+        j += "null";
+      }
+      j += '}';
+      out.push_back(std::move(j));
+      if (batch != nullptr && i.has_fixed_value() && i.row() >= batch->first_row &&
+          i.row() < batch->first_row + batch->rows()) {
+        ApplyFix(*batch, static_cast<size_t>(i.row() - batch->first_row), i.field(),
+                 i.fixed_value());
       }
     }
     return store_.AppendIssues(job_, out);
   }
 
-  void ApplyFix(OwnedRow& row, const std::string& field, const std::string& value) {
+  void ApplyFix(RowBatch& batch, size_t r, const std::string& field, const std::string& value) {
     for (size_t k = 0; k < field_names_.size(); ++k) {
-      if (field_names_[k] != field || columns_[k] == SIZE_MAX) continue;
-      const size_t c = columns_[k];
-      if (row.cells.size() <= c) row.cells.resize(c + 1);
-      row.cells[c] = value;
-      if (row.kinds.size() > c) row.kinds[c] = ingest::CellKind::kString;
+      if (field_names_[k] != field || columns_[k] >= batch.Width(r)) continue;
+      const size_t at = batch.starts[r] + columns_[k];
+      batch.cells[at] = value;
+      batch.kinds[at] = ingest::CellKind::kString;
     }
   }
 
@@ -132,6 +185,8 @@ class JobRun {
   ingest::RowWriter writer_;
   std::vector<std::string> field_names_;
   std::vector<size_t> columns_;  // per mapped field: column index in the header (SIZE_MAX: none)
+  ValidateStreamRequest request_;
+  ValidateStreamResponse response_;
   uint64_t rows_sent_ = 0;
   int64_t issue_id_ = 0;
 };
@@ -253,30 +308,42 @@ Status JobWorkers::Process(Job& job, const QueueEntry& entry, const std::string&
   if (!stream->Write(spec_msg)) return FromGrpcStatus(stream->Finish());
 
   auto reader = ingest::MakeRowReader(job.format);
-  std::vector<OwnedRow> pending;
-  pending.reserve(options_.chunk_rows);
+  RowBatch batches[2];
+  int filling = 0;
+  bool in_flight = false;  // batches[1 - filling] was sent and awaits its answer
+  auto fail = [&](const Status& s) {
+    ctx.TryCancel();
+    if (s.code() != ErrorCode::kUnavailable) return s;
+    Status grpc = FromGrpcStatus(stream->Finish());
+    return grpc.ok() ? s : grpc;
+  };
+  // Sends the batch being filled, then collects the answer for the one sent before it.
+  auto rotate = [&]() -> Status {
+    if (Status s = run.Send(*stream, batches[filling]); !s.ok()) return s;
+    if (in_flight) {
+      if (Status s = run.Receive(*stream, batches[1 - filling]); !s.ok()) return s;
+    }
+    in_flight = true;
+    filling = 1 - filling;
+    batches[filling].Clear();
+    return Status::Ok();
+  };
   auto last_touch = std::chrono::steady_clock::now();
   for (int64_t i = 0; i < job.file_chunks; ++i) {
     auto piece = store_.FileChunk(job, i);
-    if (!piece.ok()) return piece.status();
+    if (!piece.ok()) return fail(piece.status());
     reader->Feed(*piece);
     if (i + 1 == job.file_chunks) reader->Finish();
     while (true) {
       auto state = reader->Next();
       if (!state.ok()) {
         if (state.status().code() == ErrorCode::kEmptyFile) break;
-        return state.status();
+        return fail(state.status());
       }
       if (*state != ingest::ReadState::kRow) break;
-      OwnedRow row;
-      row.cells.assign(reader->row().begin(), reader->row().end());
-      row.kinds.assign(reader->cell_kinds().begin(), reader->cell_kinds().end());
-      pending.push_back(std::move(row));
-      if (pending.size() >= options_.chunk_rows) {
-        if (Status s = run.Flush(*stream, pending); !s.ok()) {
-          ctx.TryCancel();
-          return s.code() == ErrorCode::kUnavailable ? FromGrpcStatus(stream->Finish()) : s;
-        }
+      batches[filling].Add(reader->row(), reader->cell_kinds());
+      if (batches[filling].rows() >= options_.chunk_rows) {
+        if (Status s = rotate(); !s.ok()) return fail(s);
       }
     }
     if (std::chrono::steady_clock::now() - last_touch > options_.heartbeat) {
@@ -284,9 +351,11 @@ Status JobWorkers::Process(Job& job, const QueueEntry& entry, const std::string&
       queue_.Touch(consumer, entry.entry_id);
     }
   }
-  if (Status s = run.Flush(*stream, pending); !s.ok()) {
-    ctx.TryCancel();
-    return s.code() == ErrorCode::kUnavailable ? FromGrpcStatus(stream->Finish()) : s;
+  if (batches[filling].rows() > 0) {
+    if (Status s = rotate(); !s.ok()) return fail(s);
+  }
+  if (in_flight) {
+    if (Status s = run.Receive(*stream, batches[1 - filling]); !s.ok()) return fail(s);
   }
   stream->WritesDone();
   ValidateStreamResponse resp;
