@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# scripts/check-k8s.sh: offline checks of the Kubernetes manifests and the compose file.
+#
+#   1. render every overlay with `kubectl kustomize` (no cluster needed);
+#   2. yamllint (deploy/yamllint.yaml) on the sources, the rendered output and docker-compose.yml;
+#   3. schema: every rendered object through the npm package kubernetes-models (JSON schemas of
+#      the Kubernetes API: missing required fields, wrong types, bad enums; unknown fields are
+#      NOT caught), installed once into a cache directory;
+#   4. project policy: every container non-root, read-only root fs, no privilege escalation, all
+#      capabilities dropped, seccomp RuntimeDefault, requests and limits, liveness and readiness
+#      probes; the validator probed over gRPC; every DQ_* name a real setting;
+#   5. docker-compose.yml with Debian's docker-compose v1 (`config -q`), when it is installed.
+#
+# Needs kubectl, yamllint, node and npm (the npm registry is reached once, for step 3).
+#   scripts/check-k8s.sh                 all overlays under deploy/k8s/overlays
+#   K8S_CHECK_CACHE=/path scripts/check-k8s.sh
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${K8S_CHECK_CACHE:-/var/tmp/dq-k8s-check}
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+fail=0
+log() { printf '[check-k8s] %s\n' "$*" >&2; }
+
+for tool in kubectl yamllint node npm; do
+  command -v "$tool" >/dev/null || { log "missing tool: $tool (yamllint: apt-get install yamllint)"; exit 2; }
+done
+
+# ---- 1. render ----------------------------------------------------------------------------
+overlays=()
+for d in "$ROOT"/deploy/k8s/overlays/*/; do overlays+=("$(basename "$d")"); done
+for o in "${overlays[@]}"; do
+  kubectl kustomize "$ROOT/deploy/k8s/overlays/$o" >"$OUT/$o.yaml" ||
+    { log "FAIL kustomize overlays/$o"; exit 1; }
+  log "rendered overlays/$o: $(grep -c '^kind:' "$OUT/$o.yaml") objects"
+done
+
+# ---- 2. yamllint ----------------------------------------------------------------------------
+if yamllint -f parsable -c "$ROOT/deploy/yamllint.yaml" "$ROOT/deploy/k8s" "$ROOT/docker-compose.yml" \
+  "$OUT"/*.yaml; then
+  log "yamllint: clean"
+else
+  log "FAIL yamllint"; fail=1
+fi
+
+# ---- 3 + 4. schema and policy ------------------------------------------------------------------
+if [ ! -f "$CACHE/node_modules/kubernetes-models/package.json" ] ||
+  [ ! -f "$CACHE/node_modules/js-yaml/package.json" ]; then
+  log "npm install kubernetes-models js-yaml into $CACHE (once)"
+  mkdir -p "$CACHE"
+  (cd "$CACHE" && npm init -y >/dev/null && \
+    npm install --no-audit --no-fund --silent kubernetes-models@4 js-yaml@4 >/dev/null)
+fi
+# The DQ_* names the binaries accept: the settings table and the notifier's own extras.
+known=$(grep -ohE '"DQ_[A-Z0-9_]+"' "$ROOT/common/src/settings.cpp" \
+  "$ROOT"/notifier/src/notifier_settings.cpp 2>/dev/null | tr -d '"' | sort -u | tr '\n' ' ')
+
+cat >"$OUT/check.js" <<'EOF'
+// Schema (kubernetes-models) and project policy checks of rendered manifests.
+const fs = require("fs");
+const path = require("path");
+const yaml = require("js-yaml");
+const [, , knownNames, ...files] = process.argv;
+const known = new Set(knownNames.split(" ").filter(Boolean));
+let errors = 0;
+const err = (where, msg) => { errors++; console.error(`  ${where}: ${msg}`); };
+
+function modelFor(apiVersion, kind) {
+  const group = apiVersion.includes("/") ? apiVersion : `v1`;  // "apps/v1" or core "v1"
+  try {
+    const mod = require(`kubernetes-models/${group}/${kind}`);
+    return mod[kind] || mod.default;
+  } catch (e) {
+    return null;
+  }
+}
+
+function checkPodSpec(where, spec, opts) {
+  const psc = spec.securityContext || {};
+  if (psc.runAsNonRoot !== true) err(where, "pod securityContext.runAsNonRoot must be true");
+  if (!psc.runAsUser || psc.runAsUser === 0) err(where, "pod securityContext.runAsUser must be non-zero");
+  if ((psc.seccompProfile || {}).type !== "RuntimeDefault") err(where, "pod seccompProfile must be RuntimeDefault");
+  if (spec.automountServiceAccountToken !== false) err(where, "automountServiceAccountToken must be false");
+  for (const c of spec.containers || []) {
+    const w = `${where} container ${c.name}`;
+    const sc = c.securityContext || {};
+    if (sc.allowPrivilegeEscalation !== false) err(w, "allowPrivilegeEscalation must be false");
+    if (sc.readOnlyRootFilesystem !== true) err(w, "readOnlyRootFilesystem must be true");
+    if (sc.privileged === true) err(w, "must not be privileged");
+    const drop = ((sc.capabilities || {}).drop || []);
+    if (!drop.includes("ALL")) err(w, "capabilities.drop must include ALL");
+    if ((sc.capabilities || {}).add) err(w, "must not add capabilities");
+    const r = c.resources || {};
+    for (const k of ["requests", "limits"]) {
+      for (const res of ["cpu", "memory"]) {
+        if (!(r[k] || {})[res]) err(w, `resources.${k}.${res} missing`);
+      }
+    }
+    if (!c.livenessProbe) err(w, "livenessProbe missing");
+    if (!c.readinessProbe) err(w, "readinessProbe missing");
+    if (opts.grpcProbes && !(c.readinessProbe || {}).grpc) err(w, "readinessProbe must be a native gRPC probe");
+    if (opts.grpcProbes && !(c.livenessProbe || {}).grpc) err(w, "livenessProbe must be a native gRPC probe");
+    if (opts.httpProbes && !(c.readinessProbe || {}).httpGet) err(w, "readinessProbe must be an HTTP probe");
+    if (/:latest$/.test(c.image) || !/[:@]/.test(c.image)) err(w, `image ${c.image} needs an explicit tag`);
+    for (const e of c.env || []) {
+      if (e.name.startsWith("DQ_") && !known.has(e.name)) err(w, `unknown setting ${e.name}`);
+    }
+  }
+}
+
+for (const file of files) {
+  const docs = yaml.loadAll(fs.readFileSync(file, "utf8")).filter(Boolean);
+  const name = path.basename(file);
+  const byKind = {};
+  for (const doc of docs) {
+    const where = `${name} ${doc.kind}/${(doc.metadata || {}).name}`;
+    (byKind[doc.kind] = byKind[doc.kind] || []).push(doc);
+    const Model = modelFor(doc.apiVersion, doc.kind);
+    if (!Model) { err(where, `no schema for ${doc.apiVersion} ${doc.kind}`); continue; }
+    try {
+      new Model(doc).validate();
+    } catch (e) {
+      err(where, `schema: ${e.message.replace(/\s+/g, " ").slice(0, 600)}`);
+    }
+    if (doc.kind === "ConfigMap") {
+      for (const k of Object.keys(doc.data || {})) {
+        if (k.startsWith("DQ_") && !known.has(k)) err(where, `unknown setting ${k}`);
+      }
+    }
+    if (["Deployment", "StatefulSet"].includes(doc.kind)) {
+      const app = doc.metadata.name;
+      checkPodSpec(where, doc.spec.template.spec, {
+        grpcProbes: app === "dq-validator",
+        httpProbes: app === "dq-gateway" || app === "dq-notifier",
+      });
+    }
+  }
+  // Scaling rules the design asks for.
+  const names = (k) => (byKind[k] || []).map((d) => d.metadata.name);
+  for (const d of ["dq-gateway", "dq-validator"]) {
+    if (!names("HorizontalPodAutoscaler").includes(d)) err(name, `no HorizontalPodAutoscaler for ${d}`);
+  }
+  for (const d of names("Deployment")) {
+    if (!names("PodDisruptionBudget").includes(d)) err(name, `no PodDisruptionBudget for ${d}`);
+  }
+  if (!names("Service").includes("dq-redis")) err(name, "no Service dq-redis (DQ_REDIS_HOST)");
+  console.error(`  ${name}: ${docs.length} objects checked`);
+}
+process.exit(errors ? 1 : 0);
+EOF
+if NODE_PATH="$CACHE/node_modules" node "$OUT/check.js" "$known" "$OUT"/*.yaml; then
+  log "schema (kubernetes-models) and policy: clean"
+else
+  log "FAIL schema/policy"; fail=1
+fi
+
+# ---- 5. compose -------------------------------------------------------------------------------
+if command -v docker-compose >/dev/null; then
+  if docker-compose -f "$ROOT/docker-compose.yml" config -q; then
+    log "docker-compose config -q: clean"
+  else
+    log "FAIL docker-compose config"; fail=1
+  fi
+  # the same DQ_* rule for the compose environments
+  bad=$(docker-compose -f "$ROOT/docker-compose.yml" config 2>/dev/null |
+    grep -oE '^\s+DQ_[A-Z0-9_]+:' | tr -d ' :' | sort -u |
+    while read -r n; do case " $known " in *" $n "*) ;; *) echo "$n" ;; esac; done)
+  [ -z "$bad" ] || { log "FAIL docker-compose.yml uses unknown settings: $bad"; fail=1; }
+else
+  log "docker-compose (v1) not installed: compose check skipped (apt-get install --no-install-recommends docker-compose)"
+fi
+
+[ "$fail" = 0 ] && log "all checks passed" || log "checks FAILED"
+exit "$fail"
