@@ -1,3 +1,7 @@
 # Gateway benchmarks: ingestion throughput (CSV parse, write) on a generated product file.
 add_executable(ingest_bench ${CMAKE_CURRENT_SOURCE_DIR}/ingest_bench.cpp)
 target_link_libraries(ingest_bench PRIVATE dq_ingest benchmark::benchmark)
+
+# The rate limiter's per-decision latency against a real redis-server (p50/p99).
+add_executable(limiter_bench limiter_bench.cpp)
+target_link_libraries(limiter_bench PRIVATE dq_gateway_lib dq_testing)

@@ -20,7 +20,17 @@ GatewayApp::GatewayApp(const Settings& s) {
   rl.upload = s.Int("DQ_RATE_LIMIT_UPLOAD");
   rl.anonymous = s.Int("DQ_RATE_LIMIT_ANONYMOUS");
   rl.window_seconds = s.Int("DQ_RATE_LIMIT_WINDOW_SECONDS");
-  limiter_ = std::make_unique<RedisRateLimiter>(*redis_, clock, rl);
+  // Rate-limit counters are hot, short-lived and need no durability: they may live in a Redis of
+  // their own without an append-only file, so every request does not wait for an fsync.
+  RedisClient* limiter_redis = redis_.get();
+  if (!s.String("DQ_RATE_LIMIT_REDIS_HOST").empty() || s.Int("DQ_RATE_LIMIT_REDIS_PORT") != 0) {
+    RedisOptions lo = ro;
+    if (!s.String("DQ_RATE_LIMIT_REDIS_HOST").empty()) lo.host = s.String("DQ_RATE_LIMIT_REDIS_HOST");
+    if (s.Int("DQ_RATE_LIMIT_REDIS_PORT") != 0) lo.port = static_cast<int>(s.Int("DQ_RATE_LIMIT_REDIS_PORT"));
+    limiter_redis_ = std::make_unique<RedisClient>(lo);
+    limiter_redis = limiter_redis_.get();
+  }
+  limiter_ = std::make_unique<RedisRateLimiter>(*limiter_redis, clock, rl);
   QuotaPolicy qp;
   qp.pro = s.Int("DQ_QUOTA_PRO");
   qp.business = s.Int("DQ_QUOTA_BUSINESS");
@@ -52,7 +62,10 @@ GatewayApp::GatewayApp(const Settings& s) {
   if (!go.rate_limiting) log::Warn("rate limiting is OFF (DQ_RATE_LIMIT_ENABLED=0)");
   RedisClient* redis = redis_.get();
   gateway_ = std::make_unique<Gateway>(
-      GatewayDeps{*accounts_, *limiter_, *quota_, *validator_, [redis] { return redis->Ping(); },
+      GatewayDeps{*accounts_, *limiter_, *quota_, *validator_,
+                  [redis, limiter_redis] {
+                    return redis->Ping() && (limiter_redis == redis || limiter_redis->Ping());
+                  },
                   jobs_api_.get()},
       go);
 

@@ -32,6 +32,7 @@ class GatewayApp {
 
  private:
   std::unique_ptr<RedisClient> redis_;
+  std::unique_ptr<RedisClient> limiter_redis_;  // only when counters live in their own Redis
   std::unique_ptr<RedisAccountStore> accounts_;
   std::unique_ptr<RedisRateLimiter> limiter_;
   std::unique_ptr<RedisQuotaService> quota_;

@@ -165,3 +165,33 @@ TEST(RedisOutageIntegrationTest, Answers503QuicklyAndRecoversByItself) {
 
 }  // namespace
 }  // namespace dq::testing
+
+namespace dq::testing {
+namespace {
+
+TEST(RateLimitIntegrationTest, CountersCanLiveInARedisOfTheirOwn) {
+  RedisServer counters;
+  Stack stack(StackOptions{1, false,
+                           {{"DQ_RATE_LIMIT_REDIS_PORT", std::to_string(counters.port())},
+                            {"DQ_RATE_LIMIT_GENERAL", "3"}}});
+  auto [id, key] = stack.NewAccount();
+  WaitForRoomInWindow(5);
+  int ok = 0, limited = 0;
+  for (int i = 0; i < 5; ++i) {
+    int s = Http("GET", stack.GatewayUrl() + "/v1/usage", {{"X-API-Key", key}}).status;
+    ok += s == 200;
+    limited += s == 429;
+  }
+  EXPECT_EQ(ok, 3);
+  EXPECT_EQ(limited, 2);
+  const std::string counter_key = "dq:{" + id + "}:rl:general";
+  EXPECT_EQ(counters.Cli({"EXISTS", counter_key}), "1");
+  EXPECT_EQ(stack.redis().Cli({"EXISTS", counter_key}), "0");
+  // The counter Redis going away makes the gateway unready and refuse, like the main one.
+  counters.Stop();
+  EXPECT_EQ(Http("GET", stack.GatewayUrl() + "/readyz").status, 503);
+  EXPECT_EQ(Http("GET", stack.GatewayUrl() + "/v1/usage", {{"X-API-Key", key}}).status, 503);
+}
+
+}  // namespace
+}  // namespace dq::testing
