@@ -51,6 +51,7 @@ void Stack::StartGateway(int i) {
       {"DQ_VALIDATOR_ADDR", "127.0.0.1:" + std::to_string(validator_port_)},
       {"DQ_VALIDATOR_TIMEOUT_MS", "3000"},
       {"DQ_REDIS_TIMEOUT_MS", "500"},
+      {"DQ_SHUTDOWN_GRACE_MS", "0"},  // tests stop gateways often; drains are tested apart
   };
   for (const auto& [k, v] : options_.gateway_env) env[k] = v;
   gateways_[i] = std::make_unique<ChildProcess>(DQ_GATEWAY_BIN, env);
