@@ -2,6 +2,9 @@
 // request of decisions.md, and the 503 path with the validator stopped.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <csignal>
 #include <nlohmann/json.hpp>
 
 #include "stack.h"
@@ -161,6 +164,27 @@ TEST_F(ValidateIntegrationTest, ValidatorDownIs503QuicklyThenRecovers) {
   EXPECT_TRUE(WaitFor([&] { return Http("GET", stack_->GatewayUrl() + "/readyz").status == 200; },
                       std::chrono::seconds(10)));
   EXPECT_EQ(Post(body).status, 200);
+}
+
+}  // namespace
+}  // namespace dq::testing
+
+namespace dq::testing {
+namespace {
+
+// SIGTERM: /readyz turns 503 at once so load balancers stop routing, requests keep being served
+// for the grace period, then the process exits cleanly.
+TEST(GracefulShutdownTest, DrainsBeforeStopping) {
+  Stack stack(StackOptions{1, false, {{"DQ_SHUTDOWN_GRACE_MS", "1500"}}});
+  auto [id, key] = stack.NewAccount();
+  const std::string url = stack.GatewayUrl();
+  ASSERT_EQ(Http("GET", url + "/readyz").status, 200);
+  kill(stack.gateway(0).pid(), SIGTERM);
+  EXPECT_TRUE(WaitFor([&] { return Http("GET", url + "/readyz").status == 503; },
+                      std::chrono::seconds(1)));
+  EXPECT_EQ(Http("GET", url + "/v1/usage", {{"X-API-Key", key}}).status, 200);
+  const int status = stack.gateway(0).Stop(0, std::chrono::seconds(5));  // wait, no new signal
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
 }
 
 }  // namespace
