@@ -88,6 +88,7 @@ int main(int argc, char** argv) {
   dq::testing::ChildProcess notifier(DQ_NOTIFIER_BIN,
                                      {{"DQ_REDIS_PORT", std::to_string(redis.port())},
                                       {"DQ_NOTIFIER_PORT", std::to_string(health)},
+                                      {"DQ_NOTIFIER_GRPC_PORT", "0"},
                                       {"DQ_NOTIFIER_BIND", "127.0.0.1"},
                                       {"DQ_WEBHOOK_ALLOW_HTTP", "1"},
                                       {"DQ_WEBHOOK_ALLOW_PRIVATE", "1"},

@@ -21,7 +21,7 @@ wait_port() { for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev
 REDIS=$(free_port); VAL=$(free_port)
 redis-server "$ROOT/deploy/redis/redis.conf" --port "$REDIS" --bind 127.0.0.1 --dir "$WORK" >/dev/null &
 PIDS+=($!); wait_port "$REDIS"
-DQ_VALIDATOR_BIND=127.0.0.1 DQ_VALIDATOR_PORT=$VAL "$BUILD/validator/dq-validator" 2>"$WORK/val.log" &
+DQ_VALIDATOR_BIND=127.0.0.1 DQ_VALIDATOR_PORT=$VAL DQ_VALIDATOR_OPS_PORT=0 "$BUILD/validator/dq-validator" 2>"$WORK/val.log" &
 PIDS+=($!); wait_port "$VAL"
 
 # Counters in a Redis of their own, without an append-only file (DQ_RATE_LIMIT_REDIS_PORT).

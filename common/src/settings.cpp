@@ -71,9 +71,13 @@ constexpr SettingSpec kSettings[] = {
     {"DQ_VALIDATOR_PORT", "50051", true, 0, 65535, kValidator, false, "gRPC port"},
     {"DQ_VALIDATOR_THREADS", "0", true, 0, 256, kValidator, false,
      "most threads serving calls (0: gRPC's default)"},
+    {"DQ_VALIDATOR_OPS_PORT", "9090", true, 0, 65535, kValidator, false,
+     "HTTP port for /healthz, /readyz and /metrics"},
     // Notifier
     {"DQ_NOTIFIER_PORT", "9091", true, 0, 65535, kNotifier, false,
      "HTTP port for /healthz, /readyz and /metrics"},
+    {"DQ_NOTIFIER_GRPC_PORT", "9092", true, 0, 65535, kNotifier, false,
+     "gRPC port with the standard health service (for native gRPC probes)"},
     {"DQ_NOTIFIER_BIND", "0.0.0.0", false, 0, 0, kNotifier, false, "address the HTTP port binds"},
     {"DQ_NOTIFIER_WORKERS", "8", true, 1, 256, kNotifier, false,
      "delivery threads (one connection cache each)"},

@@ -65,9 +65,12 @@ Status NotifierApp::Start() {
       UrlPolicy{settings_.allow_http, settings_.allow_private});
   stream_ = std::make_unique<RedisEventStream>(*redis_, *blocking_redis_, ConsumerName());
 
-  health_ = std::make_unique<HealthServer>(settings_.bind, settings_.port,
+  health_ = std::make_unique<OpsHttpServer>(settings_.bind, settings_.port,
                                            [this] { return redis_->Ping(); });
   if (Status s = health_->Start(); !s.ok()) return s;
+  grpc_health_ = std::make_unique<GrpcHealthServer>(settings_.bind, settings_.grpc_port,
+                                                    [this] { return redis_->Ping(); });
+  if (Status s = grpc_health_->Start(); !s.ok()) return s;
 
   if (stream_->EnsureGroup().ok()) group_ready_ = true;
   for (int i = 0; i < settings_.workers; ++i) threads_.emplace_back([this] { WorkerLoop(); });
@@ -90,6 +93,7 @@ void NotifierApp::Shutdown() {
     if (t.joinable()) t.join();
   }
   threads_.clear();
+  if (grpc_health_) grpc_health_->Shutdown();
   if (health_) health_->Shutdown();
 }
 

@@ -17,7 +17,8 @@
 #include "dispatcher.h"
 #include "dq/common/account_store.h"
 #include "dq/common/redis_client.h"
-#include "health_server.h"
+#include "dq/common/grpc_health_server.h"
+#include "dq/common/ops_http_server.h"
 #include "http_sender.h"
 #include "notifier_settings.h"
 #include "redis_event_stream.h"
@@ -56,7 +57,8 @@ class NotifierApp {
   std::unique_ptr<RetryPolicy> policy_;
   std::unique_ptr<Dispatcher> dispatcher_;
   std::unique_ptr<RedisEventStream> stream_;
-  std::unique_ptr<HealthServer> health_;
+  std::unique_ptr<OpsHttpServer> health_;
+  std::unique_ptr<GrpcHealthServer> grpc_health_;
 
   std::atomic<bool> stop_{false};
   std::atomic<bool> group_ready_{false};

@@ -29,6 +29,7 @@ Result<NotifierSettings> LoadNotifierSettings(const std::map<std::string, std::s
   out.redis.pool_size = static_cast<size_t>(s->Int("DQ_REDIS_POOL_SIZE"));
   out.bind = s->String("DQ_NOTIFIER_BIND");
   out.port = static_cast<int>(s->Int("DQ_NOTIFIER_PORT"));
+  out.grpc_port = static_cast<int>(s->Int("DQ_NOTIFIER_GRPC_PORT"));
   out.allow_http = s->Int("DQ_WEBHOOK_ALLOW_HTTP") == 1;
   out.allow_private = s->Int("DQ_WEBHOOK_ALLOW_PRIVATE") == 1;
   out.workers = static_cast<int>(s->Int("DQ_NOTIFIER_WORKERS"));

@@ -20,6 +20,7 @@ struct NotifierSettings {
   RedisOptions redis;
   std::string bind = "0.0.0.0";
   int port = 9091;
+  int grpc_port = 9092;  // DQ_NOTIFIER_GRPC_PORT: grpc.health.v1 only
   bool allow_http = false;
   bool allow_private = false;
   int workers = 8;                 // DQ_NOTIFIER_WORKERS: delivery threads (one curl handle each)

@@ -12,6 +12,7 @@ Stack::Stack(StackOptions options) : options_(std::move(options)) {
   client_ = std::make_unique<RedisClient>(ro);
   accounts_ = std::make_unique<RedisAccountStore>(*client_, SystemClock::Instance());
   validator_port_ = FreePort();
+  validator_ops_port_ = FreePort();
   StartValidator();
   for (int i = 0; i < options_.gateways; ++i) {
     gateway_ports_.push_back(FreePort());
@@ -33,7 +34,8 @@ void Stack::StartValidator() {
   validator_ = std::make_unique<ChildProcess>(
       DQ_VALIDATOR_BIN, std::map<std::string, std::string>{
                             {"DQ_VALIDATOR_BIND", "127.0.0.1"},
-                            {"DQ_VALIDATOR_PORT", std::to_string(validator_port_)}});
+                            {"DQ_VALIDATOR_PORT", std::to_string(validator_port_)},
+                            {"DQ_VALIDATOR_OPS_PORT", std::to_string(validator_ops_port_)}});
   if (!WaitFor([&] { return TcpConnects(validator_port_); }, std::chrono::seconds(15))) {
     throw std::runtime_error("validator did not start: " + validator_->Log());
   }

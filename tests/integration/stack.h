@@ -27,6 +27,8 @@ class Stack {
   std::string GatewayUrl(int i = 0) const;
   RedisServer& redis() { return *redis_; }
   ChildProcess& validator() { return *validator_; }
+  int validator_port() const { return validator_port_; }
+  int validator_ops_port() const { return validator_ops_port_; }
   ChildProcess& gateway(int i = 0) { return *gateways_[i]; }
   AccountStore& accounts() { return *accounts_; }
 
@@ -47,6 +49,7 @@ class Stack {
   std::unique_ptr<RedisClient> client_;
   std::unique_ptr<RedisAccountStore> accounts_;
   int validator_port_ = 0;
+  int validator_ops_port_ = 0;
   std::unique_ptr<ChildProcess> validator_;
   std::vector<int> gateway_ports_;
   std::vector<std::unique_ptr<ChildProcess>> gateways_;

@@ -12,6 +12,7 @@ ValidatorConfig ValidatorConfig::FromSettings(const Settings& s) {
   c.bind = s.String("DQ_VALIDATOR_BIND");
   c.port = static_cast<int>(s.Int("DQ_VALIDATOR_PORT"));
   c.max_threads = static_cast<int>(s.Int("DQ_VALIDATOR_THREADS"));
+  c.ops_port = static_cast<int>(s.Int("DQ_VALIDATOR_OPS_PORT"));
   return c;
 }
 
@@ -41,16 +42,26 @@ bool ValidatorServer::Start() {
   server_ = builder.BuildAndStart();
   if (!server_ || bound_port_ == 0) return false;
   server_->GetHealthCheckService()->SetServingStatus(true);
-  log::Info("validator listening", {{"port", std::to_string(bound_port_)}});
+  serving_ = true;
+  ops_ = std::make_unique<OpsHttpServer>(config_.bind, config_.ops_port,
+                                         [this] { return serving_.load(); });
+  if (Status s = ops_->Start(); !s.ok()) {
+    log::Error("could not start the operations port", {{"error", s.message()}});
+    return false;
+  }
+  log::Info("validator listening", {{"port", std::to_string(bound_port_)},
+                                    {"ops_port", std::to_string(ops_->port())}});
   return true;
 }
 
 void ValidatorServer::Shutdown(std::chrono::milliseconds grace) {
   if (!server_) return;
+  serving_ = false;
   server_->GetHealthCheckService()->SetServingStatus(false);
   server_->Shutdown(std::chrono::system_clock::now() + grace);
   server_->Wait();
   server_.reset();
+  if (ops_) ops_->Shutdown();
 }
 
 }  // namespace dq::validator

@@ -4,9 +4,11 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <atomic>
 #include <memory>
 #include <string>
 
+#include "dq/common/ops_http_server.h"
 #include "dq/common/settings.h"
 #include "rpc/validator_service.h"
 
@@ -16,7 +18,7 @@ struct ValidatorConfig {
   std::string bind = "0.0.0.0";
   int port = 50051;  // 0: pick a free port
   int max_threads = 0;
-
+  int ops_port = 9090;  // HTTP /healthz /readyz /metrics
   static ValidatorConfig FromSettings(const Settings& s);
 };
 
@@ -31,11 +33,14 @@ class ValidatorServer {
   // period before cancelling them.
   void Shutdown(std::chrono::milliseconds grace);
   int port() const { return bound_port_; }
+  int ops_port() const { return ops_ ? ops_->port() : 0; }
 
  private:
   ValidatorConfig config_;
   rpc::ValidatorService service_;
   std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<OpsHttpServer> ops_;
+  std::atomic<bool> serving_{false};
   int bound_port_ = 0;
 };
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "clients/grpc_validator_client.h"
 #include "stack.h"
 #include "test_receiver.h"
 
@@ -31,10 +32,13 @@ std::string OpensslHmac(const std::string& secret, const std::string& body) {
 TEST(EndToEndTest, UploadToSignedWebhook) {
   Stack stack;
   TestReceiver receiver;
+  const int notifier_http = FreePort();
+  const int notifier_grpc = FreePort();
   ChildProcess notifier(DQ_NOTIFIER_BIN,
                         {{"DQ_REDIS_PORT", std::to_string(stack.redis().port())},
                          {"DQ_NOTIFIER_BIND", "127.0.0.1"},
-                         {"DQ_NOTIFIER_PORT", std::to_string(FreePort())},
+                         {"DQ_NOTIFIER_PORT", std::to_string(notifier_http)},
+                         {"DQ_NOTIFIER_GRPC_PORT", std::to_string(notifier_grpc)},
                          {"DQ_WEBHOOK_ALLOW_HTTP", "1"},
                          {"DQ_WEBHOOK_ALLOW_PRIVATE", "1"}});
   auto [account, key] = stack.NewAccount();
@@ -70,6 +74,23 @@ TEST(EndToEndTest, UploadToSignedWebhook) {
   EXPECT_EQ(payload["stats"]["warnings"], job["stats"]["warnings"]);
   EXPECT_EQ(payload["stats"]["fixes"], job["stats"]["fixes"]);
   EXPECT_EQ(payload["stats"]["score"], job["health_score"]);
+
+  // Every service has probes and metrics: HTTP on the gateway, HTTP and gRPC health elsewhere.
+  const std::string validator_ops = "http://127.0.0.1:" + std::to_string(stack.validator_ops_port());
+  EXPECT_EQ(Http("GET", validator_ops + "/readyz").status, 200);
+  EXPECT_NE(Http("GET", validator_ops + "/metrics").body.find("dq_validator_rows_total"),
+            std::string::npos);
+  const std::string notifier_ops = "http://127.0.0.1:" + std::to_string(notifier_http);
+  EXPECT_EQ(Http("GET", notifier_ops + "/readyz").status, 200);
+  EXPECT_EQ(Http("GET", notifier_ops + "/metrics").status, 200);
+  EXPECT_NE(Http("GET", stack.GatewayUrl() + "/metrics").body.find("dq_jobs_total"),
+            std::string::npos);
+  EXPECT_TRUE(gateway::GrpcValidatorClient("127.0.0.1:" + std::to_string(notifier_grpc),
+                                           std::chrono::seconds(1))
+                  .Healthy());
+  EXPECT_TRUE(gateway::GrpcValidatorClient("127.0.0.1:" + std::to_string(stack.validator_port()),
+                                           std::chrono::seconds(1))
+                  .Healthy());
 }
 
 }  // namespace

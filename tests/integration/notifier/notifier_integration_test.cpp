@@ -43,6 +43,7 @@ class NotifierIntegrationTest : public ::testing::Test {
     std::map<std::string, std::string> env = {
         {"DQ_REDIS_PORT", std::to_string(redis_.port())},
         {"DQ_NOTIFIER_PORT", std::to_string(health_port_)},
+        {"DQ_NOTIFIER_GRPC_PORT", "0"},
         {"DQ_NOTIFIER_BIND", "127.0.0.1"},
         {"DQ_WEBHOOK_ALLOW_HTTP", "1"},
         {"DQ_WEBHOOK_ALLOW_PRIVATE", "1"},

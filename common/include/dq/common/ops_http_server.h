@@ -1,5 +1,6 @@
-// The notifier's only HTTP surface: GET /healthz (alive), /readyz (Redis reachable) and /metrics
-// (Prometheus text). Pistache, one worker thread: these are probes, not traffic.
+// The operations port of a service that serves no HTTP API of its own (validator, notifier):
+// GET /healthz (alive), /readyz (ready() says yes) and /metrics (Prometheus text from
+// Metrics::Global()). Pistache, one worker thread: these are probes, not traffic.
 #pragma once
 
 #include <functional>
@@ -12,12 +13,12 @@ namespace Pistache::Http {
 class Endpoint;
 }
 
-namespace dq::notifier {
+namespace dq {
 
-class HealthServer {
+class OpsHttpServer {
  public:
-  HealthServer(std::string bind, int port, std::function<bool()> ready);
-  ~HealthServer();
+  OpsHttpServer(std::string bind, int port, std::function<bool()> ready);
+  ~OpsHttpServer();
   // Errors: kUnavailable when the port cannot be bound.
   Status Start();
   void Shutdown();
@@ -30,4 +31,4 @@ class HealthServer {
   std::unique_ptr<Pistache::Http::Endpoint> endpoint_;
 };
 
-}  // namespace dq::notifier
+}  // namespace dq

@@ -1,11 +1,11 @@
-#include "health_server.h"
+#include "dq/common/ops_http_server.h"
 
 #include <pistache/endpoint.h>
 #include <pistache/http.h>
 
 #include "dq/common/metrics.h"
 
-namespace dq::notifier {
+namespace dq {
 namespace {
 
 using namespace Pistache;
@@ -28,7 +28,7 @@ class Handler final : public Http::Handler {
           Json(writer, Http::Code::Ok, R"({"status":"ready"})");
         } else {
           Json(writer, Http::Code::Service_Unavailable,
-               R"({"error":"service_unavailable","message":"Redis is not reachable."})");
+               R"({"error":"service_unavailable","message":"A dependency is not reachable."})");
         }
       } else if (path == "/metrics") {
         writer.headers().add<Http::Header::ContentType>(
@@ -54,12 +54,12 @@ class Handler final : public Http::Handler {
 
 }  // namespace
 
-HealthServer::HealthServer(std::string bind, int port, std::function<bool()> ready)
+OpsHttpServer::OpsHttpServer(std::string bind, int port, std::function<bool()> ready)
     : bind_(std::move(bind)), port_(port), ready_(std::move(ready)) {}
 
-HealthServer::~HealthServer() { Shutdown(); }
+OpsHttpServer::~OpsHttpServer() { Shutdown(); }
 
-Status HealthServer::Start() {
+Status OpsHttpServer::Start() {
   try {
     Address addr(bind_, Port(static_cast<uint16_t>(port_)));
     endpoint_ = std::make_unique<Http::Endpoint>(addr);
@@ -75,11 +75,11 @@ Status HealthServer::Start() {
   return Status::Ok();
 }
 
-void HealthServer::Shutdown() {
+void OpsHttpServer::Shutdown() {
   if (endpoint_) {
     endpoint_->shutdown();
     endpoint_.reset();
   }
 }
 
-}  // namespace dq::notifier
+}  // namespace dq
