@@ -6,6 +6,7 @@
 #include <mutex>
 #include <string>
 
+#include "dq/common/json_escape.h"
 #include "dq/common/time_format.h"
 
 namespace dq::log {
@@ -25,27 +26,6 @@ const char* LevelName(Level l) {
   return "info";
 }
 
-void AppendJsonString(std::string& out, std::string_view s) {
-  out.push_back('"');
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
-    }
-  }
-  out.push_back('"');
-}
 
 }  // namespace
 

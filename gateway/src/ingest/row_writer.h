@@ -50,7 +50,5 @@ class RowWriter {
   uint64_t rows_ = 0;
 };
 
-// Appends s as a JSON string literal (with quotes) to out.
-void AppendJsonString(std::string& out, std::string_view s);
 
 }  // namespace dq::ingest

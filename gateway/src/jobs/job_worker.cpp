@@ -7,6 +7,7 @@
 #include "../clients/grpc_validator_client.h"
 #include "../http/json_util.h"
 #include "dq/common/crypto.h"
+#include "dq/common/json_escape.h"
 #include "dq/common/log.h"
 #include "dq/common/metrics.h"
 #include "dq/common/time_format.h"
@@ -146,16 +147,16 @@ class JobRun {
       j += i.severity() == validator::v1::SEVERITY_ERROR ? ",\"severity\":\"error\""
                                                          : ",\"severity\":\"warning\"";
       j += ",\"field\":";
-      ingest::AppendJsonString(j, i.field());
+      AppendJsonString(j, i.field());
       j += ",\"code\":";
-      ingest::AppendJsonString(j, i.code());
+      AppendJsonString(j, i.code());
       j += ",\"message\":";
-      ingest::AppendJsonString(j, i.message());
+      AppendJsonString(j, i.message());
       j += ",\"original_value\":";
-      ingest::AppendJsonString(j, i.original_value());
+      AppendJsonString(j, i.original_value());
       j += ",\"fixed_value\":";
       if (i.has_fixed_value()) {
-        ingest::AppendJsonString(j, i.fixed_value());
+        AppendJsonString(j, i.fixed_value());
       } else {
         j += "null";
       }

@@ -54,6 +54,22 @@ std::string CsvCell(std::string_view s) {
   return out;
 }
 
+// Closes `object_json` (a serialised object) with `"key": [items...]}`, splicing in items that are
+// JSON already, so stored issues are never parsed just to be printed again.
+std::string WithArray(std::string object_json, std::string_view key,
+                      const std::vector<std::string>& items) {
+  object_json.pop_back();  // '}'
+  object_json += ",\"";
+  object_json += key;
+  object_json += "\":[";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) object_json.push_back(',');
+    object_json += items[i];
+  }
+  object_json += "]}";
+  return object_json;
+}
+
 }  // namespace
 
 Result<int64_t> IntParam(const HttpRequest& request, const std::string& name, int64_t fallback,
@@ -228,16 +244,7 @@ HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
   if (!job.ok()) return ErrorResponse(job.status());
   auto issues = store_.Issues(*job, 0, -1);
   if (!issues.ok()) return ErrorResponse(issues.status());
-  // The issues are stored as JSON already; splice them in rather than re-parse them.
-  std::string body = DumpJson(JobDetailJson(*job));
-  body.pop_back();  // '}'
-  body += ",\"issues\":[";
-  for (size_t i = 0; i < issues->size(); ++i) {
-    if (i) body.push_back(',');
-    body += (*issues)[i];
-  }
-  body += "]}";
-  return JsonResponse(200, std::move(body));
+  return JsonResponse(200, WithArray(DumpJson(JobDetailJson(*job)), "issues", *issues));
 }
 
 HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id) {
@@ -280,19 +287,12 @@ HttpResponse JobsApi::IssuesPage(const HttpRequest& request, const Principal& pr
   auto issues = store_.Issues(*job, *offset, *limit);
   if (!issues.ok()) return ErrorResponse(issues.status());
   if (format == "json") {
-    std::string body = DumpJson(json{{"job_id", job->id},
-                                     {"status", job->status},
-                                     {"total", job->issues},
-                                     {"offset", *offset},
-                                     {"limit", *limit}});
-    body.pop_back();
-    body += ",\"issues\":[";
-    for (size_t i = 0; i < issues->size(); ++i) {
-      if (i) body.push_back(',');
-      body += (*issues)[i];
-    }
-    body += "]}";
-    return JsonResponse(200, std::move(body));
+    return JsonResponse(200, WithArray(DumpJson(json{{"job_id", job->id},
+                                                     {"status", job->status},
+                                                     {"total", job->issues},
+                                                     {"offset", *offset},
+                                                     {"limit", *limit}}),
+                                       "issues", *issues));
   }
   HttpResponse r;
   r.content_type = "text/csv; charset=utf-8";
