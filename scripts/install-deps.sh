@@ -6,6 +6,8 @@
 #   scripts/install-deps.sh            build + run + test dependencies
 #   scripts/install-deps.sh --bench    also the load-generation tools used by bench/
 #   scripts/install-deps.sh --fuzz     also clang and its sanitizer/fuzzer runtime
+#   scripts/install-deps.sh --crosscheck  also the reference implementations the rule cross-check
+#                                         (tests/crosscheck, docs/crosscheck.md) compares against
 set -euo pipefail
 
 packages=(
@@ -25,6 +27,8 @@ for arg in "$@"; do
   case "$arg" in
     --bench) packages+=(wrk) ;;
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    --crosscheck)
+      packages+=(python3-stdnum python3-phonenumbers python3-email-validator python3-pycountry) ;;
     *) echo "install-deps: unknown option $arg" >&2; exit 2 ;;
   esac
 done

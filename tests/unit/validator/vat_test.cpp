@@ -80,7 +80,14 @@ const VatCase kCases[] = {
     {"CY12000000C", V::kBadFormat},
     {"SE123456789702", V::kBadFormat},
     {"GBGD600", V::kBadFormat},
-    {"GR039868210", V::kBadFormat},
+    // Found by the cross-check (tests/crosscheck): python-stdnum accepts Greece under its ISO
+    // code GR as well as EL, and the pre-1999 8-digit numbers (a leading 0 left out).
+    {"GR039868210", V::kValid},
+    {"GR039868211", V::kBadChecksum},
+    {"EL78841034", V::kValid},
+    {"EL78841035", V::kBadChecksum},
+    {"GR78841034", V::kValid},
+    {"EL7884103", V::kBadFormat},
     {"XX999", V::kUnknownCountry},
     {"US123456789", V::kUnknownCountry},
 };

@@ -152,10 +152,12 @@ Verdict Ee(std::string_view b) {
 }
 
 Verdict El(std::string_view b) {
-  if (b.size() != 9 || !IsAllDigits(b)) return Verdict::kBadFormat;
+  // Numbers issued before 1999 have 8 digits: the 9-digit form with a leading 0 (which adds
+  // nothing to the checksum below).
+  if ((b.size() != 9 && b.size() != 8) || !IsAllDigits(b)) return Verdict::kBadFormat;
   int c = 0;
-  for (size_t i = 0; i < 8; ++i) c = c * 2 + D(b[i]);
-  return Ok(c * 2 % 11 % 10 == D(b[8]));
+  for (size_t i = 0; i + 1 < b.size(); ++i) c = c * 2 + D(b[i]);
+  return Ok(c * 2 % 11 % 10 == D(b.back()));
 }
 
 char DniLetter(uint64_t n) { return "TRWAGMYFPDXBNJZSQVHLCKE"[n % 23]; }
@@ -412,7 +414,7 @@ Verdict Check(std::string_view v) {
   };
   static constexpr Entry kTable[] = {
       {"AT", At}, {"BE", Be}, {"BG", Bg}, {"CY", Cy}, {"CZ", Cz}, {"DE", De},
-      {"DK", Dk}, {"EE", Ee}, {"EL", El}, {"ES", Es}, {"FI", Fi}, {"FR", Fr},
+      {"DK", Dk}, {"EE", Ee}, {"EL", El}, {"GR", El}, {"ES", Es}, {"FI", Fi}, {"FR", Fr},
       {"HR", Hr}, {"HU", Hu}, {"IE", Ie}, {"IT", It}, {"LT", Lt}, {"LU", Lu},
       {"LV", Lv}, {"MT", Mt}, {"NL", Nl}, {"PL", Pl}, {"PT", Pt}, {"RO", Ro},
       {"SE", Se}, {"SI", Si}, {"SK", Sk}, {"GB", Gb}, {"XI", Gb},
@@ -420,8 +422,6 @@ Verdict Check(std::string_view v) {
   for (const Entry& e : kTable) {
     if (e.prefix == cc) return e.check(b);
   }
-  // Greece's VAT prefix is EL; GR is a common mistake, reported as a format error.
-  if (cc == "GR") return Verdict::kBadFormat;
   return Verdict::kUnknownCountry;
 }
 

@@ -62,14 +62,19 @@ void CheckVat(RowContext& ctx) {
   const std::string_view compact(buf, n);
   switch (vat::Check(compact)) {
     case vat::Verdict::kValid:
+      // Greece's number under its ISO code GR is the same number; VIES and invoices want EL.
+      if (compact.substr(0, 2) == "GR") {
+        std::string fixed = "EL";
+        if (compact.size() == 10) fixed.push_back('0');  // a pre-1999 8-digit number
+        fixed.append(compact.substr(2));
+        ctx.Fix(Field::kVatNumber, std::move(fixed), IssueCode::VAT_PREFIX_NORMALIZED);
+      }
       return;
     case vat::Verdict::kUnknownCountry:
       ctx.Report(IssueCode::UNKNOWN_VAT_COUNTRY, Field::kVatNumber);
       return;
     case vat::Verdict::kBadFormat:
-      ctx.Report(IssueCode::INVALID_VAT_FORMAT, Field::kVatNumber,
-                 compact.substr(0, 2) == "GR" ? "Greek VAT numbers use the prefix EL, not GR"
-                                              : std::string());
+      ctx.Report(IssueCode::INVALID_VAT_FORMAT, Field::kVatNumber);
       return;
     case vat::Verdict::kBadChecksum:
       ctx.Report(IssueCode::INVALID_VAT_CHECKSUM, Field::kVatNumber);
