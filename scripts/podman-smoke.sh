@@ -91,15 +91,17 @@ COMPOSE_FILE=$SRC/docker-compose.yml
 
 compose() { (cd "$SRC" && podman-compose -p "$PROJECT" -f "$COMPOSE_FILE" "$@"); }
 service_ctr() {  # container id of a compose service
-  podman ps -q --filter "label=io.podman.compose.project=$PROJECT" \
+  podman ps -aq --filter "label=io.podman.compose.project=$PROJECT" \
     --filter "label=com.docker.compose.service=$1" | head -n 1
 }
 down() {
-  podman rm -f "$PROJECT-webhook" >/dev/null 2>&1 || true
-  compose down -v >/dev/null 2>&1 || true
-  # podman-compose 1.0.3 leaves its networks behind
-  podman network ls -q --filter "label=io.podman.compose.project=$PROJECT" |
-    xargs -r podman network rm >/dev/null 2>&1 || true
+  # What `podman-compose down -v` does, by label and at once (it stops containers one by one,
+  # and 1.0.3 leaves its networks behind). Containers still running get SIGTERM, 10 s grace.
+  local filter="label=io.podman.compose.project=$PROJECT"
+  podman rm -f -t 0 "$PROJECT-webhook" >/dev/null 2>&1 || true
+  podman ps -aq --filter "$filter" | xargs -r podman rm -f -t 10 >/dev/null 2>&1 || true
+  podman volume ls -q --filter "$filter" | xargs -r podman volume rm -f >/dev/null 2>&1 || true
+  podman network ls -q --filter "$filter" | xargs -r podman network rm >/dev/null 2>&1 || true
 }
 cleanup() {
   local rc=$?
@@ -190,29 +192,52 @@ t=$SECONDS
 STACK_UP=1
 compose up -d >"$CACHE/compose-up.log" 2>&1 || { cat "$CACHE/compose-up.log" >&2; die "compose up failed"; }
 
+# The webhook receiver for the jobs steps: python3 from the builder image, on the compose network
+# as "webhook". Started right after `up`, before the health waits: a container joining the
+# network makes aardvark-dns reload, and name lookups (redis, validator) may fail for a moment.
+NET=$(podman network ls --format '{{.Name}}' --filter "label=io.podman.compose.project=$PROJECT" | head -n 1)
+[ -n "$NET" ] || die "no compose network for $PROJECT"
+podman run -d --rm --name "$PROJECT-webhook" --network "$NET" --network-alias webhook \
+  --read-only --cap-drop ALL --user 10001:10001 "$BUILDER_IMAGE" python3 -u -c '
+import base64, http.server, json
+class Hook(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        print(json.dumps({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
+                          "body": base64.b64encode(body).decode()}), flush=True)
+        self.send_response(204)
+        self.end_headers()
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer(("0.0.0.0", 8000), Hook).serve_forever()
+' >/dev/null
 for s in redis validator notifier gateway; do
   c=$(service_ctr "$s"); [ -n "$c" ] || die "service $s has no running container"
   ok=0
-  for _ in $(seq 1 60); do
+  # up to 60 s: right after start, aardvark-dns reloads as each container joins, and a lookup
+  # that hits the reload waits out glibc's resolver timeout (5 s per try)
+  for _ in $(seq 1 120); do
     if podman healthcheck run "$c" >/dev/null 2>&1; then ok=1; break; fi
     sleep 0.5
   done
-  [ "$ok" = 1 ] || die "$s did not become healthy in 30 s"
+  [ "$ok" = 1 ] || die "$s did not become healthy in 60 s"
 done
 log "stack up and healthy in $((SECONDS - t)) s (gateway $BASE)"
 
-# Last check: SIGTERM stops every service cleanly (exit 0) well within its grace period. All
-# containers are stopped at once, so this costs the gateway's drain (DQ_SHUTDOWN_GRACE_MS), not
-# the sum of all. Skipped with KEEP=1.
+# Last check: SIGTERM stops every service cleanly (exit 0) well within its grace period. Like
+# `compose down`, the clients (gateway, notifier) stop first, in parallel, then validator and
+# Redis, so this costs about the gateway's drain (DQ_SHUTDOWN_GRACE_MS). (Stopping all four at
+# once also stops Redis and its DNS name mid-drain: that case is reported in docs/deploy.md.)
+# Skipped with KEEP=1.
 graceful_stop() {
   [ "$KEEP" = 1 ] && return 0
-  local t=$SECONDS ids s c rc
-  ids=$(podman ps -q --filter "label=io.podman.compose.project=$PROJECT")
-  # shellcheck disable=SC2086
-  podman stop -t 25 $ids >/dev/null
+  local t=$SECONDS s c rc
+  # shellcheck disable=SC2046
+  podman stop -t 25 $(service_ctr gateway) $(service_ctr notifier) >/dev/null
+  # shellcheck disable=SC2046
+  podman stop -t 25 $(service_ctr validator) $(service_ctr redis) >/dev/null
   for s in redis validator notifier gateway; do
-    c=$(podman ps -aq --filter "label=io.podman.compose.project=$PROJECT" \
-      --filter "label=com.docker.compose.service=$s" | head -n 1)
+    c=$(service_ctr "$s")
     rc=$(podman inspect -f '{{.State.ExitCode}}' "$c")
     [ "$rc" = 0 ] || die "$s exited with $rc after SIGTERM (expected a clean 0)"
   done
@@ -272,24 +297,7 @@ if [ "$code" = 404 ]; then
   exit 0
 fi
 
-# The webhook receiver: python3 from the builder image, on the compose network as "webhook".
 SECRET=smoke-secret-$RANDOM$RANDOM
-NET=$(podman network ls --format '{{.Name}}' --filter "label=io.podman.compose.project=$PROJECT" | head -n 1)
-[ -n "$NET" ] || die "no compose network for $PROJECT"
-podman run -d --rm --name "$PROJECT-webhook" --network "$NET" --network-alias webhook \
-  --read-only --cap-drop ALL --user 10001:10001 "$BUILDER_IMAGE" python3 -u -c '
-import base64, http.server, json
-class Hook(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        print(json.dumps({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
-                          "body": base64.b64encode(body).decode()}), flush=True)
-        self.send_response(204)
-        self.end_headers()
-    def log_message(self, *args):
-        pass
-http.server.HTTPServer(("0.0.0.0", 8000), Hook).serve_forever()
-' >/dev/null
 dqctl webhook set --account "$ACCOUNT" --url http://webhook:8000/hook --secret "$SECRET" >/dev/null
 job=$(curl -sS --max-time 10 -X POST "$BASE/v1/jobs" -H "X-API-Key: $API_KEY" -H 'Expect:' \
   -F "file=@-;filename=products.csv;type=text/csv" -F 'mapping={"sku":"SKU","price":"Price"}' \
