@@ -44,9 +44,9 @@ struct Probe {
 };
 
 constexpr Probe kProbes[] = {
-    {"gtin", Field::kGtin, "product"},         {"currency", Field::kCurrency, "product"},
-    {"vat", Field::kVatNumber, "shipping"},    {"phone", Field::kPhone, "customer"},
-    {"email", Field::kEmail, "customer"},      {"country", Field::kCountry, "customer"},
+    {"gtin", Field::kGtin, "product"},      {"currency", Field::kCurrency, "product"},
+    {"vat", Field::kVatNumber, "shipping"}, {"phone", Field::kPhone, "customer"},
+    {"email", Field::kEmail, "customer"},   {"country", Field::kCountry, "customer"},
 };
 
 nlohmann::json Run(const Probe& p, const std::string& value, const std::string* country) {
@@ -82,8 +82,8 @@ nlohmann::json Run(const Probe& p, const std::string& value, const std::string* 
 
 nlohmann::json Handle(const std::string& line) {
   const auto in = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (!in.is_object() || !in.contains("kind") || !in["kind"].is_string() ||
-      !in.contains("value") || !in["value"].is_string()) {
+  if (!in.is_object() || !in.contains("kind") || !in["kind"].is_string() || !in.contains("value") ||
+      !in["value"].is_string()) {
     return {{"error", "want {\"kind\": string, \"value\": string, \"country\": string?}"}};
   }
   const std::string kind = in["kind"].get<std::string>();

@@ -88,6 +88,14 @@ const VatCase kCases[] = {
     {"EL78841035", V::kBadChecksum},
     {"GR78841034", V::kValid},
     {"EL7884103", V::kBadFormat},
+    // BG 10-digit "other" numbers whose check value is 10 have no valid check digit (stdnum);
+    // the engine used to take 10 as 0.
+    {"BG0316682430", V::kBadChecksum},
+    // NL: the number before B lost its leading zero (stdnum pads it to nine digits).
+    {"NL89972612B34", V::kValid},
+    {"NL4495445B01", V::kValid},
+    {"NL4495445B00", V::kBadFormat},
+    {"NLB01", V::kBadFormat},
     {"XX999", V::kUnknownCountry},
     {"US123456789", V::kUnknownCountry},
 };

@@ -85,7 +85,8 @@ Verdict Bg(std::string_view b) {
   if (b.size() != 10) return Verdict::kBadFormat;
   if (BgEgn(b)) return Verdict::kValid;
   if (Weighted(b, {21, 19, 17, 13, 11, 9, 7, 3, 1}) % 10 == D(b[9])) return Verdict::kValid;
-  return Ok((11 - Weighted(b, {4, 3, 2, 7, 6, 5, 4, 3, 2}) % 11) % 11 % 10 == D(b[9]));
+  // Others (foreigners, ...): a check value of 10 has no digit, so no number ends with it.
+  return Ok((11 - Weighted(b, {4, 3, 2, 7, 6, 5, 4, 3, 2}) % 11) % 11 == D(b[9]));
 }
 
 Verdict Cy(std::string_view b) {
@@ -291,6 +292,13 @@ Verdict Mt(std::string_view b) {
 }
 
 Verdict Nl(std::string_view b) {
+  // The number before B is a BSN/RSIN, whose leading zeros spreadsheets drop: pad it to nine.
+  if (b.size() >= 4 && b.size() < 12 && b[b.size() - 3] == 'B') {
+    char padded[12];
+    const size_t pad = 12 - b.size();
+    for (size_t i = 0; i < 12; ++i) padded[i] = i < pad ? '0' : b[i - pad];
+    return Nl(std::string_view(padded, 12));
+  }
   if (b.size() != 12 || !IsAllDigits(b.substr(0, 9)) || b[9] != 'B' || !IsAllDigits(b.substr(10)) ||
       ToInt(b.substr(0, 9)) == 0 || ToInt(b.substr(10)) == 0) {
     return Verdict::kBadFormat;
@@ -414,10 +422,10 @@ Verdict Check(std::string_view v) {
   };
   static constexpr Entry kTable[] = {
       {"AT", At}, {"BE", Be}, {"BG", Bg}, {"CY", Cy}, {"CZ", Cz}, {"DE", De},
-      {"DK", Dk}, {"EE", Ee}, {"EL", El}, {"GR", El}, {"ES", Es}, {"FI", Fi}, {"FR", Fr},
-      {"HR", Hr}, {"HU", Hu}, {"IE", Ie}, {"IT", It}, {"LT", Lt}, {"LU", Lu},
-      {"LV", Lv}, {"MT", Mt}, {"NL", Nl}, {"PL", Pl}, {"PT", Pt}, {"RO", Ro},
-      {"SE", Se}, {"SI", Si}, {"SK", Sk}, {"GB", Gb}, {"XI", Gb},
+      {"DK", Dk}, {"EE", Ee}, {"EL", El}, {"GR", El}, {"ES", Es}, {"FI", Fi},
+      {"FR", Fr}, {"HR", Hr}, {"HU", Hu}, {"IE", Ie}, {"IT", It}, {"LT", Lt},
+      {"LU", Lu}, {"LV", Lv}, {"MT", Mt}, {"NL", Nl}, {"PL", Pl}, {"PT", Pt},
+      {"RO", Ro}, {"SE", Se}, {"SI", Si}, {"SK", Sk}, {"GB", Gb}, {"XI", Gb},
   };
   for (const Entry& e : kTable) {
     if (e.prefix == cc) return e.check(b);

@@ -9,6 +9,13 @@ namespace {
 
 bool IsSeparator(char c) { return c == ' ' || c == '-'; }
 
+// Fullwidth digits U+FF10..U+FF19 (EF BC 90..99 in UTF-8), typed by East Asian input methods.
+bool IsFullwidthDigitAt(std::string_view v, size_t i) {
+  return i + 2 < v.size() && v[i] == '\xEF' && v[i + 1] == '\xBC' &&
+         static_cast<unsigned char>(v[i + 2]) >= 0x90 &&
+         static_cast<unsigned char>(v[i + 2]) <= 0x99;
+}
+
 // Handles a 10-character value that may be an ISBN-10. True when it was judged.
 bool CheckIsbn10(RowContext& ctx, std::string_view v) {
   if (v.size() != 10 || !text::IsAllDigits(v.substr(0, 9))) return false;
@@ -38,12 +45,17 @@ void CheckGtin(RowContext& ctx) {
     return;
   }
   bool has_separator = false;
-  for (char c : v) has_separator |= IsSeparator(c);
+  for (char c : v) has_separator |= IsSeparator(c) || c == '\xEF';
   if (has_separator) {
     std::string stripped;
     stripped.reserve(v.size());
-    for (char c : v) {
-      if (!IsSeparator(c)) stripped.push_back(c);
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (IsFullwidthDigitAt(v, i)) {
+        stripped.push_back(static_cast<char>('0' + (static_cast<unsigned char>(v[i + 2]) - 0x90)));
+        i += 2;
+      } else if (!IsSeparator(v[i])) {
+        stripped.push_back(v[i]);
+      }
     }
     // Only digits (or an ISBN-10's final X) are worth cleaning; anything else stays as it was.
     const bool clean = text::IsAllDigits(stripped) ||
