@@ -88,8 +88,8 @@ Status GatewayApp::Start() {
 }
 
 void GatewayApp::Shutdown() {
-  if (workers_) workers_->Stop();
   if (http_) http_->Shutdown();
+  if (workers_) workers_->Stop();
 }
 
 }  // namespace dq::gateway

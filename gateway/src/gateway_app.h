@@ -26,7 +26,10 @@ class GatewayApp {
 
   Status Start();
   // /readyz turns 503; the server keeps serving until Shutdown().
-  void BeginDrain() { gateway_->BeginDrain(); }
+  void BeginDrain() {
+    gateway_->BeginDrain();
+    workers_->RequestStop();
+  }
   void Shutdown();
   int port() const { return http_->port(); }
 

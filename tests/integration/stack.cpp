@@ -68,6 +68,11 @@ void Stack::RestartGateway(int i) {
   StartGateway(i);
 }
 
+void Stack::GracefulRestartGateway(int i) {
+  gateways_[i]->Stop(SIGTERM, std::chrono::seconds(30));
+  StartGateway(i);
+}
+
 std::pair<std::string, std::string> Stack::NewAccount(Plan plan) {
   auto account = accounts_->CreateAccount(plan, "test");
   if (!account.ok()) throw std::runtime_error(account.status().message());

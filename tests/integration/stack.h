@@ -37,6 +37,9 @@ class Stack {
   void StopValidator();
   // Kills and restarts gateway i on the same port.
   void RestartGateway(int i);
+  // SIGTERM (the gateway drains and exits by itself), then a new process on the same port: what
+  // a rolling update does to one replica.
+  void GracefulRestartGateway(int i);
 
   // An account on `plan` with one key: {account_id, api_key}.
   std::pair<std::string, std::string> NewAccount(Plan plan = Plan::kPro);

@@ -34,6 +34,11 @@ bool ValidatorServer::Start() {
   builder.RegisterService(&service_);
   // Inline batches are small; streamed chunks are bounded by the caller. 64 MiB leaves room.
   builder.SetMaxReceiveMessageSize(64 * 1024 * 1024);
+  // Clients balance over the replicas a DNS name resolves to, but only re-resolve when a
+  // connection ends. Ending each connection after a few minutes (calls in flight may finish
+  // within the grace) lets new replicas receive traffic after a scale-up.
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS, 5 * 60 * 1000);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS, 30 * 60 * 1000);
   if (config_.max_threads > 0) {
     grpc::ResourceQuota quota("dq-validator");
     quota.SetMaxThreads(config_.max_threads);

@@ -210,15 +210,33 @@ void JobWorkers::Start() {
   if (Status s = queue_.EnsureGroup(); !s.ok()) {
     log::Warn("job queue group not created yet", {{"error", s.message()}});
   }
-  for (int i = 0; i < options_.threads; ++i) threads_.emplace_back([this, i] { Loop(i); });
+  for (int i = 0; i < options_.threads; ++i) {
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    finished_.push_back(done);
+    threads_.emplace_back([this, i, done] {
+      Loop(i);
+      done->store(true);
+    });
+  }
 }
 
-void JobWorkers::Stop() {
+void JobWorkers::Stop(std::chrono::milliseconds grace) {
   stop_ = true;
-  for (auto& t : threads_) {
-    if (t.joinable()) t.join();
+  const auto deadline = std::chrono::steady_clock::now() + grace;
+  for (size_t i = 0; i < threads_.size(); ++i) {
+    while (!finished_[i]->load() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    if (!threads_[i].joinable()) continue;
+    if (finished_[i]->load()) {
+      threads_[i].join();
+    } else {
+      log::Warn("job worker still busy at shutdown; its job will be taken again");
+      threads_[i].detach();
+    }
   }
   threads_.clear();
+  finished_.clear();
 }
 
 void JobWorkers::Loop(int index) {

@@ -47,9 +47,12 @@ class JobWorkers {
   ~JobWorkers();
 
   void Start();
-  // Stops taking jobs; a job in progress is abandoned (it is taken again after the claim
-  // timeout, by this replica's successor or another one).
-  void Stop();
+  // Stops taking new jobs; jobs in progress go on. Called when the gateway starts draining.
+  void RequestStop() { stop_ = true; }
+  // Stops and waits up to `grace` for the threads to finish. A thread still busy then (a long
+  // job, or a Redis call stuck in a DNS lookup) is left behind: its job was never acknowledged,
+  // so another worker takes it again after the claim timeout. Shutdown never hangs on it.
+  void Stop(std::chrono::milliseconds grace = std::chrono::seconds(3));
 
   // Runs one job to its end (exposed for tests). Returns false when it must be retried later.
   bool Run(const QueueEntry& entry, const std::string& consumer);
@@ -69,6 +72,8 @@ class JobWorkers {
   WorkerOptions options_;
   std::atomic<bool> stop_{false};
   std::vector<std::thread> threads_;
+  // One flag per thread, set as its loop returns; shared so a detached thread may still set it.
+  std::vector<std::shared_ptr<std::atomic<bool>>> finished_;
 };
 
 }  // namespace dq::gateway

@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <atomic>
+#include <mutex>
 #include <set>
+#include <thread>
 #include <sstream>
 
 #include "stack.h"
@@ -304,6 +307,73 @@ TEST(JobsCrashTest, KilledWorkerMidJobStillEndsDone) {
     ++count;
   }
   EXPECT_EQ(count, 1u);
+}
+
+// A rolling restart under load: the gateway is told to stop (it drains: /readyz fails, requests
+// in flight and arriving are still served for the grace period, workers stop taking jobs), a new
+// process takes its place, and the clients keep uploading throughout. Every upload that got a
+// 202 must end done; requests that got no answer while no process listened are the client's to
+// retry, and none of them got a 2xx.
+TEST(JobsRollingRestartTest, NoAcceptedJobIsLost) {
+  Stack stack(StackOptions{1, false,
+                           {{"DQ_SHUTDOWN_GRACE_MS", "1000"},
+                            {"DQ_JOB_CLAIM_IDLE_MS", "1500"},
+                            {"DQ_RATE_LIMIT_GENERAL", "100000"},
+                            {"DQ_RATE_LIMIT_UPLOAD", "100000"}}});
+  auto [id, key] = stack.NewAccount(Plan::kAgency);
+  std::mutex mu;
+  std::vector<std::string> accepted;
+  std::atomic<int> failed_connections{0};
+  std::atomic<int> server_errors{0};
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> clients;
+  for (int c = 0; c < 4; ++c) {
+    clients.emplace_back([&, c] {
+      for (int n = 0; !stop; ++n) {
+        std::string csv = "sku,price\n";
+        for (int r = 0; r < 50; ++r) {
+          csv += 'C';
+          csv += std::to_string(c * 1000 + r);
+          csv += ",9.99\n";
+        }
+        HttpResult r = Http("POST", stack.GatewayUrl() + "/v1/jobs",
+                            {{"X-API-Key", key}, {"Content-Type", "text/csv"}}, csv);
+        if (r.status == 202) {
+          std::lock_guard lock(mu);
+          accepted.push_back(json::parse(r.body)["id"]);
+        } else if (r.status == 0) {
+          ++failed_connections;
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        } else {
+          ++server_errors;
+        }
+      }
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  stack.GracefulRestartGateway(0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  stop = true;
+  for (auto& t : clients) t.join();
+  ASSERT_GT(accepted.size(), 20u);
+  EXPECT_EQ(server_errors, 0);
+  std::set<std::string> pending(accepted.begin(), accepted.end());
+  ASSERT_EQ(pending.size(), accepted.size());
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        for (auto it = pending.begin(); it != pending.end();) {
+          HttpResult r = Http("GET", stack.GatewayUrl() + "/v1/jobs/" + *it + "/issues?limit=1",
+                              {{"X-API-Key", key}});
+          if (r.status == 200 && json::parse(r.body)["status"] == "done") {
+            it = pending.erase(it);
+          } else {
+            ++it;
+          }
+        }
+        return pending.empty();
+      },
+      std::chrono::seconds(60)))
+      << pending.size() << " of " << accepted.size() << " accepted jobs never finished";
 }
 
 }  // namespace
