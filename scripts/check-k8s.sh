@@ -131,8 +131,8 @@ for (const file of files) {
     if (["Deployment", "StatefulSet"].includes(doc.kind)) {
       const app = doc.metadata.name;
       checkPodSpec(where, doc.spec.template.spec, {
-        grpcProbes: app === "dq-validator",
-        httpProbes: app === "dq-gateway" || app === "dq-notifier",
+        grpcProbes: app === "dq-validator" || app === "dq-notifier",
+        httpProbes: app === "dq-gateway",
       });
     }
   }
