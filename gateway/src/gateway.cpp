@@ -106,15 +106,22 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request) {
   const RouteMatch route = MatchRoute(request.method, request.path);
 
   // 1-2. Who is calling. Failures are limited per client address.
+  // When Redis cannot be reached nothing can be counted: the 503 still carries the headers, with
+  // the class's limit and nothing promised as remaining.
+  auto unavailable = [&](const Status& s, RateClass c) {
+    HttpResponse r = ErrorResponse(s);
+    if (options_.rate_limiting) ApplyRateLimitHeaders(deps_.limiter.Unknown(c), r);
+    return r;
+  };
   auto principal = auth_.Authenticate(request);
   if (!principal.ok()) {
     if (principal.status().code() == ErrorCode::kUnavailable) {
-      return ErrorResponse(principal.status());
+      return unavailable(principal.status(), route.rate_class);
     }
     auto d = options_.rate_limiting
                  ? deps_.limiter.Acquire("ip_" + request.client_ip, RateClass::kAnonymous)
                  : Unlimited();
-    if (!d.ok()) return ErrorResponse(d.status());
+    if (!d.ok()) return unavailable(d.status(), RateClass::kAnonymous);
     if (!d->allowed) {
       return WithRate(ErrorResponse(Status(ErrorCode::kTooManyRequests,
                                            "Too many requests without a valid API key from "
@@ -129,7 +136,7 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request) {
   if (!PlanHasApiAccess(account.plan)) {
     auto d = options_.rate_limiting ? deps_.limiter.Peek(account.id, route.rate_class)
                                     : Unlimited();
-    if (!d.ok()) return ErrorResponse(d.status());
+    if (!d.ok()) return unavailable(d.status(), route.rate_class);
     return WithRate(ErrorResponse(Status(ErrorCode::kProRequired,
                                          "API access needs the Pro, Business or Agency plan; "
                                          "this account is on " +
@@ -140,7 +147,7 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request) {
   // 4. Rate limit for the route's class.
   auto d = options_.rate_limiting ? deps_.limiter.Acquire(account.id, route.rate_class)
                                   : Unlimited();
-  if (!d.ok()) return ErrorResponse(d.status());
+  if (!d.ok()) return unavailable(d.status(), route.rate_class);
   if (!d->allowed) {
     const int64_t limit = d->limit;
     return WithRate(

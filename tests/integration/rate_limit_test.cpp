@@ -150,6 +150,9 @@ TEST(RedisOutageIntegrationTest, Answers503QuicklyAndRecoversByItself) {
     EXPECT_EQ(r.status, 503);
     EXPECT_EQ(json::parse(r.body)["error"], "service_unavailable");
     EXPECT_EQ(r.Header("retry-after"), "1");
+    EXPECT_EQ(r.Header("x-ratelimit-limit"), "60");  // headers on every /v1 response
+    EXPECT_EQ(r.Header("x-ratelimit-remaining"), "0");
+    EXPECT_FALSE(r.Header("x-ratelimit-reset").empty());
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(1500));
   }
   EXPECT_EQ(Http("GET", stack.GatewayUrl() + "/readyz").status, 503);

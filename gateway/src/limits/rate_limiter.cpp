@@ -79,6 +79,17 @@ Result<RateDecision> RedisRateLimiter::Peek(std::string_view subject, RateClass 
   return Run(subject, c, false);
 }
 
+RateDecision RedisRateLimiter::Unknown(RateClass c) const {
+  const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                          clock_.Now().time_since_epoch())
+                          .count();
+  const int64_t limit = policy_.Limit(c);
+  RateDecision d = FixedWindow::Decide(true, limit, limit,
+                                       FixedWindow::Start(now, policy_.window_seconds),
+                                       policy_.window_seconds, now);
+  return d;
+}
+
 Result<RateDecision> RedisRateLimiter::Run(std::string_view subject, RateClass c, bool consume) {
   const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
                           clock_.Now().time_since_epoch())

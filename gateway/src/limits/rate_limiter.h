@@ -54,6 +54,9 @@ class RateLimiter {
   virtual Result<RateDecision> Acquire(std::string_view subject, RateClass c) = 0;
   // The current state without counting anything. Errors: kUnavailable.
   virtual Result<RateDecision> Peek(std::string_view subject, RateClass c) = 0;
+  // Headers for a response given while the counters cannot be read (Redis down): the class's
+  // limit, the current window's end from the clock, and 0 remaining. Never fails.
+  virtual RateDecision Unknown(RateClass c) const = 0;
 };
 
 class RedisRateLimiter final : public RateLimiter {
@@ -61,6 +64,7 @@ class RedisRateLimiter final : public RateLimiter {
   RedisRateLimiter(RedisClient& redis, const Clock& clock, RateLimitPolicy policy);
   Result<RateDecision> Acquire(std::string_view subject, RateClass c) override;
   Result<RateDecision> Peek(std::string_view subject, RateClass c) override;
+  RateDecision Unknown(RateClass c) const override;
 
  private:
   Result<RateDecision> Run(std::string_view subject, RateClass c, bool consume);

@@ -13,6 +13,15 @@ Result<gateway::RateDecision> InMemoryRateLimiter::Peek(std::string_view s, gate
   return Run(s, c, false);
 }
 
+gateway::RateDecision InMemoryRateLimiter::Unknown(gateway::RateClass c) const {
+  const int64_t now =
+      std::chrono::duration_cast<std::chrono::seconds>(clock_.Now().time_since_epoch()).count();
+  const int64_t limit = policy_.Limit(c);
+  return gateway::FixedWindow::Decide(true, limit, limit,
+                                      gateway::FixedWindow::Start(now, policy_.window_seconds),
+                                      policy_.window_seconds, now);
+}
+
 Result<gateway::RateDecision> InMemoryRateLimiter::Run(std::string_view subject,
                                                        gateway::RateClass c, bool consume) {
   std::lock_guard lock(mu_);

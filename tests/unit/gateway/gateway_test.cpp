@@ -205,11 +205,19 @@ TEST_F(GatewayTest, HealthAndReadiness) {
   EXPECT_EQ(json::parse(Call("GET", "/readyz").body)["checks"]["validator"], "unavailable");
 }
 
-TEST_F(GatewayTest, StoreOutageIs503) {
+TEST_F(GatewayTest, StoreOutageIs503WithRateHeadersStill) {
   store_.SetUnavailable(true);
   HttpResponse r = Call("POST", "/v1/validate", pro_key_, kBody);
   EXPECT_EQ(r.status, 503);
   EXPECT_EQ(ErrorOf(r), "service_unavailable");
+  EXPECT_EQ(*r.FindHeader("X-RateLimit-Limit"), "60");
+  EXPECT_EQ(*r.FindHeader("X-RateLimit-Remaining"), "0");
+  EXPECT_EQ(*r.FindHeader("X-RateLimit-Reset"), "1800000060");
+  store_.SetUnavailable(false);
+  limiter_.SetUnavailable(true);
+  HttpResponse upload = Call("POST", "/v1/jobs", pro_key_, "sku\nA\n", "text/csv");
+  EXPECT_EQ(upload.status, 503);
+  EXPECT_EQ(*upload.FindHeader("X-RateLimit-Limit"), "10");
 }
 
 TEST_F(GatewayTest, UsageReportsPlanMonthAndRecords) {

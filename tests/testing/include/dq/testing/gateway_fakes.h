@@ -20,6 +20,7 @@ class InMemoryRateLimiter final : public gateway::RateLimiter {
       : clock_(clock), policy_(policy) {}
   Result<gateway::RateDecision> Acquire(std::string_view subject, gateway::RateClass c) override;
   Result<gateway::RateDecision> Peek(std::string_view subject, gateway::RateClass c) override;
+  gateway::RateDecision Unknown(gateway::RateClass c) const override;
   void SetUnavailable(bool down) { down_ = down; }
 
  private:
