@@ -105,7 +105,6 @@ HttpResponse Gateway::Ready() {
 HttpResponse Gateway::HandleV1(const HttpRequest& request) {
   const RouteMatch route = MatchRoute(request.method, request.path);
 
-  // 1-2. Who is calling. Failures are limited per client address.
   // When Redis cannot be reached nothing can be counted: the 503 still carries the headers, with
   // the class's limit and nothing promised as remaining.
   auto unavailable = [&](const Status& s, RateClass c) {
@@ -113,6 +112,8 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request) {
     if (options_.rate_limiting) ApplyRateLimitHeaders(deps_.limiter.Unknown(c), r);
     return r;
   };
+
+  // 1-2. Who is calling. Failures are limited per client address.
   auto principal = auth_.Authenticate(request);
   if (!principal.ok()) {
     if (principal.status().code() == ErrorCode::kUnavailable) {
