@@ -68,11 +68,11 @@ std::optional<std::string> JsonRows::Build(const std::vector<JsonField>& fields)
 
 // ---- JSON array -------------------------------------------------------------------------------
 
-std::string JsonArrayReader::Where() const {
+std::string JsonReaderBase::Where() const {
   return "row " + std::to_string(rows_ + 1) + " (byte " + std::to_string(record_offset_) + ")";
 }
 
-Result<ReadState> JsonArrayReader::Next() {
+Result<ReadState> JsonReaderBase::Next() {
   if (error_) return *error_;
   Result<ReadState> r = Step();
   if (!r.ok()) {
@@ -182,21 +182,6 @@ Result<ReadState> JsonArrayReader::Step() {
 }
 
 // ---- NDJSON -----------------------------------------------------------------------------------
-
-std::string NdjsonReader::Where() const {
-  return "row " + std::to_string(rows_ + 1) + " (byte " + std::to_string(record_offset_) + ")";
-}
-
-Result<ReadState> NdjsonReader::Next() {
-  if (error_) return *error_;
-  Result<ReadState> r = Step();
-  if (!r.ok()) {
-    error_ = r.status();
-    return r;
-  }
-  if (*r == ReadState::kNeedMore) in_.Hold(limits_.max_record_bytes);
-  return r;
-}
 
 Result<ReadState> NdjsonReader::Step() {
   while (true) {

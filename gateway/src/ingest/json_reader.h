@@ -48,13 +48,17 @@ class JsonRows {
 
 }  // namespace internal
 
-class JsonArrayReader final : public RowReader {
+// What the two JSON readers share: the input buffer, the object parser, the row builder, the
+// position bookkeeping and the error latch. Subclasses supply Step(), which advances to the next
+// row or says it needs more input.
+class JsonReaderBase : public RowReader {
  public:
-  explicit JsonArrayReader(const ReaderLimits& limits)
+  explicit JsonReaderBase(const ReaderLimits& limits)
       : limits_(limits), parser_(limits.max_json_depth), rows_builder_(limits) {}
 
   void Feed(std::string_view bytes) override { in_.Feed(bytes); }
   void Finish() override { in_.Finish(); }
+  // Step(), remembering the first error so every later call returns it.
   Result<ReadState> Next() override;
 
   const std::vector<std::string>& header() const override { return rows_builder_.header; }
@@ -63,48 +67,41 @@ class JsonArrayReader final : public RowReader {
   uint64_t rows_read() const override { return rows_; }
   uint64_t record_offset() const override { return record_offset_; }
 
- private:
-  enum class State { kBom, kOpen, kFirst, kElement, kAfter, kDone };
-  Result<ReadState> Step();
+ protected:
+  virtual Result<ReadState> Step() = 0;
+  // "row 3 (byte 120)": where the current record starts, for error messages.
   std::string Where() const;
 
   ReaderLimits limits_;
   internal::InputBuffer in_;
   internal::JsonObjectParser parser_;
   internal::JsonRows rows_builder_;
-  State state_ = State::kBom;
   uint64_t rows_ = 0;
   uint64_t record_offset_ = 0;
+
+ private:
   std::optional<Status> error_;
 };
 
-class NdjsonReader final : public RowReader {
+class JsonArrayReader final : public JsonReaderBase {
  public:
-  explicit NdjsonReader(const ReaderLimits& limits)
-      : limits_(limits), parser_(limits.max_json_depth), rows_builder_(limits) {}
-
-  void Feed(std::string_view bytes) override { in_.Feed(bytes); }
-  void Finish() override { in_.Finish(); }
-  Result<ReadState> Next() override;
-
-  const std::vector<std::string>& header() const override { return rows_builder_.header; }
-  std::span<const std::string_view> row() const override { return rows_builder_.cells; }
-  std::span<const CellKind> cell_kinds() const override { return rows_builder_.kinds; }
-  uint64_t rows_read() const override { return rows_; }
-  uint64_t record_offset() const override { return record_offset_; }
+  explicit JsonArrayReader(const ReaderLimits& limits) : JsonReaderBase(limits) {}
 
  private:
-  Result<ReadState> Step();
-  std::string Where() const;
+  enum class State { kBom, kOpen, kFirst, kElement, kAfter, kDone };
+  Result<ReadState> Step() override;
 
-  ReaderLimits limits_;
-  internal::InputBuffer in_;
-  internal::JsonObjectParser parser_;
-  internal::JsonRows rows_builder_;
+  State state_ = State::kBom;
+};
+
+class NdjsonReader final : public JsonReaderBase {
+ public:
+  explicit NdjsonReader(const ReaderLimits& limits) : JsonReaderBase(limits) {}
+
+ private:
+  Result<ReadState> Step() override;
+
   bool started_ = false;
-  uint64_t rows_ = 0;
-  uint64_t record_offset_ = 0;
-  std::optional<Status> error_;
 };
 
 }  // namespace dq::ingest
