@@ -114,6 +114,11 @@ TEST_F(ValidateIntegrationTest, EveryBadRequestGetsItsJsonError) {
       {"501 records", many.dump(), "application/json", 400, "too_many_records"},
       {"body too large", std::string(100000, ' '), "application/json", 413, "payload_too_large"},
       {"wrong media type", "a,b\n1,2\n", "text/csv", 415, "unsupported_media_type"},
+      // 30,000 levels: serialising or freeing it recursively would overflow the stack.
+      {"nested 30,000 deep",
+       "{\"records\":[{\"sku\":" + std::string(30000, '[') + std::string(30000, ']') +
+           "}],\"mapping\":{\"sku\":\"sku\"}}",
+       "application/json", 400, "invalid_request"},
   };
   for (const BadCase& c : cases) {
     HttpResult r = Post(c.body, c.content_type);
@@ -124,6 +129,8 @@ TEST_F(ValidateIntegrationTest, EveryBadRequestGetsItsJsonError) {
     EXPECT_TRUE(json::parse(r.body)["message"].is_string()) << c.name;
     EXPECT_FALSE(r.Header("x-ratelimit-remaining").empty()) << c.name;
   }
+  // And the gateway is still there.
+  EXPECT_EQ(Post(R"({"records":[{"id":"A"}],"mapping":{"sku":"id"}})").status, 200);
 }
 
 TEST_F(ValidateIntegrationTest, LibraryPathsAnswerJsonToo) {

@@ -4,11 +4,40 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 namespace dq::gateway {
 
 inline std::string DumpJson(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// How deep untrusted JSON may nest. nlohmann's parser is iterative, but serialising and
+// destroying a value recurse once per level: a body of 100,000 '[' would overflow the stack.
+inline constexpr size_t kMaxJsonDepth = 64;
+
+// True when no array or object in text nests deeper than max_depth. Brackets inside strings
+// do not count. Cheap (one pass, no allocation); run it before handing text to nlohmann.
+inline bool JsonNestingWithin(std::string_view text, size_t max_depth = kMaxJsonDepth) {
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) return false;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return true;
 }
 
 }  // namespace dq::gateway

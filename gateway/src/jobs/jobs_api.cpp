@@ -143,6 +143,9 @@ HttpResponse JobsApi::Create(const HttpRequest& request, const Principal& princi
   }
   std::optional<std::vector<std::pair<std::string, std::string>>> mapping;
   if (up.mapping && !up.mapping->empty()) {
+    if (!JsonNestingWithin(*up.mapping)) {
+      return ErrorResponse(Invalid("mapping", "nests too deeply; send a flat JSON object"));
+    }
     json m = json::parse(*up.mapping, nullptr, false);
     if (m.is_discarded()) {
       return ErrorResponse(Invalid("mapping", "is not valid JSON; send a JSON object such as "

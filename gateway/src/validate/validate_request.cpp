@@ -1,5 +1,6 @@
 #include "validate_request.h"
 
+#include "../http/json_util.h"
 #include "dq/common/vocabulary.h"
 
 namespace dq::gateway {
@@ -89,6 +90,10 @@ Status CheckPlatform(std::string_view platform) {
 }
 
 Result<ValidateCommand> ParseValidateRequest(std::string_view body, size_t max_records) {
+  if (!JsonNestingWithin(body)) {
+    return Invalid({{"body", "nests arrays or objects more than " +
+                                 std::to_string(kMaxJsonDepth) + " levels deep"}});
+  }
   json doc = json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
     return Status(ErrorCode::kInvalidJson, "The request body is not valid JSON.");

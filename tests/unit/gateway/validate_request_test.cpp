@@ -1,6 +1,8 @@
 // One fixture per bad validate request, asserting the exact error (decisions.md, Errors).
 #include "validate/validate_request.h"
 
+#include "http/json_util.h"
+
 #include <gtest/gtest.h>
 
 namespace dq::gateway {
@@ -62,8 +64,19 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"platform_not_string", R"({"records":[],"mapping":{},"platform":1})",
                 ErrorCode::kInvalidRequest, "platform"},
         BadCase{"unknown_member", R"({"records":[],"mapping":{},"options":{}})",
-                ErrorCode::kInvalidRequest, "options"}),
+                ErrorCode::kInvalidRequest, "options"},
+        BadCase{"nested_too_deep",
+                R"({"records":[{"sku":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}],"mapping":{}})",
+                ErrorCode::kInvalidRequest, "body"}),
     [](const auto& info) { return std::string(info.param.name); });
+
+TEST(JsonNestingTest, CountsBracketsOutsideStringsOnly) {
+  EXPECT_TRUE(JsonNestingWithin(R"({"a":[1,{"b":[]}]})", 4));  // { [ { [
+  EXPECT_FALSE(JsonNestingWithin(R"({"a":[1,{"b":[]}]})", 3));
+  EXPECT_TRUE(JsonNestingWithin(R"({"a":"[[[[[[[[\"[[[["})", 1));
+  EXPECT_FALSE(JsonNestingWithin(std::string(100000, '['), 64));
+  EXPECT_TRUE(JsonNestingWithin("", 64));
+}
 
 TEST(ValidateRequestTest, AcceptsAFullRequest) {
   auto r = ParseValidateRequest(
