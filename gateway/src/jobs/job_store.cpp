@@ -49,13 +49,18 @@ Status RedisJobStore::Create(const Job& job, const std::vector<std::string_view>
   for (auto& a : JobToHashArgs(job)) hset.push_back(std::move(a));
   cmds.push_back(std::move(hset));
   cmds.push_back({"EXPIRE", JobKey(job.account_id, job.id), ttl});
-  const std::string list_key = AccountKey(job.account_id, "jobs");
-  cmds.push_back({"ZADD", list_key, std::to_string(job.created_ms), job.id});
-  // Forget list entries of jobs that have expired.
-  cmds.push_back({"ZREMRANGEBYSCORE", list_key, "-inf",
-                  std::to_string(job.created_ms - ttl_.count() * 1000)});
-  cmds.push_back({"EXPIRE", list_key, ttl});
   return CheckReplies(redis_.Pipeline(cmds));
+}
+
+Status RedisJobStore::AddToList(const Job& job) {
+  const std::string list_key = AccountKey(job.account_id, "jobs");
+  return CheckReplies(redis_.Pipeline({
+      {"ZADD", list_key, std::to_string(job.created_ms), job.id},
+      // Forget list entries of jobs that have expired.
+      {"ZREMRANGEBYSCORE", list_key, "-inf",
+       std::to_string(job.created_ms - ttl_.count() * 1000)},
+      {"EXPIRE", list_key, std::to_string(ttl_.count())},
+  }));
 }
 
 Result<std::optional<Job>> RedisJobStore::Get(std::string_view account_id, std::string_view id) {

@@ -26,8 +26,11 @@ namespace dq::gateway {
 class JobStore {
  public:
   virtual ~JobStore() = default;
-  // Stores the job and its file chunks.
+  // Stores the job and its file chunks. The job is not listed yet (see AddToList).
   virtual Status Create(const Job& job, const std::vector<std::string_view>& file_chunks) = 0;
+  // Lists the job among the account's jobs. Called once the job is on the queue, so a gateway
+  // that dies in between leaves no job in the list that nothing will ever run.
+  virtual Status AddToList(const Job& job) = 0;
   // nullopt when the account has no such job (another account's job is not found either).
   virtual Result<std::optional<Job>> Get(std::string_view account_id, std::string_view id) = 0;
   // The account's newest jobs first, at most limit.
@@ -50,6 +53,7 @@ class RedisJobStore final : public JobStore {
   RedisJobStore(RedisClient& redis, std::chrono::seconds ttl) : redis_(redis), ttl_(ttl) {}
 
   Status Create(const Job& job, const std::vector<std::string_view>& file_chunks) override;
+  Status AddToList(const Job& job) override;
   Result<std::optional<Job>> Get(std::string_view account_id, std::string_view id) override;
   Result<std::vector<Job>> List(std::string_view account_id, int limit) override;
   Status Save(const Job& job) override;

@@ -211,8 +211,11 @@ HttpResponse JobsApi::Create(const HttpRequest& request, const Principal& princi
   }
   job.file_chunks = static_cast<int64_t>(chunks.size());
 
+  // Stored, then queued, then listed: whatever point a crash stops this at, the client has no
+  // 202 and the account's list shows no job that will never run.
   Status stored = store_.Create(job, chunks);
   if (stored.ok()) stored = queue_.Enqueue(job.account_id, job.id);
+  if (stored.ok()) stored = store_.AddToList(job);
   if (!stored.ok()) {
     quota_.Release(*reservation);
     log::Error("job not accepted", {{"job_id", job.id}, {"error", stored.message()}});
