@@ -181,6 +181,11 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request) {
         default: response = Jobs(route, request, *principal);
       }
   }
+  // A refused quota renews on the first day of next month (UTC): say when.
+  if (response.status == 429 && response.FindHeader("Retry-After") == nullptr) {
+    response.SetHeader("Retry-After",
+                       std::to_string(SecondsUntilNextMonth(deps_.clock.Now())));
+  }
   return WithRate(std::move(response), *d);
 }
 

@@ -42,6 +42,7 @@ struct GatewayDeps {
   std::function<bool()> store_ready;
   // The job endpoints; null where jobs are not served (unit tests of other routes).
   JobsApi* jobs = nullptr;
+  const Clock& clock = SystemClock::Instance();
 };
 
 class Gateway {

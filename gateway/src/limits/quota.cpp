@@ -24,6 +24,13 @@ constexpr int64_t kCounterTtlSeconds = 100LL * 24 * 3600;
 
 }  // namespace
 
+int64_t SecondsUntilNextMonth(std::chrono::system_clock::time_point now) {
+  using namespace std::chrono;
+  const auto today = year_month_day(floor<days>(now));
+  const auto next = year_month_day((today.year() / today.month() / 1) + months(1));
+  return duration_cast<seconds>(sys_days(next) - now).count();
+}
+
 int64_t QuotaPolicy::For(const Account& account) const {
   if (account.quota_override) return *account.quota_override;
   switch (account.plan) {

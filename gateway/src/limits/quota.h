@@ -2,6 +2,7 @@
 // work, all or nothing; a reservation whose work fails is released.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,6 +29,9 @@ struct QuotaReservation {
   std::string month;  // "202611"
   int64_t records = 0;
 };
+
+// Seconds from now until the first instant of next month, UTC: when a refused quota renews.
+int64_t SecondsUntilNextMonth(std::chrono::system_clock::time_point now);
 
 struct QuotaUsage {
   std::string month;

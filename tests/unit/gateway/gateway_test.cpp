@@ -189,6 +189,10 @@ TEST_F(GatewayTest, QuotaIsCheckedAfterValidityAndRefusedWhole) {
   HttpResponse r = Call("POST", "/v1/validate", pro_key_, three);
   EXPECT_EQ(r.status, 429);
   EXPECT_EQ(ErrorOf(r), "quota_exceeded");
+  // Retry-After: until the quota renews, 00:00 UTC on the first of next month.
+  ASSERT_NE(r.FindHeader("Retry-After"), nullptr);
+  EXPECT_EQ(std::stoll(*r.FindHeader("Retry-After")),
+            SecondsUntilNextMonth(std::chrono::system_clock::now()));
   EXPECT_EQ(quota_.used(pro_.id), 0);
   EXPECT_EQ(Call("POST", "/v1/validate", pro_key_, "{").status, 400);  // validity first
 }
@@ -218,6 +222,14 @@ TEST_F(GatewayTest, StoreOutageIs503WithRateHeadersStill) {
   HttpResponse upload = Call("POST", "/v1/jobs", pro_key_, "sku\nA\n", "text/csv");
   EXPECT_EQ(upload.status, 503);
   EXPECT_EQ(*upload.FindHeader("X-RateLimit-Limit"), "10");
+}
+
+TEST(QuotaRenewalTest, SecondsUntilNextMonthIsUtcCalendarBased) {
+  using namespace std::chrono;
+  // 2026-11-30T23:59:59Z -> 1 s; 2026-12-31T00:00:00Z -> 1 day; 2028-02-01 -> 29 days (leap).
+  EXPECT_EQ(SecondsUntilNextMonth(system_clock::time_point(seconds(1796083199))), 1);
+  EXPECT_EQ(SecondsUntilNextMonth(sys_days(year{2026} / 12 / 31)), 86400);
+  EXPECT_EQ(SecondsUntilNextMonth(sys_days(year{2028} / 2 / 1)), 29 * 86400);
 }
 
 TEST_F(GatewayTest, UsageReportsPlanMonthAndRecords) {
