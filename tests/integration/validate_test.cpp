@@ -196,3 +196,38 @@ TEST(GracefulShutdownTest, DrainsBeforeStopping) {
 
 }  // namespace
 }  // namespace dq::testing
+
+namespace dq::testing {
+namespace {
+
+// A request larger than the server's buffer cap (twice the largest body limit + 1 MiB) is
+// answered by the gateway's own guard with the JSON contract, never by the HTTP library's
+// plain-text 413, and the server stays up.
+TEST(BodyCapTest, RequestsOverTheServerCapGetJson413) {
+  Stack stack(StackOptions{1, false,
+                           {{"DQ_MAX_BODY_BYTES", "65536"}, {"DQ_UPLOAD_MAX_BYTES", "65536"}}});
+  auto [id, key] = stack.NewAccount();
+  const std::string huge(2 * 1024 * 1024, ' ');  // cap: 2 * 64 KiB + 1 MiB
+  for (const char* path : {"/v1/validate", "/v1/jobs", "/v1/nothing"}) {
+    HttpResult r = Http("POST", stack.GatewayUrl() + path,
+                        {{"X-API-Key", key}, {"Content-Type", "application/json"}}, huge);
+    EXPECT_EQ(r.status, 413) << path;
+    EXPECT_EQ(r.Header("content-type"), "application/json") << path;
+    ASSERT_NO_THROW(json::parse(r.body)) << path << ": " << r.body;
+    EXPECT_EQ(json::parse(r.body)["error"], "payload_too_large") << path;
+  }
+  // Under the cap but over the route's limit: the route's own 413, rate-limit headers included.
+  HttpResult route = Http("POST", stack.GatewayUrl() + "/v1/validate",
+                          {{"X-API-Key", key}, {"Content-Type", "application/json"}},
+                          std::string(100000, ' '));
+  EXPECT_EQ(route.status, 413);
+  EXPECT_FALSE(route.Header("x-ratelimit-limit").empty());
+  EXPECT_EQ(Http("POST", stack.GatewayUrl() + "/v1/validate",
+                 {{"X-API-Key", key}, {"Content-Type", "application/json"}},
+                 R"({"records":[{"id":"A"}],"mapping":{"sku":"id"}})")
+                .status,
+            200);
+}
+
+}  // namespace
+}  // namespace dq::testing

@@ -2,6 +2,7 @@
 
 #include <pistache/endpoint.h>
 #include <pistache/http.h>
+#include <pistache/peer.h>
 
 #include <sstream>
 
@@ -115,13 +116,32 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::ResponseWr
   writer.send(static_cast<Http::Code>(r.status), r.body);
 }
 
-class Handler final : public Http::Handler {
- public:
-  HTTP_PROTOTYPE(Handler)
+// Bytes received for the request in progress on one connection (kept in the peer's data).
+struct RequestBytes {
+  size_t received = 0;
+  bool rejected = false;  // answered 413; the rest of this connection's input is discarded
+};
+constexpr const char* kRequestBytesKey = "dq.request_bytes";
 
-  explicit Handler(Gateway* gateway) : gateway_(gateway) {}
+std::shared_ptr<RequestBytes> BytesOf(const std::shared_ptr<Tcp::Peer>& peer) {
+  if (auto data = peer->tryGetData(kRequestBytesKey)) {
+    return std::static_pointer_cast<RequestBytes>(data);
+  }
+  auto bytes = std::make_shared<RequestBytes>();
+  peer->putData(kRequestBytesKey, bytes);
+  return bytes;
+}
+
+// The API handler: a complete request in, the Gateway's response out.
+class ApiHandler final : public Http::Handler {
+ public:
+  HTTP_PROTOTYPE(ApiHandler)
+
+  explicit ApiHandler(Gateway* gateway) : gateway_(gateway) {}
 
   void onRequest(const Http::Request& req, Http::ResponseWriter writer) override {
+    // The request is complete: the next bytes on this connection start a new one.
+    if (auto peer = writer.peer()) BytesOf(peer)->received = 0;
     HttpRequest request;
     try {
       request = Convert(req);
@@ -145,6 +165,82 @@ class Handler final : public Http::Handler {
   Gateway* gateway_;
 };
 
+// Tcp::Handler::associateTransport is private; only Pistache's Transport, a friend, calls it.
+// The guard below must hand its inner handler the transport it was itself given. Naming a
+// private member in an explicit template instantiation is allowed (access is not checked
+// there), which this well-known idiom uses to obtain the member pointer, once, here only.
+using AssociateFn = void (Tcp::Handler::*)(Tcp::Transport*);
+struct AssociateTag {
+  friend AssociateFn AssociateMember(AssociateTag);
+};
+template <AssociateFn Member>
+struct ExposeAssociate {
+  friend AssociateFn AssociateMember(AssociateTag) { return Member; }
+};
+template struct ExposeAssociate<&Tcp::Handler::associateTransport>;
+
+// Pistache buffers a whole request and, past its buffer limit, answers a plain-text 413 from
+// code no handler can override. The guard sits in front of the ApiHandler: it counts each
+// connection's request bytes and, past the cap, answers a JSON 413 itself (and discards the rest
+// of that connection's input, so memory stays bounded); below the cap it passes every byte on
+// to the ApiHandler through Pistache's public Tcp::Handler interface. Pistache's own limit is
+// set above the cap, so its plain-text answer is never reached.
+class GuardHandler final : public Http::Handler {
+ public:
+  GuardHandler(Gateway* gateway, size_t cap)
+      : gateway_(gateway), cap_(cap), inner_(std::make_shared<ApiHandler>(gateway)) {}
+
+  // One guard (and one inner handler) per Pistache worker, with the prototype's settings.
+  std::shared_ptr<Tcp::Handler> clone() const override {
+    auto copy = std::make_shared<GuardHandler>(gateway_, cap_);
+    copy->setMaxRequestSize(getMaxRequestSize());
+    copy->setMaxResponseSize(getMaxResponseSize());
+    copy->setHeaderTimeout(getHeaderTimeout());
+    copy->setBodyTimeout(getBodyTimeout());
+    return copy;
+  }
+
+  // Never called: complete requests are handled by the inner ApiHandler.
+  void onRequest(const Http::Request&, Http::ResponseWriter) override {}
+
+ private:
+  void onInput(const char* buffer, size_t len, const std::shared_ptr<Tcp::Peer>& peer) override {
+    if (!associated_) {
+      (static_cast<Tcp::Handler&>(*inner_).*AssociateMember(AssociateTag{}))(transport());
+      associated_ = true;
+    }
+    auto bytes = BytesOf(peer);
+    if (bytes->rejected) return;
+    bytes->received += len;
+    if (bytes->received > cap_) {
+      Reject(peer, *bytes);
+      return;
+    }
+    static_cast<Tcp::Handler&>(*inner_).onInput(buffer, len, peer);
+  }
+
+  void Reject(const std::shared_ptr<Tcp::Peer>& peer, RequestBytes& bytes) {
+    bytes.rejected = true;
+    getParser(peer)->reset();  // drop what was buffered of this request
+    const std::string body =
+        R"({"error":"payload_too_large","message":"The request is larger than )" +
+        std::to_string(cap_) + R"( bytes, the most this server accepts."})";
+    std::string raw = "HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\n"
+                      "Content-Length: " +
+                      std::to_string(body.size()) +
+                      "\r\nConnection: close\r\nX-Request-Id: " + NewUuidV4() + "\r\n\r\n" +
+                      body;
+    const size_t size = raw.size();
+    peer->send(RawBuffer(std::move(raw), size));
+    log::Warn("request over the size cap refused", {{"cap", std::to_string(cap_)}});
+  }
+
+  Gateway* gateway_;
+  size_t cap_;
+  std::shared_ptr<ApiHandler> inner_;
+  bool associated_ = false;  // one guard per worker thread: no race
+};
+
 }  // namespace
 
 HttpServer::HttpServer(Gateway& gateway, HttpServerOptions options)
@@ -158,11 +254,13 @@ Status HttpServer::Start() {
     endpoint_ = std::make_unique<Http::Endpoint>(addr);
     auto opts = Http::Endpoint::options()
                     .threads(options_.threads)
-                    .maxRequestSize(options_.max_request_bytes)
+                    // Pistache's own limit sits above the guard's, so the guard answers first.
+                    .maxRequestSize(options_.max_request_bytes + (1 << 20))
                     .flags(Tcp::Options::ReuseAddr)
                     .keepaliveTimeout(std::chrono::seconds(75));
     endpoint_->init(opts);
-    endpoint_->setHandler(Http::make_handler<Handler>(&gateway_));
+    endpoint_->setHandler(
+        std::make_shared<GuardHandler>(&gateway_, options_.max_request_bytes));
     endpoint_->serveThreaded();
     port_ = static_cast<uint16_t>(endpoint_->getPort());
   } catch (const std::exception& e) {
