@@ -2,7 +2,11 @@
 // request of decisions.md, and the 503 path with the validator stopped.
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <nlohmann/json.hpp>
@@ -227,6 +231,57 @@ TEST(BodyCapTest, RequestsOverTheServerCapGetJson413) {
                  R"({"records":[{"id":"A"}],"mapping":{"sku":"id"}})")
                 .status,
             200);
+}
+
+}  // namespace
+}  // namespace dq::testing
+
+namespace dq::testing {
+namespace {
+
+// Sends raw bytes on a fresh connection and returns what comes back within a second.
+std::string RawExchange(int port, const std::string& bytes) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    return "";
+  }
+  timeval tv{1, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+  std::string out;
+  char buf[4096];
+  while (true) {
+    const ssize_t n = recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) break;
+    out.append(buf, static_cast<size_t>(n));
+    const size_t head = out.find("\r\n\r\n");
+    if (head != std::string::npos && out.size() > head + 4 && out.back() == '}') break;
+  }
+  close(fd);
+  return out;
+}
+
+TEST(MalformedHttpTest, BadRequestLinesGetJson400) {
+  Stack stack;
+  const int port = std::stoi(stack.GatewayUrl().substr(stack.GatewayUrl().rfind(':') + 1));
+  for (const std::string& request : {std::string("GET /v1/usage HTTP/9.9\r\nHost: x\r\n\r\n"),
+                                    std::string("GARBAGE\r\n\r\n"),
+                                    std::string("\r\nGET /healthz HTTP/1.1\r\n\r\n")}) {
+    const std::string reply = RawExchange(port, request);
+    EXPECT_EQ(reply.rfind("HTTP/1.1 400", 0), 0u) << request << " -> " << reply;
+    const std::string body = reply.substr(reply.find("\r\n\r\n") + 4);
+    ASSERT_NO_THROW(json::parse(body)) << reply;
+    EXPECT_EQ(json::parse(body)["error"], "invalid_request");
+  }
+  // Well-formed requests on raw sockets are unaffected, HTTP/1.0 included.
+  EXPECT_EQ(RawExchange(port, "GET /healthz HTTP/1.0\r\n\r\n").rfind("HTTP/1.0 200", 0), 0u);
+  EXPECT_EQ(RawExchange(port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").rfind("HTTP/1.1 200", 0),
+            0u);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "dq/common/crypto.h"
 #include "dq/common/log.h"
 #include "error_response.h"
+#include "json_util.h"
 
 namespace dq::gateway {
 namespace {
@@ -119,7 +120,8 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::ResponseWr
 // Bytes received for the request in progress on one connection (kept in the peer's data).
 struct RequestBytes {
   size_t received = 0;
-  bool rejected = false;  // answered 413; the rest of this connection's input is discarded
+  bool started = false;   // the connection's first bytes have been seen
+  bool rejected = false;  // answered with an error; the rest of the input is discarded
 };
 constexpr const char* kRequestBytesKey = "dq.request_bytes";
 
@@ -211,28 +213,61 @@ class GuardHandler final : public Http::Handler {
     }
     auto bytes = BytesOf(peer);
     if (bytes->rejected) return;
+    // The connection's first request line, if the library would answer it with plain text or
+    // not at all, gets the JSON contract instead. Only the first: with pipelining, later reads
+    // may start in the middle of a request.
+    const bool first = !bytes->started;
+    bytes->started = true;
+    if (first && !RequestLineAcceptable(std::string_view(buffer, len))) {
+      Reject(peer, *bytes, 400, "Bad Request", "invalid_request",
+             "The request line is not a valid HTTP/1.0 or HTTP/1.1 request line.");
+      return;
+    }
     bytes->received += len;
     if (bytes->received > cap_) {
-      Reject(peer, *bytes);
+      Reject(peer, *bytes, 413, "Payload Too Large", "payload_too_large",
+             "The request is larger than " + std::to_string(cap_) +
+                 " bytes, the most this server accepts.");
       return;
     }
     static_cast<Tcp::Handler&>(*inner_).onInput(buffer, len, peer);
   }
 
-  void Reject(const std::shared_ptr<Tcp::Peer>& peer, RequestBytes& bytes) {
+  // True unless `data` (the first bytes of a request) holds a complete first line that is not
+  // "METHOD SP TARGET SP HTTP/1.0|1.1". An incomplete line passes: the library parses it later.
+  static bool RequestLineAcceptable(std::string_view data) {
+    // (RFC 9112 lets a server skip empty lines before a request; Pistache does not, so they
+    // are refused here too rather than left to its plain-text answer.)
+    const size_t eol = data.find('\n');
+    if (eol == std::string_view::npos) return true;
+    std::string_view line = data.substr(0, eol);
+    if (line.ends_with('\r')) line.remove_suffix(1);
+    const size_t sp1 = line.find(' ');
+    const size_t sp2 = line.rfind(' ');
+    if (sp1 == std::string_view::npos || sp1 == 0 || sp2 == sp1 || sp2 == sp1 + 1) return false;
+    for (char c : line.substr(0, sp1)) {  // the method is a token
+      if (!std::isalpha(static_cast<unsigned char>(c)) && c != '-' && c != '_') return false;
+    }
+    const std::string_view version = line.substr(sp2 + 1);
+    return version == "HTTP/1.1" || version == "HTTP/1.0";
+  }
+
+  // Answers the request in progress with the JSON error contract, closes the connection for
+  // further requests, and discards whatever else arrives on it.
+  void Reject(const std::shared_ptr<Tcp::Peer>& peer, RequestBytes& bytes, int status,
+              const char* reason, const char* code, const std::string& message) {
     bytes.rejected = true;
     getParser(peer)->reset();  // drop what was buffered of this request
-    const std::string body =
-        R"({"error":"payload_too_large","message":"The request is larger than )" +
-        std::to_string(cap_) + R"( bytes, the most this server accepts."})";
-    std::string raw = "HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\n"
-                      "Content-Length: " +
+    const std::string body = DumpJson(nlohmann::json{{"error", code}, {"message", message}});
+    std::string raw = "HTTP/1.1 " + std::to_string(status) + " " + reason +
+                      "\r\nContent-Type: application/json\r\nContent-Length: " +
                       std::to_string(body.size()) +
                       "\r\nConnection: close\r\nX-Request-Id: " + NewUuidV4() + "\r\n\r\n" +
                       body;
     const size_t size = raw.size();
     peer->send(RawBuffer(std::move(raw), size));
-    log::Warn("request over the size cap refused", {{"cap", std::to_string(cap_)}});
+    log::Warn("request refused before parsing", {{"status", std::to_string(status)},
+                                                  {"error", code}});
   }
 
   Gateway* gateway_;
