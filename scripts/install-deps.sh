@@ -8,6 +8,11 @@
 #   scripts/install-deps.sh --fuzz     also clang and its sanitizer/fuzzer runtime
 #   scripts/install-deps.sh --crosscheck  also the reference implementations the rule cross-check
 #                                         (tests/crosscheck, docs/crosscheck.md) compares against
+#   scripts/install-deps.sh --browser  also Chromium, ChromeDriver and Selenium for the console's
+#                                      browser tests
+#   scripts/install-deps.sh --node     also Node.js tools used only by tests and linters (OpenAPI
+#                                      linters, the Standard Webhooks verifier, axe-core), pinned in
+#                                      scripts/package.json and installed into scripts/node_modules
 set -euo pipefail
 
 packages=(
@@ -20,15 +25,26 @@ packages=(
   libcurl4-openssl-dev
   # rule data: phone numbers, ISO country and currency lists, UUIDs
   libphonenumber-dev iso-codes uuid-dev
+  # passwords, IDNA, CLI parsing, fast JSON, regular expressions, Abseil (gRPC links it anyway)
+  libargon2-dev libidn2-dev libcli11-dev libsimdjson-dev libre2-dev libabsl-dev
+  # upload formats: XLSX (zip + XML), gzip, encoding detection
+  libzip-dev libexpat1-dev zlib1g-dev libuchardet-dev
+  # the console's browser libraries, copied into the image; nothing comes from a CDN
+  libjs-bootstrap5 libjs-chart.js
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
+  # example clients and test fixtures (examples/, XLSX corpus)
+  python3-requests python3-openpyxl nodejs
 )
+node_tools=0
 for arg in "$@"; do
   case "$arg" in
     --bench) packages+=(wrk) ;;
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
     --crosscheck)
       packages+=(python3-stdnum python3-phonenumbers python3-email-validator python3-pycountry) ;;
+    --browser) packages+=(chromium chromium-driver python3-selenium libreoffice-calc-nogui) ;;
+    --node) packages+=(nodejs); node_tools=1 ;;
     *) echo "install-deps: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -39,7 +55,20 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
+install_node_tools() {
+  # Test and lint tools only; never used at run time. npm ci reproduces package-lock.json exactly.
+  local dir
+  dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+  if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
+    ! cmp -s <(sed -n '/"packages"/,$p' "$dir/package-lock.json" | md5sum) "$dir/node_modules/.dq-lock-sum"; then
+    echo "install-deps: installing Node.js test tools (scripts/package.json)" >&2
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    sed -n '/"packages"/,$p' "$dir/package-lock.json" | md5sum >"$dir/node_modules/.dq-lock-sum"
+  fi
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
+  [ "$node_tools" = 0 ] || install_node_tools
   exit 0
 fi
 
@@ -50,3 +79,4 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 # --no-install-recommends: Recommends would drag in daemons and hundreds of MB we never use.
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+[ "$node_tools" = 0 ] || install_node_tools
