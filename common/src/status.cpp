@@ -21,6 +21,8 @@ std::string_view ErrorCodeName(ErrorCode code) {
     case ErrorCode::kMethodNotAllowed: return "method_not_allowed";
     case ErrorCode::kInternal: return "internal_error";
     case ErrorCode::kUnavailable: return "service_unavailable";
+    case ErrorCode::kHeadersTooLarge: return "headers_too_large";
+    case ErrorCode::kRequestTimeout: return "request_timeout";
   }
   return "internal_error";
 }

@@ -4,9 +4,9 @@
 
 #include "dq/common/log.h"
 #include "dq/common/metrics.h"
-#include "http/error_response.h"
-#include "http/json_util.h"
-#include "http/router.h"
+#include "http/core/error_response.h"
+#include "http/core/json_util.h"
+#include "http/core/router.h"
 #include "validate/validate_request.h"
 
 namespace dq::gateway {
@@ -59,6 +59,7 @@ HttpResponse Gateway::Handle(const HttpRequest& request) {
     log::Error("unhandled exception", {{"request_id", request.request_id}});
     response = ErrorResponse(Status(ErrorCode::kInternal, "Something went wrong on our side."));
   }
+  Finish(request, response);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   auto& metrics = Metrics::Global();
@@ -75,18 +76,113 @@ HttpResponse Gateway::HandleUnsafe(const HttpRequest& request) {
   if (path == "/healthz" && request.method == "GET") {
     return JsonResponse(200, R"({"status":"ok"})");
   }
-  if (path == "/readyz" && request.method == "GET") return Ready();
-  if (path == "/metrics" && request.method == "GET") {
-    HttpResponse r;
-    r.content_type = "text/plain; version=0.0.4";
-    r.body = Metrics::Global().Render();
-    return r;
-  }
+  if (path == "/readyz" && request.method == "GET") return ReadyResponse();
+  // /metrics is on the ops port only (DQ_GATEWAY_OPS_PORT): never public.
   return ErrorResponse(Status(ErrorCode::kNotFound, "There is no resource at " +
                                                         std::string(path) + "."));
 }
 
-HttpResponse Gateway::Ready() {
+bool Gateway::Ready() const {
+  if (draining_.load()) return false;
+  const bool store = deps_.store_ready ? deps_.store_ready() : true;
+  return store && deps_.validator.Healthy();
+}
+
+void Gateway::NominalRateHeaders(RateClass c, HttpResponse& response) const {
+  RateDecision d = deps_.limiter.Unknown(c);
+  if (!options_.rate_limiting) d.remaining = d.limit;
+  d.allowed = true;
+  ApplyRateLimitHeaders(d, response);
+}
+
+void Gateway::Finish(const HttpRequest& request, HttpResponse& response) const {
+  if (response.FindHeader("X-RateLimit-Limit") == nullptr) {
+    NominalRateHeaders(MatchRoute(request.method, request.path).rate_class, response);
+  }
+  AddRequestId(response, request.request_id);
+}
+
+HttpResponse Gateway::TransportError(const HttpRequest& head, const Status& status) {
+  HttpResponse response = ErrorResponse(status);
+  Finish(head, response);
+  return response;
+}
+
+std::optional<HttpResponse> Gateway::Admit(const HttpRequest& head,
+                                           std::optional<size_t> body_bytes) {
+  HttpResponse response;
+  try {
+    const std::string_view path = head.path;
+    const std::string size = body_bytes ? std::to_string(*body_bytes) + " bytes" : "chunked";
+    if (path == "/console/api" || path.starts_with("/console/api/")) {
+      if (deps_.session_valid && deps_.session_valid(head)) return std::nullopt;
+      response = ErrorResponse(Status(ErrorCode::kApiKeyRequired,
+                                      "Sign in to the console before sending a body this large (" +
+                                          size + ")."));
+    } else if (path == "/v1" || path.starts_with("/v1/")) {
+      const RouteMatch route = MatchRoute(head.method, head.path);
+      auto principal = auth_.Authenticate(head);
+      if (!principal.ok()) {
+        response = AuthFailure(head, route, principal.status());
+      } else if (!PlanHasApiAccess(principal->account.plan)) {
+        response = ErrorResponse(Status(ErrorCode::kProRequired,
+                                        "API access needs the Pro, Business or Agency plan; "
+                                        "this account is on " +
+                                            std::string(PlanName(principal->account.plan)) + "."));
+      } else if (route.kind == RouteMatch::Kind::kNotFound) {
+        response = ErrorResponse(Status(ErrorCode::kNotFound, "There is no endpoint " +
+                                                                  head.method + " " + head.path +
+                                                                  "."));
+      } else if (route.kind == RouteMatch::Kind::kMethodNotAllowed) {
+        response = ErrorResponse(Status(ErrorCode::kMethodNotAllowed,
+                                        head.method + " is not allowed on " + head.path +
+                                            "; use " + route.allow + "."));
+        response.SetHeader("Allow", route.allow);
+      } else {
+        return std::nullopt;
+      }
+    } else {
+      response = ErrorResponse(Status(ErrorCode::kNotFound, "There is no resource at " +
+                                                                std::string(path) + "."));
+    }
+  } catch (const std::exception& e) {
+    log::Error("admission failed", {{"request_id", head.request_id}, {"what", e.what()}});
+    response = ErrorResponse(Status(ErrorCode::kInternal, "Something went wrong on our side."));
+  }
+  Finish(head, response);
+  return response;
+}
+
+HttpResponse Gateway::AuthFailure(const HttpRequest& request, const RouteMatch& route,
+                                  const Status& status) {
+  if (status.code() == ErrorCode::kUnavailable) {
+    HttpResponse r = ErrorResponse(status);
+    NominalRateHeaders(route.rate_class, r);
+    return r;
+  }
+  // Failures are limited per client address, so keys cannot be guessed fast; the headers show
+  // the endpoint's class limit, and nothing promised as remaining.
+  if (options_.rate_limiting) {
+    auto d = deps_.limiter.Acquire("ip_" + request.client_ip, RateClass::kAnonymous);
+    if (!d.ok()) {
+      HttpResponse r = ErrorResponse(d.status());
+      NominalRateHeaders(route.rate_class, r);
+      return r;
+    }
+    if (!d->allowed) {
+      HttpResponse r = ErrorResponse(Status(ErrorCode::kTooManyRequests,
+                                            "Too many requests without a valid API key from "
+                                            "this address; retry after the window resets."));
+      ApplyRateLimitHeaders(*d, r);
+      return r;
+    }
+  }
+  HttpResponse r = ErrorResponse(status);
+  NominalRateHeaders(route.rate_class, r);
+  return r;
+}
+
+HttpResponse Gateway::ReadyResponse() const {
   if (draining_.load()) {
     HttpResponse r = JsonResponse(503, R"({"status":"draining"})");
     r.SetHeader("Retry-After", "1");
@@ -115,22 +211,7 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request) {
 
   // 1-2. Who is calling. Failures are limited per client address.
   auto principal = auth_.Authenticate(request);
-  if (!principal.ok()) {
-    if (principal.status().code() == ErrorCode::kUnavailable) {
-      return unavailable(principal.status(), route.rate_class);
-    }
-    auto d = options_.rate_limiting
-                 ? deps_.limiter.Acquire("ip_" + request.client_ip, RateClass::kAnonymous)
-                 : Unlimited();
-    if (!d.ok()) return unavailable(d.status(), RateClass::kAnonymous);
-    if (!d->allowed) {
-      return WithRate(ErrorResponse(Status(ErrorCode::kTooManyRequests,
-                                           "Too many requests without a valid API key from "
-                                           "this address; retry after the window resets.")),
-                      *d);
-    }
-    return WithRate(ErrorResponse(principal.status()), *d);
-  }
+  if (!principal.ok()) return AuthFailure(request, route, principal.status());
   const Account& account = principal->account;
 
   // 3. Plan.

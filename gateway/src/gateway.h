@@ -5,8 +5,11 @@
 //   pro_required) -> rate limit (429 too_many_requests) -> route (404, 405) -> request validity
 //   (400, 413, 415) -> quota (429 quota_exceeded) -> work.
 // Requests without a valid key are rate-limited per client address, so keys cannot be guessed
-// fast. Every /v1 response, errors included, carries X-RateLimit-Limit, -Remaining and -Reset.
-// /healthz, /readyz and /metrics are outside /v1: no key, no limits.
+// fast. Every response of the API listener, errors included, carries X-RateLimit-Limit,
+// -Remaining and -Reset with the limit of the endpoint's class (answers given before the
+// account is known show Remaining 0; with rate limiting off, Remaining equals the limit).
+// Every JSON error body carries "request_id". /healthz and /readyz are outside /v1: no key, no
+// limits; /metrics is served on the ops port only.
 //
 // Handle() never throws: anything unexpected becomes 500 internal_error, logged with the
 // request id. Thread-safe: called concurrently from every HTTP worker thread.
@@ -20,7 +23,8 @@
 #include "clients/validator_client.h"
 #include "dq/common/account_store.h"
 #include "dq/common/clock.h"
-#include "http/http_types.h"
+#include "http/core/http_service.h"
+#include "http/core/http_types.h"
 #include "limits/quota.h"
 #include "jobs/jobs_api.h"
 #include "limits/rate_limiter.h"
@@ -43,13 +47,25 @@ struct GatewayDeps {
   // The job endpoints; null where jobs are not served (unit tests of other routes).
   JobsApi* jobs = nullptr;
   const Clock& clock = SystemClock::Instance();
+  // Whether the request carries a valid console session (cookie dq_session); used by the edge
+  // to accept large /console/api bodies before they are read. Null: no sessions.
+  std::function<bool(const HttpRequest&)> session_valid;
 };
 
-class Gateway {
+class Gateway final : public HttpService {
  public:
   Gateway(GatewayDeps deps, GatewayOptions options);
 
-  HttpResponse Handle(const HttpRequest& request);
+  HttpResponse Handle(const HttpRequest& request) override;
+  // The edge's decision on a large body, from the headers alone: only callers with a valid API
+  // key (with API access) on an existing /v1 route, or a valid console session on
+  // /console/api, may send one. Others get their 401/403/404/405/429 now.
+  std::optional<HttpResponse> Admit(const HttpRequest& head,
+                                    std::optional<size_t> body_bytes) override;
+  HttpResponse TransportError(const HttpRequest& head, const Status& status) override;
+
+  // What /readyz reports (also on the ops port).
+  bool Ready() const;
 
   // From now on /readyz answers 503 so load balancers stop sending traffic; requests still in
   // flight, and any that arrive, are served normally. Called on SIGTERM before the server stops.
@@ -58,7 +74,13 @@ class Gateway {
  private:
   HttpResponse HandleUnsafe(const HttpRequest& request);
   HttpResponse HandleV1(const HttpRequest& request);
-  HttpResponse Ready();
+  HttpResponse ReadyResponse() const;
+  HttpResponse AuthFailure(const HttpRequest& request, const struct RouteMatch& route,
+                           const Status& status);
+  // Headers for an answer that counted nothing: the class limit, Remaining 0 (or the limit when
+  // rate limiting is off).
+  void NominalRateHeaders(RateClass c, HttpResponse& response) const;
+  void Finish(const HttpRequest& request, HttpResponse& response) const;
   HttpResponse Validate(const HttpRequest& request, const Principal& principal);
   HttpResponse Usage(const Principal& principal);
   HttpResponse Jobs(const struct RouteMatch& route, const HttpRequest& request,

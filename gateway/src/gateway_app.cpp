@@ -73,15 +73,30 @@ GatewayApp::GatewayApp(const Settings& s) {
   ho.bind = s.String("DQ_GATEWAY_BIND");
   ho.port = static_cast<int>(s.Int("DQ_GATEWAY_PORT"));
   ho.threads = static_cast<int>(s.Int("DQ_GATEWAY_THREADS"));
-  // The buffer cap must hold the largest body any route accepts, plus headers.
-  ho.max_request_bytes = static_cast<size_t>(
-      std::max(s.Int("DQ_MAX_BODY_BYTES"), s.Int("DQ_UPLOAD_MAX_BYTES")) * 2 + (1 << 20));
+  ho.trusted_proxies = s.String("DQ_TRUSTED_PROXIES");
+  edge::EdgeLimits& el = ho.limits;
+  el.max_header_bytes = static_cast<size_t>(s.Int("DQ_MAX_HEADER_BYTES"));
+  el.max_unauthenticated_body = static_cast<size_t>(s.Int("DQ_UNAUTHENTICATED_BODY_BYTES"));
+  // The largest body any route accepts, plus room for the multipart envelope of an upload.
+  el.max_request_body = static_cast<size_t>(
+      std::max(s.Int("DQ_MAX_BODY_BYTES"), s.Int("DQ_UPLOAD_MAX_BYTES")) + (1 << 20));
+  el.body_memory_bytes = static_cast<size_t>(s.Int("DQ_BODY_MEMORY_BYTES"));
+  el.max_connections = static_cast<size_t>(s.Int("DQ_MAX_CONNECTIONS"));
+  el.max_connections_per_address = static_cast<size_t>(s.Int("DQ_MAX_CONNECTIONS_PER_ADDRESS"));
+  el.min_bytes_per_second = static_cast<size_t>(s.Int("DQ_MIN_BYTES_PER_SECOND"));
+  el.rate_grace = std::chrono::milliseconds(s.Int("DQ_REQUEST_GRACE_MS"));
+  el.idle_timeout = std::chrono::milliseconds(s.Int("DQ_IDLE_TIMEOUT_MS"));
   http_ = std::make_unique<HttpServer>(*gateway_, ho);
+  Gateway* gw = gateway_.get();
+  ops_ = std::make_unique<OpsHttpServer>(s.String("DQ_GATEWAY_BIND"),
+                                         static_cast<int>(s.Int("DQ_GATEWAY_OPS_PORT")),
+                                         [gw] { return gw->Ready(); });
 }
 
 GatewayApp::~GatewayApp() { Shutdown(); }
 
 Status GatewayApp::Start() {
+  if (Status s = ops_->Start(); !s.ok()) return s;
   if (Status s = http_->Start(); !s.ok()) return s;
   workers_->Start();
   return Status::Ok();
@@ -89,6 +104,7 @@ Status GatewayApp::Start() {
 
 void GatewayApp::Shutdown() {
   if (http_) http_->Shutdown();
+  if (ops_) ops_->Shutdown();
   if (workers_) workers_->Stop();
 }
 

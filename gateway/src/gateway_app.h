@@ -6,10 +6,11 @@
 
 #include "clients/grpc_validator_client.h"
 #include "dq/common/account_store.h"
+#include "dq/common/ops_http_server.h"
 #include "dq/common/redis_client.h"
 #include "dq/common/settings.h"
 #include "gateway.h"
-#include "http/pistache_server.h"
+#include "http/pistache/pistache_server.h"
 #include "jobs/job_queue.h"
 #include "jobs/job_store.h"
 #include "jobs/job_worker.h"
@@ -32,6 +33,7 @@ class GatewayApp {
   }
   void Shutdown();
   int port() const { return http_->port(); }
+  int ops_port() const { return ops_->port(); }
 
  private:
   std::unique_ptr<RedisClient> redis_;
@@ -47,6 +49,7 @@ class GatewayApp {
   std::unique_ptr<JobWorkers> workers_;
   std::unique_ptr<Gateway> gateway_;
   std::unique_ptr<HttpServer> http_;
+  std::unique_ptr<OpsHttpServer> ops_;  // /healthz, /readyz, /metrics on their own thread
 };
 
 }  // namespace dq::gateway

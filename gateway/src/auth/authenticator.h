@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "../http/http_types.h"
+#include "http/core/http_types.h"
 #include "dq/common/account_store.h"
 
 namespace dq::gateway {

@@ -1,5 +1,7 @@
 #include "grpc_validator_client.h"
 
+#include "dq/common/log.h"
+
 #include <grpcpp/generic/generic_stub.h>
 
 #include <condition_variable>
@@ -8,16 +10,20 @@
 namespace dq::gateway {
 
 Status FromGrpcStatus(const grpc::Status& status) {
+  // gRPC's own text (addresses, library internals) is logged, never shown to the caller.
+  if (status.ok()) return Status::Ok();
+  log::Warn("validator call failed", {{"grpc_code", std::to_string(status.error_code())},
+                                      {"grpc_message", status.error_message()}});
   switch (status.error_code()) {
-    case grpc::StatusCode::OK: return Status::Ok();
     case grpc::StatusCode::UNAVAILABLE:
     case grpc::StatusCode::DEADLINE_EXCEEDED:
+    case grpc::StatusCode::RESOURCE_EXHAUSTED:
+    case grpc::StatusCode::CANCELLED:
       return Status(ErrorCode::kUnavailable,
                     "The validation service is unavailable; retry shortly.");
-    case grpc::StatusCode::INVALID_ARGUMENT:
-      return Status(ErrorCode::kInvalidRequest, status.error_message());
     default:
-      return Status(ErrorCode::kInternal, "validator error: " + status.error_message());
+      return Status(ErrorCode::kInternal,
+                    "The validation service could not process the request.");
   }
 }
 

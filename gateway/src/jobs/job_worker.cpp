@@ -5,7 +5,7 @@
 #include <span>
 
 #include "../clients/grpc_validator_client.h"
-#include "../http/json_util.h"
+#include "http/core/json_util.h"
 #include "dq/common/crypto.h"
 #include "dq/common/json_escape.h"
 #include "dq/common/log.h"

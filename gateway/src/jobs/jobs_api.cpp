@@ -1,7 +1,7 @@
 #include "jobs_api.h"
 
-#include "../http/error_response.h"
-#include "../http/json_util.h"
+#include "http/core/error_response.h"
+#include "http/core/json_util.h"
 #include "../validate/validate_request.h"
 #include "dq/common/crypto.h"
 #include "dq/common/log.h"
@@ -238,7 +238,20 @@ HttpResponse JobsApi::List(const HttpRequest& request, const Principal& principa
   return JsonResponse(200, DumpJson(list));
 }
 
+bool IsJobId(std::string_view id) {
+  if (id.size() != 36) return false;
+  for (size_t i = 0; i < id.size(); ++i) {
+    const char c = id[i];
+    const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dash ? c != '-' : !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
 Result<Job> JobsApi::Find(const Principal& principal, const std::string& id) {
+  // Job ids are UUIDs: anything else names no job, and never reaches Redis (where a crafted id
+  // such as "<id>:issues" would name another key).
+  if (!IsJobId(id)) return Status(ErrorCode::kNotFound, "There is no job with that id.");
   auto job = store_.Get(principal.account.id, id);
   if (!job.ok()) return job.status();
   if (!job->has_value()) return Status(ErrorCode::kNotFound, "There is no job " + id + ".");

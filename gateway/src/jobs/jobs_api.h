@@ -3,7 +3,7 @@
 #pragma once
 
 #include "../auth/authenticator.h"
-#include "../http/http_types.h"
+#include "http/core/http_types.h"
 #include "../limits/quota.h"
 #include "dq/common/clock.h"
 #include "job_queue.h"
@@ -15,6 +15,9 @@ struct JobsOptions {
   size_t upload_max_bytes = 50 * 1024 * 1024;
   size_t chunk_bytes = 1024 * 1024;  // size of the stored upload pieces
 };
+
+// True for a job id as the API hands them out (a lower-case UUID).
+bool IsJobId(std::string_view id);
 
 class JobsApi {
  public:

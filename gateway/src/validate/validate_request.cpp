@@ -1,6 +1,6 @@
 #include "validate_request.h"
 
-#include "../http/json_util.h"
+#include "http/core/json_util.h"
 #include "dq/common/vocabulary.h"
 
 namespace dq::gateway {

@@ -1,4 +1,4 @@
-#include "http/error_response.h"
+#include "http/core/error_response.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "http/router.h"
+#include "http/core/router.h"
 
 #include <gtest/gtest.h>
 

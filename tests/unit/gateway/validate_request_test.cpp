@@ -1,7 +1,7 @@
 // One fixture per bad validate request, asserting the exact error (decisions.md, Errors).
 #include "validate/validate_request.h"
 
-#include "http/json_util.h"
+#include "http/core/json_util.h"
 
 #include <gtest/gtest.h>
 

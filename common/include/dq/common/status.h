@@ -37,7 +37,9 @@ enum class ErrorCode {
   kUnsupportedMediaType,  // 415
   kMethodNotAllowed,      // 405
   kInternal,              // 500
-  kUnavailable,           // 503: a dependency (Redis, the validator) is down
+  kUnavailable,           // 503: a dependency (Redis, the validator) is down, or overload
+  kHeadersTooLarge,       // 431
+  kRequestTimeout,        // 408
 };
 
 // "api_key_required", "invalid_request", ... ("ok" for kOk).

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "../limits/rate_limiter.h"
+#include "limits/rate_limiter.h"
 
 namespace dq::gateway {
 

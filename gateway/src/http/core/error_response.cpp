@@ -23,22 +23,53 @@ int HttpStatusFor(ErrorCode code) {
     case ErrorCode::kMethodNotAllowed: return 405;
     case ErrorCode::kInternal: return 500;
     case ErrorCode::kUnavailable: return 503;
+    case ErrorCode::kHeadersTooLarge: return 431;
+    case ErrorCode::kRequestTimeout: return 408;
   }
   return 500;
 }
 
+namespace {
+
+std::string Clip(const std::string& s, size_t most) {
+  if (s.size() <= most) return s;
+  size_t cut = most;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // UTF-8
+  return s.substr(0, cut) + "...";
+}
+
+}  // namespace
+
 HttpResponse ErrorResponse(const Status& status) {
+  std::string message = status.message();
+  const auto& all = status.details();
+  if (all.size() > kMaxErrorDetails) {
+    message += " (" + std::to_string(all.size()) + " problems; the first " +
+               std::to_string(kMaxErrorDetails) + " are listed.)";
+  }
   nlohmann::json body = {{"error", std::string(ErrorCodeName(status.code()))},
-                         {"message", status.message()}};
-  if (!status.details().empty()) {
+                         {"message", message}};
+  if (!all.empty()) {
     auto& details = body["details"] = nlohmann::json::array();
-    for (const auto& d : status.details()) {
-      details.push_back({{"field", d.field}, {"message", d.message}});
+    for (size_t i = 0; i < all.size() && i < kMaxErrorDetails; ++i) {
+      details.push_back({{"field", Clip(all[i].field, kMaxDetailChars)},
+                         {"message", Clip(all[i].message, kMaxDetailChars)}});
     }
   }
   HttpResponse r = JsonResponse(HttpStatusFor(status.code()), DumpJson(body));
   if (status.code() == ErrorCode::kUnavailable) r.SetHeader("Retry-After", "1");
   return r;
+}
+
+void AddRequestId(HttpResponse& response, const std::string& request_id) {
+  if (response.status < 400 || !response.content_type.starts_with("application/json") ||
+      !response.body.starts_with("{\"error\"")) {
+    return;
+  }
+  auto body = nlohmann::json::parse(response.body, nullptr, false);
+  if (!body.is_object() || body.contains("request_id")) return;
+  body["request_id"] = request_id;
+  response.body = DumpJson(body);
 }
 
 HttpResponse JsonResponse(int status, std::string body) {

@@ -1,0 +1,68 @@
+// What the edge reads of a request before it lets a byte of the body be buffered: the header
+// block, found and parsed in linear time, and the body's framing (Content-Length or chunked).
+// Pure functions and small state machines; no I/O.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "dq/common/status.h"
+
+namespace dq::gateway::edge {
+
+struct RequestHead {
+  enum class Framing { kNone, kLength, kChunked };
+
+  std::string method;
+  std::string target;   // as sent: path and query
+  std::string version;  // "HTTP/1.1" or "HTTP/1.0"
+  std::vector<std::pair<std::string, std::string>> headers;  // names lower-cased, values trimmed
+  Framing framing = Framing::kNone;
+  size_t content_length = 0;  // kLength only
+  bool expect_continue = false;
+
+  // The first value of the header, or nullptr. name must be lower-case.
+  const std::string* Header(std::string_view name) const;
+  // The target without its query.
+  std::string_view Path() const;
+};
+
+// Finds the blank line that ends a header block, across any number of reads, looking at each
+// byte once (Pistache re-parses from the start on every read; this does not).
+class HeadScanner {
+ public:
+  static constexpr size_t kNotYet = static_cast<size_t>(-1);
+  // The offset in data just past the blank line, or kNotYet.
+  size_t Feed(std::string_view data);
+  void Reset() { matched_ = 0; }
+
+ private:
+  int matched_ = 0;  // how much of "\r\n\r\n" the last bytes matched
+};
+
+// Parses a complete header block (request line through the blank line). Errors:
+// kInvalidRequest naming what is wrong (bad request line, header line without a colon,
+// conflicting Content-Length, an unsupported Transfer-Encoding).
+Result<RequestHead> ParseRequestHead(std::string_view block);
+
+// Follows a chunked body to its end (last chunk and trailers) without keeping any of it.
+class ChunkedBodyTracker {
+ public:
+  // How many bytes of data belong to the body; fewer than data.size() once it has ended.
+  // Errors: kInvalidRequest on a malformed chunk size or an overlong size or trailer line.
+  Result<size_t> Feed(std::string_view data);
+  bool done() const { return state_ == State::kDone; }
+
+ private:
+  enum class State { kSize, kExtension, kData, kDataCr, kDataLf, kTrailerStart, kTrailer,
+                     kTrailerEnd, kDone };
+  State state_ = State::kSize;
+  size_t digits_ = 0;
+  size_t size_ = 0;
+  size_t line_ = 0;  // bytes of the current size or trailer line
+};
+
+}  // namespace dq::gateway::edge

@@ -1,0 +1,380 @@
+#include "http/pistache/pistache_server.h"
+
+#include <pistache/endpoint.h>
+#include <pistache/http.h>
+#include <pistache/peer.h>
+#include <sys/socket.h>
+
+
+#include <condition_variable>
+#include <mutex>
+#include <sstream>
+
+#include "dq/common/log.h"
+#include "dq/common/metrics.h"
+#include "edge/edge_connection.h"
+#include "edge/text.h"
+
+namespace dq::gateway {
+
+struct HttpServer::Shared {
+  explicit Shared(const HttpServerOptions& o)
+      : limits(o.limits), budget(o.limits.body_memory_bytes), table(limits) {}
+  edge::EdgeLimits limits;
+  edge::BodyBudget budget;
+  edge::ConnectionTable table;
+  edge::TrustedProxies proxies;
+  std::mutex mu;
+  std::condition_variable wake;
+};
+
+namespace {
+
+using namespace Pistache;
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Pistache 0.0.5 hands query values over still percent-encoded.
+std::string PercentDecode(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && HexValue(s[i + 1]) >= 0 && HexValue(s[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(HexValue(s[i + 1]) * 16 + HexValue(s[i + 2])));
+      i += 2;
+    } else if (s[i] == '+') {
+      out.push_back(' ');
+    } else {
+      out.push_back(s[i]);
+    }
+  }
+  return out;
+}
+
+HttpRequest Convert(const Http::Request& req, const edge::TrustedProxies& proxies) {
+  HttpRequest out;
+  out.method = Http::methodString(req.method());
+  out.path = req.resource();
+  for (auto it = req.query().parameters_begin(); it != req.query().parameters_end(); ++it) {
+    out.query.emplace_back(PercentDecode(it->first), PercentDecode(it->second));
+  }
+  for (const auto& h : req.headers().list()) {
+    std::ostringstream value;
+    h->write(value);
+    out.headers[edge::Lower(h->name())] = value.str();
+  }
+  for (const auto& [name, raw] : req.headers().rawList()) {
+    out.headers[edge::Lower(name)] = raw.value();
+  }
+  // Take the body rather than copy it: Pistache already holds one copy, and resets the request
+  // right after onRequest returns, so moving out of it is safe.
+  out.body = std::move(const_cast<std::string&>(req.body()));
+  out.client_ip = proxies.ClientAddress(req.address().host(), out.Header("x-forwarded-for"));
+  out.request_id = RequestIdFor(out);
+  return out;
+}
+
+// A response header with a name chosen at run time. Pistache 0.0.5 does not write headers added
+// with addRaw(), so every custom header goes through this typed wrapper instead.
+class NamedHeader final : public Http::Header::Header {
+ public:
+  NamedHeader(std::string name, std::string value)
+      : name_(std::move(name)), value_(std::move(value)) {}
+  const char* name() const override { return name_.c_str(); }
+  void write(std::ostream& os) const override { os << value_; }
+  uint64_t hash() const override { return Http::Header::detail::hash(name_.c_str()); }
+
+ private:
+  std::string name_;
+  std::string value_;
+};
+
+// HTTP/1.1 connections are persistent unless the client says otherwise. Pistache 0.0.5 answers
+// "Connection: close" whenever the request has no Connection header, yet keeps the socket open;
+// clients then reconnect for every request. Say what really happens instead.
+bool WantsKeepAlive(const Http::Request& req) {
+  auto conn = req.headers().tryGet<Http::Header::Connection>();
+  if (conn) return conn->control() == Http::ConnectionControl::KeepAlive;
+  return req.version() == Http::Version::Http11;
+}
+
+void Send(const HttpResponse& r, const std::string& request_id, Http::ResponseWriter& writer,
+          bool keep_alive = true) {
+  writer.headers().remove<Http::Header::Connection>();
+  writer.headers().add<Http::Header::Connection>(keep_alive ? Http::ConnectionControl::KeepAlive
+                                                            : Http::ConnectionControl::Close);
+  for (const auto& [name, value] : r.headers) {
+    writer.headers().add(std::make_shared<NamedHeader>(name, value));
+  }
+  writer.headers().add(std::make_shared<NamedHeader>("X-Request-Id", request_id));
+  writer.headers().add<Http::Header::ContentType>(Http::Mime::MediaType::fromString(r.content_type));
+  writer.send(static_cast<Http::Code>(r.status), r.body);
+}
+
+// Complete requests: Pistache parsed them (after the edge let them through).
+class ApiHandler final : public Http::Handler {
+ public:
+  HTTP_PROTOTYPE(ApiHandler)
+
+  ApiHandler(HttpService* service, HttpServer::Shared* shared)
+      : service_(service), shared_(shared) {}
+
+  void onRequest(const Http::Request& req, Http::ResponseWriter writer) override {
+    const auto start = std::chrono::steady_clock::now();
+    HttpRequest request;
+    try {
+      request = Convert(req, shared_->proxies);
+    } catch (const std::exception&) {
+      // An unparseable header value; answer rather than let Pistache send plain text.
+      HttpRequest empty;
+      empty.request_id = NewRequestId();
+      Send(service_->TransportError(
+               empty, Status(ErrorCode::kInvalidRequest, "The request headers are malformed.")),
+           empty.request_id, writer);
+      return;
+    }
+    const size_t bytes_in = request.body.size();
+    const HttpResponse response = service_->Handle(request);
+    Send(response, request.request_id, writer, WantsKeepAlive(req));
+    // The access-log hook.
+    service_->Record(ExchangeRecord{&request, &response, bytes_in,
+                                    std::chrono::steady_clock::now() - start, false});
+  }
+
+  void onTimeout(const Http::Request&, Http::ResponseWriter writer) override {
+    HttpRequest empty;
+    empty.request_id = NewRequestId();
+    Send(service_->TransportError(
+             empty, Status(ErrorCode::kRequestTimeout, "The request was not received in time.")),
+         empty.request_id, writer, false);
+  }
+
+ private:
+  static std::string NewRequestId() { return RequestIdFor(HttpRequest{}); }
+  HttpService* service_;
+  HttpServer::Shared* shared_;
+};
+
+// Tcp::Handler::associateTransport is private; only Pistache's Transport, a friend, calls it.
+// The guard below must hand its inner handler the transport it was itself given. Naming a
+// private member in an explicit template instantiation is allowed (access is not checked
+// there), which this well-known idiom uses to obtain the member pointer, once, here only.
+using AssociateFn = void (Tcp::Handler::*)(Tcp::Transport*);
+struct AssociateTag {
+  friend AssociateFn AssociateMember(AssociateTag);
+};
+template <AssociateFn Member>
+struct ExposeAssociate {
+  friend AssociateFn AssociateMember(AssociateTag) { return Member; }
+};
+template struct ExposeAssociate<&Tcp::Handler::associateTransport>;
+
+// The edge's view of one Pistache connection.
+class PeerTransport final : public edge::EdgeTransport {
+ public:
+  PeerTransport(std::weak_ptr<Tcp::Peer> peer, Tcp::Handler* inner)
+      : peer_(std::move(peer)), inner_(inner) {}
+
+  void Forward(std::string_view bytes) override {
+    if (auto p = peer_.lock()) inner_->onInput(bytes.data(), bytes.size(), p);
+  }
+  void SendRaw(std::string bytes) override {
+    if (auto p = peer_.lock()) {
+      const size_t size = bytes.size();
+      p->send(RawBuffer(std::move(bytes), size));
+    }
+  }
+  void SendAndClose(const HttpResponse& response, const std::string& request_id) override {
+    auto p = peer_.lock();
+    if (!p) return;
+    Http::Handler::getParser(p)->reset();  // drop whatever was buffered of this request
+    std::string raw = SerializeResponse(response, request_id, true);
+    const size_t size = raw.size();
+    const int fd = p->fd();
+    // Once the answer is written, half-close: the client reads it, sees the end, and whatever
+    // it still sends is read and dropped until it closes (or the linger ends).
+    p->send(RawBuffer(std::move(raw), size))
+        .then([fd](ssize_t) { ::shutdown(fd, SHUT_WR); }, [](std::exception_ptr) {});
+    Metrics::Global()
+        .Counter("dq_gateway_edge_refusals_total", "Requests the edge answered itself",
+                 "code=\"" + std::to_string(response.status) + "\"")
+        .Inc();
+  }
+
+ private:
+  std::weak_ptr<Tcp::Peer> peer_;
+  Tcp::Handler* inner_;
+};
+
+struct ConnectionState {
+  std::unique_ptr<PeerTransport> transport;
+  std::unique_ptr<edge::EdgeConnection> edge;
+};
+constexpr const char* kStateKey = "dq.edge";
+
+// In front of Pistache's parser: every byte goes through the connection's EdgeConnection.
+class GuardHandler final : public Http::Handler {
+ public:
+  GuardHandler(HttpService* service, HttpServer::Shared* shared)
+      : service_(service), shared_(shared), inner_(std::make_shared<ApiHandler>(service, shared)) {}
+
+  // One guard (and one inner handler) per Pistache worker, with the prototype's settings.
+  std::shared_ptr<Tcp::Handler> clone() const override {
+    auto copy = std::make_shared<GuardHandler>(service_, shared_);
+    copy->setMaxRequestSize(getMaxRequestSize());
+    copy->setMaxResponseSize(getMaxResponseSize());
+    copy->setHeaderTimeout(getHeaderTimeout());
+    copy->setBodyTimeout(getBodyTimeout());
+    copy->inner_->setMaxRequestSize(getMaxRequestSize());
+    copy->inner_->setMaxResponseSize(getMaxResponseSize());
+    copy->inner_->setHeaderTimeout(getHeaderTimeout());
+    copy->inner_->setBodyTimeout(getBodyTimeout());
+    return copy;
+  }
+
+  // Never called: complete requests are handled by the inner ApiHandler.
+  void onRequest(const Http::Request&, Http::ResponseWriter) override {}
+
+ private:
+  void Associate() {
+    if (!associated_) {
+      (static_cast<Tcp::Handler&>(*inner_).*AssociateMember(AssociateTag{}))(transport());
+      associated_ = true;
+    }
+  }
+
+  void onConnection(const std::shared_ptr<Tcp::Peer>& peer) override {
+    Associate();
+    static_cast<Tcp::Handler&>(*inner_).onConnection(peer);  // Pistache's parser for the peer
+    auto state = std::make_shared<ConnectionState>();
+    state->transport = std::make_unique<PeerTransport>(peer, inner_.get());
+    const std::string host = peer->address().host();
+    state->edge = std::make_unique<edge::EdgeConnection>(*state->transport, *service_,
+                                                         shared_->budget, shared_->limits,
+                                                         shared_->proxies, host, NowMs());
+    peer->putData(kStateKey, state);
+    const Status opened = shared_->table.Open(peer->getID(), host, shared_->proxies.Contains(host),
+                                              peer->fd(), NowMs());
+    if (!opened.ok()) {
+      HttpRequest head;
+      head.client_ip = host;
+      head.request_id = RequestIdFor(head);
+      state->transport->SendAndClose(service_->TransportError(head, opened), head.request_id);
+      // Not in the table: the socket is shut once the answer is written; input is dropped.
+      state->edge.reset();
+      log::Warn("connection refused", {{"address", host}, {"reason", opened.message()}});
+    }
+  }
+
+  void onDisconnection(const std::shared_ptr<Tcp::Peer>& peer) override {
+    shared_->table.Close(peer->getID());
+    if (auto data = peer->tryGetData(kStateKey)) {
+      auto state = std::static_pointer_cast<ConnectionState>(data);
+      state->edge.reset();  // releases the connection's body reservation
+    }
+  }
+
+  void onInput(const char* buffer, size_t len, const std::shared_ptr<Tcp::Peer>& peer) override {
+    auto data = peer->tryGetData(kStateKey);
+    if (!data) return;
+    auto state = std::static_pointer_cast<ConnectionState>(data);
+    if (!state->edge) return;  // refused at connect: drop
+    state->edge->OnData(std::string_view(buffer, len), NowMs());
+    shared_->table.Update(peer->getID(), state->edge->progress());
+  }
+
+  HttpService* service_;
+  HttpServer::Shared* shared_;
+  std::shared_ptr<ApiHandler> inner_;
+  bool associated_ = false;  // one guard per worker thread: no race
+};
+
+}  // namespace
+
+HttpServer::HttpServer(HttpService& service, HttpServerOptions options)
+    : service_(service), options_(std::move(options)) {}
+
+HttpServer::~HttpServer() { Shutdown(); }
+
+Status HttpServer::Start() {
+  shared_ = std::make_unique<Shared>(options_);
+  auto proxies = edge::TrustedProxies::Parse(options_.trusted_proxies);
+  if (!proxies.ok()) return proxies.status();
+  shared_->proxies = *proxies;
+  try {
+    Address addr(options_.bind, Port(static_cast<uint16_t>(options_.port)));
+    endpoint_ = std::make_unique<Http::Endpoint>(addr);
+    auto opts = Http::Endpoint::options()
+                    .threads(options_.threads)
+                    // Pistache's own limit sits above the edge's, so the edge answers first.
+                    .maxRequestSize(options_.limits.max_request_body +
+                                    options_.limits.max_header_bytes + (1 << 16))
+                    .flags(Tcp::Options::ReuseAddr)
+                    .keepaliveTimeout(std::chrono::seconds(75));
+    endpoint_->init(opts);
+    endpoint_->setHandler(std::make_shared<GuardHandler>(&service_, shared_.get()));
+    endpoint_->serveThreaded();
+    port_ = static_cast<uint16_t>(endpoint_->getPort());
+  } catch (const std::exception& e) {
+    endpoint_.reset();
+    return Status(ErrorCode::kUnavailable,
+                  "cannot listen on " + options_.bind + ":" + std::to_string(options_.port) +
+                      ": " + e.what());
+  }
+  stop_ = false;
+  reaper_ = std::thread([this] { Reap(); });
+  log::Info("gateway listening", {{"port", std::to_string(port_)}});
+  return Status::Ok();
+}
+
+// Cuts connections that send too slowly, idle too long, or linger after the edge's answer.
+void HttpServer::Reap() {
+  std::unique_lock lock(shared_->mu);
+  while (!stop_) {
+    shared_->wake.wait_for(lock, std::chrono::milliseconds(250));
+    if (stop_) break;
+    lock.unlock();
+    shared_->table.Sweep(NowMs(), [this](int fd, edge::Verdict v) {
+      if (v == edge::Verdict::kTooSlow) {
+        HttpRequest head;
+        head.request_id = RequestIdFor(head);
+        const std::string raw = SerializeResponse(
+            service_.TransportError(head, Status(ErrorCode::kRequestTimeout,
+                                                 "The request arrived too slowly.")),
+            head.request_id, true);
+        // Best effort: the connection is mid-request, so nothing else is writing to it.
+        (void)::send(fd, raw.data(), raw.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
+      }
+      ::shutdown(fd, SHUT_RDWR);  // the worker's epoll sees the end and cleans up
+    });
+    lock.lock();
+  }
+}
+
+void HttpServer::Shutdown() {
+  if (reaper_.joinable()) {
+    {
+      std::lock_guard lock(shared_->mu);
+      stop_ = true;
+    }
+    shared_->wake.notify_all();
+    reaper_.join();
+  }
+  if (endpoint_) {
+    endpoint_->shutdown();
+    endpoint_.reset();
+  }
+}
+
+}  // namespace dq::gateway

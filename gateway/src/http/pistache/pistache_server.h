@@ -1,0 +1,57 @@
+// The Pistache adapter: every byte a client sends passes the edge (edge/EdgeConnection) first,
+// then Pistache's parser; complete requests become HttpRequest, go to the HttpService, and the
+// HttpResponse is written back. Everything the HTTP library would answer on its own (unknown
+// routes, wrong methods, exceptions, timeouts) reaches the service instead, so every answer is
+// JSON and carries the headers every response carries. It depends on http/core only.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "edge/edge_limits.h"
+#include "http/core/http_service.h"
+
+namespace Pistache::Http {
+class Endpoint;
+}
+
+namespace dq::gateway {
+
+struct HttpServerOptions {
+  std::string bind = "0.0.0.0";
+  int port = 8080;  // 0: any free port
+  int threads = 8;
+  edge::EdgeLimits limits;
+  std::string trusted_proxies;  // comma-separated IPs or CIDRs whose X-Forwarded-For is used
+};
+
+class HttpServer {
+ public:
+  HttpServer(HttpService& service, HttpServerOptions options);
+  ~HttpServer();
+
+  // Binds and starts serving on background threads. Errors: kUnavailable if the port cannot
+  // be bound; kInvalidRequest if trusted_proxies does not parse.
+  Status Start();
+  // Stops accepting and closes connections.
+  void Shutdown();
+  int port() const { return port_; }
+
+  // The edge's shared state (one per server).
+  struct Shared;
+
+ private:
+  void Reap();
+
+  HttpService& service_;
+  HttpServerOptions options_;
+  std::unique_ptr<Shared> shared_;
+  std::unique_ptr<Pistache::Http::Endpoint> endpoint_;
+  std::thread reaper_;
+  std::atomic<bool> stop_{false};
+  int port_ = 0;
+};
+
+}  // namespace dq::gateway
