@@ -66,3 +66,20 @@ TEST(ErrorResponseTest, InvalidUtf8InAMessageDoesNotThrow) {
 
 }  // namespace
 }  // namespace dq::gateway
+
+namespace dq::gateway {
+namespace {
+
+TEST(ErrorResponseCapTest, DetailsAreCappedAndClipped) {
+  std::vector<ErrorDetail> many;
+  for (int i = 0; i < 1000; ++i) many.push_back({std::string(5000, 'k') + std::to_string(i), "unknown"});
+  HttpResponse r = ErrorResponse(Status(ErrorCode::kInvalidRequest, "Bad.", many));
+  auto body = nlohmann::json::parse(r.body);
+  EXPECT_EQ(body["details"].size(), kMaxErrorDetails);
+  EXPECT_LE(body["details"][0]["field"].get<std::string>().size(), kMaxDetailChars + 3);
+  EXPECT_NE(body["message"].get<std::string>().find("1000 problems"), std::string::npos);
+  EXPECT_LT(r.body.size(), 20000u);
+}
+
+}  // namespace
+}  // namespace dq::gateway

@@ -244,3 +244,101 @@ TEST_F(GatewayTest, UsageReportsPlanMonthAndRecords) {
 
 }  // namespace
 }  // namespace dq::gateway
+
+namespace dq::gateway {
+namespace {
+
+TEST_F(GatewayTest, EveryAnswerCarriesTheEndpointClassLimitAndErrorsTheRequestId) {
+  HttpResponse upload = Call("POST", "/v1/jobs");  // no key
+  EXPECT_EQ(upload.status, 401);
+  EXPECT_EQ(*upload.FindHeader("X-RateLimit-Limit"), "10");  // the upload class, not anonymous
+  EXPECT_EQ(json::parse(upload.body)["request_id"], "req-1");
+  HttpResponse unknown = Call("GET", "/nowhere");
+  EXPECT_EQ(unknown.status, 404);
+  EXPECT_EQ(*unknown.FindHeader("X-RateLimit-Limit"), "60");
+  EXPECT_NE(unknown.FindHeader("X-RateLimit-Reset"), nullptr);
+  EXPECT_EQ(json::parse(unknown.body)["request_id"], "req-1");
+  HttpResponse health = Call("GET", "/healthz");
+  EXPECT_EQ(health.status, 200);
+  EXPECT_NE(health.FindHeader("X-RateLimit-Limit"), nullptr);
+  EXPECT_FALSE(json::parse(health.body).contains("request_id"));
+}
+
+TEST_F(GatewayTest, MetricsAreNotServedOnTheApiPort) {
+  EXPECT_EQ(Call("GET", "/metrics").status, 404);
+}
+
+TEST_F(GatewayTest, WithRateLimitingOffTheHeadersShowTheLimitAsRemaining) {
+  GatewayOptions off{1024 * 1024, 500};
+  off.rate_limiting = false;
+  Gateway g(GatewayDeps{store_, limiter_, quota_, validator_, [] { return true; }}, off);
+  HttpRequest r;
+  r.method = "POST";
+  r.path = "/v1/validate";
+  r.body = kBody;
+  r.headers["x-api-key"] = pro_key_;
+  r.request_id = "q";
+  HttpResponse ok = g.Handle(r);
+  ASSERT_EQ(ok.status, 200) << ok.body;
+  EXPECT_EQ(*ok.FindHeader("X-RateLimit-Limit"), "60");
+  EXPECT_EQ(*ok.FindHeader("X-RateLimit-Remaining"), "60");
+}
+
+TEST_F(GatewayTest, AdmissionDecidesFromTheHeadersAlone) {
+  HttpRequest head;
+  head.method = "POST";
+  head.path = "/v1/jobs";
+  head.client_ip = "10.0.0.9";
+  head.request_id = "adm";
+  auto refused = gateway_.Admit(head, 10 * 1024 * 1024);
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ(refused->status, 401);
+  EXPECT_EQ(*refused->FindHeader("X-RateLimit-Limit"), "10");
+  EXPECT_EQ(json::parse(refused->body)["request_id"], "adm");
+  head.headers["x-api-key"] = pro_key_;
+  EXPECT_FALSE(gateway_.Admit(head, 10 * 1024 * 1024).has_value());
+  head.headers["x-api-key"] = free_key_;
+  EXPECT_EQ(gateway_.Admit(head, 10 * 1024 * 1024)->status, 403);
+  head.headers["x-api-key"] = pro_key_;
+  head.path = "/v1/nope";
+  EXPECT_EQ(gateway_.Admit(head, 10 * 1024 * 1024)->status, 404);
+  head.path = "/healthz";
+  EXPECT_EQ(gateway_.Admit(head, 10 * 1024 * 1024)->status, 404);
+  head.path = "/console/api/uploads";
+  EXPECT_EQ(gateway_.Admit(head, 10 * 1024 * 1024)->status, 401);  // no session check wired
+  EXPECT_EQ(quota_.used(pro_.id), 0);
+}
+
+TEST_F(GatewayTest, ASessionCheckAdmitsConsoleUploads) {
+  GatewayDeps deps{store_, limiter_, quota_, validator_, [] { return true; }};
+  deps.session_valid = [](const HttpRequest& r) {
+    const std::string* cookie = r.Header("cookie");
+    return cookie != nullptr && *cookie == "dq_session=ok";
+  };
+  Gateway g(deps, GatewayOptions{});
+  HttpRequest head;
+  head.method = "POST";
+  head.path = "/console/api/jobs";
+  head.headers["cookie"] = "dq_session=ok";
+  EXPECT_FALSE(g.Admit(head, 1 << 20).has_value());
+  head.headers["cookie"] = "dq_session=bad";
+  EXPECT_EQ(g.Admit(head, 1 << 20)->status, 401);
+}
+
+TEST_F(GatewayTest, EdgeErrorsCarryTheHeadersEveryAnswerCarries) {
+  HttpRequest head;
+  head.request_id = "e1";
+  HttpResponse r = gateway_.TransportError(
+      head, Status(ErrorCode::kHeadersTooLarge, "The request line and headers are too large."));
+  EXPECT_EQ(r.status, 431);
+  auto body = json::parse(r.body);
+  EXPECT_EQ(body["error"], "headers_too_large");
+  EXPECT_EQ(body["request_id"], "e1");
+  EXPECT_NE(r.FindHeader("X-RateLimit-Limit"), nullptr);
+  HttpResponse busy = gateway_.TransportError(head, Status(ErrorCode::kUnavailable, "Busy."));
+  EXPECT_EQ(busy.status, 503);
+  EXPECT_NE(busy.FindHeader("Retry-After"), nullptr);
+}
+
+}  // namespace
+}  // namespace dq::gateway
