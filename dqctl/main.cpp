@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   dq::RedisOptions ro;
   ro.host = settings->String("DQ_REDIS_HOST");
   ro.port = static_cast<int>(settings->Int("DQ_REDIS_PORT"));
+  ro.user = settings->String("DQ_REDIS_USER");
   ro.password = settings->String("DQ_REDIS_PASSWORD");
   ro.timeout = std::chrono::milliseconds(settings->Int("DQ_REDIS_TIMEOUT_MS"));
   dq::RedisClient redis(ro);

@@ -8,7 +8,11 @@
 #      NOT caught), installed once into a cache directory;
 #   4. project policy: every container non-root, read-only root fs, no privilege escalation, all
 #      capabilities dropped, seccomp RuntimeDefault, requests and limits, liveness and readiness
-#      probes; the validator probed over gRPC; every DQ_* name a real setting;
+#      probes; the validator probed over gRPC; every DQ_* name a real setting; the lock-down:
+#      NetworkPolicies (validator only from gateways/workers, Redis only from dq pods, notifier
+#      egress to public 443 + DNS + Redis), gateway probes and /metrics on the ops port, every
+#      service on its own Redis ACL user (deploy/redis/users.acl: none with +@all or dangerous
+#      commands);
 #   5. docker-compose.yml with Debian's docker-compose v1 (`config -q`), when it is installed.
 #
 # Needs kubectl, yamllint, node and npm (the npm registry is reached once, for step 3).
@@ -109,6 +113,94 @@ function checkPodSpec(where, spec, opts) {
   }
 }
 
+// Locked-down deployment (issue 16 point 4): network policies, per-service Redis users, probes
+// and metrics on the ops port only.
+const aclUsers = fs.readFileSync(process.env.DQ_ACL_FILE, "utf8").split("\n")
+  .filter((l) => l.trim() && !l.startsWith("#")).map((l) => l.trim().split(/\s+/));
+for (const [user, , ...rules] of aclUsers) {
+  for (const r of rules) {
+    if (["+@all", "allcommands", "+@dangerous", "+@admin", "+flushall", "+config", "~*", "allkeys"]
+      .includes(r.toLowerCase())) err("users.acl", `user ${user} has ${r}`);
+  }
+  if (!rules.includes("-@dangerous")) err("users.acl", `user ${user} must drop -@dangerous`);
+}
+const aclNames = new Set(aclUsers.map((u) => u[0]));
+function checkLockdown(name, byKind) {
+  const policies = Object.fromEntries((byKind.NetworkPolicy || []).map((d) => [d.metadata.name, d]));
+  for (const p of ["dq-validator", "dq-redis", "dq-notifier", "dq-gateway"]) {
+    if (!policies[p]) err(name, `no NetworkPolicy ${p}`);
+  }
+  const v = policies["dq-validator"];
+  if (v) {
+    for (const rule of v.spec.ingress || []) {
+      const ports = (rule.ports || []).map((p) => p.port);
+      if (!ports.includes(50051)) continue;
+      for (const f of rule.from || []) {
+        const names = ((f.podSelector || {}).matchExpressions || []).flatMap((e) => e.values || []);
+        if (f.namespaceSelector || f.ipBlock || !names.length ||
+          names.some((n) => !["dq-gateway", "dq-worker"].includes(n))) {
+          err(name, "validator gRPC must be reachable from dq-gateway/dq-worker pods only");
+        }
+      }
+      if (!(rule.from || []).length) err(name, "validator gRPC open to everyone");
+    }
+  }
+  const r = policies["dq-redis"];
+  if (r) {
+    for (const rule of r.spec.ingress || []) {
+      if (!(rule.from || []).length) err(name, "Redis open to everyone");
+      for (const f of rule.from || []) {
+        if (f.namespaceSelector || f.ipBlock) err(name, "Redis must be reachable from dq pods only");
+      }
+    }
+  }
+  const n = policies["dq-notifier"];
+  if (n) {
+    if (!(n.spec.policyTypes || []).includes("Egress")) err(name, "notifier egress not restricted");
+    for (const rule of n.spec.egress || []) {
+      const ports = (rule.ports || []).map((p) => p.port);
+      for (const t of rule.to || []) {
+        if (!t.ipBlock) continue;
+        if (ports.some((p) => p !== 443)) err(name, "notifier egress to addresses: port 443 only");
+        if (t.ipBlock.cidr === "0.0.0.0/0") {
+          for (const priv of ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16", "127.0.0.0/8"]) {
+            if (!(t.ipBlock.except || []).includes(priv)) err(name, `notifier egress must exclude ${priv}`);
+          }
+        }
+      }
+    }
+  }
+  for (const d of byKind.Deployment || []) {
+    const w = `${name} Deployment/${d.metadata.name}`;
+    const ann = d.spec.template.metadata.annotations || {};
+    for (const c of d.spec.template.spec.containers || []) {
+      const httpPort = ((c.ports || []).find((p) => p.name === "http") || {}).containerPort;
+      if (d.metadata.name === "dq-gateway" && ann["prometheus.io/port"] === String(httpPort)) {
+        err(w, "/metrics must be scraped on the ops port, not the API port");
+      }
+      for (const probe of [c.livenessProbe, c.readinessProbe, c.startupProbe]) {
+        if (d.metadata.name === "dq-gateway" && probe && probe.httpGet && probe.httpGet.port !== "ops") {
+          err(w, "probes must use the ops port");
+        }
+      }
+      for (const e of c.env || []) {
+        const ref = ((e.valueFrom || {}).secretKeyRef || {});
+        if (e.name === "DQ_REDIS_PASSWORD" && ref.key === "password") {
+          err(w, "a dq service must not use the default Redis user's password");
+        }
+      }
+    }
+  }
+  for (const cm of byKind.ConfigMap || []) {
+    const user = (cm.data || {}).DQ_REDIS_USER;
+    if (user !== undefined && !aclNames.has(user)) err(name, `DQ_REDIS_USER ${user} is not in users.acl`);
+  }
+  for (const app of ["dq-gateway", "dq-notifier"]) {
+    const cm = (byKind.ConfigMap || []).find((c) => c.metadata.name.startsWith(app + "-") || c.metadata.name === app);
+    if (!cm || !(cm.data || {}).DQ_REDIS_USER) err(name, `${app} has no DQ_REDIS_USER`);
+  }
+}
+
 for (const file of files) {
   const docs = yaml.loadAll(fs.readFileSync(file, "utf8")).filter(Boolean);
   const name = path.basename(file);
@@ -145,11 +237,12 @@ for (const file of files) {
     if (!names("PodDisruptionBudget").includes(d)) err(name, `no PodDisruptionBudget for ${d}`);
   }
   if (!names("Service").includes("dq-redis")) err(name, "no Service dq-redis (DQ_REDIS_HOST)");
+  checkLockdown(name, byKind);
   console.error(`  ${name}: ${docs.length} objects checked`);
 }
 process.exit(errors ? 1 : 0);
 EOF
-if NODE_PATH="$CACHE/node_modules" node "$OUT/check.js" "$known" "$OUT"/*.yaml; then
+if DQ_ACL_FILE="$ROOT/deploy/redis/users.acl" NODE_PATH="$CACHE/node_modules" node "$OUT/check.js" "$known" "$OUT"/*.yaml; then
   log "schema (kubernetes-models) and policy: clean"
 else
   log "FAIL schema/policy"; fail=1

@@ -186,6 +186,7 @@ export GATEWAY_HOST_PORT=${GATEWAY_HOST_PORT:-$(free_port)}
 export NOTIFIER_HOST_PORT=${NOTIFIER_HOST_PORT:-$(free_port)}
 export VALIDATOR_HOST_PORT=${VALIDATOR_HOST_PORT:-$(free_port)}
 export REDIS_HOST_PORT=${REDIS_HOST_PORT:-$(free_port)}
+export GATEWAY_OPS_HOST_PORT=${GATEWAY_OPS_HOST_PORT:-$(free_port)}
 BASE="http://127.0.0.1:$GATEWAY_HOST_PORT"
 down
 t=$SECONDS
@@ -247,7 +248,11 @@ graceful_stop() {
 # ---- 6. smoke test ---------------------------------------------------------------------------
 json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {"d": d}))' "$1"; }
 GW=$(service_ctr gateway)
-dqctl() { podman exec "$GW" dqctl "$@"; }
+# dqctl runs as its own Redis ACL user (deploy/redis/users.acl), not the gateway's.
+dqctl() {
+  podman exec -e DQ_REDIS_USER=dq-dqctl -e "DQ_REDIS_PASSWORD=${REDIS_PASSWORD_DQCTL:-dq-dev-only-dqctl}" \
+    "$GW" dqctl "$@"
+}
 
 ACCOUNT=$(dqctl account create --plan pro --name podman-smoke | json 'd["account_id"]') ||
   die "dqctl account create failed in the gateway container"
@@ -274,8 +279,10 @@ log "PASS POST /v1/validate: 3 rows, MISSING_SKU + INVALID_PRICE on row 2, PRICE
 code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$BASE/v1/validate" \
   -H 'Content-Type: application/json' -d '{"records": []}')
 [ "$code" = 401 ] || die "POST /v1/validate without a key answered $code, expected 401"
-curl -sf --max-time 5 "$BASE/metrics" | grep -q '^dq_gateway_requests_total' ||
-  die "gateway /metrics has no dq_gateway_requests_total"
+curl -sf --max-time 5 "http://127.0.0.1:$GATEWAY_OPS_HOST_PORT/metrics" |
+  grep -q '^dq_gateway_requests_total' || die "gateway ops /metrics has no dq_gateway_requests_total"
+code=$(curl -s -o /dev/null -w '%{http_code}' "$BASE/metrics")
+[ "$code" = 404 ] || die "gateway API port answered /metrics with $code, expected 404"
 # (the notifier registers its series on first use, so an idle one may render nothing yet)
 curl -sf --max-time 5 -o /dev/null "http://127.0.0.1:$NOTIFIER_HOST_PORT/metrics" ||
   die "notifier /metrics did not answer 200"

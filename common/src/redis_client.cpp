@@ -106,7 +106,9 @@ Result<RedisClient::ContextPtr> RedisClient::Connect(std::chrono::milliseconds r
   }
   redisEnableKeepAlive(ctx.get());
   if (!options_.password.empty()) {
-    auto reply = RunOn(ctx.get(), {"AUTH", options_.password});
+    auto reply = options_.user.empty()
+                     ? RunOn(ctx.get(), {"AUTH", options_.password})
+                     : RunOn(ctx.get(), {"AUTH", options_.user, options_.password});
     if (!reply.ok()) return reply.status();
   }
   return ctx;

@@ -19,6 +19,8 @@ constexpr SettingSpec kSettings[] = {
     {"DQ_LOG_LEVEL", "info", false, 0, 0, kAll, false, "debug, info, warn or error"},
     {"DQ_REDIS_HOST", "127.0.0.1", false, 0, 0, kRedisUsers, false, "Redis host name or address"},
     {"DQ_REDIS_PORT", "6379", true, 1, 65535, kRedisUsers, false, "Redis TCP port"},
+    {"DQ_REDIS_USER", "", false, 0, 0, kRedisUsers, false,
+     "Redis ACL user (deploy/redis/users.acl: dq-gateway, dq-notifier, dq-dqctl; empty: default)"},
     {"DQ_REDIS_PASSWORD", "", false, 0, 0, kRedisUsers, true, "Redis AUTH password (empty: none)"},
     {"DQ_REDIS_TIMEOUT_MS", "1000", true, 10, 60000, kRedisUsers, false,
      "connect and command timeout for Redis"},

@@ -8,6 +8,7 @@ GatewayApp::GatewayApp(const Settings& s) {
   RedisOptions ro;
   ro.host = s.String("DQ_REDIS_HOST");
   ro.port = static_cast<int>(s.Int("DQ_REDIS_PORT"));
+  ro.user = s.String("DQ_REDIS_USER");
   ro.password = s.String("DQ_REDIS_PASSWORD");
   ro.timeout = std::chrono::milliseconds(s.Int("DQ_REDIS_TIMEOUT_MS"));
   ro.pool_size = static_cast<size_t>(s.Int("DQ_REDIS_POOL_SIZE"));

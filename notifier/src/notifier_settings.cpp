@@ -24,6 +24,7 @@ Result<NotifierSettings> LoadNotifierSettings(const std::map<std::string, std::s
   out.log_level = s->String("DQ_LOG_LEVEL");
   out.redis.host = s->String("DQ_REDIS_HOST");
   out.redis.port = static_cast<int>(s->Int("DQ_REDIS_PORT"));
+  out.redis.user = s->String("DQ_REDIS_USER");
   out.redis.password = s->String("DQ_REDIS_PASSWORD");
   out.redis.timeout = std::chrono::milliseconds(s->Int("DQ_REDIS_TIMEOUT_MS"));
   out.redis.pool_size = static_cast<size_t>(s->Int("DQ_REDIS_POOL_SIZE"));

@@ -16,6 +16,7 @@ Stack::Stack(StackOptions options) : options_(std::move(options)) {
   StartValidator();
   for (int i = 0; i < options_.gateways; ++i) {
     gateway_ports_.push_back(FreePort());
+    gateway_ops_ports_.push_back(FreePort());
     gateways_.emplace_back();
     StartGateway(i);
   }
@@ -28,6 +29,10 @@ Stack::~Stack() {
 
 std::string Stack::GatewayUrl(int i) const {
   return "http://127.0.0.1:" + std::to_string(gateway_ports_[i]);
+}
+
+std::string Stack::GatewayOpsUrl(int i) const {
+  return "http://127.0.0.1:" + std::to_string(gateway_ops_ports_[i]);
 }
 
 void Stack::StartValidator() {
@@ -49,6 +54,7 @@ void Stack::StartGateway(int i) {
   std::map<std::string, std::string> env = {
       {"DQ_GATEWAY_BIND", "127.0.0.1"},
       {"DQ_GATEWAY_PORT", std::to_string(gateway_ports_[i])},
+      {"DQ_GATEWAY_OPS_PORT", std::to_string(gateway_ops_ports_[i])},
       {"DQ_REDIS_PORT", std::to_string(redis_->port())},
       {"DQ_VALIDATOR_ADDR", "127.0.0.1:" + std::to_string(validator_port_)},
       {"DQ_VALIDATOR_TIMEOUT_MS", "3000"},

@@ -25,6 +25,8 @@ class Stack {
   ~Stack();
 
   std::string GatewayUrl(int i = 0) const;
+  // The gateway's ops port: /healthz, /readyz, /metrics.
+  std::string GatewayOpsUrl(int i = 0) const;
   RedisServer& redis() { return *redis_; }
   ChildProcess& validator() { return *validator_; }
   int validator_port() const { return validator_port_; }
@@ -55,6 +57,7 @@ class Stack {
   int validator_ops_port_ = 0;
   std::unique_ptr<ChildProcess> validator_;
   std::vector<int> gateway_ports_;
+  std::vector<int> gateway_ops_ports_;
   std::vector<std::unique_ptr<ChildProcess>> gateways_;
 };
 

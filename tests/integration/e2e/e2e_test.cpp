@@ -83,8 +83,10 @@ TEST(EndToEndTest, UploadToSignedWebhook) {
   const std::string notifier_ops = "http://127.0.0.1:" + std::to_string(notifier_http);
   EXPECT_EQ(Http("GET", notifier_ops + "/readyz").status, 200);
   EXPECT_EQ(Http("GET", notifier_ops + "/metrics").status, 200);
-  EXPECT_NE(Http("GET", stack.GatewayUrl() + "/metrics").body.find("dq_jobs_total"),
+  EXPECT_NE(Http("GET", stack.GatewayOpsUrl() + "/metrics").body.find("dq_jobs_total"),
             std::string::npos);
+  EXPECT_EQ(Http("GET", stack.GatewayOpsUrl() + "/readyz").status, 200);
+  EXPECT_EQ(Http("GET", stack.GatewayUrl() + "/metrics").status, 404);  // never public
   EXPECT_TRUE(gateway::GrpcValidatorClient("127.0.0.1:" + std::to_string(notifier_grpc),
                                            std::chrono::seconds(1))
                   .Healthy());

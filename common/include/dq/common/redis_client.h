@@ -38,6 +38,7 @@ struct RedisReply {
 struct RedisOptions {
   std::string host = "127.0.0.1";
   int port = 6379;
+  std::string user;      // ACL user (empty: the default user)
   std::string password;  // empty: no AUTH
   std::chrono::milliseconds timeout{1000};
   size_t pool_size = 32;  // idle connections kept
