@@ -104,6 +104,11 @@ void Gateway::Finish(const HttpRequest& request, HttpResponse& response) const {
 
 HttpResponse Gateway::TransportError(const HttpRequest& head, const Status& status) {
   HttpResponse response = ErrorResponse(status);
+  if (status.code() == ErrorCode::kPayloadTooLarge && !head.path.empty() &&
+      MatchRoute(head.method, head.path).id == RouteId::kCreateJob &&
+      MatchRoute(head.method, head.path).kind == RouteMatch::Kind::kFound) {
+    response = ErrorResponse(Status(ErrorCode::kFileTooLarge, status.message()));
+  }
   Finish(head, response);
   return response;
 }
@@ -138,6 +143,11 @@ std::optional<HttpResponse> Gateway::Admit(const HttpRequest& head,
                                         head.method + " is not allowed on " + head.path +
                                             "; use " + route.allow + "."));
         response.SetHeader("Allow", route.allow);
+      } else if (route.id == RouteId::kValidate && body_bytes &&
+                 *body_bytes > options_.max_body_bytes) {
+        response = ErrorResponse(Status(ErrorCode::kPayloadTooLarge,
+                                        "The body is " + size + "; the limit is " +
+                                            std::to_string(options_.max_body_bytes) + "."));
       } else {
         return std::nullopt;
       }
