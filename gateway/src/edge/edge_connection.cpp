@@ -127,12 +127,6 @@ void EdgeConnection::HeadComplete(int64_t now_ms) {
   std::optional<size_t> body;
   if (current_.framing == RequestHead::Framing::kLength) body = current_.content_length;
   if (current_.framing == RequestHead::Framing::kNone) body = 0;
-  if (body && *body > limits_.max_request_body) {
-    return Refuse(Status(ErrorCode::kPayloadTooLarge,
-                         "The request body is " + std::to_string(*body) +
-                             " bytes; this server accepts at most " +
-                             std::to_string(limits_.max_request_body) + "."));
-  }
   if (!body || *body > limits_.max_unauthenticated_body) {
     HttpRequest request = HeadRequest();
     if (auto answer = service_.Admit(request, body)) {
@@ -143,6 +137,13 @@ void EdgeConnection::HeadComplete(int64_t now_ms) {
       service_.Record(record);
       return;
     }
+  }
+  // Authentication first (decisions.md's order), then the size.
+  if (body && *body > limits_.max_request_body) {
+    return Refuse(Status(ErrorCode::kPayloadTooLarge,
+                         "The request body is " + std::to_string(*body) +
+                             " bytes; this server accepts at most " +
+                             std::to_string(limits_.max_request_body) + "."));
   }
   if (body && *body > 0 && !Reserve(*body * kCopies)) return;
   if (current_.expect_continue && body != size_t{0}) transport_.SendRaw(std::string(kContinue));
