@@ -43,7 +43,9 @@ int main() {
   dq::log::Info("draining", {{"signal", std::to_string(sig)},
                              {"grace_ms", std::to_string(grace.count())}});
   app.BeginDrain();
-  std::this_thread::sleep_for(grace);
+  // The worker role has no HTTP traffic to drain: its workers stop taking jobs at once, and
+  // Shutdown() gives running ones a moment; an unfinished job is taken over by another worker.
+  if (*role != dq::gateway::Role::kWorker) std::this_thread::sleep_for(grace);
   app.Shutdown();
   dq::log::Info("stopped");
   return 0;
