@@ -2,7 +2,8 @@
 """Hostile load against a real dq stack on loopback, while a well-behaved tenant keeps working.
 
 Starts its own redis-server (the project's redis.conf), dq-validator and dq-gateway (production
-settings: only ports and the Redis port are set) on free loopback ports, then runs, at once:
+settings: only ports, the Redis port and a general rate limit high enough for a tenant calling
+every 50 ms are set) on free loopback ports, then runs, at once:
   - N parallel unauthenticated POSTs of a large body (95 MB in the full form),
   - slow-header connections (from 127.0.0.2+, so the per-address cap does not hit the tenant),
   - one request with a 32 KiB header block,
@@ -120,7 +121,7 @@ def raw_request(port, head, body_total=0, chunk=1 << 20, source="127.0.0.1", dea
 
 
 class Stack:
-    def __init__(self, build, work):
+    def __init__(self, build, work, extra_env):
         self.procs = {}
         self.redis_port, self.val_port, self.gw_port, self.ops_port = (free_port() for _ in range(4))
         self.procs["redis"] = subprocess.Popen(
@@ -136,7 +137,10 @@ class Stack:
         env = {k: v for k, v in os.environ.items() if not k.startswith("DQ_")}
         env.update(DQ_GATEWAY_BIND="127.0.0.1", DQ_GATEWAY_PORT=str(self.gw_port),
                    DQ_GATEWAY_OPS_PORT=str(self.ops_port), DQ_REDIS_PORT=str(self.redis_port),
-                   DQ_VALIDATOR_ADDR=f"127.0.0.1:{self.val_port}", DQ_SHUTDOWN_GRACE_MS="0")
+                   DQ_VALIDATOR_ADDR=f"127.0.0.1:{self.val_port}", DQ_SHUTDOWN_GRACE_MS="0",
+                   # the one change to production settings: a tenant calling every 50 ms needs
+                   # more than 60 general requests a minute
+                   DQ_RATE_LIMIT_GENERAL="100000", **extra_env)
         self.procs["gateway"] = subprocess.Popen([os.path.join(build, "gateway/dq-gateway")],
                                                  env=env, stderr=open(f"{work}/gw.log", "w"))
         wait_port(self.gw_port, self.procs["gateway"])
@@ -194,7 +198,8 @@ def main():
     duration = 12 if a.short else 45
 
     work = tempfile.mkdtemp(prefix="dq-hostile.")
-    stack = Stack(a.build, work)
+    # The short form waits 3 s, not 10, before the minimum data rate applies.
+    stack = Stack(a.build, work, {"DQ_REQUEST_GRACE_MS": "3000"} if a.short else {})
     stop = threading.Event()
     tenant = []
     outcomes = {}
@@ -255,7 +260,7 @@ def main():
         note("unknown-keys body", f"{code}, answer {len(data)} bytes for {len(unknown)} sent")
 
     def empty_rows_job():
-        body = b"a,b\n" + b",\n" * empty_rows
+        body = b"sku,price\n" + b",\n" * empty_rows
         code, data = http("POST", f"http://127.0.0.1:{stack.gw_port}/v1/jobs?filename=e.csv",
                           body, {"X-API-Key": stack.bad_key, "Content-Type": "text/csv",
                                  "Expect": ""}, 60)

@@ -7,6 +7,7 @@
 #include "http/core/error_response.h"
 #include "http/core/json_util.h"
 #include "http/core/router.h"
+#include "observe/access_log.h"
 #include "validate/validate_request.h"
 
 namespace dq::gateway {
@@ -35,6 +36,10 @@ Result<RateDecision> Unlimited() { return RateDecision{true, 0, 0, 0, 0}; }
 
 }  // namespace
 
+std::vector<std::string> OpsRouteList() {
+  return {"GET /healthz", "GET /readyz", "GET /metrics"};
+}
+
 void ApplyRateLimitHeaders(const RateDecision& d, HttpResponse& response) {
   response.SetHeader("X-RateLimit-Limit", std::to_string(d.limit));
   response.SetHeader("X-RateLimit-Remaining", std::to_string(d.remaining));
@@ -47,9 +52,10 @@ Gateway::Gateway(GatewayDeps deps, GatewayOptions options)
 
 HttpResponse Gateway::Handle(const HttpRequest& request) {
   const auto start = std::chrono::steady_clock::now();
+  RequestTrace trace;
   HttpResponse response;
   try {
-    response = HandleUnsafe(request);
+    response = HandleUnsafe(request, trace);
   } catch (const std::exception& e) {
     log::Error("unhandled exception", {{"request_id", request.request_id}, {"what", e.what()}});
     response = ErrorResponse(Status(ErrorCode::kInternal,
@@ -62,22 +68,26 @@ HttpResponse Gateway::Handle(const HttpRequest& request) {
   Finish(request, response);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  auto& metrics = Metrics::Global();
-  metrics.Counter("dq_gateway_requests_total", "HTTP requests by status",
-                  "code=\"" + std::to_string(response.status) + "\"")
-      .Inc();
-  metrics.Histogram("dq_gateway_request_seconds", "HTTP request latency").Observe(seconds);
+  RecordRequest({request.request_id, request.method, trace.route, response.status, seconds,
+                 request.body.size(), response.body.size(), trace.account_id});
   return response;
 }
 
-HttpResponse Gateway::HandleUnsafe(const HttpRequest& request) {
+HttpResponse Gateway::HandleUnsafe(const HttpRequest& request, RequestTrace& trace) {
   const std::string_view path = request.path;
-  if (path == "/v1" || path.starts_with("/v1/")) return HandleV1(request);
-  if (path == "/healthz" && request.method == "GET") {
-    return JsonResponse(200, R"({"status":"ok"})");
-  }
-  if (path == "/readyz" && request.method == "GET") return ReadyResponse();
+  if (path == "/v1" || path.starts_with("/v1/")) return HandleV1(request, trace);
   // /metrics is on the ops port only (DQ_GATEWAY_OPS_PORT): never public.
+  const bool ops = path == "/healthz" || path == "/readyz";
+  if (ops) trace.route = std::string(path);
+  if (ops && request.method != "GET") {
+    HttpResponse r = ErrorResponse(Status(ErrorCode::kMethodNotAllowed,
+                                          request.method + " is not allowed on " +
+                                              std::string(path) + "; use GET."));
+    r.SetHeader("Allow", "GET");
+    return r;
+  }
+  if (path == "/healthz") return JsonResponse(200, R"({"status":"ok"})");
+  if (path == "/readyz") return ReadyResponse();
   return ErrorResponse(Status(ErrorCode::kNotFound, "There is no resource at " +
                                                         std::string(path) + "."));
 }
@@ -100,6 +110,13 @@ void Gateway::Finish(const HttpRequest& request, HttpResponse& response) const {
     NominalRateHeaders(MatchRoute(request.method, request.path).rate_class, response);
   }
   AddRequestId(response, request.request_id);
+}
+
+void Gateway::Record(const ExchangeRecord& r) {
+  if (!r.refused_at_edge || r.request == nullptr || r.response == nullptr) return;
+  RecordRequest({r.request->request_id, r.request->method, "edge", r.response->status,
+                 std::chrono::duration<double>(r.duration).count(), r.bytes_in,
+                 r.response->body.size(), ""});
 }
 
 HttpResponse Gateway::TransportError(const HttpRequest& head, const Status& status) {
@@ -208,8 +225,9 @@ HttpResponse Gateway::ReadyResponse() const {
   return r;
 }
 
-HttpResponse Gateway::HandleV1(const HttpRequest& request) {
+HttpResponse Gateway::HandleV1(const HttpRequest& request, RequestTrace& trace) {
   const RouteMatch route = MatchRoute(request.method, request.path);
+  if (!route.pattern.empty()) trace.route = RouteTemplate(route.pattern);
 
   // When Redis cannot be reached nothing can be counted: the 503 still carries the headers, with
   // the class's limit and nothing promised as remaining.
@@ -223,6 +241,7 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request) {
   auto principal = auth_.Authenticate(request);
   if (!principal.ok()) return AuthFailure(request, route, principal.status());
   const Account& account = principal->account;
+  trace.account_id = account.id;
 
   // 3. Plan.
   if (!PlanHasApiAccess(account.plan)) {
@@ -322,6 +341,7 @@ HttpResponse Gateway::Jobs(const RouteMatch& route, const HttpRequest& request,
   switch (route.id) {
     case RouteId::kCreateJob: return jobs.Create(request, principal);
     case RouteId::kListJobs: return jobs.List(request, principal);
+    case RouteId::kPreviewJob: return jobs.Preview(request, principal);
     case RouteId::kGetJob: return jobs.Get(principal, route.params[0]);
     case RouteId::kJobCleaned: return jobs.Cleaned(principal, route.params[0]);
     case RouteId::kJobIssues: return jobs.IssuesPage(request, principal, route.params[0]);

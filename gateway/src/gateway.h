@@ -11,6 +11,9 @@
 // Every JSON error body carries "request_id". /healthz and /readyz are outside /v1: no key, no
 // limits; /metrics is served on the ops port only.
 //
+// Every request handled here is written to the access log and counted in the request metrics
+// (observe/access_log.h), labelled with its route template.
+//
 // Handle() never throws: anything unexpected becomes 500 internal_error, logged with the
 // request id. Thread-safe: called concurrently from every HTTP worker thread.
 #pragma once
@@ -18,6 +21,7 @@
 #include <atomic>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "auth/authenticator.h"
 #include "clients/validator_client.h"
@@ -59,10 +63,13 @@ class Gateway final : public HttpService {
   HttpResponse Handle(const HttpRequest& request) override;
   // The edge's decision on a large body, from the headers alone: only callers with a valid API
   // key (with API access) on an existing /v1 route, or a valid console session on
-  // /console/api, may send one. Others get their 401/403/404/405/429 now.
+  // /console/api, may send one. Others get their 401/403/404/405/413/429 now.
   std::optional<HttpResponse> Admit(const HttpRequest& head,
                                     std::optional<size_t> body_bytes) override;
   HttpResponse TransportError(const HttpRequest& head, const Status& status) override;
+  // Answers the edge gave itself go to the access log too (route "edge"); complete requests are
+  // logged by Handle().
+  void Record(const ExchangeRecord& record) override;
 
   // What /readyz reports (also on the ops port).
   bool Ready() const;
@@ -72,8 +79,13 @@ class Gateway final : public HttpService {
   void BeginDrain() { draining_.store(true); }
 
  private:
-  HttpResponse HandleUnsafe(const HttpRequest& request);
-  HttpResponse HandleV1(const HttpRequest& request);
+  // What the access log learns while a request is handled.
+  struct RequestTrace {
+    std::string route = "unmatched";  // the route template, once matched
+    std::string account_id;           // once the key is known
+  };
+  HttpResponse HandleUnsafe(const HttpRequest& request, RequestTrace& trace);
+  HttpResponse HandleV1(const HttpRequest& request, RequestTrace& trace);
   HttpResponse ReadyResponse() const;
   HttpResponse AuthFailure(const HttpRequest& request, const struct RouteMatch& route,
                            const Status& status);
@@ -91,6 +103,10 @@ class Gateway final : public HttpService {
   Authenticator auth_;
   std::atomic<bool> draining_{false};
 };
+
+// The operational routes outside /v1 (no key, no limits), as "METHOD /path" like RouteList();
+// other methods on them answer 405 with "Allow: GET".
+std::vector<std::string> OpsRouteList();
 
 // Adds the three X-RateLimit headers (and Retry-After when the decision refused).
 void ApplyRateLimitHeaders(const RateDecision& d, HttpResponse& response);
