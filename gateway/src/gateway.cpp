@@ -36,6 +36,8 @@ Result<RateDecision> Unlimited() { return RateDecision{true, 0, 0, 0, 0}; }
 
 }  // namespace
 
+// The operational routes of the gateway process: /healthz and /readyz on both ports, /metrics on
+// the ops port only.
 std::vector<std::string> OpsRouteList() {
   return {"GET /healthz", "GET /readyz", "GET /metrics"};
 }
