@@ -185,6 +185,7 @@ class PeerTransport final : public edge::EdgeTransport {
  public:
   PeerTransport(std::weak_ptr<Tcp::Peer> peer, Tcp::Handler* inner)
       : peer_(std::move(peer)), inner_(inner) {}
+  void set_full_close() { full_close_ = true; }
 
   void Forward(std::string_view bytes) override {
     if (auto p = peer_.lock()) inner_->onInput(bytes.data(), bytes.size(), p);
@@ -203,9 +204,11 @@ class PeerTransport final : public edge::EdgeTransport {
     const size_t size = raw.size();
     const int fd = p->fd();
     // Once the answer is written, half-close: the client reads it, sees the end, and whatever
-    // it still sends is read and dropped until it closes (or the linger ends).
+    // it still sends is read and dropped until it closes (or the linger ends). A connection
+    // refused at connect is in no table (no linger): it is closed outright.
+    const int how = full_close_ ? SHUT_RDWR : SHUT_WR;
     p->send(RawBuffer(std::move(raw), size))
-        .then([fd](ssize_t) { ::shutdown(fd, SHUT_WR); }, [](std::exception_ptr) {});
+        .then([fd, how](ssize_t) { ::shutdown(fd, how); }, [](std::exception_ptr) {});
     Metrics::Global()
         .Counter("dq_gateway_edge_refusals_total", "Requests the edge answered itself",
                  "code=\"" + std::to_string(response.status) + "\"")
@@ -215,6 +218,7 @@ class PeerTransport final : public edge::EdgeTransport {
  private:
   std::weak_ptr<Tcp::Peer> peer_;
   Tcp::Handler* inner_;
+  bool full_close_ = false;
 };
 
 struct ConnectionState {
@@ -270,6 +274,7 @@ class GuardHandler final : public Http::Handler {
       HttpRequest head;
       head.client_ip = host;
       head.request_id = RequestIdFor(head);
+      state->transport->set_full_close();
       state->transport->SendAndClose(service_->TransportError(head, opened), head.request_id);
       // Not in the table: the socket is shut once the answer is written; input is dropped.
       state->edge.reset();
