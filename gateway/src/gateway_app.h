@@ -10,9 +10,12 @@
 #include "dq/common/settings.h"
 #include "gateway.h"
 #include "http/pistache_server.h"
-#include "jobs/job_queue.h"
-#include "jobs/job_store.h"
+#include "jobs/grpc_validator_stream.h"
+#include "jobs/job_runner.h"
 #include "jobs/job_worker.h"
+#include "jobs/redis_event_publisher.h"
+#include "jobs/redis_job_queue.h"
+#include "jobs/redis_job_store.h"
 #include "jobs/jobs_api.h"
 #include "limits/quota.h"
 #include "limits/rate_limiter.h"
@@ -44,6 +47,9 @@ class GatewayApp {
   std::unique_ptr<RedisJobStore> jobs_store_;
   std::unique_ptr<JobQueue> queue_;
   std::unique_ptr<JobsApi> jobs_api_;
+  std::unique_ptr<RedisEventPublisher> events_;
+  std::unique_ptr<GrpcValidatorStreamFactory> streams_;
+  std::unique_ptr<JobRunner> runner_;
   std::unique_ptr<JobWorkers> workers_;
   std::unique_ptr<Gateway> gateway_;
   std::unique_ptr<HttpServer> http_;

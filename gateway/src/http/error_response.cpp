@@ -23,6 +23,9 @@ int HttpStatusFor(ErrorCode code) {
     case ErrorCode::kMethodNotAllowed: return 405;
     case ErrorCode::kInternal: return 500;
     case ErrorCode::kUnavailable: return 503;
+    case ErrorCode::kIdempotencyKeyReused: return 422;
+    case ErrorCode::kStorageLimitExceeded: return 429;
+    case ErrorCode::kAborted: return 409;
   }
   return 500;
 }
