@@ -65,6 +65,8 @@ return 'ok'
 )lua"));
 
 const RedisScript kPostpone(Fenced(R"lua(
+local st = redis.call('HGET', KEYS[1], 'status')
+if st == 'done' or st == 'failed' then return 'ok' end
 redis.call('HSET', KEYS[1], 'status', 'queued')
 return 'ok'
 )lua"));

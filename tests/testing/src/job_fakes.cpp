@@ -263,7 +263,7 @@ Status InMemoryJobStore::Postpone(const gateway::Job& job) {
   if (FailBefore("postpone")) return Down();
   Stored* s = nullptr;
   if (Status f = Fence(job, &s); !f.ok()) return After(f);
-  s->job.status = "queued";
+  if (!s->job.finished()) s->job.status = "queued";
   return After(Status::Ok());
 }
 
