@@ -31,9 +31,10 @@ class JobsManageTest : public ::testing::Test {
     stack_ = new Stack(StackOptions{1, false,
                                     {{"DQ_RATE_LIMIT_GENERAL", "100000"},
                                      {"DQ_RATE_LIMIT_UPLOAD", "100000"},
-                                     {"DQ_UPLOAD_MAX_BYTES", "33554432"},
+                                     {"DQ_UPLOAD_MAX_BYTES", "16777216"},
+                                     {"DQ_QUOTA_PRO", "10000000"},
                                      {"DQ_JOB_MAX_STORED_ISSUES", "50"},
-                                     {"DQ_ACCOUNT_MAX_STORED_BYTES", "40000000"}}});
+                                     {"DQ_ACCOUNT_MAX_STORED_BYTES", "12000000"}}});
   }
   static void TearDownTestSuite() {
     delete stack_;
@@ -196,9 +197,9 @@ TEST_F(JobsManageTest, TwentyParallelUploadsWithOneKeyMakeOneJob) {
 }
 
 TEST_F(JobsManageTest, StorageCeilingAnswers429WithACode) {
-  // 40 MB per account: a 25 MB upload fits once, not twice.
-  std::string big = BigFile(800000);
-  ASSERT_GT(big.size(), 21000000u);
+  // 12 MB per account: a 6.8 MB upload fits once, not twice.
+  std::string big = BigFile(300000);
+  ASSERT_GT(big.size(), 6000000u);
   HttpResult first = Upload(big);
   ASSERT_EQ(first.status, 202) << first.body;
   HttpResult second = Upload(big);
