@@ -192,7 +192,8 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request) {
       }
   }
   // A refused quota renews on the first day of next month (UTC): say when.
-  if (response.status == 429 && response.FindHeader("Retry-After") == nullptr) {
+  if (response.status == 429 && response.FindHeader("Retry-After") == nullptr &&
+      response.body.find("\"quota_exceeded\"") != std::string::npos) {
     response.SetHeader("Retry-After",
                        std::to_string(SecondsUntilNextMonth(deps_.clock.Now())));
   }
@@ -242,6 +243,8 @@ HttpResponse Gateway::Jobs(const RouteMatch& route, const HttpRequest& request,
     case RouteId::kCreateJob: return jobs.Create(request, principal);
     case RouteId::kListJobs: return jobs.List(request, principal);
     case RouteId::kGetJob: return jobs.Get(principal, route.params[0]);
+    case RouteId::kDeleteJob: return jobs.Delete(principal, route.params[0]);
+    case RouteId::kJobSummary: return jobs.Summary(principal, route.params[0]);
     case RouteId::kJobCleaned: return jobs.Cleaned(principal, route.params[0]);
     case RouteId::kJobIssues: return jobs.IssuesPage(request, principal, route.params[0]);
     default: return ErrorResponse(Status(ErrorCode::kNotFound, "No such endpoint."));

@@ -18,6 +18,8 @@ constexpr Route kRoutes[] = {
     {"POST", "/v1/jobs", RouteId::kCreateJob, RateClass::kUpload},
     {"GET", "/v1/jobs", RouteId::kListJobs, RateClass::kGeneral},
     {"GET", "/v1/jobs/:id", RouteId::kGetJob, RateClass::kGeneral},
+    {"DELETE", "/v1/jobs/:id", RouteId::kDeleteJob, RateClass::kGeneral},
+    {"GET", "/v1/jobs/:id/summary", RouteId::kJobSummary, RateClass::kGeneral},
     {"GET", "/v1/jobs/:id/cleaned", RouteId::kJobCleaned, RateClass::kGeneral},
     {"GET", "/v1/jobs/:id/issues", RouteId::kJobIssues, RateClass::kGeneral},
 };
