@@ -203,11 +203,14 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
   auto command = ParseValidateRequest(request.body, options_.max_records);
   if (!command.ok()) return ErrorResponse(command.status());
 
-  const auto records = static_cast<int64_t>(command->records.size());
+  auto validator_request = BuildValidatorRequest(*command);
+  if (!validator_request.ok()) return ErrorResponse(validator_request.status());
+
+  const auto records = static_cast<int64_t>(command->records);
   auto reservation = deps_.quota.Reserve(principal.account, records);
   if (!reservation.ok()) return ErrorResponse(reservation.status());
 
-  auto result = deps_.validator.Validate(BuildValidatorRequest(*command));
+  auto result = deps_.validator.Validate(*validator_request);
   if (!result.ok()) {
     if (Status s = deps_.quota.Release(*reservation); !s.ok()) {
       log::Warn("quota release failed", {{"request_id", request.request_id},
@@ -219,7 +222,7 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
     }
     return ErrorResponse(result.status());
   }
-  return JsonResponse(200, DumpJson(BuildValidateResponse(*command, *result)));
+  return JsonResponse(200, WriteValidateResponse(*command, *result));
 }
 
 HttpResponse Gateway::Jobs(const RouteMatch& route, const HttpRequest& request,
