@@ -9,6 +9,8 @@
 #include "http/router.h"
 #include "validate/validate_request.h"
 
+#include <google/protobuf/arena.h>
+
 namespace dq::gateway {
 namespace {
 
@@ -200,11 +202,24 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
                                     " bytes; the limit is " +
                                     std::to_string(options_.max_body_bytes) + "."));
   }
-  auto command = ParseValidateRequest(request.body, options_.max_records);
-  if (!command.ok()) return ErrorResponse(command.status());
+  // One command per serving thread: its buffers are reused from request to request.
+  thread_local ValidateCommand reused;
+  struct Release {
+    ValidateCommand& c;
+    ~Release() { c.ReleaseIfLarge(8u << 20); }
+  } release{reused};
+  ValidateCommand* command = &reused;
+  if (Status s = ParseValidateRequestInto(request.body, options_.max_records, reused); !s.ok()) {
+    return ErrorResponse(s);
+  }
 
-  auto validator_request = BuildValidatorRequest(*command);
-  if (!validator_request.ok()) return ErrorResponse(validator_request.status());
+  // The request's strings live on an arena: one block, freed at once.
+  google::protobuf::Arena arena;
+  auto* validator_request =
+      google::protobuf::Arena::CreateMessage<validator::v1::ValidateRequest>(&arena);
+  if (Status s = BuildValidatorRequestInto(*command, *validator_request); !s.ok()) {
+    return ErrorResponse(s);
+  }
 
   const auto records = static_cast<int64_t>(command->records);
   auto reservation = deps_.quota.Reserve(principal.account, records);

@@ -40,6 +40,7 @@ class JsonObjectParser {
   // the caller. Views into the scratch buffer stay valid until ResetScratch(), which must be
   // given at least the size of all the text parsed until the next reset.
   void ResetScratch(size_t capacity);
+  size_t scratch_capacity() const { return scratch_.capacity(); }
   // Parses the object starting at s[i] ('{' expected) into fields(), leaving i after its '}'.
   std::optional<JsonError> ParseObjectAt(std::string_view s, size_t& i);
   // Parses any value at s[i] into out (kind, decoded or compacted text, raw text); when compact

@@ -177,12 +177,38 @@ void ResolveColumns(ValidateCommand& cmd) {
 }  // namespace
 
 Result<ValidateCommand> ParseValidateRequest(std::string_view body, size_t max_records) {
+  ValidateCommand cmd;
+  if (Status s = ParseValidateRequestInto(body, max_records, cmd); !s.ok()) return s;
+  return cmd;
+}
+
+void ValidateCommand::Clear() {
+  mapping.clear();
+  check_types.clear();
+  platform.clear();
+  records = 0;
+  columns.clear();
+  value_index.clear();
+  cells.clear();
+  members.clear();
+  record_begin.clear();
+  member_column.clear();
+}
+
+void ValidateCommand::ReleaseIfLarge(size_t max_bytes) {
+  if (members.capacity() * sizeof(members[0]) + cells.capacity() * sizeof(cells[0]) +
+          parser.scratch_capacity() > max_bytes) {
+    *this = ValidateCommand();
+  }
+}
+
+Status ParseValidateRequestInto(std::string_view body, size_t max_records, ValidateCommand& cmd) {
+  cmd.Clear();
   if (!JsonNestingWithin(body)) {
     return Invalid({{"body", "nests arrays or objects more than " +
                                  std::to_string(kMaxJsonDepth) + " levels deep"}});
   }
   if (ingest::FindInvalidUtf8(body) != std::string_view::npos) return NotJson();
-  ValidateCommand cmd;
   JsonObjectParser& p = cmd.parser;
   p.ResetScratch(body.size());
   size_t i = 0;
@@ -350,7 +376,7 @@ Result<ValidateCommand> ParseValidateRequest(std::string_view body, size_t max_r
   if (!problems.empty()) return Invalid(std::move(problems));
   cmd.records = record_count;
   ResolveColumns(cmd);
-  return cmd;
+  return Status::Ok();
 }
 
 }  // namespace dq::gateway

@@ -51,9 +51,16 @@ struct ValidateCommand {
   std::vector<int32_t> member_column;
 
   ingest::internal::JsonObjectParser parser{64};  // owns the decoded text the views point into
+
+  void Clear();  // keeps the buffers' capacity for the next request
+  // Frees the buffers when they hold more than max_bytes (after an unusually large request).
+  void ReleaseIfLarge(size_t max_bytes);
 };
 
 Result<ValidateCommand> ParseValidateRequest(std::string_view body, size_t max_records);
+// The same into a command whose buffers are reused (one per serving thread): no allocation per
+// request once the buffers have grown to the usual size.
+Status ParseValidateRequestInto(std::string_view body, size_t max_records, ValidateCommand& cmd);
 
 // Parses "product, price" into names, checking each; used for uploads too.
 Result<std::vector<std::string>> ParseCheckTypes(std::string_view text);
@@ -67,6 +74,9 @@ inline constexpr size_t kMaxValidatorRequestBytes = 32u << 20;
 // The validator request for the command's records: one value per distinct column, so its size
 // is bounded by the body's. The size is checked before anything is copied (kPayloadTooLarge).
 Result<validator::v1::ValidateRequest> BuildValidatorRequest(const ValidateCommand& command);
+// The same into `out` (an empty message, e.g. on a protobuf Arena: no allocation per cell).
+Status BuildValidatorRequestInto(const ValidateCommand& command,
+                                 validator::v1::ValidateRequest& out);
 
 // The API's validation result, {"cleaned","issues","stats"}, written straight from the
 // validator's answer. `cleaned` keeps every record's members in the caller's order, with fixed

@@ -17,6 +17,13 @@ void AppendNumber(std::string& out, uint64_t v) {
 }  // namespace
 
 Result<validator::v1::ValidateRequest> BuildValidatorRequest(const ValidateCommand& command) {
+  validator::v1::ValidateRequest req;
+  if (Status s = BuildValidatorRequestInto(command, req); !s.ok()) return s;
+  return req;
+}
+
+Status BuildValidatorRequestInto(const ValidateCommand& command,
+                                 validator::v1::ValidateRequest& req) {
   // Protobuf takes at most a few bytes of framing per value on top of its text.
   size_t bytes = 64;
   for (const auto& [field, column] : command.mapping) bytes += field.size() + 8;
@@ -28,7 +35,6 @@ Result<validator::v1::ValidateRequest> BuildValidatorRequest(const ValidateComma
                       std::to_string(kMaxValidatorRequestBytes) +
                       ". Send fewer records, or upload a file to /v1/jobs.");
   }
-  validator::v1::ValidateRequest req;
   auto* spec = req.mutable_spec();
   for (const auto& [field, column] : command.mapping) spec->add_fields(field);
   for (const auto& c : command.check_types) spec->add_check_types(c);
@@ -46,7 +52,7 @@ Result<validator::v1::ValidateRequest> BuildValidatorRequest(const ValidateComma
     values->Reserve(static_cast<int>(width));
     for (size_t c = 0; c < width; ++c) values->Add()->assign(command.cells[r * width + c]);
   }
-  return req;
+  return Status::Ok();
 }
 
 std::string WriteValidateResponse(const ValidateCommand& command,
