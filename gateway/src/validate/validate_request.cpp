@@ -4,6 +4,7 @@
 
 #include "../http/json_util.h"
 #include "dq/common/vocabulary.h"
+#include "ingest/mapping_inference.h"
 #include "ingest/utf8.h"
 
 namespace dq::gateway {

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "../http/json_writer.h"
+#include "ingest/mapping_inference.h"
 #include "validate_request.h"
 
 namespace dq::gateway {
@@ -39,6 +40,9 @@ Status BuildValidatorRequestInto(const ValidateCommand& command,
   for (const auto& [field, column] : command.mapping) spec->add_fields(field);
   for (const auto& c : command.check_types) spec->add_check_types(c);
   spec->set_platform(command.platform);
+  for (const auto& [field, column] : command.mapping) {
+    if (field == "weight") spec->set_weight_unit(ingest::WeightUnitOfColumn(column));
+  }
   // Several fields mapped to one column share its value: the row carries each column once.
   const size_t width = command.columns.size();
   bool shared = width != command.mapping.size();

@@ -24,21 +24,33 @@ Status AddRows(Session& session, const v1::BatchSpec& spec, const Rows& rows,
     needed = 0;
     for (uint32_t k : index) needed = std::max<size_t>(needed, size_t{k} + 1);
   }
-  for (const auto& row : rows) {
-    if (index.empty() ? static_cast<size_t>(row.values_size()) != width
-                      : static_cast<size_t>(row.values_size()) < needed) {
-      return Status(ErrorCode::kInvalidRequest,
-                    "row " + std::to_string(session.rows() + 1) + " has " +
-                        std::to_string(row.values_size()) + " values for " +
-                        std::to_string(index.empty() ? width : needed) +
-                        (index.empty() ? " fields" : " indexed values"));
-    }
+  auto fits = [&](const auto& row) {
+    return index.empty() ? static_cast<size_t>(row.values_size()) == width
+                         : static_cast<size_t>(row.values_size()) >= needed;
+  };
+  auto fill = [&](const auto& row) {
     if (index.empty()) {
       values.assign(row.values().begin(), row.values().end());
     } else {
       values.clear();
       for (uint32_t k : index) values.emplace_back(row.values(static_cast<int>(k)));
     }
+  };
+  // Column-wide conventions first (a later row may show the day/month order of a date column).
+  for (const auto& row : rows) {
+    if (!fits(row)) break;  // reported below
+    fill(row);
+    session.Observe(values);
+  }
+  for (const auto& row : rows) {
+    if (!fits(row)) {
+      return Status(ErrorCode::kInvalidRequest,
+                    "row " + std::to_string(session.rows() + 1) + " has " +
+                        std::to_string(row.values_size()) + " values for " +
+                        std::to_string(index.empty() ? width : needed) +
+                        (index.empty() ? " fields" : " indexed values"));
+    }
+    fill(row);
     session.AddRow(values, issues);
   }
   return Status::Ok();
