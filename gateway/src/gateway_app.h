@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "clients/grpc_validator_client.h"
+#include "console/self_service.h"
 #include "dq/common/account_store.h"
 #include "dq/common/redis_client.h"
 #include "dq/common/settings.h"
@@ -45,6 +46,7 @@ class GatewayApp {
   std::unique_ptr<JobQueue> queue_;
   std::unique_ptr<JobsApi> jobs_api_;
   std::unique_ptr<JobWorkers> workers_;
+  std::unique_ptr<SelfService> self_service_;
   std::unique_ptr<Gateway> gateway_;
   std::unique_ptr<HttpServer> http_;
 };
