@@ -8,6 +8,7 @@
 #include "http/json_body.h"
 #include "http/json_util.h"
 #include "http/router.h"
+#include "observe/access_log.h"
 #include "validate/validate_request.h"
 
 namespace dq::gateway {
@@ -25,6 +26,10 @@ Result<RateDecision> Unlimited() { return RateDecision{true, 0, 0, 0, 0}; }
 
 }  // namespace
 
+std::vector<std::string> OpsRouteList() {
+  return {"GET /healthz", "GET /readyz", "GET /metrics"};
+}
+
 void ApplyRateLimitHeaders(const RateDecision& d, HttpResponse& response) {
   response.SetHeader("X-RateLimit-Limit", std::to_string(d.limit));
   response.SetHeader("X-RateLimit-Remaining", std::to_string(d.remaining));
@@ -37,9 +42,10 @@ Gateway::Gateway(GatewayDeps deps, GatewayOptions options)
 
 HttpResponse Gateway::Handle(const HttpRequest& request) {
   const auto start = std::chrono::steady_clock::now();
+  RequestTrace trace;
   HttpResponse response;
   try {
-    response = HandleUnsafe(request);
+    response = HandleUnsafe(request, trace);
   } catch (const std::exception& e) {
     log::Error("unhandled exception", {{"request_id", request.request_id}, {"what", e.what()}});
     response = ErrorResponse(Status(ErrorCode::kInternal,
@@ -51,25 +57,29 @@ HttpResponse Gateway::Handle(const HttpRequest& request) {
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  auto& metrics = Metrics::Global();
-  metrics.Counter("dq_gateway_requests_total", "HTTP requests by status",
-                  "code=\"" + std::to_string(response.status) + "\"")
-      .Inc();
-  metrics.Histogram("dq_gateway_request_seconds", "HTTP request latency").Observe(seconds);
+  RecordRequest({request.request_id, request.method, trace.route, response.status, seconds,
+                 request.body.size(), response.body.size(), trace.account_id});
   return response;
 }
 
-HttpResponse Gateway::HandleUnsafe(const HttpRequest& request) {
+HttpResponse Gateway::HandleUnsafe(const HttpRequest& request, RequestTrace& trace) {
   const std::string_view path = request.path;
-  if (path == "/v1" || path.starts_with("/v1/")) return HandleV1(request);
+  if (path == "/v1" || path.starts_with("/v1/")) return HandleV1(request, trace);
   if (path == kConsolePrefix || path.starts_with(std::string(kConsolePrefix) + "/")) {
-    return HandleConsole(request);
+    return HandleConsole(request, trace);
   }
-  if (path == "/healthz" && request.method == "GET") {
-    return JsonResponse(200, R"({"status":"ok"})");
+  const bool ops = path == "/healthz" || path == "/readyz" || path == "/metrics";
+  if (ops) trace.route = std::string(path);
+  if (ops && request.method != "GET") {
+    HttpResponse r = ErrorResponse(Status(ErrorCode::kMethodNotAllowed,
+                                          request.method + " is not allowed on " +
+                                              std::string(path) + "; use GET."));
+    r.SetHeader("Allow", "GET");
+    return r;
   }
-  if (path == "/readyz" && request.method == "GET") return Ready();
-  if (path == "/metrics" && request.method == "GET") {
+  if (path == "/healthz") return JsonResponse(200, R"({"status":"ok"})");
+  if (path == "/readyz") return Ready();
+  if (path == "/metrics") {
     HttpResponse r;
     r.content_type = "text/plain; version=0.0.4";
     r.body = Metrics::Global().Render();
@@ -95,8 +105,9 @@ HttpResponse Gateway::Ready() {
   return r;
 }
 
-HttpResponse Gateway::HandleV1(const HttpRequest& request) {
+HttpResponse Gateway::HandleV1(const HttpRequest& request, RequestTrace& trace) {
   const RouteMatch route = MatchRoute(request.method, request.path);
+  if (!route.pattern.empty()) trace.route = RouteTemplate(route.pattern);
 
   // When Redis cannot be reached nothing can be counted: the 503 still carries the headers, with
   // the class's limit and nothing promised as remaining.
@@ -125,6 +136,7 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request) {
     return WithRate(ErrorResponse(principal.status()), *d);
   }
   const Account& account = principal->account;
+  trace.account_id = account.id;
 
   // 3. Plan.
   if (!PlanHasApiAccess(account.plan)) {
@@ -209,8 +221,9 @@ HttpResponse Gateway::Webhooks(const RouteMatch& route, const HttpRequest& reque
   }
 }
 
-HttpResponse Gateway::HandleConsole(const HttpRequest& request) {
+HttpResponse Gateway::HandleConsole(const HttpRequest& request, RequestTrace& trace) {
   const RouteMatch route = MatchRoute(request.method, request.path);
+  if (!route.pattern.empty()) trace.route = RouteTemplate(route.pattern);
   if (route.kind == RouteMatch::Kind::kNotFound) {
     return ErrorResponse(Status(ErrorCode::kNotFound, "There is no endpoint " + request.method +
                                                           " " + request.path + "."));
@@ -231,6 +244,7 @@ HttpResponse Gateway::HandleConsole(const HttpRequest& request) {
 
   auto who = console.Authenticate(request);
   if (!who.ok()) return ErrorResponse(who.status());
+  trace.account_id = who->principal.account.id;
   if (request.method != "GET" && request.method != "HEAD") {
     if (Status s = ConsoleApi::CheckCsrf(request, who->session); !s.ok()) {
       return ErrorResponse(s);
@@ -310,6 +324,7 @@ HttpResponse Gateway::Jobs(const RouteMatch& route, const HttpRequest& request,
   switch (route.id) {
     case RouteId::kCreateJob: return jobs.Create(request, principal);
     case RouteId::kListJobs: return jobs.List(request, principal);
+    case RouteId::kPreviewJob: return jobs.Preview(request, principal);
     case RouteId::kGetJob: return jobs.Get(principal, route.params[0]);
     case RouteId::kJobCleaned: return jobs.Cleaned(principal, route.params[0]);
     case RouteId::kJobIssues: return jobs.IssuesPage(request, principal, route.params[0]);

@@ -14,6 +14,9 @@
 // csrf_failed). Routes both doors share (jobs, webhook) then take the account's rate limit and
 // run the very handler /v1 runs: authentication is the only step that differs.
 //
+// Every request handled here is written to the access log and counted in the request metrics
+// (observe/access_log.h), labelled with its route template.
+//
 // Handle() never throws: anything unexpected becomes 500 internal_error, logged with the
 // request id. Thread-safe: called concurrently from every HTTP worker thread.
 #pragma once
@@ -21,6 +24,7 @@
 #include <atomic>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "auth/authenticator.h"
 #include "clients/validator_client.h"
@@ -67,9 +71,14 @@ class Gateway {
   void BeginDrain() { draining_.store(true); }
 
  private:
-  HttpResponse HandleUnsafe(const HttpRequest& request);
-  HttpResponse HandleV1(const HttpRequest& request);
-  HttpResponse HandleConsole(const HttpRequest& request);
+  // What the access log learns while a request is handled.
+  struct RequestTrace {
+    std::string route = "unmatched";  // the route template, once matched
+    std::string account_id;           // once the key is known
+  };
+  HttpResponse HandleUnsafe(const HttpRequest& request, RequestTrace& trace);
+  HttpResponse HandleV1(const HttpRequest& request, RequestTrace& trace);
+  HttpResponse HandleConsole(const HttpRequest& request, RequestTrace& trace);
   // The handlers both doors share, after authentication and rate limiting.
   HttpResponse Dispatch(const struct RouteMatch& route, const HttpRequest& request,
                         const Principal& principal);
@@ -86,6 +95,10 @@ class Gateway {
   Authenticator auth_;
   std::atomic<bool> draining_{false};
 };
+
+// The operational routes outside /v1 (no key, no limits), as "METHOD /path" like RouteList();
+// other methods on them answer 405 with "Allow: GET".
+std::vector<std::string> OpsRouteList();
 
 // Adds the three X-RateLimit headers (and Retry-After when the decision refused).
 void ApplyRateLimitHeaders(const RateDecision& d, HttpResponse& response);

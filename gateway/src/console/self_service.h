@@ -9,7 +9,7 @@
 #include "../limits/rate_limiter.h"
 #include "../webhooks/webhook_api.h"
 #include "console_api.h"
-#include "delivery_log.h"
+#include "dq/common/delivery_log.h"
 #include "dispatcher.h"
 #include "dq/common/account_store.h"
 #include "dq/common/redis_client.h"

@@ -22,6 +22,7 @@ constexpr Route kRoutes[] = {
     {"GET", "/usage", RouteId::kUsage, RateClass::kGeneral, kApi},
     {"POST", "/jobs", RouteId::kCreateJob, RateClass::kUpload, kBoth},
     {"GET", "/jobs", RouteId::kListJobs, RateClass::kGeneral, kBoth},
+    {"POST", "/jobs/preview", RouteId::kPreviewJob, RateClass::kGeneral, kBoth},
     {"GET", "/jobs/:id", RouteId::kGetJob, RateClass::kGeneral, kBoth},
     {"GET", "/jobs/:id/cleaned", RouteId::kJobCleaned, RateClass::kGeneral, kBoth},
     {"GET", "/jobs/:id/issues", RouteId::kJobIssues, RateClass::kGeneral, kBoth},
@@ -74,23 +75,28 @@ bool Match(std::string_view pattern, const std::vector<std::string_view>& segmen
 
 }  // namespace
 
+std::string RouteTemplate(std::string_view pattern) {
+  std::string path;
+  for (std::string_view seg : Split(pattern)) {
+    path += '/';
+    if (seg[0] == ':') {
+      path += '{';
+      path += seg.substr(1);
+      path += '}';
+    } else {
+      path += seg;
+    }
+  }
+  return path;
+}
+
 std::vector<std::string> RouteList() {
   std::vector<std::string> out;
   for (const auto& [bit, prefix] : {std::pair{kApi, kApiPrefix}, {kConsole, kConsolePrefix}}) {
     for (const Route& r : kRoutes) {
       if ((r.doors & bit) == 0) continue;
-      std::string path(prefix);
-      for (std::string_view seg : Split(r.pattern)) {
-        path += '/';
-        if (seg[0] == ':') {
-          path += '{';
-          path += seg.substr(1);
-          path += '}';
-        } else {
-          path += seg;
-        }
-      }
-      out.push_back(std::string(r.method) + " " + path);
+      out.push_back(std::string(r.method) + " " + RouteTemplate(std::string(prefix) +
+                                                                 std::string(r.pattern)));
     }
   }
   return out;
@@ -102,11 +108,13 @@ RouteMatch MatchRoute(std::string_view method, std::string_view path) {
   if (path.find("//") != std::string_view::npos) return {};
   RouteMatch result;
   uint8_t door = 0;
+  std::string_view door_prefix;
   for (auto [d, prefix] : {std::pair{Door::kApi, kApiPrefix}, {Door::kConsole, kConsolePrefix}}) {
     if (path.starts_with(prefix) &&
         (path.size() == prefix.size() || path[prefix.size()] == '/')) {
       result.door = d;
       door = d == Door::kApi ? kApi : kConsole;
+      door_prefix = prefix;
       path.remove_prefix(prefix.size());
     }
   }
@@ -121,10 +129,12 @@ RouteMatch MatchRoute(std::string_view method, std::string_view path) {
       result.id = r.id;
       result.rate_class = r.rate_class;
       result.params = params;
+      result.pattern = std::string(door_prefix) + std::string(r.pattern);
       return result;
     }
     result.kind = RouteMatch::Kind::kMethodNotAllowed;
     result.rate_class = r.rate_class;
+    result.pattern = std::string(door_prefix) + std::string(r.pattern);
     if (result.allow.find(r.method) == std::string::npos) {
       if (!result.allow.empty()) result.allow += ", ";
       result.allow += r.method;

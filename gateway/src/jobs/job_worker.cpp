@@ -11,6 +11,7 @@
 #include "dq/common/log.h"
 #include "dq/common/metrics.h"
 #include "dq/common/time_format.h"
+#include "ingest/mapping_inference.h"
 #include "ingest/row_reader.h"
 #include "ingest/row_writer.h"
 
@@ -125,7 +126,8 @@ class JobRun {
   // Issues that came after the last chunk (batch-level checks). They carry no fixes.
   Status StoreTail(const validator::v1::IssueChunk& chunk) { return StoreIssues(chunk, nullptr); }
 
-  Status FinishCleaned() {
+  Status FinishCleaned(std::string sheet_name) {
+    writer_.set_sheet_name(std::move(sheet_name));  // XLSX: the cleaned sheet keeps its name
     writer_.Finish();
     if (writer_.out().empty()) return Status::Ok();
     return store_.AppendCleaned(job_, std::move(writer_.out()));
@@ -324,6 +326,9 @@ Status JobWorkers::Process(Job& job, const QueueEntry& entry, const std::string&
     start = comma + 1;
   }
   spec->set_platform(job.platform);
+  for (const auto& [field, column] : job.mapping) {  // "Weight (kg)": bare numbers are kg
+    if (field == "weight") spec->set_weight_unit(ingest::WeightUnitOfColumn(column));
+  }
   if (!stream->Write(spec_msg)) return FromGrpcStatus(stream->Finish());
 
   auto reader = ingest::MakeRowReader(job.format);
@@ -391,7 +396,7 @@ Status JobWorkers::Process(Job& job, const QueueEntry& entry, const std::string&
   grpc::Status final_status = stream->Finish();
   if (!final_status.ok()) return FromGrpcStatus(final_status);
   if (!have_stats) return Status(ErrorCode::kUnavailable, "the validator sent no stats");
-  if (Status s = run.FinishCleaned(); !s.ok()) return s;
+  if (Status s = run.FinishCleaned(reader->sheet_name()); !s.ok()) return s;
 
   job.rows_total = static_cast<int64_t>(stats.rows());
   job.rows_error = static_cast<int64_t>(stats.rows_error());

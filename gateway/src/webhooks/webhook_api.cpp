@@ -9,7 +9,7 @@
 #include "delivery.h"
 #include "dq/common/crypto.h"
 #include "dq/common/time_format.h"
-#include "event.h"
+#include "dq/common/event.h"
 #include "signer.h"
 
 namespace dq::gateway {

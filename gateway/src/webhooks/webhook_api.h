@@ -11,7 +11,7 @@
 #include "../auth/authenticator.h"
 #include "../http/http_types.h"
 #include "address_policy.h"
-#include "delivery_log.h"
+#include "dq/common/delivery_log.h"
 #include "dispatcher.h"
 #include "dq/common/account_store.h"
 #include "dq/common/clock.h"
