@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "clients/grpc_validator_client.h"
+#include "console/self_service.h"
 #include "dq/common/account_store.h"
 #include "dq/common/ops_http_server.h"
 #include "dq/common/redis_client.h"
@@ -62,6 +63,7 @@ class GatewayApp {
   std::unique_ptr<JobWorkers> workers_;
   std::unique_ptr<RedisQueueStats> queue_stats_;
   std::unique_ptr<QueueMetricsSampler> queue_sampler_;
+  std::unique_ptr<SelfService> self_service_;  // roles api and all
   std::unique_ptr<Gateway> gateway_;          // roles api and all
   std::unique_ptr<HttpServer> http_;          // roles api and all
   std::unique_ptr<OpsHttpServer> ops_;        // role worker

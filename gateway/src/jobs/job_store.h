@@ -80,6 +80,9 @@ class JobStore {
   virtual Result<std::optional<Job>> Get(std::string_view account_id, std::string_view id) = 0;
   // The account's newest jobs first, at most limit.
   virtual Result<std::vector<Job>> List(std::string_view account_id, int limit) = 0;
+  // The newest jobs created strictly before before_ms: the console's next page.
+  virtual Result<std::vector<Job>> ListBefore(std::string_view account_id, int64_t before_ms,
+                                              int limit) = 0;
   // Deletes every key of the job in one step and gives back the quota of rows not processed
   // (a queued or running job). False when there was no such job.
   virtual Result<bool> Delete(std::string_view account_id, std::string_view id) = 0;

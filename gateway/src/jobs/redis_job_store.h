@@ -36,6 +36,8 @@ class RedisJobStore final : public JobStore {
   Status Abandon(const Job& job) override;
   Result<std::optional<Job>> Get(std::string_view account_id, std::string_view id) override;
   Result<std::vector<Job>> List(std::string_view account_id, int limit) override;
+  Result<std::vector<Job>> ListBefore(std::string_view account_id, int64_t before_ms,
+                                      int limit) override;
   Result<bool> Delete(std::string_view account_id, std::string_view id) override;
   Result<std::vector<std::string>> Issues(const Job& job, int64_t offset, int64_t count) override;
   Result<std::vector<std::string>> CleanedChunks(const Job& job) override;

@@ -74,11 +74,19 @@ Result<std::optional<gateway::Job>> InMemoryJobStore::Get(std::string_view accou
 }
 
 Result<std::vector<gateway::Job>> InMemoryJobStore::List(std::string_view account_id, int limit) {
+  return ListBefore(account_id, 0, limit);
+}
+
+Result<std::vector<gateway::Job>> InMemoryJobStore::ListBefore(std::string_view account_id,
+                                                               int64_t before_ms, int limit) {
   std::lock_guard lock(mu_);
   if (FailBefore("list")) return Down();
   std::vector<gateway::Job> out;
   for (const auto& [k, s] : jobs_) {
-    if (s.job.account_id == account_id && s.job.accepted) out.push_back(s.job);
+    if (s.job.account_id == account_id && s.job.accepted &&
+        (before_ms <= 0 || s.job.created_ms < before_ms)) {
+      out.push_back(s.job);
+    }
   }
   std::sort(out.begin(), out.end(),
             [](const auto& a, const auto& b) { return a.created_ms > b.created_ms; });

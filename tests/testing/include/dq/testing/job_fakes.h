@@ -45,6 +45,8 @@ class InMemoryJobStore final : public gateway::JobStore {
   Result<std::optional<gateway::Job>> Get(std::string_view account_id,
                                           std::string_view id) override;
   Result<std::vector<gateway::Job>> List(std::string_view account_id, int limit) override;
+  Result<std::vector<gateway::Job>> ListBefore(std::string_view account_id, int64_t before_ms,
+                                               int limit) override;
   Result<bool> Delete(std::string_view account_id, std::string_view id) override;
   Result<std::vector<std::string>> Issues(const gateway::Job& job, int64_t offset,
                                           int64_t count) override;
