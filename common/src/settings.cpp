@@ -66,6 +66,10 @@ constexpr SettingSpec kSettings[] = {
      "job worker threads in each gateway process (0: this replica takes no jobs)"},
     {"DQ_JOB_CLAIM_IDLE_MS", "30000", true, 500, 3600000, kGateway, false,
      "a job whose worker has been silent this long is taken over by another worker"},
+    {"DQ_CONSOLE_DIR", "/usr/share/dq/console", false, 0, 0, kGateway, false,
+     "the web console's folder (pages/ and static/); missing: /console/ is not served"},
+    {"DQ_CONSOLE_VENDOR_DIR", "/usr/share/javascript", false, 0, 0, kGateway, false,
+     "where Debian's libjs-bootstrap5 and libjs-chart.js put their files"},
     // Validator
     {"DQ_VALIDATOR_BIND", "0.0.0.0", false, 0, 0, kValidator, false, "address the gRPC server binds"},
     {"DQ_VALIDATOR_PORT", "50051", true, 0, 65535, kValidator, false, "gRPC port"},

@@ -72,6 +72,7 @@ HttpResponse Gateway::Handle(const HttpRequest& request) {
 HttpResponse Gateway::HandleUnsafe(const HttpRequest& request) {
   const std::string_view path = request.path;
   if (path == "/v1" || path.starts_with("/v1/")) return HandleV1(request);
+  if (deps_.console != nullptr && ConsoleSite::Owns(path)) return deps_.console->Serve(request);
   if (path == "/healthz" && request.method == "GET") {
     return JsonResponse(200, R"({"status":"ok"})");
   }

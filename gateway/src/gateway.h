@@ -18,6 +18,7 @@
 
 #include "auth/authenticator.h"
 #include "clients/validator_client.h"
+#include "console/console_site.h"
 #include "dq/common/account_store.h"
 #include "dq/common/clock.h"
 #include "http/http_types.h"
@@ -42,6 +43,8 @@ struct GatewayDeps {
   std::function<bool()> store_ready;
   // The job endpoints; null where jobs are not served (unit tests of other routes).
   JobsApi* jobs = nullptr;
+  // The web console's pages and assets under /console/; null where the console is not served.
+  const ConsoleSite* console = nullptr;
   const Clock& clock = SystemClock::Instance();
 };
 

@@ -60,13 +60,21 @@ GatewayApp::GatewayApp(const Settings& s) {
   go.max_records = static_cast<size_t>(s.Int("DQ_MAX_RECORDS"));
   go.rate_limiting = s.Int("DQ_RATE_LIMIT_ENABLED") == 1;
   if (!go.rate_limiting) log::Warn("rate limiting is OFF (DQ_RATE_LIMIT_ENABLED=0)");
+  // The web console's files; without them the gateway still serves the API.
+  auto site = LoadConsoleSite(s.String("DQ_CONSOLE_DIR"), s.String("DQ_CONSOLE_VENDOR_DIR"));
+  if (site.ok()) {
+    console_ = std::make_unique<ConsoleSite>(std::move(*site));
+    log::Info("console served at /console/", {{"version", console_->version()}});
+  } else {
+    log::Warn("console not served", {{"error", site.status().message()}});
+  }
   RedisClient* redis = redis_.get();
   gateway_ = std::make_unique<Gateway>(
       GatewayDeps{*accounts_, *limiter_, *quota_, *validator_,
                   [redis, limiter_redis] {
                     return redis->Ping() && (limiter_redis == redis || limiter_redis->Ping());
                   },
-                  jobs_api_.get()},
+                  jobs_api_.get(), console_.get()},
       go);
 
   HttpServerOptions ho;
