@@ -232,6 +232,7 @@ HttpResponse Gateway::Jobs(const RouteMatch& route, const HttpRequest& request,
   switch (route.id) {
     case RouteId::kCreateJob: return jobs.Create(request, principal);
     case RouteId::kListJobs: return jobs.List(request, principal);
+    case RouteId::kPreviewJob: return jobs.Preview(request, principal);
     case RouteId::kGetJob: return jobs.Get(principal, route.params[0]);
     case RouteId::kJobCleaned: return jobs.Cleaned(principal, route.params[0]);
     case RouteId::kJobIssues: return jobs.IssuesPage(request, principal, route.params[0]);

@@ -17,6 +17,7 @@ constexpr Route kRoutes[] = {
     {"GET", "/v1/usage", RouteId::kUsage, RateClass::kGeneral},
     {"POST", "/v1/jobs", RouteId::kCreateJob, RateClass::kUpload},
     {"GET", "/v1/jobs", RouteId::kListJobs, RateClass::kGeneral},
+    {"POST", "/v1/jobs/preview", RouteId::kPreviewJob, RateClass::kGeneral},
     {"GET", "/v1/jobs/:id", RouteId::kGetJob, RateClass::kGeneral},
     {"GET", "/v1/jobs/:id/cleaned", RouteId::kJobCleaned, RateClass::kGeneral},
     {"GET", "/v1/jobs/:id/issues", RouteId::kJobIssues, RateClass::kGeneral},

@@ -14,6 +14,7 @@ enum class RouteId {
   kValidate,     // POST /v1/validate
   kUsage,        // GET  /v1/usage
   kCreateJob,    // POST /v1/jobs
+  kPreviewJob,   // POST /v1/jobs/preview
   kListJobs,     // GET  /v1/jobs
   kGetJob,       // GET  /v1/jobs/:id
   kJobCleaned,   // GET  /v1/jobs/:id/cleaned

@@ -125,7 +125,8 @@ class JobRun {
   // Issues that came after the last chunk (batch-level checks). They carry no fixes.
   Status StoreTail(const validator::v1::IssueChunk& chunk) { return StoreIssues(chunk, nullptr); }
 
-  Status FinishCleaned() {
+  Status FinishCleaned(std::string sheet_name) {
+    writer_.set_sheet_name(std::move(sheet_name));  // XLSX: the cleaned sheet keeps its name
     writer_.Finish();
     if (writer_.out().empty()) return Status::Ok();
     return store_.AppendCleaned(job_, std::move(writer_.out()));
@@ -391,7 +392,7 @@ Status JobWorkers::Process(Job& job, const QueueEntry& entry, const std::string&
   grpc::Status final_status = stream->Finish();
   if (!final_status.ok()) return FromGrpcStatus(final_status);
   if (!have_stats) return Status(ErrorCode::kUnavailable, "the validator sent no stats");
-  if (Status s = run.FinishCleaned(); !s.ok()) return s;
+  if (Status s = run.FinishCleaned(reader->sheet_name()); !s.ok()) return s;
 
   job.rows_total = static_cast<int64_t>(stats.rows());
   job.rows_error = static_cast<int64_t>(stats.rows_error());
