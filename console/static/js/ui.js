@@ -27,8 +27,9 @@ export function showError(region, err, form) {
   region.replaceChildren();
   const msg = err instanceof ApiError || err instanceof Error ? err.message : String(err);
   const alert = el('div', { class: 'alert alert-danger mb-0', role: 'alert' }, msg);
-  if (err && err.details && err.details.length) {
-    alert.append(el('ul', { class: 'mb-0 mt-1' }, err.details.map((d) => el('li', {}, `${d.field}: ${d.message}`))));
+  const extra = (err && err.details ? err.details : []).filter((d) => !msg.includes(d.message));
+  if (extra.length) {
+    alert.append(el('ul', { class: 'mb-0 mt-1' }, extra.map((d) => el('li', {}, `${d.field}: ${d.message}`))));
   }
   region.append(alert);
   if (form && err && err.details) {
@@ -126,7 +127,7 @@ export function run(start) {
 export function jobRow(job, { withErrors = false } = {}) {
   const link = el('a', { href: '/console/job?id=' + encodeURIComponent(job.id) }, job.filename || job.id);
   return el('tr', {},
-    el('td', { class: 'text-break' }, link),
+    el('td', { class: 'file-cell' }, link),
     el('td', {}, statusBadge(job.status)),
     el('td', { class: 'text-end' }, formatNumber(job.rows_total)),
     withErrors && el('td', { class: 'text-end' }, formatNumber(job.rows_error)),

@@ -105,7 +105,7 @@ function showSecret(secret) {
 function describeTest(outcome) {
   if (!outcome || typeof outcome !== 'object') return ['The test event was sent.', 'success'];
   const d = outcome.delivery || outcome;
-  const ok = d.ok ?? (d.status_code >= 200 && d.status_code < 300);
+  const ok = d.delivered ?? d.ok ?? (d.status_code >= 200 && d.status_code < 300);
   const parts = [ok ? 'The test event was delivered' : 'The test event was not delivered'];
   if (d.status_code) parts.push(`: your endpoint answered ${d.status_code}`);
   if (typeof d.duration_ms === 'number') parts.push(` in ${d.duration_ms} ms`);
