@@ -19,6 +19,7 @@ std::string_view ErrorCodeName(ErrorCode code) {
     case ErrorCode::kFileTooLarge: return "file_too_large";
     case ErrorCode::kUnsupportedMediaType: return "unsupported_media_type";
     case ErrorCode::kMethodNotAllowed: return "method_not_allowed";
+    case ErrorCode::kJobNotDone: return "job_not_done";
     case ErrorCode::kInternal: return "internal_error";
     case ErrorCode::kUnavailable: return "service_unavailable";
   }

@@ -35,6 +35,10 @@ Result<RateDecision> Unlimited() { return RateDecision{true, 0, 0, 0, 0}; }
 
 }  // namespace
 
+std::vector<std::string> OpsRouteList() {
+  return {"GET /healthz", "GET /readyz", "GET /metrics"};
+}
+
 void ApplyRateLimitHeaders(const RateDecision& d, HttpResponse& response) {
   response.SetHeader("X-RateLimit-Limit", std::to_string(d.limit));
   response.SetHeader("X-RateLimit-Remaining", std::to_string(d.remaining));
@@ -73,11 +77,17 @@ HttpResponse Gateway::HandleUnsafe(const HttpRequest& request) {
   const std::string_view path = request.path;
   if (path == "/v1" || path.starts_with("/v1/")) return HandleV1(request);
   if (deps_.console != nullptr && ConsoleSite::Owns(path)) return deps_.console->Serve(request);
-  if (path == "/healthz" && request.method == "GET") {
-    return JsonResponse(200, R"({"status":"ok"})");
+  const bool ops = path == "/healthz" || path == "/readyz" || path == "/metrics";
+  if (ops && request.method != "GET") {
+    HttpResponse r = ErrorResponse(Status(ErrorCode::kMethodNotAllowed,
+                                          request.method + " is not allowed on " +
+                                              std::string(path) + "; use GET."));
+    r.SetHeader("Allow", "GET");
+    return r;
   }
-  if (path == "/readyz" && request.method == "GET") return Ready();
-  if (path == "/metrics" && request.method == "GET") {
+  if (path == "/healthz") return JsonResponse(200, R"({"status":"ok"})");
+  if (path == "/readyz") return Ready();
+  if (path == "/metrics") {
     HttpResponse r;
     r.content_type = "text/plain; version=0.0.4";
     r.body = Metrics::Global().Render();

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "auth/authenticator.h"
 #include "clients/validator_client.h"
@@ -72,6 +73,10 @@ class Gateway {
   Authenticator auth_;
   std::atomic<bool> draining_{false};
 };
+
+// The operational routes outside /v1 (no key, no limits), as "METHOD /path" like RouteList();
+// other methods on them answer 405 with "Allow: GET".
+std::vector<std::string> OpsRouteList();
 
 // Adds the three X-RateLimit headers (and Retry-After when the decision refused).
 void ApplyRateLimitHeaders(const RateDecision& d, HttpResponse& response);

@@ -21,6 +21,7 @@ int HttpStatusFor(ErrorCode code) {
     case ErrorCode::kFileTooLarge: return 413;
     case ErrorCode::kUnsupportedMediaType: return 415;
     case ErrorCode::kMethodNotAllowed: return 405;
+    case ErrorCode::kJobNotDone: return 409;
     case ErrorCode::kInternal: return 500;
     case ErrorCode::kUnavailable: return 503;
   }

@@ -262,6 +262,28 @@ TEST_F(JobsIntegrationTest, CompletionIsPublishedForTheNotifier) {
   EXPECT_NE(entries.find(account_), std::string::npos);
 }
 
+// Before a job is done its cleaned file does not exist yet: 409 job_not_done, not 404 (which
+// means "no such job"). A gateway with no workers leaves the job queued.
+TEST(JobsNotDoneTest, CleanedBeforeDoneIs409JobNotDone) {
+  Stack stack(StackOptions{1, false, {{"DQ_WORKERS", "0"}}});
+  auto [account, key] = stack.NewAccount();
+  HttpResult up = Http("POST", stack.GatewayUrl() + "/v1/jobs",
+                       {{"X-API-Key", key}, {"Content-Type", "text/csv"}}, kCsv);
+  ASSERT_EQ(up.status, 202) << up.body;
+  const std::string id = json::parse(up.body)["id"];
+  HttpResult r = Http("GET", stack.GatewayUrl() + "/v1/jobs/" + id + "/cleaned",
+                      {{"X-API-Key", key}});
+  EXPECT_EQ(r.status, 409) << r.body;
+  json body = json::parse(r.body);
+  EXPECT_EQ(body["error"], "job_not_done");
+  EXPECT_NE(body["message"].get<std::string>().find("queued"), std::string::npos);
+  // An unknown job is still 404.
+  EXPECT_EQ(Http("GET", stack.GatewayUrl() + "/v1/jobs/00000000-0000-4000-8000-000000000000/cleaned",
+                 {{"X-API-Key", key}})
+                .status,
+            404);
+}
+
 // A worker killed with SIGKILL mid-job leaves its queue entry pending; the replacement process
 // takes it over after the claim timeout and the job still ends done.
 TEST(JobsCrashTest, KilledWorkerMidJobStillEndsDone) {

@@ -29,6 +29,7 @@ TEST(ErrorResponseTest, EveryCodeHasItsStatusAndName) {
       {ErrorCode::kFileTooLarge, 413, "file_too_large"},
       {ErrorCode::kUnsupportedMediaType, 415, "unsupported_media_type"},
       {ErrorCode::kMethodNotAllowed, 405, "method_not_allowed"},
+      {ErrorCode::kJobNotDone, 409, "job_not_done"},
       {ErrorCode::kInternal, 500, "internal_error"},
       {ErrorCode::kUnavailable, 503, "service_unavailable"},
   };

@@ -209,6 +209,18 @@ TEST_F(GatewayTest, HealthAndReadiness) {
   EXPECT_EQ(json::parse(Call("GET", "/readyz").body)["checks"]["validator"], "unavailable");
 }
 
+// The operational paths serve GET only; another method is 405 with Allow, as on /v1.
+TEST_F(GatewayTest, OpsPathsAnswer405ToOtherMethods) {
+  for (const char* path : {"/healthz", "/readyz", "/metrics"}) {
+    HttpResponse r = Call("POST", path);
+    EXPECT_EQ(r.status, 405) << path;
+    EXPECT_EQ(ErrorOf(r), "method_not_allowed") << path;
+    ASSERT_NE(r.FindHeader("Allow"), nullptr) << path;
+    EXPECT_EQ(*r.FindHeader("Allow"), "GET") << path;
+  }
+  EXPECT_EQ(Call("POST", "/nowhere").status, 404);
+}
+
 TEST_F(GatewayTest, StoreOutageIs503WithRateHeadersStill) {
   store_.SetUnavailable(true);
   HttpResponse r = Call("POST", "/v1/validate", pro_key_, kBody);

@@ -36,6 +36,7 @@ enum class ErrorCode {
   kFileTooLarge,          // 413
   kUnsupportedMediaType,  // 415
   kMethodNotAllowed,      // 405
+  kJobNotDone,            // 409: the job has no result of that kind yet (or failed)
   kInternal,              // 500
   kUnavailable,           // 503: a dependency (Redis, the validator) is down
 };
