@@ -8,7 +8,7 @@ import { $, confirmStep, el, formatDate, formatNumber, run, showError, startPriv
 Chart.register(...registerables);
 
 const PAGE_SIZE = 50;
-const FETCH_SIZE = 1000;
+const FETCH_SIZE = 5000;
 const id = new URLSearchParams(location.search).get('id') || '';
 let issues = [];
 let filtered = [];
