@@ -109,6 +109,47 @@ void CivilFromDays(int64_t z, int64_t& y, unsigned& m, unsigned& d) {
   y = static_cast<int64_t>(yoe) + era * 400 + (m <= 2 ? 1 : 0);
 }
 
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Excel writes characters XML cannot hold as _xHHHH_ (and a literal "_x" as _x005F_x): decode.
+void DecodeExcelEscapes(std::string& s) {
+  if (s.find("_x") == std::string::npos) return;
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '_' && i + 6 < s.size() && s[i + 1] == 'x' && s[i + 6] == '_') {
+      int v = 0;
+      bool ok = true;
+      for (size_t k = 2; k < 6; ++k) {
+        const int d = HexDigit(s[i + k]);
+        ok = ok && d >= 0;
+        v = v * 16 + d;
+      }
+      if (ok && !(v >= 0xD800 && v <= 0xDFFF)) {
+        if (v < 0x80) {
+          out.push_back(static_cast<char>(v));
+        } else if (v < 0x800) {
+          out.push_back(static_cast<char>(0xC0 | (v >> 6)));
+          out.push_back(static_cast<char>(0x80 | (v & 0x3F)));
+        } else {
+          out.push_back(static_cast<char>(0xE0 | (v >> 12)));
+          out.push_back(static_cast<char>(0x80 | ((v >> 6) & 0x3F)));
+          out.push_back(static_cast<char>(0x80 | (v & 0x3F)));
+        }
+        i += 6;
+        continue;
+      }
+    }
+    out.push_back(s[i]);
+  }
+  s = std::move(out);
+}
+
 }  // namespace
 
 std::string ExcelNumberText(std::string_view stored) {
@@ -306,6 +347,7 @@ Status XlsxReader::Open() {
                             std::to_string(limits_.max_shared_string_bytes) + " bytes."));
           return;
         }
+        DecodeExcelEscapes(current);
         im.shared.push_back(std::move(current));
         current.clear();
       }
@@ -389,6 +431,7 @@ Status XlsxReader::Open() {
         text = im.shared[idx];
       } else if (im.type == "inlineStr" || im.type == "str" || im.type == "e") {
         text = im.value;
+        DecodeExcelEscapes(text);
       } else if (im.type == "b") {
         text = im.value == "1" ? "TRUE" : im.value == "0" ? "FALSE" : im.value;
         kind = CellKind::kBool;
