@@ -79,6 +79,13 @@ class ConsoleTest(unittest.TestCase):
         cls.email = "merchant@example.com"
         cls.state = {}
         cls.a11y = {}
+        # What this build serves. A step whose backend is missing (a branch not merged yet) is
+        # skipped with the reason, not failed; once everything is merged nothing is skipped.
+        probe = lambda method, path: requests.request(method, cls.base + path, timeout=10).status_code
+        cls.features = {
+            "console_api": probe("GET", "/console/api/me") == 401,
+            "job_delete": probe("DELETE", "/v1/jobs/00000000-0000-4000-8000-000000000000") != 405,
+        }
 
     @classmethod
     def tearDownClass(cls):
@@ -92,6 +99,13 @@ class ConsoleTest(unittest.TestCase):
         if result and (result.failures or result.errors):
             self.skipTest("an earlier step failed")
         return super().run(result)
+
+    def setUp(self):
+        step = int(self._testMethodName.split("_")[1])
+        if step >= 2 and not self.features["console_api"]:
+            self.skipTest("this build has no console JSON API (/console/api/)")
+        if step == 9 and not self.features["job_delete"]:
+            self.skipTest("this build has no DELETE /v1/jobs/{id}")
 
     def tearDown(self):
         outcome = self._outcome
@@ -148,6 +162,7 @@ class ConsoleTest(unittest.TestCase):
     def test_01_modules_run_under_the_policy_and_inline_script_is_blocked(self):
         b = self.browser
         b.open(self.base + "/console/login")
+        self.check_page("login")
         # The form is handled by the module: a wrong password is answered in place.
         b.fill("E-mail", "nobody@example.com")
         b.fill("Password", "not the password")
@@ -170,7 +185,7 @@ class ConsoleTest(unittest.TestCase):
         b = self.browser
         b.open(self.base + "/console/")
         b.wait(lambda: "/console/login" in b.driver.current_url, what="the login page")
-        self.check_page("login", allowed_api_statuses=(401,))
+        b.collect_console_errors(allowed_api_statuses=(401,))  # /me before logging in
         b.link("Sign up").click()
         b.wait(lambda: "/console/signup" in b.driver.current_url)
         b.fill("Your name or company", "Kirei Goods")
