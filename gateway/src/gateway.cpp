@@ -76,7 +76,9 @@ HttpResponse Gateway::Handle(const HttpRequest& request) {
 HttpResponse Gateway::HandleUnsafe(const HttpRequest& request) {
   const std::string_view path = request.path;
   if (path == "/v1" || path.starts_with("/v1/")) return HandleV1(request);
-  if (deps_.console != nullptr && ConsoleSite::Owns(path)) return deps_.console->Serve(request);
+  if (deps_.console_site != nullptr && ConsoleSite::Owns(path)) {
+    return deps_.console_site->Serve(request);
+  }
   const bool ops = path == "/healthz" || path == "/readyz" || path == "/metrics";
   if (ops && request.method != "GET") {
     HttpResponse r = ErrorResponse(Status(ErrorCode::kMethodNotAllowed,

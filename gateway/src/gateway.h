@@ -45,7 +45,7 @@ struct GatewayDeps {
   // The job endpoints; null where jobs are not served (unit tests of other routes).
   JobsApi* jobs = nullptr;
   // The web console's pages and assets under /console/; null where the console is not served.
-  const ConsoleSite* console = nullptr;
+  const ConsoleSite* console_site = nullptr;
   const Clock& clock = SystemClock::Instance();
 };
 

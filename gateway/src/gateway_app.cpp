@@ -63,19 +63,19 @@ GatewayApp::GatewayApp(const Settings& s) {
   // The web console's files; without them the gateway still serves the API.
   auto site = LoadConsoleSite(s.String("DQ_CONSOLE_DIR"), s.String("DQ_CONSOLE_VENDOR_DIR"));
   if (site.ok()) {
-    console_ = std::make_unique<ConsoleSite>(std::move(*site));
-    log::Info("console served at /console/", {{"version", console_->version()}});
+    console_site_ = std::make_unique<ConsoleSite>(std::move(*site));
+    log::Info("console served at /console/", {{"version", console_site_->version()}});
   } else {
     log::Warn("console not served", {{"error", site.status().message()}});
   }
   RedisClient* redis = redis_.get();
-  gateway_ = std::make_unique<Gateway>(
-      GatewayDeps{*accounts_, *limiter_, *quota_, *validator_,
-                  [redis, limiter_redis] {
-                    return redis->Ping() && (limiter_redis == redis || limiter_redis->Ping());
-                  },
-                  jobs_api_.get(), console_.get()},
-      go);
+  GatewayDeps deps{*accounts_, *limiter_, *quota_, *validator_,
+                   [redis, limiter_redis] {
+                     return redis->Ping() && (limiter_redis == redis || limiter_redis->Ping());
+                   },
+                   jobs_api_.get()};
+  deps.console_site = console_site_.get();
+  gateway_ = std::make_unique<Gateway>(std::move(deps), go);
 
   HttpServerOptions ho;
   ho.bind = s.String("DQ_GATEWAY_BIND");

@@ -45,7 +45,7 @@ class GatewayApp {
   std::unique_ptr<JobQueue> queue_;
   std::unique_ptr<JobsApi> jobs_api_;
   std::unique_ptr<JobWorkers> workers_;
-  std::unique_ptr<ConsoleSite> console_;
+  std::unique_ptr<ConsoleSite> console_site_;
   std::unique_ptr<Gateway> gateway_;
   std::unique_ptr<HttpServer> http_;
 };
