@@ -1,4 +1,5 @@
-// dq-gateway: the REST API (Pistache). Stateless; every replica shares one Redis.
+// dq-gateway: the REST API (Pistache) and the job workers. Stateless; every replica shares one
+// Redis. DQ_ROLE=api|worker|all picks what this process runs (gateway/src/role.h).
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -7,12 +8,22 @@
 #include "dq/common/settings.h"
 #include "dq/common/signals.h"
 #include "gateway_app.h"
+#include "role.h"
 
 int main() {
   dq::BlockTerminationSignals();
   auto settings = dq::Settings::FromEnvironment(dq::kGateway);
   if (!settings.ok()) {
     std::fprintf(stderr, "dq-gateway: %s\n", settings.status().message().c_str());
+    return 2;
+  }
+  auto role = dq::gateway::ParseRole(settings->String("DQ_ROLE"));
+  if (!role.ok()) {
+    std::fprintf(stderr, "dq-gateway: %s\n", role.status().message().c_str());
+    return 2;
+  }
+  if (*role == dq::gateway::Role::kWorker && settings->Int("DQ_WORKERS") == 0) {
+    std::fprintf(stderr, "dq-gateway: DQ_ROLE=worker needs DQ_WORKERS of at least 1\n");
     return 2;
   }
   dq::log::Level level = dq::log::Level::kInfo;
@@ -32,7 +43,9 @@ int main() {
   dq::log::Info("draining", {{"signal", std::to_string(sig)},
                              {"grace_ms", std::to_string(grace.count())}});
   app.BeginDrain();
-  std::this_thread::sleep_for(grace);
+  // The worker role has no HTTP traffic to drain: its workers stop taking jobs at once, and
+  // Shutdown() gives running ones a moment; an unfinished job is taken over by another worker.
+  if (*role != dq::gateway::Role::kWorker) std::this_thread::sleep_for(grace);
   app.Shutdown();
   dq::log::Info("stopped");
   return 0;

@@ -8,7 +8,9 @@
 #      NOT caught), installed once into a cache directory;
 #   4. project policy: every container non-root, read-only root fs, no privilege escalation, all
 #      capabilities dropped, seccomp RuntimeDefault, requests and limits, liveness and readiness
-#      probes; the validator probed over gRPC; every DQ_* name a real setting;
+#      probes; the validator probed over gRPC; every DQ_* name a real setting; the gateway as
+#      two Deployments (dq-gateway DQ_ROLE=api, dq-worker DQ_ROLE=worker with no Service), and
+#      in prod the dq-worker HPA on the job queue's external metrics;
 #   5. docker-compose.yml with Debian's docker-compose v1 (`config -q`), when it is installed.
 #
 # Needs kubectl, yamllint, node and npm (the npm registry is reached once, for step 3).
@@ -132,13 +134,45 @@ for (const file of files) {
       const app = doc.metadata.name;
       checkPodSpec(where, doc.spec.template.spec, {
         grpcProbes: app === "dq-validator" || app === "dq-notifier",
-        httpProbes: app === "dq-gateway",
+        httpProbes: app === "dq-gateway" || app === "dq-worker",
       });
+    }
+  }
+  // The gateway runs as two Deployments of one image: the API (DQ_ROLE=api, no job workers) and
+  // the workers (DQ_ROLE=worker, only the ops port, no Service in front of them).
+  const roleOf = (d) => {
+    const c = ((d.spec.template.spec.containers || [])[0] || {});
+    return ((c.env || []).find((e) => e.name === "DQ_ROLE") || {}).value;
+  };
+  for (const [dep, role] of [["dq-gateway", "api"], ["dq-worker", "worker"]]) {
+    const d = (byKind.Deployment || []).find((x) => x.metadata.name === dep);
+    if (!d) { err(name, `no Deployment ${dep}`); continue; }
+    if (roleOf(d) !== role) err(name, `Deployment ${dep} must set DQ_ROLE=${role}`);
+  }
+  for (const svc of byKind.Service || []) {
+    if (((svc.spec || {}).selector || {})["app.kubernetes.io/name"] === "dq-worker") {
+      err(name, `Service ${svc.metadata.name} selects dq-worker, which has no public listener`);
+    }
+  }
+  // prod scales the workers on the job queue: external (or pods) metrics only, among them the
+  // oldest queued job's age and one derived from the queue depth.
+  if (name === "prod.yaml") {
+    const hpa = (byKind.HorizontalPodAutoscaler || []).find((h) => h.metadata.name === "dq-worker");
+    const metrics = ((hpa || {}).spec || {}).metrics || [];
+    const metricNames = metrics.map((m) => ((m.external || m.pods || {}).metric || {}).name);
+    if (!metrics.length || metrics.some((m) => m.type !== "External" && m.type !== "Pods")) {
+      err(name, "HPA dq-worker must scale on external or pods metrics only (the job queue)");
+    }
+    if (!metricNames.includes("dq_jobs_oldest_queued_age_seconds")) {
+      err(name, "HPA dq-worker must use dq_jobs_oldest_queued_age_seconds");
+    }
+    if (!metricNames.some((n) => n === "dq_jobs_queue_depth" || n === "dq_jobs_backlog")) {
+      err(name, "HPA dq-worker must use dq_jobs_queue_depth or dq_jobs_backlog");
     }
   }
   // Scaling rules the design asks for.
   const names = (k) => (byKind[k] || []).map((d) => d.metadata.name);
-  for (const d of ["dq-gateway", "dq-validator"]) {
+  for (const d of ["dq-gateway", "dq-worker", "dq-validator"]) {
     if (!names("HorizontalPodAutoscaler").includes(d)) err(name, `no HorizontalPodAutoscaler for ${d}`);
   }
   for (const d of names("Deployment")) {

@@ -9,7 +9,8 @@
 #   scripts/podman-smoke.sh down          tear down a stack left by KEEP=1
 #   SOURCE=head scripts/podman-smoke.sh   build from `git archive HEAD` instead of the work tree
 #
-# Smoke test: readiness of all four containers (their compose healthchecks, run by hand: without
+# Smoke test: readiness of all five containers (the gateway runs DQ_ROLE=api, the worker service
+# DQ_ROLE=worker: uploads are processed by the worker) (their compose healthchecks, run by hand: without
 # systemd podman never schedules them), an account and key created with dqctl inside the gateway
 # container, POST /v1/validate answering the README example exactly, /metrics, the AOF setting.
 # Then, only if the gateway serves POST /v1/jobs (not 404): a CSV upload, the job polled to
@@ -109,7 +110,7 @@ cleanup() {
     log "KEEP=1: stack $PROJECT left running (scripts/podman-smoke.sh down to stop it)"
   else
     if [ "$rc" != 0 ] && [ -n "${STACK_UP:-}" ]; then
-      for s in redis validator notifier gateway; do
+      for s in redis validator notifier gateway worker; do
         c=$(service_ctr "$s"); [ -n "$c" ] || continue
         log "last log lines of $s:"; podman logs --tail 15 "$c" 2>&1 | sed 's/^/    /' >&2 || true
       done
@@ -211,7 +212,7 @@ class Hook(http.server.BaseHTTPRequestHandler):
         pass
 http.server.HTTPServer(("0.0.0.0", 8000), Hook).serve_forever()
 ' >/dev/null
-for s in redis validator notifier gateway; do
+for s in redis validator notifier gateway worker; do
   c=$(service_ctr "$s"); [ -n "$c" ] || die "service $s has no running container"
   ok=0
   # up to 60 s: right after start, aardvark-dns reloads as each container joins, and a lookup
@@ -233,15 +234,15 @@ graceful_stop() {
   [ "$KEEP" = 1 ] && return 0
   local t=$SECONDS s c rc
   # shellcheck disable=SC2046
-  podman stop -t 25 $(service_ctr gateway) $(service_ctr notifier) >/dev/null
+  podman stop -t 25 $(service_ctr gateway) $(service_ctr worker) $(service_ctr notifier) >/dev/null
   # shellcheck disable=SC2046
   podman stop -t 25 $(service_ctr validator) $(service_ctr redis) >/dev/null
-  for s in redis validator notifier gateway; do
+  for s in redis validator notifier gateway worker; do
     c=$(service_ctr "$s")
     rc=$(podman inspect -f '{{.State.ExitCode}}' "$c")
     [ "$rc" = 0 ] || die "$s exited with $rc after SIGTERM (expected a clean 0)"
   done
-  log "PASS SIGTERM: all four containers exited 0 in $((SECONDS - t)) s"
+  log "PASS SIGTERM: all five containers exited 0 in $((SECONDS - t)) s"
 }
 
 # ---- 6. smoke test ---------------------------------------------------------------------------
@@ -276,6 +277,9 @@ code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$BASE/v1/validate" \
 [ "$code" = 401 ] || die "POST /v1/validate without a key answered $code, expected 401"
 curl -sf --max-time 5 "$BASE/metrics" | grep -q '^dq_gateway_requests_total' ||
   die "gateway /metrics has no dq_gateway_requests_total"
+# the job queue's gauges (what the prod overlay scales the workers on), sampled by every role
+curl -sf --max-time 5 "$BASE/metrics" | grep -q '^dq_jobs_queue_depth ' ||
+  die "gateway /metrics has no dq_jobs_queue_depth"
 # (the notifier registers its series on first use, so an idle one may render nothing yet)
 curl -sf --max-time 5 -o /dev/null "http://127.0.0.1:$NOTIFIER_HOST_PORT/metrics" ||
   die "notifier /metrics did not answer 200"

@@ -5,6 +5,8 @@
 namespace dq::gateway {
 
 GatewayApp::GatewayApp(const Settings& s) {
+  // main() rejects a bad DQ_ROLE before it gets here; tests build apps from valid settings.
+  if (auto role = ParseRole(s.String("DQ_ROLE")); role.ok()) role_ = *role;
   RedisOptions ro;
   ro.host = s.String("DQ_REDIS_HOST");
   ro.port = static_cast<int>(s.Int("DQ_REDIS_PORT"));
@@ -49,11 +51,28 @@ GatewayApp::GatewayApp(const Settings& s) {
   jo.upload_max_bytes = static_cast<size_t>(s.Int("DQ_UPLOAD_MAX_BYTES"));
   jobs_api_ = std::make_unique<JobsApi>(*jobs_store_, *queue_, *quota_, clock, jo);
   WorkerOptions wo;
-  wo.threads = static_cast<int>(s.Int("DQ_WORKERS"));
+  wo.threads = RunsWorkers(role_) ? static_cast<int>(s.Int("DQ_WORKERS")) : 0;
   wo.claim_idle = std::chrono::milliseconds(s.Int("DQ_JOB_CLAIM_IDLE_MS"));
   wo.heartbeat = wo.claim_idle / 6;
   workers_ = std::make_unique<JobWorkers>(*jobs_store_, *queue_, *quota_, validator_->channel(),
                                           clock, wo);
+
+  queue_stats_ = std::make_unique<RedisQueueStats>(*redis_, clock);
+  queue_sampler_ = std::make_unique<QueueMetricsSampler>(
+      *queue_stats_, std::chrono::milliseconds(s.Int("DQ_QUEUE_METRICS_INTERVAL_MS")));
+
+  RedisClient* redis = redis_.get();
+  if (!ServesApi(role_)) {
+    // Worker role: no public listener. The operations port answers the probes and /metrics;
+    // ready while Redis and the validator answer and the process is not draining.
+    GrpcValidatorClient* validator = validator_.get();
+    ops_ = std::make_unique<OpsHttpServer>(
+        s.String("DQ_GATEWAY_BIND"), static_cast<int>(s.Int("DQ_GATEWAY_OPS_PORT")),
+        [this, redis, validator] {
+          return !draining_.load() && redis->Ping() && validator->Healthy();
+        });
+    return;
+  }
 
   GatewayOptions go;
   go.max_body_bytes = static_cast<size_t>(s.Int("DQ_MAX_BODY_BYTES"));
@@ -68,7 +87,6 @@ GatewayApp::GatewayApp(const Settings& s) {
   } else {
     log::Warn("console not served", {{"error", site.status().message()}});
   }
-  RedisClient* redis = redis_.get();
   GatewayDeps deps{*accounts_, *limiter_, *quota_, *validator_,
                    [redis, limiter_redis] {
                      return redis->Ping() && (limiter_redis == redis || limiter_redis->Ping());
@@ -90,13 +108,21 @@ GatewayApp::GatewayApp(const Settings& s) {
 GatewayApp::~GatewayApp() { Shutdown(); }
 
 Status GatewayApp::Start() {
-  if (Status s = http_->Start(); !s.ok()) return s;
+  if (http_) {
+    if (Status s = http_->Start(); !s.ok()) return s;
+  } else {
+    if (Status s = ops_->Start(); !s.ok()) return s;
+  }
   workers_->Start();
+  queue_sampler_->Start();
+  log::Info("started", {{"role", std::string(RoleName(role_))}, {"port", std::to_string(port())}});
   return Status::Ok();
 }
 
 void GatewayApp::Shutdown() {
+  if (queue_sampler_) queue_sampler_->Stop();
   if (http_) http_->Shutdown();
+  if (ops_) ops_->Shutdown();
   if (workers_) workers_->Stop();
 }
 

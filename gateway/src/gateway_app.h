@@ -1,11 +1,15 @@
 // Builds a running gateway from settings: Redis, the account store, limits, the validator
 // client, the pipeline and the HTTP server. main() and the integration tests both use it.
+// DQ_ROLE (role.h) picks what runs: the API role has no job workers; the worker role has no
+// public listener, only the operations port. Every role samples the queue for /metrics.
 #pragma once
 
+#include <atomic>
 #include <memory>
 
 #include "clients/grpc_validator_client.h"
 #include "dq/common/account_store.h"
+#include "dq/common/ops_http_server.h"
 #include "dq/common/redis_client.h"
 #include "dq/common/settings.h"
 #include "gateway.h"
@@ -14,8 +18,10 @@
 #include "jobs/job_store.h"
 #include "jobs/job_worker.h"
 #include "jobs/jobs_api.h"
+#include "jobs/queue_stats.h"
 #include "limits/quota.h"
 #include "limits/rate_limiter.h"
+#include "role.h"
 
 namespace dq::gateway {
 
@@ -27,11 +33,14 @@ class GatewayApp {
   Status Start();
   // /readyz turns 503; the server keeps serving until Shutdown().
   void BeginDrain() {
-    gateway_->BeginDrain();
+    draining_ = true;
+    if (gateway_) gateway_->BeginDrain();
     workers_->RequestStop();
   }
   void Shutdown();
-  int port() const { return http_->port(); }
+  Role role() const { return role_; }
+  // The public HTTP port (roles api and all), or the operations port (role worker).
+  int port() const { return http_ ? http_->port() : ops_->port(); }
 
  private:
   std::unique_ptr<RedisClient> redis_;
@@ -46,8 +55,13 @@ class GatewayApp {
   std::unique_ptr<JobsApi> jobs_api_;
   std::unique_ptr<JobWorkers> workers_;
   std::unique_ptr<ConsoleSite> console_site_;
-  std::unique_ptr<Gateway> gateway_;
-  std::unique_ptr<HttpServer> http_;
+  std::unique_ptr<RedisQueueStats> queue_stats_;
+  std::unique_ptr<QueueMetricsSampler> queue_sampler_;
+  std::unique_ptr<Gateway> gateway_;          // roles api and all
+  std::unique_ptr<HttpServer> http_;          // roles api and all
+  std::unique_ptr<OpsHttpServer> ops_;        // role worker
+  Role role_ = Role::kAll;
+  std::atomic<bool> draining_{false};
 };
 
 }  // namespace dq::gateway

@@ -19,9 +19,15 @@ Stack::Stack(StackOptions options) : options_(std::move(options)) {
     gateways_.emplace_back();
     StartGateway(i);
   }
+  for (int i = 0; i < options_.worker_processes; ++i) {
+    worker_ops_ports_.push_back(FreePort());
+    workers_.emplace_back();
+    StartWorker(i);
+  }
 }
 
 Stack::~Stack() {
+  for (auto& w : workers_) w.reset();
   for (auto& g : gateways_) g.reset();
   validator_.reset();
 }
@@ -45,16 +51,41 @@ void Stack::StopValidator() {
   validator_->Stop(SIGKILL);
 }
 
-void Stack::StartGateway(int i) {
-  std::map<std::string, std::string> env = {
+std::map<std::string, std::string> Stack::CommonEnv() const {
+  return {
       {"DQ_GATEWAY_BIND", "127.0.0.1"},
-      {"DQ_GATEWAY_PORT", std::to_string(gateway_ports_[i])},
       {"DQ_REDIS_PORT", std::to_string(redis_->port())},
       {"DQ_VALIDATOR_ADDR", "127.0.0.1:" + std::to_string(validator_port_)},
       {"DQ_VALIDATOR_TIMEOUT_MS", "3000"},
       {"DQ_REDIS_TIMEOUT_MS", "500"},
       {"DQ_SHUTDOWN_GRACE_MS", "0"},  // tests stop gateways often; drains are tested apart
   };
+}
+
+std::string Stack::WorkerOpsUrl(int i) const {
+  return "http://127.0.0.1:" + std::to_string(worker_ops_ports_[i]);
+}
+
+void Stack::StartWorker(int i) {
+  while (static_cast<int>(workers_.size()) <= i) {  // a worker the options did not start
+    worker_ops_ports_.push_back(FreePort());
+    workers_.emplace_back();
+  }
+  std::map<std::string, std::string> env = CommonEnv();
+  env["DQ_ROLE"] = "worker";
+  env["DQ_GATEWAY_OPS_PORT"] = std::to_string(worker_ops_ports_[i]);
+  for (const auto& [k, v] : options_.worker_env) env[k] = v;
+  workers_[i] = std::make_unique<ChildProcess>(DQ_GATEWAY_BIN, env);
+  const std::string url = WorkerOpsUrl(i) + "/healthz";
+  if (!WaitFor([&] { return Http("GET", url).status == 200; }, std::chrono::seconds(15))) {
+    throw std::runtime_error("worker did not start: " + workers_[i]->Log());
+  }
+}
+
+void Stack::StartGateway(int i) {
+  std::map<std::string, std::string> env = CommonEnv();
+  env["DQ_GATEWAY_PORT"] = std::to_string(gateway_ports_[i]);
+  if (options_.worker_processes > 0) env["DQ_ROLE"] = "api";
   for (const auto& [k, v] : options_.gateway_env) env[k] = v;
   gateways_[i] = std::make_unique<ChildProcess>(DQ_GATEWAY_BIN, env);
   const std::string url = GatewayUrl(i) + "/healthz";

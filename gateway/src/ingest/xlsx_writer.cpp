@@ -17,8 +17,18 @@ std::string ColumnLetters(size_t index) {
   return out;
 }
 
+bool IsHex(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+bool LooksLikeEscape(std::string_view s, size_t i) {
+  return i + 6 < s.size() && s[i + 1] == 'x' && IsHex(s[i + 2]) && IsHex(s[i + 3]) &&
+         IsHex(s[i + 4]) && IsHex(s[i + 5]) && s[i + 6] == '_';
+}
+
 void AppendXml(std::string& out, std::string_view s, bool attribute = false) {
-  for (char ch : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char ch = s[i];
     const auto c = static_cast<unsigned char>(ch);
     switch (ch) {
       case '&': out += "&amp;"; break;
@@ -26,6 +36,10 @@ void AppendXml(std::string& out, std::string_view s, bool attribute = false) {
       case '>': out += "&gt;"; break;
       case '"':
         if (attribute) out += "&quot;";
+        else out.push_back(ch);
+        break;
+      case '_':  // a literal "_xHHHH_" would read back as an escape: escape its underscore
+        if (LooksLikeEscape(s, i)) out += "_x005F_";
         else out.push_back(ch);
         break;
       default:

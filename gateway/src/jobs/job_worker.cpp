@@ -11,6 +11,7 @@
 #include "dq/common/log.h"
 #include "dq/common/metrics.h"
 #include "dq/common/time_format.h"
+#include "ingest/mapping_inference.h"
 #include "ingest/row_reader.h"
 #include "ingest/row_writer.h"
 
@@ -325,6 +326,9 @@ Status JobWorkers::Process(Job& job, const QueueEntry& entry, const std::string&
     start = comma + 1;
   }
   spec->set_platform(job.platform);
+  for (const auto& [field, column] : job.mapping) {  // "Weight (kg)": bare numbers are kg
+    if (field == "weight") spec->set_weight_unit(ingest::WeightUnitOfColumn(column));
+  }
   if (!stream->Write(spec_msg)) return FromGrpcStatus(stream->Finish());
 
   auto reader = ingest::MakeRowReader(job.format);

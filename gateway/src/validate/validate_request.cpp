@@ -2,6 +2,7 @@
 
 #include "../http/json_util.h"
 #include "dq/common/vocabulary.h"
+#include "ingest/mapping_inference.h"
 
 namespace dq::gateway {
 namespace {
@@ -188,6 +189,9 @@ validator::v1::ValidateRequest BuildValidatorRequest(const ValidateCommand& comm
   for (const auto& [field, column] : command.mapping) spec->add_fields(field);
   for (const auto& c : command.check_types) spec->add_check_types(c);
   spec->set_platform(command.platform);
+  for (const auto& [field, column] : command.mapping) {
+    if (field == "weight") spec->set_weight_unit(ingest::WeightUnitOfColumn(column));
+  }
   for (const auto& record : command.records) {
     auto* row = req.add_rows();
     for (const auto& [field, column] : command.mapping) {

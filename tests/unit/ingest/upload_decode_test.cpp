@@ -212,7 +212,7 @@ std::string Workbook(const std::vector<std::string>& header, const testing::Rows
 
 TEST(Xlsx, WriterOutputReadsBackIdentically) {
   const testing::Rows rows = {{"A-1", "4006381333931", "19.99", "TRUE", "x<y & \"z\""},
-                              {"", "", "", "", "tab\there\x01"}};
+                              {"", "", "", "", "tab\there\x01 _x0041_"}};
   const std::vector<CellKind> kinds = {CellKind::kString, CellKind::kNumber, CellKind::kNumber,
                                        CellKind::kBool, CellKind::kString};
   const std::string book = Workbook({"sku", "gtin", "price", "active", "note"}, rows, kinds);

@@ -8,7 +8,11 @@ namespace dq::validator::rpc {
 Result<BatchSpec> FromProto(const v1::BatchSpec& spec) {
   std::vector<std::string> fields(spec.fields().begin(), spec.fields().end());
   std::vector<std::string> checks(spec.check_types().begin(), spec.check_types().end());
-  return BatchSpec::Make(fields, checks, spec.platform());
+  auto out = BatchSpec::Make(fields, checks, spec.platform());
+  if (out.ok()) {
+    if (Status s = out->SetWeightUnit(spec.weight_unit()); !s.ok()) return s;
+  }
+  return out;
 }
 
 void ToProto(const Issue& issue, v1::Issue* out) {

@@ -15,6 +15,12 @@ template <typename Rows>
 Status AddRows(Session& session, const Rows& rows, std::vector<Issue>& issues) {
   std::vector<std::string_view> values;
   const size_t width = session.spec().columns.size();
+  // Column-wide conventions first (a later row may show the day/month order of a date column).
+  for (const auto& row : rows) {
+    if (static_cast<size_t>(row.values_size()) != width) break;  // reported below
+    values.assign(row.values().begin(), row.values().end());
+    session.Observe(values);
+  }
   for (const auto& row : rows) {
     if (static_cast<size_t>(row.values_size()) != width) {
       return Status(ErrorCode::kInvalidRequest,
