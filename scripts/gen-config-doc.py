@@ -13,7 +13,9 @@ DOC = ROOT / "docs/configuration.md"
 
 COMPONENTS = {"kAll": "all", "kRedisUsers": "gateway, notifier, dqctl", "kGateway": "gateway",
               "kValidator": "validator", "kNotifier": "notifier",
-              "kGateway | kDqctl": "gateway, dqctl", "kNotifier | kDqctl": "notifier, dqctl"}
+              "kGateway | kDqctl": "gateway, dqctl", "kNotifier | kDqctl": "notifier, dqctl",
+              "kNotifier | kGateway": "gateway, notifier",
+              "kNotifier | kGateway | kDqctl": "gateway, notifier, dqctl"}
 
 
 def c_int(expr):

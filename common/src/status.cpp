@@ -22,6 +22,11 @@ std::string_view ErrorCodeName(ErrorCode code) {
     case ErrorCode::kJobNotDone: return "job_not_done";
     case ErrorCode::kInternal: return "internal_error";
     case ErrorCode::kUnavailable: return "service_unavailable";
+    case ErrorCode::kEmailTaken: return "email_taken";
+    case ErrorCode::kInvalidCredentials: return "invalid_credentials";
+    case ErrorCode::kLoginRequired: return "login_required";
+    case ErrorCode::kCsrfFailed: return "csrf_failed";
+    case ErrorCode::kInvalidWebhookUrl: return "invalid_webhook_url";
   }
   return "internal_error";
 }

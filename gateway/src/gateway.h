@@ -8,6 +8,12 @@
 // fast. Every /v1 response, errors included, carries X-RateLimit-Limit, -Remaining and -Reset.
 // /healthz, /readyz and /metrics are outside /v1: no key, no limits.
 //
+// /console/api is the console's door (session cookie, docs/api.md "Console API"): route first
+// (404/405), then sign-up and sign-in, which need no session; every other route needs a live
+// session (401 login_required) and, when it changes state, the session's X-CSRF-Token (403
+// csrf_failed). Routes both doors share (jobs, webhook) then take the account's rate limit and
+// run the very handler /v1 runs: authentication is the only step that differs.
+//
 // Handle() never throws: anything unexpected becomes 500 internal_error, logged with the
 // request id. Thread-safe: called concurrently from every HTTP worker thread.
 #pragma once
@@ -19,6 +25,7 @@
 
 #include "auth/authenticator.h"
 #include "clients/validator_client.h"
+#include "console/console_api.h"
 #include "console/console_site.h"
 #include "dq/common/account_store.h"
 #include "dq/common/clock.h"
@@ -26,6 +33,7 @@
 #include "limits/quota.h"
 #include "jobs/jobs_api.h"
 #include "limits/rate_limiter.h"
+#include "webhooks/webhook_api.h"
 
 namespace dq::gateway {
 
@@ -44,9 +52,12 @@ struct GatewayDeps {
   std::function<bool()> store_ready;
   // The job endpoints; null where jobs are not served (unit tests of other routes).
   JobsApi* jobs = nullptr;
+  const Clock& clock = SystemClock::Instance();
+  // The console's door and the webhook endpoints; null where not served.
+  ConsoleApi* console = nullptr;
+  WebhookApi* webhooks = nullptr;
   // The web console's pages and assets under /console/; null where the console is not served.
   const ConsoleSite* console_site = nullptr;
-  const Clock& clock = SystemClock::Instance();
 };
 
 class Gateway {
@@ -62,6 +73,12 @@ class Gateway {
  private:
   HttpResponse HandleUnsafe(const HttpRequest& request);
   HttpResponse HandleV1(const HttpRequest& request);
+  HttpResponse HandleConsole(const HttpRequest& request);
+  // The handlers both doors share, after authentication and rate limiting.
+  HttpResponse Dispatch(const struct RouteMatch& route, const HttpRequest& request,
+                        const Principal& principal);
+  HttpResponse Webhooks(const struct RouteMatch& route, const HttpRequest& request,
+                        const Principal& principal);
   HttpResponse Ready();
   HttpResponse Validate(const HttpRequest& request, const Principal& principal);
   HttpResponse Usage(const Principal& principal);

@@ -34,6 +34,7 @@ GatewayApp::GatewayApp(const Settings& s) {
   }
   limiter_ = std::make_unique<RedisRateLimiter>(*limiter_redis, clock, rl);
   QuotaPolicy qp;
+  qp.free = s.Int("DQ_QUOTA_FREE");
   qp.pro = s.Int("DQ_QUOTA_PRO");
   qp.business = s.Int("DQ_QUOTA_BUSINESS");
   qp.agency = s.Int("DQ_QUOTA_AGENCY");
@@ -79,6 +80,8 @@ GatewayApp::GatewayApp(const Settings& s) {
   go.max_records = static_cast<size_t>(s.Int("DQ_MAX_RECORDS"));
   go.rate_limiting = s.Int("DQ_RATE_LIMIT_ENABLED") == 1;
   if (!go.rate_limiting) log::Warn("rate limiting is OFF (DQ_RATE_LIMIT_ENABLED=0)");
+  self_service_ =
+      std::make_unique<SelfService>(s, *redis_, *accounts_, *quota_, *limiter_, clock);
   // The web console's files; without them the gateway still serves the API.
   auto site = LoadConsoleSite(s.String("DQ_CONSOLE_DIR"), s.String("DQ_CONSOLE_VENDOR_DIR"));
   if (site.ok()) {
@@ -91,7 +94,8 @@ GatewayApp::GatewayApp(const Settings& s) {
                    [redis, limiter_redis] {
                      return redis->Ping() && (limiter_redis == redis || limiter_redis->Ping());
                    },
-                   jobs_api_.get()};
+                   jobs_api_.get(), clock, self_service_->console(),
+                   self_service_->webhooks()};
   deps.console_site = console_site_.get();
   gateway_ = std::make_unique<Gateway>(std::move(deps), go);
 

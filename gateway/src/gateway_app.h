@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "clients/grpc_validator_client.h"
+#include "console/self_service.h"
 #include "dq/common/account_store.h"
 #include "dq/common/ops_http_server.h"
 #include "dq/common/redis_client.h"
@@ -54,6 +55,7 @@ class GatewayApp {
   std::unique_ptr<JobQueue> queue_;
   std::unique_ptr<JobsApi> jobs_api_;
   std::unique_ptr<JobWorkers> workers_;
+  std::unique_ptr<SelfService> self_service_;
   std::unique_ptr<ConsoleSite> console_site_;
   std::unique_ptr<RedisQueueStats> queue_stats_;
   std::unique_ptr<QueueMetricsSampler> queue_sampler_;

@@ -70,6 +70,13 @@ HttpRequest Convert(const Http::Request& req) {
   for (const auto& [name, raw] : req.headers().rawList()) {
     out.headers[Lower(name)] = raw.value();
   }
+  // Pistache parses Cookie headers into a jar and keeps no header: give the header back.
+  std::string cookies;
+  for (const Http::Cookie& c : req.cookies()) {
+    if (!cookies.empty()) cookies += "; ";
+    cookies += c.name + "=" + c.value;
+  }
+  if (!cookies.empty()) out.headers["cookie"] = std::move(cookies);
   // Take the body rather than copy it: uploads are up to 50 MiB and Pistache already holds one
   // copy. The parser's request object is not const (only our view of it is) and Pistache resets
   // it right after onRequest returns, so moving out of it is safe.

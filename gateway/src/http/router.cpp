@@ -3,24 +3,43 @@
 namespace dq::gateway {
 namespace {
 
+constexpr uint8_t kApi = 1;
+constexpr uint8_t kConsole = 2;
+constexpr uint8_t kBoth = kApi | kConsole;
+
 struct Route {
   std::string_view method;
-  std::string_view pattern;
+  std::string_view pattern;  // without the door's prefix
   RouteId id;
   RateClass rate_class;
+  uint8_t doors;
 };
 
-// The upload endpoint is the only one in the upload class (10/min); every other /v1 endpoint is
+// The upload endpoint is the only one in the upload class (10/min); every other endpoint is
 // general (60/min).
 constexpr Route kRoutes[] = {
-    {"POST", "/v1/validate", RouteId::kValidate, RateClass::kGeneral},
-    {"GET", "/v1/usage", RouteId::kUsage, RateClass::kGeneral},
-    {"POST", "/v1/jobs", RouteId::kCreateJob, RateClass::kUpload},
-    {"GET", "/v1/jobs", RouteId::kListJobs, RateClass::kGeneral},
-    {"POST", "/v1/jobs/preview", RouteId::kPreviewJob, RateClass::kGeneral},
-    {"GET", "/v1/jobs/:id", RouteId::kGetJob, RateClass::kGeneral},
-    {"GET", "/v1/jobs/:id/cleaned", RouteId::kJobCleaned, RateClass::kGeneral},
-    {"GET", "/v1/jobs/:id/issues", RouteId::kJobIssues, RateClass::kGeneral},
+    {"POST", "/validate", RouteId::kValidate, RateClass::kGeneral, kApi},
+    {"GET", "/usage", RouteId::kUsage, RateClass::kGeneral, kApi},
+    {"POST", "/jobs", RouteId::kCreateJob, RateClass::kUpload, kBoth},
+    {"GET", "/jobs", RouteId::kListJobs, RateClass::kGeneral, kBoth},
+    {"POST", "/jobs/preview", RouteId::kPreviewJob, RateClass::kGeneral, kBoth},
+    {"GET", "/jobs/:id", RouteId::kGetJob, RateClass::kGeneral, kBoth},
+    {"GET", "/jobs/:id/cleaned", RouteId::kJobCleaned, RateClass::kGeneral, kBoth},
+    {"GET", "/jobs/:id/issues", RouteId::kJobIssues, RateClass::kGeneral, kBoth},
+    {"POST", "/signup", RouteId::kSignup, RateClass::kGeneral, kConsole},
+    {"POST", "/login", RouteId::kLogin, RateClass::kGeneral, kConsole},
+    {"POST", "/logout", RouteId::kLogout, RateClass::kGeneral, kConsole},
+    {"GET", "/me", RouteId::kMe, RateClass::kGeneral, kConsole},
+    {"GET", "/keys", RouteId::kListKeys, RateClass::kGeneral, kConsole},
+    {"POST", "/keys", RouteId::kCreateKey, RateClass::kGeneral, kConsole},
+    {"DELETE", "/keys/:key_id", RouteId::kRevokeKey, RateClass::kGeneral, kConsole},
+    {"GET", "/webhook", RouteId::kGetWebhook, RateClass::kGeneral, kBoth},
+    {"PUT", "/webhook", RouteId::kPutWebhook, RateClass::kGeneral, kBoth},
+    {"POST", "/webhook/secret", RouteId::kRollWebhookSecret, RateClass::kGeneral, kBoth},
+    {"POST", "/webhook/test", RouteId::kTestWebhook, RateClass::kGeneral, kBoth},
+    {"GET", "/webhook/deliveries", RouteId::kListDeliveries, RateClass::kGeneral, kBoth},
+    {"POST", "/webhook/deliveries/:delivery_id/redeliver", RouteId::kRedeliver,
+     RateClass::kGeneral, kBoth},
 };
 
 std::vector<std::string_view> Split(std::string_view path) {
@@ -58,19 +77,22 @@ bool Match(std::string_view pattern, const std::vector<std::string_view>& segmen
 
 std::vector<std::string> RouteList() {
   std::vector<std::string> out;
-  for (const Route& r : kRoutes) {
-    std::string path;
-    for (std::string_view seg : Split(r.pattern)) {
-      path += '/';
-      if (seg[0] == ':') {
-        path += '{';
-        path += seg.substr(1);
-        path += '}';
-      } else {
-        path += seg;
+  for (const auto& [bit, prefix] : {std::pair{kApi, kApiPrefix}, {kConsole, kConsolePrefix}}) {
+    for (const Route& r : kRoutes) {
+      if ((r.doors & bit) == 0) continue;
+      std::string path(prefix);
+      for (std::string_view seg : Split(r.pattern)) {
+        path += '/';
+        if (seg[0] == ':') {
+          path += '{';
+          path += seg.substr(1);
+          path += '}';
+        } else {
+          path += seg;
+        }
       }
+      out.push_back(std::string(r.method) + " " + path);
     }
-    out.push_back(std::string(r.method) + " " + path);
   }
   return out;
 }
@@ -79,10 +101,21 @@ RouteMatch MatchRoute(std::string_view method, std::string_view path) {
   if (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
   // Empty segments ("//") never match: Split drops them, so compare lengths too.
   if (path.find("//") != std::string_view::npos) return {};
-  const auto segments = Split(path);
   RouteMatch result;
+  uint8_t door = 0;
+  for (auto [d, prefix] : {std::pair{Door::kApi, kApiPrefix}, {Door::kConsole, kConsolePrefix}}) {
+    if (path.starts_with(prefix) &&
+        (path.size() == prefix.size() || path[prefix.size()] == '/')) {
+      result.door = d;
+      door = d == Door::kApi ? kApi : kConsole;
+      path.remove_prefix(prefix.size());
+    }
+  }
+  if (door == 0) return result;
+  const auto segments = Split(path);
   std::vector<std::string> params;
   for (const Route& r : kRoutes) {
+    if ((r.doors & door) == 0) continue;
     if (!Match(r.pattern, segments, &params)) continue;
     if (r.method == method) {
       result.kind = RouteMatch::Kind::kFound;

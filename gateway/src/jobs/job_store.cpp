@@ -73,8 +73,17 @@ Result<std::optional<Job>> RedisJobStore::Get(std::string_view account_id, std::
 }
 
 Result<std::vector<Job>> RedisJobStore::List(std::string_view account_id, int limit) {
-  auto ids = redis_.Command(
-      {"ZREVRANGE", AccountKey(account_id, "jobs"), "0", std::to_string(limit - 1)});
+  return ListBefore(account_id, 0, limit);
+}
+
+Result<std::vector<Job>> RedisJobStore::ListBefore(std::string_view account_id, int64_t before_ms,
+                                                   int limit) {
+  auto ids = before_ms > 0
+                 ? redis_.Command({"ZREVRANGEBYSCORE", AccountKey(account_id, "jobs"),
+                                   "(" + std::to_string(before_ms), "-inf", "LIMIT", "0",
+                                   std::to_string(limit)})
+                 : redis_.Command({"ZREVRANGE", AccountKey(account_id, "jobs"), "0",
+                                   std::to_string(limit - 1)});
   if (!ids.ok()) return ids.status();
   std::vector<std::vector<std::string>> cmds;
   for (const auto& id : ids->elements) cmds.push_back({"HGETALL", JobKey(account_id, id.str)});

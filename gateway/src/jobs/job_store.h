@@ -35,6 +35,9 @@ class JobStore {
   virtual Result<std::optional<Job>> Get(std::string_view account_id, std::string_view id) = 0;
   // The account's newest jobs first, at most limit.
   virtual Result<std::vector<Job>> List(std::string_view account_id, int limit) = 0;
+  // The newest jobs created strictly before before_ms: the console's next page.
+  virtual Result<std::vector<Job>> ListBefore(std::string_view account_id, int64_t before_ms,
+                                              int limit) = 0;
   // Writes every field of the job.
   virtual Status Save(const Job& job) = 0;
   virtual Result<std::string> FileChunk(const Job& job, int64_t index) = 0;
@@ -56,6 +59,8 @@ class RedisJobStore final : public JobStore {
   Status AddToList(const Job& job) override;
   Result<std::optional<Job>> Get(std::string_view account_id, std::string_view id) override;
   Result<std::vector<Job>> List(std::string_view account_id, int limit) override;
+  Result<std::vector<Job>> ListBefore(std::string_view account_id, int64_t before_ms,
+                                      int limit) override;
   Status Save(const Job& job) override;
   Result<std::string> FileChunk(const Job& job, int64_t index) override;
   Status DeleteFile(const Job& job) override;

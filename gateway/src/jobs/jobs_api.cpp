@@ -160,7 +160,16 @@ HttpResponse JobsApi::Create(const HttpRequest& request, const Principal& princi
 HttpResponse JobsApi::List(const HttpRequest& request, const Principal& principal) {
   auto limit = IntParam(request, "limit", 20, 1, 20);
   if (!limit.ok()) return ErrorResponse(limit.status());
-  auto jobs = store_.List(principal.account.id, static_cast<int>(*limit));
+  int64_t before_ms = 0;
+  if (auto before = request.Query("before")) {
+    auto ms = ParseIso8601Millis(*before);
+    if (!ms) {
+      return ErrorResponse(Invalid("before", "must be a created_at of a job, such as "
+                                             "2026-11-22T09:05:01.042Z"));
+    }
+    before_ms = *ms;
+  }
+  auto jobs = store_.ListBefore(principal.account.id, before_ms, static_cast<int>(*limit));
   if (!jobs.ok()) return ErrorResponse(jobs.status());
   json list = json::array();
   for (const auto& j : *jobs) list.push_back(JobSummaryJson(j));

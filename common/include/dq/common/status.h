@@ -39,6 +39,12 @@ enum class ErrorCode {
   kJobNotDone,            // 409: the job has no result of that kind yet (or failed)
   kInternal,              // 500
   kUnavailable,           // 503: a dependency (Redis, the validator) is down
+  // Self-service (the console's API and /v1/webhook).
+  kEmailTaken,            // 409
+  kInvalidCredentials,    // 401
+  kLoginRequired,         // 401
+  kCsrfFailed,            // 403
+  kInvalidWebhookUrl,     // 400
 };
 
 // "api_key_required", "invalid_request", ... ("ok" for kOk).
