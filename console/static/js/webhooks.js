@@ -19,6 +19,8 @@ async function loadWebhook() {
 }
 
 function deliveryStatus(d) {
+  const named = { delivered: ['success', 'delivered'], retry: ['warning', 'retrying'], dead_letter: ['danger', 'gave up'], skipped: ['secondary', 'skipped (off)'] }[d.outcome];
+  if (named && !d.dead) return el('span', { class: `badge text-bg-${named[0]}` }, named[1]);
   if (d.dead) return el('span', { class: 'badge text-bg-danger' }, 'gave up');
   if (d.status_code >= 200 && d.status_code < 300) return el('span', { class: 'badge text-bg-success' }, 'delivered');
   if (d.next_retry_at) return el('span', { class: 'badge text-bg-warning' }, 'retrying');
