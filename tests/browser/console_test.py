@@ -69,7 +69,12 @@ class ConsoleTest(unittest.TestCase):
         os.makedirs(cls.artifacts, exist_ok=True)
         cls.stack = Stack({"gateway": ARGS.gateway, "validator": ARGS.validator,
                            "notifier": ARGS.notifier, "dqctl": ARGS.dqctl}, ARGS.source, cls.work)
-        cls.stack.start()
+        try:
+            cls.stack.start()
+        except BaseException:
+            print(cls.stack.logs(), file=sys.stderr)
+            cls.stack.stop()
+            raise
         cls.base = cls.stack.base_url
         cls.receiver = WebhookReceiver()
         axe = os.path.join(ARGS.source, "scripts", "node_modules", "axe-core", "axe.min.js")
@@ -98,8 +103,11 @@ class ConsoleTest(unittest.TestCase):
 
     def run(self, result=None):
         # Later steps need the earlier ones: stop at the first failure.
-        if result and (result.failures or result.errors):
-            self.skipTest("an earlier step failed")
+        if result is not None and (result.failures or result.errors):
+            result.startTest(self)
+            result.addSkip(self, "an earlier step failed")
+            result.stopTest(self)
+            return result
         return super().run(result)
 
     def setUp(self):

@@ -107,6 +107,7 @@ class Stack:
         env = self.common_env()
         env.update({
             "DQ_GATEWAY_BIND": "127.0.0.1", "DQ_GATEWAY_PORT": str(self.gateway_port),
+            "DQ_GATEWAY_OPS_PORT": str(free_port()),
             "DQ_VALIDATOR_ADDR": f"127.0.0.1:{self.validator_port}",
             "DQ_NOTIFIER_ADDR": f"127.0.0.1:{self.notifier_grpc_port}",
             "DQ_CONSOLE_DIR": os.path.join(self.source_dir, "console"),
@@ -125,7 +126,7 @@ class Stack:
             if gateway.poll() is not None:
                 raise SystemExit("dq-gateway exited during start-up:\n" + self.logs())
             return requests.get(self.base_url + "/readyz", timeout=1).status_code == 200
-        wait_for(ready, 30, "dq-gateway /readyz")
+        wait_for(ready, 60, "dq-gateway /readyz")
 
     def dqctl(self, *args):
         env = {k: v for k, v in os.environ.items() if not k.startswith("DQ_")}
@@ -149,7 +150,7 @@ class Stack:
 
     def logs(self):
         out = []
-        for name in ("gateway", "notifier"):
+        for name in ("gateway", "notifier", "validator"):
             path = os.path.join(self.workdir, f"{name}.log")
             if os.path.exists(path):
                 with open(path, "rb") as f:

@@ -66,7 +66,7 @@ export function statusBadge(status) {
 
 // A button that copies the value of `input` and says so.
 export function copyButton(input, label = 'Copy') {
-  const btn = el('button', { type: 'button', class: 'btn btn-outline-secondary' }, label);
+  const btn = el('button', { type: 'button', class: 'btn btn-secondary' }, label);
   btn.addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(input.value);
