@@ -267,7 +267,7 @@ class ConsoleTest(unittest.TestCase):
         b.button("Save endpoint").click()
         b.alert_text("webhook-message", "Saved")
         b.button("Roll secret").click()
-        b.button("Roll secret").click()  # the confirm step's button
+        b.button("Yes, roll the secret").click()  # the confirm step
         secret = b.wait(lambda: b.driver.find_element(By.ID, "new-secret").get_attribute("value"), what="the secret")
         self.assertTrue(secret.startswith("whsec_"), secret)
         b.button("Send test event").click()
@@ -348,7 +348,7 @@ class ConsoleTest(unittest.TestCase):
     def test_09_delete_the_job(self):
         b = self.browser
         b.button("Delete job").click()
-        b.button("Delete job").click()  # the confirm step's button
+        b.button("Yes, delete the job").click()  # the confirm step
         b.wait(lambda: "/console/jobs" in b.driver.current_url and "deleted" in b.driver.current_url)
         b.alert_text("jobs-message", "deleted")
         self.assertEqual(self.api("GET", f"/v1/jobs/{self.state['job_id']}").status_code, 404)

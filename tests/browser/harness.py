@@ -226,6 +226,11 @@ class Browser:
         except TimeoutException:
             raise AssertionError(f"timed out waiting for {what} on {self.driver.current_url}")
 
+    def _centred(self, element):
+        # As a person scrolls to a control before using it (and nothing sticky covers it).
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        return element
+
     def field(self, label):
         """The control whose <label> reads `label`."""
         def find():
@@ -234,7 +239,7 @@ class Browser:
                 if (lab.get_attribute("textContent") or "").strip() == label:
                     control = self.driver.find_element(By.ID, lab.get_attribute("for"))
                     if control.is_displayed():
-                        return control
+                        return self._centred(control)
             return None
         return self.wait(find, what=f"a field labelled {label!r}")
 
@@ -242,7 +247,7 @@ class Browser:
         def find():
             for b in self.driver.find_elements(By.XPATH, f"//button[normalize-space()={json.dumps(text)}]"):
                 if b.is_displayed() and b.is_enabled():
-                    return b
+                    return self._centred(b)
             return None
         return self.wait(find, what=f"a button {text!r}")
 
@@ -250,7 +255,7 @@ class Browser:
         def find():
             for a in self.driver.find_elements(By.XPATH, f"//a[normalize-space()={json.dumps(text)}]"):
                 if a.is_displayed():
-                    return a
+                    return self._centred(a)
             return None
         return self.wait(find, what=f"a link {text!r}")
 

@@ -173,7 +173,7 @@ function wireControls() {
   $('#prev-page').addEventListener('click', () => { page -= 1; renderIssues(); });
   $('#next-page').addEventListener('click', () => { page += 1; renderIssues(); });
   $('#delete-job').addEventListener('click', () => confirmStep($('#delete-confirm'),
-    'Delete this job, its file, report and cleaned file? This cannot be undone.', 'Delete job', async () => {
+    'Delete this job, its file, report and cleaned file? This cannot be undone.', 'Yes, delete the job', async () => {
       try {
         await api.deleteJob(id);
         location.replace('/console/jobs?deleted=1');

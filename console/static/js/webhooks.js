@@ -137,7 +137,7 @@ run(async () => {
     }
   });
   $('#roll-secret').addEventListener('click', () => confirmStep($('#secret-confirm'),
-    'Make a new signing secret? The current one stops signing at once.', 'Roll secret', async () => {
+    'Make a new signing secret? The current one stops signing at once.', 'Yes, roll the secret', async () => {
       try {
         const answer = await api.rollSecret();
         showSecret(answer.secret || answer.webhook_secret || '');
