@@ -228,7 +228,7 @@ class Browser:
 
     def _centred(self, element):
         # As a person scrolls to a control before using it (and nothing sticky covers it).
-        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'})", element)
         return element
 
     def field(self, label):

@@ -18,7 +18,10 @@ form.addEventListener('submit', async (event) => {
     // Put the user where the problem is.
     const field = err.details && err.details[0] && form.elements.namedItem(err.details[0].field);
     if (field) field.focus();
-    else if (err.code === 'email_taken') form.email.focus();
+    else if (err.code === 'email_taken') {
+      form.email.classList.add('is-invalid');
+      form.email.focus();
+    }
   } finally {
     button.disabled = false;
   }
