@@ -327,7 +327,7 @@ class ConsoleTest(unittest.TestCase):
         # Without the summary endpoint the page counts from the issues; the browser logs its 404.
         self.check_page("job", allowed_api_statuses=() if self.features["job_summary"] else (404,))
         if ARGS.readme_screenshot:
-            b.screenshot(ARGS.readme_screenshot, 1440)
+            b.screenshot(ARGS.readme_screenshot, 1440, height=1500)
 
     def test_08_download_both_files(self):
         b = self.browser
@@ -336,7 +336,10 @@ class ConsoleTest(unittest.TestCase):
         b.link("Download issues (CSV)").click()
         files = wait_for(lambda: (lambda fs: fs if len(fs) == 2 and not any(f.endswith(".crdownload") for f in fs) else None)(
             os.listdir(b.downloads)), 30, "both downloads")
-        by_size = {f: open(os.path.join(b.downloads, f), "rb").read() for f in files}
+        by_size = {}
+        for f in files:
+            with open(os.path.join(b.downloads, f), "rb") as fh:
+                by_size[f] = fh.read()
         cleaned = self.api("GET", f"/v1/jobs/{job_id}/cleaned").content
         issues_csv = self.api("GET", f"/v1/jobs/{job_id}/issues", params={"format": "csv", "limit": 10000}).content
         self.assertIn(cleaned, by_size.values())

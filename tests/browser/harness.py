@@ -307,12 +307,15 @@ class Browser:
             " (e) => done([{id: 'axe-error', impact: 'critical', help: String(e), nodes: []}]));")
         return [v for v in violations if v.get("impact") in ("serious", "critical")]
 
-    def screenshot(self, path, width):
-        """A full-page screenshot at the given viewport width."""
+    def screenshot(self, path, width, height=None):
+        """A screenshot from the top of the page at the given viewport width: the whole page, or
+        the first `height` pixels."""
         d = self.driver
         d.set_window_size(width, 900)
-        height = d.execute_script("return Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)")
+        if height is None:
+            height = d.execute_script("return Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)")
         d.set_window_size(width, min(max(int(height), 600), 6000))
+        d.execute_script("window.scrollTo({top: 0, behavior: 'instant'})")
         d.save_screenshot(path)
         d.set_window_size(1440, 1000)
 

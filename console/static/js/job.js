@@ -114,7 +114,7 @@ function renderCharts(summary) {
   charts.push(new Chart($('#chart-codes'), {
     type: 'bar',
     data: {
-      labels: codes.map((c) => c.code),
+      labels: codes.map((c) => `${c.code} · ${c.field}`),
       datasets: [{ label: 'Issues', data: codes.map((c) => c.count),
         backgroundColor: codes.map((c) => (c.severity === 'error' ? color('--bs-danger', '#dc3545') : color('--bs-warning', '#ffc107'))) }],
     },
@@ -130,7 +130,7 @@ function renderExamples(summary) {
     el('td', {}, c.field),
     el('td', {}, c.severity),
     el('td', { class: 'text-end' }, formatNumber(c.count)),
-    el('td', { class: 'value-cell small' }, (c.examples || []).map((e, i) => [i ? '; ' : '', `row ${e.row}: `, el('code', {}, e.original_value === '' ? '(empty)' : String(e.original_value))]))));
+    el('td', { class: 'value-cell small' }, (c.examples || []).map((e, i) => [i ? '; ' : '', `row ${e.row}: `, el('code', {}, e.original_value === '' ? '(empty)' : shortValue(e.original_value))]))));
   $('#examples').replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', { colspan: '5', class: 'text-body-secondary' }, 'No issues: every row passed.'))]));
 }
 
@@ -148,6 +148,13 @@ function applyFilters() {
   renderIssues();
 }
 
+// Long values (a 260-character title) are cut in the table; the whole value is in the tooltip
+// and in the downloads.
+function shortValue(v) {
+  const text = String(v);
+  return text.length > 80 ? el('span', { title: text }, text.slice(0, 80) + '…') : text;
+}
+
 function renderIssues() {
   const pages = Math.max(1, Math.ceil(filtered.length / PAGE_SIZE));
   page = Math.min(page, pages - 1);
@@ -161,8 +168,8 @@ function renderIssues() {
     el('td', {}, i.field),
     el('td', {}, el('code', {}, i.code)),
     el('td', {}, i.message),
-    el('td', { class: 'value-cell' }, i.original_value === '' ? el('span', { class: 'text-body-secondary' }, '(empty)') : i.original_value),
-    el('td', { class: 'value-cell' }, i.fixed_value ?? ''))));
+    el('td', { class: 'value-cell' }, i.original_value === '' ? el('span', { class: 'text-body-secondary' }, '(empty)') : shortValue(i.original_value)),
+    el('td', { class: 'value-cell' }, i.fixed_value === null || i.fixed_value === undefined ? '' : shortValue(i.fixed_value)))));
   $('#page-info').textContent = filtered.length ? `Issues ${from + 1}–${from + shown.length} of ${filtered.length}, page ${page + 1} of ${pages}` : '';
   $('#prev-page').disabled = page === 0;
   $('#next-page').disabled = page >= pages - 1;
