@@ -97,6 +97,10 @@ constexpr SettingSpec kSettings[] = {
     {"DQ_ACCOUNT_MAX_STORED_BYTES", "2147483648", true, 0, INT64_MAX, kGateway, false,
      "bytes of job data (uploads, issues, cleaned files) one account may store; past it uploads "
      "answer 429 storage_limit_exceeded (0: no ceiling)"},
+    {"DQ_CONSOLE_DIR", "/usr/share/dq/console", false, 0, 0, kGateway, false,
+     "the web console's folder (pages/ and static/); missing: /console/ is not served"},
+    {"DQ_CONSOLE_VENDOR_DIR", "/usr/share/javascript", false, 0, 0, kGateway, false,
+     "where Debian's libjs-bootstrap5 and libjs-chart.js put their files"},
     // Validator
     {"DQ_VALIDATOR_BIND", "0.0.0.0", false, 0, 0, kValidator, false, "address the gRPC server binds"},
     {"DQ_VALIDATOR_PORT", "50051", true, 0, 65535, kValidator, false, "gRPC port"},

@@ -67,6 +67,9 @@ HttpResponse Gateway::Handle(const HttpRequest& request) {
 HttpResponse Gateway::HandleUnsafe(const HttpRequest& request, RequestTrace& trace) {
   const std::string_view path = request.path;
   if (path == "/v1" || path.starts_with("/v1/")) return HandleV1(request, trace);
+  if (deps_.console_site != nullptr && ConsoleSite::Owns(path)) {
+    return deps_.console_site->Serve(request);
+  }
   if (path == kConsolePrefix || path.starts_with(std::string(kConsolePrefix) + "/")) {
     return HandleConsole(request, trace);
   }

@@ -29,6 +29,7 @@
 #include "auth/authenticator.h"
 #include "clients/validator_client.h"
 #include "console/console_api.h"
+#include "console/console_site.h"
 #include "dq/common/account_store.h"
 #include "dq/common/clock.h"
 #include "http/http_types.h"
@@ -58,6 +59,8 @@ struct GatewayDeps {
   // The console's door and the webhook endpoints; null where not served.
   ConsoleApi* console = nullptr;
   WebhookApi* webhooks = nullptr;
+  // The web console's pages and assets under /console/; null where the console is not served.
+  const ConsoleSite* console_site = nullptr;
 };
 
 class Gateway {

@@ -89,13 +89,22 @@ GatewayApp::GatewayApp(const Settings& s) {
   if (!go.rate_limiting) log::Warn("rate limiting is OFF (DQ_RATE_LIMIT_ENABLED=0)");
   self_service_ =
       std::make_unique<SelfService>(s, *redis_, *accounts_, *quota_, *limiter_, clock);
-  gateway_ = std::make_unique<Gateway>(
-      GatewayDeps{*accounts_, *limiter_, *quota_, *validator_,
-                  [redis, limiter_redis] {
-                    return redis->Ping() && (limiter_redis == redis || limiter_redis->Ping());
-                  },
-                  jobs_api_.get(), clock, self_service_->console(), self_service_->webhooks()},
-      go);
+  // The web console's files; without them the gateway still serves the API.
+  auto site = LoadConsoleSite(s.String("DQ_CONSOLE_DIR"), s.String("DQ_CONSOLE_VENDOR_DIR"));
+  if (site.ok()) {
+    console_site_ = std::make_unique<ConsoleSite>(std::move(*site));
+    log::Info("console served at /console/", {{"version", console_site_->version()}});
+  } else {
+    log::Warn("console not served", {{"error", site.status().message()}});
+  }
+  GatewayDeps deps{*accounts_, *limiter_, *quota_, *validator_,
+                   [redis, limiter_redis] {
+                     return redis->Ping() && (limiter_redis == redis || limiter_redis->Ping());
+                   },
+                   jobs_api_.get(), clock, self_service_->console(),
+                   self_service_->webhooks()};
+  deps.console_site = console_site_.get();
+  gateway_ = std::make_unique<Gateway>(std::move(deps), go);
 
   HttpServerOptions ho;
   ho.bind = s.String("DQ_GATEWAY_BIND");

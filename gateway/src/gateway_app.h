@@ -61,6 +61,7 @@ class GatewayApp {
   std::unique_ptr<GrpcValidatorStreamFactory> streams_;
   std::unique_ptr<JobRunner> runner_;
   std::unique_ptr<JobWorkers> workers_;
+  std::unique_ptr<ConsoleSite> console_site_;
   std::unique_ptr<RedisQueueStats> queue_stats_;
   std::unique_ptr<QueueMetricsSampler> queue_sampler_;
   std::unique_ptr<SelfService> self_service_;  // roles api and all
