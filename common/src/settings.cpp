@@ -72,6 +72,12 @@ constexpr SettingSpec kSettings[] = {
      "how often the job queue's depth and oldest job's age are read for /metrics (0: never)"},
     {"DQ_JOB_CLAIM_IDLE_MS", "30000", true, 500, 3600000, kGateway, false,
      "a job whose worker has been silent this long is taken over by another worker"},
+    {"DQ_JOB_MAX_STORED_ISSUES", "100000", true, 1, 100000000, kGateway, false,
+     "issues stored per job; past it counters and the summary stay exact and the job detail "
+     "says issues_truncated"},
+    {"DQ_ACCOUNT_MAX_STORED_BYTES", "2147483648", true, 0, INT64_MAX, kGateway, false,
+     "bytes of job data (uploads, issues, cleaned files) one account may store; past it uploads "
+     "answer 429 storage_limit_exceeded (0: no ceiling)"},
     // Validator
     {"DQ_VALIDATOR_BIND", "0.0.0.0", false, 0, 0, kValidator, false, "address the gRPC server binds"},
     {"DQ_VALIDATOR_PORT", "50051", true, 0, 65535, kValidator, false, "gRPC port"},

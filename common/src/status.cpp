@@ -22,6 +22,9 @@ std::string_view ErrorCodeName(ErrorCode code) {
     case ErrorCode::kJobNotDone: return "job_not_done";
     case ErrorCode::kInternal: return "internal_error";
     case ErrorCode::kUnavailable: return "service_unavailable";
+    case ErrorCode::kIdempotencyKeyReused: return "idempotency_key_reused";
+    case ErrorCode::kStorageLimitExceeded: return "storage_limit_exceeded";
+    case ErrorCode::kAborted: return "conflict";
   }
   return "internal_error";
 }

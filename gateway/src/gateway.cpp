@@ -10,6 +10,8 @@
 #include "observe/access_log.h"
 #include "validate/validate_request.h"
 
+#include <google/protobuf/arena.h>
+
 namespace dq::gateway {
 namespace {
 
@@ -194,7 +196,8 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request, RequestTrace& trace) 
       }
   }
   // A refused quota renews on the first day of next month (UTC): say when.
-  if (response.status == 429 && response.FindHeader("Retry-After") == nullptr) {
+  if (response.status == 429 && response.FindHeader("Retry-After") == nullptr &&
+      response.body.find("\"quota_exceeded\"") != std::string::npos) {
     response.SetHeader("Retry-After",
                        std::to_string(SecondsUntilNextMonth(deps_.clock.Now())));
   }
@@ -212,14 +215,30 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
                                     " bytes; the limit is " +
                                     std::to_string(options_.max_body_bytes) + "."));
   }
-  auto command = ParseValidateRequest(request.body, options_.max_records);
-  if (!command.ok()) return ErrorResponse(command.status());
+  // One command per serving thread: its buffers are reused from request to request.
+  thread_local ValidateCommand reused;
+  struct Release {
+    ValidateCommand& c;
+    ~Release() { c.ReleaseIfLarge(8u << 20); }
+  } release{reused};
+  ValidateCommand* command = &reused;
+  if (Status s = ParseValidateRequestInto(request.body, options_.max_records, reused); !s.ok()) {
+    return ErrorResponse(s);
+  }
 
-  const auto records = static_cast<int64_t>(command->records.size());
+  // The request's strings live on an arena: one block, freed at once.
+  google::protobuf::Arena arena;
+  auto* validator_request =
+      google::protobuf::Arena::CreateMessage<validator::v1::ValidateRequest>(&arena);
+  if (Status s = BuildValidatorRequestInto(*command, *validator_request); !s.ok()) {
+    return ErrorResponse(s);
+  }
+
+  const auto records = static_cast<int64_t>(command->records);
   auto reservation = deps_.quota.Reserve(principal.account, records);
   if (!reservation.ok()) return ErrorResponse(reservation.status());
 
-  auto result = deps_.validator.Validate(BuildValidatorRequest(*command));
+  auto result = deps_.validator.Validate(*validator_request);
   if (!result.ok()) {
     if (Status s = deps_.quota.Release(*reservation); !s.ok()) {
       log::Warn("quota release failed", {{"request_id", request.request_id},
@@ -231,7 +250,7 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
     }
     return ErrorResponse(result.status());
   }
-  return JsonResponse(200, DumpJson(BuildValidateResponse(*command, *result)));
+  return JsonResponse(200, WriteValidateResponse(*command, *result));
 }
 
 HttpResponse Gateway::Jobs(const RouteMatch& route, const HttpRequest& request,
@@ -245,6 +264,8 @@ HttpResponse Gateway::Jobs(const RouteMatch& route, const HttpRequest& request,
     case RouteId::kListJobs: return jobs.List(request, principal);
     case RouteId::kPreviewJob: return jobs.Preview(request, principal);
     case RouteId::kGetJob: return jobs.Get(principal, route.params[0]);
+    case RouteId::kDeleteJob: return jobs.Delete(principal, route.params[0]);
+    case RouteId::kJobSummary: return jobs.Summary(principal, route.params[0]);
     case RouteId::kJobCleaned: return jobs.Cleaned(principal, route.params[0]);
     case RouteId::kJobIssues: return jobs.IssuesPage(request, principal, route.params[0]);
     default: return ErrorResponse(Status(ErrorCode::kNotFound, "No such endpoint."));

@@ -24,6 +24,9 @@ int HttpStatusFor(ErrorCode code) {
     case ErrorCode::kJobNotDone: return 409;
     case ErrorCode::kInternal: return 500;
     case ErrorCode::kUnavailable: return 503;
+    case ErrorCode::kIdempotencyKeyReused: return 422;
+    case ErrorCode::kStorageLimitExceeded: return 429;
+    case ErrorCode::kAborted: return 409;
   }
   return 500;
 }

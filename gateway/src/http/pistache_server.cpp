@@ -4,6 +4,7 @@
 #include <pistache/http.h>
 #include <pistache/peer.h>
 
+#include <cstdio>
 #include <sstream>
 
 #include "dq/common/crypto.h"
@@ -113,8 +114,32 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::ResponseWr
     writer.headers().add(std::make_shared<NamedHeader>(name, value));
   }
   writer.headers().add(std::make_shared<NamedHeader>("X-Request-Id", request_id));
-  writer.headers().add<Http::Header::ContentType>(Http::Mime::MediaType::fromString(r.content_type));
-  writer.send(static_cast<Http::Code>(r.status), r.body);
+  if (!r.content_type.empty()) {  // a 204 has no body and no type
+    writer.headers().add<Http::Header::ContentType>(
+        Http::Mime::MediaType::fromString(r.content_type));
+  }
+  if (!r.body_producer) {
+    writer.send(static_cast<Http::Code>(r.status), r.body);
+    return;
+  }
+  // A streamed body: chunked transfer encoding, one chunk per piece, each sent as it is made.
+  auto stream = writer.stream(static_cast<Http::Code>(r.status));
+  std::string piece = r.body;
+  bool more = true;
+  while (true) {
+    if (!piece.empty()) {  // one chunk: size in hex, CRLF, data, CRLF
+      char size[24];
+      const int n = std::snprintf(size, sizeof size, "%zx\r\n", piece.size());
+      piece += "\r\n";
+      stream.write(size, n);
+      stream.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+      stream.flush();
+    }
+    if (!more) break;
+    piece.clear();
+    more = r.body_producer(&piece);
+  }
+  stream.ends();
 }
 
 // Bytes received for the request in progress on one connection (kept in the peer's data).

@@ -19,6 +19,8 @@ constexpr Route kRoutes[] = {
     {"GET", "/v1/jobs", RouteId::kListJobs, RateClass::kGeneral},
     {"POST", "/v1/jobs/preview", RouteId::kPreviewJob, RateClass::kGeneral},
     {"GET", "/v1/jobs/:id", RouteId::kGetJob, RateClass::kGeneral},
+    {"DELETE", "/v1/jobs/:id", RouteId::kDeleteJob, RateClass::kGeneral},
+    {"GET", "/v1/jobs/:id/summary", RouteId::kJobSummary, RateClass::kGeneral},
     {"GET", "/v1/jobs/:id/cleaned", RouteId::kJobCleaned, RateClass::kGeneral},
     {"GET", "/v1/jobs/:id/issues", RouteId::kJobIssues, RateClass::kGeneral},
 };

@@ -19,6 +19,8 @@ enum class RouteId {
   kGetJob,       // GET  /v1/jobs/:id
   kJobCleaned,   // GET  /v1/jobs/:id/cleaned
   kJobIssues,    // GET  /v1/jobs/:id/issues
+  kDeleteJob,    // DELETE /v1/jobs/:id
+  kJobSummary,   // GET  /v1/jobs/:id/summary
 };
 
 struct RouteMatch {

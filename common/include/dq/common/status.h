@@ -39,6 +39,9 @@ enum class ErrorCode {
   kJobNotDone,            // 409: the job has no result of that kind yet (or failed)
   kInternal,              // 500
   kUnavailable,           // 503: a dependency (Redis, the validator) is down
+  kIdempotencyKeyReused,  // 422: an Idempotency-Key seen before with a different body
+  kStorageLimitExceeded,  // 429: the account's stored job data is at its ceiling
+  kAborted,               // 409: a fenced write refused (a newer attempt or a deleted job)
 };
 
 // "api_key_required", "invalid_request", ... ("ok" for kOk).
