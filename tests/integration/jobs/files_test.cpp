@@ -174,7 +174,8 @@ TEST_F(FilesIntegrationTest, Windows1252CsvIsConvertedAndShown) {
   ASSERT_EQ(r.status, 202) << r.body;
   const std::string id = json::parse(r.body)["id"];
   json job = WaitDone(id);
-  EXPECT_EQ(job["encoding"], "windows-1252");
+  // Without bytes 0x80-0x9F the two are the same text; libuchardet names either.
+  EXPECT_TRUE(job["encoding"] == "windows-1252" || job["encoding"] == "iso-8859-1") << job.dump();
   HttpResult cleaned = Get("/v1/jobs/" + id + "/cleaned");
   EXPECT_NE(cleaned.body.find("Caf\xC3\xA9 cr\xC3\xA8me"), std::string::npos) << cleaned.body;
 
