@@ -1,20 +1,20 @@
 // dqctl: admin CLI. Talks to Redis directly, with the same settings as the services.
+#include <cstdlib>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli.h"
 #include "dq/common/settings.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    std::cout << dq::cli::Usage();
-    return args.empty() ? 2 : 0;
-  }
   auto settings = dq::Settings::FromEnvironment(dq::kDqctl);
   if (!settings.ok()) {
-    std::cerr << "{\"error\":\"invalid_request\",\"message\":\"" << settings.status().message()
-              << "\"}\n";
-    return 2;
+    std::cerr << nlohmann::json{{"error", "invalid_request"},
+                                {"message", settings.status().message()}}
+                     .dump()
+              << "\n";
+    return dq::cli::kExitUsage;
   }
   dq::RedisOptions ro;
   ro.host = settings->String("DQ_REDIS_HOST");
@@ -25,6 +25,11 @@ int main(int argc, char** argv) {
   dq::RedisAccountStore store(redis, dq::SystemClock::Instance());
   dq::cli::CliOptions options;
   options.allow_http_webhooks = settings->Int("DQ_WEBHOOK_ALLOW_HTTP") == 1;
+  options.in = &std::cin;
+  options.env = [](const std::string& name) -> std::optional<std::string> {
+    const char* v = std::getenv(name.c_str());
+    return v == nullptr ? std::nullopt : std::optional<std::string>(v);
+  };
   dq::notifier::RedisDeliveryLog deliveries(redis);
   return dq::cli::Run(args, store, &deliveries, options, std::cout, std::cerr);
 }

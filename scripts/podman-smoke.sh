@@ -302,7 +302,8 @@ if [ "$code" = 404 ]; then
 fi
 
 SECRET=smoke-secret-$RANDOM$RANDOM
-dqctl webhook set --account "$ACCOUNT" --url http://webhook:8000/hook --secret "$SECRET" >/dev/null
+podman exec -i "$GW" dqctl webhook set --account "$ACCOUNT" --url http://webhook:8000/hook \
+  --secret-stdin <<<"$SECRET" >/dev/null
 job=$(curl -sS --max-time 10 -X POST "$BASE/v1/jobs" -H "X-API-Key: $API_KEY" -H 'Expect:' \
   -F "file=@-;filename=products.csv;type=text/csv" -F 'mapping={"sku":"SKU","price":"Price"}' \
   <<<"$CSV")

@@ -44,6 +44,19 @@ bool ParseLevel(std::string_view name, Level* out) {
   return false;
 }
 
+bool Enabled(Level level) {
+  return static_cast<int>(level) >= g_min_level.load(std::memory_order_relaxed);
+}
+
+std::string_view Component() { return g_component; }
+
+void WriteLine(std::string_view json_object) {
+  std::string line(json_object);
+  line.push_back('\n');
+  std::lock_guard lock(g_write_mutex);
+  std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
 void Write(Level level, std::string_view message, Fields fields) {
   if (static_cast<int>(level) < g_min_level.load(std::memory_order_relaxed)) return;
   std::string line;

@@ -1,18 +1,40 @@
 #include "cli.h"
 
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <istream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <ostream>
+
+#ifndef DQ_VERSION
+#define DQ_VERSION "0.0.0"
+#endif
 
 namespace dq::cli {
 namespace {
 
 using nlohmann::json;
 
-struct Parsed {
-  std::string noun;
-  std::string verb;
-  std::map<std::string, std::string> flags;
+// What the command line said; filled by CLI11.
+struct Flags {
+  std::string account, plan, name, key, url, delivery, secret_env, secret_arg;
+  int64_t records = 0;
+  int limit = 100;
+  bool secret_stdin = false;
+  CLI::Option* secret_arg_option = nullptr;  // the refused --secret
 };
+
+struct Context {
+  const Flags& f;
+  AccountStore& store;
+  notifier::RedisDeliveryLog* deliveries;
+  const CliOptions& options;
+  std::ostream& out;
+  std::ostream& err;
+};
+
+using Handler = int (*)(Context&);
 
 int Fail(std::ostream& err, int code, std::string_view error, const std::string& message) {
   err << json{{"error", error}, {"message", message}}.dump() << "\n";
@@ -20,46 +42,12 @@ int Fail(std::ostream& err, int code, std::string_view error, const std::string&
 }
 
 int FailStatus(std::ostream& err, const Status& s) {
-  return Fail(err, 1, ErrorCodeName(s.code()), s.message());
+  return Fail(err, kExitFailed, ErrorCodeName(s.code()), s.message());
 }
 
-bool ParseArgs(const std::vector<std::string>& args, Parsed* p, std::string* why) {
-  if (args.size() < 2) {
-    *why = "expected a command such as 'account create'";
-    return false;
-  }
-  p->noun = args[0];
-  p->verb = args[1];
-  for (size_t i = 2; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a.rfind("--", 0) != 0 || a.size() < 3) {
-      *why = "unexpected argument '" + a + "'";
-      return false;
-    }
-    std::string name = a.substr(2);
-    std::string value;
-    if (auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-    } else if (i + 1 < args.size()) {
-      value = args[++i];
-    } else {
-      *why = "--" + name + " needs a value";
-      return false;
-    }
-    p->flags[name] = value;
-  }
-  return true;
-}
-
-bool Need(const Parsed& p, const std::string& flag, std::string* value, std::string* why) {
-  auto it = p.flags.find(flag);
-  if (it == p.flags.end() || it->second.empty()) {
-    *why = p.noun + " " + p.verb + " needs --" + flag;
-    return false;
-  }
-  *value = it->second;
-  return true;
+int Print(std::ostream& out, const json& j) {
+  out << j.dump() << "\n";
+  return kExitOk;
 }
 
 json AccountJson(const Account& a) {
@@ -69,201 +57,273 @@ json AccountJson(const Account& a) {
   return j;
 }
 
-}  // namespace
+const CLI::Validator kNonEmpty(
+    [](std::string& v) { return v.empty() ? std::string("must not be empty") : std::string(); },
+    "NONEMPTY");
+const std::vector<std::string> kPlans = {"free", "pro", "business", "agency"};
 
-std::string Usage() {
-  return "usage: dqctl <command> [--flag value ...]\n"
-         "  account create --plan free|pro|business|agency [--name NAME]\n"
-         "  account show --account ID\n"
-         "  account list\n"
-         "  account set-plan --account ID --plan PLAN\n"
-         "  account set-quota --account ID --records N   (-1 clears the override)\n"
-         "  key create --account ID\n"
-         "  key list --account ID\n"
-         "  key revoke --account ID --key KEY_ID\n"
-         "  webhook set --account ID --url URL [--secret SECRET]\n"
-         "  webhook show --account ID\n"
-         "  webhook deliveries --account ID [--limit N]\n"
-         "  webhook redeliver --account ID --delivery DELIVERY_ID\n";
+int AccountCreate(Context& c) {
+  auto account = c.store.CreateAccount(*ParsePlan(c.f.plan), c.f.name);
+  if (!account.ok()) return FailStatus(c.err, account.status());
+  return Print(c.out, AccountJson(*account));
 }
+
+int AccountShow(Context& c) {
+  auto a = c.store.GetAccount(c.f.account);
+  if (!a.ok()) return FailStatus(c.err, a.status());
+  return Print(c.out, AccountJson(*a));
+}
+
+int AccountList(Context& c) {
+  auto ids = c.store.ListAccountIds();
+  if (!ids.ok()) return FailStatus(c.err, ids.status());
+  json list = json::array();
+  for (const auto& id : *ids) {
+    auto a = c.store.GetAccount(id);
+    if (a.ok()) list.push_back(AccountJson(*a));
+  }
+  return Print(c.out, {{"accounts", list}});
+}
+
+int AccountSetPlan(Context& c) {
+  if (Status s = c.store.SetPlan(c.f.account, *ParsePlan(c.f.plan)); !s.ok()) {
+    return FailStatus(c.err, s);
+  }
+  return Print(c.out, {{"account_id", c.f.account}, {"plan", c.f.plan}});
+}
+
+int AccountSetQuota(Context& c) {
+  if (Status s = c.store.SetQuota(c.f.account, c.f.records); !s.ok()) return FailStatus(c.err, s);
+  return Print(c.out, {{"account_id", c.f.account},
+                       {"quota_override", c.f.records < 0 ? json(nullptr) : json(c.f.records)}});
+}
+
+int KeyCreate(Context& c) {
+  auto key = c.store.CreateKey(c.f.account);
+  if (!key.ok()) return FailStatus(c.err, key.status());
+  return Print(c.out,
+               {{"account_id", c.f.account}, {"key_id", key->key_id}, {"api_key", key->api_key}});
+}
+
+int KeyList(Context& c) {
+  auto keys = c.store.ListKeys(c.f.account);
+  if (!keys.ok()) return FailStatus(c.err, keys.status());
+  json list = json::array();
+  for (const auto& k : *keys) {
+    list.push_back({{"key_id", k.key_id}, {"hint", k.hint}, {"created_at", k.created_at},
+                    {"revoked_at", k.revoked_at.empty() ? json(nullptr) : json(k.revoked_at)}});
+  }
+  return Print(c.out, {{"account_id", c.f.account}, {"keys", list}});
+}
+
+int KeyRevoke(Context& c) {
+  if (Status s = c.store.RevokeKey(c.f.account, c.f.key); !s.ok()) return FailStatus(c.err, s);
+  return Print(c.out, {{"account_id", c.f.account}, {"key_id", c.f.key}, {"revoked", true}});
+}
+
+// The webhook secret from standard input (first line, without its line ending) or from the
+// named environment variable; empty when neither is asked for.
+Result<std::string> ReadSecret(Context& c) {
+  std::string secret;
+  if (c.f.secret_stdin) {
+    if (c.options.in == nullptr || !std::getline(*c.options.in, secret)) {
+      return Status(ErrorCode::kInvalidRequest, "--secret-stdin: standard input is empty");
+    }
+    if (!secret.empty() && secret.back() == '\r') secret.pop_back();
+  } else if (!c.f.secret_env.empty()) {
+    auto value = c.options.env ? c.options.env(c.f.secret_env) : std::nullopt;
+    if (!value) {
+      return Status(ErrorCode::kInvalidRequest,
+                    "--secret-env: the environment variable " + c.f.secret_env + " is not set");
+    }
+    secret = *value;
+  } else {
+    return secret;
+  }
+  if (secret.empty()) return Status(ErrorCode::kInvalidRequest, "the webhook secret is empty");
+  return secret;
+}
+
+int WebhookSet(Context& c) {
+  const std::string& url = c.f.url;
+  const bool https = url.starts_with("https://");
+  const bool http = url.starts_with("http://");
+  if (!https && !(http && c.options.allow_http_webhooks)) {
+    return Fail(c.err, kExitUsage, "usage",
+                c.options.allow_http_webhooks
+                    ? "--url must start with https:// or http://"
+                    : "--url must start with https:// (http is allowed only when the operator "
+                      "sets DQ_WEBHOOK_ALLOW_HTTP=1)");
+  }
+  auto secret = ReadSecret(c);
+  if (!secret.ok()) return Fail(c.err, kExitUsage, "usage", secret.status().message());
+  Webhook hook{url, *secret};
+  if (Status s = c.store.SetWebhook(c.f.account, hook); !s.ok()) return FailStatus(c.err, s);
+  return Print(c.out, {{"account_id", c.f.account}, {"url", url}, {"signed", !secret->empty()}});
+}
+
+int WebhookShow(Context& c) {
+  auto hook = c.store.GetWebhook(c.f.account);
+  if (!hook.ok()) return FailStatus(c.err, hook.status());
+  json j = {{"account_id", c.f.account}};
+  j["url"] = hook->has_value() ? json((*hook)->url) : json(nullptr);
+  j["signed"] = hook->has_value() && !(*hook)->secret.empty();
+  return Print(c.out, j);
+}
+
+int WebhookDeliveries(Context& c) {
+  if (c.deliveries == nullptr) {
+    return Fail(c.err, kExitFailed, "internal_error", "the delivery log is not available");
+  }
+  if (Status s = c.store.GetAccount(c.f.account).status(); !s.ok()) return FailStatus(c.err, s);
+  auto attempts = c.deliveries->Deliveries(c.f.account, c.f.limit);
+  if (!attempts.ok()) return FailStatus(c.err, attempts.status());
+  auto dead = c.deliveries->DeadLetters(c.f.account);
+  if (!dead.ok()) return FailStatus(c.err, dead.status());
+  json list = json::array();
+  for (const auto& a : *attempts) {
+    list.push_back({{"time", a.time},
+                    {"delivery_id", a.delivery_id},
+                    {"url", a.url},
+                    {"http_status", a.http_status == 0 ? json(nullptr) : json(a.http_status)},
+                    {"latency_ms", a.latency_ms},
+                    {"error", a.error.empty() ? json(nullptr) : json(a.error)},
+                    {"outcome", a.outcome},
+                    {"attempt", a.attempt},
+                    {"event", a.event}});
+  }
+  json dead_list = json::array();
+  for (const auto& d : *dead) {
+    dead_list.push_back({{"time", d.time},
+                         {"delivery_id", d.event.delivery_id},
+                         {"url", d.url},
+                         {"attempts", d.event.attempts},
+                         {"last_error", d.last_error}});
+  }
+  return Print(c.out,
+               {{"account_id", c.f.account}, {"deliveries", list}, {"dead_letters", dead_list}});
+}
+
+int WebhookRedeliver(Context& c) {
+  if (c.deliveries == nullptr) {
+    return Fail(c.err, kExitFailed, "internal_error", "the delivery log is not available");
+  }
+  const int64_t now = UnixMillis(SystemClock::Instance().Now());
+  if (Status s = c.deliveries->Redeliver(c.f.account, c.f.delivery, now); !s.ok()) {
+    return FailStatus(c.err, s);
+  }
+  return Print(c.out,
+               {{"account_id", c.f.account}, {"delivery_id", c.f.delivery}, {"redelivered", true}});
+}
+
+// The command tree. Each leaf command is mapped to its handler.
+void Build(CLI::App& app, Flags& f, std::map<const CLI::App*, Handler>& handlers) {
+  app.set_version_flag("--version", std::string("dqctl ") + DQ_VERSION);
+  app.require_subcommand(1);
+  auto account_opt = [&](CLI::App* cmd) {
+    cmd->add_option("--account", f.account, "Account id (acct_...)")->required()->check(kNonEmpty);
+  };
+  auto leaf = [&](CLI::App* parent, const char* name, const char* what, Handler h) {
+    CLI::App* cmd = parent->add_subcommand(name, what);
+    handlers[cmd] = h;
+    return cmd;
+  };
+
+  CLI::App* account = app.add_subcommand("account", "Accounts, plans and quotas");
+  account->require_subcommand(1);
+  CLI::App* cmd = leaf(account, "create", "Create an account", AccountCreate);
+  cmd->add_option("--plan", f.plan, "free, pro, business or agency")
+      ->required()
+      ->check(CLI::IsMember(kPlans));
+  cmd->add_option("--name", f.name, "A name for people");
+  account_opt(leaf(account, "show", "Show one account", AccountShow));
+  leaf(account, "list", "List every account", AccountList);
+  cmd = leaf(account, "set-plan", "Change an account's plan", AccountSetPlan);
+  account_opt(cmd);
+  cmd->add_option("--plan", f.plan, "free, pro, business or agency")
+      ->required()
+      ->check(CLI::IsMember(kPlans));
+  cmd = leaf(account, "set-quota", "Override the monthly record quota", AccountSetQuota);
+  account_opt(cmd);
+  cmd->add_option("--records", f.records, "Records a month; -1 clears the override")
+      ->required()
+      ->check(CLI::Range(int64_t{-1}, std::numeric_limits<int64_t>::max()));
+
+  CLI::App* key = app.add_subcommand("key", "API keys");
+  key->require_subcommand(1);
+  account_opt(leaf(key, "create", "Create a key; it is printed once", KeyCreate));
+  account_opt(leaf(key, "list", "List an account's keys (never the keys themselves)", KeyList));
+  cmd = leaf(key, "revoke", "Revoke a key; it fails from the next request on", KeyRevoke);
+  account_opt(cmd);
+  cmd->add_option("--key", f.key, "Key id (key_...)")->required()->check(kNonEmpty);
+
+  CLI::App* webhook = app.add_subcommand("webhook", "The account's webhook and its deliveries");
+  webhook->require_subcommand(1);
+  cmd = leaf(webhook, "set", "Set the webhook URL and, optionally, its signing secret",
+             WebhookSet);
+  account_opt(cmd);
+  cmd->add_option("--url", f.url, "https:// URL (http:// with DQ_WEBHOOK_ALLOW_HTTP=1)")
+      ->required()
+      ->check(kNonEmpty);
+  auto* from_stdin =
+      cmd->add_flag("--secret-stdin", f.secret_stdin, "Read the secret from standard input");
+  cmd->add_option("--secret-env", f.secret_env,
+                  "Read the secret from this environment variable")
+      ->check(kNonEmpty)
+      ->excludes(from_stdin);
+  // Refused with a clear message instead of "unknown option": secrets never go on the command
+  // line, where ps and shell history would keep them.
+  f.secret_arg_option = cmd->add_option("--secret", f.secret_arg)->group("");
+  account_opt(leaf(webhook, "show", "Show the webhook (never the secret)", WebhookShow));
+  cmd = leaf(webhook, "deliveries", "The last attempts and the dead letters", WebhookDeliveries);
+  account_opt(cmd);
+  cmd->add_option("--limit", f.limit, "How many attempts, 1..100")->check(CLI::Range(1, 100));
+  cmd = leaf(webhook, "redeliver", "Deliver an event again, same delivery id", WebhookRedeliver);
+  account_opt(cmd);
+  cmd->add_option("--delivery", f.delivery, "Delivery id")->required()->check(kNonEmpty);
+}
+
+// The leaf command that was given: the deepest parsed subcommand.
+const CLI::App* Leaf(const CLI::App& app) {
+  const CLI::App* at = &app;
+  while (true) {
+    auto subs = at->get_subcommands();
+    if (subs.empty()) return at;
+    at = subs.front();
+  }
+}
+
+}  // namespace
 
 int Run(const std::vector<std::string>& args, AccountStore& store,
         notifier::RedisDeliveryLog* deliveries, const CliOptions& options, std::ostream& out,
         std::ostream& err) {
-  Parsed p;
-  std::string why;
-  if (!ParseArgs(args, &p, &why)) return Fail(err, 2, "usage", why + "\n" + Usage());
-  const std::string cmd = p.noun + " " + p.verb;
-  std::string account_id;
-
-  if (cmd == "account create") {
-    std::string plan_name;
-    if (!Need(p, "plan", &plan_name, &why)) return Fail(err, 2, "usage", why);
-    auto plan = ParsePlan(plan_name);
-    if (!plan) return Fail(err, 2, "usage", "unknown plan '" + plan_name + "'");
-    auto account = store.CreateAccount(*plan, p.flags.count("name") ? p.flags["name"] : "");
-    if (!account.ok()) return FailStatus(err, account.status());
-    out << AccountJson(*account).dump() << "\n";
-    return 0;
+  Flags flags;
+  std::map<const CLI::App*, Handler> handlers;
+  CLI::App app("dqctl: the admin CLI for dq (accounts, plans, keys, quotas, webhooks)", "dqctl");
+  Build(app, flags, handlers);
+  try {
+    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses from the back
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::ParseError& e) {
+    return Fail(err, kExitUsage, "usage", e.what());
   }
-  if (cmd == "account list") {
-    auto ids = store.ListAccountIds();
-    if (!ids.ok()) return FailStatus(err, ids.status());
-    json list = json::array();
-    for (const auto& id : *ids) {
-      auto a = store.GetAccount(id);
-      if (a.ok()) list.push_back(AccountJson(*a));
-    }
-    out << json{{"accounts", list}}.dump() << "\n";
-    return 0;
+  if (flags.secret_arg_option != nullptr && flags.secret_arg_option->count() > 0) {
+    return Fail(err, kExitUsage, "usage",
+                "--secret is not accepted on the command line; pipe the secret in with "
+                "--secret-stdin, or name an environment variable with --secret-env VAR");
   }
-  if (p.noun != "account" && p.noun != "key" && p.noun != "webhook") {
-    return Fail(err, 2, "usage", "unknown command '" + cmd + "'\n" + Usage());
-  }
-  if (!Need(p, "account", &account_id, &why)) return Fail(err, 2, "usage", why);
-
-  if (cmd == "account show") {
-    auto a = store.GetAccount(account_id);
-    if (!a.ok()) return FailStatus(err, a.status());
-    out << AccountJson(*a).dump() << "\n";
-    return 0;
-  }
-  if (cmd == "account set-plan") {
-    std::string plan_name;
-    if (!Need(p, "plan", &plan_name, &why)) return Fail(err, 2, "usage", why);
-    auto plan = ParsePlan(plan_name);
-    if (!plan) return Fail(err, 2, "usage", "unknown plan '" + plan_name + "'");
-    if (Status s = store.SetPlan(account_id, *plan); !s.ok()) return FailStatus(err, s);
-    out << json{{"account_id", account_id}, {"plan", plan_name}}.dump() << "\n";
-    return 0;
-  }
-  if (cmd == "account set-quota") {
-    std::string text;
-    if (!Need(p, "records", &text, &why)) return Fail(err, 2, "usage", why);
-    int64_t records = 0;
-    try {
-      size_t used = 0;
-      records = std::stoll(text, &used);
-      if (used != text.size() || records < -1) throw std::invalid_argument(text);
-    } catch (const std::exception&) {
-      return Fail(err, 2, "usage", "--records must be a non-negative integer, or -1 to clear");
-    }
-    if (Status s = store.SetQuota(account_id, records); !s.ok()) return FailStatus(err, s);
-    out << json{{"account_id", account_id},
-                {"quota_override", records < 0 ? json(nullptr) : json(records)}}
-               .dump()
-        << "\n";
-    return 0;
-  }
-  if (cmd == "key create") {
-    auto key = store.CreateKey(account_id);
-    if (!key.ok()) return FailStatus(err, key.status());
-    out << json{{"account_id", account_id}, {"key_id", key->key_id}, {"api_key", key->api_key}}
-               .dump()
-        << "\n";
-    return 0;
-  }
-  if (cmd == "key list") {
-    auto keys = store.ListKeys(account_id);
-    if (!keys.ok()) return FailStatus(err, keys.status());
-    json list = json::array();
-    for (const auto& k : *keys) {
-      list.push_back({{"key_id", k.key_id}, {"hint", k.hint}, {"created_at", k.created_at},
-                      {"revoked_at", k.revoked_at.empty() ? json(nullptr) : json(k.revoked_at)}});
-    }
-    out << json{{"account_id", account_id}, {"keys", list}}.dump() << "\n";
-    return 0;
-  }
-  if (cmd == "key revoke") {
-    std::string key_id;
-    if (!Need(p, "key", &key_id, &why)) return Fail(err, 2, "usage", why);
-    if (Status s = store.RevokeKey(account_id, key_id); !s.ok()) return FailStatus(err, s);
-    out << json{{"account_id", account_id}, {"key_id", key_id}, {"revoked", true}}.dump() << "\n";
-    return 0;
-  }
-  if (cmd == "webhook set") {
-    std::string url;
-    if (!Need(p, "url", &url, &why)) return Fail(err, 2, "usage", why);
-    const bool https = url.rfind("https://", 0) == 0;
-    const bool http = url.rfind("http://", 0) == 0;
-    if (!https && !(http && options.allow_http_webhooks)) {
-      return Fail(err, 2, "usage",
-                  options.allow_http_webhooks
-                      ? "--url must start with https:// or http://"
-                      : "--url must start with https:// (http is allowed only when the "
-                        "operator sets DQ_WEBHOOK_ALLOW_HTTP=1)");
-    }
-    Webhook hook{url, p.flags.count("secret") ? p.flags["secret"] : ""};
-    if (Status s = store.SetWebhook(account_id, hook); !s.ok()) return FailStatus(err, s);
-    out << json{{"account_id", account_id}, {"url", url}, {"signed", !hook.secret.empty()}}.dump()
-        << "\n";
-    return 0;
-  }
-  if (cmd == "webhook show") {
-    auto hook = store.GetWebhook(account_id);
-    if (!hook.ok()) return FailStatus(err, hook.status());
-    json j = {{"account_id", account_id}};
-    j["url"] = hook->has_value() ? json((*hook)->url) : json(nullptr);
-    j["signed"] = hook->has_value() && !(*hook)->secret.empty();
-    out << j.dump() << "\n";
-    return 0;
-  }
-  if ((cmd == "webhook deliveries" || cmd == "webhook redeliver") && deliveries == nullptr) {
-    return Fail(err, 1, "internal_error", "the delivery log is not available");
-  }
-  if (cmd == "webhook deliveries") {
-    int limit = 100;
-    if (auto it = p.flags.find("limit"); it != p.flags.end()) {
-      try {
-        limit = std::stoi(it->second);
-      } catch (const std::exception&) {
-        limit = 0;
-      }
-      if (limit < 1 || limit > 100) return Fail(err, 2, "usage", "--limit must be 1..100");
-    }
-    if (Status s = store.GetAccount(account_id).status(); !s.ok()) return FailStatus(err, s);
-    auto attempts = deliveries->Deliveries(account_id, limit);
-    if (!attempts.ok()) return FailStatus(err, attempts.status());
-    auto dead = deliveries->DeadLetters(account_id);
-    if (!dead.ok()) return FailStatus(err, dead.status());
-    json list = json::array();
-    for (const auto& a : *attempts) {
-      list.push_back({{"time", a.time},
-                      {"delivery_id", a.delivery_id},
-                      {"url", a.url},
-                      {"http_status", a.http_status == 0 ? json(nullptr) : json(a.http_status)},
-                      {"latency_ms", a.latency_ms},
-                      {"error", a.error.empty() ? json(nullptr) : json(a.error)},
-                      {"outcome", a.outcome},
-                      {"attempt", a.attempt},
-                      {"event", a.event}});
-    }
-    json dead_list = json::array();
-    for (const auto& d : *dead) {
-      dead_list.push_back({{"time", d.time},
-                           {"delivery_id", d.event.delivery_id},
-                           {"url", d.url},
-                           {"attempts", d.event.attempts},
-                           {"last_error", d.last_error}});
-    }
-    out << json{{"account_id", account_id}, {"deliveries", list}, {"dead_letters", dead_list}}
-               .dump()
-        << "\n";
-    return 0;
-  }
-  if (cmd == "webhook redeliver") {
-    std::string delivery_id;
-    if (!Need(p, "delivery", &delivery_id, &why)) return Fail(err, 2, "usage", why);
-    const int64_t now = UnixMillis(SystemClock::Instance().Now());
-    if (Status s = deliveries->Redeliver(account_id, delivery_id, now); !s.ok()) {
-      return FailStatus(err, s);
-    }
-    out << json{{"account_id", account_id}, {"delivery_id", delivery_id}, {"redelivered", true}}
-               .dump()
-        << "\n";
-    return 0;
-  }
-  return Fail(err, 2, "usage", "unknown command '" + cmd + "'\n" + Usage());
+  const CLI::App* leaf = Leaf(app);
+  auto it = handlers.find(leaf);
+  if (it == handlers.end()) return Fail(err, kExitUsage, "usage", app.help());
+  Context c{flags, store, deliveries, options, out, err};
+  return it->second(c);
 }
 
 }  // namespace dq::cli

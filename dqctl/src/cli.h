@@ -1,6 +1,7 @@
-// dqctl: the admin CLI for accounts, plans, keys, quotas and webhooks, until the web console
-// exists. Each command prints one JSON object on stdout; errors go to stderr as
-// {"error": ..., "message": ...} with a non-zero exit code.
+// dqctl: the admin CLI for accounts, plans, keys, quotas and webhooks. Arguments are parsed by
+// CLI11: an unknown flag, a missing value or a missing command is a usage error, and every
+// command has --help. Each command prints one JSON object on stdout; errors go to stderr as
+// {"error": ..., "message": ...} with a non-zero exit code. Both are made by nlohmann::json.
 //
 //   dqctl account create --plan pro [--name "Acme"]
 //   dqctl account show --account ID
@@ -10,31 +11,44 @@
 //   dqctl key create --account ID
 //   dqctl key list --account ID
 //   dqctl key revoke --account ID --key KEY_ID
-//   dqctl webhook set --account ID --url URL [--secret S]
+//   dqctl webhook set --account ID --url URL [--secret-stdin | --secret-env VAR]
 //   dqctl webhook show --account ID
 //   dqctl webhook deliveries --account ID [--limit N]   (the last attempts and the dead letters)
 //   dqctl webhook redeliver --account ID --delivery DELIVERY_ID
+//   dqctl --version | --help | <command> --help
+//
+// Secrets never travel as command-line arguments (they would show in `ps` and shell history):
+// the webhook secret is read from standard input (--secret-stdin, first line) or from a named
+// environment variable (--secret-env VAR).
 #pragma once
 
-#include <ostream>
+#include <functional>
+#include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "delivery_log.h"
 #include "dq/common/account_store.h"
+#include "dq/common/delivery_log.h"
 
 namespace dq::cli {
 
 struct CliOptions {
   bool allow_http_webhooks = false;  // DQ_WEBHOOK_ALLOW_HTTP
+  // Where secrets come from: standard input and the environment (injected for tests).
+  std::istream* in = nullptr;
+  std::function<std::optional<std::string>(const std::string&)> env;
 };
 
-// Runs one command. Exit codes: 0 success, 1 failed (store error, not found), 2 usage error.
-// deliveries may be null when the command line has no webhook log (tests of other commands).
+// Exit codes of Run.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;  // a store error, an unknown account, ...
+inline constexpr int kExitUsage = 2;   // the command line is wrong
+
+// Runs one command line (without the program name). --help and --version print text on out and
+// answer 0. deliveries may be null when there is no webhook log (tests of other commands).
 int Run(const std::vector<std::string>& args, AccountStore& store,
         notifier::RedisDeliveryLog* deliveries, const CliOptions& options, std::ostream& out,
         std::ostream& err);
-
-std::string Usage();
 
 }  // namespace dq::cli

@@ -7,7 +7,10 @@
 #include "http/error_response.h"
 #include "http/json_util.h"
 #include "http/router.h"
+#include "observe/access_log.h"
 #include "validate/validate_request.h"
+
+#include <google/protobuf/arena.h>
 
 namespace dq::gateway {
 namespace {
@@ -51,9 +54,10 @@ Gateway::Gateway(GatewayDeps deps, GatewayOptions options)
 
 HttpResponse Gateway::Handle(const HttpRequest& request) {
   const auto start = std::chrono::steady_clock::now();
+  RequestTrace trace;
   HttpResponse response;
   try {
-    response = HandleUnsafe(request);
+    response = HandleUnsafe(request, trace);
   } catch (const std::exception& e) {
     log::Error("unhandled exception", {{"request_id", request.request_id}, {"what", e.what()}});
     response = ErrorResponse(Status(ErrorCode::kInternal,
@@ -65,18 +69,16 @@ HttpResponse Gateway::Handle(const HttpRequest& request) {
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  auto& metrics = Metrics::Global();
-  metrics.Counter("dq_gateway_requests_total", "HTTP requests by status",
-                  "code=\"" + std::to_string(response.status) + "\"")
-      .Inc();
-  metrics.Histogram("dq_gateway_request_seconds", "HTTP request latency").Observe(seconds);
+  RecordRequest({request.request_id, request.method, trace.route, response.status, seconds,
+                 request.body.size(), response.body.size(), trace.account_id});
   return response;
 }
 
-HttpResponse Gateway::HandleUnsafe(const HttpRequest& request) {
+HttpResponse Gateway::HandleUnsafe(const HttpRequest& request, RequestTrace& trace) {
   const std::string_view path = request.path;
-  if (path == "/v1" || path.starts_with("/v1/")) return HandleV1(request);
+  if (path == "/v1" || path.starts_with("/v1/")) return HandleV1(request, trace);
   const bool ops = path == "/healthz" || path == "/readyz" || path == "/metrics";
+  if (ops) trace.route = std::string(path);
   if (ops && request.method != "GET") {
     HttpResponse r = ErrorResponse(Status(ErrorCode::kMethodNotAllowed,
                                           request.method + " is not allowed on " +
@@ -112,8 +114,9 @@ HttpResponse Gateway::Ready() {
   return r;
 }
 
-HttpResponse Gateway::HandleV1(const HttpRequest& request) {
+HttpResponse Gateway::HandleV1(const HttpRequest& request, RequestTrace& trace) {
   const RouteMatch route = MatchRoute(request.method, request.path);
+  if (!route.pattern.empty()) trace.route = RouteTemplate(route.pattern);
 
   // When Redis cannot be reached nothing can be counted: the 503 still carries the headers, with
   // the class's limit and nothing promised as remaining.
@@ -142,6 +145,7 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request) {
     return WithRate(ErrorResponse(principal.status()), *d);
   }
   const Account& account = principal->account;
+  trace.account_id = account.id;
 
   // 3. Plan.
   if (!PlanHasApiAccess(account.plan)) {
@@ -211,14 +215,30 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
                                     " bytes; the limit is " +
                                     std::to_string(options_.max_body_bytes) + "."));
   }
-  auto command = ParseValidateRequest(request.body, options_.max_records);
-  if (!command.ok()) return ErrorResponse(command.status());
+  // One command per serving thread: its buffers are reused from request to request.
+  thread_local ValidateCommand reused;
+  struct Release {
+    ValidateCommand& c;
+    ~Release() { c.ReleaseIfLarge(8u << 20); }
+  } release{reused};
+  ValidateCommand* command = &reused;
+  if (Status s = ParseValidateRequestInto(request.body, options_.max_records, reused); !s.ok()) {
+    return ErrorResponse(s);
+  }
 
-  const auto records = static_cast<int64_t>(command->records.size());
+  // The request's strings live on an arena: one block, freed at once.
+  google::protobuf::Arena arena;
+  auto* validator_request =
+      google::protobuf::Arena::CreateMessage<validator::v1::ValidateRequest>(&arena);
+  if (Status s = BuildValidatorRequestInto(*command, *validator_request); !s.ok()) {
+    return ErrorResponse(s);
+  }
+
+  const auto records = static_cast<int64_t>(command->records);
   auto reservation = deps_.quota.Reserve(principal.account, records);
   if (!reservation.ok()) return ErrorResponse(reservation.status());
 
-  auto result = deps_.validator.Validate(BuildValidatorRequest(*command));
+  auto result = deps_.validator.Validate(*validator_request);
   if (!result.ok()) {
     if (Status s = deps_.quota.Release(*reservation); !s.ok()) {
       log::Warn("quota release failed", {{"request_id", request.request_id},
@@ -230,7 +250,7 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
     }
     return ErrorResponse(result.status());
   }
-  return JsonResponse(200, DumpJson(BuildValidateResponse(*command, *result)));
+  return JsonResponse(200, WriteValidateResponse(*command, *result));
 }
 
 HttpResponse Gateway::Jobs(const RouteMatch& route, const HttpRequest& request,
@@ -242,6 +262,7 @@ HttpResponse Gateway::Jobs(const RouteMatch& route, const HttpRequest& request,
   switch (route.id) {
     case RouteId::kCreateJob: return jobs.Create(request, principal);
     case RouteId::kListJobs: return jobs.List(request, principal);
+    case RouteId::kPreviewJob: return jobs.Preview(request, principal);
     case RouteId::kGetJob: return jobs.Get(principal, route.params[0]);
     case RouteId::kDeleteJob: return jobs.Delete(principal, route.params[0]);
     case RouteId::kJobSummary: return jobs.Summary(principal, route.params[0]);

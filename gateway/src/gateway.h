@@ -8,6 +8,9 @@
 // fast. Every /v1 response, errors included, carries X-RateLimit-Limit, -Remaining and -Reset.
 // /healthz, /readyz and /metrics are outside /v1: no key, no limits.
 //
+// Every request handled here is written to the access log and counted in the request metrics
+// (observe/access_log.h), labelled with its route template.
+//
 // Handle() never throws: anything unexpected becomes 500 internal_error, logged with the
 // request id. Thread-safe: called concurrently from every HTTP worker thread.
 #pragma once
@@ -57,8 +60,13 @@ class Gateway {
   void BeginDrain() { draining_.store(true); }
 
  private:
-  HttpResponse HandleUnsafe(const HttpRequest& request);
-  HttpResponse HandleV1(const HttpRequest& request);
+  // What the access log learns while a request is handled.
+  struct RequestTrace {
+    std::string route = "unmatched";  // the route template, once matched
+    std::string account_id;           // once the key is known
+  };
+  HttpResponse HandleUnsafe(const HttpRequest& request, RequestTrace& trace);
+  HttpResponse HandleV1(const HttpRequest& request, RequestTrace& trace);
   HttpResponse Ready();
   HttpResponse Validate(const HttpRequest& request, const Principal& principal);
   HttpResponse Usage(const Principal& principal);

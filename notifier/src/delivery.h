@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "event.h"
+#include "dq/common/event.h"
 #include "http_sender.h"
 #include "retry_policy.h"
 

@@ -12,10 +12,10 @@
 
 #include "address_policy.h"
 #include "delivery.h"
-#include "delivery_log.h"
+#include "dq/common/delivery_log.h"
 #include "dq/common/account_store.h"
 #include "dq/common/clock.h"
-#include "event.h"
+#include "dq/common/event.h"
 #include "http_sender.h"
 #include "retry_policy.h"
 

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "delivery_log.h"
+#include "dq/common/delivery_log.h"
 #include "dispatcher.h"
 #include "dq/common/account_store.h"
 #include "dq/common/redis_client.h"

@@ -1,6 +1,6 @@
 #include "redis_event_stream.h"
 
-#include "event.h"
+#include "dq/common/event.h"
 
 namespace dq::notifier {
 

@@ -35,10 +35,14 @@ class DqctlTest : public ::testing::Test {
     redis_ = nullptr;
   }
 
-  CliResult Run(const std::string& args) {
+  // Runs dqctl with args (shell words); stdin_text, when given, is its standard input.
+  CliResult Run(const std::string& args, const std::string& stdin_text = "",
+                const std::string& env = "") {
     const std::string dir = TempDir();
+    std::ofstream(dir + "/in") << stdin_text;
     const std::string cmd = "env -u DQ_REDIS_HOST DQ_REDIS_PORT=" + std::to_string(redis_->port()) +
-                            " " DQ_DQCTL_BIN " " + args + " >" + dir + "/out 2>" + dir + "/err";
+                            " " + env + " " DQ_DQCTL_BIN " " + args + " <" + dir + "/in >" + dir +
+                            "/out 2>" + dir + "/err";
     const int status = std::system(cmd.c_str());
     return {WEXITSTATUS(status), ReadFile(dir + "/out"), ReadFile(dir + "/err")};
   }
@@ -72,7 +76,8 @@ TEST_F(DqctlTest, AccountKeyQuotaPlanAndWebhookLifecycle) {
   EXPECT_EQ(shown["quota_override"], 250);
 
   CliResult hook = Run("webhook set --account " + id +
-                       " --url https://hooks.example.com/dq --secret s3cret");
+                           " --url https://hooks.example.com/dq --secret-stdin",
+                       "s3cret\n");
   ASSERT_EQ(hook.exit_code, 0) << hook.err;
   EXPECT_EQ(json::parse(hook.out)["signed"], true);
 
@@ -113,6 +118,22 @@ TEST_F(DqctlTest, ErrorsAreJsonOnStderrWithNonZeroExit) {
       {"account set-quota --account acct_x --records many", 2, "usage"},
       {"webhook set --account acct_x --url http://plain.example.com", 2, "usage"},
       {"frobnicate now", 2, "usage"},
+      // CLI11: unknown flags, missing values and missing commands are errors, never ignored.
+      {"account create --plan pro --nmae Acme", 2, "usage"},
+      {"account create --plan pro --name", 2, "usage"},
+      {"account show --account", 2, "usage"},
+      {"account show --account ''", 2, "usage"},
+      {"account", 2, "usage"},
+      {"", 2, "usage"},
+      {"key list --account acct_x extra", 2, "usage"},
+      {"webhook deliveries --account acct_x --limit 101", 2, "usage"},
+      // The secret never goes on the command line.
+      {"webhook set --account acct_x --url https://h.example.com --secret s3cret", 2, "usage"},
+      {"webhook set --account acct_x --url https://h.example.com --secret-stdin --secret-env V",
+       2, "usage"},
+      {"webhook set --account acct_x --url https://h.example.com --secret-env DQ_TEST_UNSET_VAR",
+       2, "usage"},
+      {"webhook set --account acct_x --url https://h.example.com --secret-stdin", 2, "usage"},
   };
   for (const Case& c : cases) {
     CliResult r = Run(c.args);
@@ -121,6 +142,62 @@ TEST_F(DqctlTest, ErrorsAreJsonOnStderrWithNonZeroExit) {
     ASSERT_NO_THROW(json::parse(r.err.substr(0, r.err.find('\n')))) << c.args << ": " << r.err;
     EXPECT_EQ(json::parse(r.err.substr(0, r.err.find('\n')))["error"], c.error) << c.args;
   }
+}
+
+TEST_F(DqctlTest, SecretFromStdinOrEnvironmentNeverTheCommandLine) {
+  const std::string id = json::parse(Run("account create --plan pro").out)["account_id"];
+  const std::string set = "webhook set --account " + id + " --url https://h.example.com/x";
+  CliResult refused = Run(set + " --secret s3cret");
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("--secret-stdin"), std::string::npos) << refused.err;
+  EXPECT_EQ(json::parse(Run("webhook show --account " + id).out)["signed"], false);
+
+  CliResult from_env = Run(set + " --secret-env HOOK_SECRET", "", "HOOK_SECRET=whsec_abc");
+  ASSERT_EQ(from_env.exit_code, 0) << from_env.err;
+  EXPECT_EQ(json::parse(from_env.out)["signed"], true);
+  CliResult unsigned_hook = Run(set);
+  ASSERT_EQ(unsigned_hook.exit_code, 0) << unsigned_hook.err;
+  EXPECT_EQ(json::parse(unsigned_hook.out)["signed"], false);
+  CliResult from_stdin = Run(set + " --secret-stdin", "line-one\r\nline-two\n");
+  ASSERT_EQ(from_stdin.exit_code, 0) << from_stdin.err;
+  EXPECT_EQ(json::parse(from_stdin.out)["signed"], true);
+  // The secret is stored as given on the first line, without its line ending.
+  RedisOptions options;
+  options.port = redis_->port();
+  RedisClient redis(options);
+  RedisAccountStore store(redis, SystemClock::Instance());
+  auto hook = store.GetWebhook(id);
+  ASSERT_TRUE(hook.ok() && hook->has_value());
+  EXPECT_EQ((*hook)->secret, "line-one");
+}
+
+// Every command has --help (text on stdout, exit 0), and so has dqctl itself; --version too.
+TEST_F(DqctlTest, HelpForEveryCommandAndVersion) {
+  for (const char* cmd : {"", "account", "account create", "account show", "account list",
+                          "account set-plan", "account set-quota", "key", "key create",
+                          "key list", "key revoke", "webhook", "webhook set", "webhook show",
+                          "webhook deliveries", "webhook redeliver"}) {
+    CliResult r = Run(std::string(cmd) + " --help");
+    EXPECT_EQ(r.exit_code, 0) << cmd << ": " << r.err;
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << cmd << ": " << r.out;
+    EXPECT_TRUE(r.err.empty()) << cmd;
+  }
+  EXPECT_NE(Run("account set-quota --help").out.find("--records"), std::string::npos);
+  EXPECT_EQ(Run("webhook set --help").out.find("--secret "), std::string::npos);  // hidden
+  CliResult v = Run("--version");
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_EQ(v.out.rfind("dqctl ", 0), 0u) << v.out;
+}
+
+// Values with quotes, backslashes and control characters come out as valid JSON.
+TEST_F(DqctlTest, OutputIsValidJsonWhateverTheInput) {
+  const std::string name = "A \"quoted\" \\ name\t\x01";  // no single quote: shell-quoted below
+  CliResult r = Run("account create --plan pro --name '" + name + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["name"], name);
+  CliResult e = Run("account show --account 'acct_\"\\\x02'");
+  EXPECT_EQ(e.exit_code, 1);
+  EXPECT_NO_THROW(json::parse(e.err.substr(0, e.err.find('\n')))) << e.err;
 }
 
 TEST_F(DqctlTest, RedisDownIsReportedNotHung) {

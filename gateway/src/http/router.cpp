@@ -17,6 +17,7 @@ constexpr Route kRoutes[] = {
     {"GET", "/v1/usage", RouteId::kUsage, RateClass::kGeneral},
     {"POST", "/v1/jobs", RouteId::kCreateJob, RateClass::kUpload},
     {"GET", "/v1/jobs", RouteId::kListJobs, RateClass::kGeneral},
+    {"POST", "/v1/jobs/preview", RouteId::kPreviewJob, RateClass::kGeneral},
     {"GET", "/v1/jobs/:id", RouteId::kGetJob, RateClass::kGeneral},
     {"DELETE", "/v1/jobs/:id", RouteId::kDeleteJob, RateClass::kGeneral},
     {"GET", "/v1/jobs/:id/summary", RouteId::kJobSummary, RateClass::kGeneral},
@@ -57,22 +58,24 @@ bool Match(std::string_view pattern, const std::vector<std::string_view>& segmen
 
 }  // namespace
 
+std::string RouteTemplate(std::string_view pattern) {
+  std::string path;
+  for (std::string_view seg : Split(pattern)) {
+    path += '/';
+    if (seg[0] == ':') {
+      path += '{';
+      path += seg.substr(1);
+      path += '}';
+    } else {
+      path += seg;
+    }
+  }
+  return path;
+}
+
 std::vector<std::string> RouteList() {
   std::vector<std::string> out;
-  for (const Route& r : kRoutes) {
-    std::string path;
-    for (std::string_view seg : Split(r.pattern)) {
-      path += '/';
-      if (seg[0] == ':') {
-        path += '{';
-        path += seg.substr(1);
-        path += '}';
-      } else {
-        path += seg;
-      }
-    }
-    out.push_back(std::string(r.method) + " " + path);
-  }
+  for (const Route& r : kRoutes) out.push_back(std::string(r.method) + " " + RouteTemplate(r.pattern));
   return out;
 }
 
@@ -90,10 +93,12 @@ RouteMatch MatchRoute(std::string_view method, std::string_view path) {
       result.id = r.id;
       result.rate_class = r.rate_class;
       result.params = params;
+      result.pattern = r.pattern;
       return result;
     }
     result.kind = RouteMatch::Kind::kMethodNotAllowed;
     result.rate_class = r.rate_class;
+    result.pattern = r.pattern;
     if (result.allow.find(r.method) == std::string::npos) {
       if (!result.allow.empty()) result.allow += ", ";
       result.allow += r.method;

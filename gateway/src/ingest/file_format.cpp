@@ -13,6 +13,9 @@ std::string LowerAscii(std::string_view s) {
   return out;
 }
 
+constexpr const char* kXlsxMediaType =
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
@@ -35,7 +38,8 @@ std::string Extension(std::string_view filename) {
 
 Status Unsupported(std::string what) {
   return Status(ErrorCode::kUnsupportedMediaType,
-                what + "; upload CSV, TSV, a JSON array of objects or NDJSON (UTF-8)");
+                what + "; upload CSV, TSV, a JSON array of objects, NDJSON or XLSX (optionally "
+                       "gzip-compressed)");
 }
 
 // Binary content: a NUL byte, or the signature of a format we do not read.
@@ -74,6 +78,7 @@ std::string_view FormatName(FileFormat format) {
     case FileFormat::kTsv: return "tsv";
     case FileFormat::kJsonArray: return "json";
     case FileFormat::kNdjson: return "ndjson";
+    case FileFormat::kXlsx: return "xlsx";
   }
   return "csv";
 }
@@ -84,6 +89,7 @@ std::string_view ContentTypeFor(FileFormat format) {
     case FileFormat::kTsv: return "text/tab-separated-values; charset=utf-8";
     case FileFormat::kJsonArray: return "application/json";
     case FileFormat::kNdjson: return "application/x-ndjson";
+    case FileFormat::kXlsx: return kXlsxMediaType;
   }
   return "text/csv; charset=utf-8";
 }
@@ -92,6 +98,30 @@ Result<FileFormat> DetectFormat(std::string_view content_type, std::string_view 
                                 std::string_view head) {
   if (head.size() > kSniffBytes) head = head.substr(0, kSniffBytes);
   const std::string type = MediaType(content_type);
+  const std::string ext = Extension(filename);
+  const bool generic_type = type.empty() || type == "application/octet-stream" ||
+                            type == "application/zip" || type == "binary/octet-stream" ||
+                            type == "application/x-zip-compressed";
+  const bool xlsx_named = ext == ".xlsx" || ext == ".xlsm";
+  if (head.starts_with(std::string_view("PK\x03\x04", 4))) {
+    if (type == kXlsxMediaType || type == "application/vnd.ms-excel.sheet.macroenabled.12" ||
+        (generic_type && (xlsx_named || ext.empty())) ||
+        (type == "application/vnd.ms-excel" && xlsx_named)) {
+      return FileFormat::kXlsx;
+    }
+    return Unsupported("The file is a zip archive that is not named or typed as an XLSX workbook");
+  }
+  if (head.starts_with(std::string_view("\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1", 8)) &&
+      (xlsx_named || type == kXlsxMediaType)) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "The workbook is password-protected (encrypted); remove the password in the "
+                  "spreadsheet program and upload it again.");
+  }
+  if (type == kXlsxMediaType || xlsx_named) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "The file is declared as XLSX but is not a zip archive (it does not start with "
+                  "PK); it may be truncated or not a workbook.");
+  }
   if (LooksBinary(head)) {
     return Unsupported("The file is binary (e.g. a spreadsheet, archive or UTF-16 text), not text");
   }
@@ -117,15 +147,14 @@ Result<FileFormat> DetectFormat(std::string_view content_type, std::string_view 
   if (!generic) {
     return Unsupported("Content-Type '" + type + "' is not supported");
   }
-  const std::string ext = Extension(filename);
   if (ext == ".csv") return FileFormat::kCsv;
   if (ext == ".tsv" || ext == ".tab") return FileFormat::kTsv;
   if (ext == ".ndjson" || ext == ".jsonl") return FileFormat::kNdjson;
   if (ext == ".json") {
     return SniffText(head) == FileFormat::kNdjson ? FileFormat::kNdjson : FileFormat::kJsonArray;
   }
-  static constexpr std::array<std::string_view, 14> kRefused = {
-      ".xlsx", ".xls", ".xlsm", ".ods", ".numbers", ".zip", ".gz", ".pdf",
+  static constexpr std::array<std::string_view, 12> kRefused = {
+      ".xls", ".ods", ".numbers", ".zip", ".gz", ".pdf",
       ".xml",  ".parquet", ".png", ".jpg", ".jpeg", ".doc"};
   for (std::string_view r : kRefused) {
     if (ext == r) return Unsupported("Files of type '" + ext + "' are not supported");

@@ -18,9 +18,10 @@ enum class FileFormat {
   kTsv,        // CSV rules with TAB as the delimiter
   kJsonArray,  // [ {...}, {...} ]
   kNdjson,     // one JSON object per line
+  kXlsx,       // Office Open XML workbook; the first sheet is read
 };
 
-// "csv", "tsv", "json", "ndjson".
+// "csv", "tsv", "json", "ndjson", "xlsx".
 std::string_view FormatName(FileFormat format);
 // The Content-Type for a download in this format, e.g. "text/csv; charset=utf-8".
 std::string_view ContentTypeFor(FileFormat format);
@@ -32,8 +33,12 @@ inline constexpr size_t kSniffBytes = 4096;
 //   content_type: the declared media type, parameters allowed ("" when absent).
 //   filename:     the client's filename ("" when absent); only its extension is used.
 //   head:         the first bytes of the file (up to kSniffBytes; fewer when the file is shorter).
-// Errors: kUnsupportedMediaType for a media type or extension we do not read (e.g. .xlsx,
-// application/pdf) and for content that is binary (NUL bytes, or a zip/gzip/PDF/OLE signature).
+// XLSX is chosen by its zip signature together with an .xlsx/.xlsm name or the XLSX media
+// type (or a generic type), and by the XLSX media type. Text must already be UTF-8 (see
+// text_encoding.h) and not compressed (see gzip.h): upload_decode.h does both first.
+// Errors: kUnsupportedMediaType for a media type or extension we do not read (e.g. .xls, .ods,
+// application/pdf) and for content that is binary (NUL bytes, or a zip that is not named or
+// typed as XLSX, gzip, PDF); kInvalidRequest for an encrypted (password-protected) workbook.
 Result<FileFormat> DetectFormat(std::string_view content_type, std::string_view filename,
                                 std::string_view head);
 

@@ -39,6 +39,7 @@ const FieldAliases kTable[] = {
     {"gtin", {"Variant Barcode", "GTIN", "Barcode", "EAN", "UPC", "GTIN, UPC, EAN, or ISBN",
               "external_product_id", "ean13", "isbn", "jan", "Product ID Type Value"}},
     {"weight", {"Variant Grams", "Weight", "Weight (kg)", "Weight (g)", "Weight (lbs)",
+                "Weight (lb)", "Weight (oz)", "Weight (grams)", "Weight (kgs)",
                 "shipping_weight", "item_weight", "product_weight", "Variant Weight",
                 "package_weight", "Grams"}},
     {"hs_code", {"HS Code", "Variant HS Code", "Harmonized System Code", "hs_tariff_code",
@@ -64,6 +65,8 @@ const FieldAliases kTable[] = {
     {"warehouse_id", {"Location", "Warehouse", "Warehouse ID", "Warehouse Code",
                       "Location ID", "Inventory Location", "Fulfillment Center ID",
                       "fulfillment_center", "Bin Location", "Store ID"}},
+    {"declared_value", {"Declared Value", "Customs Value", "Customs Declared Value",
+                        "customs_value", "Value for Customs", "Declared Customs Value"}},
 };
 static_assert(std::size(kTable) == kStandardFields.size());
 
@@ -87,6 +90,36 @@ std::string NormalizeColumnName(std::string_view name) {
     }
   }
   return out;
+}
+
+std::string WeightUnitOfColumn(std::string_view column) {
+  std::string unit;
+  std::string token;
+  auto judge = [&] {
+    std::string u;
+    if (token == "kg" || token == "kgs" || token == "kilo" || token == "kilos" ||
+        token == "kilogram" || token == "kilograms") {
+      u = "kg";
+    } else if (token == "lb" || token == "lbs" || token == "pound" || token == "pounds") {
+      u = "lb";
+    } else if (token == "oz" || token == "ounce" || token == "ounces") {
+      u = "oz";
+    } else if (token == "g" || token == "gr" || token == "gram" || token == "grams") {
+      u = "g";
+    }
+    if (!u.empty()) unit = u;  // the last unit named wins ("Weight kg (lbs)" is nonsense anyway)
+    token.clear();
+  };
+  for (char c : column) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+      token.push_back(c);
+    } else {
+      judge();
+    }
+  }
+  judge();
+  return unit;
 }
 
 std::vector<std::pair<std::string, std::string>> InferMapping(

@@ -35,6 +35,11 @@ std::string NormalizeColumnName(std::string_view name);
 
 // (standard field, column name) pairs in kStandardFields order: the shape of an explicit mapping
 // after validation (gateway ParseMapping).
+// The unit a weight column's header names: "kg" for "Weight (kg)" or "weight_kgs", "lb" for
+// "Weight (lbs)", "oz", "g" for "Weight (g)" / "Grams"; "" when it names none. The validator
+// converts bare numbers in that column to grams with it (BatchSpec.weight_unit).
+std::string WeightUnitOfColumn(std::string_view column);
+
 std::vector<std::pair<std::string, std::string>> InferMapping(
     std::span<const std::string> header);
 

@@ -2,6 +2,7 @@
 
 #include "ingest/csv_reader.h"
 #include "ingest/json_reader.h"
+#include "ingest/xlsx_reader.h"
 
 namespace dq::ingest {
 
@@ -11,6 +12,7 @@ std::unique_ptr<RowReader> MakeRowReader(FileFormat format, const ReaderLimits& 
     case FileFormat::kTsv: return std::make_unique<CsvReader>(limits, '\t');
     case FileFormat::kJsonArray: return std::make_unique<JsonArrayReader>(limits);
     case FileFormat::kNdjson: return std::make_unique<NdjsonReader>(limits);
+    case FileFormat::kXlsx: return std::make_unique<XlsxReader>(limits);
   }
   return std::make_unique<CsvReader>(limits);
 }
@@ -32,6 +34,7 @@ Result<FileSummary> ScanFile(FileFormat format, std::string_view bytes,
   summary.format = format;
   summary.dialect = reader->dialect();
   summary.header = reader->header();
+  summary.sheet_name = reader->sheet_name();
   summary.data_rows = reader->rows_read();
   return summary;
 }

@@ -50,6 +50,13 @@ struct ReaderLimits {
   size_t max_cells = 1024;
   // Deepest nesting inside a JSON value (objects and arrays inside a record's values).
   size_t max_json_depth = 64;
+  // XLSX (see xlsx_reader.h): data rows of the sheet (Excel's own maximum by default), shared
+  // strings (count and total bytes), and the expanded size of any one part of the zip
+  // (the sheet XML, shared strings, styles).
+  uint64_t max_xlsx_rows = 1048576;
+  uint64_t max_shared_strings = 2000000;
+  uint64_t max_shared_string_bytes = 128 * 1024 * 1024;
+  uint64_t max_xlsx_part_bytes = 512 * 1024 * 1024;
 };
 
 enum class ReadState {
@@ -101,6 +108,8 @@ class RowReader {
   virtual uint64_t record_offset() const = 0;
   // The dialect in use (CSV/TSV only; defaults for JSON).
   virtual CsvDialect dialect() const { return {}; }
+  // The name of the sheet read (XLSX only; "" for text formats), for the cleaned workbook.
+  virtual std::string sheet_name() const { return {}; }
 };
 
 // A reader for `format`. TSV is CSV with the delimiter fixed to TAB.
@@ -114,6 +123,7 @@ struct FileSummary {
   CsvDialect dialect;
   std::vector<std::string> header;
   uint64_t data_rows = 0;
+  std::string sheet_name;  // XLSX only
 };
 Result<FileSummary> ScanFile(FileFormat format, std::string_view bytes,
                              const ReaderLimits& limits = {});

@@ -38,6 +38,9 @@ RowWriter::RowWriter(FileFormat format, CsvDialect dialect, std::vector<std::str
     : format_(format), dialect_(dialect), header_(std::move(header)) {
   if (format_ == FileFormat::kTsv) dialect_.delimiter = '\t';
   switch (format_) {
+    case FileFormat::kXlsx:
+      xlsx_ = std::make_unique<XlsxWriter>(header_);
+      break;
     case FileFormat::kCsv:
     case FileFormat::kTsv: {
       if (dialect_.bom) out_ += "\xEF\xBB\xBF";
@@ -96,6 +99,11 @@ void RowWriter::WriteCsvCell(std::string_view cell) {
 void RowWriter::WriteRow(std::span<const std::string_view> cells,
                          std::span<const CellKind> kinds) {
   const size_t width = header_.size();
+  if (xlsx_) {
+    xlsx_->WriteRow(cells, kinds);
+    ++rows_;
+    return;
+  }
   if (format_ == FileFormat::kCsv || format_ == FileFormat::kTsv) {
     for (size_t i = 0; i < width; ++i) {
       if (i > 0) out_.push_back(dialect_.delimiter);
@@ -142,6 +150,12 @@ void RowWriter::WriteRow(std::span<const std::string_view> cells,
 }
 
 void RowWriter::Finish() {
+  if (xlsx_) {
+    auto book = xlsx_->Finish(sheet_name_);
+    xlsx_.reset();
+    if (book.ok()) out_ += *book;  // a libzip failure in memory leaves the download empty
+    return;
+  }
   if (format_ == FileFormat::kJsonArray) out_ += rows_ == 0 ? "]\n" : "\n]\n";
 }
 

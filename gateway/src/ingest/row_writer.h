@@ -14,10 +14,13 @@
 // except where `kinds` says otherwise: kNumber / kBool are written bare when they are valid JSON
 // numbers / booleans (else as strings), kNull as null, kJson bare (it came from our parser),
 // kMissing omits the key.
+// XLSX: one sheet (named with set_sheet_name(), default "Sheet1"), built in memory; out() stays
+// empty until Finish() puts the whole workbook there. See xlsx_writer.h.
 // Rows with fewer cells than the header are padded (CSV) or have the keys omitted (JSON); cells
 // beyond the header are ignored.
 #pragma once
 
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,6 +28,7 @@
 
 #include "ingest/file_format.h"
 #include "ingest/row_reader.h"
+#include "ingest/xlsx_writer.h"
 
 namespace dq::ingest {
 
@@ -37,6 +41,8 @@ class RowWriter {
   void Finish();
 
   std::string& out() { return out_; }
+  // XLSX: the name of the sheet in the written workbook (call before Finish()).
+  void set_sheet_name(std::string name) { sheet_name_ = std::move(name); }
   uint64_t rows_written() const { return rows_; }
 
  private:
@@ -48,6 +54,8 @@ class RowWriter {
   std::vector<std::string> json_keys_;  // header names, already escaped and quoted, with ':'
   std::string out_;
   uint64_t rows_ = 0;
+  std::unique_ptr<XlsxWriter> xlsx_;
+  std::string sheet_name_;
 };
 
 

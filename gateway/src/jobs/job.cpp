@@ -17,7 +17,7 @@ int64_t ToInt(const std::string& s) {
 
 ingest::FileFormat FormatFromName(const std::string& name) {
   for (auto f : {ingest::FileFormat::kCsv, ingest::FileFormat::kTsv, ingest::FileFormat::kJsonArray,
-                 ingest::FileFormat::kNdjson}) {
+                 ingest::FileFormat::kNdjson, ingest::FileFormat::kXlsx}) {
     if (ingest::FormatName(f) == name) return f;
   }
   return ingest::FileFormat::kCsv;
@@ -54,6 +54,7 @@ json JobDetailJson(const Job& j) {
   d["mapping"] = MappingObject(j.mapping);
   d["mapping_inferred"] = j.mapping_inferred;
   d["format"] = std::string(ingest::FormatName(j.format));
+  d["encoding"] = j.encoding;
   d["stats"] = {{"rows", j.rows_total},
                 {"errors", j.errors},
                 {"warnings", j.warnings},
@@ -79,6 +80,7 @@ std::vector<std::string> JobToHashArgs(const Job& j) {
           "mapping", MappingJson(j.mapping),
           "mapping_inferred", j.mapping_inferred ? "1" : "0",
           "format", std::string(ingest::FormatName(j.format)),
+          "encoding", j.encoding,
           "delimiter", std::string(1, j.dialect.delimiter),
           "crlf", j.dialect.crlf ? "1" : "0",
           "bom", j.dialect.bom ? "1" : "0",
@@ -127,6 +129,7 @@ Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) 
       }
     } else if (k == "mapping_inferred") j.mapping_inferred = v == "1";
     else if (k == "format") j.format = FormatFromName(v);
+    else if (k == "encoding") j.encoding = v.empty() ? "utf-8" : v;
     else if (k == "delimiter") j.dialect.delimiter = v.empty() ? ',' : v[0];
     else if (k == "crlf") j.dialect.crlf = v == "1";
     else if (k == "bom") j.dialect.bom = v == "1";

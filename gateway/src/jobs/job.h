@@ -27,6 +27,7 @@ struct Job {
   std::vector<std::pair<std::string, std::string>> mapping;  // (standard field, column)
   bool mapping_inferred = false;
   ingest::FileFormat format = ingest::FileFormat::kCsv;
+  std::string encoding = "utf-8";  // of the upload, before conversion (ingest/text_encoding.h)
   ingest::CsvDialect dialect;
   std::vector<std::string> header;  // the file's columns, in order
   int64_t file_bytes = 0;

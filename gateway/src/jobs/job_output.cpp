@@ -1,6 +1,7 @@
 #include "job_output.h"
 
 #include "dq/common/json_escape.h"
+#include "ingest/mapping_inference.h"
 
 namespace dq::gateway {
 
@@ -71,6 +72,9 @@ validator::v1::BatchSpec JobOutput::Spec() const {
     start = comma + 1;
   }
   spec.set_platform(job_.platform);
+  for (const auto& [field, column] : job_.mapping) {  // "Weight (kg)": bare numbers are kg
+    if (field == "weight") spec.set_weight_unit(ingest::WeightUnitOfColumn(column));
+  }
   return spec;
 }
 

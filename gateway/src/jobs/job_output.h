@@ -61,6 +61,9 @@ class JobOutput {
   // (any rest when final), the counters and the summary.
   JobWrite TakeWrite(bool final);
 
+  // XLSX: the cleaned sheet keeps the upload's sheet name. Call before the final TakeWrite.
+  void SetSheetName(std::string name) { writer_.set_sheet_name(std::move(name)); }
+
   int64_t issues_stored() const { return issues_stored_; }
   int64_t issues_found() const { return issues_found_; }
 

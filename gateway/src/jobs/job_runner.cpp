@@ -173,6 +173,7 @@ Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
     }
   }
   if (!have_stats) return Status(ErrorCode::kUnavailable, "the validator sent no stats");
+  output.SetSheetName(reader->sheet_name());
   return Status::Ok();
 }
 

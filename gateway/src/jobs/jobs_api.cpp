@@ -9,25 +9,13 @@
 #include "ingest/mapping_inference.h"
 #include "ingest/row_writer.h"
 #include "ingest/upload_form.h"
+#include "upload_request.h"
 
 namespace dq::gateway {
 namespace {
 
 using nlohmann::json;
 
-struct Upload {
-  std::string_view file;
-  std::string filename;
-  std::string file_content_type;
-  std::optional<std::string> mapping;
-  std::optional<std::string> check_types;
-  std::optional<std::string> platform;
-};
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::string ExtensionFor(ingest::FileFormat f) {
   switch (f) {
@@ -35,6 +23,7 @@ std::string ExtensionFor(ingest::FileFormat f) {
     case ingest::FileFormat::kTsv: return ".tsv";
     case ingest::FileFormat::kJsonArray: return ".json";
     case ingest::FileFormat::kNdjson: return ".ndjson";
+    case ingest::FileFormat::kXlsx: return ".xlsx";
   }
   return "";
 }
@@ -95,86 +84,25 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
                                     " bytes; files may be at most " +
                                     std::to_string(options_.upload_max_bytes) + " bytes."));
   }
-  const std::string* ct_header = request.Header("content-type");
-  const std::string content_type = ct_header ? *ct_header : "";
-  Upload up;
-  ingest::UploadLimits limits;
-  limits.max_file_bytes = options_.upload_max_bytes;
-  std::optional<ingest::UploadForm> form;
-  if (Lower(content_type).rfind("multipart/form-data", 0) == 0) {
-    auto parsed = ingest::ParseUploadForm(content_type, request.body, limits);
-    if (!parsed.ok()) return ErrorResponse(parsed.status());
-    form = std::move(*parsed);
-    up.file = form->file();
-    up.filename = form->filename();
-    up.file_content_type = form->file_content_type();
-    up.mapping = form->mapping;
-    up.check_types = form->check_types;
-    up.platform = form->platform;
-  } else {
-    up.file = request.body;
-    up.filename = request.Query("filename").value_or("");
-    up.file_content_type = content_type;
-    up.mapping = request.Query("mapping");
-    up.check_types = request.Query("check_types");
-    up.platform = request.Query("platform");
-  }
-  if (up.file.size() > options_.upload_max_bytes) {
-    return ErrorResponse(Status(ErrorCode::kFileTooLarge,
-                                "The file is " + std::to_string(up.file.size()) +
-                                    " bytes; files may be at most " +
-                                    std::to_string(options_.upload_max_bytes) + " bytes."));
-  }
-  if (up.file.empty()) {
-    return ErrorResponse(Status(ErrorCode::kEmptyFile, "The uploaded file is empty."));
-  }
-  auto format = ingest::DetectFormat(up.file_content_type, up.filename,
-                                     up.file.substr(0, ingest::kSniffBytes));
-  if (!format.ok()) return ErrorResponse(format.status());
-
-  std::vector<std::string> check_types = {"product"};
-  if (up.check_types && !up.check_types->empty()) {
-    auto parsed = ParseCheckTypes(*up.check_types);
-    if (!parsed.ok()) return ErrorResponse(parsed.status());
-    check_types = std::move(*parsed);
-  }
-  std::string platform = up.platform.value_or("");
-  if (!platform.empty()) {
-    if (Status s = CheckPlatform(platform); !s.ok()) return ErrorResponse(s);
-  }
-  std::optional<std::vector<std::pair<std::string, std::string>>> mapping;
-  if (up.mapping && !up.mapping->empty()) {
-    if (!JsonNestingWithin(*up.mapping)) {
-      return ErrorResponse(Invalid("mapping", "nests too deeply; send a flat JSON object"));
-    }
-    json m = json::parse(*up.mapping, nullptr, false);
-    if (m.is_discarded()) {
-      return ErrorResponse(Invalid("mapping", "is not valid JSON; send a JSON object such as "
-                                              "{\"sku\": \"Variant SKU\"}"));
-    }
-    auto parsed = ParseMapping(m);
-    if (!parsed.ok()) return ErrorResponse(parsed.status());
-    mapping = std::move(*parsed);
-  }
+  auto parsed = ParseUploadRequest(request, options_.upload_max_bytes);
+  if (!parsed.ok()) return ErrorResponse(parsed.status());
+  UploadRequest& up = **parsed;
+  const ingest::FileFormat format = up.file.format;
+  const std::string_view file = up.file.data();
+  const std::vector<std::string>& check_types = up.check_types;
+  const std::string& platform = up.platform;
+  std::optional<std::vector<std::pair<std::string, std::string>>>& mapping = up.mapping;
 
   // One pass over the whole file: every record checked, rows counted (for the quota), header
   // and dialect found. Bad files are refused now, not discovered by a worker later.
-  auto summary = ingest::ScanFile(*format, up.file);
+  auto summary = ingest::ScanFile(format, file);
   if (!summary.ok()) return ErrorResponse(summary.status());
 
   Job job;
   job.mapping_inferred = !mapping.has_value();
   if (mapping) {
-    std::vector<ErrorDetail> missing;
-    for (const auto& [field, column] : *mapping) {
-      if (std::find(summary->header.begin(), summary->header.end(), column) ==
-          summary->header.end()) {
-        missing.push_back({"mapping." + field, "column '" + column + "' is not in the file"});
-      }
-    }
-    if (!missing.empty()) {
-      std::string message = missing[0].field + ": " + missing[0].message;
-      return ErrorResponse(Status(ErrorCode::kInvalidRequest, message, std::move(missing)));
+    if (Status s = CheckMappingColumns(*mapping, summary->header); !s.ok()) {
+      return ErrorResponse(s);
     }
     job.mapping = std::move(*mapping);
   } else {
@@ -193,23 +121,24 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   job.id = id;
   job.idempotency_key = idempotency_key;
   job.account_id = principal.account.id;
-  job.filename = up.filename.empty() ? "upload" + ExtensionFor(*format) : up.filename;
+  job.filename = up.filename.empty() ? "upload" + ExtensionFor(format) : up.filename;
   job.status = "queued";
   for (size_t i = 0; i < check_types.size(); ++i) {
     job.check_types += (i ? "," : "") + check_types[i];
   }
   job.platform = platform;
-  job.format = *format;
+  job.format = format;
+  job.encoding = up.file.encoding;
   job.dialect = summary->dialect;
   job.header = summary->header;
-  job.file_bytes = static_cast<int64_t>(up.file.size());
+  job.file_bytes = static_cast<int64_t>(file.size());
   job.rows_total = static_cast<int64_t>(summary->data_rows);
   job.created_at = FormatIso8601Millis(now);
   job.created_ms = UnixMillis(now);
   job.quota_month = reservation->month;
   std::vector<std::string_view> chunks;
-  for (size_t off = 0; off < up.file.size(); off += options_.chunk_bytes) {
-    chunks.push_back(up.file.substr(off, options_.chunk_bytes));
+  for (size_t off = 0; off < file.size(); off += options_.chunk_bytes) {
+    chunks.push_back(file.substr(off, options_.chunk_bytes));
   }
   job.file_chunks = static_cast<int64_t>(chunks.size());
 

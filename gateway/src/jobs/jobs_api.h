@@ -33,6 +33,11 @@ class JobsApi {
   // invalid_request, 413 file_too_large, 415 unsupported_media_type, 422 idempotency_key_reused,
   // 429 quota_exceeded / storage_limit_exceeded, 503.
   HttpResponse Create(const HttpRequest& request, const Principal& principal);
+  // POST /v1/jobs/preview: the same body as Create; answers 200 with {format, encoding,
+  // columns, mapping, mapping_inferred, sample_rows} (the first 5 data rows). Creates no job,
+  // uses no quota; the principal is the authenticated caller (any door). Errors as Create,
+  // except 429 quota_exceeded. In preview_api.cpp.
+  HttpResponse Preview(const HttpRequest& request, const Principal& principal);
   // GET /v1/jobs?limit=1..20
   HttpResponse List(const HttpRequest& request, const Principal& principal);
   // GET /v1/jobs/:id, with every stored issue, streamed page by page.

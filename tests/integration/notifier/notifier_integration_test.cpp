@@ -8,7 +8,7 @@
 #include <fstream>
 #include <set>
 
-#include "delivery_log.h"
+#include "dq/common/delivery_log.h"
 #include "dq/common/clock.h"
 #include "dq/common/crypto.h"
 #include "dq/common/redis_client.h"

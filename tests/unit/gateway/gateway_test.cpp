@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "dq/common/metrics.h"
 
 #include "dq/testing/fake_clock.h"
 #include "dq/testing/gateway_fakes.h"
@@ -207,6 +210,43 @@ TEST_F(GatewayTest, HealthAndReadiness) {
   validator_.SetHealthy(false);
   redis_up_ = true;
   EXPECT_EQ(json::parse(Call("GET", "/readyz").body)["checks"]["validator"], "unavailable");
+}
+
+// Every request leaves one access log line (route template, account, sizes) and is counted with
+// bounded method and route labels; the key and the body never reach the log.
+TEST_F(GatewayTest, AccessLogLineAndMetricLabelsPerRequest) {
+  ::testing::internal::CaptureStderr();
+  Call("POST", "/v1/validate", pro_key_, kBody);
+  Call("GET", "/v1/jobs/secret-looking-id/issues", pro_key_);
+  Call("GET", "/nowhere/42");
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  std::vector<json> lines;
+  std::istringstream in(err);
+  for (std::string line; std::getline(in, line);) {
+    json j = json::parse(line);
+    if (j["msg"] == "access") lines.push_back(j);
+  }
+  ASSERT_EQ(lines.size(), 3u) << err;
+  EXPECT_EQ(lines[0]["route"], "/v1/validate");
+  EXPECT_EQ(lines[0]["method"], "POST");
+  EXPECT_EQ(lines[0]["status"], 200);
+  EXPECT_EQ(lines[0]["account_id"], pro_.id);
+  EXPECT_EQ(lines[0]["request_id"], "req-1");
+  EXPECT_EQ(lines[0]["bytes_in"], std::string(kBody).size());
+  EXPECT_GT(lines[0]["bytes_out"].get<int>(), 0);
+  EXPECT_TRUE(lines[0]["duration_ms"].is_number());
+  EXPECT_EQ(lines[1]["route"], "/v1/jobs/{id}/issues");
+  EXPECT_EQ(lines[2]["route"], "unmatched");
+  EXPECT_TRUE(lines[2]["account_id"].is_null());
+  EXPECT_EQ(err.find(pro_key_), std::string::npos);
+  EXPECT_EQ(err.find("secret-looking-id"), std::string::npos);
+  EXPECT_EQ(err.find("records"), std::string::npos);
+
+  const std::string metrics = Metrics::Global().Render();
+  EXPECT_NE(metrics.find(R"(dq_gateway_requests_total{method="POST",route="/v1/validate",code="200"})"),
+            std::string::npos);
+  EXPECT_NE(metrics.find(R"(method="GET",route="unmatched",code="404")"), std::string::npos);
+  EXPECT_EQ(metrics.find("nowhere"), std::string::npos);
 }
 
 // The operational paths serve GET only; another method is 405 with Allow, as on /v1.

@@ -9,7 +9,9 @@
 
 #include "dq/testing/fake_clock.h"
 #include "dq/testing/job_fakes.h"
+#include "dq/testing/gateway_fakes.h"
 #include "jobs/job_heartbeat.h"
+#include "jobs/jobs_api.h"
 
 namespace dq::gateway {
 namespace {
@@ -176,6 +178,36 @@ TEST(JobRunnerTest, StoredIssuesAreCappedButCountsStayExact) {
   EXPECT_EQ(JobDetailJson(f.Stored())["issues_total"], 7);
   auto summary = nlohmann::json::parse(*f.store.Summary(f.Stored()));
   EXPECT_EQ(summary["by_code"][0]["count"], 4);
+}
+
+// The detail is written page by page (here 3 issues a page) and reads back whole; the summary and
+// delete answer from the same store.
+TEST(JobsApiTest, DetailStreamsInPagesSummaryAndDelete) {
+  Fixture f;
+  ASSERT_EQ(f.Run(), RunOutcome::kDone);
+  testing::InMemoryQuotaService quota(QuotaPolicy{});
+  JobsOptions o;
+  o.issues_page = 3;
+  JobsApi api(f.store, f.queue, quota, f.clock, o);
+  Principal p;
+  p.account.id = "acct_1";
+  HttpResponse r = api.Get(p, f.job.id);
+  ASSERT_EQ(r.status, 200);
+  EXPECT_TRUE(static_cast<bool>(r.body_producer));
+  auto detail = nlohmann::json::parse(r.FullBody());
+  ASSERT_EQ(detail["issues"].size(), 7u);
+  for (int i = 0; i < 7; ++i) EXPECT_EQ(detail["issues"][i]["id"], i + 1);
+  EXPECT_EQ(detail["issues_truncated"], false);
+  auto summary = nlohmann::json::parse(api.Summary(p, f.job.id).body);
+  EXPECT_EQ(summary["rows_total"], kRows);
+  EXPECT_EQ(summary["by_code"].size(), 2u);
+  EXPECT_EQ(api.Get(p, "not-a-job").status, 404);
+  Principal other;
+  other.account.id = "acct_2";
+  EXPECT_EQ(api.Delete(other, f.job.id).status, 404);
+  EXPECT_EQ(api.Delete(p, f.job.id).status, 204);
+  EXPECT_EQ(api.Get(p, f.job.id).status, 404);
+  EXPECT_EQ(f.store.keys_of(f.job.id), 0u);
 }
 
 TEST(JobRunnerTest, HeartbeatTouchesOwnEntriesAndNeverStealsOthers) {

@@ -33,7 +33,7 @@ constexpr auto kCsv = FileFormat::kCsv;
 constexpr auto kTsv = FileFormat::kTsv;
 constexpr auto kArr = FileFormat::kJsonArray;
 constexpr auto kNd = FileFormat::kNdjson;
-const std::string kSuffix = "; upload CSV, TSV, a JSON array of objects or NDJSON (UTF-8)";
+const std::string kSuffix = "; upload CSV, TSV, a JSON array of objects, NDJSON or XLSX (optionally gzip-compressed)";
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, DetectFormatTest,
@@ -60,11 +60,11 @@ INSTANTIATE_TEST_SUITE_P(
                    "Content-Type 'image/png' is not supported" + kSuffix},
         DetectCase{"xml_type", "application/xml", "", "<a/>", std::nullopt,
                    "Content-Type 'application/xml' is not supported" + kSuffix},
-        DetectCase{"xlsx_extension", "application/octet-stream", "p.xlsx", "abc", std::nullopt,
-                   "Files of type '.xlsx' are not supported" + kSuffix},
+        DetectCase{"ods_extension", "application/octet-stream", "p.ods", "abc", std::nullopt,
+                   "Files of type '.ods' are not supported" + kSuffix},
         DetectCase{"zip_magic", "text/csv", "p.csv", std::string("PK\x03\x04rest", 8),
                    std::nullopt,
-                   "The file is binary (e.g. a spreadsheet, archive or UTF-16 text), not text" +
+                   "The file is a zip archive that is not named or typed as an XLSX workbook" +
                        kSuffix},
         DetectCase{"nul_byte", "", "", std::string("a,b\n\0\0", 6), std::nullopt,
                    "The file is binary (e.g. a spreadsheet, archive or UTF-16 text), not text" +

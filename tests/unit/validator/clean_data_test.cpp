@@ -183,7 +183,7 @@ const Defect kProductDefects[] = {
     {"weight_word", "weight", "heavy", "INVALID_WEIGHT"},
     {"weight_zero", "weight", "0", "INVALID_WEIGHT"},
     {"hs_dotted", "hs_code", "12.34.56", "HS_CODE_REFORMATTED"},
-    {"hs_five_digits", "hs_code", "99999", "INVALID_HS_CODE"},
+    {"hs_five_digits", "hs_code", "99999", "HS_LEADING_ZERO_RESTORED"},
     {"hs_letters", "hs_code", "ABCDEF", "INVALID_HS_CODE"},
     {"origin_alpha3", "country_of_origin", "USA", "COUNTRY_CODE_NORMALIZED"},
     {"origin_zz", "country_of_origin", "zz", "INVALID_COUNTRY_CODE"},

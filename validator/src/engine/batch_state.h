@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "iso_date.h"
 #include "phone.h"
 #include "price_outliers.h"
 
@@ -39,6 +40,8 @@ struct BatchState {
   FirstSeen phones;  // E.164
   PriceOutliers prices;
   PhoneChecker phone_checker;  // bounded cache of libphonenumber results
+  // Day/month order of the expiry_date column, learnt by Session::Observe (and AddRow).
+  iso_date::DateOrder date_order = iso_date::DateOrder::kUnknown;
 };
 
 }  // namespace dq::validator

@@ -1,4 +1,6 @@
 #include "iso_date.h"
+#include <cstdio>
+#include <cstdlib>
 
 #include "text.h"
 
@@ -91,6 +93,104 @@ Parse ParseDate(std::string_view s, int32_t* days) {
   if (y < 1000 || !IsValidDate(y, m, d) || !time_valid) return Parse::kImpossible;
   *days = DaysFromCivil(y, m, d);
   return Parse::kOk;
+}
+
+namespace {
+
+// "A/B/YYYY" with one separator kind out of / . -; false when s has another shape.
+bool SplitDmy(std::string_view s, int* a, int* b, int* y) {
+  if (s.size() < 8 || s.size() > 10) return false;
+  const char sep = s.find('/') != std::string_view::npos   ? '/'
+                   : s.find('.') != std::string_view::npos ? '.'
+                                                           : '-';
+  const size_t p1 = s.find(sep);
+  const size_t p2 = p1 == std::string_view::npos ? p1 : s.find(sep, p1 + 1);
+  if (p2 == std::string_view::npos || s.find(sep, p2 + 1) != std::string_view::npos) return false;
+  auto num = [](std::string_view t, size_t min, size_t max, int* out) {
+    if (t.size() < min || t.size() > max) return false;
+    int v = 0;
+    for (char c : t) {
+      if (c < '0' || c > '9') return false;
+      v = v * 10 + (c - '0');
+    }
+    *out = v;
+    return true;
+  };
+  return num(s.substr(0, p1), 1, 2, a) && num(s.substr(p1 + 1, p2 - p1 - 1), 1, 2, b) &&
+         num(s.substr(p2 + 1), 4, 4, y);
+}
+
+std::string Iso(int y, int m, int d) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", y, m, d);
+  return buf;
+}
+
+}  // namespace
+
+DateOrder OrderShownBy(std::string_view s) {
+  int a = 0, b = 0, y = 0;
+  if (!SplitDmy(s, &a, &b, &y)) return DateOrder::kUnknown;
+  if (a > 12 && b >= 1 && b <= 12) return DateOrder::kDayFirst;
+  if (b > 12 && a >= 1 && a <= 12) return DateOrder::kMonthFirst;
+  return DateOrder::kUnknown;
+}
+
+DateOrder Combine(DateOrder column, DateOrder shown) {
+  if (shown == DateOrder::kUnknown || column == shown) return column;
+  if (column == DateOrder::kUnknown) return shown;
+  return DateOrder::kConflicting;
+}
+
+Reading ReadSpreadsheetDate(std::string_view s, DateOrder column_order) {
+  Reading r;
+  // Excel serial day numbers (what a date cell becomes when exported without its format).
+  if (s.size() == 5 && s.find_first_not_of("0123456789") == std::string_view::npos) {
+    const int serial = std::atoi(std::string(s).c_str());
+    if (serial >= 25569 && serial <= 73050) {
+      int32_t days = serial - 25569;  // days since 1970-01-01
+      // Civil date from days (inverse of DaysFromCivil), by stepping years and months.
+      int y = 1970;
+      while (days >= (IsLeap(y) ? 366 : 365)) days -= IsLeap(y++) ? 366 : 365;
+      int m = 1;
+      while (days >= DaysInMonth(y, m)) days -= DaysInMonth(y, m++);
+      r.form = Reading::kIso;
+      r.iso = Iso(y, m, days + 1);
+    }
+    return r;
+  }
+  // YYYY/MM/DD, YYYY.MM.DD.
+  if (s.size() == 10 && (s[4] == '/' || s[4] == '.') && s[7] == s[4]) {
+    int y = 0, m = 0, d = 0;
+    if (std::sscanf(std::string(s).c_str(), "%4d%*c%2d%*c%2d", &y, &m, &d) == 3 &&
+        s.find_first_not_of("0123456789./") == std::string_view::npos && IsValidDate(y, m, d)) {
+      r.form = Reading::kIso;
+      r.iso = Iso(y, m, d);
+    }
+    return r;
+  }
+  int a = 0, b = 0, y = 0;
+  if (!SplitDmy(s, &a, &b, &y) || y < 1000) return r;
+  const bool day_first_ok = IsValidDate(y, b, a);
+  const bool month_first_ok = IsValidDate(y, a, b);
+  DateOrder order = OrderShownBy(s);
+  if (order == DateOrder::kUnknown && a == b) order = DateOrder::kDayFirst;  // same either way
+  if (order == DateOrder::kUnknown && (column_order == DateOrder::kDayFirst ||
+                                       column_order == DateOrder::kMonthFirst)) {
+    order = column_order;
+  }
+  if (order == DateOrder::kDayFirst && day_first_ok) {
+    r.form = Reading::kIso;
+    r.iso = Iso(y, b, a);
+  } else if (order == DateOrder::kMonthFirst && month_first_ok) {
+    r.form = Reading::kIso;
+    r.iso = Iso(y, a, b);
+  } else if (order == DateOrder::kUnknown && day_first_ok && month_first_ok) {
+    r.form = Reading::kAmbiguous;
+    r.day_first = Iso(y, b, a);
+    r.month_first = Iso(y, a, b);
+  }
+  return r;
 }
 
 }  // namespace dq::validator::iso_date

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace dq::validator::iso_date {
@@ -18,5 +19,25 @@ enum class Parse { kOk, kBadFormat, kImpossible };
 // -hh:mm / +hhmm offset (the date part is what counts). Years 1000-9999. kImpossible: the shape
 // is right but the date (or time) does not exist, e.g. 2024-02-30 or 2024-13-01.
 Parse ParseDate(std::string_view s, int32_t* days);
+
+// The day/month order of a column of A/B/YYYY dates, learnt from its values.
+enum class DateOrder : uint8_t { kUnknown, kDayFirst, kMonthFirst, kConflicting };
+// What one value shows: kDayFirst when its first number is above 12 (31/12/2026), kMonthFirst
+// when its second is (12/31/2026), else kUnknown.
+DateOrder OrderShownBy(std::string_view s);
+// The column's order after adding what one value shows.
+DateOrder Combine(DateOrder column, DateOrder shown);
+
+struct Reading {
+  enum Form { kNone, kIso, kAmbiguous } form = kNone;
+  std::string iso;                       // kIso: YYYY-MM-DD
+  std::string day_first, month_first;    // kAmbiguous: both readings
+};
+// A date as spreadsheets and regional exports write it, for a value ParseDate refuses:
+// YYYY/MM/DD and YYYY.MM.DD; A/B/YYYY (separator / . or -) read day-first or month-first when
+// the value or the column's order decides (A == B needs no order), else kAmbiguous; an Excel
+// serial day number 25569..73050 (1970-01-01..2099-12-31). kNone when it is none of these or
+// the date does not exist.
+Reading ReadSpreadsheetDate(std::string_view s, DateOrder column_order);
 
 }  // namespace dq::validator::iso_date

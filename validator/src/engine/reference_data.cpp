@@ -30,8 +30,10 @@ ReferenceData::ReferenceData() {
   std::sort(alpha3_.begin(), alpha3_.end());
   for (const auto& c : currency_list) {
     storage_.push_back(c.at("alpha_3").get<std::string>());
-    currencies_.insert(storage_.back());
+    if (NotMoney(storage_.back()) == nullptr) currencies_.insert(storage_.back());
   }
+  // XK: Kosovo. User-assigned in ISO 3166-1, but the code the EU, IMF, SWIFT and CLDR use.
+  alpha2_.insert("XK");
   // The blocklist is a static string: views into it are valid for the whole process.
   std::string_view list = embedded::kDisposableDomains;
   while (!list.empty()) {
@@ -53,6 +55,42 @@ std::optional<std::string_view> ReferenceData::Alpha3ToAlpha2(std::string_view c
                              [](const auto& p, std::string_view c) { return p.first < c; });
   if (it == alpha3_.end() || it->first != code) return std::nullopt;
   return it->second;
+}
+
+const char* ReferenceData::NotMoney(std::string_view code) {
+  struct Entry {
+    std::string_view code;
+    const char* why;
+  };
+  static constexpr Entry kNotMoney[] = {
+      {"HRK", "withdrawn (Croatia uses EUR since 2023-01-01)"},
+      {"BOV", "a fund code (Bolivian Mvdol)"},
+      {"CHE", "a fund code (WIR euro)"},
+      {"CHW", "a fund code (WIR franc)"},
+      {"CLF", "a fund code (Chilean Unidad de Fomento)"},
+      {"COU", "a fund code (Colombian Unidad de Valor Real)"},
+      {"MXV", "a fund code (Mexican Unidad de Inversion)"},
+      {"USN", "a fund code (US dollar next day)"},
+      {"UYI", "a fund code (Uruguay peso en unidades indexadas)"},
+      {"UYW", "a fund code (Uruguay unidad previsional)"},
+      {"XAU", "a precious metal (gold)"},
+      {"XAG", "a precious metal (silver)"},
+      {"XPD", "a precious metal (palladium)"},
+      {"XPT", "a precious metal (platinum)"},
+      {"XDR", "a supranational unit (IMF special drawing right)"},
+      {"XSU", "a supranational unit (Sucre)"},
+      {"XUA", "a supranational unit (ADB unit of account)"},
+      {"XBA", "a bond-market unit"},
+      {"XBB", "a bond-market unit"},
+      {"XBC", "a bond-market unit"},
+      {"XBD", "a bond-market unit"},
+      {"XTS", "the code reserved for testing"},
+      {"XXX", "the code for no currency"},
+  };
+  for (const Entry& e : kNotMoney) {
+    if (e.code == code) return e.why;
+  }
+  return nullptr;
 }
 
 bool ReferenceData::IsCurrency(std::string_view code) const { return currencies_.count(code) != 0; }

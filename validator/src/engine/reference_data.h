@@ -20,7 +20,11 @@ class ReferenceData {
   bool IsCountryAlpha2(std::string_view code) const;
   // "DEU" -> "DE"; nullopt if unknown.
   std::optional<std::string_view> Alpha3ToAlpha2(std::string_view code) const;
+  // A current ISO 4217 currency: iso-codes' list minus the codes NotMoney() names.
   bool IsCurrency(std::string_view code) const;
+  // Why an ISO 4217 code is no money for a price ("withdrawn (replaced by EUR on 2023-01-01)",
+  // "a fund code", "a precious metal", ...), or nullptr for any other code.
+  static const char* NotMoney(std::string_view code);
   // True when domain (lower-case) or one of its parent domains, never the bare top-level
   // domain, is on the disposable list.
   bool IsDisposableDomain(std::string_view domain) const;

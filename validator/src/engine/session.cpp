@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "rules/rules.h"
+#include "text.h"
 
 namespace dq::validator {
 namespace {
@@ -43,7 +44,20 @@ Session::Session(const ReferenceData& ref, BatchSpec spec)
   if (!spec_.today) spec_.today = TodayUtc();
 }
 
+void Session::Observe(std::span<const std::string_view> values) {
+  if (!(spec_.checks & kInventoryCheck) || !spec_.mapped.test(static_cast<size_t>(Field::kExpiryDate))) {
+    return;
+  }
+  for (size_t i = 0; i < spec_.columns.size() && i < values.size(); ++i) {
+    if (spec_.columns[i] == Field::kExpiryDate) {
+      batch_.date_order =
+          iso_date::Combine(batch_.date_order, iso_date::OrderShownBy(text::Trim(values[i])));
+    }
+  }
+}
+
 void Session::AddRow(std::span<const std::string_view> values, std::vector<Issue>& out) {
+  Observe(values);
   ++rows_;
   row_flags_.push_back(0);
   const size_t first = out.size();

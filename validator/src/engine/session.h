@@ -36,6 +36,11 @@ class Session {
 
   // values[i] is the value of spec.columns[i]; missing trailing values count as empty.
   void AddRow(std::span<const std::string_view> values, std::vector<Issue>& out);
+  // Learns from a row what column-wide conventions it shows (the day/month order of
+  // expiry_date), without checking it. Callers that hold several rows at once observe them all
+  // before adding them, so an early row benefits from a later one (docs/issue-codes.md,
+  // DATE_REFORMATTED). Optional; AddRow observes too.
+  void Observe(std::span<const std::string_view> values);
   // Appends the batch-level issues. Call once, after the last row.
   void Finish(std::vector<Issue>& out);
 

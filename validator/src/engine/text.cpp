@@ -1,6 +1,8 @@
 #include "text.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdio>
 
 namespace dq::validator::text {
 
@@ -186,6 +188,117 @@ std::optional<std::string> DropThousandsCommas(std::string_view s) {
 }
 
 }  // namespace
+
+namespace {
+
+bool AllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!IsDigit(c)) return false;
+  }
+  return true;
+}
+
+// "1.234.567" / "1,234,567" -> "1234567" when every separator starts a group of three digits
+// and the first group has one to three; nullopt otherwise.
+std::optional<std::string> DropGrouping(std::string_view s, char sep) {
+  std::string out;
+  size_t group = 0;
+  bool first = true;
+  for (char c : s) {
+    if (c == sep) {
+      if ((first && (group == 0 || group > 3)) || (!first && group != 3)) return std::nullopt;
+      first = false;
+      group = 0;
+      continue;
+    }
+    if (!IsDigit(c)) return std::nullopt;
+    out.push_back(c);
+    ++group;
+  }
+  if (first || group != 3) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+Amount ReadAmount(std::string_view s) {
+  s = Trim(s);
+  if (IsPlainDecimal(s)) return {AmountForm::kPlain, std::string(s)};
+  if (s.empty()) return {};
+  const std::string_view core = StripCurrencyMarker(s);
+  const bool marker = core.size() != s.size();
+  if (IsPlainDecimal(core)) return {AmountForm::kReformatted, std::string(core)};
+  const size_t commas = static_cast<size_t>(std::count(core.begin(), core.end(), ','));
+  const size_t dots = static_cast<size_t>(std::count(core.begin(), core.end(), '.'));
+  const size_t last_comma = core.rfind(',');
+  const size_t last_dot = core.rfind('.');
+  if (commas == 0 && dots >= 2) {
+    if (auto g = DropGrouping(core, '.')) return {AmountForm::kReformatted, std::move(*g)};
+    return {};
+  }
+  if (commas >= 1 && dots == 0) {
+    if (commas >= 2) {
+      if (auto g = DropGrouping(core, ',')) return {AmountForm::kReformatted, std::move(*g)};
+      return {};
+    }
+    const std::string_view before = core.substr(0, last_comma);
+    const std::string_view after = core.substr(last_comma + 1);
+    if (!AllDigits(before) || !AllDigits(after)) return {};
+    if (after.size() == 3 && before.size() <= 3 && before != "0") return {AmountForm::kAmbiguous, {}};
+    return {AmountForm::kDecimalComma, std::string(before) + "." + std::string(after)};
+  }
+  if (commas >= 1 && dots >= 1) {
+    if (last_dot > last_comma && dots == 1) {  // 1,299.00: thousands commas, decimal point
+      auto plain = DropThousandsCommas(core);
+      if (plain && IsPlainDecimal(*plain)) return {AmountForm::kReformatted, std::move(*plain)};
+      return {};
+    }
+    if (last_comma > last_dot && commas == 1) {  // 1.234,56: thousands dots, decimal comma
+      const std::string_view after = core.substr(last_comma + 1);
+      auto whole = DropGrouping(core.substr(0, last_comma), '.');
+      if (whole && AllDigits(after)) {
+        return {AmountForm::kDecimalComma, *whole + "." + std::string(after)};
+      }
+    }
+    return {};
+  }
+  (void)marker;
+  return {};
+}
+
+std::optional<double> WeightWithUnitInGrams(std::string_view s) {
+  s = Trim(s);
+  size_t split = s.size();
+  while (split > 0 && IsAsciiAlpha(s[split - 1])) --split;
+  if (split == s.size() || split == 0) return std::nullopt;
+  std::string unit;
+  for (char c : s.substr(split)) unit.push_back(ToLower(c));
+  double per = 0;
+  if (unit == "g" || unit == "gr" || unit == "gram" || unit == "grams") per = 1;
+  else if (unit == "kg" || unit == "kgs" || unit == "kilo" || unit == "kilos" ||
+           unit == "kilogram" || unit == "kilograms") per = 1000;
+  else if (unit == "lb" || unit == "lbs" || unit == "pound" || unit == "pounds") per = 453.59237;
+  else if (unit == "oz" || unit == "ounce" || unit == "ounces") per = 28.349523125;
+  else return std::nullopt;
+  const Amount a = ReadAmount(Trim(s.substr(0, split)));
+  if (a.form != AmountForm::kPlain && a.form != AmountForm::kDecimalComma &&
+      a.form != AmountForm::kReformatted) {
+    return std::nullopt;
+  }
+  const auto v = ParsePlainDecimal(a.value);
+  if (!v) return std::nullopt;
+  return *v * per;
+}
+
+std::string FormatGrams(double grams) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f", grams);
+  std::string out = buf;
+  while (!out.empty() && out.back() == '0') out.pop_back();
+  if (!out.empty() && out.back() == '.') out.pop_back();
+  return out;
+}
 
 std::optional<std::string> NormalizePrice(std::string_view s) {
   s = Trim(s);

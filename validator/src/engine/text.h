@@ -45,4 +45,24 @@ std::optional<double> ParsePlainDecimal(std::string_view s);
 // nullopt when s is already plain, or when it is ambiguous (e.g. "1.299,00" or "12,5").
 std::optional<std::string> NormalizePrice(std::string_view s);
 
+// A number as spreadsheets and European exports write it, read as a plain decimal:
+//   kPlain         already a plain decimal (value = s);
+//   kReformatted   currency marker and/or thousands separators dropped ("$1,299.00",
+//                  "1,234,567", "1.234.567");
+//   kDecimalComma  the comma can only be a decimal comma ("19,99", "1234,5", "1.234,56");
+//   kAmbiguous     "12,500": a decimal or a thousands comma; value is empty;
+//   kUnreadable    anything else.
+enum class AmountForm { kPlain, kReformatted, kDecimalComma, kAmbiguous, kUnreadable };
+struct Amount {
+  AmountForm form = AmountForm::kUnreadable;
+  std::string value;  // the plain decimal for kPlain, kReformatted and kDecimalComma
+};
+Amount ReadAmount(std::string_view s);
+
+// A weight with a unit: "1.2 kg", "2lbs", "3,5 oz", "500 g" (case-insensitive; the number as
+// ReadAmount reads it, ambiguous commas refused). Grams, or nullopt when s has no known unit.
+std::optional<double> WeightWithUnitInGrams(std::string_view s);
+// Grams with at most 2 decimals, trailing zeros dropped: 1200 -> "1200", 453.59237 -> "453.59".
+std::string FormatGrams(double grams);
+
 }  // namespace dq::validator::text

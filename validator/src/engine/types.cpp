@@ -38,6 +38,23 @@ Result<BatchSpec> BatchSpec::Make(std::span<const std::string> fields,
   return spec;
 }
 
+Status BatchSpec::SetWeightUnit(std::string_view unit) {
+  if (unit.empty() || unit == "g") {
+    weight_grams_per_unit = 0;
+  } else if (unit == "kg") {
+    weight_grams_per_unit = 1000;
+  } else if (unit == "lb") {
+    weight_grams_per_unit = 453.59237;
+  } else if (unit == "oz") {
+    weight_grams_per_unit = 28.349523125;
+  } else {
+    return Status(ErrorCode::kInvalidRequest,
+                  "unknown weight unit '" + std::string(unit) + "'; use g, kg, lb or oz");
+  }
+  weight_unit = std::string(unit);
+  return Status::Ok();
+}
+
 uint32_t HealthScore(uint64_t rows, uint64_t rows_error, uint64_t rows_warning) {
   if (rows == 0) return 100;
   // 100 * (2*rows - 2*rows_error - rows_warning) / (2*rows), rounded half up.

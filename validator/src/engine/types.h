@@ -41,9 +41,10 @@ enum class Field : uint8_t {
   kReorderPoint,
   kExpiryDate,
   kWarehouseId,
+  kDeclaredValue,  // our addition to the specification's list
 };
 inline constexpr size_t kFieldCount = kStandardFields.size();
-static_assert(static_cast<size_t>(Field::kWarehouseId) + 1 == kFieldCount);
+static_assert(static_cast<size_t>(Field::kDeclaredValue) + 1 == kFieldCount);
 
 inline std::string_view FieldName(Field f) { return kStandardFields[static_cast<size_t>(f)]; }
 std::optional<Field> ParseField(std::string_view name);
@@ -79,12 +80,18 @@ struct BatchSpec {
   // "Today" for date rules (expiry in the past), as days since 1970-01-01. Unset: the Session
   // takes the current UTC date once, when it is constructed. Tests set it.
   std::optional<int32_t> today;
+  // Grams per unit of a bare weight value, when the weight column's header names a unit
+  // ("Weight (kg)": 1000). 0: the values are grams (or carry their own unit).
+  double weight_grams_per_unit = 0;
+  std::string weight_unit;  // "kg", "lb", "oz", "g" or "" (for messages)
 
   // Errors: kInvalidRequest naming the unknown field, check type or platform, or a field listed
   // twice. No check types means product.
   static Result<BatchSpec> Make(std::span<const std::string> fields,
                                 std::span<const std::string> check_types,
                                 std::string_view platform);
+  // "g", "kg", "lb", "oz" or "" (grams). Errors: kInvalidRequest for another unit.
+  Status SetWeightUnit(std::string_view unit);
 };
 
 // One problem found in one value, or one fix applied to it.

@@ -6,9 +6,18 @@
 namespace dq::validator::rpc {
 
 Result<BatchSpec> FromProto(const v1::BatchSpec& spec) {
+  if (!spec.value_index().empty() && spec.value_index_size() != spec.fields_size()) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "value_index has " + std::to_string(spec.value_index_size()) +
+                      " entries for " + std::to_string(spec.fields_size()) + " fields");
+  }
   std::vector<std::string> fields(spec.fields().begin(), spec.fields().end());
   std::vector<std::string> checks(spec.check_types().begin(), spec.check_types().end());
-  return BatchSpec::Make(fields, checks, spec.platform());
+  auto out = BatchSpec::Make(fields, checks, spec.platform());
+  if (out.ok()) {
+    if (Status s = out->SetWeightUnit(spec.weight_unit()); !s.ok()) return s;
+  }
+  return out;
 }
 
 void ToProto(const Issue& issue, v1::Issue* out) {

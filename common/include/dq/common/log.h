@@ -26,4 +26,11 @@ inline void Info(std::string_view m, Fields f = {}) { Write(Level::kInfo, m, f);
 inline void Warn(std::string_view m, Fields f = {}) { Write(Level::kWarn, m, f); }
 inline void Error(std::string_view m, Fields f = {}) { Write(Level::kError, m, f); }
 
+// For lines with typed members (numbers, null) built elsewhere, such as the gateway's access
+// log: whether `level` is logged, the component name, and one ready-made JSON object written as
+// one line (the newline is added).
+bool Enabled(Level level);
+std::string_view Component();
+void WriteLine(std::string_view json_object);
+
 }  // namespace dq::log

@@ -10,13 +10,14 @@
 
 namespace dq {
 
-// Standard field names, in the specification's order. The index is the field's id.
-inline constexpr std::array<std::string_view, 23> kStandardFields = {
+// Standard field names, in the specification's order, then our additions (declared_value, the
+// customs value the shipping check names; docs/api.md). The index is the field's id.
+inline constexpr std::array<std::string_view, 24> kStandardFields = {
     "sku",          "title",         "description",   "price",      "compare_at_price",
     "cost_price",   "currency",      "availability",  "image_url",  "brand",
     "category",     "gtin",          "weight",        "hs_code",    "country_of_origin",
     "vat_number",   "email",         "phone",         "country",    "stock_qty",
-    "reorder_point", "expiry_date",  "warehouse_id"};
+    "reorder_point", "expiry_date",  "warehouse_id",  "declared_value"};
 
 inline constexpr std::array<std::string_view, 5> kCheckTypes = {"product", "customer", "shipping",
                                                                 "inventory", "price"};

@@ -1,6 +1,7 @@
 // The inventory check: stock quantity, reorder point, expiry date and warehouse id.
 #include <charconv>
 
+#include "../batch_state.h"
 #include "../iso_date.h"
 #include "../text.h"
 #include "rules.h"
@@ -20,8 +21,21 @@ std::optional<int64_t> ParseInteger(std::string_view s) {
   return negative ? -v : v;
 }
 
+// "10.0" / "10.00" (a spreadsheet's whole number) -> "10", as a fix; other values unchanged.
+std::string_view WholeNumber(RowContext& ctx, Field f) {
+  const std::string_view v = ctx.value(f);
+  const size_t dot = v.find('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 == v.size()) return v;
+  const std::string_view whole = v.substr(0, dot);
+  const std::string_view frac = v.substr(dot + 1);
+  if (frac.find_first_not_of('0') != std::string_view::npos) return v;
+  if (!ParseInteger(whole) || whole == "-") return v;
+  ctx.Fix(f, std::string(whole), IssueCode::QUANTITY_REFORMATTED);
+  return ctx.value(f);
+}
+
 std::optional<int64_t> CheckStock(RowContext& ctx) {
-  const std::string_view v = ctx.value(Field::kStockQty);
+  const std::string_view v = WholeNumber(ctx, Field::kStockQty);
   const auto qty = ParseInteger(v);
   if (!qty) {
     ctx.Report(IssueCode::INVALID_STOCK_QTY, Field::kStockQty,
@@ -36,8 +50,8 @@ std::optional<int64_t> CheckStock(RowContext& ctx) {
 }
 
 std::optional<int64_t> CheckReorderPoint(RowContext& ctx) {
-  const std::string_view v = ctx.value(Field::kReorderPoint);
-  if (v.empty()) return std::nullopt;
+  if (ctx.value(Field::kReorderPoint).empty()) return std::nullopt;
+  const std::string_view v = WholeNumber(ctx, Field::kReorderPoint);
   const auto point = ParseInteger(v);
   if (!point || *point < 0) {
     ctx.Report(IssueCode::INVALID_REORDER_POINT, Field::kReorderPoint);
@@ -47,9 +61,22 @@ std::optional<int64_t> CheckReorderPoint(RowContext& ctx) {
 }
 
 void CheckExpiry(RowContext& ctx) {
-  const std::string_view v = ctx.value(Field::kExpiryDate);
+  std::string_view v = ctx.value(Field::kExpiryDate);
   if (v.empty()) return;
   int32_t days = 0;
+  if (iso_date::ParseDate(v, &days) == iso_date::Parse::kBadFormat) {
+    const iso_date::Reading r = iso_date::ReadSpreadsheetDate(v, ctx.batch().date_order);
+    if (r.form == iso_date::Reading::kAmbiguous) {
+      ctx.Report(IssueCode::AMBIGUOUS_DATE, Field::kExpiryDate,
+                 std::string(v) + " could be " + r.day_first + " (day first) or " +
+                     r.month_first + " (month first); write it as YYYY-MM-DD");
+      return;
+    }
+    if (r.form == iso_date::Reading::kIso) {
+      ctx.Fix(Field::kExpiryDate, r.iso, IssueCode::DATE_REFORMATTED);
+      v = ctx.value(Field::kExpiryDate);
+    }
+  }
   switch (iso_date::ParseDate(v, &days)) {
     case iso_date::Parse::kBadFormat:
       ctx.Report(IssueCode::INVALID_EXPIRY_DATE, Field::kExpiryDate,

@@ -21,7 +21,7 @@ uint8_t Decimals(std::string_view plain) {
 }  // namespace
 
 void CheckPrice(RowContext& ctx) {
-  if (!ctx.checks(kProductCheck) && !ctx.checks(kShippingCheck) && ctx.mapped(Field::kPrice)) {
+  if (!ctx.checks(kProductCheck) && !ShippingChecksPrice(ctx) && ctx.mapped(Field::kPrice)) {
     CheckPriceFormat(ctx);
   }
   if (!ctx.checks(kProductCheck) && ctx.mapped(Field::kCurrency)) CheckCurrency(ctx);
@@ -31,8 +31,11 @@ void CheckPrice(RowContext& ctx) {
   if (price && *price <= 0) price.reset();
 
   if (ctx.mapped(Field::kCompareAtPrice) && !ctx.value(Field::kCompareAtPrice).empty()) {
-    const auto compare_at = NormalizedAmount(ctx, Field::kCompareAtPrice);
-    if (!compare_at || *compare_at <= 0) {
+    bool ambiguous = false;
+    const auto compare_at = NormalizedAmount(ctx, Field::kCompareAtPrice, &ambiguous);
+    if (ambiguous) {
+      // reported; not judged further
+    } else if (!compare_at || *compare_at <= 0) {
       ctx.Report(IssueCode::INVALID_COMPARE_AT_PRICE, Field::kCompareAtPrice);
     } else if (price && *compare_at <= *price) {
       ctx.Report(IssueCode::COMPARE_AT_NOT_HIGHER, Field::kCompareAtPrice);
@@ -40,8 +43,11 @@ void CheckPrice(RowContext& ctx) {
   }
 
   if (ctx.mapped(Field::kCostPrice) && !ctx.value(Field::kCostPrice).empty()) {
-    const auto cost = NormalizedAmount(ctx, Field::kCostPrice);
-    if (!cost) {
+    bool ambiguous = false;
+    const auto cost = NormalizedAmount(ctx, Field::kCostPrice, &ambiguous);
+    if (ambiguous) {
+      // reported; not judged further
+    } else if (!cost) {
       ctx.Report(IssueCode::INVALID_COST_PRICE, Field::kCostPrice);
     } else if (price) {
       // margin = (price - cost) / price, compared without dividing.

@@ -188,6 +188,14 @@ void CheckAvailability(RowContext& ctx) {
 void CheckCurrency(RowContext& ctx) {
   const std::string_view v = ctx.value(Field::kCurrency);
   if (ctx.ref().IsCurrency(v)) return;
+  if (v.size() == 3) {
+    const char up[3] = {text::ToUpper(v[0]), text::ToUpper(v[1]), text::ToUpper(v[2])};
+    if (const char* why = ReferenceData::NotMoney(std::string_view(up, 3))) {
+      ctx.Report(IssueCode::INVALID_CURRENCY, Field::kCurrency,
+                 std::string(up, 3) + " is " + why + ", not a current currency for a price");
+      return;
+    }
+  }
   if (v.empty()) {
     ctx.Report(IssueCode::INVALID_CURRENCY, Field::kCurrency, "Currency is empty");
     return;
@@ -202,25 +210,45 @@ void CheckCurrency(RowContext& ctx) {
   ctx.Report(IssueCode::INVALID_CURRENCY, Field::kCurrency);
 }
 
-std::optional<double> NormalizedAmount(RowContext& ctx, Field f) {
+std::optional<double> NormalizedAmount(RowContext& ctx, Field f, bool* ambiguous) {
   std::string_view v = ctx.value(f);
-  if (!text::IsPlainDecimal(v)) {
-    if (auto fixed = text::NormalizePrice(v)) {
-      ctx.Fix(f, std::move(*fixed), IssueCode::PRICE_REFORMATTED);
-      v = ctx.value(f);
-    }
+  if (ambiguous) *ambiguous = false;
+  if (text::IsPlainDecimal(v)) return text::ParsePlainDecimal(v);
+  text::Amount a = text::ReadAmount(v);
+  switch (a.form) {
+    case text::AmountForm::kPlain:
+    case text::AmountForm::kUnreadable: break;
+    case text::AmountForm::kReformatted:
+      ctx.Fix(f, std::move(a.value), IssueCode::PRICE_REFORMATTED);
+      break;
+    case text::AmountForm::kDecimalComma:
+      ctx.Fix(f, std::move(a.value), IssueCode::DECIMAL_COMMA_FIXED);
+      break;
+    case text::AmountForm::kAmbiguous:
+      ctx.Report(IssueCode::AMBIGUOUS_DECIMAL_SEPARATOR, f,
+                 std::string(v) + " is " + std::string(v.substr(0, v.find(','))) + "." +
+                     std::string(v.substr(v.find(',') + 1)) + " with a decimal comma and " +
+                     std::string(v.substr(0, v.find(','))) + std::string(v.substr(v.find(',') + 1)) +
+                     " with a thousands comma; write it without the comma ambiguity");
+      if (ambiguous) *ambiguous = true;
+      return std::nullopt;
   }
-  return text::ParsePlainDecimal(v);
+  return text::ParsePlainDecimal(ctx.value(f));
 }
 
 void CheckPriceFormat(RowContext& ctx) {
-  auto v = NormalizedAmount(ctx, Field::kPrice);
-  if (!v || *v <= 0) ctx.Report(IssueCode::INVALID_PRICE, Field::kPrice);
+  bool ambiguous = false;
+  auto v = NormalizedAmount(ctx, Field::kPrice, &ambiguous);
+  if (!ambiguous && (!v || *v <= 0)) ctx.Report(IssueCode::INVALID_PRICE, Field::kPrice);
 }
 
 bool PriceFormatChecked(const RowContext& ctx) {
-  return ctx.checks(kProductCheck) ||
-         ((ctx.checks(kShippingCheck) || ctx.checks(kPriceCheck)) && ctx.mapped(Field::kPrice));
+  return ctx.checks(kProductCheck) || (ShippingChecksPrice(ctx) && ctx.mapped(Field::kPrice)) ||
+         (ctx.checks(kPriceCheck) && ctx.mapped(Field::kPrice));
+}
+
+bool ShippingChecksPrice(const RowContext& ctx) {
+  return ctx.checks(kShippingCheck) && !ctx.mapped(Field::kDeclaredValue);
 }
 
 void CheckProduct(RowContext& ctx) {

@@ -32,6 +32,9 @@ void CheckPlatform(RowContext& ctx);   // rules/platform.cpp
 void CheckPriceFormat(RowContext& ctx);
 // True when this row's price format is checked by some selected check type.
 bool PriceFormatChecked(const RowContext& ctx);
+// True when the shipping check runs and judges the price as the declared value (declared_value
+// not mapped).
+bool ShippingChecksPrice(const RowContext& ctx);
 // ISO 4217 currency, upper-casing as a fix. Run by product, else price.
 void CheckCurrency(RowContext& ctx);
 void CheckGtin(RowContext& ctx);  // rules/gtin_rule.cpp
@@ -39,9 +42,11 @@ void CheckGtin(RowContext& ctx);  // rules/gtin_rule.cpp
 // valid (possibly fixed) code, or an empty view.
 std::string_view CheckCountryCode(RowContext& ctx, Field f);
 
-// Rewrites a money amount in f as a plain decimal when that is safe (PRICE_REFORMATTED) and
-// returns its value; nullopt when it is not a plain decimal afterwards.
-std::optional<double> NormalizedAmount(RowContext& ctx, Field f);
+// Rewrites a money amount in f as a plain decimal when that is safe (PRICE_REFORMATTED,
+// DECIMAL_COMMA_FIXED) and returns its value; nullopt when it is not a plain decimal afterwards.
+// An ambiguous comma ("12,500") is reported (AMBIGUOUS_DECIMAL_SEPARATOR), *ambiguous is set and
+// the caller reports nothing more about the value.
+std::optional<double> NormalizedAmount(RowContext& ctx, Field f, bool* ambiguous = nullptr);
 
 // An absolute http(s) URL with a proper host and no characters that need escaping.
 bool IsWellFormedHttpUrl(std::string_view url);

@@ -1,5 +1,6 @@
-// The shipping check: HS code, VAT number, country of origin, declared value (the price) and
-// weight. Empty values are errors except the VAT number (many suppliers have none).
+// The shipping check: HS code, VAT number, country of origin, declared value (declared_value, or
+// the price when declared_value is not mapped) and weight. Empty values are errors except the VAT
+// number (many suppliers have none).
 #include "../text.h"
 #include "../vat.h"
 #include "rules.h"
@@ -30,6 +31,11 @@ void CheckHsCode(RowContext& ctx) {
       return;
     }
     ctx.Fix(Field::kHsCode, std::move(digits), IssueCode::HS_CODE_REFORMATTED);
+    v = ctx.value(Field::kHsCode);
+  }
+  // A spreadsheet that took the code for a number dropped the leading 0 of chapters 01-09.
+  if (text::IsAllDigits(v) && (v.size() == 5 || v.size() == 7 || v.size() == 9) && v[0] != '0') {
+    ctx.Fix(Field::kHsCode, "0" + std::string(v), IssueCode::HS_LEADING_ZERO_RESTORED);
     v = ctx.value(Field::kHsCode);
   }
   if (!text::IsAllDigits(v) || (v.size() != 6 && v.size() != 8 && v.size() != 10)) {
@@ -82,8 +88,40 @@ void CheckVat(RowContext& ctx) {
   }
 }
 
-void CheckWeight(RowContext& ctx) {
+// Converts the weight to grams where it has a unit (its own, or its column header's), and
+// rewrites a decimal comma; returns the value to judge.
+std::string_view WeightInGrams(RowContext& ctx) {
   const std::string_view v = ctx.value(Field::kWeight);
+  if (v.empty()) return v;
+  if (auto grams = text::WeightWithUnitInGrams(v)) {
+    ctx.Fix(Field::kWeight, text::FormatGrams(*grams), IssueCode::WEIGHT_CONVERTED_TO_GRAMS);
+    return ctx.value(Field::kWeight);
+  }
+  const text::Amount a = text::ReadAmount(v);
+  if (a.form == text::AmountForm::kAmbiguous) {
+    ctx.Report(IssueCode::AMBIGUOUS_DECIMAL_SEPARATOR, Field::kWeight);
+    return {};
+  }
+  const double per_unit = ctx.spec().weight_grams_per_unit;
+  if (per_unit > 0 && (a.form == text::AmountForm::kPlain ||
+                       a.form == text::AmountForm::kDecimalComma)) {
+    const auto n = text::ParsePlainDecimal(a.value);
+    if (n) {
+      ctx.Fix(Field::kWeight, text::FormatGrams(*n * per_unit),
+              IssueCode::WEIGHT_CONVERTED_TO_GRAMS);
+      return ctx.value(Field::kWeight);
+    }
+  }
+  if (a.form == text::AmountForm::kDecimalComma) {
+    ctx.Fix(Field::kWeight, a.value, IssueCode::DECIMAL_COMMA_FIXED);
+    return ctx.value(Field::kWeight);
+  }
+  return v;
+}
+
+void CheckWeight(RowContext& ctx) {
+  const std::string_view v = WeightInGrams(ctx);
+  if (v.empty() && !ctx.value(Field::kWeight).empty()) return;  // ambiguous, reported
   const auto grams = text::ParsePlainDecimal(v);
   if (!grams || *grams <= 0) {
     ctx.Report(IssueCode::INVALID_WEIGHT, Field::kWeight,
@@ -98,8 +136,19 @@ void CheckWeight(RowContext& ctx) {
 }  // namespace
 
 void CheckShipping(RowContext& ctx) {
-  // The declared value is the price; product checks it already when selected.
-  if (!ctx.checks(kProductCheck) && ctx.mapped(Field::kPrice)) CheckPriceFormat(ctx);
+  // The declared value: its own field when mapped, else the price (which product checks
+  // already when selected).
+  if (ctx.mapped(Field::kDeclaredValue)) {
+    bool ambiguous = false;
+    const auto v = NormalizedAmount(ctx, Field::kDeclaredValue, &ambiguous);
+    if (!ambiguous && (!v || *v <= 0)) {
+      ctx.Report(IssueCode::INVALID_DECLARED_VALUE, Field::kDeclaredValue,
+                 ctx.value(Field::kDeclaredValue).empty() ? "Declared value is empty"
+                                                          : std::string());
+    }
+  } else if (!ctx.checks(kProductCheck) && ctx.mapped(Field::kPrice)) {
+    CheckPriceFormat(ctx);
+  }
   if (ctx.mapped(Field::kHsCode)) CheckHsCode(ctx);
   if (ctx.mapped(Field::kVatNumber)) CheckVat(ctx);
   if (ctx.mapped(Field::kCountryOfOrigin)) CheckCountryCode(ctx, Field::kCountryOfOrigin);

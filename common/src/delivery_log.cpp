@@ -1,4 +1,4 @@
-#include "delivery_log.h"
+#include "dq/common/delivery_log.h"
 
 #include <nlohmann/json.hpp>
 

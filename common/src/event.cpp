@@ -1,4 +1,4 @@
-#include "event.h"
+#include "dq/common/event.h"
 
 #include <nlohmann/json.hpp>
 

@@ -28,7 +28,7 @@
 
 #include "dq/common/redis_client.h"
 #include "dq/common/status.h"
-#include "event.h"
+#include "dq/common/event.h"
 
 namespace dq::notifier {
 
