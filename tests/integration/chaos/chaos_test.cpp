@@ -31,7 +31,10 @@ using notifier::testing::TestReceiver;
 
 constexpr int kFiles = 30;
 constexpr int kWorkerProcesses = 2;
-constexpr int kMaxKills = 8;
+// Bounded so that every job can end done: one kill fails at most one attempt of a job, and the
+// runner gives a job max_attempts (5) attempts, so with 4 kills the last attempt always runs
+// undisturbed. (With 8, seed 7 made the 60000-row job fail after 5 attempts, as designed.)
+constexpr int kMaxKills = 4;
 constexpr uint32_t kDefaultSeed = 20261123;
 
 // File i: deterministic, with errors, warnings and fixes (padded text, bad prices, a bad GTIN,
