@@ -10,6 +10,8 @@
 #include "observe/access_log.h"
 #include "validate/validate_request.h"
 
+#include <google/protobuf/arena.h>
+
 namespace dq::gateway {
 namespace {
 
@@ -213,14 +215,30 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
                                     " bytes; the limit is " +
                                     std::to_string(options_.max_body_bytes) + "."));
   }
-  auto command = ParseValidateRequest(request.body, options_.max_records);
-  if (!command.ok()) return ErrorResponse(command.status());
+  // One command per serving thread: its buffers are reused from request to request.
+  thread_local ValidateCommand reused;
+  struct Release {
+    ValidateCommand& c;
+    ~Release() { c.ReleaseIfLarge(8u << 20); }
+  } release{reused};
+  ValidateCommand* command = &reused;
+  if (Status s = ParseValidateRequestInto(request.body, options_.max_records, reused); !s.ok()) {
+    return ErrorResponse(s);
+  }
 
-  const auto records = static_cast<int64_t>(command->records.size());
+  // The request's strings live on an arena: one block, freed at once.
+  google::protobuf::Arena arena;
+  auto* validator_request =
+      google::protobuf::Arena::CreateMessage<validator::v1::ValidateRequest>(&arena);
+  if (Status s = BuildValidatorRequestInto(*command, *validator_request); !s.ok()) {
+    return ErrorResponse(s);
+  }
+
+  const auto records = static_cast<int64_t>(command->records);
   auto reservation = deps_.quota.Reserve(principal.account, records);
   if (!reservation.ok()) return ErrorResponse(reservation.status());
 
-  auto result = deps_.validator.Validate(BuildValidatorRequest(*command));
+  auto result = deps_.validator.Validate(*validator_request);
   if (!result.ok()) {
     if (Status s = deps_.quota.Release(*reservation); !s.ok()) {
       log::Warn("quota release failed", {{"request_id", request.request_id},
@@ -232,7 +250,7 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
     }
     return ErrorResponse(result.status());
   }
-  return JsonResponse(200, DumpJson(BuildValidateResponse(*command, *result)));
+  return JsonResponse(200, WriteValidateResponse(*command, *result));
 }
 
 HttpResponse Gateway::Jobs(const RouteMatch& route, const HttpRequest& request,

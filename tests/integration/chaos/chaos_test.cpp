@@ -185,10 +185,7 @@ class ChaosTest : public ::testing::Test {
   std::vector<std::string> files_;
 };
 
-// Disabled until the fenced job runner (branch jobs, issue 12) lands: on the old runner a
-// validator killed mid-stream fails the job (CANCELLED) and refunds its quota, and a slow batch
-// lets a second worker take the job and delete the upload under the first.
-TEST_F(ChaosTest, DISABLED_KilledWorkersAndValidatorChangeNoResult) {
+TEST_F(ChaosTest, KilledWorkersAndValidatorChangeNoResult) {
   int64_t total_rows = 0;
   for (int i = 0; i < kFiles; ++i) {
     int64_t rows = 0;
