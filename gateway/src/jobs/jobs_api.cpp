@@ -218,6 +218,7 @@ HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
   pages->store = &store_;
   pages->job = *job;
   pages->page = options_.issues_page;
+  const bool small = first->size() < static_cast<size_t>(options_.issues_page);
   pages->items = std::move(*first);
   auto write_page = [](Pages& p, std::string* out) {
     for (size_t i = 0; i < p.items.size(); ++i) {
@@ -229,7 +230,7 @@ HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
     p.items.clear();
     return last;
   };
-  if (first->size() < static_cast<size_t>(options_.issues_page)) {  // small: one body
+  if (small) {  // one page holds them all: one body
     write_page(*pages, &r.body);
     r.body += "]}";
     return r;
