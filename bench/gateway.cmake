@@ -2,6 +2,15 @@
 add_executable(ingest_bench ${CMAKE_CURRENT_SOURCE_DIR}/ingest_bench.cpp)
 target_link_libraries(ingest_bench PRIVATE dq_ingest benchmark::benchmark)
 
+# XLSX reading (MB/s of sheet XML) and gzip decompression (MB/s of output).
+add_executable(files_bench ${CMAKE_CURRENT_SOURCE_DIR}/files_bench.cpp)
+target_link_libraries(files_bench PRIVATE dq_ingest dq::zip ZLIB::ZLIB benchmark::benchmark)
+
 # The rate limiter's per-decision latency against a real redis-server (p50/p99).
 add_executable(limiter_bench limiter_bench.cpp)
 target_link_libraries(limiter_bench PRIVATE dq_gateway_lib dq_testing)
+
+# POST /v1/validate without the network (parse, validator request, answer), and the JSON reader
+# choice (ours, simdjson On-Demand, nlohmann's DOM) on the same 500-row body.
+add_executable(validate_bench validate_bench.cpp)
+target_link_libraries(validate_bench PRIVATE dq_gateway_lib simdjson::simdjson benchmark::benchmark)

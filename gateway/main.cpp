@@ -6,12 +6,14 @@
 
 #include "dq/common/log.h"
 #include "dq/common/settings.h"
+#include "curl_http_sender.h"
 #include "dq/common/signals.h"
 #include "gateway_app.h"
 #include "role.h"
 
 int main() {
   dq::BlockTerminationSignals();
+  dq::notifier::CurlHttpSender::GlobalInit();  // test deliveries; before any thread starts
   auto settings = dq::Settings::FromEnvironment(dq::kGateway);
   if (!settings.ok()) {
     std::fprintf(stderr, "dq-gateway: %s\n", settings.status().message().c_str());

@@ -45,8 +45,7 @@ ACCOUNT=$("$BUILD/dqctl/dqctl" account create --plan agency | python3 -c 'import
 KEY=$("$BUILD/dqctl/dqctl" key create --account "$ACCOUNT" | python3 -c 'import json,sys;print(json.load(sys.stdin)["api_key"])')
 
 echo "== upload to done: $ROWS product rows, all five check types"
-python3 "$ROOT/../shared/tools/gen_catalog.py" products --rows "$ROWS" --out "$WORK/p.csv" 2>/dev/null \
-  || { echo "shared/tools/gen_catalog.py not found beside the repo" >&2; exit 1; }
+python3 "$ROOT/bench/tools/gen_catalog.py" products --rows "$ROWS" --out "$WORK/p.csv"
 ls -l "$WORK/p.csv" | awk '{printf "file: %.1f MB\n", $5/1e6}'
 start=$(date +%s.%N)
 curl -s -X POST "http://127.0.0.1:$GW_ON/v1/jobs?filename=p.csv&check_types=product,price,inventory,shipping,customer" \

@@ -13,7 +13,9 @@ DOC = ROOT / "docs/configuration.md"
 
 COMPONENTS = {"kAll": "all", "kRedisUsers": "gateway, notifier, dqctl", "kGateway": "gateway",
               "kValidator": "validator", "kNotifier": "notifier",
-              "kGateway | kDqctl": "gateway, dqctl", "kNotifier | kDqctl": "notifier, dqctl"}
+              "kGateway | kDqctl": "gateway, dqctl", "kNotifier | kDqctl": "notifier, dqctl",
+              "kNotifier | kGateway": "gateway, notifier",
+              "kNotifier | kGateway | kDqctl": "gateway, notifier, dqctl"}
 
 
 def c_int(expr):
@@ -36,6 +38,10 @@ for name, default, is_int, lo, hi, comps, secret, help_ in entry.findall(table):
 
 doc = DOC.read_text()
 head = doc[:doc.index("| Variable |")]
-DOC.write_text(head + "| Variable | Default | Range | Read by | Meaning |\n|---|---|---|---|---|\n"
-               + "\n".join(rows) + "\n")
+# Prose after the table (from the first line that is not a table row) is kept as it is.
+rest = doc[doc.index("| Variable |"):].split("\n")
+tail_at = next((i for i, line in enumerate(rest) if not line.startswith("|")), len(rest))
+tail = "\n".join(rest[tail_at:]).strip("\n")
+table_text = "| Variable | Default | Range | Read by | Meaning |\n|---|---|---|---|---|\n" + "\n".join(rows)
+DOC.write_text(head + table_text + "\n" + ("\n" + tail + "\n" if tail else ""))
 print(f"{len(rows)} settings written to {DOC.relative_to(ROOT)}")

@@ -296,6 +296,13 @@ aof=$(podman exec "$(service_ctr redis)" sh -c 'REDISCLI_AUTH="$REDIS_PASSWORD" 
 [ "$aof" = yes ] || die "redis runs without the append-only file"
 log "PASS 401 without a key; /metrics on gateway and notifier; Redis appendonly=yes"
 
+# The console: its page from the image, and a vendor asset from Debian's libjs-* packages.
+page=$(curl -sf --max-time 5 "$BASE/console/login") || die "GET /console/login did not answer 200"
+css=$(printf '%s' "$page" | grep -o '/console/static/[0-9a-f]*/vendor/bootstrap5/css/bootstrap.min.css' | head -n 1)
+[ -n "$css" ] || die "the console's login page names no versioned Bootstrap stylesheet"
+curl -sf --max-time 5 -o /dev/null "$BASE$css" || die "GET $css did not answer 200"
+log "PASS the console and its Debian Bootstrap are served from the image"
+
 # Jobs and webhooks, when the gateway has them.
 # Probe with an empty upload: 404 means no jobs endpoint; anything else (400 empty_file) means
 # it exists, and no job was created by the probe.

@@ -44,6 +44,8 @@ std::optional<Plan> ParsePlan(std::string_view name) {
   return std::nullopt;
 }
 
+std::string KeyPrefix(std::string_view api_key) { return std::string(api_key.substr(0, 7)); }
+
 bool PlanHasApiAccess(Plan plan) { return plan != Plan::kFree; }
 
 std::string NewApiKey() { return std::string(kApiKeyPrefix) + RandomBase62(kApiKeyRandomChars); }
@@ -124,17 +126,20 @@ Status RedisAccountStore::SetQuota(std::string_view account_id, int64_t records)
   return reply.ok() ? Status::Ok() : reply.status();
 }
 
-Result<CreatedKey> RedisAccountStore::CreateKey(std::string_view account_id) {
+Result<CreatedKey> RedisAccountStore::CreateKey(std::string_view account_id,
+                                                std::string_view label) {
   if (auto s = RequireAccount(account_id); !s.ok()) return s;
   CreatedKey created;
   created.key_id = "key_" + RandomBase62(12);
   created.api_key = NewApiKey();
+  created.created_at = FormatIso8601Millis(clock_.Now());
   const std::string hash = Sha256Hex(created.api_key);
   // The key record first, the lookup entry last: a crash in between leaves an unusable record,
   // never a usable key without a record.
   auto record = redis_.Pipeline({
       {"HSET", AccountKey(account_id, "key:" + created.key_id), "hash", hash, "hint",
-       KeyHint(created.api_key), "created_at", FormatIso8601Millis(clock_.Now())},
+       KeyHint(created.api_key), "prefix", KeyPrefix(created.api_key), "label",
+       std::string(label), "created_at", created.created_at},
       {"SADD", AccountKey(account_id, "keys"), created.key_id},
   });
   if (!record.ok()) return record.status();
@@ -156,8 +161,9 @@ Status RedisAccountStore::RevokeKey(std::string_view account_id, std::string_vie
   // The lookup entry goes first: from this moment the key authenticates nothing.
   auto del = redis_.Command({"DEL", LookupKey(hash->str)});
   if (!del.ok()) return del.status();
+  // A second revocation keeps the first time.
   auto mark = redis_.Command(
-      {"HSET", record_key, "revoked_at", FormatIso8601Millis(clock_.Now())});
+      {"HSETNX", record_key, "revoked_at", FormatIso8601Millis(clock_.Now())});
   return mark.ok() ? Status::Ok() : mark.status();
 }
 
@@ -170,7 +176,10 @@ Result<std::vector<ApiKeyInfo>> RedisAccountStore::ListKeys(std::string_view acc
     auto rec = redis_.Command({"HGETALL", AccountKey(account_id, "key:" + id.str)});
     if (!rec.ok()) return rec.status();
     auto f = HashToMap(*rec);
-    keys.push_back({id.str, f["hint"], f["created_at"], f["revoked_at"]});
+    std::string prefix = f["prefix"];
+    if (prefix.empty()) prefix = f["hint"].substr(0, 7);  // keys made before prefixes were kept
+    keys.push_back({id.str, f["hint"], f["created_at"], f["revoked_at"], f["label"], prefix,
+                    f["last_used_at"]});
   }
   return keys;
 }
@@ -184,10 +193,32 @@ Result<std::optional<KeyOwner>> RedisAccountStore::FindKey(std::string_view key_
   return std::optional<KeyOwner>(KeyOwner{reply->str.substr(0, space), reply->str.substr(space + 1)});
 }
 
+Status RedisAccountStore::TouchKey(std::string_view account_id, std::string_view key_id,
+                                   std::string_view at) {
+  auto reply = redis_.Command({"HSET", AccountKey(account_id, "key:" + std::string(key_id)),
+                               "last_used_at", std::string(at)});
+  return reply.ok() ? Status::Ok() : reply.status();
+}
+
 Status RedisAccountStore::SetWebhook(std::string_view account_id, const Webhook& webhook) {
   if (auto s = RequireAccount(account_id); !s.ok()) return s;
-  auto reply = redis_.Command(
-      {"HSET", AccountKey(account_id, "webhook"), "url", webhook.url, "secret", webhook.secret});
+  auto reply = redis_.Command({"HSET", AccountKey(account_id, "webhook"), "url", webhook.url,
+                               "secret", webhook.secret, "enabled", webhook.enabled ? "1" : "0"});
+  return reply.ok() ? Status::Ok() : reply.status();
+}
+
+Status RedisAccountStore::SetWebhookTarget(std::string_view account_id, std::string_view url,
+                                           bool enabled) {
+  if (auto s = RequireAccount(account_id); !s.ok()) return s;
+  auto reply = redis_.Command({"HSET", AccountKey(account_id, "webhook"), "url",
+                               std::string(url), "enabled", enabled ? "1" : "0"});
+  return reply.ok() ? Status::Ok() : reply.status();
+}
+
+Status RedisAccountStore::SetWebhookSecret(std::string_view account_id, std::string_view secret) {
+  if (auto s = RequireAccount(account_id); !s.ok()) return s;
+  auto reply =
+      redis_.Command({"HSET", AccountKey(account_id, "webhook"), "secret", std::string(secret)});
   return reply.ok() ? Status::Ok() : reply.status();
 }
 
@@ -195,8 +226,8 @@ Result<std::optional<Webhook>> RedisAccountStore::GetWebhook(std::string_view ac
   auto reply = redis_.Command({"HGETALL", AccountKey(account_id, "webhook")});
   if (!reply.ok()) return reply.status();
   auto f = HashToMap(*reply);
-  if (f["url"].empty()) return std::optional<Webhook>();
-  return std::optional<Webhook>(Webhook{f["url"], f["secret"]});
+  if (f["url"].empty() && f["secret"].empty()) return std::optional<Webhook>();
+  return std::optional<Webhook>(Webhook{f["url"], f["secret"], f["enabled"] != "0"});
 }
 
 }  // namespace dq

@@ -62,6 +62,7 @@ std::string AttemptToJson(const DeliveryAttempt& a) {
   j["attempt"] = a.attempt;
   j["event"] = a.event;
   j["payload"] = a.payload;
+  if (a.next_attempt_ms > 0) j["next_attempt_ms"] = a.next_attempt_ms;
   return Dump(j);
 }
 
@@ -80,6 +81,7 @@ Result<DeliveryAttempt> AttemptFromJson(std::string_view text) {
     a.attempt = j.value("attempt", 1);
     a.event = j.value("event", "");
     a.payload = j.value("payload", "");
+    a.next_attempt_ms = j.value("next_attempt_ms", int64_t{0});
   } catch (const json::exception&) {
     return Invalid("delivery log entry has a field of the wrong type");
   }

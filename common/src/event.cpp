@@ -1,7 +1,8 @@
 #include "dq/common/event.h"
 
-#include <charconv>
 #include <nlohmann/json.hpp>
+
+#include "dq/common/job_event.h"
 
 namespace dq::notifier {
 namespace {
@@ -14,26 +15,14 @@ Status Invalid(std::string message) {
 
 Result<Event> EventFromStreamFields(
     const std::vector<std::pair<std::string, std::string>>& fields) {
+  auto record = events::FromStreamFields(fields);
+  if (!record.ok()) return record.status();
   Event e;
-  e.type = std::string(kJobCompleteType);
-  std::string created;
-  for (const auto& [name, value] : fields) {
-    if (name == "type") e.type = value;
-    else if (name == "account_id") e.account_id = value;
-    else if (name == "delivery_id") e.delivery_id = value;
-    else if (name == "payload") e.payload = value;
-    else if (name == "created_ms") created = value;
-  }
-  if (e.account_id.empty()) return Invalid("event is missing account_id");
-  if (e.delivery_id.empty()) return Invalid("event is missing delivery_id");
-  if (e.payload.empty()) return Invalid("event is missing payload");
-  if (!created.empty()) {
-    const auto [ptr, ec] = std::from_chars(created.data(), created.data() + created.size(),
-                                           e.created_ms);
-    if (ec != std::errc() || ptr != created.data() + created.size()) {
-      return Invalid("event has a created_ms that is not an integer");
-    }
-  }
+  e.type = std::move(record->type);
+  e.account_id = std::move(record->account_id);
+  e.delivery_id = std::move(record->delivery_id);
+  e.payload = std::move(record->payload);
+  e.created_ms = record->created_ms;
   e.first_attempt_ms = e.created_ms;
   return e;
 }

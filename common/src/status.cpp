@@ -24,6 +24,14 @@ std::string_view ErrorCodeName(ErrorCode code) {
     case ErrorCode::kUnavailable: return "service_unavailable";
     case ErrorCode::kHeadersTooLarge: return "headers_too_large";
     case ErrorCode::kRequestTimeout: return "request_timeout";
+    case ErrorCode::kIdempotencyKeyReused: return "idempotency_key_reused";
+    case ErrorCode::kStorageLimitExceeded: return "storage_limit_exceeded";
+    case ErrorCode::kAborted: return "conflict";
+    case ErrorCode::kEmailTaken: return "email_taken";
+    case ErrorCode::kInvalidCredentials: return "invalid_credentials";
+    case ErrorCode::kLoginRequired: return "login_required";
+    case ErrorCode::kCsrfFailed: return "csrf_failed";
+    case ErrorCode::kInvalidWebhookUrl: return "invalid_webhook_url";
   }
   return "internal_error";
 }

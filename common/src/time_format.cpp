@@ -26,4 +26,34 @@ std::string FormatYearMonth(std::chrono::system_clock::time_point t) {
   return buf;
 }
 
+std::optional<int64_t> ParseIso8601Millis(std::string_view t) {
+  // 0123456789012345678901234
+  // 2026-11-22T09:05:01.042Z
+  if (t.size() != 24 || t[4] != '-' || t[7] != '-' || t[10] != 'T' || t[13] != ':' ||
+      t[16] != ':' || t[19] != '.' || t[23] != 'Z') {
+    return std::nullopt;
+  }
+  auto num = [&](size_t at, size_t n, int* out) {
+    int v = 0;
+    for (size_t i = at; i < at + n; ++i) {
+      if (t[i] < '0' || t[i] > '9') return false;
+      v = v * 10 + (t[i] - '0');
+    }
+    *out = v;
+    return true;
+  };
+  int y, mo, d, h, mi, s, ms;
+  if (!num(0, 4, &y) || !num(5, 2, &mo) || !num(8, 2, &d) || !num(11, 2, &h) ||
+      !num(14, 2, &mi) || !num(17, 2, &s) || !num(20, 3, &ms)) {
+    return std::nullopt;
+  }
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return std::nullopt;
+  const std::chrono::year_month_day ymd{std::chrono::year(y), std::chrono::month(mo),
+                                        std::chrono::day(d)};
+  if (!ymd.ok()) return std::nullopt;
+  const auto days = std::chrono::sys_days(ymd).time_since_epoch();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(days).count() +
+         ((h * 60LL + mi) * 60LL + s) * 1000LL + ms;
+}
+
 }  // namespace dq

@@ -5,26 +5,18 @@
 #include "dq/common/log.h"
 #include "dq/common/metrics.h"
 #include "http/core/error_response.h"
+#include "http/core/json_body.h"
 #include "http/core/json_util.h"
 #include "http/core/router.h"
 #include "observe/access_log.h"
 #include "validate/validate_request.h"
 
+#include <google/protobuf/arena.h>
+
 namespace dq::gateway {
 namespace {
 
 using nlohmann::json;
-
-bool IsJsonContentType(const HttpRequest& r) {
-  const std::string* ct = r.Header("content-type");
-  if (ct == nullptr) return true;  // no declared type: try JSON
-  std::string_view v = *ct;
-  v = v.substr(0, v.find(';'));
-  while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
-  std::string lower(v);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower == "application/json" || (lower.size() > 5 && lower.ends_with("+json"));
-}
 
 HttpResponse WithRate(HttpResponse r, const RateDecision& d) {
   if (d.limit > 0) ApplyRateLimitHeaders(d, r);  // limit 0: rate limiting is switched off
@@ -50,7 +42,7 @@ void ApplyRateLimitHeaders(const RateDecision& d, HttpResponse& response) {
 }
 
 Gateway::Gateway(GatewayDeps deps, GatewayOptions options)
-    : deps_(std::move(deps)), options_(options), auth_(deps_.accounts) {}
+    : deps_(std::move(deps)), options_(options), auth_(deps_.accounts, deps_.clock) {}
 
 HttpResponse Gateway::Handle(const HttpRequest& request) {
   const auto start = std::chrono::steady_clock::now();
@@ -78,6 +70,12 @@ HttpResponse Gateway::Handle(const HttpRequest& request) {
 HttpResponse Gateway::HandleUnsafe(const HttpRequest& request, RequestTrace& trace) {
   const std::string_view path = request.path;
   if (path == "/v1" || path.starts_with("/v1/")) return HandleV1(request, trace);
+  if (deps_.console_site != nullptr && ConsoleSite::Owns(path)) {
+    return deps_.console_site->Serve(request);
+  }
+  if (path == kConsolePrefix || path.starts_with(std::string(kConsolePrefix) + "/")) {
+    return HandleConsole(request, trace);
+  }
   // /metrics is on the ops port only (DQ_GATEWAY_OPS_PORT): never public.
   const bool ops = path == "/healthz" || path == "/readyz";
   if (ops) trace.route = std::string(path);
@@ -286,17 +284,106 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request, RequestTrace& trace) 
                                           "; use " + route.allow + "."));
       response.SetHeader("Allow", route.allow);
       break;
-    case RouteMatch::Kind::kFound:
-      switch (route.id) {
-        case RouteId::kValidate: response = Validate(request, *principal); break;
-        case RouteId::kUsage: response = Usage(*principal); break;
-        default: response = Jobs(route, request, *principal);
-      }
+    case RouteMatch::Kind::kFound: response = Dispatch(route, request, *principal); break;
   }
   // A refused quota renews on the first day of next month (UTC): say when.
-  if (response.status == 429 && response.FindHeader("Retry-After") == nullptr) {
+  if (response.status == 429 && response.FindHeader("Retry-After") == nullptr &&
+      response.body.find("\"quota_exceeded\"") != std::string::npos) {
     response.SetHeader("Retry-After",
                        std::to_string(SecondsUntilNextMonth(deps_.clock.Now())));
+  }
+  return WithRate(std::move(response), *d);
+}
+
+HttpResponse Gateway::Dispatch(const RouteMatch& route, const HttpRequest& request,
+                               const Principal& principal) {
+  switch (route.id) {
+    case RouteId::kValidate: return Validate(request, principal);
+    case RouteId::kUsage: return Usage(principal);
+    case RouteId::kGetWebhook:
+    case RouteId::kPutWebhook:
+    case RouteId::kRollWebhookSecret:
+    case RouteId::kTestWebhook:
+    case RouteId::kListDeliveries:
+    case RouteId::kRedeliver: return Webhooks(route, request, principal);
+    default: return Jobs(route, request, principal);
+  }
+}
+
+HttpResponse Gateway::Webhooks(const RouteMatch& route, const HttpRequest& request,
+                               const Principal& principal) {
+  if (deps_.webhooks == nullptr) {
+    return ErrorResponse(Status(ErrorCode::kNotFound, "Webhooks are not served here."));
+  }
+  WebhookApi& api = *deps_.webhooks;
+  switch (route.id) {
+    case RouteId::kGetWebhook: return api.Get(principal);
+    case RouteId::kPutWebhook: return api.Put(request, principal);
+    case RouteId::kRollWebhookSecret: return api.RollSecret(principal);
+    case RouteId::kTestWebhook: return api.Test(principal);
+    case RouteId::kListDeliveries: return api.Deliveries(request, principal);
+    case RouteId::kRedeliver: return api.Redeliver(principal, route.params[0]);
+    default: return ErrorResponse(Status(ErrorCode::kNotFound, "No such endpoint."));
+  }
+}
+
+HttpResponse Gateway::HandleConsole(const HttpRequest& request, RequestTrace& trace) {
+  const RouteMatch route = MatchRoute(request.method, request.path);
+  if (!route.pattern.empty()) trace.route = RouteTemplate(route.pattern);
+  if (route.kind == RouteMatch::Kind::kNotFound) {
+    return ErrorResponse(Status(ErrorCode::kNotFound, "There is no endpoint " + request.method +
+                                                          " " + request.path + "."));
+  }
+  if (route.kind == RouteMatch::Kind::kMethodNotAllowed) {
+    HttpResponse r = ErrorResponse(Status(ErrorCode::kMethodNotAllowed,
+                                          request.method + " is not allowed on " + request.path +
+                                              "; use " + route.allow + "."));
+    r.SetHeader("Allow", route.allow);
+    return r;
+  }
+  if (deps_.console == nullptr) {
+    return ErrorResponse(Status(ErrorCode::kNotFound, "The console is not served here."));
+  }
+  ConsoleApi& console = *deps_.console;
+  if (route.id == RouteId::kSignup) return console.Signup(request);
+  if (route.id == RouteId::kLogin) return console.Login(request);
+
+  auto who = console.Authenticate(request);
+  if (!who.ok()) return ErrorResponse(who.status());
+  trace.account_id = who->principal.account.id;
+  if (request.method != "GET" && request.method != "HEAD") {
+    if (Status s = ConsoleApi::CheckCsrf(request, who->session); !s.ok()) {
+      return ErrorResponse(s);
+    }
+  }
+  switch (route.id) {
+    case RouteId::kLogout: return console.Logout(*who);
+    case RouteId::kMe: return console.Me(*who);
+    case RouteId::kListKeys: return console.ListKeys(*who);
+    case RouteId::kCreateKey: return console.CreateKey(request, *who);
+    case RouteId::kRevokeKey: return console.RevokeKey(*who, route.params[0]);
+    default: break;
+  }
+  // A route both doors share: the account's rate limit, whichever door, then the shared handler.
+  const Account& account = who->principal.account;
+  auto d = options_.rate_limiting ? deps_.limiter.Acquire(account.id, route.rate_class)
+                                  : Unlimited();
+  if (!d.ok()) {
+    HttpResponse r = ErrorResponse(d.status());
+    if (options_.rate_limiting) ApplyRateLimitHeaders(deps_.limiter.Unknown(route.rate_class), r);
+    return r;
+  }
+  if (!d->allowed) {
+    return WithRate(ErrorResponse(Status(ErrorCode::kTooManyRequests,
+                                         "Rate limit of " + std::to_string(d->limit) + " " +
+                                             std::string(RateClassName(route.rate_class)) +
+                                             " requests per minute reached; retry after " +
+                                             std::to_string(d->retry_after) + " s.")),
+                    *d);
+  }
+  HttpResponse response = Dispatch(route, request, who->principal);
+  if (response.status == 429 && response.FindHeader("Retry-After") == nullptr) {
+    response.SetHeader("Retry-After", std::to_string(SecondsUntilNextMonth(deps_.clock.Now())));
   }
   return WithRate(std::move(response), *d);
 }
@@ -312,14 +399,30 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
                                     " bytes; the limit is " +
                                     std::to_string(options_.max_body_bytes) + "."));
   }
-  auto command = ParseValidateRequest(request.body, options_.max_records);
-  if (!command.ok()) return ErrorResponse(command.status());
+  // One command per serving thread: its buffers are reused from request to request.
+  thread_local ValidateCommand reused;
+  struct Release {
+    ValidateCommand& c;
+    ~Release() { c.ReleaseIfLarge(8u << 20); }
+  } release{reused};
+  ValidateCommand* command = &reused;
+  if (Status s = ParseValidateRequestInto(request.body, options_.max_records, reused); !s.ok()) {
+    return ErrorResponse(s);
+  }
 
-  const auto records = static_cast<int64_t>(command->records.size());
+  // The request's strings live on an arena: one block, freed at once.
+  google::protobuf::Arena arena;
+  auto* validator_request =
+      google::protobuf::Arena::CreateMessage<validator::v1::ValidateRequest>(&arena);
+  if (Status s = BuildValidatorRequestInto(*command, *validator_request); !s.ok()) {
+    return ErrorResponse(s);
+  }
+
+  const auto records = static_cast<int64_t>(command->records);
   auto reservation = deps_.quota.Reserve(principal.account, records);
   if (!reservation.ok()) return ErrorResponse(reservation.status());
 
-  auto result = deps_.validator.Validate(BuildValidatorRequest(*command));
+  auto result = deps_.validator.Validate(*validator_request);
   if (!result.ok()) {
     if (Status s = deps_.quota.Release(*reservation); !s.ok()) {
       log::Warn("quota release failed", {{"request_id", request.request_id},
@@ -331,7 +434,7 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
     }
     return ErrorResponse(result.status());
   }
-  return JsonResponse(200, DumpJson(BuildValidateResponse(*command, *result)));
+  return JsonResponse(200, WriteValidateResponse(*command, *result));
 }
 
 HttpResponse Gateway::Jobs(const RouteMatch& route, const HttpRequest& request,
@@ -345,6 +448,8 @@ HttpResponse Gateway::Jobs(const RouteMatch& route, const HttpRequest& request,
     case RouteId::kListJobs: return jobs.List(request, principal);
     case RouteId::kPreviewJob: return jobs.Preview(request, principal);
     case RouteId::kGetJob: return jobs.Get(principal, route.params[0]);
+    case RouteId::kDeleteJob: return jobs.Delete(principal, route.params[0]);
+    case RouteId::kJobSummary: return jobs.Summary(principal, route.params[0]);
     case RouteId::kJobCleaned: return jobs.Cleaned(principal, route.params[0]);
     case RouteId::kJobIssues: return jobs.IssuesPage(request, principal, route.params[0]);
     default: return ErrorResponse(Status(ErrorCode::kNotFound, "No such endpoint."));

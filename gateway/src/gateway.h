@@ -11,6 +11,12 @@
 // Every JSON error body carries "request_id". /healthz and /readyz are outside /v1: no key, no
 // limits; /metrics is served on the ops port only.
 //
+// /console/api is the console's door (session cookie, docs/api.md "Console API"): route first
+// (404/405), then sign-up and sign-in, which need no session; every other route needs a live
+// session (401 login_required) and, when it changes state, the session's X-CSRF-Token (403
+// csrf_failed). Routes both doors share (jobs, webhook) then take the account's rate limit and
+// run the very handler /v1 runs: authentication is the only step that differs.
+//
 // Every request handled here is written to the access log and counted in the request metrics
 // (observe/access_log.h), labelled with its route template.
 //
@@ -25,6 +31,8 @@
 
 #include "auth/authenticator.h"
 #include "clients/validator_client.h"
+#include "console/console_api.h"
+#include "console/console_site.h"
 #include "dq/common/account_store.h"
 #include "dq/common/clock.h"
 #include "http/core/http_service.h"
@@ -32,6 +40,7 @@
 #include "limits/quota.h"
 #include "jobs/jobs_api.h"
 #include "limits/rate_limiter.h"
+#include "webhooks/webhook_api.h"
 
 namespace dq::gateway {
 
@@ -54,6 +63,11 @@ struct GatewayDeps {
   // Whether the request carries a valid console session (cookie dq_session); used by the edge
   // to accept large /console/api bodies before they are read. Null: no sessions.
   std::function<bool(const HttpRequest&)> session_valid;
+  // The console's door and the webhook endpoints; null where not served.
+  ConsoleApi* console = nullptr;
+  WebhookApi* webhooks = nullptr;
+  // The web console's pages and assets under /console/; null where the console is not served.
+  const ConsoleSite* console_site = nullptr;
 };
 
 class Gateway final : public HttpService {
@@ -93,6 +107,12 @@ class Gateway final : public HttpService {
   // rate limiting is off).
   void NominalRateHeaders(RateClass c, HttpResponse& response) const;
   void Finish(const HttpRequest& request, HttpResponse& response) const;
+  HttpResponse HandleConsole(const HttpRequest& request, RequestTrace& trace);
+  // The handlers both doors share, after authentication and rate limiting.
+  HttpResponse Dispatch(const struct RouteMatch& route, const HttpRequest& request,
+                        const Principal& principal);
+  HttpResponse Webhooks(const struct RouteMatch& route, const HttpRequest& request,
+                        const Principal& principal);
   HttpResponse Validate(const HttpRequest& request, const Principal& principal);
   HttpResponse Usage(const Principal& principal);
   HttpResponse Jobs(const struct RouteMatch& route, const HttpRequest& request,

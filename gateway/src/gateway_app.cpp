@@ -35,6 +35,7 @@ GatewayApp::GatewayApp(const Settings& s) {
   }
   limiter_ = std::make_unique<RedisRateLimiter>(*limiter_redis, clock, rl);
   QuotaPolicy qp;
+  qp.free = s.Int("DQ_QUOTA_FREE");
   qp.pro = s.Int("DQ_QUOTA_PRO");
   qp.business = s.Int("DQ_QUOTA_BUSINESS");
   qp.agency = s.Int("DQ_QUOTA_AGENCY");
@@ -45,18 +46,25 @@ GatewayApp::GatewayApp(const Settings& s) {
   RedisOptions blocking = ro;
   blocking.timeout = std::chrono::milliseconds(ro.timeout.count() + 2000);
   blocking_redis_ = std::make_unique<RedisClient>(blocking);
-  jobs_store_ = std::make_unique<RedisJobStore>(
-      *redis_, std::chrono::seconds(s.Int("DQ_JOB_TTL_DAYS") * 24 * 3600));
-  queue_ = std::make_unique<JobQueue>(*redis_, *blocking_redis_);
+  StoreLimits sl;
+  sl.ttl = std::chrono::seconds(s.Int("DQ_JOB_TTL_DAYS") * 24 * 3600);
+  sl.max_account_bytes = s.Int("DQ_ACCOUNT_MAX_STORED_BYTES");
+  jobs_store_ = std::make_unique<RedisJobStore>(*redis_, sl);
+  queue_ = std::make_unique<RedisJobQueue>(*redis_, *blocking_redis_);
   JobsOptions jo;
   jo.upload_max_bytes = static_cast<size_t>(s.Int("DQ_UPLOAD_MAX_BYTES"));
   jobs_api_ = std::make_unique<JobsApi>(*jobs_store_, *queue_, *quota_, clock, jo);
+  events_ = std::make_unique<RedisEventPublisher>(*redis_);
+  streams_ = std::make_unique<GrpcValidatorStreamFactory>(validator_->channel(),
+                                                          std::chrono::minutes(30));
+  RunnerOptions ro_run;
+  ro_run.output.max_stored_issues = s.Int("DQ_JOB_MAX_STORED_ISSUES");
+  runner_ = std::make_unique<JobRunner>(*jobs_store_, *queue_, *streams_, *events_, clock, ro_run);
   WorkerOptions wo;
   wo.threads = RunsWorkers(role_) ? static_cast<int>(s.Int("DQ_WORKERS")) : 0;
   wo.claim_idle = std::chrono::milliseconds(s.Int("DQ_JOB_CLAIM_IDLE_MS"));
   wo.heartbeat = wo.claim_idle / 6;
-  workers_ = std::make_unique<JobWorkers>(*jobs_store_, *queue_, *quota_, validator_->channel(),
-                                          clock, wo);
+  workers_ = std::make_unique<JobWorkers>(*queue_, *runner_, wo);
 
   queue_stats_ = std::make_unique<RedisQueueStats>(*redis_, clock);
   queue_sampler_ = std::make_unique<QueueMetricsSampler>(
@@ -80,13 +88,24 @@ GatewayApp::GatewayApp(const Settings& s) {
   go.max_records = static_cast<size_t>(s.Int("DQ_MAX_RECORDS"));
   go.rate_limiting = s.Int("DQ_RATE_LIMIT_ENABLED") == 1;
   if (!go.rate_limiting) log::Warn("rate limiting is OFF (DQ_RATE_LIMIT_ENABLED=0)");
-  gateway_ = std::make_unique<Gateway>(
-      GatewayDeps{*accounts_, *limiter_, *quota_, *validator_,
-                  [redis, limiter_redis] {
-                    return redis->Ping() && (limiter_redis == redis || limiter_redis->Ping());
-                  },
-                  jobs_api_.get()},
-      go);
+  self_service_ =
+      std::make_unique<SelfService>(s, *redis_, *accounts_, *quota_, *limiter_, clock);
+  // The web console's files; without them the gateway still serves the API.
+  auto site = LoadConsoleSite(s.String("DQ_CONSOLE_DIR"), s.String("DQ_CONSOLE_VENDOR_DIR"));
+  if (site.ok()) {
+    console_site_ = std::make_unique<ConsoleSite>(std::move(*site));
+    log::Info("console served at /console/", {{"version", console_site_->version()}});
+  } else {
+    log::Warn("console not served", {{"error", site.status().message()}});
+  }
+  GatewayDeps deps{*accounts_, *limiter_, *quota_, *validator_,
+                   [redis, limiter_redis] {
+                     return redis->Ping() && (limiter_redis == redis || limiter_redis->Ping());
+                   },
+                   jobs_api_.get(), clock, self_service_->console(),
+                   self_service_->webhooks()};
+  deps.console_site = console_site_.get();
+  gateway_ = std::make_unique<Gateway>(std::move(deps), go);
 
   HttpServerOptions ho;
   ho.bind = s.String("DQ_GATEWAY_BIND");

@@ -8,15 +8,19 @@
 #include <memory>
 
 #include "clients/grpc_validator_client.h"
+#include "console/self_service.h"
 #include "dq/common/account_store.h"
 #include "dq/common/ops_http_server.h"
 #include "dq/common/redis_client.h"
 #include "dq/common/settings.h"
 #include "gateway.h"
 #include "http/pistache/pistache_server.h"
-#include "jobs/job_queue.h"
-#include "jobs/job_store.h"
+#include "jobs/grpc_validator_stream.h"
+#include "jobs/job_runner.h"
 #include "jobs/job_worker.h"
+#include "jobs/redis_event_publisher.h"
+#include "jobs/redis_job_queue.h"
+#include "jobs/redis_job_store.h"
 #include "jobs/jobs_api.h"
 #include "jobs/queue_stats.h"
 #include "limits/quota.h"
@@ -54,9 +58,14 @@ class GatewayApp {
   std::unique_ptr<RedisJobStore> jobs_store_;
   std::unique_ptr<JobQueue> queue_;
   std::unique_ptr<JobsApi> jobs_api_;
+  std::unique_ptr<RedisEventPublisher> events_;
+  std::unique_ptr<GrpcValidatorStreamFactory> streams_;
+  std::unique_ptr<JobRunner> runner_;
   std::unique_ptr<JobWorkers> workers_;
+  std::unique_ptr<ConsoleSite> console_site_;
   std::unique_ptr<RedisQueueStats> queue_stats_;
   std::unique_ptr<QueueMetricsSampler> queue_sampler_;
+  std::unique_ptr<SelfService> self_service_;  // roles api and all
   std::unique_ptr<Gateway> gateway_;          // roles api and all
   std::unique_ptr<HttpServer> http_;          // roles api and all
   std::unique_ptr<OpsHttpServer> ops_;        // every role: probes and /metrics

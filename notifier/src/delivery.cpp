@@ -4,7 +4,8 @@
 
 namespace dq::notifier {
 
-HttpPost BuildDelivery(const Event& event, const std::string& url, const std::string& secret) {
+HttpPost BuildDelivery(const Event& event, const std::string& url, const std::string& secret,
+                       int64_t timestamp_s) {
   HttpPost post;
   post.url = url;
   post.body = event.payload;
@@ -13,6 +14,12 @@ HttpPost BuildDelivery(const Event& event, const std::string& url, const std::st
   post.headers.emplace_back(std::string(kDeliveryHeader), event.delivery_id);
   if (auto sig = SignatureHeaderValue(post.body, secret)) {
     post.headers.emplace_back(std::string(kSignatureHeader), *sig);
+  }
+  const std::string timestamp = std::to_string(timestamp_s);
+  if (auto sig = StandardSignature(event.delivery_id, timestamp, post.body, secret)) {
+    post.headers.emplace_back(std::string(kWebhookIdHeader), event.delivery_id);
+    post.headers.emplace_back(std::string(kWebhookTimestampHeader), timestamp);
+    post.headers.emplace_back(std::string(kWebhookSignatureHeader), *sig);
   }
   return post;
 }

@@ -11,8 +11,11 @@
 namespace dq::notifier {
 
 // The POST for an event: the payload bytes unchanged, Content-Type: application/json,
-// X-Service-Event, X-Service-Delivery and, when secret is not empty, X-Service-Signature.
-HttpPost BuildDelivery(const Event& event, const std::string& url, const std::string& secret);
+// X-Service-Event, X-Service-Delivery and, when secret is not empty, X-Service-Signature. When
+// the secret has the Standard Webhooks form ("whsec_" + base64), also webhook-id,
+// webhook-timestamp (timestamp_s, Unix seconds of this attempt) and webhook-signature.
+HttpPost BuildDelivery(const Event& event, const std::string& url, const std::string& secret,
+                       int64_t timestamp_s = 0);
 
 // Success is any 2xx.
 inline bool IsSuccess(const HttpResult& r) { return r.error.empty() && r.status >= 200 && r.status < 300; }

@@ -27,11 +27,12 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
   attempt.event = event.type;
   attempt.payload = event.payload;
 
-  if (!webhook->has_value() || (*webhook)->url.empty()) {
+  const bool configured = webhook->has_value() && !(*webhook)->url.empty();
+  if (!configured || !(*webhook)->enabled) {
     attempt.time = FormatIso8601Millis(clock_.Now());
     attempt.outcome = std::string(OutcomeName(Outcome::kSkipped));
-    attempt.error = "no webhook configured";
-    log::Info("webhook skipped: no webhook configured",
+    attempt.error = configured ? "webhook disabled" : "no webhook configured";
+    log::Info("webhook skipped: " + attempt.error,
               {{"account_id", event.account_id}, {"delivery_id", event.delivery_id}});
     if (Status s = store_.Record(event.account_id, attempt); !s.ok()) {
       log::Warn("delivery log write failed", {{"error", s.message()}});
@@ -49,7 +50,8 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
   if (auto url = ValidateWebhookUrl(hook.url, url_policy_); !url.ok()) {
     result.error = url.status().message();
   } else {
-    result = sender.Post(BuildDelivery(event, hook.url, hook.secret));
+    result = sender.Post(
+        BuildDelivery(event, hook.url, hook.secret, UnixMillis(clock_.Now()) / 1000));
     Metrics::Global()
         .Histogram("dq_notifier_http_seconds", "Webhook POST latency")
         .Observe(static_cast<double>(result.latency_ms) / 1000.0);
@@ -63,6 +65,7 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
   attempt.latency_ms = result.latency_ms;
   attempt.error = DescribeFailure(result);
   attempt.outcome = std::string(OutcomeName(decision.outcome));
+  if (decision.outcome == Outcome::kRetry) attempt.next_attempt_ms = decision.next_attempt_ms;
 
   // The log is for people; losing one line must not hold the event back.
   if (Status s = store_.Record(event.account_id, attempt); !s.ok()) {

@@ -25,7 +25,6 @@ import string
 import subprocess
 import sys
 import time
-import unicodedata
 
 try:
     import email_validator
@@ -499,7 +498,8 @@ ODD = ["\u00e9", "\u00fc", "\u4e2d", "\u0434", "\u00a0", "\u200b", "\u202e", "\u
        "\uff21", " ", "\"", "(", ")", ",", ":", ";", "<", ">", "@", "[", "\\", "]", "\t"]
 TLDS = ["com", "org", "de", "co.uk", "io", "museum", "xn--p1ai", "xn--abc", "c0m", "c", "123",
         "test", "local", "localhost", "invalid", "onion", "arpa", "example", "internal", "XN--P1AI",
-        "com.", "xn--mgbh0a", "\u0440\u0444"]
+        "com.", "xn--mgbh0a", "\u0440\u0444", "\u0420\u0424", "\uff43\uff4f\uff4d",
+        "com\u3002", "xn--e1afmkfd"]
 
 
 def rand_label(rng):
@@ -513,6 +513,13 @@ def rand_label(rng):
         return "a" * rng.choice([62, 63, 64])
     if k < 0.9:
         return rng.choice(["xn--", "ab--cd", "xn--bcher-kva", "xn--zz", "xn--a", "-ab", "ab-", "a_b"])
+    if k < 0.93:
+        # IDNA 2008 / UTS-46 cases: case folding, mapping, CONTEXTJ, bidi, disallowed symbols,
+        # deviation characters, A-labels of disallowed names.
+        return rng.choice(["B\u00dcCHER", "stra\u00dfe", "\u2460x", "a\u200db", "\u05d0a",
+                           "\u05d0\u05d1", "\U0001f600", "xn--ls8h", "\uff41bc", "\u0131x",
+                           "\u03c2ab", "a\u00b7b", "l\u00b7l", "\u0660\u06f0", "\u2488",
+                           "xn--zca", "\u0301a", "a\u3002b", "\u00e9\u0301", "e\u0301"])
     return "".join(rng.choice(string.ascii_lowercase + "".join(ODD[:5]) + "\u00e4\u00f6")
                    for _ in range(rng.randint(1, 8)))
 
@@ -567,8 +574,6 @@ def judge_email(c, out):
         return "agree", ""
     if eng and not ref and email_ref(v.strip())[0] and "EMAIL_NORMALIZED" in codes:
         return "expected", "email-trimmed"
-    if eng and not ref and any(unicodedata.category(ch) == "Cn" for ch in v):
-        return "expected", "email-unassigned-code-point"  # needs Unicode's tables
     return "DISAGREE", f"email-validator says {'valid' if ref else 'invalid: ' + why}"
 
 

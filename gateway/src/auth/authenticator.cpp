@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "dq/common/crypto.h"
+#include "dq/common/log.h"
+#include "dq/common/time_format.h"
 
 namespace dq::gateway {
 namespace {
@@ -54,7 +56,25 @@ Result<Principal> Authenticator::Authenticate(const HttpRequest& request) {
   if (!account.ok()) {
     return account.status().code() == ErrorCode::kNotFound ? invalid : account.status();
   }
-  return Principal{std::move(*account), (*owner)->key_id};
+  Principal principal{std::move(*account), (*owner)->key_id};
+  Touch(principal);
+  return principal;
+}
+
+void Authenticator::Touch(const Principal& principal) {
+  const auto now = clock_.Now();
+  {
+    std::lock_guard lock(mu_);
+    auto [it, fresh] = touched_.try_emplace(principal.key_id, now);
+    if (!fresh && now - it->second < kTouchInterval) return;
+    it->second = now;
+    if (touched_.size() > 100000) touched_.clear();  // bounded: forgetting costs one write each
+  }
+  // Bookkeeping only: a failed write must not fail the request.
+  if (Status s = store_.TouchKey(principal.account.id, principal.key_id, FormatIso8601Millis(now));
+      !s.ok()) {
+    log::Warn("last_used_at not written", {{"key_id", principal.key_id}, {"error", s.message()}});
+  }
 }
 
 }  // namespace dq::gateway

@@ -6,11 +6,15 @@
 // still returned so the caller can show that account's rate-limit headers.
 #pragma once
 
+#include <chrono>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "http/core/http_types.h"
 #include "dq/common/account_store.h"
+#include "dq/common/clock.h"
 
 namespace dq::gateway {
 
@@ -24,14 +28,24 @@ struct Principal {
 
 class Authenticator {
  public:
-  explicit Authenticator(AccountStore& store) : store_(store) {}
+  explicit Authenticator(AccountStore& store, const Clock& clock = SystemClock::Instance())
+      : store_(store), clock_(clock) {}
 
   // Errors: kApiKeyRequired, kInvalidApiKey, kUnavailable. The plan is not checked here (see
-  // HasApiAccess) so that the caller can order the checks as decisions.md says.
+  // HasApiAccess) so that the caller can order the checks as decisions.md says. A key's
+  // last_used_at is written at most once a minute per process (kTouchInterval), so using a key
+  // costs no Redis write per request.
   Result<Principal> Authenticate(const HttpRequest& request);
 
+  static constexpr std::chrono::seconds kTouchInterval{60};
+
  private:
+  void Touch(const Principal& principal);
+
   AccountStore& store_;
+  const Clock& clock_;
+  std::mutex mu_;
+  std::unordered_map<std::string, std::chrono::system_clock::time_point> touched_;
 };
 
 }  // namespace dq::gateway

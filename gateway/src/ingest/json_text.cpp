@@ -1,5 +1,7 @@
 #include "ingest/json_text.h"
 
+#include <algorithm>
+
 namespace dq::ingest::internal {
 namespace {
 
@@ -194,7 +196,8 @@ std::optional<JsonError> JsonObjectParser::ScanLiteral(std::string_view s, size_
 }
 
 std::optional<JsonError> JsonObjectParser::ParseNested(std::string_view s, size_t& i,
-                                                       std::string_view& out) {
+                                                       std::string_view& out, bool compact) {
+  const size_t begin = i;
   enum class Expect { kValue, kValueOrClose, kKey, kKeyOrClose, kColon, kCommaOrClose };
   const size_t from = scratch_.size();
   stack_.clear();
@@ -217,7 +220,7 @@ std::optional<JsonError> JsonObjectParser::ParseNested(std::string_view s, size_
             return Err(i, "nested deeper than " + std::to_string(max_depth_) + " levels");
           }
           stack_.push_back(c);
-          scratch_.push_back(c);
+          if (compact) scratch_.push_back(c);
           ++i;
           expect = c == '{' ? Expect::kKeyOrClose : Expect::kValueOrClose;
           continue;
@@ -238,7 +241,7 @@ std::optional<JsonError> JsonObjectParser::ParseNested(std::string_view s, size_
           e = Err(i, "unexpected " + DescribeByte(s, i));
         }
         if (e) return e;
-        scratch_.append(s.substr(start, i - start));
+        if (compact) scratch_.append(s.substr(start, i - start));
         expect = Expect::kCommaOrClose;
         break;
       }
@@ -252,19 +255,19 @@ std::optional<JsonError> JsonObjectParser::ParseNested(std::string_view s, size_
         if (c != '"') return Err(i, "expected a key string, found " + DescribeByte(s, i));
         const size_t start = i;
         if (auto e = ScanString(s, i)) return e;
-        scratch_.append(s.substr(start, i - start));
+        if (compact) scratch_.append(s.substr(start, i - start));
         expect = Expect::kColon;
         break;
       }
       case Expect::kColon:
         if (c != ':') return Err(i, "expected ':', found " + DescribeByte(s, i));
-        scratch_.push_back(':');
+        if (compact) scratch_.push_back(':');
         ++i;
         expect = Expect::kValue;
         break;
       case Expect::kCommaOrClose:
         if (c == ',') {
-          scratch_.push_back(',');
+          if (compact) scratch_.push_back(',');
           ++i;
           expect = stack_.back() == '{' ? Expect::kKey : Expect::kValue;
         } else if (c == (stack_.back() == '{' ? '}' : ']')) {
@@ -275,11 +278,11 @@ std::optional<JsonError> JsonObjectParser::ParseNested(std::string_view s, size_
         break;
     }
     if (close) {
-      scratch_.push_back(c);
+      if (compact) scratch_.push_back(c);
       ++i;
       stack_.pop_back();
       if (stack_.empty()) {
-        out = std::string_view(scratch_).substr(from);
+        out = compact ? std::string_view(scratch_).substr(from) : s.substr(begin, i - begin);
         return std::nullopt;
       }
       expect = Expect::kCommaOrClose;
@@ -287,12 +290,46 @@ std::optional<JsonError> JsonObjectParser::ParseNested(std::string_view s, size_
   }
 }
 
-std::optional<JsonError> JsonObjectParser::Parse(std::string_view s) {
-  fields_.clear();
+void JsonObjectParser::ResetScratch(size_t capacity) {
   scratch_.clear();
-  scratch_.reserve(s.size());
-  size_t i = 0;
-  SkipSpace(s, i);
+  // Never the small-string buffer: views into scratch_ must survive moving the parser.
+  scratch_.reserve(std::max<size_t>(capacity, 64));
+}
+
+std::optional<JsonError> JsonObjectParser::ParseValueAt(std::string_view s, size_t& i,
+                                                        JsonField& f, bool compact) {
+  if (i >= s.size()) return Err(i, "expected a value, found the end");
+  const char c = s[i];
+  const size_t start = i;
+  std::optional<JsonError> e;
+  if (c == '"') {
+    f.kind = CellKind::kString;
+    e = ParseString(s, i, f.value);
+  } else if (c == '-' || IsDigit(c)) {
+    f.kind = CellKind::kNumber;
+    e = ScanNumber(s, i);
+    f.value = s.substr(start, i - start);
+  } else if (c == 't' || c == 'f') {
+    f.kind = CellKind::kBool;
+    e = ScanLiteral(s, i, c == 't' ? "true" : "false");
+    f.value = s.substr(start, i - start);
+  } else if (c == 'n') {
+    f.kind = CellKind::kNull;
+    f.value = {};
+    e = ScanLiteral(s, i, "null");
+  } else if (c == '{' || c == '[') {
+    f.kind = CellKind::kJson;
+    e = ParseNested(s, i, f.value, compact);
+  } else {
+    e = Err(i, "expected a value, found " + DescribeByte(s, i));
+  }
+  if (e) return e;
+  f.raw_value = s.substr(start, i - start);
+  return std::nullopt;
+}
+
+std::optional<JsonError> JsonObjectParser::ParseObjectAt(std::string_view s, size_t& i) {
+  fields_.clear();
   if (i >= s.size() || s[i] != '{') {
     return Err(i, "expected a JSON object, found " + DescribeByte(s, i));
   }
@@ -300,56 +337,41 @@ std::optional<JsonError> JsonObjectParser::Parse(std::string_view s) {
   SkipSpace(s, i);
   if (i < s.size() && s[i] == '}') {
     ++i;
-  } else {
-    while (true) {
-      SkipSpace(s, i);
-      if (i >= s.size() || s[i] != '"') {
-        return Err(i, "expected a key string, found " + DescribeByte(s, i));
-      }
-      JsonField f{};
-      if (auto e = ParseString(s, i, f.key)) return e;
-      SkipSpace(s, i);
-      if (i >= s.size() || s[i] != ':') return Err(i, "expected ':', found " + DescribeByte(s, i));
-      ++i;
-      SkipSpace(s, i);
-      if (i >= s.size()) return Err(i, "expected a value, found the end");
-      const char c = s[i];
-      const size_t start = i;
-      std::optional<JsonError> e;
-      if (c == '"') {
-        f.kind = CellKind::kString;
-        e = ParseString(s, i, f.value);
-      } else if (c == '-' || IsDigit(c)) {
-        f.kind = CellKind::kNumber;
-        e = ScanNumber(s, i);
-        f.value = s.substr(start, i - start);
-      } else if (c == 't' || c == 'f') {
-        f.kind = CellKind::kBool;
-        e = ScanLiteral(s, i, c == 't' ? "true" : "false");
-        f.value = s.substr(start, i - start);
-      } else if (c == 'n') {
-        f.kind = CellKind::kNull;
-        e = ScanLiteral(s, i, "null");
-      } else if (c == '{' || c == '[') {
-        f.kind = CellKind::kJson;
-        e = ParseNested(s, i, f.value);
-      } else {
-        e = Err(i, "expected a value, found " + DescribeByte(s, i));
-      }
-      if (e) return e;
-      fields_.push_back(f);
-      SkipSpace(s, i);
-      if (i < s.size() && s[i] == ',') {
-        ++i;
-        continue;
-      }
-      if (i < s.size() && s[i] == '}') {
-        ++i;
-        break;
-      }
-      return Err(i, "expected ',' or '}', found " + DescribeByte(s, i));
-    }
+    return std::nullopt;
   }
+  while (true) {
+    SkipSpace(s, i);
+    if (i >= s.size() || s[i] != '"') {
+      return Err(i, "expected a key string, found " + DescribeByte(s, i));
+    }
+    JsonField f{};
+    const size_t key_start = i;
+    if (auto e = ParseString(s, i, f.key)) return e;
+    f.raw_key = s.substr(key_start, i - key_start);
+    SkipSpace(s, i);
+    if (i >= s.size() || s[i] != ':') return Err(i, "expected ':', found " + DescribeByte(s, i));
+    ++i;
+    SkipSpace(s, i);
+    if (auto e = ParseValueAt(s, i, f)) return e;
+    fields_.push_back(f);
+    SkipSpace(s, i);
+    if (i < s.size() && s[i] == ',') {
+      ++i;
+      continue;
+    }
+    if (i < s.size() && s[i] == '}') {
+      ++i;
+      return std::nullopt;
+    }
+    return Err(i, "expected ',' or '}', found " + DescribeByte(s, i));
+  }
+}
+
+std::optional<JsonError> JsonObjectParser::Parse(std::string_view s) {
+  ResetScratch(s.size());
+  size_t i = 0;
+  SkipSpace(s, i);
+  if (auto e = ParseObjectAt(s, i)) return e;
   SkipSpace(s, i);
   if (i < s.size()) return Err(i, "unexpected " + DescribeByte(s, i) + " after the object");
   return std::nullopt;

@@ -17,6 +17,8 @@ struct JsonField {
   std::string_view key;
   std::string_view value;  // "" for null
   CellKind kind;
+  std::string_view raw_key;    // the key as written, quotes included
+  std::string_view raw_value;  // the value as written (nested values not compacted)
 };
 
 struct JsonError {
@@ -34,12 +36,26 @@ class JsonObjectParser {
   std::optional<JsonError> Parse(std::string_view text);
   const std::vector<JsonField>& fields() const { return fields_; }
 
- private:
+  // For documents that hold many records (the /v1/validate body): the same grammar, driven by
+  // the caller. Views into the scratch buffer stay valid until ResetScratch(), which must be
+  // given at least the size of all the text parsed until the next reset.
+  void ResetScratch(size_t capacity);
+  size_t scratch_capacity() const { return scratch_.capacity(); }
+  // Parses the object starting at s[i] ('{' expected) into fields(), leaving i after its '}'.
+  std::optional<JsonError> ParseObjectAt(std::string_view s, size_t& i);
+  // Parses any value at s[i] into out (kind, decoded or compacted text, raw text); when compact
+  // is false, nested values are only validated and out.value is their raw text.
+  std::optional<JsonError> ParseValueAt(std::string_view s, size_t& i, JsonField& out,
+                                        bool compact = true);
+  // Decodes the string at s[i] ('"' expected).
   std::optional<JsonError> ParseString(std::string_view s, size_t& i, std::string_view& out);
+
+ private:
   std::optional<JsonError> ScanString(std::string_view s, size_t& i);  // validates, no decoding
   std::optional<JsonError> ScanNumber(std::string_view s, size_t& i);
   std::optional<JsonError> ScanLiteral(std::string_view s, size_t& i, std::string_view word);
-  std::optional<JsonError> ParseNested(std::string_view s, size_t& i, std::string_view& out);
+  std::optional<JsonError> ParseNested(std::string_view s, size_t& i, std::string_view& out,
+                                       bool compact);
 
   size_t max_depth_;
   std::vector<JsonField> fields_;

@@ -1,5 +1,7 @@
 #include "job.h"
 
+#include <algorithm>
+
 namespace dq::gateway {
 namespace {
 
@@ -58,7 +60,8 @@ json JobDetailJson(const Job& j) {
                 {"warnings", j.warnings},
                 {"fixes", j.fixes},
                 {"score", j.health_score}};
-  d["issues_total"] = j.issues;
+  d["issues_total"] = std::max(j.issues, j.issues_found);
+  d["issues_truncated"] = j.issues_found > j.issues;
   d["started_at"] = j.started_at.empty() ? json(nullptr) : json(j.started_at);
   d["finished_at"] = j.finished_at.empty() ? json(nullptr) : json(j.finished_at);
   if (j.status == "failed") d["error"] = j.error;
@@ -92,6 +95,12 @@ std::vector<std::string> JobToHashArgs(const Job& j) {
           "warnings", std::to_string(j.warnings),
           "fixes", std::to_string(j.fixes),
           "issues", std::to_string(j.issues),
+          "issues_found", std::to_string(j.issues_found),
+          "rows_done", std::to_string(j.rows_done),
+          "accepted", j.accepted ? "1" : "0",
+          "event_published", j.event_published ? "1" : "0",
+          "refunded", j.refunded ? "1" : "0",
+          "idempotency_key", j.idempotency_key,
           "health_score", std::to_string(j.health_score),
           "attempts", std::to_string(j.attempts),
           "created_at", j.created_at,
@@ -139,6 +148,12 @@ Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) 
     else if (k == "warnings") j.warnings = ToInt(v);
     else if (k == "fixes") j.fixes = ToInt(v);
     else if (k == "issues") j.issues = ToInt(v);
+    else if (k == "issues_found") j.issues_found = ToInt(v);
+    else if (k == "rows_done") j.rows_done = ToInt(v);
+    else if (k == "accepted") j.accepted = v == "1";
+    else if (k == "event_published") j.event_published = v == "1";
+    else if (k == "refunded") j.refunded = v == "1";
+    else if (k == "idempotency_key") j.idempotency_key = v;
     else if (k == "health_score") j.health_score = ToInt(v);
     else if (k == "attempts") j.attempts = ToInt(v);
     else if (k == "created_at") j.created_at = v;

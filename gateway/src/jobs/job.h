@@ -1,5 +1,7 @@
 // A job: one uploaded file, validated asynchronously. Status goes queued -> processing -> done
 // or failed (with `error`); a job whose worker dies goes back to queued and is taken again.
+// `attempts` is also the fencing token: every claim increments it, and every write of an attempt
+// is refused once a newer attempt exists (docs/architecture.md, "The job flow").
 #pragma once
 
 #include <cstdint>
@@ -37,14 +39,22 @@ struct Job {
   int64_t errors = 0;    // issues of severity error
   int64_t warnings = 0;  // issues of severity warning
   int64_t fixes = 0;     // values fixed
-  int64_t issues = 0;    // issues stored
+  int64_t issues = 0;    // issues stored (at most the per-job cap)
+  int64_t issues_found = 0;  // issues found, exact even when the stored ones are capped
+  int64_t rows_done = 0;     // rows whose results are stored (for a cancelled job's refund)
   int64_t health_score = 0;  // 0 until done
-  int64_t attempts = 0;      // times a worker started it
+  int64_t attempts = 0;      // times a worker started it; the current attempt's fencing token
+  bool accepted = false;     // queued and listed: the client got its 202
+  bool event_published = false;  // job.complete appended to dq:events
+  bool refunded = false;         // the quota of a failed or cancelled job was given back
   std::string created_at;    // ISO 8601 UTC, milliseconds
   int64_t created_ms = 0;
   std::string started_at;
   std::string finished_at;
   std::string quota_month;  // where its records were reserved ("202611")
+  std::string idempotency_key;  // Redis key of the upload's Idempotency-Key record, if any
+
+  bool finished() const { return status == "done" || status == "failed"; }
 };
 
 // The job summary of GET /v1/jobs (and the 202 of an upload).

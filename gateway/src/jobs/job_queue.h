@@ -1,13 +1,12 @@
-// The durable work queue of jobs, and the event stream the notifier reads.
+// The durable work queue of jobs (the interface). RedisJobQueue (redis_job_queue.h) keeps it in
+// a Redis stream with a consumer group; InMemoryJobQueue (tests/testing) is its fake.
 //
-// Queue: the Redis stream `dq:jobs:queue` with the consumer group `workers`. A worker takes an
-// entry with XREADGROUP, keeps it alive with Touch() (an XCLAIM to itself that resets its idle
-// time) while it works, and acknowledges it when the job ends. An entry whose worker died stops
-// being touched; once idle longer than the claim timeout, any worker takes it over with
-// XAUTOCLAIM and runs the job again from the start. So an accepted job is never lost and never
-// stuck in `processing`.
+// An entry taken by a worker stays pending until acknowledged. A live worker keeps its entries
+// alive with Heartbeat(); an entry whose worker went silent longer than the claim timeout is
+// taken over by another worker (Reclaim) and its job run again from the start, under a new
+// fencing token. So an accepted job is never lost and never stuck in `processing`.
 //
-// Events: `dq:events` (docs/events.md).
+// Errors (every method): kUnavailable when the queue cannot be reached. Thread-safe.
 #pragma once
 
 #include <chrono>
@@ -15,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "dq/common/redis_client.h"
 #include "dq/common/status.h"
 
 namespace dq::gateway {
@@ -28,34 +26,22 @@ struct QueueEntry {
 
 class JobQueue {
  public:
-  // `blocking` must have a read timeout longer than the block time passed to Next().
-  JobQueue(RedisClient& redis, RedisClient& blocking) : redis_(redis), blocking_(blocking) {}
-
-  // Creates the consumer group if it is missing.
-  Status EnsureGroup();
-  Status Enqueue(const std::string& account_id, const std::string& job_id);
+  virtual ~JobQueue() = default;
+  // Prepares the queue (creates the consumer group if it is missing).
+  virtual Status EnsureGroup() = 0;
+  virtual Status Enqueue(const std::string& account_id, const std::string& job_id) = 0;
   // A new entry for consumer, waiting up to block; nullopt if none came.
-  Result<std::optional<QueueEntry>> Next(const std::string& consumer,
-                                         std::chrono::milliseconds block);
+  virtual Result<std::optional<QueueEntry>> Next(const std::string& consumer,
+                                                 std::chrono::milliseconds block) = 0;
   // Entries idle longer than min_idle (their worker is gone), now owned by consumer.
-  Result<std::vector<QueueEntry>> Reclaim(const std::string& consumer,
-                                          std::chrono::milliseconds min_idle, int count);
-  // Resets the entry's idle time: "still working on it".
-  Status Touch(const std::string& consumer, const std::string& entry_id);
+  virtual Result<std::vector<QueueEntry>> Reclaim(const std::string& consumer,
+                                                  std::chrono::milliseconds min_idle,
+                                                  int count) = 0;
+  // "Still working on it": resets the entry's idle time, but only while consumer owns it; it
+  // never takes an entry from another consumer. False when consumer no longer owns the entry.
+  virtual Result<bool> Heartbeat(const std::string& consumer, const std::string& entry_id) = 0;
   // Done with the entry for good.
-  Status Ack(const std::string& entry_id);
-
-  // Appends a job.complete event for the notifier.
-  Status PublishEvent(const std::string& account_id, const std::string& delivery_id,
-                      const std::string& payload, int64_t created_ms);
-
- private:
-  RedisClient& redis_;
-  RedisClient& blocking_;
+  virtual Status Ack(const std::string& entry_id) = 0;
 };
-
-inline constexpr const char* kJobQueueKey = "dq:jobs:queue";
-inline constexpr const char* kJobQueueGroup = "workers";
-inline constexpr const char* kEventsKey = "dq:events";
 
 }  // namespace dq::gateway

@@ -1,77 +1,122 @@
-// Where jobs live: Redis, the system of record. Large values are stored in pieces (the uploaded
-// file and the cleaned file as lists of ~1 MiB chunks, issues as a list of JSON objects), never
-// as one string that must be rewritten. Every key expires with the job (DQ_JOB_TTL_DAYS).
+// Where jobs live (the interface). RedisJobStore (redis_job_store.h) is the system of record;
+// InMemoryJobStore (tests/testing) is its fake.
 //
-//   dq:{acct}:job:<id>           HASH  the Job (job.h)
-//   dq:{acct}:jobs               ZSET  job ids by created_ms (newest last)
-//   dq:{acct}:job:<id>:file      LIST  the upload, in chunks (deleted once the job is done)
-//   dq:{acct}:job:<id>:issues    LIST  one JSON issue per element, in row order
-//   dq:{acct}:job:<id>:cleaned   LIST  the cleaned file, in chunks
+// Two kinds of callers:
+// - the API (upload, list, detail, summary, delete), which never races a worker's writes: a
+//   delete removes the job in one atomic step, and the worker's next write finds it gone;
+// - one attempt of a worker, which claims the job and then writes with its fencing token
+//   (`job.attempts` after the claim). Every attempt-side write checks, atomically with the write,
+//   that the job still exists and that no newer attempt claimed it; otherwise it writes nothing
+//   and fails with kAborted. So two workers on one job can never both write.
 //
-// Errors (every method): kUnavailable when Redis cannot be reached. Thread-safe.
+// Errors (every method): kUnavailable when the store cannot be reached. Thread-safe.
 #pragma once
 
-#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "dq/common/redis_client.h"
 #include "dq/common/status.h"
 #include "job.h"
 
 namespace dq::gateway {
 
+// What a claim found.
+enum class ClaimKind {
+  kRun,          // claimed: job.attempts is the new token; results of earlier attempts dropped
+  kFinished,     // done or failed already (publish its event if job.event_published is false)
+  kGone,         // no such job (deleted, expired, or its upload was abandoned)
+  kNotAccepted,  // stored and queued but not yet listed (its upload may still be answering)
+};
+
+struct Claim {
+  ClaimKind kind = ClaimKind::kGone;
+  Job job;
+};
+
+// One step of an attempt's output, written atomically: issues, a cleaned-file piece and the
+// progress counters. A stored issue list never holds more than the per-job cap.
+struct JobWrite {
+  std::vector<std::string> issues;  // JSON objects, to append
+  std::string cleaned;              // a piece of the cleaned file to append ("" for none)
+  int64_t rows_done = 0;            // rows whose results are now stored
+  int64_t issues_stored = 0;        // after this write
+  int64_t issues_found = 0;         // after this write, exact
+  std::string summary_json;         // the summary so far ("" to leave it)
+};
+
+// How an attempt ends a job.
+struct JobEnd {
+  std::string status;  // "done" | "failed"
+  std::string error;   // for failed
+  std::string finished_at;
+  int64_t refund = 0;  // records to give back to the job's quota month (failed jobs)
+};
+
+// An upload's Idempotency-Key, as remembered for the account.
+struct IdempotencyRecord {
+  bool fresh = false;     // this call claimed the key; the others see the first claim
+  std::string body_hash;  // of the first upload
+  std::string job_id;     // of the first upload
+};
+
 class JobStore {
  public:
   virtual ~JobStore() = default;
-  // Stores the job and its file chunks. The job is not listed yet (see AddToList).
+
+  // --- The API side ---------------------------------------------------------------------------
+  // Stores the job and its file pieces. The job is not accepted yet (see Accept). Errors:
+  // kStorageLimitExceeded when the account's stored job bytes would pass its ceiling. A failed
+  // Create leaves nothing behind.
   virtual Status Create(const Job& job, const std::vector<std::string_view>& file_chunks) = 0;
-  // Lists the job among the account's jobs. Called once the job is on the queue, so a gateway
-  // that dies in between leaves no job in the list that nothing will ever run.
-  virtual Status AddToList(const Job& job) = 0;
+  // Lists the job among the account's jobs and marks it accepted, in one step. Called once the
+  // job is on the queue. A worker runs only accepted jobs.
+  virtual Status Accept(const Job& job) = 0;
+  // Removes a job that was never accepted (its upload failed after Create), giving back its
+  // quota reservation exactly once. Idempotent.
+  virtual Status Abandon(const Job& job) = 0;
   // nullopt when the account has no such job (another account's job is not found either).
   virtual Result<std::optional<Job>> Get(std::string_view account_id, std::string_view id) = 0;
   // The account's newest jobs first, at most limit.
   virtual Result<std::vector<Job>> List(std::string_view account_id, int limit) = 0;
-  // Writes every field of the job.
-  virtual Status Save(const Job& job) = 0;
-  virtual Result<std::string> FileChunk(const Job& job, int64_t index) = 0;
-  virtual Status DeleteFile(const Job& job) = 0;
-  // Drops any issues and cleaned chunks of an earlier, interrupted attempt.
-  virtual Status ResetResults(const Job& job) = 0;
-  virtual Status AppendIssues(const Job& job, const std::vector<std::string>& issues_json) = 0;
-  virtual Status AppendCleaned(const Job& job, std::string chunk) = 0;
+  // The newest jobs created strictly before before_ms: the console's next page.
+  virtual Result<std::vector<Job>> ListBefore(std::string_view account_id, int64_t before_ms,
+                                              int limit) = 0;
+  // Deletes every key of the job in one step and gives back the quota of rows not processed
+  // (a queued or running job). False when there was no such job.
+  virtual Result<bool> Delete(std::string_view account_id, std::string_view id) = 0;
   virtual Result<std::vector<std::string>> Issues(const Job& job, int64_t offset,
                                                   int64_t count) = 0;
   virtual Result<std::vector<std::string>> CleanedChunks(const Job& job) = 0;
+  // The summary JSON the worker keeps up to date ("" before the first results).
+  virtual Result<std::string> Summary(const Job& job) = 0;
+  // Claims `key` (already hashed) for an upload with body_hash that will create job_id; or, when
+  // the account used the key before (within its memory), the first claim's record.
+  virtual Result<IdempotencyRecord> ClaimIdempotencyKey(std::string_view account_id,
+                                                        std::string_view key,
+                                                        std::string_view body_hash,
+                                                        std::string_view job_id) = 0;
+  // Forgets a claim whose upload failed, if the key still holds it.
+  virtual Status ReleaseIdempotencyKey(std::string_view account_id, std::string_view key,
+                                       std::string_view body_hash, std::string_view job_id) = 0;
+
+  // --- One attempt of a worker (fenced by job.attempts) ---------------------------------------
+  // Claims the job for a new attempt: increments `attempts`, sets processing and started_at and
+  // drops any output of earlier attempts, atomically.
+  virtual Result<Claim> ClaimJob(std::string_view account_id, std::string_view id,
+                                 std::string_view started_at) = 0;
+  virtual Result<std::string> FileChunk(const Job& job, int64_t index) = 0;
+  // Appends one step of output. kAborted: a newer attempt exists, or the job was deleted.
+  virtual Status Write(const Job& job, const JobWrite& write) = 0;
+  // The last output plus the end state, the counters in `job`, the upload's deletion and the
+  // refund, all in one step. kAborted as Write.
+  virtual Status Finish(const Job& job, const JobWrite& write, const JobEnd& end) = 0;
+  // Puts a job whose attempt could not go on (a dependency down) back to `queued`. kAborted as
+  // Write.
+  virtual Status Postpone(const Job& job) = 0;
+  // Records that job.complete was appended. Never recreates a deleted job.
+  virtual Status MarkPublished(const Job& job) = 0;
 };
-
-class RedisJobStore final : public JobStore {
- public:
-  RedisJobStore(RedisClient& redis, std::chrono::seconds ttl) : redis_(redis), ttl_(ttl) {}
-
-  Status Create(const Job& job, const std::vector<std::string_view>& file_chunks) override;
-  Status AddToList(const Job& job) override;
-  Result<std::optional<Job>> Get(std::string_view account_id, std::string_view id) override;
-  Result<std::vector<Job>> List(std::string_view account_id, int limit) override;
-  Status Save(const Job& job) override;
-  Result<std::string> FileChunk(const Job& job, int64_t index) override;
-  Status DeleteFile(const Job& job) override;
-  Status ResetResults(const Job& job) override;
-  Status AppendIssues(const Job& job, const std::vector<std::string>& issues_json) override;
-  Status AppendCleaned(const Job& job, std::string chunk) override;
-  Result<std::vector<std::string>> Issues(const Job& job, int64_t offset, int64_t count) override;
-  Result<std::vector<std::string>> CleanedChunks(const Job& job) override;
-
- private:
-  RedisClient& redis_;
-  std::chrono::seconds ttl_;
-};
-
-// Key names (exposed for tests and the worker).
-std::string JobKey(std::string_view account_id, std::string_view id);
-std::string JobPartKey(std::string_view account_id, std::string_view id, std::string_view part);
 
 }  // namespace dq::gateway

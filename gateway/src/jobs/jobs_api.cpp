@@ -76,7 +76,8 @@ Result<int64_t> IntParam(const HttpRequest& request, const std::string& name, in
   return v;
 }
 
-HttpResponse JobsApi::Create(const HttpRequest& request, const Principal& principal) {
+HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& principal,
+                                const std::string& id, const std::string& idempotency_key) {
   if (request.body.size() > options_.upload_max_bytes + 64 * 1024) {
     return ErrorResponse(Status(ErrorCode::kFileTooLarge,
                                 "The upload is " + std::to_string(request.body.size()) +
@@ -117,7 +118,8 @@ HttpResponse JobsApi::Create(const HttpRequest& request, const Principal& princi
   if (!reservation.ok()) return ErrorResponse(reservation.status());
 
   const auto now = clock_.Now();
-  job.id = NewUuidV4();
+  job.id = id;
+  job.idempotency_key = idempotency_key;
   job.account_id = principal.account.id;
   job.filename = up.filename.empty() ? "upload" + ExtensionFor(format) : up.filename;
   job.status = "queued";
@@ -140,17 +142,27 @@ HttpResponse JobsApi::Create(const HttpRequest& request, const Principal& princi
   }
   job.file_chunks = static_cast<int64_t>(chunks.size());
 
-  // Stored, then queued, then listed: whatever point a crash stops this at, the client has no
-  // 202 and the account's list shows no job that will never run.
+  // Stored, then queued, then accepted (listed). A worker runs only an accepted job, so whatever
+  // point this stops at, the client has no 202 and no job runs: a job not accepted is removed
+  // with its quota given back, here or (if this gateway died) by a worker after a while.
   Status stored = store_.Create(job, chunks);
-  if (stored.ok()) stored = queue_.Enqueue(job.account_id, job.id);
-  if (stored.ok()) stored = store_.AddToList(job);
   if (!stored.ok()) {
     quota_.Release(*reservation);
-    log::Error("job not accepted", {{"job_id", job.id}, {"error", stored.message()}});
+    if (stored.code() == ErrorCode::kStorageLimitExceeded) return ErrorResponse(stored);
+    log::Error("job not stored", {{"job_id", job.id}, {"error", stored.message()}});
     return ErrorResponse(stored.code() == ErrorCode::kUnavailable
                              ? stored
                              : Status(ErrorCode::kInternal, "The job could not be stored."));
+  }
+  stored = queue_.Enqueue(job.account_id, job.id);
+  if (stored.ok()) stored = store_.Accept(job);
+  if (!stored.ok()) {
+    log::Error("job not accepted", {{"job_id", job.id}, {"error", stored.message()}});
+    if (Status s = store_.Abandon(job); !s.ok()) {
+      log::Warn("job not abandoned yet; a worker removes it", {{"job_id", job.id}});
+    }
+    return ErrorResponse(Status(ErrorCode::kUnavailable,
+                                "The job could not be queued; nothing was charged. Try again."));
   }
   HttpResponse r = JsonResponse(202, DumpJson(JobSummaryJson(job)));
   r.SetHeader("Location", "/v1/jobs/" + job.id);
@@ -160,7 +172,16 @@ HttpResponse JobsApi::Create(const HttpRequest& request, const Principal& princi
 HttpResponse JobsApi::List(const HttpRequest& request, const Principal& principal) {
   auto limit = IntParam(request, "limit", 20, 1, 20);
   if (!limit.ok()) return ErrorResponse(limit.status());
-  auto jobs = store_.List(principal.account.id, static_cast<int>(*limit));
+  int64_t before_ms = 0;
+  if (auto before = request.Query("before")) {
+    auto ms = ParseIso8601Millis(*before);
+    if (!ms) {
+      return ErrorResponse(Invalid("before", "must be a created_at of a job, such as "
+                                             "2026-11-22T09:05:01.042Z"));
+    }
+    before_ms = *ms;
+  }
+  auto jobs = store_.ListBefore(principal.account.id, before_ms, static_cast<int>(*limit));
   if (!jobs.ok()) return ErrorResponse(jobs.status());
   json list = json::array();
   for (const auto& j : *jobs) list.push_back(JobSummaryJson(j));
@@ -190,9 +211,60 @@ Result<Job> JobsApi::Find(const Principal& principal, const std::string& id) {
 HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
   auto job = Find(principal, id);
   if (!job.ok()) return ErrorResponse(job.status());
-  auto issues = store_.Issues(*job, 0, -1);
-  if (!issues.ok()) return ErrorResponse(issues.status());
-  return JsonResponse(200, WithArray(DumpJson(JobDetailJson(*job)), "issues", *issues));
+  // The detail, then the issues page by page: memory is one page, whatever the job's size.
+  std::string head = DumpJson(JobDetailJson(*job));
+  head.pop_back();  // '}'
+  head += ",\"issues\":[";
+  auto first = store_.Issues(*job, 0, options_.issues_page);
+  if (!first.ok()) return ErrorResponse(first.status());
+  HttpResponse r = JsonResponse(200, std::move(head));
+  struct Pages {
+    JobStore* store = nullptr;
+    Job job;
+    int64_t page = 0;
+    int64_t next = 0;
+    bool done = false;
+    std::vector<std::string> items;
+  };
+  auto pages = std::make_shared<Pages>();
+  pages->store = &store_;
+  pages->job = *job;
+  pages->page = options_.issues_page;
+  const bool small = first->size() < static_cast<size_t>(options_.issues_page);
+  pages->items = std::move(*first);
+  auto write_page = [](Pages& p, std::string* out) {
+    for (size_t i = 0; i < p.items.size(); ++i) {
+      if (p.next + static_cast<int64_t>(i) > 0) out->push_back(',');
+      *out += p.items[i];
+    }
+    p.next += static_cast<int64_t>(p.items.size());
+    const bool last = static_cast<int64_t>(p.items.size()) < p.page;
+    p.items.clear();
+    return last;
+  };
+  if (small) {  // one page holds them all: one body
+    write_page(*pages, &r.body);
+    r.body += "]}";
+    return r;
+  }
+  r.body_producer = [pages, write_page](std::string* out) {
+    if (pages->done) return false;
+    if (pages->items.empty()) {
+      auto more = pages->store->Issues(pages->job, pages->next, pages->page);
+      if (!more.ok()) {  // too late for an error status: end the body early
+        pages->done = true;
+        return false;
+      }
+      pages->items = std::move(*more);
+    }
+    if (write_page(*pages, out)) {
+      *out += "]}";
+      pages->done = true;
+      return false;
+    }
+    return true;
+  };
+  return r;
 }
 
 HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id) {

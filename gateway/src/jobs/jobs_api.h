@@ -1,5 +1,6 @@
-// The job endpoints: upload (POST /v1/jobs), list, detail, cleaned download and issues page.
-// Called by the Gateway pipeline after authentication and rate limiting.
+// The job endpoints: upload (POST /v1/jobs), list, detail, summary, cleaned download, issues page
+// and delete. Called by the Gateway pipeline (and the console's door) after authentication and
+// rate limiting: every handler takes an already-authenticated Principal, never raw credentials.
 #pragma once
 
 #include "../auth/authenticator.h"
@@ -14,6 +15,11 @@ namespace dq::gateway {
 struct JobsOptions {
   size_t upload_max_bytes = 50 * 1024 * 1024;
   size_t chunk_bytes = 1024 * 1024;  // size of the stored upload pieces
+  // GET /v1/jobs/:id reads the issues from the store in pages of this many, writing each out
+  // before the next is read.
+  int64_t issues_page = 1000;
+  // How long a repeated Idempotency-Key waits for the first request's job to be accepted.
+  std::chrono::milliseconds idempotency_wait{10000};
 };
 
 // True for a job id as the API hands them out (a lower-case UUID).
@@ -25,8 +31,10 @@ class JobsApi {
           JobsOptions options)
       : store_(store), queue_(queue), quota_(quota), clock_(clock), options_(options) {}
 
-  // POST /v1/jobs: 202 with the job summary. Errors: 400 empty_file / invalid_request, 413
-  // file_too_large, 415 unsupported_media_type, 429 quota_exceeded, 503.
+  // POST /v1/jobs: 202 with the job summary; 200 with the first job's summary when the
+  // Idempotency-Key was seen before with the same body. Errors: 400 empty_file /
+  // invalid_request, 413 file_too_large, 415 unsupported_media_type, 422 idempotency_key_reused,
+  // 429 quota_exceeded / storage_limit_exceeded, 503.
   HttpResponse Create(const HttpRequest& request, const Principal& principal);
   // POST /v1/jobs/preview: the same body as Create; answers 200 with {format, encoding,
   // columns, mapping, mapping_inferred, sample_rows} (the first 5 data rows). Creates no job,
@@ -35,8 +43,12 @@ class JobsApi {
   HttpResponse Preview(const HttpRequest& request, const Principal& principal);
   // GET /v1/jobs?limit=1..20
   HttpResponse List(const HttpRequest& request, const Principal& principal);
-  // GET /v1/jobs/:id, with every issue.
+  // GET /v1/jobs/:id, with every stored issue, streamed page by page.
   HttpResponse Get(const Principal& principal, const std::string& id);
+  // GET /v1/jobs/:id/summary
+  HttpResponse Summary(const Principal& principal, const std::string& id);
+  // DELETE /v1/jobs/:id: 204; a queued or running job is cancelled and sends no event.
+  HttpResponse Delete(const Principal& principal, const std::string& id);
   // GET /v1/jobs/:id/cleaned: the cleaned file in the upload's format and column order.
   HttpResponse Cleaned(const Principal& principal, const std::string& id);
   // GET /v1/jobs/:id/issues?format=json|csv&offset=&limit=
@@ -45,6 +57,12 @@ class JobsApi {
 
  private:
   Result<Job> Find(const Principal& principal, const std::string& id);
+  // The upload itself, once any Idempotency-Key is claimed: the job gets id and remembers the
+  // key's hash (empty for none).
+  HttpResponse CreateJob(const HttpRequest& request, const Principal& principal,
+                         const std::string& id, const std::string& idempotency_key);
+  // A repeated Idempotency-Key: the first job's summary once it is accepted.
+  HttpResponse Repeat(const Principal& principal, const std::string& job_id);
 
   JobStore& store_;
   JobQueue& queue_;
@@ -56,5 +74,8 @@ class JobsApi {
 // Parses an optional non-negative integer query parameter within [min, max].
 Result<int64_t> IntParam(const HttpRequest& request, const std::string& name, int64_t fallback,
                          int64_t min, int64_t max);
+
+// True for the shape of a job id (a UUID): anything else is not found without a store call.
+bool LooksLikeJobId(std::string_view id);
 
 }  // namespace dq::gateway

@@ -4,15 +4,15 @@
 #include <charconv>
 
 #include "dq/common/log.h"
-#include "job_queue.h"
+#include "redis_job_queue.h"
 
 namespace dq::gateway {
 namespace {
 
 // KEYS[1] the queue stream, ARGV[1] the consumer group. Entries still in the stream are either
 // pending (taken, not acknowledged) or not yet delivered: acknowledged entries are deleted
-// (JobQueue::Ack), so waiting = XLEN - pending. The oldest waiting entry is the first one after
-// the group's last-delivered id.
+// (RedisJobQueue::Ack: XACK + XDEL), so waiting = XLEN - pending. The oldest waiting entry is
+// the first one after the group's last-delivered id.
 const RedisScript& StatsScript() {
   static const RedisScript script(R"lua(
 local len = redis.call('XLEN', KEYS[1])

@@ -34,7 +34,7 @@ int64_t SecondsUntilNextMonth(std::chrono::system_clock::time_point now) {
 int64_t QuotaPolicy::For(const Account& account) const {
   if (account.quota_override) return *account.quota_override;
   switch (account.plan) {
-    case Plan::kFree: return 0;
+    case Plan::kFree: return free;
     case Plan::kPro: return pro;
     case Plan::kBusiness: return business;
     case Plan::kAgency: return agency;

@@ -16,10 +16,11 @@
 namespace dq::gateway {
 
 struct QuotaPolicy {
+  int64_t free = 1000;  // console only: the free plan has no API access
   int64_t pro = 100000;
   int64_t business = 1000000;
   int64_t agency = 10000000;
-  // The account's override if set, else its plan's default (0 for free).
+  // The account's override if set, else its plan's default.
   int64_t For(const Account& account) const;
 };
 

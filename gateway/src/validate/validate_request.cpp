@@ -1,8 +1,11 @@
 #include "validate_request.h"
 
+#include <algorithm>
+
 #include "http/core/json_util.h"
 #include "dq/common/vocabulary.h"
 #include "ingest/mapping_inference.h"
+#include "ingest/utf8.h"
 
 namespace dq::gateway {
 namespace {
@@ -90,47 +93,252 @@ Status CheckPlatform(std::string_view platform) {
                                    "'; see docs/api.md for the eight template names"}});
 }
 
+namespace {
+
+using ingest::internal::JsonError;
+using ingest::internal::JsonField;
+using ingest::internal::JsonObjectParser;
+
+std::string_view KindName(const JsonField& f) {
+  switch (f.kind) {
+    case ingest::CellKind::kString: return "a string";
+    case ingest::CellKind::kNumber: return "a number";
+    case ingest::CellKind::kBool: return "a boolean";
+    case ingest::CellKind::kNull: return "null";
+    default: return !f.raw_value.empty() && f.raw_value[0] == '{' ? "an object" : "an array";
+  }
+}
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+void SkipSpace(std::string_view s, size_t& i) {
+  while (i < s.size() && IsSpace(s[i])) ++i;
+}
+
+Status NotJson() { return Status(ErrorCode::kInvalidJson, "The request body is not valid JSON."); }
+
+// The members of a mapping object: last occurrence of a key wins, problems in key order.
+Result<std::vector<std::pair<std::string, std::string>>> MappingFromFields(
+    const std::vector<JsonField>& fields) {
+  std::vector<size_t> order;
+  for (size_t k = 0; k < fields.size(); ++k) {
+    bool later = false;
+    for (size_t j = k + 1; j < fields.size() && !later; ++j) later = fields[j].key == fields[k].key;
+    if (!later) order.push_back(k);
+  }
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return fields[a].key < fields[b].key; });
+  std::vector<ErrorDetail> problems;
+  for (size_t k : order) {
+    const JsonField& f = fields[k];
+    if (!IndexOf(kStandardFields, f.key)) {
+      problems.push_back({"mapping." + std::string(f.key), "is not a standard field name"});
+    } else if (f.kind != ingest::CellKind::kString || f.value.empty()) {
+      problems.push_back(
+          {"mapping." + std::string(f.key), "must be a non-empty column name string"});
+    }
+  }
+  if (!problems.empty()) return Invalid(std::move(problems));
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::string_view field : kStandardFields) {
+    for (size_t k : order) {
+      if (fields[k].key == field) out.emplace_back(field, fields[k].value);
+    }
+  }
+  return out;
+}
+
+// Resolves the mapped columns of every record: distinct columns, cells, and which member of a
+// record feeds each column (the last occurrence of a repeated key).
+void ResolveColumns(ValidateCommand& cmd) {
+  for (const auto& [field, column] : cmd.mapping) {
+    auto it = std::find(cmd.columns.begin(), cmd.columns.end(), column);
+    cmd.value_index.push_back(static_cast<uint32_t>(it - cmd.columns.begin()));
+    if (it == cmd.columns.end()) cmd.columns.push_back(column);
+  }
+  const size_t width = cmd.columns.size();
+  cmd.cells.assign(cmd.records * width, std::string_view());
+  cmd.member_column.assign(cmd.members.size(), -1);
+  std::vector<int64_t> last(width);
+  for (size_t r = 0; r < cmd.records; ++r) {
+    std::fill(last.begin(), last.end(), -1);
+    for (uint32_t m = cmd.record_begin[r]; m < cmd.record_begin[r + 1]; ++m) {
+      const std::string_view key = cmd.members[m].key;
+      for (size_t c = 0; c < width; ++c) {
+        if (cmd.columns[c].size() != key.size() || cmd.columns[c] != key) continue;
+        if (last[c] >= 0) cmd.member_column[static_cast<size_t>(last[c])] = kSupersededMember;
+        last[c] = m;
+        cmd.member_column[m] = static_cast<int32_t>(c);
+        cmd.cells[r * width + c] = cmd.members[m].value;
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 Result<ValidateCommand> ParseValidateRequest(std::string_view body, size_t max_records) {
+  ValidateCommand cmd;
+  if (Status s = ParseValidateRequestInto(body, max_records, cmd); !s.ok()) return s;
+  return cmd;
+}
+
+void ValidateCommand::Clear() {
+  mapping.clear();
+  check_types.clear();
+  platform.clear();
+  records = 0;
+  columns.clear();
+  value_index.clear();
+  cells.clear();
+  members.clear();
+  record_begin.clear();
+  member_column.clear();
+}
+
+void ValidateCommand::ReleaseIfLarge(size_t max_bytes) {
+  if (members.capacity() * sizeof(members[0]) + cells.capacity() * sizeof(cells[0]) +
+          parser.scratch_capacity() > max_bytes) {
+    *this = ValidateCommand();
+  }
+}
+
+Status ParseValidateRequestInto(std::string_view body, size_t max_records, ValidateCommand& cmd) {
+  cmd.Clear();
   if (!JsonNestingWithin(body)) {
     return Invalid({{"body", "nests arrays or objects more than " +
                                  std::to_string(kMaxJsonDepth) + " levels deep"}});
   }
-  json doc = json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) {
-    return Status(ErrorCode::kInvalidJson, "The request body is not valid JSON.");
+  if (ingest::FindInvalidUtf8(body) != std::string_view::npos) return NotJson();
+  JsonObjectParser& p = cmd.parser;
+  p.ResetScratch(body.size());
+  size_t i = 0;
+  if (body.starts_with("\xEF\xBB\xBF")) i = 3;
+  SkipSpace(body, i);
+  if (i >= body.size()) return NotJson();
+  if (body[i] != '{') {
+    JsonField top{};
+    if (p.ParseValueAt(body, i, top, /*compact=*/false)) return NotJson();
+    SkipSpace(body, i);
+    if (i < body.size()) return NotJson();
+    return Invalid({{"body", "must be a JSON object, not " + std::string(KindName(top))}});
   }
-  if (!doc.is_object()) {
-    return Invalid({{"body", "must be a JSON object, not " + std::string(JsonTypeName(doc))}});
-  }
-  ValidateCommand cmd;
-  std::vector<ErrorDetail> problems;
 
-  auto records = doc.find("records");
-  if (records == doc.end()) {
-    problems.push_back({"records", "is required"});
-  } else if (!records->is_array()) {
-    problems.push_back({"records", "must be an array of objects, not " +
-                                       std::string(JsonTypeName(*records))});
-  } else {
-    if (records->size() > max_records) {
-      return Status(ErrorCode::kTooManyRecords,
-                    "A call may validate at most " + std::to_string(max_records) +
-                        " records; this one has " + std::to_string(records->size()) +
-                        ". Split it, or upload a file to /v1/jobs.");
-    }
-    for (size_t i = 0; i < records->size(); ++i) {
-      if (!(*records)[i].is_object()) {
-        problems.push_back({"records[" + std::to_string(i) + "]",
-                            "must be an object, not " + std::string(JsonTypeName((*records)[i]))});
+  // Walk the top-level object. A repeated member counts once, the last occurrence winning.
+  bool have_records = false, have_mapping = false;
+  size_t record_count = 0;
+  std::vector<ErrorDetail> record_problems;
+  JsonField mapping_value{}, check_types{}, platform{};
+  std::vector<JsonField> mapping_fields;
+  std::vector<std::string> unknown;
+  ++i;
+  SkipSpace(body, i);
+  bool first = true;
+  while (true) {
+    SkipSpace(body, i);
+    if (first && i < body.size() && body[i] == '}') break;
+    first = false;
+    std::string_view key;
+    if (i >= body.size() || body[i] != '"' || p.ParseString(body, i, key)) return NotJson();
+    SkipSpace(body, i);
+    if (i >= body.size() || body[i] != ':') return NotJson();
+    ++i;
+    SkipSpace(body, i);
+    if (key == "records" && i < body.size() && body[i] == '[') {
+      have_records = true;
+      record_count = 0;
+      record_problems.clear();
+      cmd.members.clear();
+      cmd.record_begin.assign(1, 0);
+      ++i;
+      SkipSpace(body, i);
+      bool first_element = true;
+      while (true) {
+        SkipSpace(body, i);
+        if (first_element && i < body.size() && body[i] == ']') break;
+        first_element = false;
+        if (i < body.size() && body[i] == '{') {
+          if (p.ParseObjectAt(body, i)) return NotJson();
+          if (record_count < max_records) {
+            cmd.members.insert(cmd.members.end(), p.fields().begin(), p.fields().end());
+            cmd.record_begin.push_back(static_cast<uint32_t>(cmd.members.size()));
+          }
+        } else {
+          JsonField element{};
+          if (p.ParseValueAt(body, i, element, /*compact=*/false)) return NotJson();
+          record_problems.push_back({"records[" + std::to_string(record_count) + "]",
+                                     "must be an object, not " + std::string(KindName(element))});
+          if (record_count < max_records) cmd.record_begin.push_back(cmd.record_begin.back());
+        }
+        ++record_count;
+        SkipSpace(body, i);
+        if (i < body.size() && body[i] == ',') {
+          ++i;
+          continue;
+        }
+        if (i < body.size() && body[i] == ']') break;
+        return NotJson();
+      }
+      ++i;  // the ']'
+    } else {
+      JsonField value{};
+      if (p.ParseValueAt(body, i, value, /*compact=*/false)) return NotJson();
+      if (key == "records") {
+        have_records = true;
+        record_count = 0;
+        cmd.members.clear();
+        cmd.record_begin.assign(1, 0);
+        record_problems.assign(1, {"records", "must be an array of objects, not " +
+                                                  std::string(KindName(value))});
+      } else if (key == "mapping") {
+        have_mapping = true;
+        mapping_value = value;
+        mapping_fields.clear();
+        if (value.kind == ingest::CellKind::kJson && value.raw_value[0] == '{') {
+          size_t at = 0;
+          const std::string_view raw = value.raw_value;
+          if (p.ParseObjectAt(raw, at)) return NotJson();  // cannot happen: validated above
+          mapping_fields = p.fields();
+        }
+      } else if (key == "check_types") {
+        check_types = value;
+      } else if (key == "platform") {
+        platform = value;
+      } else if (std::find(unknown.begin(), unknown.end(), key) == unknown.end()) {
+        unknown.emplace_back(key);
       }
     }
+    SkipSpace(body, i);
+    if (i < body.size() && body[i] == ',') {
+      ++i;
+      continue;
+    }
+    if (i < body.size() && body[i] == '}') break;
+    return NotJson();
+  }
+  ++i;  // the '}'
+  SkipSpace(body, i);
+  if (i < body.size()) return NotJson();
+
+  std::vector<ErrorDetail> problems;
+  if (!have_records) {
+    problems.push_back({"records", "is required"});
+  } else if (record_count > max_records) {
+    return Status(ErrorCode::kTooManyRecords,
+                  "A call may validate at most " + std::to_string(max_records) +
+                      " records; this one has " + std::to_string(record_count) +
+                      ". Split it, or upload a file to /v1/jobs.");
+  } else {
+    problems.insert(problems.end(), record_problems.begin(), record_problems.end());
   }
 
-  auto mapping = doc.find("mapping");
-  if (mapping == doc.end()) {
+  if (!have_mapping) {
     problems.push_back({"mapping", "is required"});
+  } else if (mapping_value.kind != ingest::CellKind::kJson || mapping_value.raw_value[0] != '{') {
+    problems.push_back({"mapping", "must be an object from standard field name to column name, "
+                                   "not " + std::string(KindName(mapping_value))});
   } else {
-    auto parsed = ParseMapping(*mapping);
+    auto parsed = MappingFromFields(mapping_fields);
     if (parsed.ok()) {
       cmd.mapping = std::move(*parsed);
     } else {
@@ -138,97 +346,38 @@ Result<ValidateCommand> ParseValidateRequest(std::string_view body, size_t max_r
     }
   }
 
-  if (auto ct = doc.find("check_types"); ct != doc.end() && !ct->is_null()) {
-    if (!ct->is_string()) {
-      problems.push_back({"check_types", "must be a comma-separated string, not " +
-                                             std::string(JsonTypeName(*ct))});
-    } else {
-      auto parsed = ParseCheckTypes(ct->get<std::string>());
-      if (parsed.ok()) {
-        cmd.check_types = std::move(*parsed);
-      } else {
-        for (const auto& d : parsed.status().details()) problems.push_back(d);
-      }
-    }
-  } else {
+  if (check_types.raw_value.empty() || check_types.kind == ingest::CellKind::kNull) {
     cmd.check_types = {"product"};
+  } else if (check_types.kind != ingest::CellKind::kString) {
+    problems.push_back({"check_types", "must be a comma-separated string, not " +
+                                           std::string(KindName(check_types))});
+  } else {
+    auto parsed = ParseCheckTypes(check_types.value);
+    if (parsed.ok()) {
+      cmd.check_types = std::move(*parsed);
+    } else {
+      for (const auto& d : parsed.status().details()) problems.push_back(d);
+    }
   }
 
-  if (auto pf = doc.find("platform"); pf != doc.end() && !pf->is_null()) {
-    if (!pf->is_string()) {
-      problems.push_back({"platform", "must be a string, not " + std::string(JsonTypeName(*pf))});
-    } else if (Status s = CheckPlatform(pf->get<std::string>()); !s.ok()) {
+  if (!platform.raw_value.empty() && platform.kind != ingest::CellKind::kNull) {
+    if (platform.kind != ingest::CellKind::kString) {
+      problems.push_back({"platform", "must be a string, not " + std::string(KindName(platform))});
+    } else if (Status s = CheckPlatform(platform.value); !s.ok()) {
       problems.push_back(s.details()[0]);
     } else {
-      cmd.platform = pf->get<std::string>();
+      cmd.platform = std::string(platform.value);
     }
   }
 
-  for (const auto& [key, value] : doc.items()) {
-    if (key != "records" && key != "mapping" && key != "check_types" && key != "platform") {
-      problems.push_back({key, "is not a member of a validate request"});
-    }
+  std::sort(unknown.begin(), unknown.end());
+  for (const auto& key : unknown) {
+    problems.push_back({key, "is not a member of a validate request"});
   }
   if (!problems.empty()) return Invalid(std::move(problems));
-  cmd.records = std::move(*records);
-  return cmd;
-}
-
-std::string CellText(const json& value) {
-  switch (value.type()) {
-    case json::value_t::null:
-    case json::value_t::discarded: return "";
-    case json::value_t::string: return value.get<std::string>();
-    default: return value.dump(-1, ' ', false, json::error_handler_t::replace);
-  }
-}
-
-validator::v1::ValidateRequest BuildValidatorRequest(const ValidateCommand& command) {
-  validator::v1::ValidateRequest req;
-  auto* spec = req.mutable_spec();
-  for (const auto& [field, column] : command.mapping) spec->add_fields(field);
-  for (const auto& c : command.check_types) spec->add_check_types(c);
-  spec->set_platform(command.platform);
-  for (const auto& [field, column] : command.mapping) {
-    if (field == "weight") spec->set_weight_unit(ingest::WeightUnitOfColumn(column));
-  }
-  for (const auto& record : command.records) {
-    auto* row = req.add_rows();
-    for (const auto& [field, column] : command.mapping) {
-      auto it = record.find(column);
-      row->add_values(it == record.end() ? std::string() : CellText(*it));
-    }
-  }
-  return req;
-}
-
-json BuildValidateResponse(const ValidateCommand& command,
-                           const validator::v1::ValidateResponse& result) {
-  const auto& st = result.stats();
-  json out;
-  out["stats"] = {{"rows", st.rows()},         {"errors", st.errors()},
-                  {"warnings", st.warnings()}, {"fixes", st.fixes()},
-                  {"score", st.score()}};
-  json issues = json::array();
-  json cleaned = command.records;
-  for (const auto& i : result.issues()) {
-    json item = {{"row", i.row()},
-                 {"severity", i.severity() == validator::v1::SEVERITY_ERROR ? "error" : "warning"},
-                 {"field", i.field()},
-                 {"code", i.code()},
-                 {"message", i.message()},
-                 {"original_value", i.original_value()},
-                 {"fixed_value", i.has_fixed_value() ? json(i.fixed_value()) : json(nullptr)}};
-    issues.push_back(std::move(item));
-    if (i.has_fixed_value() && i.row() >= 1 && i.row() <= cleaned.size()) {
-      for (const auto& [field, column] : command.mapping) {
-        if (field == i.field()) cleaned[i.row() - 1][column] = i.fixed_value();
-      }
-    }
-  }
-  out["issues"] = std::move(issues);
-  out["cleaned"] = std::move(cleaned);
-  return out;
+  cmd.records = record_count;
+  ResolveColumns(cmd);
+  return Status::Ok();
 }
 
 }  // namespace dq::gateway

@@ -5,6 +5,12 @@
 //    "check_types": "product,price",     optional, comma-separated, default "product"
 //    "platform": "marketplace2"}          optional, one of the platform templates
 //
+// The body is read with the parser the JSON uploads use (ingest/json_text.h), so a record gets
+// the same cells, and the same verdict, inline and uploaded: numbers keep their text ("12.50"
+// stays "12.50", a 20-digit GTIN stays its digits), nested values become compact JSON text.
+// No DOM is built: the command holds views into the body (which must outlive it) and into the
+// parser's scratch buffer, one entry per record member.
+//
 // Errors name the offending member: kInvalidJson (not JSON), kInvalidRequest (missing or wrongly
 // typed member, unknown mapping key, check type or platform; details list each problem),
 // kTooManyRecords.
@@ -17,18 +23,44 @@
 
 #include "dq/common/status.h"
 #include "dq/validator/v1/validator.pb.h"
+#include "ingest/json_text.h"
 
 namespace dq::gateway {
 
+inline constexpr int32_t kSupersededMember = -2;
+
 struct ValidateCommand {
-  nlohmann::json records;  // the submitted array, kept to build `cleaned`
   // (standard field, column) pairs in standard-field order.
   std::vector<std::pair<std::string, std::string>> mapping;
   std::vector<std::string> check_types;
   std::string platform;
+
+  size_t records = 0;
+  // The distinct mapped columns, and for each mapping entry the index of its column: several
+  // fields mapped to one column share one cell.
+  std::vector<std::string> columns;
+  std::vector<uint32_t> value_index;
+  // records x columns, row-major: the cell text the engine sees ("" when the key is absent).
+  std::vector<std::string_view> cells;
+  // Every member of every record, in the caller's order: record r owns
+  // members[record_begin[r] .. record_begin[r + 1]). member_column is the member's column, -1
+  // when it is not mapped, kSupersededMember for an earlier occurrence of a mapped key the
+  // record repeats (the last one wins, as in every JSON library that keeps one).
+  std::vector<ingest::internal::JsonField> members;
+  std::vector<uint32_t> record_begin;
+  std::vector<int32_t> member_column;
+
+  ingest::internal::JsonObjectParser parser{64};  // owns the decoded text the views point into
+
+  void Clear();  // keeps the buffers' capacity for the next request
+  // Frees the buffers when they hold more than max_bytes (after an unusually large request).
+  void ReleaseIfLarge(size_t max_bytes);
 };
 
 Result<ValidateCommand> ParseValidateRequest(std::string_view body, size_t max_records);
+// The same into a command whose buffers are reused (one per serving thread): no allocation per
+// request once the buffers have grown to the usual size.
+Status ParseValidateRequestInto(std::string_view body, size_t max_records, ValidateCommand& cmd);
 
 // Parses "product, price" into names, checking each; used for uploads too.
 Result<std::vector<std::string>> ParseCheckTypes(std::string_view text);
@@ -36,15 +68,20 @@ Result<std::vector<std::string>> ParseCheckTypes(std::string_view text);
 Result<std::vector<std::pair<std::string, std::string>>> ParseMapping(const nlohmann::json& m);
 Status CheckPlatform(std::string_view platform);
 
-// A cell as the engine sees it: strings as they are, numbers and booleans as their JSON text,
-// null and absent as "", objects and arrays as compact JSON.
-std::string CellText(const nlohmann::json& value);
+// The most bytes a validator request built from one call may take (far below the gRPC limit).
+inline constexpr size_t kMaxValidatorRequestBytes = 32u << 20;
 
-// The validator request for the command's records.
-validator::v1::ValidateRequest BuildValidatorRequest(const ValidateCommand& command);
+// The validator request for the command's records: one value per distinct column, so its size
+// is bounded by the body's. The size is checked before anything is copied (kPayloadTooLarge).
+Result<validator::v1::ValidateRequest> BuildValidatorRequest(const ValidateCommand& command);
+// The same into `out` (an empty message, e.g. on a protobuf Arena: no allocation per cell).
+Status BuildValidatorRequestInto(const ValidateCommand& command,
+                                 validator::v1::ValidateRequest& out);
 
-// The API's validation result: {stats, issues, cleaned}.
-nlohmann::json BuildValidateResponse(const ValidateCommand& command,
-                                     const validator::v1::ValidateResponse& result);
+// The API's validation result, {"cleaned","issues","stats"}, written straight from the
+// validator's answer. `cleaned` keeps every record's members in the caller's order, with fixed
+// values in place of the originals.
+std::string WriteValidateResponse(const ValidateCommand& command,
+                                  const validator::v1::ValidateResponse& result);
 
 }  // namespace dq::gateway

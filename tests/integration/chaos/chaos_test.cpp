@@ -31,7 +31,10 @@ using notifier::testing::TestReceiver;
 
 constexpr int kFiles = 30;
 constexpr int kWorkerProcesses = 2;
-constexpr int kMaxKills = 8;
+// Bounded so that every job can end done: one kill fails at most one attempt of a job, and the
+// runner gives a job max_attempts (5) attempts, so with 4 kills the last attempt always runs
+// undisturbed. (With 8, seed 7 made the 60000-row job fail after 5 attempts, as designed.)
+constexpr int kMaxKills = 4;
 constexpr uint32_t kDefaultSeed = 20261123;
 
 // File i: deterministic, with errors, warnings and fixes (padded text, bad prices, a bad GTIN,
@@ -185,10 +188,7 @@ class ChaosTest : public ::testing::Test {
   std::vector<std::string> files_;
 };
 
-// Disabled until the fenced job runner (branch jobs, issue 12) lands: on the old runner a
-// validator killed mid-stream fails the job (CANCELLED) and refunds its quota, and a slow batch
-// lets a second worker take the job and delete the upload under the first.
-TEST_F(ChaosTest, DISABLED_KilledWorkersAndValidatorChangeNoResult) {
+TEST_F(ChaosTest, KilledWorkersAndValidatorChangeNoResult) {
   int64_t total_rows = 0;
   for (int i = 0; i < kFiles; ++i) {
     int64_t rows = 0;

@@ -52,12 +52,13 @@ Status InMemoryAccountStore::SetQuota(std::string_view id, int64_t records) {
   return Status::Ok();
 }
 
-Result<CreatedKey> InMemoryAccountStore::CreateKey(std::string_view id) {
+Result<CreatedKey> InMemoryAccountStore::CreateKey(std::string_view id, std::string_view label) {
   std::lock_guard lock(mu_);
   if (down_) return Down();
   if (!accounts_.count(id)) return NoAccount(id);
-  CreatedKey k{"key_" + RandomBase62(12), NewApiKey()};
-  keys_[k.key_id] = KeyRecord{std::string(id), k.key_id, Sha256Hex(k.api_key), false};
+  CreatedKey k{"key_" + RandomBase62(12), NewApiKey(), "2026-01-01T00:00:00.000Z"};
+  keys_[k.key_id] = KeyRecord{std::string(id), k.key_id, Sha256Hex(k.api_key), false,
+                              std::string(label), KeyPrefix(k.api_key), ""};
   return k;
 }
 
@@ -77,7 +78,10 @@ Result<std::vector<ApiKeyInfo>> InMemoryAccountStore::ListKeys(std::string_view 
   if (down_) return Down();
   std::vector<ApiKeyInfo> out;
   for (const auto& [kid, k] : keys_) {
-    if (k.account_id == id) out.push_back({kid, "", "", k.revoked ? "revoked" : ""});
+    if (k.account_id == id) {
+      out.push_back({kid, "", "2026-01-01T00:00:00.000Z", k.revoked ? "revoked" : "", k.label,
+                     k.prefix, k.last_used_at});
+    }
   }
   return out;
 }
@@ -96,6 +100,33 @@ Status InMemoryAccountStore::SetWebhook(std::string_view id, const Webhook& webh
   if (down_) return Down();
   if (!accounts_.count(id)) return NoAccount(id);
   webhooks_[std::string(id)] = webhook;
+  return Status::Ok();
+}
+
+Status InMemoryAccountStore::TouchKey(std::string_view, std::string_view key_id,
+                                      std::string_view at) {
+  std::lock_guard lock(mu_);
+  if (down_) return Down();
+  if (auto it = keys_.find(key_id); it != keys_.end()) it->second.last_used_at = std::string(at);
+  return Status::Ok();
+}
+
+Status InMemoryAccountStore::SetWebhookTarget(std::string_view id, std::string_view url,
+                                              bool enabled) {
+  std::lock_guard lock(mu_);
+  if (down_) return Down();
+  if (!accounts_.count(id)) return NoAccount(id);
+  auto& hook = webhooks_[std::string(id)];
+  hook.url = std::string(url);
+  hook.enabled = enabled;
+  return Status::Ok();
+}
+
+Status InMemoryAccountStore::SetWebhookSecret(std::string_view id, std::string_view secret) {
+  std::lock_guard lock(mu_);
+  if (down_) return Down();
+  if (!accounts_.count(id)) return NoAccount(id);
+  webhooks_[std::string(id)].secret = std::string(secret);
   return Status::Ok();
 }
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include <regex>
 #include <set>
 
@@ -59,6 +61,25 @@ TEST(PlanTest, OnlyFreeLacksApiAccess) {
   EXPECT_TRUE(PlanHasApiAccess(Plan::kAgency));
   EXPECT_EQ(ParsePlan("agency"), Plan::kAgency);
   EXPECT_FALSE(ParsePlan("enterprise").has_value());
+}
+
+TEST(CryptoTest, Base64RoundTripAndStrictDecoding) {
+  EXPECT_EQ(Base64Encode(""), "");
+  EXPECT_EQ(Base64Encode("f"), "Zg==");
+  EXPECT_EQ(Base64Encode("fo"), "Zm8=");
+  EXPECT_EQ(Base64Encode("foo"), "Zm9v");
+  std::string out;
+  for (const std::string& s : std::vector<std::string>{"", "f", "fo", "foo", std::string("\0\xff\x10", 3)}) {
+    ASSERT_TRUE(Base64Decode(Base64Encode(s), &out)) << s;
+    EXPECT_EQ(out, s);
+  }
+  EXPECT_FALSE(Base64Decode("Zg=", &out));
+  EXPECT_FALSE(Base64Decode("Z===", &out));
+  EXPECT_FALSE(Base64Decode("Zm 9", &out));
+  EXPECT_FALSE(Base64Decode("=Zm9", &out));
+  EXPECT_EQ(RandomBytes(32).size(), 32u);
+  EXPECT_NE(RandomBytes(16), RandomBytes(16));
+  EXPECT_EQ(HmacSha256("k", "d").size(), 32u);
 }
 
 }  // namespace

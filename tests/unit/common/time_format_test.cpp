@@ -19,5 +19,17 @@ TEST(TimeFormatTest, YearMonthIsUtc) {
   EXPECT_EQ(FormatYearMonth(t + std::chrono::seconds(1)), "202612");
 }
 
+TEST(TimeFormatTest, ParseIsTheInverseOfFormat) {
+  for (int64_t ms : {int64_t{0}, int64_t{1795308861042}, int64_t{951782400999}}) {
+    const auto t = std::chrono::system_clock::time_point(std::chrono::milliseconds(ms));
+    EXPECT_EQ(ParseIso8601Millis(FormatIso8601Millis(t)), ms);
+  }
+  for (const char* bad : {"", "2026-11-22", "2026-11-22T00:54:21Z", "2026-13-22T00:54:21.042Z",
+                          "2026-02-30T00:54:21.042Z", "2026-11-22T24:00:00.000Z",
+                          "2026-11-22 00:54:21.042Z", "2026-11-22T00:54:21.04xZ"}) {
+    EXPECT_FALSE(ParseIso8601Millis(bad).has_value()) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace dq

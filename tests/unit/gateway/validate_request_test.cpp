@@ -2,6 +2,10 @@
 #include "validate/validate_request.h"
 
 #include "http/core/json_util.h"
+#include "ingest/json_reader.h"
+
+#include <algorithm>
+#include <map>
 
 #include <gtest/gtest.h>
 
@@ -65,6 +69,15 @@ INSTANTIATE_TEST_SUITE_P(
                 ErrorCode::kInvalidRequest, "platform"},
         BadCase{"unknown_member", R"({"records":[],"mapping":{},"options":{}})",
                 ErrorCode::kInvalidRequest, "options"},
+        BadCase{"unknown_members_in_key_order", R"({"records":[],"mapping":{},"z":1,"b":2})",
+                ErrorCode::kInvalidRequest, "b"},
+        BadCase{"trailing_garbage", R"({"records":[],"mapping":{}} x)", ErrorCode::kInvalidJson,
+                ""},
+        BadCase{"bad_json_after_a_problem", R"({"records":7,"mapping":{"sku":01}})",
+                ErrorCode::kInvalidJson, ""},
+        BadCase{"too_many_but_broken", R"({"records":[{},{},{},{},{"a":tru}],"mapping":{}})",
+                ErrorCode::kInvalidJson, ""},
+        BadCase{"number_body", "12", ErrorCode::kInvalidRequest, "body"},
         BadCase{"nested_too_deep",
                 R"({"records":[{"sku":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}],"mapping":{}})",
                 ErrorCode::kInvalidRequest, "body"}),
@@ -98,12 +111,52 @@ TEST(ValidateRequestTest, DefaultCheckTypeIsProduct) {
   EXPECT_EQ(r->check_types, std::vector<std::string>{"product"});
 }
 
-TEST(ValidateRequestTest, CellsBecomeText) {
-  EXPECT_EQ(CellText(nlohmann::json("x")), "x");
-  EXPECT_EQ(CellText(nlohmann::json(12.5)), "12.5");
-  EXPECT_EQ(CellText(nlohmann::json(7)), "7");
-  EXPECT_EQ(CellText(nlohmann::json(nullptr)), "");
-  EXPECT_EQ(CellText(nlohmann::json(true)), "true");
+TEST(ValidateRequestTest, CellsKeepTheirJsonText) {
+  auto r = ParseValidateRequest(
+      R"({"records":[{"s":"x\u00e9","p":12.50,"g":12345678901234567890,"n":null,"b":true,)"
+      R"("o":{ "k" : [1, 2] }}],"mapping":{"sku":"s","price":"p","gtin":"g","title":"n",)"
+      R"("description":"b","brand":"o"}})",
+      500);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->records, 1u);
+  std::map<std::string, std::string_view> cell;
+  for (size_t c = 0; c < r->columns.size(); ++c) cell[r->columns[c]] = r->cells[c];
+  EXPECT_EQ(cell["s"], "x\xC3\xA9");
+  EXPECT_EQ(cell["p"], "12.50");
+  EXPECT_EQ(cell["g"], "12345678901234567890");
+  EXPECT_EQ(cell["n"], "");
+  EXPECT_EQ(cell["b"], "true");
+  EXPECT_EQ(cell["o"], R"({"k":[1,2]})");
+}
+
+// The same record, read by the upload reader (NDJSON) and by /v1/validate, gives the same cells.
+TEST(ValidateRequestTest, InlineAndUploadReadTheSameCells) {
+  const std::string record =
+      R"({"sku":"A-1","price":12.50,"gtin":12345678901234567890,"title":" T\t\"q\" ",)"
+      R"("weight":-0.50e+3,"tags":[ "a" , {"b" : null} ],"note":null,"ok":false})";
+  const std::vector<std::string> columns = {"sku", "price", "gtin", "title", "weight", "tags",
+                                            "note", "ok"};
+  ingest::NdjsonReader reader{ingest::ReaderLimits{}};
+  const std::string file = record + "\n";
+  reader.Feed(file);
+  reader.Finish();
+  auto state = reader.Next();
+  ASSERT_TRUE(state.ok()) << state.status().message();
+  ASSERT_EQ(*state, ingest::ReadState::kRow);
+
+  const std::string body =
+      R"({"records":[)" + record +
+      R"(],"mapping":{"sku":"sku","price":"price","gtin":"gtin","title":"title",)"
+      R"("weight":"weight","category":"tags","description":"note","brand":"ok"}})";
+  auto cmd = ParseValidateRequest(body, 500);  // the command views the body
+  ASSERT_TRUE(cmd.ok()) << cmd.status().message();
+  for (size_t c = 0; c < cmd->columns.size(); ++c) {
+    const auto& header = reader.header();
+    auto at = std::find(header.begin(), header.end(), cmd->columns[c]);
+    ASSERT_NE(at, header.end());
+    EXPECT_EQ(cmd->cells[c], reader.row()[static_cast<size_t>(at - header.begin())])
+        << cmd->columns[c];
+  }
 }
 
 TEST(ValidateRequestTest, ValidatorRequestCarriesMappedColumnsInOrder) {
@@ -111,19 +164,43 @@ TEST(ValidateRequestTest, ValidatorRequestCarriesMappedColumnsInOrder) {
       R"({"records":[{"id":"A","p":"1"},{"p":2}],"mapping":{"price":"p","sku":"id"}})", 500);
   ASSERT_TRUE(cmd.ok());
   auto req = BuildValidatorRequest(*cmd);
-  ASSERT_EQ(req.spec().fields_size(), 2);
-  EXPECT_EQ(req.spec().fields(0), "sku");
-  ASSERT_EQ(req.rows_size(), 2);
-  EXPECT_EQ(req.rows(0).values(0), "A");
-  EXPECT_EQ(req.rows(1).values(0), "");  // missing column: empty
-  EXPECT_EQ(req.rows(1).values(1), "2");
+  ASSERT_TRUE(req.ok());
+  ASSERT_EQ(req->spec().fields_size(), 2);
+  EXPECT_EQ(req->spec().fields(0), "sku");
+  EXPECT_EQ(req->spec().value_index_size(), 0);
+  ASSERT_EQ(req->rows_size(), 2);
+  EXPECT_EQ(req->rows(0).values(0), "A");
+  EXPECT_EQ(req->rows(1).values(0), "");  // missing column: empty
+  EXPECT_EQ(req->rows(1).values(1), "2");
 }
 
-TEST(ValidateRequestTest, ResponsePutsFixesIntoCleanedAndKeepsEverythingElse) {
-  auto cmd = ParseValidateRequest(
-      R"({"records":[{"id":"A","p":"$5.00","extra":[1,2]}],"mapping":{"sku":"id","price":"p"}})",
-      500);
+TEST(ValidateRequestTest, FieldsMappedToOneColumnShareOneValue) {
+  const std::string big(20000, 'x');
+  const std::string body =
+      R"({"records":[{"c":")" + big + R"("}],"mapping":{"sku":"c","title":"c","brand":"c"}})";
+  auto cmd = ParseValidateRequest(body, 500);
   ASSERT_TRUE(cmd.ok());
+  auto req = BuildValidatorRequest(*cmd);
+  ASSERT_TRUE(req.ok());
+  ASSERT_EQ(req->spec().fields_size(), 3);
+  ASSERT_EQ(req->rows(0).values_size(), 1);
+  EXPECT_EQ(req->rows(0).values(0), big);
+  EXPECT_EQ(std::vector<uint32_t>(req->spec().value_index().begin(),
+                                  req->spec().value_index().end()),
+            (std::vector<uint32_t>{0, 0, 0}));
+  EXPECT_LT(req->ByteSizeLong(), 2 * big.size());
+}
+
+TEST(ValidateRequestTest, ARepeatedKeyCountsOnceTheLastWinning) {
+  auto cmd = ParseValidateRequest(
+      R"({"records":[{"id":"A","x":1,"id":"B"}],"mapping":{"sku":"id"},"mapping":{"sku":"x"}})",
+      500);
+  ASSERT_TRUE(cmd.ok()) << cmd.status().message();
+  ASSERT_EQ(cmd->columns, std::vector<std::string>{"x"});
+  EXPECT_EQ(cmd->cells[0], "1");
+}
+
+validator::v1::ValidateResponse OneFix(uint64_t row, const char* field, const char* fixed) {
   validator::v1::ValidateResponse result;
   auto* st = result.mutable_stats();
   st->set_rows(1);
@@ -131,23 +208,51 @@ TEST(ValidateRequestTest, ResponsePutsFixesIntoCleanedAndKeepsEverythingElse) {
   st->set_fixes(1);
   st->set_score(50);
   auto* issue = result.add_issues();
-  issue->set_row(1);
+  issue->set_row(row);
   issue->set_severity(validator::v1::SEVERITY_WARNING);
-  issue->set_field("price");
+  issue->set_field(field);
   issue->set_code("PRICE_REFORMATTED");
-  issue->set_message("m");
+  issue->set_message("m \"quoted\"\n");
   issue->set_original_value("$5.00");
-  issue->set_fixed_value("5.00");
-  auto out = BuildValidateResponse(*cmd, result);
+  issue->set_fixed_value(fixed);
+  return result;
+}
+
+TEST(ValidateRequestTest, ResponsePutsFixesIntoCleanedAndKeepsEverythingElse) {
+  auto cmd = ParseValidateRequest(
+      R"({"records":[{"id":"A","p":"$5.00","extra":[1, 2],"n":12.50}],)"
+      R"("mapping":{"sku":"id","price":"p"}})",
+      500);
+  ASSERT_TRUE(cmd.ok());
+  const std::string text = WriteValidateResponse(*cmd, OneFix(1, "price", "5.00"));
+  auto out = nlohmann::json::parse(text);
   EXPECT_EQ(out["stats"]["rows"], 1);
   EXPECT_EQ(out["stats"]["fixes"], 1);
   EXPECT_EQ(out["stats"]["score"], 50);
   EXPECT_EQ(out["issues"][0]["row"], 1);
   EXPECT_EQ(out["issues"][0]["severity"], "warning");
+  EXPECT_EQ(out["issues"][0]["message"], "m \"quoted\"\n");
   EXPECT_EQ(out["issues"][0]["fixed_value"], "5.00");
   EXPECT_EQ(out["cleaned"][0]["p"], "5.00");
   EXPECT_EQ(out["cleaned"][0]["id"], "A");
   EXPECT_EQ(out["cleaned"][0]["extra"], nlohmann::json::array({1, 2}));
+  // The caller's key order and number text survive.
+  EXPECT_EQ(text.substr(0, text.find(']') + 1),
+            R"({"cleaned":[{"id":"A","p":"5.00","extra":[1, 2])");
+  EXPECT_NE(text.find(R"("n":12.50})"), std::string::npos);
+}
+
+TEST(ValidateRequestTest, AFixForAnAbsentColumnIsAddedAtTheEnd) {
+  auto cmd = ParseValidateRequest(R"({"records":[{"b":1,"a":2}],"mapping":{"price":"p"}})", 500);
+  ASSERT_TRUE(cmd.ok());
+  const std::string text = WriteValidateResponse(*cmd, OneFix(1, "price", "0.00"));
+  EXPECT_EQ(text.substr(0, text.find(']') + 1), R"({"cleaned":[{"b":1,"a":2,"p":"0.00"}])");
+}
+
+TEST(ValidateRequestTest, InvalidUtf8IsNotJson) {
+  auto r = ParseValidateRequest("{\"records\":[{\"a\":\"Jos\xE9\"}],\"mapping\":{}}", 500);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kInvalidJson);
 }
 
 }  // namespace

@@ -139,3 +139,30 @@ TEST(MappingInferenceTest, IsDeterministicAndNeverMapsAColumnTwice) {
 
 }  // namespace
 }  // namespace dq::ingest
+
+namespace dq::ingest {
+namespace {
+
+TEST(WeightUnitOfColumnTest, NamesTheUnitOrNothing) {
+  EXPECT_EQ(WeightUnitOfColumn("Weight (kg)"), "kg");
+  EXPECT_EQ(WeightUnitOfColumn("weight_kgs"), "kg");
+  EXPECT_EQ(WeightUnitOfColumn("Weight (lbs)"), "lb");
+  EXPECT_EQ(WeightUnitOfColumn("Shipping Weight LB"), "lb");
+  EXPECT_EQ(WeightUnitOfColumn("Weight (oz)"), "oz");
+  EXPECT_EQ(WeightUnitOfColumn("Variant Grams"), "g");
+  EXPECT_EQ(WeightUnitOfColumn("Weight"), "");
+  EXPECT_EQ(WeightUnitOfColumn("Gross weight"), "");  // "gross" is no unit
+}
+
+TEST(WeightUnitOfColumnTest, UnitHeadersAndCustomsValueAreInferred) {
+  const std::vector<std::string> header = {"SKU", "Weight (lbs)", "Customs Value"};
+  const auto m = InferMapping(header);
+  EXPECT_NE(std::find(m.begin(), m.end(), std::pair<std::string, std::string>{"weight", "Weight (lbs)"}),
+            m.end());
+  EXPECT_NE(std::find(m.begin(), m.end(),
+                      std::pair<std::string, std::string>{"declared_value", "Customs Value"}),
+            m.end());
+}
+
+}  // namespace
+}  // namespace dq::ingest

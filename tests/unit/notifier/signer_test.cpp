@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "delivery.h"
 #include "dq/common/crypto.h"
 
@@ -92,6 +94,54 @@ TEST(SignerTest, ReceiverConstantTimeCheckPassesOnTheExactBytesSent) {
   const std::string expected = "sha256=" + HmacSha256Hex("whsec_123", post.body);
   EXPECT_TRUE(ConstantTimeEquals(expected, received_signature));
   EXPECT_EQ(post.body, e.payload);  // the bytes are sent unchanged
+}
+
+}  // namespace
+}  // namespace dq::notifier
+
+namespace dq::notifier {
+namespace {
+
+// The Standard Webhooks specification's own example (standard-webhooks/spec, "Verifying
+// webhooks"): same secret, id, timestamp and body give the published signature.
+TEST(StandardSignatureTest, MatchesThePublishedExample) {
+  const auto sig = StandardSignature("msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330",
+                                     R"({"test": 2432232314})",
+                                     "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+  ASSERT_TRUE(sig.has_value());
+  EXPECT_EQ(*sig, "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+}
+
+TEST(StandardSignatureTest, OnlyForWhsecSecrets) {
+  EXPECT_FALSE(StandardSignature("id", "1", "{}", "plain-secret").has_value());
+  EXPECT_FALSE(StandardSignature("id", "1", "{}", "whsec_not base64!").has_value());
+  EXPECT_FALSE(StandardSignature("id", "1", "{}", "whsec_").has_value());
+}
+
+TEST(StandardSignatureTest, NewSecretsAreWhsecAndThirtyTwoRandomBytes) {
+  const std::string a = NewStandardSecret();
+  const std::string b = NewStandardSecret();
+  ASSERT_EQ(a.rfind("whsec_", 0), 0u);
+  std::string raw;
+  ASSERT_TRUE(Base64Decode(a.substr(6), &raw));
+  EXPECT_EQ(raw.size(), 32u);
+  EXPECT_NE(a, b);
+}
+
+TEST(StandardSignatureTest, DeliveryCarriesTheThreeHeadersForWhsecSecrets) {
+  Event e;
+  e.type = "job.complete";
+  e.delivery_id = "d-1";
+  e.payload = R"({"a":1})";
+  const std::string secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+  const HttpPost post = BuildDelivery(e, "https://example.com/h", secret, 1700000000);
+  std::map<std::string, std::string> h(post.headers.begin(), post.headers.end());
+  EXPECT_EQ(h["webhook-id"], "d-1");
+  EXPECT_EQ(h["webhook-timestamp"], "1700000000");
+  EXPECT_EQ(h["webhook-signature"], *StandardSignature("d-1", "1700000000", post.body, secret));
+  EXPECT_EQ(h["X-Service-Signature"], "sha256=" + HmacSha256Hex(secret, post.body));
+  const HttpPost plain = BuildDelivery(e, "https://example.com/h", "plain", 1700000000);
+  for (const auto& [name, value] : plain.headers) EXPECT_NE(name, "webhook-signature");
 }
 
 }  // namespace

@@ -1,6 +1,11 @@
 #include "email.h"
 
+#include <idn2.h>
+#include <unictype.h>
+#include <unistr.h>
+
 #include <cstdint>
+#include <string>
 
 #include "text.h"
 
@@ -26,126 +31,70 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 
 Result Invalid(std::string_view why) { return {Verdict::kInvalid, why}; }
 
-// The code point of the (valid) UTF-8 sequence starting at s[i]; i moves past it.
-char32_t NextCodePoint(std::string_view s, size_t& i) {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  const int len = b0 < 0x80 ? 1 : b0 < 0xE0 ? 2 : b0 < 0xF0 ? 3 : 4;
-  char32_t cp = len == 1 ? b0 : len == 2 ? (b0 & 0x1F) : len == 3 ? (b0 & 0x0F) : (b0 & 0x07);
-  for (int k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-  i += static_cast<size_t>(len);
-  return cp;
-}
-
-// Non-ASCII code points that are never part of a usable address (what python-email-validator
-// rejects by Unicode category): C1 controls, spaces and line/paragraph separators (Z*), format
-// characters such as zero-width and bidi controls (Cf), private use (Co) and noncharacters.
-// Unassigned code points (Cn) would need Unicode's tables and are not recognised.
-bool IsUnsafe(char32_t c) {
-  if (c < 0xA0) return c >= 0x80;  // C1 controls
-  if (c == 0xA0 || c == 0xAD || c == 0x1680 || c == 0x180E || c == 0x061C || c == 0x06DD ||
-      c == 0x070F || c == 0x08E2 || c == 0x202F || c == 0x205F || c == 0x3000 || c == 0xFEFF ||
-      c == 0x110BD || c == 0x110CD || c == 0xE0001) {
-    return true;
-  }
-  if ((c >= 0x0600 && c <= 0x0605) || (c >= 0x2000 && c <= 0x200F) ||
-      (c >= 0x2028 && c <= 0x202E) || (c >= 0x2060 && c <= 0x206F) ||
-      (c >= 0xFFF9 && c <= 0xFFFB) || (c >= 0x13430 && c <= 0x13438) ||
-      (c >= 0x1BCA0 && c <= 0x1BCA3) || (c >= 0x1D173 && c <= 0x1D17A) ||
-      (c >= 0xE0020 && c <= 0xE007F)) {
-    return true;
-  }
-  if ((c >= 0xE000 && c <= 0xF8FF) || c >= 0xF0000) return true;  // private use
-  return (c >= 0xFDD0 && c <= 0xFDEF) || (c & 0xFFFE) == 0xFFFE;  // noncharacters
-}
-
-// Combining marks (the main Mn/Me blocks): they would attach to whatever precedes the address
-// or label, so one may not come first.
-bool IsCombiningMark(char32_t c) {
-  return (c >= 0x0300 && c <= 0x036F) || (c >= 0x0483 && c <= 0x0489) ||
-         (c >= 0x0591 && c <= 0x05BD) || (c >= 0x064B && c <= 0x065F) ||
-         (c >= 0x1AB0 && c <= 0x1AFF) || (c >= 0x1DC0 && c <= 0x1DFF) ||
-         (c >= 0x20D0 && c <= 0x20FF) || (c >= 0x3099 && c <= 0x309A) ||
-         (c >= 0xFE20 && c <= 0xFE2F);
-}
-
-// For a part (local part or domain label) that has non-ASCII bytes: the sentence saying what is
-// wrong with it, or empty.
+// For a part (local part or domain) that has non-ASCII bytes: the sentence saying what is wrong
+// with it, or empty. By Unicode general category (libunistring, the library libidn2 is built
+// on), as python-email-validator does: letters, marks, numbers, punctuation and symbols are
+// allowed; separators (Z*) and other (C*: controls, format, surrogates, private use, unassigned)
+// are not; a mark may not come first, where it would combine with what precedes the address.
 std::string_view CheckNonAscii(std::string_view part) {
-  size_t i = 0;
+  const auto* s = reinterpret_cast<const uint8_t*>(part.data());
+  const uint8_t* const end = s + part.size();
   bool first = true;
-  while (i < part.size()) {
-    const char32_t c = NextCodePoint(part, i);
-    if (first && IsCombiningMark(c)) {
+  while (s < end) {
+    ucs4_t c = 0;
+    const int n = u8_mbtoucr(&c, s, static_cast<size_t>(end - s));
+    if (n <= 0) return "The e-mail address is not valid UTF-8 text.";
+    s += n;
+    if (first && uc_is_general_category(c, UC_CATEGORY_M)) {
       return "The e-mail address has a combining mark where a part of it starts.";
     }
-    if (IsUnsafe(c)) {
-      return "The e-mail address contains an invisible, control or private-use character.";
+    if (uc_is_general_category(c, UC_CATEGORY_Z) || uc_is_general_category(c, UC_CATEGORY_C)) {
+      return "The e-mail address contains an invisible, control, private-use or unassigned "
+             "character.";
     }
     first = false;
   }
   return {};
 }
 
-// Decodes the Punycode part of an A-label (RFC 3492; `p` is the label without "xn--") into out,
-// which holds at least p.size() code points. Returns the number decoded, or -1 when p is not
-// valid Punycode.
-int DecodePunycode(std::string_view p, char32_t* out) {
-  constexpr uint64_t kBase = 36, kTmin = 1, kTmax = 26, kSkew = 38, kDamp = 700;
-  size_t len = 0;
-  const size_t delim = p.rfind('-');
-  size_t pos = 0;
-  if (delim != std::string_view::npos) {
-    for (size_t k = 0; k < delim; ++k) out[len++] = static_cast<unsigned char>(p[k]);
-    pos = delim + 1;
-  }
-  uint64_t n = 128, i = 0, bias = 72;
-  bool first = true;
-  while (pos < p.size()) {
-    const uint64_t old_i = i;
-    uint64_t w = 1;
-    for (uint64_t k = kBase;; k += kBase) {
-      if (pos >= p.size()) return -1;
-      const char c = text::ToLower(p[pos++]);
-      uint64_t digit = kBase;  // invalid
-      if (text::IsDigit(c)) digit = static_cast<uint64_t>(c - '0') + 26;
-      if (c >= 'a' && c <= 'z') digit = static_cast<uint64_t>(c - 'a');
-      if (digit >= kBase) return -1;
-      i += digit * w;
-      const uint64_t t = k <= bias ? kTmin : k >= bias + kTmax ? kTmax : k - bias;
-      if (digit < t) break;
-      w *= kBase - t;
-      if (i > 0x10FFFF * 64 || w > 0x10FFFF * 64) return -1;  // far past any code point
+// An internationalised domain (non-ASCII, or with "xn--" A-labels) converted to its ASCII form
+// by libidn2: UTS-46 mapping (non-transitional, which also turns the ideographic full stop and
+// its variants into dots and lower-cases), then IDNA 2008 lookup (code point tables, CONTEXTJ,
+// bidi, and Punycode that decodes to a valid U-label). Each A-label then passes libidn2's
+// registration test as well, which adds the CONTEXTO rules (a middle dot only between two l,
+// no mixed Arabic-Indic digit sets, ...) that python-idna applies too. Empty when the name is
+// not a valid IDN.
+std::string ToAsciiDomain(std::string_view domain) {
+  const std::string z(domain);
+  char* out = nullptr;
+  const int rc = idn2_to_ascii_8z(z.c_str(), &out, IDN2_NFC_INPUT | IDN2_NONTRANSITIONAL);
+  std::string ascii = rc == IDN2_OK && out != nullptr ? std::string(out) : std::string();
+  idn2_free(out);
+  size_t start = 0;
+  while (!ascii.empty() && start < ascii.size()) {
+    size_t dot = ascii.find('.', start);
+    if (dot == std::string::npos) dot = ascii.size();
+    const std::string label = ascii.substr(start, dot - start);
+    if (label.starts_with("xn--")) {
+      uint8_t* registered = nullptr;
+      const int r =
+          idn2_register_u8(nullptr, reinterpret_cast<const uint8_t*>(label.c_str()), &registered, 0);
+      idn2_free(registered);
+      if (r != IDN2_OK) return {};
     }
-    uint64_t delta = first ? (i - old_i) / kDamp : (i - old_i) / 2;
-    first = false;
-    delta += delta / (len + 1);
-    uint64_t k = 0;
-    while (delta > (kBase - kTmin) * kTmax / 2) delta /= kBase - kTmin, k += kBase;
-    bias = k + (kBase - kTmin + 1) * delta / (delta + kSkew);
-    n += i / (len + 1);
-    i %= len + 1;
-    if (n > 0x10FFFF || (n >= 0xD800 && n <= 0xDFFF) || len >= p.size()) return -1;
-    for (size_t m = len; m > i; --m) out[m] = out[m - 1];
-    out[i++] = static_cast<char32_t>(n);
-    ++len;
+    start = dot + 1;
   }
-  return static_cast<int>(len);
+  return ascii;
 }
 
-// An "xn--" label must be Punycode for a name with at least one non-ASCII character, and that
-// name must pass the checks Unicode labels get.
-std::string_view CheckALabel(std::string_view label) {
-  static constexpr std::string_view kBad = "A label of the domain is not valid Punycode (xn--).";
-  const std::string_view p = label.substr(4);
-  char32_t u[64];
-  const int n = p.empty() || p.back() == '-' ? -1 : DecodePunycode(p, u);
-  if (n <= 0) return kBad;
-  bool non_ascii = false;
-  for (int k = 0; k < n; ++k) {
-    non_ascii |= u[k] >= 0x80;
-    if (IsUnsafe(u[k]) || (k == 0 && IsCombiningMark(u[k]))) return kBad;
+bool HasALabel(std::string_view domain) {
+  for (size_t i = 0; i + 4 <= domain.size(); ++i) {
+    if ((i == 0 || domain[i - 1] == '.') && EqualsIgnoreCase(domain.substr(i, 2), "xn") &&
+        domain.substr(i + 2, 2) == "--") {
+      return true;
+    }
   }
-  return non_ascii ? std::string_view() : kBad;
+  return false;
 }
 
 bool HasNonAscii(std::string_view s) {
@@ -188,41 +137,46 @@ Result Check(std::string_view a) {
     if (auto why = CheckNonAscii(local); !why.empty()) return Invalid(why);
   }
   if (domain.empty()) return Invalid("There must be a domain after the @-sign.");
-  if (domain.size() > 253) return Invalid("The domain is longer than 253 characters.");
+  // An internationalised domain is checked in its ASCII (A-label) form, as it travels in DNS.
+  std::string idn;
+  std::string_view ascii = domain;
+  if (HasNonAscii(domain) || HasALabel(domain)) {
+    if (HasNonAscii(domain)) {
+      if (auto why = CheckNonAscii(domain); !why.empty()) return Invalid(why);
+    }
+    idn = ToAsciiDomain(domain);
+    if (idn.empty()) {
+      return Invalid("The domain is not a valid internationalised domain name (IDNA 2008).");
+    }
+    ascii = idn;
+  }
+  if (ascii.size() > 253) return Invalid("The domain is longer than 253 characters.");
   size_t labels = 0;
   size_t start = 0;
   while (true) {
-    const size_t dot = domain.find('.', start);
+    const size_t dot = ascii.find('.', start);
     const std::string_view label =
-        domain.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+        ascii.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
     if (label.empty())
       return Invalid("The domain has an empty label (two periods, or a period at an end).");
     if (label.size() > 63) return Invalid("A label of the domain is longer than 63 characters.");
     if (label.front() == '-' || label.back() == '-') {
       return Invalid("A label of the domain cannot start or end with a hyphen.");
     }
-    if (label.size() >= 4 && label[2] == '-' && label[3] == '-') {
-      if (!EqualsIgnoreCase(label.substr(0, 2), "xn")) {
-        return Invalid(
-            "A label of the domain cannot have hyphens in its third and fourth positions.");
-      }
-      if (auto why = CheckALabel(label); !why.empty()) return Invalid(why);
+    if (label.size() >= 4 && label[2] == '-' && label[3] == '-' &&
+        !EqualsIgnoreCase(label.substr(0, 2), "xn")) {
+      return Invalid(
+          "A label of the domain cannot have hyphens in its third and fourth positions.");
     }
-    bool non_ascii = false;
     for (char c : label) {
-      const auto u = static_cast<unsigned char>(c);
-      non_ascii |= u >= 0x80;
-      if (u < 0x80 && !text::IsAsciiAlpha(c) && !text::IsDigit(c) && c != '-') {
+      if (!text::IsAsciiAlpha(c) && !text::IsDigit(c) && c != '-') {
         return Invalid("The domain contains a character that is not allowed.");
       }
     }
-    if (non_ascii) {
-      if (auto why = CheckNonAscii(label); !why.empty()) return Invalid(why);
-    }
     ++labels;
     if (dot == std::string_view::npos) {
-      // An internationalised top-level domain (e.g. рф, xn--p1ai) is a letter-only name too.
-      if (!non_ascii && !text::IsAsciiAlpha(label.back())) {
+      // Internationalised top-level domains (рф) end in a letter in their A-label form too.
+      if (!text::IsAsciiAlpha(label.back())) {
         return Invalid("The domain does not end in a valid top-level domain.");
       }
       break;
@@ -231,8 +185,7 @@ Result Check(std::string_view a) {
   }
   if (labels < 2) return Invalid("The domain must have a period, e.g. example.com.");
   // Special-use names (RFC 6761 and friends): the top-level label decides.
-  const size_t last_dot = domain.rfind('.');
-  const std::string_view tld = domain.substr(last_dot + 1);
+  const std::string_view tld = ascii.substr(ascii.rfind('.') + 1);
   for (std::string_view s : {"arpa", "invalid", "local", "localhost", "onion", "test"}) {
     if (EqualsIgnoreCase(tld, s)) return {Verdict::kSpecialUse, {}};
   }

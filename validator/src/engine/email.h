@@ -1,5 +1,6 @@
-// E-mail address syntax: a practical RFC 5321 subset (rules-reference.md §4). Pure, no
-// allocation.
+// E-mail address syntax: a practical RFC 5321 subset (rules-reference.md §4). Pure (no I/O);
+// internationalised domains go through libidn2 (IDNA 2008 / UTS-46), Unicode categories come
+// from libunistring.
 #pragma once
 
 #include <string_view>
@@ -15,13 +16,13 @@ struct Result {
 
 // `addr` is already trimmed. Rules: exactly one '@'; local part a dot-atom (ASCII letters,
 // digits and ! # $ % & ' * + - / = ? ^ _ ` { | } ~, or non-ASCII UTF-8) of 1-64 bytes, no
-// leading, trailing or double dot; domain of 2+ labels, each 1-63 bytes of letters, digits
-// (or non-ASCII UTF-8) and inner hyphens, no "--" in positions 3-4 unless the label starts
-// "xn--"; the domain ends in an ASCII letter or in a non-ASCII top-level domain (e.g. рф); at
-// most 253 bytes of domain and 254 in all. Non-ASCII text must not hold C1 controls, Unicode
-// spaces, format (zero-width, bidi) or private-use characters, nor start a part with a
-// combining mark. Domains under arpa, invalid, local, localhost, onion and test are
-// kSpecialUse. IDNA 2008 code point tables and Punycode are not checked (docs/crosscheck.md).
+// leading, trailing or double dot. Non-ASCII text must be letters, marks, numbers, punctuation
+// or symbols (no separators, controls, format, private-use or unassigned code points), and a
+// part may not start with a mark. A domain with non-ASCII text or "xn--" labels must be a valid
+// IDNA 2008 name after UTS-46 mapping (libidn2), and is then checked in its ASCII form: 2+
+// labels, each 1-63 letters, digits and inner hyphens, no "--" in positions 3-4 except "xn--",
+// ending in a letter, at most 253 characters; 254 bytes in all. Domains under arpa, invalid,
+// local, localhost, onion and test are kSpecialUse.
 Result Check(std::string_view addr);
 
 }  // namespace dq::validator::email

@@ -6,6 +6,11 @@
 namespace dq::validator::rpc {
 
 Result<BatchSpec> FromProto(const v1::BatchSpec& spec) {
+  if (!spec.value_index().empty() && spec.value_index_size() != spec.fields_size()) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "value_index has " + std::to_string(spec.value_index_size()) +
+                      " entries for " + std::to_string(spec.fields_size()) + " fields");
+  }
   std::vector<std::string> fields(spec.fields().begin(), spec.fields().end());
   std::vector<std::string> checks(spec.check_types().begin(), spec.check_types().end());
   auto out = BatchSpec::Make(fields, checks, spec.platform());

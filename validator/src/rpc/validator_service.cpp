@@ -1,5 +1,6 @@
 #include "validator_service.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "../engine/session.h"
@@ -10,25 +11,46 @@
 namespace dq::validator::rpc {
 namespace {
 
-// Runs rows through the session, checking each has exactly one value per field.
+// Runs rows through the session, checking each has exactly one value per field, or, with a
+// value_index, at least one value past the highest index.
 template <typename Rows>
-Status AddRows(Session& session, const Rows& rows, std::vector<Issue>& issues) {
+Status AddRows(Session& session, const v1::BatchSpec& spec, const Rows& rows,
+               std::vector<Issue>& issues) {
   std::vector<std::string_view> values;
   const size_t width = session.spec().columns.size();
+  const auto& index = spec.value_index();
+  size_t needed = width;
+  if (!index.empty()) {
+    needed = 0;
+    for (uint32_t k : index) needed = std::max<size_t>(needed, size_t{k} + 1);
+  }
+  auto fits = [&](const auto& row) {
+    return index.empty() ? static_cast<size_t>(row.values_size()) == width
+                         : static_cast<size_t>(row.values_size()) >= needed;
+  };
+  auto fill = [&](const auto& row) {
+    if (index.empty()) {
+      values.assign(row.values().begin(), row.values().end());
+    } else {
+      values.clear();
+      for (uint32_t k : index) values.emplace_back(row.values(static_cast<int>(k)));
+    }
+  };
   // Column-wide conventions first (a later row may show the day/month order of a date column).
   for (const auto& row : rows) {
-    if (static_cast<size_t>(row.values_size()) != width) break;  // reported below
-    values.assign(row.values().begin(), row.values().end());
+    if (!fits(row)) break;  // reported below
+    fill(row);
     session.Observe(values);
   }
   for (const auto& row : rows) {
-    if (static_cast<size_t>(row.values_size()) != width) {
+    if (!fits(row)) {
       return Status(ErrorCode::kInvalidRequest,
                     "row " + std::to_string(session.rows() + 1) + " has " +
                         std::to_string(row.values_size()) + " values for " +
-                        std::to_string(width) + " fields");
+                        std::to_string(index.empty() ? width : needed) +
+                        (index.empty() ? " fields" : " indexed values"));
     }
-    values.assign(row.values().begin(), row.values().end());
+    fill(row);
     session.AddRow(values, issues);
   }
   return Status::Ok();
@@ -48,7 +70,7 @@ grpc::Status ValidatorService::Validate(grpc::ServerContext*, const v1::Validate
   if (!spec.ok()) return ToGrpcStatus(spec.status());
   Session session(ref_, std::move(*spec));
   std::vector<Issue> issues;
-  if (Status s = AddRows(session, request->rows(), issues); !s.ok()) return ToGrpcStatus(s);
+  if (Status s = AddRows(session, request->spec(), request->rows(), issues); !s.ok()) return ToGrpcStatus(s);
   session.Finish(issues);
   // Batch-level issues come last; the response is ordered by row.
   std::stable_sort(issues.begin(), issues.end(),
@@ -68,7 +90,8 @@ grpc::Status ValidatorService::ValidateStream(
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                         "the first message of a stream must carry the BatchSpec");
   }
-  auto spec = FromProto(request.spec());
+  const v1::BatchSpec batch_spec = request.spec();
+  auto spec = FromProto(batch_spec);
   if (!spec.ok()) return ToGrpcStatus(spec.status());
   Session session(ref_, std::move(*spec));
   std::vector<Issue> issues;
@@ -80,7 +103,7 @@ grpc::Status ValidatorService::ValidateStream(
                           "only RowChunk messages may follow the BatchSpec");
     }
     issues.clear();
-    if (Status s = AddRows(session, request.chunk().rows(), issues); !s.ok()) {
+    if (Status s = AddRows(session, batch_spec, request.chunk().rows(), issues); !s.ok()) {
       return ToGrpcStatus(s);
     }
     response.Clear();

@@ -8,8 +8,9 @@
 // Redis layout (every key tagged with its account, see AccountKey):
 //   dq:{acct}:account        HASH id, name, plan, created_at, quota (override, optional)
 //   dq:{acct}:keys           SET  key ids
-//   dq:{acct}:key:<key_id>   HASH hash, hint, created_at, revoked_at
-//   dq:{acct}:webhook        HASH url, secret
+//   dq:{acct}:key:<key_id>   HASH hash, hint, prefix, label, created_at, last_used_at,
+//                                 revoked_at
+//   dq:{acct}:webhook        HASH url, secret, enabled ("0" or "1"; missing: enabled)
 //   dq:apikey:<sha256>       STRING "<account_id> <key_id>"  (lookup; global, one key each)
 //   dq:accounts              SET  account ids
 #pragma once
@@ -46,11 +47,15 @@ struct ApiKeyInfo {
   std::string hint;  // "dq_AbCd…wxyz": enough to recognise, useless to attack
   std::string created_at;
   std::string revoked_at;  // empty while active
+  std::string label;
+  std::string prefix;        // "dq_AbCd": the key's first 7 characters
+  std::string last_used_at;  // empty: never used (written at most once a minute per gateway)
 };
 
 struct CreatedKey {
   std::string key_id;
   std::string api_key;  // the only time the plaintext exists
+  std::string created_at;
 };
 
 // Who a presented key belongs to.
@@ -62,7 +67,11 @@ struct KeyOwner {
 struct Webhook {
   std::string url;
   std::string secret;  // empty: deliveries are not signed
+  bool enabled = true;  // false: events are logged as skipped, nothing is sent
 };
+
+// The first characters of a key shown in lists: "dq_" and 4 more.
+std::string KeyPrefix(std::string_view api_key);
 
 // "dq_" + 40 base62 characters.
 std::string NewApiKey();
@@ -82,14 +91,23 @@ class AccountStore {
   // records < 0 clears the override.
   virtual Status SetQuota(std::string_view account_id, int64_t records) = 0;
 
-  virtual Result<CreatedKey> CreateKey(std::string_view account_id) = 0;
+  virtual Result<CreatedKey> CreateKey(std::string_view account_id,
+                                       std::string_view label = {}) = 0;
   virtual Status RevokeKey(std::string_view account_id, std::string_view key_id) = 0;
   virtual Result<std::vector<ApiKeyInfo>> ListKeys(std::string_view account_id) = 0;
   // The owner of an active key with this SHA-256, or nullopt (unknown or revoked).
   virtual Result<std::optional<KeyOwner>> FindKey(std::string_view key_sha256) = 0;
+  // Records when a key was last used (ISO 8601). Errors: kUnavailable.
+  virtual Status TouchKey(std::string_view account_id, std::string_view key_id,
+                          std::string_view at) = 0;
 
   virtual Status SetWebhook(std::string_view account_id, const Webhook& webhook) = 0;
+  // The stored webhook, also when only a secret is set (url empty); nullopt when nothing is.
   virtual Result<std::optional<Webhook>> GetWebhook(std::string_view account_id) = 0;
+  // Sets url and enabled, keeping the secret. Sets the secret, keeping the rest.
+  virtual Status SetWebhookTarget(std::string_view account_id, std::string_view url,
+                                  bool enabled) = 0;
+  virtual Status SetWebhookSecret(std::string_view account_id, std::string_view secret) = 0;
 };
 
 class RedisAccountStore final : public AccountStore {
@@ -101,12 +119,17 @@ class RedisAccountStore final : public AccountStore {
   Result<std::vector<std::string>> ListAccountIds() override;
   Status SetPlan(std::string_view account_id, Plan plan) override;
   Status SetQuota(std::string_view account_id, int64_t records) override;
-  Result<CreatedKey> CreateKey(std::string_view account_id) override;
+  Result<CreatedKey> CreateKey(std::string_view account_id, std::string_view label = {}) override;
   Status RevokeKey(std::string_view account_id, std::string_view key_id) override;
   Result<std::vector<ApiKeyInfo>> ListKeys(std::string_view account_id) override;
   Result<std::optional<KeyOwner>> FindKey(std::string_view key_sha256) override;
+  Status TouchKey(std::string_view account_id, std::string_view key_id,
+                  std::string_view at) override;
   Status SetWebhook(std::string_view account_id, const Webhook& webhook) override;
   Result<std::optional<Webhook>> GetWebhook(std::string_view account_id) override;
+  Status SetWebhookTarget(std::string_view account_id, std::string_view url,
+                          bool enabled) override;
+  Status SetWebhookSecret(std::string_view account_id, std::string_view secret) override;
 
  private:
   Status RequireAccount(std::string_view account_id);

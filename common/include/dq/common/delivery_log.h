@@ -47,6 +47,7 @@ struct DeliveryAttempt {
   int attempt = 1;          // 1 for the first attempt
   std::string event;        // "job.complete"
   std::string payload;      // the bytes sent (kept so a delivered event can be redelivered)
+  int64_t next_attempt_ms = 0;  // outcome "retry": when the next attempt is due (Unix ms)
   bool operator==(const DeliveryAttempt&) const = default;
 };
 std::string AttemptToJson(const DeliveryAttempt& a);

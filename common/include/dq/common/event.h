@@ -8,13 +8,15 @@
 #include <utility>
 #include <vector>
 
+#include "dq/common/job_event.h"
 #include "dq/common/status.h"
 
 namespace dq::notifier {
 
-inline constexpr std::string_view kEventStream = "dq:events";
+// The stream and its record format are defined once, in common/ (dq/common/job_event.h).
+inline constexpr std::string_view kEventStream = events::kStreamKey;
 inline constexpr std::string_view kConsumerGroup = "notifier";
-inline constexpr std::string_view kJobCompleteType = "job.complete";
+inline constexpr std::string_view kJobCompleteType = events::kJobCompleteType;
 
 struct Event {
   std::string type;         // "job.complete"

@@ -41,6 +41,15 @@ enum class ErrorCode {
   kUnavailable,           // 503: a dependency (Redis, the validator) is down, or overload
   kHeadersTooLarge,       // 431
   kRequestTimeout,        // 408
+  kIdempotencyKeyReused,  // 422: an Idempotency-Key seen before with a different body
+  kStorageLimitExceeded,  // 429: the account's stored job data is at its ceiling
+  kAborted,               // 409: a fenced write refused (a newer attempt or a deleted job)
+  // Self-service (the console's API and /v1/webhook).
+  kEmailTaken,            // 409
+  kInvalidCredentials,    // 401
+  kLoginRequired,         // 401
+  kCsrfFailed,            // 403
+  kInvalidWebhookUrl,     // 400
 };
 
 // "api_key_required", "invalid_request", ... ("ok" for kOk).

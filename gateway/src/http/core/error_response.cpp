@@ -8,14 +8,19 @@ int HttpStatusFor(ErrorCode code) {
   switch (code) {
     case ErrorCode::kOk: return 200;
     case ErrorCode::kApiKeyRequired:
-    case ErrorCode::kInvalidApiKey: return 401;
-    case ErrorCode::kProRequired: return 403;
+    case ErrorCode::kInvalidApiKey:
+    case ErrorCode::kInvalidCredentials:
+    case ErrorCode::kLoginRequired: return 401;
+    case ErrorCode::kProRequired:
+    case ErrorCode::kCsrfFailed: return 403;
+    case ErrorCode::kEmailTaken: return 409;
     case ErrorCode::kQuotaExceeded:
     case ErrorCode::kTooManyRequests: return 429;
     case ErrorCode::kEmptyFile:
     case ErrorCode::kInvalidJson:
     case ErrorCode::kInvalidRequest:
-    case ErrorCode::kTooManyRecords: return 400;
+    case ErrorCode::kTooManyRecords:
+    case ErrorCode::kInvalidWebhookUrl: return 400;
     case ErrorCode::kNotFound: return 404;
     case ErrorCode::kPayloadTooLarge:
     case ErrorCode::kFileTooLarge: return 413;
@@ -26,6 +31,9 @@ int HttpStatusFor(ErrorCode code) {
     case ErrorCode::kUnavailable: return 503;
     case ErrorCode::kHeadersTooLarge: return 431;
     case ErrorCode::kRequestTimeout: return 408;
+    case ErrorCode::kIdempotencyKeyReused: return 422;
+    case ErrorCode::kStorageLimitExceeded: return 429;
+    case ErrorCode::kAborted: return 409;
   }
   return 500;
 }

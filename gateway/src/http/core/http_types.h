@@ -2,6 +2,7 @@
 // everything else in the gateway, and its tests, works on them alone.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -38,6 +39,10 @@ struct HttpResponse {
   std::string content_type = "application/json";
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  // Optional: a body written in pieces after the headers (chunked), so a large answer is never
+  // held whole. The server calls it until it returns false; each call appends the next piece to
+  // *out. `body` is sent first. A failure midway can only end the body early.
+  std::function<bool(std::string* out)> body_producer;
 
   void SetHeader(std::string name, std::string value) {
     for (auto& [k, v] : headers) {
@@ -47,6 +52,15 @@ struct HttpResponse {
       }
     }
     headers.emplace_back(std::move(name), std::move(value));
+  }
+  // The whole body, the producer's pieces included (tests and small consumers).
+  std::string FullBody() const {
+    std::string all = body;
+    if (body_producer) {
+      while (body_producer(&all)) {
+      }
+    }
+    return all;
   }
   const std::string* FindHeader(std::string_view name) const {
     for (const auto& [k, v] : headers) {

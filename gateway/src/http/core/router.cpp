@@ -3,24 +3,45 @@
 namespace dq::gateway {
 namespace {
 
+constexpr uint8_t kApi = 1;
+constexpr uint8_t kConsole = 2;
+constexpr uint8_t kBoth = kApi | kConsole;
+
 struct Route {
   std::string_view method;
-  std::string_view pattern;
+  std::string_view pattern;  // without the door's prefix
   RouteId id;
   RateClass rate_class;
+  uint8_t doors;
 };
 
-// The upload endpoint is the only one in the upload class (10/min); every other /v1 endpoint is
+// The upload endpoint is the only one in the upload class (10/min); every other endpoint is
 // general (60/min).
 constexpr Route kRoutes[] = {
-    {"POST", "/v1/validate", RouteId::kValidate, RateClass::kGeneral},
-    {"GET", "/v1/usage", RouteId::kUsage, RateClass::kGeneral},
-    {"POST", "/v1/jobs", RouteId::kCreateJob, RateClass::kUpload},
-    {"GET", "/v1/jobs", RouteId::kListJobs, RateClass::kGeneral},
-    {"POST", "/v1/jobs/preview", RouteId::kPreviewJob, RateClass::kGeneral},
-    {"GET", "/v1/jobs/:id", RouteId::kGetJob, RateClass::kGeneral},
-    {"GET", "/v1/jobs/:id/cleaned", RouteId::kJobCleaned, RateClass::kGeneral},
-    {"GET", "/v1/jobs/:id/issues", RouteId::kJobIssues, RateClass::kGeneral},
+    {"POST", "/validate", RouteId::kValidate, RateClass::kGeneral, kApi},
+    {"GET", "/usage", RouteId::kUsage, RateClass::kGeneral, kApi},
+    {"POST", "/jobs", RouteId::kCreateJob, RateClass::kUpload, kBoth},
+    {"GET", "/jobs", RouteId::kListJobs, RateClass::kGeneral, kBoth},
+    {"POST", "/jobs/preview", RouteId::kPreviewJob, RateClass::kGeneral, kBoth},
+    {"GET", "/jobs/:id", RouteId::kGetJob, RateClass::kGeneral, kBoth},
+    {"DELETE", "/jobs/:id", RouteId::kDeleteJob, RateClass::kGeneral, kBoth},
+    {"GET", "/jobs/:id/summary", RouteId::kJobSummary, RateClass::kGeneral, kBoth},
+    {"GET", "/jobs/:id/cleaned", RouteId::kJobCleaned, RateClass::kGeneral, kBoth},
+    {"GET", "/jobs/:id/issues", RouteId::kJobIssues, RateClass::kGeneral, kBoth},
+    {"POST", "/signup", RouteId::kSignup, RateClass::kGeneral, kConsole},
+    {"POST", "/login", RouteId::kLogin, RateClass::kGeneral, kConsole},
+    {"POST", "/logout", RouteId::kLogout, RateClass::kGeneral, kConsole},
+    {"GET", "/me", RouteId::kMe, RateClass::kGeneral, kConsole},
+    {"GET", "/keys", RouteId::kListKeys, RateClass::kGeneral, kConsole},
+    {"POST", "/keys", RouteId::kCreateKey, RateClass::kGeneral, kConsole},
+    {"DELETE", "/keys/:key_id", RouteId::kRevokeKey, RateClass::kGeneral, kConsole},
+    {"GET", "/webhook", RouteId::kGetWebhook, RateClass::kGeneral, kBoth},
+    {"PUT", "/webhook", RouteId::kPutWebhook, RateClass::kGeneral, kBoth},
+    {"POST", "/webhook/secret", RouteId::kRollWebhookSecret, RateClass::kGeneral, kBoth},
+    {"POST", "/webhook/test", RouteId::kTestWebhook, RateClass::kGeneral, kBoth},
+    {"GET", "/webhook/deliveries", RouteId::kListDeliveries, RateClass::kGeneral, kBoth},
+    {"POST", "/webhook/deliveries/:delivery_id/redeliver", RouteId::kRedeliver,
+     RateClass::kGeneral, kBoth},
 };
 
 std::vector<std::string_view> Split(std::string_view path) {
@@ -73,7 +94,13 @@ std::string RouteTemplate(std::string_view pattern) {
 
 std::vector<std::string> RouteList() {
   std::vector<std::string> out;
-  for (const Route& r : kRoutes) out.push_back(std::string(r.method) + " " + RouteTemplate(r.pattern));
+  for (const auto& [bit, prefix] : {std::pair{kApi, kApiPrefix}, {kConsole, kConsolePrefix}}) {
+    for (const Route& r : kRoutes) {
+      if ((r.doors & bit) == 0) continue;
+      out.push_back(std::string(r.method) + " " + RouteTemplate(std::string(prefix) +
+                                                                 std::string(r.pattern)));
+    }
+  }
   return out;
 }
 
@@ -81,22 +108,35 @@ RouteMatch MatchRoute(std::string_view method, std::string_view path) {
   if (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
   // Empty segments ("//") never match: Split drops them, so compare lengths too.
   if (path.find("//") != std::string_view::npos) return {};
-  const auto segments = Split(path);
   RouteMatch result;
+  uint8_t door = 0;
+  std::string_view door_prefix;
+  for (auto [d, prefix] : {std::pair{Door::kApi, kApiPrefix}, {Door::kConsole, kConsolePrefix}}) {
+    if (path.starts_with(prefix) &&
+        (path.size() == prefix.size() || path[prefix.size()] == '/')) {
+      result.door = d;
+      door = d == Door::kApi ? kApi : kConsole;
+      door_prefix = prefix;
+      path.remove_prefix(prefix.size());
+    }
+  }
+  if (door == 0) return result;
+  const auto segments = Split(path);
   std::vector<std::string> params;
   for (const Route& r : kRoutes) {
+    if ((r.doors & door) == 0) continue;
     if (!Match(r.pattern, segments, &params)) continue;
     if (r.method == method) {
       result.kind = RouteMatch::Kind::kFound;
       result.id = r.id;
       result.rate_class = r.rate_class;
       result.params = params;
-      result.pattern = r.pattern;
+      result.pattern = std::string(door_prefix) + std::string(r.pattern);
       return result;
     }
     result.kind = RouteMatch::Kind::kMethodNotAllowed;
     result.rate_class = r.rate_class;
-    result.pattern = r.pattern;
+    result.pattern = std::string(door_prefix) + std::string(r.pattern);
     if (result.allow.find(r.method) == std::string::npos) {
       if (!result.allow.empty()) result.allow += ", ";
       result.allow += r.method;

@@ -8,6 +8,7 @@
 
 #include <condition_variable>
 #include <mutex>
+#include <cstdio>
 #include <sstream>
 
 #include "dq/common/log.h"
@@ -77,6 +78,13 @@ HttpRequest Convert(const Http::Request& req, const edge::TrustedProxies& proxie
   for (const auto& [name, raw] : req.headers().rawList()) {
     out.headers[edge::Lower(name)] = raw.value();
   }
+  // Pistache parses Cookie headers into a jar and keeps no header: give the header back.
+  std::string cookies;
+  for (const Http::Cookie& c : req.cookies()) {
+    if (!cookies.empty()) cookies += "; ";
+    cookies += c.name + "=" + c.value;
+  }
+  if (!cookies.empty()) out.headers["cookie"] = std::move(cookies);
   // Take the body rather than copy it: Pistache already holds one copy, and resets the request
   // right after onRequest returns, so moving out of it is safe.
   out.body = std::move(const_cast<std::string&>(req.body()));
@@ -118,8 +126,32 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::ResponseWr
     writer.headers().add(std::make_shared<NamedHeader>(name, value));
   }
   writer.headers().add(std::make_shared<NamedHeader>("X-Request-Id", request_id));
-  writer.headers().add<Http::Header::ContentType>(Http::Mime::MediaType::fromString(r.content_type));
-  writer.send(static_cast<Http::Code>(r.status), r.body);
+  if (!r.content_type.empty()) {  // a 204 has no body and no type
+    writer.headers().add<Http::Header::ContentType>(
+        Http::Mime::MediaType::fromString(r.content_type));
+  }
+  if (!r.body_producer) {
+    writer.send(static_cast<Http::Code>(r.status), r.body);
+    return;
+  }
+  // A streamed body: chunked transfer encoding, one chunk per piece, each sent as it is made.
+  auto stream = writer.stream(static_cast<Http::Code>(r.status));
+  std::string piece = r.body;
+  bool more = true;
+  while (true) {
+    if (!piece.empty()) {  // one chunk: size in hex, CRLF, data, CRLF
+      char size[24];
+      const int n = std::snprintf(size, sizeof size, "%zx\r\n", piece.size());
+      piece += "\r\n";
+      stream.write(size, n);
+      stream.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+      stream.flush();
+    }
+    if (!more) break;
+    piece.clear();
+    more = r.body_producer(&piece);
+  }
+  stream.ends();
 }
 
 // Complete requests: Pistache parsed them (after the edge let them through).

@@ -1,7 +1,16 @@
-#include "job_queue.h"
+#include "redis_job_queue.h"
 
 namespace dq::gateway {
 namespace {
+
+// KEYS[1]: the queue. ARGV: group, consumer, entry id. Resets the entry's idle time only when
+// consumer still owns it (XPENDING names the owner); a plain XCLAIM would take it from another.
+const RedisScript kHeartbeatScript(R"lua(
+local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[3], ARGV[3], 1)
+if #p == 0 or p[1][2] ~= ARGV[2] then return 0 end
+redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, ARGV[3], 'JUSTID')
+return 1
+)lua");
 
 std::optional<QueueEntry> EntryFrom(const RedisReply& e) {
   // [id, [field, value, ...]]; a deleted entry has a nil field list.
@@ -18,19 +27,19 @@ std::optional<QueueEntry> EntryFrom(const RedisReply& e) {
 
 }  // namespace
 
-Status JobQueue::EnsureGroup() {
+Status RedisJobQueue::EnsureGroup() {
   auto r = redis_.Command({"XGROUP", "CREATE", kJobQueueKey, kJobQueueGroup, "0", "MKSTREAM"});
   if (!r.ok() && r.status().message().find("BUSYGROUP") == std::string::npos) return r.status();
   return Status::Ok();
 }
 
-Status JobQueue::Enqueue(const std::string& account_id, const std::string& job_id) {
+Status RedisJobQueue::Enqueue(const std::string& account_id, const std::string& job_id) {
   auto r = redis_.Command(
       {"XADD", kJobQueueKey, "*", "account_id", account_id, "job_id", job_id});
   return r.ok() ? Status::Ok() : r.status();
 }
 
-Result<std::optional<QueueEntry>> JobQueue::Next(const std::string& consumer,
+Result<std::optional<QueueEntry>> RedisJobQueue::Next(const std::string& consumer,
                                                  std::chrono::milliseconds block) {
   auto r = blocking_.Command({"XREADGROUP", "GROUP", kJobQueueGroup, consumer, "COUNT", "1",
                               "BLOCK", std::to_string(block.count()), "STREAMS", kJobQueueKey,
@@ -50,7 +59,7 @@ Result<std::optional<QueueEntry>> JobQueue::Next(const std::string& consumer,
   return EntryFrom(entries[0]);
 }
 
-Result<std::vector<QueueEntry>> JobQueue::Reclaim(const std::string& consumer,
+Result<std::vector<QueueEntry>> RedisJobQueue::Reclaim(const std::string& consumer,
                                                   std::chrono::milliseconds min_idle, int count) {
   auto r = redis_.Command({"XAUTOCLAIM", kJobQueueKey, kJobQueueGroup, consumer,
                            std::to_string(min_idle.count()), "0-0", "COUNT",
@@ -71,23 +80,15 @@ Result<std::vector<QueueEntry>> JobQueue::Reclaim(const std::string& consumer,
   return out;
 }
 
-Status JobQueue::Touch(const std::string& consumer, const std::string& entry_id) {
-  auto r = redis_.Command(
-      {"XCLAIM", kJobQueueKey, kJobQueueGroup, consumer, "0", entry_id, "JUSTID"});
-  return r.ok() ? Status::Ok() : r.status();
+Result<bool> RedisJobQueue::Heartbeat(const std::string& consumer, const std::string& entry_id) {
+  auto r = redis_.Eval(kHeartbeatScript, {kJobQueueKey}, {kJobQueueGroup, consumer, entry_id});
+  if (!r.ok()) return r.status();
+  return r->integer == 1;
 }
 
-Status JobQueue::Ack(const std::string& entry_id) {
+Status RedisJobQueue::Ack(const std::string& entry_id) {
   auto r = redis_.Pipeline({{"XACK", kJobQueueKey, kJobQueueGroup, entry_id},
                             {"XDEL", kJobQueueKey, entry_id}});
-  return r.ok() ? Status::Ok() : r.status();
-}
-
-Status JobQueue::PublishEvent(const std::string& account_id, const std::string& delivery_id,
-                              const std::string& payload, int64_t created_ms) {
-  auto r = redis_.Command({"XADD", kEventsKey, "MAXLEN", "~", "1000000", "*", "type",
-                           "job.complete", "account_id", account_id, "delivery_id", delivery_id,
-                           "payload", payload, "created_ms", std::to_string(created_ms)});
   return r.ok() ? Status::Ok() : r.status();
 }
 

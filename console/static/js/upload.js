@@ -1,0 +1,150 @@
+// Upload: pick or drop a file, see the mapping the service inferred (POST /jobs/preview) and
+// correct it, choose checks and platform, start the job and follow it until it ends.
+import { api } from './api.js';
+import { $, clearMessages, el, run, showError, showNotice, startPrivatePage, statusBadge } from './ui.js';
+
+// The specification's standard field names, check types and platform templates (identifiers).
+const FIELDS = ['sku', 'title', 'description', 'price', 'compare_at_price', 'cost_price', 'currency',
+  'availability', 'image_url', 'brand', 'category', 'gtin', 'weight', 'hs_code', 'country_of_origin',
+  'vat_number', 'email', 'phone', 'country', 'stock_qty', 'reorder_point', 'expiry_date', 'warehouse_id'];
+const CHECK_TYPES = ['product', 'price', 'shipping', 'customer', 'inventory'];
+const PLATFORMS = ['marketplace1_tw', 'marketplace2', 'marketplace3', 'search_merchant', 'social_catalog',
+  'marketplace1_cross', 'marketplace4', 'marketplace5'];
+
+let file = null;
+let preview = null;
+
+function setupChoices() {
+  $('#check-types').replaceChildren(...CHECK_TYPES.map((t) => el('div', { class: 'form-check' },
+    el('input', { class: 'form-check-input', type: 'checkbox', id: `check-${t}`, name: 'check_types', value: t, checked: t === 'product' }),
+    el('label', { class: 'form-check-label', for: `check-${t}` }, t))));
+  $('#platform').replaceChildren(el('option', { value: '' }, 'None (general rules only)'),
+    ...PLATFORMS.map((p) => el('option', { value: p }, p)));
+}
+
+function renderMapping() {
+  const byColumn = {};
+  for (const [field, column] of Object.entries(preview.mapping || {})) byColumn[column] = field;
+  const rows = (preview.columns || []).map((column, i) => {
+    const id = `map-${i}`;
+    const select = el('select', { class: 'form-select form-select-sm', id, 'data-column': column },
+      el('option', { value: '' }, 'not checked'),
+      ...FIELDS.map((f) => el('option', { value: f, selected: byColumn[column] === f }, f)));
+    const samples = (preview.sample_rows || []).map((r) => (Array.isArray(r) ? r[i] : r[column]))
+      .filter((v) => v !== undefined && v !== null && v !== '').slice(0, 3).join(', ');
+    return el('tr', {},
+      el('th', { scope: 'row' }, el('label', { for: id, class: 'fw-normal' }, column)),
+      el('td', { class: 'value-cell small text-body-secondary' }, samples),
+      el('td', {}, select));
+  });
+  $('#mapping').replaceChildren(...rows);
+  const facts = [];
+  if (preview.format) facts.push(`Format: ${preview.format}`);
+  if (preview.encoding) facts.push(`encoding: ${preview.encoding}`);
+  facts.push(`${(preview.columns || []).length} columns`);
+  $('#preview-facts').textContent = facts.join(', ') + '.';
+  $('#mapping-section').hidden = false;
+}
+
+function currentMapping() {
+  const mapping = {};
+  for (const select of document.querySelectorAll('#mapping select')) {
+    if (!select.value) continue;
+    mapping[select.value] = select.dataset.column;
+  }
+  return mapping;
+}
+
+async function choose(chosen) {
+  file = chosen;
+  preview = null;
+  $('#mapping-section').hidden = true;
+  const message = $('#preview-message');
+  showNotice(message, `Reading ${file.name}…`, 'info');
+  const form = new FormData();
+  form.append('file', file, file.name);
+  try {
+    preview = await api.preview(form);
+    showNotice(message, `${file.name}: ${(preview.columns || []).length} columns found. Check the mapping below.`, 'success');
+    renderMapping();
+  } catch (err) {
+    if (err.status === 404 || err.status === 405) {
+      showNotice(message, `${file.name} is ready. The mapping will be inferred from its header when the job starts.`, 'info');
+    } else {
+      showError(message, err);
+    }
+  }
+}
+
+function wireDropzone() {
+  const zone = $('#dropzone');
+  const input = $('#file');
+  input.addEventListener('change', () => { if (input.files[0]) choose(input.files[0]); });
+  for (const name of ['dragenter', 'dragover']) {
+    zone.addEventListener(name, (e) => { e.preventDefault(); zone.classList.add('dragging'); });
+  }
+  for (const name of ['dragleave', 'drop']) {
+    zone.addEventListener(name, (e) => { e.preventDefault(); zone.classList.remove('dragging'); });
+  }
+  zone.addEventListener('drop', (e) => {
+    const dropped = e.dataTransfer && e.dataTransfer.files[0];
+    if (dropped) choose(dropped);
+  });
+}
+
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+async function follow(job) {
+  $('#progress-section').hidden = false;
+  const text = $('#progress-text');
+  const link = el('a', { href: '/console/job?id=' + encodeURIComponent(job.id), class: 'btn btn-primary' }, 'Open the report');
+  $('#progress-link').replaceChildren(link);
+  for (;;) {
+    text.replaceChildren(statusBadge(job.status), ` ${job.filename}: ${
+      { queued: 'waiting for a worker…', processing: 'checking…', done: 'done.', failed: `failed: ${job.error || ''}` }[job.status] || job.status}`);
+    if (job.status === 'done' || job.status === 'failed') break;
+    await sleep(1000);
+    job = await api.job(job.id);
+  }
+  $('#progress-fill').classList.remove('progress-bar-animated', 'progress-bar-striped');
+  if (job.status === 'failed') $('#progress-fill').classList.add('bg-danger');
+  else $('#progress-fill').classList.add('bg-success');
+  link.focus();
+}
+
+run(async () => {
+  await startPrivatePage();
+  setupChoices();
+  wireDropzone();
+  const form = $('#upload-form');
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const errors = $('#upload-error');
+    clearMessages(errors, form);
+    if (!file) {
+      showError(errors, new Error('Choose a file first.'));
+      $('#file').focus();
+      return;
+    }
+    const checks = [...form.querySelectorAll('input[name=check_types]:checked')].map((c) => c.value);
+    if (!checks.length) {
+      showError(errors, new Error('Choose at least one check type.'));
+      return;
+    }
+    const body = new FormData();
+    body.append('file', file, file.name);
+    if (preview) body.append('mapping', JSON.stringify(currentMapping()));
+    body.append('check_types', checks.join(','));
+    if (form.platform.value) body.append('platform', form.platform.value);
+    const start = $('#start');
+    start.disabled = true;
+    try {
+      const job = await api.upload(body);
+      await follow(job);
+    } catch (err) {
+      showError(errors, err);
+    } finally {
+      start.disabled = false;
+    }
+  });
+});

@@ -1,0 +1,46 @@
+// The POST /v1/validate body reader (the upload JSON parser driving a whole request): no crash,
+// no leak, bounded; an accepted body gives one row of cells per record, the validator request
+// carries each mapped column once, and the answer written from a response that fixes every
+// mapped field of every record is valid JSON with one cleaned object per record.
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "fuzz_util.h"
+#include "validate/validate_request.h"
+
+using namespace dq::gateway;
+using dq::ingest::fuzz::Check;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
+  const std::string_view body(reinterpret_cast<const char*>(bytes), size);
+  auto cmd = ParseValidateRequest(body, 50);
+  if (!cmd.ok()) return 0;
+  Check(cmd->cells.size() == cmd->records * cmd->columns.size(), "cells are not records x columns");
+  Check(cmd->value_index.size() == cmd->mapping.size(), "value_index is not one per field");
+  auto request = BuildValidatorRequest(*cmd);
+  Check(request.ok(), "a small body made a too-large validator request");
+  Check(static_cast<size_t>(request->rows_size()) == cmd->records, "row count differs");
+  Check(request->ByteSizeLong() <= 64 + 16 * size + 64 * cmd->records * cmd->columns.size(),
+        "the validator request is not bounded by the body");
+
+  dq::validator::v1::ValidateResponse response;
+  response.mutable_stats()->set_rows(cmd->records);
+  for (size_t r = 1; r <= cmd->records; ++r) {
+    for (const auto& [field, column] : cmd->mapping) {
+      auto* issue = response.add_issues();
+      issue->set_row(r);
+      issue->set_field(field);
+      issue->set_code("X");
+      issue->set_original_value(std::string(body.substr(0, r % 7)));  // may cut UTF-8
+      issue->set_fixed_value("fixed\x01\"\xC3");
+    }
+  }
+  const std::string out = WriteValidateResponse(*cmd, response);
+  auto json = nlohmann::json::parse(out, nullptr, /*allow_exceptions=*/false);
+  Check(!json.is_discarded(), "the answer is not valid JSON");
+  Check(json["cleaned"].size() == cmd->records, "cleaned has not one object per record");
+  return 0;
+}

@@ -1,0 +1,231 @@
+#include "console_api.h"
+
+#include <algorithm>
+
+#include "http/core/cookies.h"
+#include "http/core/error_response.h"
+#include "http/core/json_body.h"
+#include "http/core/json_util.h"
+#include "credentials.h"
+#include "dq/common/crypto.h"
+#include "dq/common/log.h"
+#include "dq/common/time_format.h"
+
+namespace dq::gateway {
+namespace {
+
+using nlohmann::json;
+
+constexpr size_t kMaxLabelChars = 100;
+
+Status LoginRequired() {
+  return Status(ErrorCode::kLoginRequired, "Sign in to the console first.");
+}
+
+json Nullable(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+
+json KeyJson(const ApiKeyInfo& k) {
+  return {{"key_id", k.key_id},
+          {"label", k.label},
+          {"prefix", k.prefix},
+          {"created_at", k.created_at},
+          {"last_used_at", Nullable(k.last_used_at)},
+          {"revoked_at", Nullable(k.revoked_at)}};
+}
+
+}  // namespace
+
+Result<ConsolePrincipal> ConsoleApi::Authenticate(const HttpRequest& request) {
+  const std::string* header = request.Header("cookie");
+  if (header == nullptr) return LoginRequired();
+  auto id = CookieValue(*header, kSessionCookie);
+  if (!id || id->empty()) return LoginRequired();
+  auto session = deps_.sessions.Find(*id);
+  if (!session.ok()) return session.status();
+  if (!session->has_value()) return LoginRequired();
+  auto account = deps_.accounts.GetAccount((*session)->account_id);
+  if (!account.ok()) {
+    return account.status().code() == ErrorCode::kNotFound ? LoginRequired() : account.status();
+  }
+  return ConsolePrincipal{Principal{std::move(*account), ""}, std::move(**session)};
+}
+
+Status ConsoleApi::CheckCsrf(const HttpRequest& request, const Session& session) {
+  const std::string* token = request.Header("x-csrf-token");
+  if (token == nullptr || session.csrf_token.empty() ||
+      !ConstantTimeEquals(*token, session.csrf_token)) {
+    return Status(ErrorCode::kCsrfFailed,
+                  "Send the session's csrf_token (from GET /console/api/me) in the X-CSRF-Token "
+                  "header.");
+  }
+  return Status::Ok();
+}
+
+Result<json> ConsoleApi::MeJson(const Account& account, const Session& session) {
+  auto user = deps_.users.Get(account.id);
+  if (!user.ok()) return user.status();
+  auto usage = deps_.quota.Usage(account);
+  if (!usage.ok()) return usage.status();
+  const auto now = deps_.clock.Now();
+  const auto resets = now + std::chrono::seconds(SecondsUntilNextMonth(now));
+  const User u = user->value_or(User{});
+  return json{{"account_id", account.id},
+              {"email", u.email},
+              {"name", u.name.empty() ? account.name : u.name},
+              {"plan", std::string(PlanName(account.plan))},
+              {"quota",
+               {{"limit", usage->quota},
+                {"used", usage->used},
+                {"resets_at", FormatIso8601Millis(
+                                  std::chrono::time_point_cast<std::chrono::seconds>(resets))}}},
+              {"csrf_token", session.csrf_token}};
+}
+
+HttpResponse ConsoleApi::WithNewSession(int status, const Account& account) {
+  auto session = deps_.sessions.Create(account.id);
+  if (!session.ok()) return ErrorResponse(session.status());
+  auto body = MeJson(account, *session);
+  if (!body.ok()) return ErrorResponse(body.status());
+  HttpResponse r = JsonResponse(status, DumpJson(*body));
+  r.SetHeader("Set-Cookie", SessionCookieHeader(session->id, options_.session_max.count(),
+                                                options_.secure_cookie));
+  r.SetHeader("Cache-Control", "no-store");
+  return r;
+}
+
+HttpResponse ConsoleApi::Signup(const HttpRequest& request) {
+  // Sign-ups are limited per client address like requests without a key.
+  if (options_.rate_limiting) {
+    auto d = deps_.limiter.Acquire("ip_" + request.client_ip, RateClass::kAnonymous);
+    if (!d.ok()) return ErrorResponse(d.status());
+    if (!d->allowed) {
+      HttpResponse r = ErrorResponse(Status(ErrorCode::kTooManyRequests,
+                                            "Too many requests from this address; retry after " +
+                                                std::to_string(d->retry_after) + " s."));
+      r.SetHeader("Retry-After", std::to_string(d->retry_after));
+      return r;
+    }
+  }
+  auto body = ParseJsonObjectBody(request);
+  if (!body.ok()) return ErrorResponse(body.status());
+  auto form = ParseSignup(*body);
+  if (!form.ok()) return ErrorResponse(form.status());
+  const Status taken(ErrorCode::kEmailTaken,
+                     "An account with this e-mail address already exists; sign in instead.");
+  auto exists = deps_.users.EmailTaken(form->email);
+  if (!exists.ok()) return ErrorResponse(exists.status());
+  if (*exists) return ErrorResponse(taken);
+  auto hash = deps_.hasher.Hash(form->password);
+  if (!hash.ok()) return ErrorResponse(hash.status());
+  auto account = deps_.accounts.CreateAccount(Plan::kFree, form->name);
+  if (!account.ok()) return ErrorResponse(account.status());
+  User user{account->id, form->email, form->name, *hash, account->created_at};
+  if (Status s = deps_.users.Create(user); !s.ok()) {
+    return ErrorResponse(s.code() == ErrorCode::kEmailTaken ? taken : s);
+  }
+  log::Info("console sign-up", {{"account_id", account->id}});
+  return WithNewSession(201, *account);
+}
+
+HttpResponse ConsoleApi::Login(const HttpRequest& request) {
+  auto body = ParseJsonObjectBody(request);
+  if (!body.ok()) return ErrorResponse(body.status());
+  auto form = ParseLogin(*body);
+  if (!form.ok()) return ErrorResponse(form.status());
+  auto wait = deps_.throttle.Blocked(form->email, request.client_ip);
+  if (!wait.ok()) return ErrorResponse(wait.status());
+  if (*wait > 0) {
+    HttpResponse r = ErrorResponse(Status(
+        ErrorCode::kTooManyRequests,
+        "Too many failed sign-ins for this e-mail address or from this address; retry after " +
+            std::to_string(*wait) + " s."));
+    r.SetHeader("Retry-After", std::to_string(*wait));
+    return r;
+  }
+  auto user = deps_.users.FindByEmail(form->email);
+  if (!user.ok()) return ErrorResponse(user.status());
+  // An unknown e-mail costs one argon2 verification too, so timing tells nothing.
+  const bool ok = user->has_value() ? deps_.hasher.Verify((*user)->password_hash, form->password)
+                                    : deps_.hasher.VerifyDummy(form->password);
+  std::optional<Account> account;
+  if (ok) {
+    auto a = deps_.accounts.GetAccount((*user)->account_id);
+    if (a.ok()) {
+      account = std::move(*a);
+    } else if (a.status().code() != ErrorCode::kNotFound) {
+      return ErrorResponse(a.status());
+    }
+  }
+  if (!account) {
+    if (Status s = deps_.throttle.RecordFailure(form->email, request.client_ip); !s.ok()) {
+      return ErrorResponse(s);
+    }
+    return ErrorResponse(
+        Status(ErrorCode::kInvalidCredentials, "The e-mail address or the password is wrong."));
+  }
+  if (Status s = deps_.throttle.RecordSuccess(form->email); !s.ok()) return ErrorResponse(s);
+  return WithNewSession(200, *account);
+}
+
+HttpResponse ConsoleApi::Logout(const ConsolePrincipal& who) {
+  if (Status s = deps_.sessions.Delete(who.session.id); !s.ok()) return ErrorResponse(s);
+  HttpResponse r;
+  r.status = 204;
+  r.SetHeader("Set-Cookie", SessionCookieHeader("", 0, options_.secure_cookie));
+  return r;
+}
+
+HttpResponse ConsoleApi::Me(const ConsolePrincipal& who) {
+  auto body = MeJson(who.principal.account, who.session);
+  if (!body.ok()) return ErrorResponse(body.status());
+  HttpResponse r = JsonResponse(200, DumpJson(*body));
+  r.SetHeader("Cache-Control", "no-store");
+  return r;
+}
+
+HttpResponse ConsoleApi::ListKeys(const ConsolePrincipal& who) {
+  auto keys = deps_.accounts.ListKeys(who.principal.account.id);
+  if (!keys.ok()) return ErrorResponse(keys.status());
+  std::sort(keys->begin(), keys->end(), [](const ApiKeyInfo& a, const ApiKeyInfo& b) {
+    return a.created_at != b.created_at ? a.created_at > b.created_at : a.key_id < b.key_id;
+  });
+  json list = json::array();
+  for (const auto& k : *keys) list.push_back(KeyJson(k));
+  return JsonResponse(200, DumpJson(list));
+}
+
+HttpResponse ConsoleApi::CreateKey(const HttpRequest& request, const ConsolePrincipal& who) {
+  const Account& account = who.principal.account;
+  if (!PlanHasApiAccess(account.plan)) {
+    return ErrorResponse(Status(ErrorCode::kProRequired,
+                                "API keys need the Pro, Business or Agency plan; this account is "
+                                "on " + std::string(PlanName(account.plan)) +
+                                    ". Ask us to upgrade the account."));
+  }
+  auto body = ParseJsonObjectBody(request, true);
+  if (!body.ok()) return ErrorResponse(body.status());
+  auto label = StringField(*body, "label", false, kMaxLabelChars);
+  if (!label.ok()) return ErrorResponse(label.status());
+  auto created = deps_.accounts.CreateKey(account.id, label->value_or(""));
+  if (!created.ok()) return ErrorResponse(created.status());
+  json j = KeyJson(ApiKeyInfo{created->key_id, "", created->created_at, "",
+                              label->value_or(""), KeyPrefix(created->api_key), ""});
+  j["api_key"] = created->api_key;
+  HttpResponse r = JsonResponse(201, DumpJson(j));
+  r.SetHeader("Cache-Control", "no-store");
+  return r;
+}
+
+HttpResponse ConsoleApi::RevokeKey(const ConsolePrincipal& who, const std::string& key_id) {
+  if (Status s = deps_.accounts.RevokeKey(who.principal.account.id, key_id); !s.ok()) {
+    if (s.code() == ErrorCode::kNotFound) {
+      return ErrorResponse(Status(ErrorCode::kNotFound, "There is no key " + key_id + "."));
+    }
+    return ErrorResponse(s);
+  }
+  HttpResponse r;
+  r.status = 204;
+  return r;
+}
+
+}  // namespace dq::gateway

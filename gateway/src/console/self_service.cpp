@@ -1,0 +1,53 @@
+#include "self_service.h"
+
+#include <random>
+
+#include "curl_http_sender.h"
+
+namespace dq::gateway {
+
+SelfService::SelfService(const Settings& s, RedisClient& redis, AccountStore& accounts,
+                         QuotaService& quota, RateLimiter& limiter, const Clock& clock) {
+  users_ = std::make_unique<RedisUserStore>(redis);
+  SessionPolicy sp;
+  sp.idle = std::chrono::seconds(s.Int("DQ_SESSION_IDLE_SECONDS"));
+  sp.absolute = std::chrono::seconds(s.Int("DQ_SESSION_MAX_SECONDS"));
+  sessions_ = std::make_unique<RedisSessionStore>(redis, clock, sp);
+  LoginThrottlePolicy tp;
+  tp.max_failures = s.Int("DQ_LOGIN_MAX_FAILURES");
+  tp.window = std::chrono::seconds(s.Int("DQ_LOGIN_FAILURE_WINDOW_SECONDS"));
+  throttle_ = std::make_unique<RedisLoginThrottle>(redis, tp);
+  Argon2Params ap;
+  ap.time_cost = static_cast<uint32_t>(s.Int("DQ_ARGON2_TIME_COST"));
+  ap.memory_kib = static_cast<uint32_t>(s.Int("DQ_ARGON2_MEMORY_KIB"));
+  ap.parallelism = static_cast<uint32_t>(s.Int("DQ_ARGON2_PARALLELISM"));
+  hasher_ = std::make_unique<Argon2PasswordHasher>(ap);
+  ConsoleOptions co;
+  co.secure_cookie = s.Int("DQ_CONSOLE_ALLOW_HTTP") == 0;
+  co.session_max = sp.absolute;
+  co.rate_limiting = s.Int("DQ_RATE_LIMIT_ENABLED") == 1;
+  console_ = std::make_unique<ConsoleApi>(
+      ConsoleDeps{accounts, *users_, *sessions_, *throttle_, *hasher_, quota, limiter, clock}, co);
+
+  delivery_log_ = std::make_unique<notifier::RedisDeliveryLog>(redis);
+  random_ = std::make_unique<notifier::MtRandomSource>(std::random_device{}());
+  notifier::RetrySchedule rs;
+  rs.base_ms = s.Int("DQ_WEBHOOK_RETRY_BASE_MS");
+  rs.max_delay_ms = s.Int("DQ_WEBHOOK_RETRY_MAX_DELAY_MS");
+  rs.total_ms = s.Int("DQ_WEBHOOK_RETRY_TOTAL_MS");
+  retry_ = std::make_unique<notifier::RetryPolicy>(rs, *random_);
+  const notifier::UrlPolicy up{s.Int("DQ_WEBHOOK_ALLOW_HTTP") == 1,
+                               s.Int("DQ_WEBHOOK_ALLOW_PRIVATE") == 1};
+  dispatcher_ = std::make_unique<notifier::Dispatcher>(
+      [&accounts](std::string_view account) { return accounts.GetWebhook(account); },
+      *delivery_log_, *retry_, clock, up);
+  notifier::CurlSenderOptions so;
+  so.timeout = std::chrono::milliseconds(s.Int("DQ_WEBHOOK_TIMEOUT_MS"));
+  so.allow_http = up.allow_http;
+  so.allow_private = up.allow_private;
+  webhooks_ = std::make_unique<WebhookApi>(WebhookApiDeps{
+      accounts, *delivery_log_, *dispatcher_,
+      [so] { return std::make_unique<notifier::CurlHttpSender>(so); }, up, clock});
+}
+
+}  // namespace dq::gateway

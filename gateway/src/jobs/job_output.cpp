@@ -1,0 +1,157 @@
+#include "job_output.h"
+
+#include "dq/common/json_escape.h"
+#include "ingest/mapping_inference.h"
+
+namespace dq::gateway {
+
+void RowBatch::Add(std::span<const std::string_view> row,
+                   std::span<const ingest::CellKind> row_kinds) {
+  starts.push_back(used);
+  for (size_t c = 0; c < row.size(); ++c) {
+    if (used == cells.size()) {
+      cells.emplace_back(row[c]);
+    } else {
+      cells[used].assign(row[c]);
+    }
+    if (kinds.size() <= used) kinds.resize(used + 1);
+    kinds[used] = c < row_kinds.size() ? row_kinds[c] : ingest::CellKind::kString;
+    ++used;
+  }
+}
+
+std::string IssueJson(int64_t id, const validator::v1::Issue& i) {
+  std::string j;
+  j.reserve(160 + i.message().size() + 2 * i.original_value().size());
+  j += "{\"id\":";
+  j += std::to_string(id);
+  j += ",\"issue_row\":";
+  j += std::to_string(i.row());
+  j += i.severity() == validator::v1::SEVERITY_ERROR ? ",\"severity\":\"error\""
+                                                     : ",\"severity\":\"warning\"";
+  j += ",\"field\":";
+  AppendJsonString(j, i.field());
+  j += ",\"code\":";
+  AppendJsonString(j, i.code());
+  j += ",\"message\":";
+  AppendJsonString(j, i.message());
+  j += ",\"original_value\":";
+  AppendJsonString(j, i.original_value());
+  j += ",\"fixed_value\":";
+  if (i.has_fixed_value()) {
+    AppendJsonString(j, i.fixed_value());
+  } else {
+    j += "null";
+  }
+  j += '}';
+  return j;
+}
+
+JobOutput::JobOutput(const Job& job, OutputOptions options)
+    : job_(job), options_(options), writer_(job.format, job.dialect, job.header) {
+  for (const auto& [field, column] : job.mapping) {
+    size_t index = SIZE_MAX;
+    for (size_t i = 0; i < job.header.size(); ++i) {
+      if (job.header[i] == column) index = i;
+    }
+    field_names_.push_back(field);
+    columns_.push_back(index);
+  }
+}
+
+validator::v1::BatchSpec JobOutput::Spec() const {
+  validator::v1::BatchSpec spec;
+  for (const auto& f : field_names_) spec.add_fields(f);
+  size_t start = 0;
+  const std::string& types = job_.check_types;
+  while (start <= types.size()) {
+    const size_t comma = types.find(',', start);
+    spec.add_check_types(
+        types.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  spec.set_platform(job_.platform);
+  for (const auto& [field, column] : job_.mapping) {  // "Weight (kg)": bare numbers are kg
+    if (field == "weight") spec.set_weight_unit(ingest::WeightUnitOfColumn(column));
+  }
+  return spec;
+}
+
+void JobOutput::ToChunk(RowBatch& batch, validator::v1::RowChunk* chunk) {
+  chunk->Clear();
+  auto* rows = chunk->mutable_rows();
+  rows->Reserve(static_cast<int>(batch.rows()));
+  for (size_t r = 0; r < batch.rows(); ++r) {
+    auto* out = rows->Add();
+    const size_t width = batch.Width(r);
+    for (size_t c : columns_) {
+      if (c < width) {
+        out->add_values(batch.cells[batch.starts[r] + c]);
+      } else {
+        out->add_values();
+      }
+    }
+  }
+  batch.first_row = rows_sent_ + 1;
+  rows_sent_ += batch.rows();
+}
+
+void JobOutput::AddIssue(const validator::v1::Issue& issue) {
+  ++issues_found_;
+  summary_.Add(issue);
+  if (issues_stored_ < options_.max_stored_issues) {
+    pending_issues_.push_back(IssueJson(++issues_stored_, issue));
+  }
+}
+
+void JobOutput::Apply(const validator::v1::IssueChunk& answer, RowBatch& batch) {
+  for (const auto& i : answer.issues()) {
+    AddIssue(i);
+    if (i.has_fixed_value() && i.row() >= batch.first_row &&
+        i.row() < batch.first_row + batch.rows()) {
+      ApplyFix(batch, static_cast<size_t>(i.row() - batch.first_row), i.field(), i.fixed_value());
+    }
+  }
+  std::vector<std::string_view> cells;
+  for (size_t r = 0; r < batch.rows(); ++r) {
+    const size_t at = batch.starts[r];
+    const size_t width = batch.Width(r);
+    cells.assign(batch.cells.begin() + static_cast<ptrdiff_t>(at),
+                 batch.cells.begin() + static_cast<ptrdiff_t>(at + width));
+    writer_.WriteRow(cells, {batch.kinds.data() + at, width});
+  }
+  rows_done_ += static_cast<int64_t>(batch.rows());
+}
+
+void JobOutput::ApplyTail(const validator::v1::IssueChunk& answer) {
+  for (const auto& i : answer.issues()) AddIssue(i);
+}
+
+JobWrite JobOutput::TakeWrite(bool final) {
+  JobWrite w;
+  w.issues = std::move(pending_issues_);
+  pending_issues_.clear();
+  if (final) writer_.Finish();
+  if (final ? !writer_.out().empty() : writer_.out().size() >= options_.cleaned_piece_bytes) {
+    w.cleaned = std::move(writer_.out());
+    writer_.out().clear();
+  }
+  w.rows_done = rows_done_;
+  w.issues_stored = issues_stored_;
+  w.issues_found = issues_found_;
+  w.summary_json = summary_.Json();
+  return w;
+}
+
+void JobOutput::ApplyFix(RowBatch& batch, size_t r, const std::string& field,
+                         const std::string& value) {
+  for (size_t k = 0; k < field_names_.size(); ++k) {
+    if (field_names_[k] != field || columns_[k] >= batch.Width(r)) continue;
+    const size_t at = batch.starts[r] + columns_[k];
+    batch.cells[at] = value;
+    batch.kinds[at] = ingest::CellKind::kString;
+  }
+}
+
+}  // namespace dq::gateway

@@ -1,0 +1,91 @@
+// What one attempt of a job produces, built without I/O: the rows sent to the validator, the
+// stored issue records (capped per job), the cleaned file (fixes applied) and the summary. The
+// JobRunner feeds it the validator's answers and hands the JobWrite it returns to the store.
+//
+//   JobOutput out(job, options);
+//   validator::v1::RowChunk chunk; out.ToChunk(batch, &chunk);   // send it
+//   out.Apply(answer, batch);                                    // the validator's answer
+//   store.Write(job, out.TakeWrite(/*final=*/false));
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "dq/validator/v1/validator.pb.h"
+#include "ingest/row_writer.h"
+#include "job.h"
+#include "job_store.h"
+#include "job_summary.h"
+
+namespace dq::gateway {
+
+// A chunk of rows, owned (the reader's views die with the next piece of the file). The cell
+// strings are reused from chunk to chunk, so a steady stream allocates almost nothing.
+struct RowBatch {
+  std::vector<std::string> cells;       // row r's cells start at starts[r]
+  std::vector<ingest::CellKind> kinds;  // parallel to cells (JSON formats only)
+  std::vector<size_t> starts;
+  size_t used = 0;          // cells in use
+  uint64_t first_row = 0;   // row number of the first row, once sent
+
+  size_t rows() const { return starts.size(); }
+  void Clear() {
+    starts.clear();
+    used = 0;
+  }
+  void Add(std::span<const std::string_view> row, std::span<const ingest::CellKind> row_kinds);
+  size_t Width(size_t r) const {
+    return (r + 1 < starts.size() ? starts[r + 1] : used) - starts[r];
+  }
+};
+
+struct OutputOptions {
+  size_t cleaned_piece_bytes = 1024 * 1024;  // stored cleaned-file piece size
+  int64_t max_stored_issues = 100000;        // per job; counters stay exact past it
+};
+
+class JobOutput {
+ public:
+  JobOutput(const Job& job, OutputOptions options);
+
+  // The validator's spec for this job.
+  validator::v1::BatchSpec Spec() const;
+  // The mapped columns of batch's rows, in field order; numbers the batch's rows.
+  void ToChunk(RowBatch& batch, validator::v1::RowChunk* chunk);
+  // The answer for batch: issue records, fixes applied, rows written to the cleaned file.
+  void Apply(const validator::v1::IssueChunk& answer, RowBatch& batch);
+  // Issues that came after the last chunk (batch-level checks). They carry no fixes.
+  void ApplyTail(const validator::v1::IssueChunk& answer);
+  // What to store now: the issues since the last call, a cleaned piece once it is large enough
+  // (any rest when final), the counters and the summary.
+  JobWrite TakeWrite(bool final);
+
+  // XLSX: the cleaned sheet keeps the upload's sheet name. Call before the final TakeWrite.
+  void SetSheetName(std::string name) { writer_.set_sheet_name(std::move(name)); }
+
+  int64_t issues_stored() const { return issues_stored_; }
+  int64_t issues_found() const { return issues_found_; }
+
+ private:
+  void AddIssue(const validator::v1::Issue& issue);
+  void ApplyFix(RowBatch& batch, size_t r, const std::string& field, const std::string& value);
+
+  const Job& job_;
+  OutputOptions options_;
+  ingest::RowWriter writer_;
+  JobSummaryBuilder summary_;
+  std::vector<std::string> field_names_;
+  std::vector<size_t> columns_;  // per mapped field: column index in the header (SIZE_MAX: none)
+  std::vector<std::string> pending_issues_;
+  uint64_t rows_sent_ = 0;
+  int64_t rows_done_ = 0;
+  int64_t issues_stored_ = 0;
+  int64_t issues_found_ = 0;
+};
+
+// One issue record as stored and served: {"id","issue_row","severity","field","code","message",
+// "original_value","fixed_value"}.
+std::string IssueJson(int64_t id, const validator::v1::Issue& issue);
+
+}  // namespace dq::gateway

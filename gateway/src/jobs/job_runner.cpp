@@ -1,0 +1,238 @@
+#include "job_runner.h"
+
+#include "dq/common/log.h"
+#include "dq/common/metrics.h"
+#include "dq/common/time_format.h"
+#include "ingest/row_reader.h"
+
+namespace dq::gateway {
+namespace {
+
+bool IsFenced(const Status& s) {
+  return s.code() == ErrorCode::kAborted || s.code() == ErrorCode::kNotFound;
+}
+
+Status Superseded() { return Status(ErrorCode::kAborted, "a newer attempt owns the job"); }
+
+}  // namespace
+
+const char* RunOutcomeName(RunOutcome o) {
+  switch (o) {
+    case RunOutcome::kDone: return "done";
+    case RunOutcome::kFailed: return "failed";
+    case RunOutcome::kAlreadyFinished: return "already_finished";
+    case RunOutcome::kGone: return "gone";
+    case RunOutcome::kCancelled: return "cancelled";
+    case RunOutcome::kSuperseded: return "superseded";
+    case RunOutcome::kNotAccepted: return "not_accepted";
+    case RunOutcome::kAbandoned: return "abandoned";
+    case RunOutcome::kRetryLater: return "retry_later";
+  }
+  return "unknown";
+}
+
+RunOutcome JobRunner::Run(const QueueEntry& entry, const std::atomic<bool>& lost) {
+  const auto now = clock_.Now();
+  auto claim = store_.ClaimJob(entry.account_id, entry.job_id, FormatIso8601Millis(now));
+  if (!claim.ok()) return RunOutcome::kRetryLater;
+  Job& job = claim->job;
+  switch (claim->kind) {
+    case ClaimKind::kGone:
+      queue_.Ack(entry.entry_id);
+      return RunOutcome::kGone;
+    case ClaimKind::kFinished:
+      if (job.event_published) {
+        queue_.Ack(entry.entry_id);
+        return RunOutcome::kAlreadyFinished;
+      }
+      return Publish(job, entry, RunOutcome::kAlreadyFinished);
+    case ClaimKind::kNotAccepted:
+      if (UnixMillis(now) - job.created_ms < options_.accept_timeout.count()) {
+        return RunOutcome::kNotAccepted;
+      }
+      if (!store_.Abandon(job).ok()) return RunOutcome::kRetryLater;
+      queue_.Ack(entry.entry_id);
+      return RunOutcome::kAbandoned;
+    case ClaimKind::kRun:
+      break;
+  }
+  if (job.attempts > options_.max_attempts) {
+    return Fail(job, entry,
+                "The job could not be completed after " + std::to_string(job.attempts - 1) +
+                    " attempts.");
+  }
+  const int64_t reserved_rows = job.rows_total;  // what the upload took from the quota
+  Status s = Process(job, lost);
+  if (s.ok()) return Publish(job, entry, RunOutcome::kDone);
+  if (IsFenced(s)) return Fenced(s, entry);
+  if (s.code() == ErrorCode::kUnavailable) {
+    log::Warn("job postponed", {{"job_id", job.id}, {"error", s.message()}});
+    Status p = store_.Postpone(job);  // best effort: a reclaim puts it right later
+    if (IsFenced(p)) return Fenced(p, entry);
+    return RunOutcome::kRetryLater;
+  }
+  log::Error("job failed", {{"job_id", job.id}, {"error", s.message()}});
+  job.rows_total = reserved_rows;
+  return Fail(job, entry, s.message());
+}
+
+Status JobRunner::Process(Job& job, const std::atomic<bool>& lost) {
+  JobOutput output(job, options_.output);
+  auto stream = validator_.Open();
+  Status s = Stream(job, output, *stream, lost);
+  if (!s.ok()) {
+    stream->Cancel();
+    return s;
+  }
+  if (lost.load()) return Superseded();
+  JobEnd end;
+  end.status = "done";
+  end.finished_at = FormatIso8601Millis(clock_.Now());
+  job.status = end.status;
+  job.finished_at = end.finished_at;
+  JobWrite last = output.TakeWrite(/*final=*/true);
+  job.issues = last.issues_stored;
+  job.issues_found = last.issues_found;
+  job.rows_done = last.rows_done;
+  return store_.Finish(job, last, end);
+}
+
+Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
+                         const std::atomic<bool>& lost) {
+  if (Status s = stream.Start(output.Spec()); !s.ok()) return s;
+  auto reader = ingest::MakeRowReader(job.format);
+  RowBatch batches[2];
+  validator::v1::RowChunk chunk;
+  validator::v1::IssueChunk answer;
+  int filling = 0;
+  bool in_flight = false;  // batches[1 - filling] was sent and awaits its answer
+  // The answer for the oldest batch in flight, stored as one fenced write.
+  auto collect = [&](RowBatch& batch) -> Status {
+    if (Status s = stream.Receive(&answer); !s.ok()) return s;
+    output.Apply(answer, batch);
+    if (lost.load()) return Superseded();
+    return store_.Write(job, output.TakeWrite(/*final=*/false));
+  };
+  // Sends the batch being filled, then collects the answer for the one sent before it: one chunk
+  // in flight while the next is read.
+  auto rotate = [&]() -> Status {
+    output.ToChunk(batches[filling], &chunk);
+    if (Status s = stream.Send(chunk); !s.ok()) return s;
+    if (in_flight) {
+      if (Status s = collect(batches[1 - filling]); !s.ok()) return s;
+    }
+    in_flight = true;
+    filling = 1 - filling;
+    batches[filling].Clear();
+    return Status::Ok();
+  };
+  for (int64_t i = 0; i < job.file_chunks; ++i) {
+    auto piece = store_.FileChunk(job, i);
+    if (!piece.ok()) return piece.status();
+    reader->Feed(*piece);
+    if (i + 1 == job.file_chunks) reader->Finish();
+    while (true) {
+      auto state = reader->Next();
+      if (!state.ok()) {
+        if (state.status().code() == ErrorCode::kEmptyFile) break;
+        return state.status();
+      }
+      if (*state != ingest::ReadState::kRow) break;
+      batches[filling].Add(reader->row(), reader->cell_kinds());
+      if (batches[filling].rows() >= options_.chunk_rows) {
+        if (Status s = rotate(); !s.ok()) return s;
+      }
+    }
+  }
+  if (batches[filling].rows() > 0) {
+    if (Status s = rotate(); !s.ok()) return s;
+  }
+  if (in_flight) {
+    if (Status s = collect(batches[1 - filling]); !s.ok()) return s;
+  }
+  if (Status s = stream.WritesDone(); !s.ok()) return s;
+  validator::v1::ValidateStreamResponse tail;
+  bool have_stats = false;
+  while (true) {
+    auto more = stream.Tail(&tail);
+    if (!more.ok()) return more.status();
+    if (!*more) break;
+    if (tail.has_issues()) {
+      output.ApplyTail(tail.issues());
+    } else if (tail.has_stats()) {
+      const auto& st = tail.stats();
+      job.rows_total = static_cast<int64_t>(st.rows());
+      job.rows_error = static_cast<int64_t>(st.rows_error());
+      job.rows_warning = static_cast<int64_t>(st.rows_warning());
+      job.rows_fixed = static_cast<int64_t>(st.rows_fixed());
+      job.errors = static_cast<int64_t>(st.errors());
+      job.warnings = static_cast<int64_t>(st.warnings());
+      job.fixes = static_cast<int64_t>(st.fixes());
+      job.health_score = st.score();
+      have_stats = true;
+    }
+  }
+  if (!have_stats) return Status(ErrorCode::kUnavailable, "the validator sent no stats");
+  output.SetSheetName(reader->sheet_name());
+  return Status::Ok();
+}
+
+RunOutcome JobRunner::Fail(Job& job, const QueueEntry& entry, const std::string& error) {
+  JobEnd end;
+  end.status = "failed";
+  end.error = error;
+  end.finished_at = FormatIso8601Millis(clock_.Now());
+  end.refund = job.rows_total;
+  job.status = end.status;
+  job.error = end.error;
+  job.finished_at = end.finished_at;
+  JobWrite none;
+  none.rows_done = job.rows_done;
+  none.issues_stored = job.issues;
+  none.issues_found = job.issues_found;
+  Status s = store_.Finish(job, none, end);
+  if (IsFenced(s)) return Fenced(s, entry);
+  if (!s.ok()) {
+    log::Warn("job state not saved; it will be retried", {{"job_id", job.id}});
+    return RunOutcome::kRetryLater;  // not acknowledged: another attempt finishes it
+  }
+  return Publish(job, entry, RunOutcome::kFailed);
+}
+
+RunOutcome JobRunner::Publish(const Job& job, const QueueEntry& entry, RunOutcome success) {
+  const auto now = clock_.Now();
+  events::JobComplete e;
+  e.job_id = job.id;
+  e.filename = job.filename;
+  e.status = job.status;
+  e.timestamp = job.finished_at.empty() ? FormatIso8601Millis(now) : job.finished_at;
+  e.rows = job.rows_total;
+  e.errors = job.errors;
+  e.warnings = job.warnings;
+  e.fixes = job.fixes;
+  e.score = job.health_score;
+  if (Status s = events_.Publish(events::JobCompleteRecord(job.account_id, e, UnixMillis(now)));
+      !s.ok()) {
+    // Not acknowledged: the next attempt finds the job finished but unpublished and publishes.
+    log::Warn("job.complete not published; it will be published again", {{"job_id", job.id}});
+    return RunOutcome::kRetryLater;
+  }
+  store_.MarkPublished(job);  // if lost, the next claim publishes again: receivers deduplicate
+  queue_.Ack(entry.entry_id);
+  Metrics::Global()
+      .Counter("dq_jobs_total", "Jobs finished by status", "status=\"" + job.status + "\"")
+      .Inc();
+  log::Info("job finished", {{"job_id", job.id}, {"status", job.status},
+                             {"rows", std::to_string(job.rows_total)}});
+  return success;
+}
+
+RunOutcome JobRunner::Fenced(const Status& s, const QueueEntry& entry) {
+  if (s.code() == ErrorCode::kNotFound) {  // deleted: nothing more to do for anyone
+    queue_.Ack(entry.entry_id);
+    return RunOutcome::kCancelled;
+  }
+  return RunOutcome::kSuperseded;  // the newer attempt owns the entry; leave it alone
+}
+
+}  // namespace dq::gateway

@@ -1,0 +1,85 @@
+// JobRunner: one queue entry taken to its end, as plain logic over JobStore, ValidatorStream,
+// EventPublisher, JobQueue and Clock. No thread, socket or Redis call lives here; the worker pool
+// (job_worker.h) is a thin loop around Run(), and the unit tests drive it with the fakes.
+//
+// The steps, each one atomic in the store (docs/architecture.md, "The job flow"):
+//   1. claim      new fencing token, status processing, earlier output dropped
+//   2. stream     the upload's rows through the validator in chunks; each answer is one fenced
+//                 Write (issues, cleaned piece, counters, summary)
+//   3. finish     last output + state done/failed + counters + upload deleted + refund, fenced
+//   4. publish    job.complete appended (delivery id = job id), then marked published
+//   5. ack        the queue entry is done
+// A write refused because a newer attempt exists stops this attempt without touching anything
+// (the newer one owns the entry). A write refused because the job was deleted stops it too: the
+// entry is acknowledged and no event is sent. A claim that finds the job finished but not
+// published publishes it (a crash between 3 and 4 loses no event).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+
+#include "dq/common/clock.h"
+#include "event_publisher.h"
+#include "job_output.h"
+#include "job_queue.h"
+#include "job_store.h"
+#include "validator_stream.h"
+
+namespace dq::gateway {
+
+struct RunnerOptions {
+  size_t chunk_rows = 4096;  // rows per RowChunk
+  int max_attempts = 5;
+  // A queued job not yet accepted after this long lost its upload (the gateway died before
+  // answering): it is removed and its quota given back.
+  std::chrono::milliseconds accept_timeout{120000};
+  OutputOptions output;
+};
+
+enum class RunOutcome {
+  kDone,            // finished done, published, acknowledged
+  kFailed,          // finished failed (refunded), published, acknowledged
+  kAlreadyFinished, // an earlier attempt finished it; its event is published, entry acked
+  kGone,            // no such job (deleted, expired): entry acked, nothing sent
+  kCancelled,       // deleted while this attempt ran: stopped, entry acked, nothing sent
+  kSuperseded,      // a newer attempt owns the job: stopped, nothing written
+  kNotAccepted,     // its upload is still answering: try the entry again shortly
+  kAbandoned,       // never accepted, too old: removed, quota given back, entry acked
+  kRetryLater,      // a dependency is down: the entry stays pending and is taken again later
+};
+
+const char* RunOutcomeName(RunOutcome outcome);
+
+class JobRunner {
+ public:
+  JobRunner(JobStore& store, JobQueue& queue, ValidatorStreamFactory& validator,
+            EventPublisher& events, const Clock& clock, RunnerOptions options)
+      : store_(store), queue_(queue), validator_(validator), events_(events), clock_(clock),
+        options_(options) {}
+
+  // Runs the entry's job. `lost` is set by the heartbeat when the entry was taken over by
+  // another worker; the attempt then stops at its next step. Thread-safe (one call per entry).
+  RunOutcome Run(const QueueEntry& entry, const std::atomic<bool>& lost);
+
+ private:
+  // Streams the job and finishes it `done`. kAborted / kNotFound: fenced out. kUnavailable:
+  // retry later. Other errors: the job fails.
+  Status Process(Job& job, const std::atomic<bool>& lost);
+  Status Stream(Job& job, JobOutput& output, ValidatorStream& stream,
+                const std::atomic<bool>& lost);
+  // Finishes as failed, then publishes.
+  RunOutcome Fail(Job& job, const QueueEntry& entry, const std::string& error);
+  // Publishes job.complete for a finished job, marks it, acks the entry.
+  RunOutcome Publish(const Job& job, const QueueEntry& entry, RunOutcome success);
+  // What a fenced-out write means for the entry.
+  RunOutcome Fenced(const Status& s, const QueueEntry& entry);
+
+  JobStore& store_;
+  JobQueue& queue_;
+  ValidatorStreamFactory& validator_;
+  EventPublisher& events_;
+  const Clock& clock_;
+  RunnerOptions options_;
+};
+
+}  // namespace dq::gateway

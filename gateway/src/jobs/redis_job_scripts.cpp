@@ -1,0 +1,141 @@
+#include "redis_job_scripts.h"
+
+namespace dq::gateway::scripts {
+namespace {
+
+// The fence every attempt-side write begins with.
+constexpr const char* kFence = R"lua(
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'gone' end
+if redis.call('HGET', KEYS[1], 'attempts') ~= ARGV[1] then return 'stale' end
+)lua";
+
+std::string Fenced(const char* body) { return std::string(kFence) + body; }
+
+}  // namespace
+
+const RedisScript kClaim(R"lua(
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'gone'} end
+local st = redis.call('HGET', KEYS[1], 'status')
+if st == 'done' or st == 'failed' then return {'finished', redis.call('HGETALL', KEYS[1])} end
+if redis.call('HGET', KEYS[1], 'accepted') == '0' then
+  return {'not_accepted', redis.call('HGETALL', KEYS[1])}
+end
+redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+redis.call('HSET', KEYS[1], 'status', 'processing', 'started_at', ARGV[1], 'rows_done', '0',
+           'issues', '0', 'issues_found', '0')
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+local file_bytes = redis.call('HGET', KEYS[1], 'file_bytes') or '0'
+if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('HSET', KEYS[5], ARGV[2], file_bytes) end
+return {'run', redis.call('HGETALL', KEYS[1])}
+)lua");
+
+const RedisScript kWrite(Fenced(R"lua(
+local ttl = ARGV[3]
+local bytes = 0
+local m = tonumber(ARGV[9])
+local n = tonumber(ARGV[10 + m])
+local first = 11 + m
+local last = first + n - 1
+for i = first, last, 1000 do
+  local upto = math.min(i + 999, last)
+  for k = i, upto do bytes = bytes + #ARGV[k] end
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, i, upto))
+end
+if n > 0 then redis.call('EXPIRE', KEYS[2], ttl) end
+if #ARGV[5] > 0 then
+  redis.call('RPUSH', KEYS[3], ARGV[5])
+  redis.call('EXPIRE', KEYS[3], ttl)
+  bytes = bytes + #ARGV[5]
+end
+if #ARGV[4] > 0 then redis.call('SET', KEYS[4], ARGV[4], 'EX', ttl) end
+if m > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 10, 9 + m)) end
+if ARGV[7] == '1' then
+  redis.call('DEL', KEYS[7])
+  bytes = bytes - tonumber(ARGV[8])
+  local refund = tonumber(ARGV[6])
+  if refund > 0 and redis.call('HGET', KEYS[1], 'refunded') ~= '1' then
+    if redis.call('EXISTS', KEYS[6]) == 1 then redis.call('DECRBY', KEYS[6], refund) end
+    redis.call('HSET', KEYS[1], 'refunded', '1')
+  end
+end
+if bytes ~= 0 and redis.call('HEXISTS', KEYS[5], ARGV[2]) == 1 then
+  redis.call('HINCRBY', KEYS[5], ARGV[2], bytes)
+end
+return 'ok'
+)lua"));
+
+const RedisScript kPostpone(Fenced(R"lua(
+local st = redis.call('HGET', KEYS[1], 'status')
+if st == 'done' or st == 'failed' then return 'ok' end
+redis.call('HSET', KEYS[1], 'status', 'queued')
+return 'ok'
+)lua"));
+
+const RedisScript kMarkPublished(R"lua(
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'event_published', '1')
+return 1
+)lua");
+
+const RedisScript kAccept(R"lua(
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'accepted', '1')
+redis.call('ZADD', KEYS[2], ARGV[1], ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+return 1
+)lua");
+
+const RedisScript kRemove(R"lua(
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local j = redis.call('HMGET', KEYS[1], 'status', 'accepted', 'refunded', 'rows_total',
+                    'rows_done', 'idempotency_key')
+local status, accepted, refunded = j[1], j[2], j[3]
+local rows_total, rows_done = tonumber(j[4] or '0'), tonumber(j[5] or '0')
+if ARGV[2] == 'abandon' and accepted ~= '0' then return 0 end
+local refund = 0
+if refunded ~= '1' then
+  if ARGV[2] == 'abandon' then refund = rows_total
+  elseif status == 'queued' or status == 'processing' then refund = rows_total - rows_done end
+end
+if refund > 0 and redis.call('EXISTS', KEYS[7]) == 1 then
+  redis.call('DECRBY', KEYS[7], refund)
+end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+redis.call('HDEL', KEYS[6], ARGV[1])
+redis.call('ZREM', KEYS[8], ARGV[1])
+if j[6] and j[6] ~= '' and j[6] == ARGV[3] then redis.call('DEL', KEYS[9]) end
+return 1
+)lua");
+
+const RedisScript kReserveBytes(R"lua(
+local all = redis.call('HGETALL', KEYS[1])
+local stored = 0
+for i = 1, #all, 2 do
+  local job = ARGV[4] .. all[i]
+  if redis.call('EXISTS', job) == 0 and redis.call('EXISTS', job .. ':file') == 0 then
+    redis.call('HDEL', KEYS[1], all[i])
+  else
+    stored = stored + tonumber(all[i + 1])
+  end
+end
+local ceiling = tonumber(ARGV[3])
+if ceiling > 0 and stored + tonumber(ARGV[2]) > ceiling then return {0, stored} end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return {1, stored}
+)lua");
+
+const RedisScript kClaimIdempotency(R"lua(
+local old = redis.call('GET', KEYS[1])
+if old then return {0, old} end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return {1}
+)lua");
+
+const RedisScript kReleaseIdempotency(R"lua(
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+)lua");
+
+}  // namespace dq::gateway::scripts

@@ -1,0 +1,316 @@
+#include "redis_job_store.h"
+
+#include "dq/common/crypto.h"
+#include "redis_job_scripts.h"
+
+namespace dq::gateway {
+namespace {
+
+Status CheckReplies(const Result<std::vector<RedisReply>>& replies) {
+  if (!replies.ok()) return replies.status();
+  for (const auto& r : *replies) {
+    if (r.is_error()) return Status(ErrorCode::kInternal, "Redis error: " + r.str);
+  }
+  return Status::Ok();
+}
+
+std::vector<std::pair<std::string, std::string>> Pairs(const RedisReply& r) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (size_t i = 0; i + 1 < r.elements.size(); i += 2) {
+    out.emplace_back(r.elements[i].str, r.elements[i + 1].str);
+  }
+  return out;
+}
+
+// What a fenced script answered.
+Status FenceStatus(const Result<RedisReply>& r, const std::string& job_id) {
+  if (!r.ok()) return r.status();
+  if (r->str == "gone") return Status(ErrorCode::kNotFound, "job " + job_id + " was deleted");
+  if (r->str == "stale") {
+    return Status(ErrorCode::kAborted, "a newer attempt owns job " + job_id);
+  }
+  return Status::Ok();
+}
+
+std::string QuotaKey(const Job& job) {
+  return AccountKey(job.account_id, "quota:" + job.quota_month);
+}
+
+std::string IdempotencyKey(std::string_view account_id, std::string_view key) {
+  return AccountKey(account_id, "idem:" + std::string(key));
+}
+
+}  // namespace
+
+std::string JobKey(std::string_view account_id, std::string_view id) {
+  return AccountKey(account_id, "job:" + std::string(id));
+}
+
+std::string JobPartKey(std::string_view account_id, std::string_view id, std::string_view part) {
+  return AccountKey(account_id, "job:" + std::string(id) + ":" + std::string(part));
+}
+
+Status RedisJobStore::Create(const Job& job, const std::vector<std::string_view>& file_chunks) {
+  const std::string ttl = std::to_string(limits_.ttl.count());
+  const std::string bytes_key = AccountKey(job.account_id, "job_bytes");
+  auto reserved = redis_.Eval(scripts::kReserveBytes, {bytes_key},
+                              {job.id, std::to_string(job.file_bytes),
+                               std::to_string(limits_.max_account_bytes),
+                               AccountKey(job.account_id, "job:"), ttl});
+  if (!reserved.ok()) return reserved.status();
+  if (reserved->elements.size() == 2 && reserved->elements[0].integer == 0) {
+    const int64_t stored = reserved->elements[1].integer;
+    return Status(ErrorCode::kStorageLimitExceeded,
+                  "This account stores " + std::to_string(stored) +
+                      " bytes of job data and the upload of " + std::to_string(job.file_bytes) +
+                      " bytes would pass its limit of " +
+                      std::to_string(limits_.max_account_bytes) +
+                      " bytes; delete finished jobs (DELETE /v1/jobs/{id}) or wait until they "
+                      "expire.");
+  }
+  const std::string file_key = JobPartKey(job.account_id, job.id, "file");
+  // The file first, a few pieces per round trip (so the client never buffers more than that),
+  // each round with its expiry, then the job itself: a job that exists always has its whole file.
+  constexpr size_t kPiecesPerPush = 4;
+  Status s = Status::Ok();
+  for (size_t i = 0; i < file_chunks.size() && s.ok(); i += kPiecesPerPush) {
+    std::vector<std::string> push = {"RPUSH", file_key};
+    for (size_t k = i; k < std::min(file_chunks.size(), i + kPiecesPerPush); ++k) {
+      push.emplace_back(file_chunks[k]);
+    }
+    s = CheckReplies(redis_.Pipeline({push, {"EXPIRE", file_key, ttl}}));
+  }
+  if (s.ok()) {
+    std::vector<std::string> hset = {"HSET", JobKey(job.account_id, job.id)};
+    for (auto& a : JobToHashArgs(job)) hset.push_back(std::move(a));
+    s = CheckReplies(redis_.Pipeline({std::move(hset),
+                                      {"EXPIRE", JobKey(job.account_id, job.id), ttl}}));
+  }
+  if (!s.ok()) {  // leave nothing behind (best effort: the pieces expire anyway)
+    redis_.Pipeline({{"DEL", file_key, JobKey(job.account_id, job.id)},
+                     {"HDEL", bytes_key, job.id}});
+  }
+  return s;
+}
+
+Status RedisJobStore::Accept(const Job& job) {
+  auto r = redis_.Eval(scripts::kAccept,
+                       {JobKey(job.account_id, job.id), AccountKey(job.account_id, "jobs")},
+                       {std::to_string(job.created_ms),
+                        std::to_string(job.created_ms - limits_.ttl.count() * 1000),
+                        std::to_string(limits_.ttl.count()), job.id});
+  if (!r.ok()) return r.status();
+  if (r->integer != 1) return Status(ErrorCode::kInternal, "the job vanished before it was listed");
+  return Status::Ok();
+}
+
+Status RedisJobStore::Remove(const Job& job, const char* mode) {
+  const std::string& a = job.account_id;
+  auto r = redis_.Eval(
+      scripts::kRemove,
+      {JobKey(a, job.id), JobPartKey(a, job.id, "file"), JobPartKey(a, job.id, "issues"),
+       JobPartKey(a, job.id, "cleaned"), JobPartKey(a, job.id, "summary"),
+       AccountKey(a, "job_bytes"), QuotaKey(job), AccountKey(a, "jobs"),
+       IdempotencyKey(a, job.idempotency_key)},
+      {job.id, mode, job.idempotency_key});
+  if (!r.ok()) return r.status();
+  return r->integer == 1 ? Status::Ok() : Status(ErrorCode::kNotFound, "no such job");
+}
+
+Status RedisJobStore::Abandon(const Job& job) {
+  Status s = Remove(job, "abandon");
+  return s.code() == ErrorCode::kNotFound ? Status::Ok() : s;
+}
+
+Result<bool> RedisJobStore::Delete(std::string_view account_id, std::string_view id) {
+  auto job = Get(account_id, id);
+  if (!job.ok()) return job.status();
+  if (!job->has_value()) return false;
+  Status s = Remove(**job, "delete");
+  if (s.code() == ErrorCode::kNotFound) return false;
+  if (!s.ok()) return s;
+  return true;
+}
+
+Result<std::optional<Job>> RedisJobStore::Get(std::string_view account_id, std::string_view id) {
+  auto reply = redis_.Command({"HGETALL", JobKey(account_id, id)});
+  if (!reply.ok()) return reply.status();
+  if (reply->elements.empty()) return std::optional<Job>();
+  Job job = JobFromHash(Pairs(*reply));
+  if (job.account_id != account_id) return std::optional<Job>();
+  return std::optional<Job>(std::move(job));
+}
+
+Result<std::vector<Job>> RedisJobStore::List(std::string_view account_id, int limit) {
+  return ListBefore(account_id, 0, limit);
+}
+
+Result<std::vector<Job>> RedisJobStore::ListBefore(std::string_view account_id, int64_t before_ms,
+                                                   int limit) {
+  // before_ms > 0: the scores are creation times, so "(before_ms" is the exclusive bound.
+  auto ids = before_ms > 0
+                 ? redis_.Command({"ZREVRANGEBYSCORE", AccountKey(account_id, "jobs"),
+                                   "(" + std::to_string(before_ms), "-inf", "LIMIT", "0",
+                                   std::to_string(limit)})
+                 : redis_.Command({"ZREVRANGE", AccountKey(account_id, "jobs"), "0",
+                                   std::to_string(limit - 1)});
+  if (!ids.ok()) return ids.status();
+  std::vector<std::vector<std::string>> cmds;
+  for (const auto& id : ids->elements) cmds.push_back({"HGETALL", JobKey(account_id, id.str)});
+  std::vector<Job> jobs;
+  if (cmds.empty()) return jobs;
+  auto replies = redis_.Pipeline(cmds);
+  if (!replies.ok()) return replies.status();
+  for (const auto& r : *replies) {
+    if (r.is_error() || r.elements.empty()) continue;  // expired between the two reads
+    jobs.push_back(JobFromHash(Pairs(r)));
+  }
+  return jobs;
+}
+
+Result<std::vector<std::string>> RedisJobStore::Issues(const Job& job, int64_t offset,
+                                                       int64_t count) {
+  const int64_t stop = count < 0 ? -1 : offset + count - 1;
+  auto reply = redis_.Command({"LRANGE", JobPartKey(job.account_id, job.id, "issues"),
+                               std::to_string(offset), std::to_string(stop)});
+  if (!reply.ok()) return reply.status();
+  std::vector<std::string> out;
+  out.reserve(reply->elements.size());
+  for (auto& e : reply->elements) out.push_back(std::move(e.str));
+  return out;
+}
+
+Result<std::vector<std::string>> RedisJobStore::CleanedChunks(const Job& job) {
+  auto reply =
+      redis_.Command({"LRANGE", JobPartKey(job.account_id, job.id, "cleaned"), "0", "-1"});
+  if (!reply.ok()) return reply.status();
+  std::vector<std::string> out;
+  for (auto& e : reply->elements) out.push_back(std::move(e.str));
+  return out;
+}
+
+Result<std::string> RedisJobStore::Summary(const Job& job) {
+  auto reply = redis_.Command({"GET", JobPartKey(job.account_id, job.id, "summary")});
+  if (!reply.ok()) return reply.status();
+  return reply->is_nil() ? std::string() : std::move(reply->str);
+}
+
+Result<IdempotencyRecord> RedisJobStore::ClaimIdempotencyKey(std::string_view account_id,
+                                                             std::string_view key,
+                                                             std::string_view body_hash,
+                                                             std::string_view job_id) {
+  auto r = redis_.Eval(scripts::kClaimIdempotency, {IdempotencyKey(account_id, key)},
+                       {std::string(body_hash) + " " + std::string(job_id),
+                        std::to_string(limits_.idempotency_ttl.count())});
+  if (!r.ok()) return r.status();
+  IdempotencyRecord rec;
+  if (!r->elements.empty() && r->elements[0].integer == 1) {
+    rec.fresh = true;
+    rec.body_hash = body_hash;
+    rec.job_id = job_id;
+    return rec;
+  }
+  const std::string stored = r->elements.size() > 1 ? r->elements[1].str : "";
+  const size_t space = stored.find(' ');
+  rec.body_hash = stored.substr(0, space);
+  rec.job_id = space == std::string::npos ? "" : stored.substr(space + 1);
+  return rec;
+}
+
+Status RedisJobStore::ReleaseIdempotencyKey(std::string_view account_id, std::string_view key,
+                                            std::string_view body_hash, std::string_view job_id) {
+  auto r = redis_.Eval(scripts::kReleaseIdempotency, {IdempotencyKey(account_id, key)},
+                       {std::string(body_hash) + " " + std::string(job_id)});
+  return r.ok() ? Status::Ok() : r.status();
+}
+
+Result<Claim> RedisJobStore::ClaimJob(std::string_view account_id, std::string_view id,
+                                      std::string_view started_at) {
+  auto r = redis_.Eval(scripts::kClaim,
+                       {JobKey(account_id, id), JobPartKey(account_id, id, "issues"),
+                        JobPartKey(account_id, id, "cleaned"),
+                        JobPartKey(account_id, id, "summary"), AccountKey(account_id, "job_bytes")},
+                       {std::string(started_at), std::string(id)});
+  if (!r.ok()) return r.status();
+  Claim c;
+  const std::string kind = r->elements.empty() ? "gone" : r->elements[0].str;
+  if (kind == "gone" || r->elements.size() < 2) return c;
+  c.job = JobFromHash(Pairs(r->elements[1]));
+  if (c.job.account_id != account_id) return Claim{};
+  c.kind = kind == "finished"       ? ClaimKind::kFinished
+           : kind == "not_accepted" ? ClaimKind::kNotAccepted
+                                    : ClaimKind::kRun;
+  return c;
+}
+
+Result<std::string> RedisJobStore::FileChunk(const Job& job, int64_t index) {
+  auto reply =
+      redis_.Command({"LINDEX", JobPartKey(job.account_id, job.id, "file"), std::to_string(index)});
+  if (!reply.ok()) return reply.status();
+  if (reply->is_nil()) {
+    // Deleted with the job, or (a bug) lost: either way this attempt cannot go on.
+    auto exists = redis_.Command({"EXISTS", JobKey(job.account_id, job.id)});
+    if (exists.ok() && exists->integer == 0) {
+      return Status(ErrorCode::kNotFound, "job " + job.id + " was deleted");
+    }
+    return Status(ErrorCode::kInternal,
+                  "chunk " + std::to_string(index) + " of the upload is missing");
+  }
+  return std::move(reply->str);
+}
+
+Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* end) {
+  const std::string& a = job.account_id;
+  std::vector<std::string> hset = {"rows_done", std::to_string(w.rows_done),
+                                   "issues", std::to_string(w.issues_stored),
+                                   "issues_found", std::to_string(w.issues_found)};
+  if (end != nullptr) {
+    for (auto& v : JobToHashArgs(job)) hset.push_back(std::move(v));
+    // Fields the attempt does not own stay as the store has them.
+    for (size_t i = 0; i + 1 < hset.size(); i += 2) {
+      if (hset[i] == "attempts" || hset[i] == "accepted" || hset[i] == "event_published" ||
+          hset[i] == "refunded" || hset[i] == "idempotency_key") {
+        hset.erase(hset.begin() + static_cast<ptrdiff_t>(i), hset.begin() + static_cast<ptrdiff_t>(i) + 2);
+        i -= 2;
+      }
+    }
+  }
+  std::vector<std::string> args = {std::to_string(job.attempts),
+                                   job.id,
+                                   std::to_string(limits_.ttl.count()),
+                                   w.summary_json,
+                                   w.cleaned,
+                                   std::to_string(end ? end->refund : 0),
+                                   end ? "1" : "0",
+                                   std::to_string(job.file_bytes),
+                                   std::to_string(hset.size())};
+  args.reserve(args.size() + hset.size() + 1 + w.issues.size());
+  for (auto& v : hset) args.push_back(std::move(v));
+  args.push_back(std::to_string(w.issues.size()));
+  args.insert(args.end(), w.issues.begin(), w.issues.end());
+  auto r = redis_.Eval(scripts::kWrite,
+                       {JobKey(a, job.id), JobPartKey(a, job.id, "issues"),
+                        JobPartKey(a, job.id, "cleaned"), JobPartKey(a, job.id, "summary"),
+                        AccountKey(a, "job_bytes"), QuotaKey(job), JobPartKey(a, job.id, "file")},
+                       args);
+  return FenceStatus(r, job.id);
+}
+
+Status RedisJobStore::Write(const Job& job, const JobWrite& w) { return RunWrite(job, w, nullptr); }
+
+Status RedisJobStore::Finish(const Job& job, const JobWrite& w, const JobEnd& end) {
+  return RunWrite(job, w, &end);
+}
+
+Status RedisJobStore::Postpone(const Job& job) {
+  auto r = redis_.Eval(scripts::kPostpone, {JobKey(job.account_id, job.id)},
+                       {std::to_string(job.attempts)});
+  return FenceStatus(r, job.id);
+}
+
+Status RedisJobStore::MarkPublished(const Job& job) {
+  auto r = redis_.Eval(scripts::kMarkPublished, {JobKey(job.account_id, job.id)}, {});
+  return r.ok() ? Status::Ok() : r.status();
+}
+
+}  // namespace dq::gateway

@@ -1,0 +1,71 @@
+// JobStore on Redis, the system of record. Large values are stored in pieces (the upload and the
+// cleaned file as lists of ~1 MiB chunks, issues as a list of JSON objects), never as one string
+// that must be rewritten. Every key expires with the job (DQ_JOB_TTL_DAYS); the upload's pieces
+// get their expiry with the first piece written. Every multi-key step is one Lua script over one
+// account's keys (redis_job_scripts.h).
+//
+//   dq:{acct}:job:<id>           HASH   the Job (job.h)
+//   dq:{acct}:jobs               ZSET   accepted job ids by created_ms (newest last)
+//   dq:{acct}:job:<id>:file      LIST   the upload, in chunks (deleted once the job ends)
+//   dq:{acct}:job:<id>:issues    LIST   one JSON issue per element, in row order (capped)
+//   dq:{acct}:job:<id>:cleaned   LIST   the cleaned file, in chunks
+//   dq:{acct}:job:<id>:summary   STRING the summary's by_field / by_code JSON
+//   dq:{acct}:job_bytes          HASH   job id -> bytes stored for it (the account's ceiling)
+//   dq:{acct}:idem:<sha256>      STRING "<body sha256> <job id>" for an Idempotency-Key, 24 h
+#pragma once
+
+#include <chrono>
+
+#include "dq/common/redis_client.h"
+#include "job_store.h"
+
+namespace dq::gateway {
+
+struct StoreLimits {
+  std::chrono::seconds ttl{30 * 24 * 3600};
+  int64_t max_account_bytes = 0;  // stored job bytes per account; 0: no ceiling
+  std::chrono::seconds idempotency_ttl{24 * 3600};
+};
+
+class RedisJobStore final : public JobStore {
+ public:
+  RedisJobStore(RedisClient& redis, StoreLimits limits) : redis_(redis), limits_(limits) {}
+
+  Status Create(const Job& job, const std::vector<std::string_view>& file_chunks) override;
+  Status Accept(const Job& job) override;
+  Status Abandon(const Job& job) override;
+  Result<std::optional<Job>> Get(std::string_view account_id, std::string_view id) override;
+  Result<std::vector<Job>> List(std::string_view account_id, int limit) override;
+  Result<std::vector<Job>> ListBefore(std::string_view account_id, int64_t before_ms,
+                                      int limit) override;
+  Result<bool> Delete(std::string_view account_id, std::string_view id) override;
+  Result<std::vector<std::string>> Issues(const Job& job, int64_t offset, int64_t count) override;
+  Result<std::vector<std::string>> CleanedChunks(const Job& job) override;
+  Result<std::string> Summary(const Job& job) override;
+  Result<IdempotencyRecord> ClaimIdempotencyKey(std::string_view account_id, std::string_view key,
+                                                std::string_view body_hash,
+                                                std::string_view job_id) override;
+  Status ReleaseIdempotencyKey(std::string_view account_id, std::string_view key,
+                               std::string_view body_hash, std::string_view job_id) override;
+
+  Result<Claim> ClaimJob(std::string_view account_id, std::string_view id,
+                         std::string_view started_at) override;
+  Result<std::string> FileChunk(const Job& job, int64_t index) override;
+  Status Write(const Job& job, const JobWrite& write) override;
+  Status Finish(const Job& job, const JobWrite& write, const JobEnd& end) override;
+  Status Postpone(const Job& job) override;
+  Status MarkPublished(const Job& job) override;
+
+ private:
+  Status RunWrite(const Job& job, const JobWrite& write, const JobEnd* end);
+  Status Remove(const Job& job, const char* mode);
+
+  RedisClient& redis_;
+  StoreLimits limits_;
+};
+
+// Key names (exposed for tests and the worker).
+std::string JobKey(std::string_view account_id, std::string_view id);
+std::string JobPartKey(std::string_view account_id, std::string_view id, std::string_view part);
+
+}  // namespace dq::gateway

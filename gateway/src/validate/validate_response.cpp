@@ -1,0 +1,156 @@
+// The validator request built from a parsed /v1/validate command, and the API answer written
+// straight from the validator's response (no DOM).
+#include <charconv>
+
+#include "http/core/json_writer.h"
+#include "ingest/mapping_inference.h"
+#include "validate_request.h"
+
+namespace dq::gateway {
+namespace {
+
+void AppendNumber(std::string& out, uint64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
+}  // namespace
+
+Result<validator::v1::ValidateRequest> BuildValidatorRequest(const ValidateCommand& command) {
+  validator::v1::ValidateRequest req;
+  if (Status s = BuildValidatorRequestInto(command, req); !s.ok()) return s;
+  return req;
+}
+
+Status BuildValidatorRequestInto(const ValidateCommand& command,
+                                 validator::v1::ValidateRequest& req) {
+  // Protobuf takes at most a few bytes of framing per value on top of its text.
+  size_t bytes = 64;
+  for (const auto& [field, column] : command.mapping) bytes += field.size() + 8;
+  for (std::string_view cell : command.cells) bytes += cell.size() + 6;
+  if (bytes > kMaxValidatorRequestBytes) {
+    return Status(ErrorCode::kPayloadTooLarge,
+                  "The mapped values of this call come to " + std::to_string(bytes) +
+                      " bytes; a call may carry at most " +
+                      std::to_string(kMaxValidatorRequestBytes) +
+                      ". Send fewer records, or upload a file to /v1/jobs.");
+  }
+  auto* spec = req.mutable_spec();
+  for (const auto& [field, column] : command.mapping) spec->add_fields(field);
+  for (const auto& c : command.check_types) spec->add_check_types(c);
+  spec->set_platform(command.platform);
+  for (const auto& [field, column] : command.mapping) {
+    if (field == "weight") spec->set_weight_unit(ingest::WeightUnitOfColumn(column));
+  }
+  // Several fields mapped to one column share its value: the row carries each column once.
+  const size_t width = command.columns.size();
+  bool shared = width != command.mapping.size();
+  if (shared) {
+    for (uint32_t index : command.value_index) spec->add_value_index(index);
+  }
+  auto* rows = req.mutable_rows();
+  rows->Reserve(static_cast<int>(command.records));
+  for (size_t r = 0; r < command.records; ++r) {
+    auto* values = rows->Add()->mutable_values();
+    values->Reserve(static_cast<int>(width));
+    for (size_t c = 0; c < width; ++c) values->Add()->assign(command.cells[r * width + c]);
+  }
+  return Status::Ok();
+}
+
+std::string WriteValidateResponse(const ValidateCommand& command,
+                                  const validator::v1::ValidateResponse& result) {
+  const auto& issues = result.issues();
+  const size_t width = command.columns.size();
+  // Per record and column, the issue whose fixed value replaces the cell (the last one wins).
+  std::vector<int> fixed(command.records * width, -1);
+  for (int k = 0; k < issues.size(); ++k) {
+    const auto& issue = issues[k];
+    if (!issue.has_fixed_value() || issue.row() < 1 || issue.row() > command.records) continue;
+    for (size_t m = 0; m < command.mapping.size(); ++m) {
+      if (command.mapping[m].first == issue.field()) {
+        fixed[(issue.row() - 1) * width + command.value_index[m]] = k;
+      }
+    }
+  }
+
+  std::string out;
+  size_t estimate = 256 + issues.size() * 200;
+  for (const auto& m : command.members) estimate += m.raw_key.size() + m.raw_value.size() + 2;
+  out.reserve(estimate + command.records * 4);
+
+  std::vector<uint8_t> present(width);
+  out += "{\"cleaned\":[";
+  for (size_t r = 0; r < command.records; ++r) {
+    if (r > 0) out += ',';
+    out += '{';
+    bool any = false;
+    std::fill(present.begin(), present.end(), 0);
+    for (uint32_t m = command.record_begin[r]; m < command.record_begin[r + 1]; ++m) {
+      const int32_t col = command.member_column[m];
+      if (col == kSupersededMember) continue;  // a repeated key: its last occurrence counts
+      const auto& member = command.members[m];
+      if (any) out += ',';
+      any = true;
+      out += member.raw_key;
+      out += ':';
+      const int fix = col < 0 ? -1 : fixed[r * width + static_cast<size_t>(col)];
+      if (fix >= 0) {
+        AppendJsonString(out, issues[fix].fixed_value());
+      } else {
+        out += member.raw_value;
+      }
+      if (col >= 0) present[static_cast<size_t>(col)] = 1;
+    }
+    // A fix for a column the record did not have adds it at the end.
+    for (size_t c = 0; c < width; ++c) {
+      const int fix = fixed[r * width + c];
+      if (fix < 0 || present[c]) continue;
+      if (any) out += ',';
+      any = true;
+      AppendJsonString(out, command.columns[c]);
+      out += ':';
+      AppendJsonString(out, issues[fix].fixed_value());
+    }
+    out += '}';
+  }
+  out += "],\"issues\":[";
+  for (int k = 0; k < issues.size(); ++k) {
+    const auto& i = issues[k];
+    if (k > 0) out += ',';
+    out += "{\"code\":";
+    AppendJsonString(out, i.code());
+    out += ",\"field\":";
+    AppendJsonString(out, i.field());
+    out += ",\"fixed_value\":";
+    if (i.has_fixed_value()) {
+      AppendJsonString(out, i.fixed_value());
+    } else {
+      out += "null";
+    }
+    out += ",\"message\":";
+    AppendJsonString(out, i.message());
+    out += ",\"original_value\":";
+    AppendJsonString(out, i.original_value());
+    out += ",\"row\":";
+    AppendNumber(out, i.row());
+    out += i.severity() == validator::v1::SEVERITY_ERROR ? ",\"severity\":\"error\"}"
+                                                           : ",\"severity\":\"warning\"}";
+  }
+  const auto& st = result.stats();
+  out += "],\"stats\":{\"errors\":";
+  AppendNumber(out, st.errors());
+  out += ",\"fixes\":";
+  AppendNumber(out, st.fixes());
+  out += ",\"rows\":";
+  AppendNumber(out, st.rows());
+  out += ",\"score\":";
+  AppendNumber(out, st.score());
+  out += ",\"warnings\":";
+  AppendNumber(out, st.warnings());
+  out += "}}";
+  return out;
+}
+
+}  // namespace dq::gateway

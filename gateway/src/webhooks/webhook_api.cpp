@@ -1,0 +1,178 @@
+#include "webhook_api.h"
+
+#include <set>
+
+#include "http/core/error_response.h"
+#include "http/core/json_body.h"
+#include "http/core/json_util.h"
+#include "../jobs/jobs_api.h"
+#include "delivery.h"
+#include "dq/common/crypto.h"
+#include "dq/common/time_format.h"
+#include "dq/common/event.h"
+#include "signer.h"
+
+namespace dq::gateway {
+namespace {
+
+using nlohmann::json;
+
+constexpr size_t kMaxUrlChars = 2048;
+
+json Nullable(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+
+json WebhookJson(const std::optional<Webhook>& hook) {
+  const Webhook h = hook.value_or(Webhook{"", "", false});
+  return {{"url", Nullable(h.url)},
+          {"enabled", !h.url.empty() && h.enabled},
+          {"secret_set", !h.secret.empty()},
+          {"secret_hint", Nullable(SecretHint(h.secret))}};
+}
+
+std::string JobIdOf(const std::string& payload) {
+  const json p = json::parse(payload, nullptr, false);
+  if (p.is_object()) {
+    for (const char* name : {"jobId", "job_id"}) {
+      if (auto it = p.find(name); it != p.end() && it->is_string()) return it->get<std::string>();
+    }
+  }
+  return "";
+}
+
+std::string IsoFromMillis(int64_t ms) {
+  return FormatIso8601Millis(std::chrono::system_clock::time_point(std::chrono::milliseconds(ms)));
+}
+
+}  // namespace
+
+std::string SecretHint(std::string_view secret) {
+  if (secret.empty()) return "";
+  const std::string_view tail = secret.size() > 4 ? secret.substr(secret.size() - 4) : secret;
+  const std::string_view head =
+      secret.starts_with(notifier::kStandardSecretPrefix) ? notifier::kStandardSecretPrefix : "";
+  return std::string(head) + "…" + std::string(tail);
+}
+
+HttpResponse WebhookApi::Get(const Principal& who) {
+  auto hook = deps_.accounts.GetWebhook(who.account.id);
+  if (!hook.ok()) return ErrorResponse(hook.status());
+  return JsonResponse(200, DumpJson(WebhookJson(*hook)));
+}
+
+HttpResponse WebhookApi::Put(const HttpRequest& request, const Principal& who) {
+  auto body = ParseJsonObjectBody(request);
+  if (!body.ok()) return ErrorResponse(body.status());
+  auto url = StringField(*body, "url", true, kMaxUrlChars);
+  if (!url.ok()) return ErrorResponse(url.status());
+  auto enabled = BoolField(*body, "enabled");
+  if (!enabled.ok()) return ErrorResponse(enabled.status());
+  if (auto checked = notifier::ValidateWebhookUrl(**url, deps_.url_policy); !checked.ok()) {
+    return ErrorResponse(Status(ErrorCode::kInvalidWebhookUrl,
+                                "The webhook URL is refused: " + checked.status().message() + ".",
+                                {{"url", checked.status().message()}}));
+  }
+  if (Status s = deps_.accounts.SetWebhookTarget(who.account.id, **url, enabled->value_or(true));
+      !s.ok()) {
+    return ErrorResponse(s);
+  }
+  return Get(who);
+}
+
+HttpResponse WebhookApi::RollSecret(const Principal& who) {
+  const std::string secret = notifier::NewStandardSecret();
+  if (Status s = deps_.accounts.SetWebhookSecret(who.account.id, secret); !s.ok()) {
+    return ErrorResponse(s);
+  }
+  HttpResponse r =
+      JsonResponse(200, DumpJson(json{{"secret", secret}, {"secret_hint", SecretHint(secret)}}));
+  r.SetHeader("Cache-Control", "no-store");
+  return r;
+}
+
+HttpResponse WebhookApi::Test(const Principal& who) {
+  auto hook = deps_.accounts.GetWebhook(who.account.id);
+  if (!hook.ok()) return ErrorResponse(hook.status());
+  if (!hook->has_value() || (*hook)->url.empty()) {
+    return ErrorResponse(Status(ErrorCode::kInvalidRequest,
+                                "Set a webhook URL first (PUT …/webhook)."));
+  }
+  const auto now = deps_.clock.Now();
+  notifier::Event event;
+  event.type = std::string(notifier::kJobCompleteType);
+  event.account_id = who.account.id;
+  event.delivery_id = NewUuidV4();
+  event.created_ms = UnixMillis(now);
+  const std::string job_id = NewUuidV4();
+  event.payload = DumpJson(json{{"event", "job.complete"},
+                                {"timestamp", FormatIso8601Millis(now)},
+                                {"jobId", job_id},
+                                {"filename", "test.csv"},
+                                {"rows", 0},
+                                {"stats", {{"errors", 0}, {"warnings", 0}, {"fixes", 0},
+                                           {"score", 100}}},
+                                {"status", "done"},
+                                {"test", true}});
+  auto sender = deps_.make_sender();
+  auto outcome = deps_.dispatcher.Handle(event, "", *sender);
+  if (!outcome.ok()) return ErrorResponse(outcome.status());
+  // The attempt just logged carries the status code, error and duration.
+  json body = {{"delivery_id", event.delivery_id},
+               {"job_id", job_id},
+               {"outcome", std::string(notifier::OutcomeName(*outcome))},
+               {"delivered", *outcome == notifier::Outcome::kDelivered},
+               {"status_code", nullptr},
+               {"error", nullptr},
+               {"duration_ms", nullptr}};
+  auto attempts = deps_.log.Deliveries(who.account.id, 10);
+  if (attempts.ok()) {
+    for (const auto& a : *attempts) {
+      if (a.delivery_id != event.delivery_id) continue;
+      body["status_code"] = a.http_status > 0 ? json(a.http_status) : json(nullptr);
+      body["error"] = Nullable(a.error);
+      body["duration_ms"] = a.latency_ms;
+      break;
+    }
+  }
+  return JsonResponse(200, DumpJson(body));
+}
+
+HttpResponse WebhookApi::Deliveries(const HttpRequest& request, const Principal& who) {
+  auto limit = IntParam(request, "limit", 20, 1, notifier::kDeliveryLogSize);
+  if (!limit.ok()) return ErrorResponse(limit.status());
+  auto attempts = deps_.log.Deliveries(who.account.id, static_cast<int>(*limit));
+  if (!attempts.ok()) return ErrorResponse(attempts.status());
+  auto dead = deps_.log.DeadLetters(who.account.id, notifier::kDeliveryLogSize);
+  if (!dead.ok()) return ErrorResponse(dead.status());
+  std::set<std::string> dead_ids;
+  for (const auto& d : *dead) dead_ids.insert(d.event.delivery_id);
+  json list = json::array();
+  for (const auto& a : *attempts) {
+    list.push_back({{"delivery_id", a.delivery_id},
+                    {"event", a.event.empty() ? "job.complete" : a.event},
+                    {"job_id", Nullable(JobIdOf(a.payload))},
+                    {"attempt", a.attempt},
+                    {"status_code", a.http_status > 0 ? json(a.http_status) : json(nullptr)},
+                    {"error", Nullable(a.error)},
+                    {"duration_ms", a.latency_ms},
+                    {"at", a.time},
+                    {"next_retry_at", a.next_attempt_ms > 0 ? json(IsoFromMillis(a.next_attempt_ms))
+                                                            : json(nullptr)},
+                    {"outcome", a.outcome},
+                    {"dead", a.outcome == "dead_letter" && dead_ids.count(a.delivery_id) > 0}});
+  }
+  return JsonResponse(200, DumpJson(list));
+}
+
+HttpResponse WebhookApi::Redeliver(const Principal& who, const std::string& delivery_id) {
+  Status s = deps_.log.Redeliver(who.account.id, delivery_id, UnixMillis(deps_.clock.Now()));
+  if (!s.ok()) {
+    if (s.code() == ErrorCode::kNotFound) {
+      return ErrorResponse(Status(ErrorCode::kNotFound, "There is no delivery " + delivery_id +
+                                                            " in this account's delivery log."));
+    }
+    return ErrorResponse(s);
+  }
+  return JsonResponse(202, DumpJson(json{{"delivery_id", delivery_id}, {"status", "queued"}}));
+}
+
+}  // namespace dq::gateway

@@ -1,0 +1,57 @@
+// Webhook self-service, one implementation behind both doors (/v1/webhook… with an API key,
+// /console/api/webhook… with a session): read and set the URL, roll the secret, send a test
+// event, read the delivery log, redeliver. The URL is checked by the notifier's own address
+// policy and the test event goes through the notifier's own dispatcher (library dq_webhook), so
+// the gateway and the notifier cannot disagree about what a delivery is.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "../auth/authenticator.h"
+#include "http/core/http_types.h"
+#include "address_policy.h"
+#include "dq/common/delivery_log.h"
+#include "dispatcher.h"
+#include "dq/common/account_store.h"
+#include "dq/common/clock.h"
+#include "http_sender.h"
+
+namespace dq::gateway {
+
+struct WebhookApiDeps {
+  AccountStore& accounts;
+  notifier::RedisDeliveryLog& log;
+  notifier::Dispatcher& dispatcher;
+  // A sender for one test delivery (CurlHttpSender in the service; senders are not
+  // thread-safe, so each request makes its own).
+  std::function<std::unique_ptr<notifier::HttpSender>()> make_sender;
+  notifier::UrlPolicy url_policy;
+  const Clock& clock;
+};
+
+class WebhookApi {
+ public:
+  explicit WebhookApi(WebhookApiDeps deps) : deps_(std::move(deps)) {}
+
+  // GET: {url, enabled, secret_set, secret_hint}; the secret itself is never returned.
+  HttpResponse Get(const Principal& who);
+  // PUT {url, enabled}: 200 with the GET body; 400 invalid_webhook_url with the policy's reason.
+  HttpResponse Put(const HttpRequest& request, const Principal& who);
+  // POST …/secret: a new "whsec_" secret, returned once: {secret, secret_hint}.
+  HttpResponse RollSecret(const Principal& who);
+  // POST …/test: sends a job.complete with "test": true now and answers with the outcome.
+  HttpResponse Test(const Principal& who);
+  // GET …/deliveries?limit=1..100 (default 20): newest attempts first.
+  HttpResponse Deliveries(const HttpRequest& request, const Principal& who);
+  // POST …/deliveries/:id/redeliver: 202; 404 for an unknown delivery.
+  HttpResponse Redeliver(const Principal& who, const std::string& delivery_id);
+
+ private:
+  WebhookApiDeps deps_;
+};
+
+// "whsec_…" + the secret's last 4 characters; "" for no secret.
+std::string SecretHint(std::string_view secret);
+
+}  // namespace dq::gateway

@@ -1,0 +1,285 @@
+// The console's accounts, sessions and keys through the real gateway (decisions.md
+// "Self-service"): status codes, error codes, cookie attributes, CSRF, and the black-box flow
+// sign-up -> 403 pro_required -> dqctl set-plan pro -> key works -> revoke -> 401.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "console_client.h"
+#include "dq/common/crypto.h"
+
+namespace dq::testing {
+namespace {
+
+using nlohmann::json;
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+class ConsoleTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    stack_ = new Stack(StackOptions{1, false, ConsoleGatewayEnv()});
+  }
+  static void TearDownTestSuite() {
+    delete stack_;
+    stack_ = nullptr;
+  }
+  static std::string Base() { return stack_->GatewayUrl(); }
+  static HttpResult Post(const std::string& path, const std::string& body,
+                         std::map<std::string, std::string> headers = {}) {
+    headers.emplace("Content-Type", "application/json");
+    return Http("POST", Base() + path, headers, body);
+  }
+  static Stack* stack_;
+};
+Stack* ConsoleTest::stack_ = nullptr;
+
+TEST_F(ConsoleTest, SignUpKeyNeedsProThenWorksUntilRevoked) {
+  const std::string email = "Owner-" + RandomBase62(8) + "@Example.com";
+  HttpResult r = Post("/console/api/signup",
+                      json{{"email", email}, {"password", "twelve chars!"}, {"name", "Acme"}}.dump());
+  ASSERT_EQ(r.status, 201) << r.body;
+  const json body = json::parse(r.body);
+  EXPECT_EQ(body["plan"], "free");
+  EXPECT_EQ(body["name"], "Acme");
+  EXPECT_EQ(body["email"], Lower(email));
+  const std::string account_id = body["account_id"];
+  const std::string set_cookie = r.Header("set-cookie");
+  EXPECT_EQ(set_cookie.rfind("dq_session=", 0), 0u) << set_cookie;
+  EXPECT_NE(set_cookie.find("HttpOnly"), std::string::npos);
+  EXPECT_NE(set_cookie.find("SameSite=Strict"), std::string::npos);
+  EXPECT_NE(set_cookie.find("Path=/"), std::string::npos);
+  EXPECT_EQ(set_cookie.find("Secure"), std::string::npos);  // DQ_CONSOLE_ALLOW_HTTP=1
+  ConsoleUser u{Base(), email, "twelve chars!", account_id, CookiePair(set_cookie),
+                body["csrf_token"]};
+
+  HttpResult me = u.Call("GET", "/console/api/me", "", false);
+  ASSERT_EQ(me.status, 200) << me.body;
+  const json mej = json::parse(me.body);
+  EXPECT_EQ(mej["account_id"], account_id);
+  EXPECT_EQ(mej["quota"]["limit"], 1000);  // the free plan's default
+  EXPECT_EQ(mej["quota"]["used"], 0);
+  EXPECT_TRUE(mej["quota"]["resets_at"].is_string());
+  EXPECT_EQ(mej["csrf_token"], u.csrf);
+
+  HttpResult denied = u.Call("POST", "/console/api/keys", R"({"label":"shop"})");
+  EXPECT_EQ(denied.status, 403);
+  EXPECT_EQ(ErrorCode(denied), "pro_required");
+
+  ASSERT_EQ(Dqctl(*stack_, "account set-plan --account " + account_id + " --plan pro"), 0);
+  HttpResult made = u.Call("POST", "/console/api/keys", R"({"label":"shop"})");
+  ASSERT_EQ(made.status, 201) << made.body;
+  const json key = json::parse(made.body);
+  const std::string api_key = key["api_key"];
+  EXPECT_EQ(key["label"], "shop");
+  EXPECT_EQ(key["prefix"], api_key.substr(0, 7));
+  EXPECT_TRUE(key["revoked_at"].is_null());
+  EXPECT_TRUE(key["last_used_at"].is_null());
+
+  const std::string records =
+      R"({"records":[{"sku":"A-1","price":"9.99"}],"mapping":{"sku":"sku","price":"price"}})";
+  HttpResult ok = Http("POST", Base() + "/v1/validate",
+                       {{"X-API-Key", api_key}, {"Content-Type", "application/json"}}, records);
+  EXPECT_EQ(ok.status, 200) << ok.body;
+
+  HttpResult listed = u.Call("GET", "/console/api/keys", "", false);
+  ASSERT_EQ(listed.status, 200);
+  const json keys = json::parse(listed.body);
+  ASSERT_EQ(keys.size(), 1u);
+  EXPECT_EQ(keys[0]["key_id"], key["key_id"]);
+  EXPECT_FALSE(keys[0].contains("api_key"));  // shown only once
+  EXPECT_TRUE(keys[0]["last_used_at"].is_string());
+  EXPECT_EQ(keys[0]["prefix"], key["prefix"]);
+
+  HttpResult revoked = u.Call("DELETE", "/console/api/keys/" + key["key_id"].get<std::string>());
+  EXPECT_EQ(revoked.status, 204);
+  HttpResult after = Http("POST", Base() + "/v1/validate",
+                          {{"X-API-Key", api_key}, {"Content-Type", "application/json"}}, records);
+  EXPECT_EQ(after.status, 401);
+  EXPECT_EQ(ErrorCode(after), "invalid_api_key");
+  EXPECT_TRUE(json::parse(u.Call("GET", "/console/api/keys", "", false).body)[0]["revoked_at"]
+                  .is_string());
+  EXPECT_EQ(u.Call("DELETE", "/console/api/keys/key_nope").status, 404);
+}
+
+TEST_F(ConsoleTest, SignUpRefusesTakenEmailAndBadInput) {
+  ConsoleUser u = ConsoleUser::SignUp(Base());
+  std::string upper = u.email;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  HttpResult taken = Post("/console/api/signup",
+                          json{{"email", upper}, {"password", "another password"}}.dump());
+  EXPECT_EQ(taken.status, 409);
+  EXPECT_EQ(ErrorCode(taken), "email_taken");
+
+  const std::string fresh = "x" + RandomBase62(8) + "@example.com";
+  struct Case {
+    std::string body;
+    int status;
+    std::string error;
+  };
+  const Case cases[] = {
+      {"{not json", 400, "invalid_json"},
+      {"[1,2]", 400, "invalid_request"},
+      {R"({"password":"long enough pw"})", 400, "invalid_request"},
+      {json{{"email", fresh}}.dump(), 400, "invalid_request"},
+      {json{{"email", 42}, {"password", "long enough pw"}}.dump(), 400, "invalid_request"},
+      {json{{"email", fresh}, {"password", true}}.dump(), 400, "invalid_request"},
+      {json{{"email", fresh}, {"password", "short"}}.dump(), 400, "invalid_request"},
+      {json{{"email", fresh}, {"password", "long enough pw"}, {"name", 7}}.dump(), 400,
+       "invalid_request"},
+      {json{{"email", "no-at-sign"}, {"password", "long enough pw"}}.dump(), 400,
+       "invalid_request"},
+      {json{{"email", std::string(300, 'a') + "@example.com"}, {"password", "long enough pw"}}
+           .dump(),
+       400, "invalid_request"},
+      {json{{"email", fresh}, {"password", std::string(5000, 'p')}}.dump(), 400,
+       "invalid_request"},
+  };
+  for (const Case& c : cases) {
+    HttpResult r = Post("/console/api/signup", c.body);
+    EXPECT_EQ(r.status, c.status) << c.body.substr(0, 80) << " -> " << r.body;
+    EXPECT_EQ(ErrorCode(r), c.error) << c.body.substr(0, 80);
+    EXPECT_EQ(r.Header("content-type"), "application/json");
+  }
+  // Nothing was created for the refused bodies: the address is still free.
+  EXPECT_EQ(Post("/console/api/signup",
+                 json{{"email", fresh}, {"password", "long enough pw"}}.dump())
+                .status,
+            201);
+}
+
+TEST_F(ConsoleTest, LoginWrongPasswordAndUnknownEmailLookTheSame) {
+  ConsoleUser u = ConsoleUser::SignUp(Base());
+  HttpResult wrong = Post("/console/api/login",
+                          json{{"email", u.email}, {"password", "not the password"}}.dump());
+  HttpResult unknown = Post("/console/api/login",
+                            json{{"email", "nobody-" + RandomBase62(6) + "@example.com"},
+                                 {"password", "not the password"}}
+                                .dump());
+  EXPECT_EQ(wrong.status, 401);
+  EXPECT_EQ(ErrorCode(wrong), "invalid_credentials");
+  EXPECT_EQ(wrong.body, unknown.body);
+  EXPECT_EQ(wrong.status, unknown.status);
+
+  HttpResult ok =
+      Post("/console/api/login", json{{"email", u.email}, {"password", u.password}}.dump());
+  ASSERT_EQ(ok.status, 200) << ok.body;
+  EXPECT_EQ(json::parse(ok.body)["account_id"], u.account_id);
+  ConsoleUser second = u;
+  second.cookie = CookiePair(ok.Header("set-cookie"));
+  second.csrf = json::parse(ok.body)["csrf_token"];
+  EXPECT_NE(second.cookie, u.cookie);
+  EXPECT_EQ(second.Call("GET", "/console/api/me", "", false).status, 200);
+
+  HttpResult bad = Post("/console/api/login", R"({"email":"a@b.c","password":12})");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_EQ(ErrorCode(bad), "invalid_request");
+  HttpResult long_pw = Post("/console/api/login",
+                            json{{"email", u.email}, {"password", std::string(300, 'x')}}.dump());
+  EXPECT_EQ(ErrorCode(long_pw), "invalid_request");
+}
+
+TEST_F(ConsoleTest, SessionsCsrfAndDoorsDoNotMix) {
+  ConsoleUser u = ConsoleUser::SignUp(Base());
+  ConsoleUser other = ConsoleUser::SignUp(Base());
+
+  HttpResult none = Http("GET", Base() + "/console/api/me");
+  EXPECT_EQ(none.status, 401);
+  EXPECT_EQ(ErrorCode(none), "login_required");
+  HttpResult garbage = Http("GET", Base() + "/console/api/me", {{"Cookie", "dq_session=abc"}});
+  EXPECT_EQ(ErrorCode(garbage), "login_required");
+
+  // State changes need the session's own CSRF token.
+  HttpResult no_token = u.Call("PUT", "/console/api/webhook", R"({"url":"https://example.com"})",
+                               false);
+  EXPECT_EQ(no_token.status, 403);
+  EXPECT_EQ(ErrorCode(no_token), "csrf_failed");
+  ConsoleUser mixed = u;
+  mixed.csrf = other.csrf;
+  HttpResult foreign = mixed.Call("POST", "/console/api/logout");
+  EXPECT_EQ(foreign.status, 403);
+  EXPECT_EQ(ErrorCode(foreign), "csrf_failed");
+
+  // An API key does not open the console; a session cookie does not open /v1.
+  auto [id, key] = stack_->NewAccount(Plan::kPro);
+  HttpResult with_key = Http("GET", Base() + "/console/api/me", {{"X-API-Key", key}});
+  EXPECT_EQ(with_key.status, 401);
+  EXPECT_EQ(ErrorCode(with_key), "login_required");
+  HttpResult with_cookie = Http("GET", Base() + "/v1/usage", {{"Cookie", u.cookie}});
+  EXPECT_EQ(with_cookie.status, 401);
+  EXPECT_EQ(ErrorCode(with_cookie), "api_key_required");
+
+  // Unknown routes and methods under /console/api answer JSON.
+  HttpResult missing = u.Call("GET", "/console/api/nothing-here", "", false);
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_EQ(ErrorCode(missing), "not_found");
+  EXPECT_EQ(ErrorCode(Http("GET", Base() + "/console/api/nothing-here")), "not_found");
+  HttpResult method = u.Call("DELETE", "/console/api/me");
+  EXPECT_EQ(method.status, 405);
+  EXPECT_EQ(ErrorCode(method), "method_not_allowed");
+  EXPECT_EQ(method.Header("allow"), "GET");
+
+  // Logout deletes the session: the old cookie is dead.
+  HttpResult out = u.Call("POST", "/console/api/logout");
+  EXPECT_EQ(out.status, 204);
+  EXPECT_NE(out.Header("set-cookie").find("Max-Age=0"), std::string::npos);
+  HttpResult dead = u.Call("GET", "/console/api/me", "", false);
+  EXPECT_EQ(dead.status, 401);
+  EXPECT_EQ(ErrorCode(dead), "login_required");
+  // Only the digest of a session id is kept in Redis.
+  const std::string id_only = u.cookie.substr(u.cookie.find('=') + 1);
+  EXPECT_EQ(stack_->redis().Cli({"EXISTS", "dq:session:" + Sha256Hex(id_only)}).find('1'),
+            std::string::npos);
+}
+
+TEST_F(ConsoleTest, ConsoleBodiesFollowTheErrorContract) {
+  ConsoleUser u = ConsoleUser::SignUp(Base());
+  struct Case {
+    std::string method, path, body;
+    std::string error;
+  };
+  const Case cases[] = {
+      {"POST", "/console/api/keys", "{oops", "pro_required"},  // plan is checked first
+      {"PUT", "/console/api/webhook", "{oops", "invalid_json"},
+      {"PUT", "/console/api/webhook", R"({"enabled":true})", "invalid_request"},
+      {"PUT", "/console/api/webhook", R"({"url":5})", "invalid_request"},
+      {"PUT", "/console/api/webhook", R"({"url":"https://example.com","enabled":"yes"})",
+       "invalid_request"},
+      {"PUT", "/console/api/webhook", R"({"url":"ftp://example.com/x"})", "invalid_webhook_url"},
+      {"GET", "/console/api/webhook/deliveries?limit=0", "", "invalid_request"},
+      {"POST", "/console/api/webhook/deliveries/nope/redeliver", "", "not_found"},
+  };
+  for (const Case& c : cases) {
+    HttpResult r = u.Call(c.method, c.path, c.body);
+    EXPECT_EQ(ErrorCode(r), c.error) << c.method << " " << c.path << " " << c.body << " -> "
+                                     << r.body;
+  }
+}
+
+// Ten failures in the window for one e-mail (or one client address) and the next sign-in is
+// 429, even with the right password. A stack of its own: the address limit would otherwise
+// lock every other test out.
+TEST(ConsoleLoginThrottleTest, TenFailuresThen429) {
+  Stack stack(StackOptions{1, false, ConsoleGatewayEnv()});
+  ConsoleUser u = ConsoleUser::SignUp(stack.GatewayUrl());
+  const std::string url = stack.GatewayUrl() + "/console/api/login";
+  const std::map<std::string, std::string> ct = {{"Content-Type", "application/json"}};
+  for (int i = 0; i < 10; ++i) {
+    HttpResult r = Http("POST", url, ct, json{{"email", u.email}, {"password", "wrong wrong 1"}}.dump());
+    ASSERT_EQ(r.status, 401) << i;
+  }
+  HttpResult blocked = Http("POST", url, ct, json{{"email", u.email}, {"password", u.password}}.dump());
+  EXPECT_EQ(blocked.status, 429);
+  EXPECT_EQ(ErrorCode(blocked), "too_many_requests");
+  EXPECT_FALSE(blocked.Header("retry-after").empty());
+  // The client address is blocked too, for any e-mail.
+  HttpResult other = Http("POST", url, ct,
+                          json{{"email", "someone@example.com"}, {"password", "whatever 123"}}.dump());
+  EXPECT_EQ(other.status, 429);
+}
+
+}  // namespace
+}  // namespace dq::testing

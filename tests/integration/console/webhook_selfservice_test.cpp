@@ -1,0 +1,183 @@
+// Webhook self-service end to end: the real gateway, the real notifier, a local receiver.
+// Set the URL, roll a whsec_ secret, send a test delivery, check X-Service-Signature and the
+// Standard Webhooks signature (with the published verifier, npm standardwebhooks, run by node),
+// then make the receiver fail, see it in the delivery log, redeliver, see success.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "console_client.h"
+#include "dq/common/crypto.h"
+#include "test_receiver.h"
+
+namespace dq::testing {
+namespace {
+
+using nlohmann::json;
+using notifier::testing::ReceivedRequest;
+using notifier::testing::ReceiverReply;
+using notifier::testing::TestReceiver;
+
+// Runs the standardwebhooks reference verifier on what was received; "ok" or its error.
+std::string VerifyWithStandardWebhooks(const std::string& secret, const ReceivedRequest& req) {
+  const std::string dir = TempDir();
+  std::ofstream(dir + "/body", std::ios::binary) << req.body;
+  std::ofstream(dir + "/headers") << json{{"webhook-id", req.Header("webhook-id")},
+                                          {"webhook-timestamp", req.Header("webhook-timestamp")},
+                                          {"webhook-signature", req.Header("webhook-signature")}}
+                                         .dump();
+  std::ofstream(dir + "/verify.js") << R"js(
+const fs = require('fs');
+const { Webhook } = require(process.argv[2] + '/standardwebhooks');
+const [, , , secret, dir] = process.argv;
+try {
+  new Webhook(secret).verify(fs.readFileSync(dir + '/body', 'utf8'),
+                             JSON.parse(fs.readFileSync(dir + '/headers', 'utf8')));
+  process.stdout.write('ok');
+} catch (e) { process.stdout.write('refused: ' + e.message); }
+)js";
+  const std::string cmd = "node " + dir + "/verify.js " DQ_SOURCE_DIR "/scripts/node_modules " +
+                          secret + " " + dir + " >" + dir + "/out 2>&1";
+  std::system(cmd.c_str());
+  std::ifstream in(dir + "/out");
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(WebhookSelfServiceTest, SignedTestDeliveryFailureLogAndRedelivery) {
+  ASSERT_EQ(std::system("test -d " DQ_SOURCE_DIR "/scripts/node_modules/standardwebhooks"), 0)
+      << "run scripts/install-deps.sh --node";
+  Stack stack(StackOptions{1, false, ConsoleGatewayEnv()});
+  ChildProcess notifier(DQ_NOTIFIER_BIN,
+                        {{"DQ_REDIS_PORT", std::to_string(stack.redis().port())},
+                         {"DQ_NOTIFIER_PORT", std::to_string(FreePort())},
+                         {"DQ_NOTIFIER_GRPC_PORT", "0"},
+                         {"DQ_NOTIFIER_BIND", "127.0.0.1"},
+                         {"DQ_WEBHOOK_ALLOW_HTTP", "1"},
+                         {"DQ_WEBHOOK_ALLOW_PRIVATE", "1"},
+                         {"DQ_WEBHOOK_RETRY_BASE_MS", "600000"},
+                         {"DQ_NOTIFIER_POLL_MS", "50"}});
+  std::atomic<int> answer{200};
+  TestReceiver receiver([&](const ReceivedRequest&, int) { return ReceiverReply{answer.load()}; });
+
+  ConsoleUser u = ConsoleUser::SignUp(stack.GatewayUrl());
+  ASSERT_EQ(Dqctl(stack, "account set-plan --account " + u.account_id + " --plan pro"), 0);
+  auto key = stack.accounts().CreateKey(u.account_id);
+  ASSERT_TRUE(key.ok());
+  const std::map<std::string, std::string> api = {{"X-API-Key", key->api_key}};
+
+  // Nothing set yet.
+  json hook = json::parse(u.Call("GET", "/console/api/webhook", "", false).body);
+  EXPECT_TRUE(hook["url"].is_null());
+  EXPECT_EQ(hook["secret_set"], false);
+
+  HttpResult put = u.Call("PUT", "/console/api/webhook",
+                          json{{"url", receiver.Url()}, {"enabled", true}}.dump());
+  ASSERT_EQ(put.status, 200) << put.body;
+  // The same settings through /v1 with the API key.
+  HttpResult via_api = Http("GET", stack.GatewayUrl() + "/v1/webhook", api);
+  ASSERT_EQ(via_api.status, 200) << via_api.body;
+  EXPECT_EQ(json::parse(via_api.body)["url"], receiver.Url());
+  EXPECT_EQ(json::parse(via_api.body)["enabled"], true);
+  EXPECT_FALSE(via_api.Header("x-ratelimit-limit").empty());
+
+  HttpResult rolled = Http("POST", stack.GatewayUrl() + "/v1/webhook/secret", api);
+  ASSERT_EQ(rolled.status, 200) << rolled.body;
+  const std::string secret = json::parse(rolled.body)["secret"];
+  ASSERT_EQ(secret.rfind("whsec_", 0), 0u);
+  std::string raw;
+  ASSERT_TRUE(Base64Decode(secret.substr(6), &raw));
+  EXPECT_EQ(raw.size(), 32u);
+  hook = json::parse(u.Call("GET", "/console/api/webhook", "", false).body);
+  EXPECT_EQ(hook["secret_set"], true);
+  EXPECT_EQ(hook.dump().find(secret), std::string::npos);  // never returned again
+  EXPECT_EQ(hook["secret_hint"], "whsec_…" + secret.substr(secret.size() - 4));
+
+  // A test delivery answers with its outcome; the receiver got signed bytes.
+  HttpResult test = u.Call("POST", "/console/api/webhook/test");
+  ASSERT_EQ(test.status, 200) << test.body;
+  const json outcome = json::parse(test.body);
+  EXPECT_EQ(outcome["outcome"], "delivered");
+  EXPECT_EQ(outcome["status_code"], 200);
+  auto received = receiver.Requests();
+  ASSERT_EQ(received.size(), 1u);
+  const ReceivedRequest& req = received[0];
+  EXPECT_EQ(json::parse(req.body)["test"], true);
+  EXPECT_EQ(req.Header("x-service-delivery"), outcome["delivery_id"]);
+  EXPECT_EQ(req.Header("webhook-id"), outcome["delivery_id"]);
+  EXPECT_EQ(req.Header("x-service-signature"), "sha256=" + HmacSha256Hex(secret, req.body));
+  EXPECT_EQ(VerifyWithStandardWebhooks(secret, req), "ok");
+  // Tampered bytes are refused by the same verifier (so "ok" means something).
+  ReceivedRequest tampered = req;
+  tampered.body += " ";
+  EXPECT_NE(VerifyWithStandardWebhooks(secret, tampered), "ok");
+
+  // The receiver fails: the log shows it, with the next retry.
+  answer = 500;
+  HttpResult failed = Http("POST", stack.GatewayUrl() + "/v1/webhook/test", api);
+  ASSERT_EQ(failed.status, 200) << failed.body;
+  const json fail = json::parse(failed.body);
+  EXPECT_EQ(fail["outcome"], "retry");
+  EXPECT_EQ(fail["status_code"], 500);
+  const std::string failed_id = fail["delivery_id"];
+  json log = json::parse(u.Call("GET", "/console/api/webhook/deliveries?limit=5", "", false).body);
+  ASSERT_GE(log.size(), 2u);
+  EXPECT_EQ(log[0]["delivery_id"], failed_id);
+  EXPECT_EQ(log[0]["status_code"], 500);
+  EXPECT_EQ(log[0]["error"], "HTTP 500");
+  EXPECT_EQ(log[0]["event"], "job.complete");
+  EXPECT_EQ(log[0]["job_id"], fail["job_id"]);
+  EXPECT_EQ(log[0]["attempt"], 1);
+  EXPECT_EQ(log[0]["dead"], false);
+  EXPECT_TRUE(log[0]["next_retry_at"].is_string());
+  EXPECT_TRUE(log[0]["at"].is_string());
+  EXPECT_TRUE(log[0]["duration_ms"].is_number());
+  EXPECT_EQ(log[1]["status_code"], 200);
+
+  // Redeliver once the receiver works again: the notifier sends it, the log shows success.
+  answer = 200;
+  HttpResult again = Http(
+      "POST", stack.GatewayUrl() + "/v1/webhook/deliveries/" + failed_id + "/redeliver", api);
+  EXPECT_EQ(again.status, 202) << again.body;
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        const json l = json::parse(
+            Http("GET", stack.GatewayUrl() + "/v1/webhook/deliveries?limit=1", api).body);
+        return !l.empty() && l[0]["delivery_id"] == failed_id && l[0]["status_code"] == 200;
+      },
+      std::chrono::seconds(10)))
+      << notifier.Log();
+  received = receiver.Requests();
+  ASSERT_EQ(received.size(), 3u);
+  EXPECT_EQ(received[2].Header("x-service-delivery"), failed_id);
+  EXPECT_EQ(VerifyWithStandardWebhooks(secret, received[2]), "ok");
+
+  // Disabled: events are skipped, nothing is sent.
+  ASSERT_EQ(u.Call("PUT", "/console/api/webhook",
+                   json{{"url", receiver.Url()}, {"enabled", false}}.dump())
+                .status,
+            200);
+  EXPECT_EQ(json::parse(u.Call("POST", "/console/api/webhook/test").body)["outcome"], "skipped");
+  EXPECT_EQ(receiver.Requests().size(), 3u);
+}
+
+TEST(WebhookSelfServiceTest, RefusedAddressesAnswerInvalidWebhookUrl) {
+  std::map<std::string, std::string> env = ConsoleGatewayEnv();
+  env["DQ_WEBHOOK_ALLOW_HTTP"] = "0";
+  env["DQ_WEBHOOK_ALLOW_PRIVATE"] = "0";
+  Stack stack(StackOptions{1, false, env});
+  ConsoleUser u = ConsoleUser::SignUp(stack.GatewayUrl());
+  for (const std::string url : {"http://example.com/hook", "https://127.0.0.1/hook",
+                                "https://169.254.169.254/latest", "https://10.1.2.3/x",
+                                "https://localhost/x", "https://user:pw@example.com/"}) {
+    HttpResult r = u.Call("PUT", "/console/api/webhook", json{{"url", url}}.dump());
+    EXPECT_EQ(r.status, 400) << url;
+    EXPECT_EQ(ErrorCode(r), "invalid_webhook_url") << url << " " << r.body;
+  }
+  HttpResult ok = u.Call("PUT", "/console/api/webhook",
+                         json{{"url", "https://hooks.example.com/dq"}}.dump());
+  EXPECT_EQ(ok.status, 200) << ok.body;
+}
+
+}  // namespace
+}  // namespace dq::testing

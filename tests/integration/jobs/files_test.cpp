@@ -1,0 +1,252 @@
+// The files merchants really have, through the real gateway, worker, validator and Redis:
+// XLSX in and out, gzip (Content-Encoding and .gz files, and a bomb), Windows-1252 text, the
+// preview route, and a kg weight column converted to grams.
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "ingest/row_reader.h"
+#include "ingest/row_writer.h"
+#include "stack.h"
+
+namespace dq::testing {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kXlsxType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+std::string Gzip(const std::string& data) {
+  z_stream z{};
+  deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&z, data.size()) + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+std::string Workbook(const std::vector<std::string>& header,
+                     const std::vector<std::vector<std::string>>& rows,
+                     const std::vector<ingest::CellKind>& kinds) {
+  ingest::RowWriter w(ingest::FileFormat::kXlsx, {}, header);
+  w.set_sheet_name("Catalogue");
+  for (const auto& r : rows) {
+    std::vector<std::string_view> cells(r.begin(), r.end());
+    w.WriteRow(cells, kinds);
+  }
+  w.Finish();
+  return w.out();
+}
+
+struct Sheet {
+  std::string name;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+};
+
+Sheet ReadWorkbook(const std::string& bytes) {
+  Sheet s;
+  auto reader = ingest::MakeRowReader(ingest::FileFormat::kXlsx);
+  reader->Feed(bytes);
+  reader->Finish();
+  while (true) {
+    auto st = reader->Next();
+    EXPECT_TRUE(st.ok()) << st.status().message();
+    if (!st.ok() || *st != ingest::ReadState::kRow) break;
+    s.rows.emplace_back(reader->row().begin(), reader->row().end());
+  }
+  s.header = reader->header();
+  s.name = reader->sheet_name();
+  return s;
+}
+
+class FilesIntegrationTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    stack_ = new Stack(StackOptions{1, false,
+                                    {{"DQ_RATE_LIMIT_GENERAL", "100000"},
+                                     {"DQ_RATE_LIMIT_UPLOAD", "100000"},
+                                     {"DQ_UPLOAD_MAX_BYTES", "1048576"}}});
+  }
+  static void TearDownTestSuite() {
+    delete stack_;
+    stack_ = nullptr;
+  }
+  void SetUp() override { std::tie(account_, key_) = stack_->NewAccount(); }
+
+  HttpResult Post(const std::string& path, const std::string& body,
+                  std::map<std::string, std::string> headers) {
+    headers["X-API-Key"] = key_;
+    return Http("POST", stack_->GatewayUrl() + path, headers, body);
+  }
+  HttpResult Get(const std::string& path) {
+    return Http("GET", stack_->GatewayUrl() + path, {{"X-API-Key", key_}});
+  }
+  json WaitDone(const std::string& id) {
+    json job;
+    WaitFor(
+        [&] {
+          job = json::parse(Get("/v1/jobs/" + id).body);
+          return job["status"] == "done" || job["status"] == "failed";
+        },
+        std::chrono::seconds(30));
+    return job;
+  }
+  static std::string Error(const HttpResult& r) {
+    json j = json::parse(r.body, nullptr, false);
+    return j.is_object() ? j.value("error", "") : "";
+  }
+
+  static Stack* stack_;
+  std::string account_, key_;
+};
+Stack* FilesIntegrationTest::stack_ = nullptr;
+
+TEST_F(FilesIntegrationTest, XlsxUploadComesBackAsXlsxWithFixes) {
+  const std::string book =
+      Workbook({"SKU", "Price", "GTIN", "Stock"},
+               {{"A-1", "19,99", "4006381333931", "10.0"}, {"A-2", "5", "036000291452", "3"}},
+               {ingest::CellKind::kString, ingest::CellKind::kString, ingest::CellKind::kNumber,
+                ingest::CellKind::kString});
+  HttpResult r = Post("/v1/jobs?filename=catalogue.xlsx&check_types=product,inventory", book,
+                      {{"Content-Type", kXlsxType}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  const std::string id = json::parse(r.body)["id"];
+  json job = WaitDone(id);
+  ASSERT_EQ(job["status"], "done") << job.dump();
+  EXPECT_EQ(job["format"], "xlsx");
+  EXPECT_EQ(job["encoding"], "utf-8");
+  EXPECT_EQ(job["rows_total"], 2);
+  HttpResult cleaned = Get("/v1/jobs/" + id + "/cleaned");
+  ASSERT_EQ(cleaned.status, 200);
+  EXPECT_EQ(cleaned.Header("content-type"), kXlsxType);
+  const Sheet s = ReadWorkbook(cleaned.body);
+  EXPECT_EQ(s.name, "Catalogue");
+  EXPECT_EQ(s.header, (std::vector<std::string>{"SKU", "Price", "GTIN", "Stock"}));
+  ASSERT_EQ(s.rows.size(), 2u);
+  EXPECT_EQ(s.rows[0], (std::vector<std::string>{"A-1", "19.99", "4006381333931", "10"}));
+  EXPECT_EQ(s.rows[1][2], "036000291452");  // written as text: the leading zero stays
+}
+
+TEST_F(FilesIntegrationTest, GzipBodyGzipFileAndBomb) {
+  const std::string csv = "sku,price\nA,1\nB,2\n";
+  HttpResult body = Post("/v1/jobs", Gzip(csv),
+                         {{"Content-Type", "text/csv"}, {"Content-Encoding", "gzip"}});
+  ASSERT_EQ(body.status, 202) << body.body;
+  EXPECT_EQ(WaitDone(json::parse(body.body)["id"])["rows_total"], 2);
+
+  HttpResult file = Post("/v1/jobs?filename=products.csv.gz", Gzip(csv),
+                         {{"Content-Type", "application/gzip"}});
+  ASSERT_EQ(file.status, 202) << file.body;
+  json job = WaitDone(json::parse(file.body)["id"]);
+  EXPECT_EQ(job["format"], "csv");
+  EXPECT_EQ(job["status"], "done");
+
+  // 64 MiB of one repeated CSV row in well under 1 MiB: refused at the 1 MiB limit.
+  std::string big;
+  big.reserve(64 << 20);
+  big = "sku,price\n";
+  while (big.size() < (64u << 20)) big += "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA,1\n";
+  const std::string bomb = Gzip(big);
+  ASSERT_LT(bomb.size(), 1u << 20);
+  HttpResult refused =
+      Post("/v1/jobs", bomb, {{"Content-Type", "text/csv"}, {"Content-Encoding", "gzip"}});
+  EXPECT_EQ(refused.status, 413) << refused.body;
+  EXPECT_EQ(Error(refused), "file_too_large");
+  HttpResult refused_file =
+      Post("/v1/jobs?filename=bomb.csv.gz", bomb, {{"Content-Type", "application/gzip"}});
+  EXPECT_EQ(refused_file.status, 413);
+  HttpResult br = Post("/v1/jobs", csv, {{"Content-Type", "text/csv"}, {"Content-Encoding", "br"}});
+  EXPECT_EQ(br.status, 415);
+}
+
+TEST_F(FilesIntegrationTest, Windows1252CsvIsConvertedAndShown) {
+  const std::string csv = "sku,title,price\nA,Caf\xE9 cr\xE8me br\xFBl\xE9\x65,4\n"
+                          "B,Gar\xE7on \xE0 la fa\xE7\x61\x64\x65,5\n";
+  HttpResult r = Post("/v1/jobs?filename=excel.csv", csv, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  const std::string id = json::parse(r.body)["id"];
+  json job = WaitDone(id);
+  // Without bytes 0x80-0x9F the two are the same text; libuchardet names either.
+  EXPECT_TRUE(job["encoding"] == "windows-1252" || job["encoding"] == "iso-8859-1") << job.dump();
+  HttpResult cleaned = Get("/v1/jobs/" + id + "/cleaned");
+  EXPECT_NE(cleaned.body.find("Caf\xC3\xA9 cr\xC3\xA8me"), std::string::npos) << cleaned.body;
+
+  HttpResult mislabelled = Post("/v1/jobs", "sku,title\nA,Caf\xE9\n",
+                                {{"Content-Type", "text/csv; charset=utf-8"}});
+  EXPECT_EQ(mislabelled.status, 400);
+  EXPECT_NE(mislabelled.body.find("Byte 15 (0xE9)"), std::string::npos) << mislabelled.body;
+  HttpResult surrogate = Post("/v1/jobs", std::string("\xFF\xFEs\0\x00\xD8" "a\0\n\0", 10),
+                              {{"Content-Type", "text/csv"}});
+  EXPECT_EQ(surrogate.status, 400) << surrogate.body;
+}
+
+TEST_F(FilesIntegrationTest, PreviewShowsTheReadingAndCreatesNothing) {
+  const std::string csv = "SKU;Price;Weight (kg)\nA-1;19,99;1.2\nA-2;5;0,5\nA-3;7;2\n"
+                          "A-4;8;3\nA-5;9;4\nA-6;10;5\n";
+  HttpResult r = Post("/v1/jobs/preview?filename=shop.csv", csv, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  json p = json::parse(r.body);
+  EXPECT_EQ(p["format"], "csv");
+  EXPECT_EQ(p["encoding"], "utf-8");
+  EXPECT_EQ(p["columns"], json({"SKU", "Price", "Weight (kg)"}));
+  EXPECT_EQ(p["mapping"], json({{"sku", "SKU"}, {"price", "Price"}, {"weight", "Weight (kg)"}}));
+  EXPECT_EQ(p["mapping_inferred"], true);
+  ASSERT_EQ(p["sample_rows"].size(), 5u);
+  EXPECT_EQ(p["sample_rows"][0], json({"A-1", "19,99", "1.2"}));
+
+  json usage = json::parse(Get("/v1/usage").body);
+  EXPECT_EQ(usage["records_used"], 0);
+  EXPECT_EQ(json::parse(Get("/v1/jobs").body).size(), 0u);
+
+  HttpResult bad_mapping = Post("/v1/jobs/preview?mapping=%7B%22sku%22%3A%22Nope%22%7D", csv,
+                                {{"Content-Type", "text/csv"}});
+  EXPECT_EQ(bad_mapping.status, 400);
+  HttpResult empty = Post("/v1/jobs/preview", "sku\n", {{"Content-Type", "text/csv"}});
+  EXPECT_EQ(empty.status, 400);
+  EXPECT_EQ(Error(empty), "empty_file");
+  HttpResult xlsx = Post("/v1/jobs/preview", Workbook({"sku"}, {{"X"}}, {}),
+                         {{"Content-Type", kXlsxType}});
+  ASSERT_EQ(xlsx.status, 200) << xlsx.body;
+  EXPECT_EQ(json::parse(xlsx.body)["format"], "xlsx");
+  HttpResult anonymous = Http("POST", stack_->GatewayUrl() + "/v1/jobs/preview",
+                              {{"Content-Type", "text/csv"}}, csv);
+  EXPECT_EQ(anonymous.status, 401);
+}
+
+TEST_F(FilesIntegrationTest, KilogramColumnBecomesGramsAndDeclaredValueIsChecked) {
+  const std::string csv = "SKU,Price,Weight (kg),Customs Value\nA-1,10,1.2,0\nA-2,10,0.5,12\n";
+  HttpResult r = Post("/v1/jobs?filename=ship.csv&check_types=shipping", csv,
+                      {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  const std::string id = json::parse(r.body)["id"];
+  json job = WaitDone(id);
+  EXPECT_EQ(job["mapping"]["weight"], "Weight (kg)");
+  EXPECT_EQ(job["mapping"]["declared_value"], "Customs Value");
+  HttpResult cleaned = Get("/v1/jobs/" + id + "/cleaned");
+  EXPECT_EQ(cleaned.body, "SKU,Price,Weight (kg),Customs Value\nA-1,10,1200,0\nA-2,10,500,12\n");
+  std::set<std::string> codes;
+  for (const auto& i : job["issues"]) codes.insert(i["code"].get<std::string>());
+  EXPECT_TRUE(codes.count("WEIGHT_CONVERTED_TO_GRAMS"));
+  EXPECT_TRUE(codes.count("INVALID_DECLARED_VALUE"));
+
+  // /v1/validate accepts declared_value in its mapping.
+  json req = {{"records", {{{"v", "abc"}, {"w", "2 lb"}}}},
+              {"mapping", {{"declared_value", "v"}, {"weight", "w"}}},
+              {"check_types", "shipping"}};
+  HttpResult v = Post("/v1/validate", req.dump(), {{"Content-Type", "application/json"}});
+  ASSERT_EQ(v.status, 200) << v.body;
+  json out = json::parse(v.body);
+  EXPECT_EQ(out["cleaned"][0]["w"], "907.18");
+  EXPECT_EQ(out["issues"][0]["code"], "INVALID_DECLARED_VALUE");
+}
+
+}  // namespace
+}  // namespace dq::testing

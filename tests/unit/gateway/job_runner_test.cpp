@@ -1,0 +1,412 @@
+// Every state change of the JobRunner, with the in-memory fakes: claim, heartbeat, stale claim,
+// validator failure mid-stream, store failure at each step, publish failure, max attempts,
+// cancellation; then every step of a run failed once, before and after it takes effect.
+#include "jobs/job_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "dq/testing/fake_clock.h"
+#include "dq/testing/job_fakes.h"
+#include "dq/testing/gateway_fakes.h"
+#include "jobs/job_heartbeat.h"
+#include "jobs/jobs_api.h"
+
+namespace dq::gateway {
+namespace {
+
+using testing::FakeClock;
+using testing::FakeValidatorStreamFactory;
+using testing::FaultPlan;
+using testing::InMemoryJobQueue;
+using testing::InMemoryJobStore;
+using testing::RecordingEventPublisher;
+
+constexpr int kRows = 10;
+
+// Row r: sku "" is an error; a lower-case sku is a warning fixed to upper case.
+std::vector<validator::v1::Issue> IssuesFor(uint64_t row, const validator::v1::Row& values) {
+  std::vector<validator::v1::Issue> out;
+  const std::string& sku = values.values(0);
+  validator::v1::Issue i;
+  i.set_row(row);
+  i.set_field("sku");
+  i.set_original_value(sku);
+  if (sku.empty()) {
+    i.set_severity(validator::v1::SEVERITY_ERROR);
+    i.set_code("sku_missing");
+    i.set_message("SKU is missing.");
+    out.push_back(i);
+  } else if (sku[0] == 'x') {
+    i.set_severity(validator::v1::SEVERITY_WARNING);
+    i.set_code("sku_case");
+    i.set_message("SKU is lower case.");
+    std::string fixed = sku;
+    for (char& c : fixed) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    i.set_fixed_value(fixed);
+    out.push_back(i);
+  }
+  return out;
+}
+
+std::string File() {
+  std::string csv = "sku,title\n";
+  for (int r = 1; r <= kRows; ++r) {
+    csv += (r % 3 == 0 ? std::string() : (r % 3 == 1 ? "x" : "A") + std::to_string(r)) +
+           ",Item " + std::to_string(r) + "\n";
+  }
+  return csv;
+}
+
+struct Fixture {
+  explicit Fixture(FaultPlan* plan = nullptr, RunnerOptions options = Defaults())
+      : store(plan), queue(plan), validator(IssuesFor, plan), events(plan),
+        runner(store, queue, validator, events, clock, options) {
+    job.id = "0b6f7a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b";
+    job.account_id = "acct_1";
+    job.filename = "shop.csv";
+    job.status = "queued";
+    job.check_types = "product";
+    job.mapping = {{"sku", "sku"}};
+    job.header = {"sku", "title"};
+    job.rows_total = kRows;
+    job.quota_month = "202611";
+    job.created_ms = UnixMillis(clock.Now());
+    const std::string file = File();
+    // Three pieces, cut mid-row: the reader must join them.
+    std::vector<std::string_view> pieces = {std::string_view(file).substr(0, 25),
+                                            std::string_view(file).substr(25, 40),
+                                            std::string_view(file).substr(65)};
+    job.file_bytes = static_cast<int64_t>(file.size());
+    job.file_chunks = 3;
+    file_ = file;
+    // Set up without faults: the plan counts only the run.
+    FaultPlan* saved = plan ? new FaultPlan(*plan) : nullptr;
+    if (plan) plan->fail_at = 0;
+    EXPECT_TRUE(store.Create(job, pieces).ok());
+    EXPECT_TRUE(queue.Enqueue(job.account_id, job.id).ok());
+    EXPECT_TRUE(store.Accept(job).ok());
+    entry = **queue.Next("w1", std::chrono::milliseconds(0));
+    if (plan) {
+      *plan = *saved;
+      plan->steps = 0;
+      plan->log.clear();
+      delete saved;
+    }
+  }
+  static RunnerOptions Defaults() {
+    RunnerOptions o;
+    o.chunk_rows = 3;  // several chunks, so failures land mid-stream
+    o.output.cleaned_piece_bytes = 16;
+    return o;
+  }
+  RunOutcome Run() { return runner.Run(entry, lost); }
+  // Runs until the job reaches an end the runner reports as final.
+  RunOutcome RunToEnd(int max_runs = 10) {
+    RunOutcome o = RunOutcome::kRetryLater;
+    for (int i = 0; i < max_runs; ++i) {
+      o = Run();
+      if (o != RunOutcome::kRetryLater && o != RunOutcome::kSuperseded) return o;
+    }
+    return o;
+  }
+  Job Stored() { return *store.job(job.id); }
+  std::vector<std::string> Issues() { return *store.Issues(Stored(), 0, -1); }
+  std::string Cleaned() {
+    std::string all;
+    auto chunks = store.CleanedChunks(Stored());
+    for (const auto& c : *chunks) all += c;
+    return all;
+  }
+
+  FakeClock clock;
+  InMemoryJobStore store;
+  InMemoryJobQueue queue;
+  FakeValidatorStreamFactory validator;
+  RecordingEventPublisher events;
+  JobRunner runner;
+  Job job;
+  QueueEntry entry;
+  std::atomic<bool> lost{false};
+  std::string file_;
+};
+
+TEST(JobRunnerTest, ClaimRunsToDoneAndPublishesOnce) {
+  Fixture f;
+  EXPECT_EQ(f.Run(), RunOutcome::kDone);
+  const Job j = f.Stored();
+  EXPECT_EQ(j.status, "done");
+  EXPECT_EQ(j.attempts, 1);
+  EXPECT_EQ(j.issues, 7);  // rows 3, 6, 9 missing; 1, 4, 7, 10 lower case
+  EXPECT_EQ(j.issues_found, 7);
+  EXPECT_TRUE(j.event_published);
+  EXPECT_EQ(f.queue.pending(), 0u);
+  ASSERT_EQ(f.events.records.size(), 1u);
+  EXPECT_EQ(f.events.records[0].delivery_id, j.id);
+  auto payload = events::DecodeJobComplete(f.events.records[0].payload);
+  ASSERT_TRUE(payload.ok());
+  EXPECT_EQ(payload->status, "done");
+  EXPECT_EQ(payload->rows, kRows);
+  EXPECT_EQ(f.Cleaned().substr(0, 22), "sku,title\nX1,Item 1\nA2");
+  EXPECT_EQ(f.store.refunded_records(), 0);
+  EXPECT_EQ(f.store.keys_of(j.id), 4u);  // job, issues, cleaned, summary; the upload is gone
+}
+
+TEST(JobRunnerTest, SummaryCountsEqualTheIssues) {
+  Fixture f;
+  ASSERT_EQ(f.Run(), RunOutcome::kDone);
+  auto summary = nlohmann::json::parse(*f.store.Summary(f.Stored()));
+  ASSERT_EQ(summary["by_code"].size(), 2u);
+  EXPECT_EQ(summary["by_code"][0]["code"], "sku_case");
+  EXPECT_EQ(summary["by_code"][0]["count"], 4);
+  EXPECT_EQ(summary["by_code"][0]["examples"].size(), 4u);
+  EXPECT_EQ(summary["by_code"][1]["count"], 3);
+  EXPECT_EQ(summary["by_field"][0],
+            (nlohmann::json{{"field", "sku"}, {"errors", 3}, {"warnings", 4}, {"fixes", 4}}));
+}
+
+TEST(JobRunnerTest, StoredIssuesAreCappedButCountsStayExact) {
+  RunnerOptions o = Fixture::Defaults();
+  o.output.max_stored_issues = 2;
+  Fixture f(nullptr, o);
+  ASSERT_EQ(f.Run(), RunOutcome::kDone);
+  EXPECT_EQ(f.Issues().size(), 2u);
+  EXPECT_EQ(f.Stored().issues, 2);
+  EXPECT_EQ(f.Stored().issues_found, 7);
+  EXPECT_EQ(JobDetailJson(f.Stored())["issues_truncated"], true);
+  EXPECT_EQ(JobDetailJson(f.Stored())["issues_total"], 7);
+  auto summary = nlohmann::json::parse(*f.store.Summary(f.Stored()));
+  EXPECT_EQ(summary["by_code"][0]["count"], 4);
+}
+
+// The detail is written page by page (here 3 issues a page) and reads back whole; the summary and
+// delete answer from the same store.
+TEST(JobsApiTest, DetailStreamsInPagesSummaryAndDelete) {
+  Fixture f;
+  ASSERT_EQ(f.Run(), RunOutcome::kDone);
+  testing::InMemoryQuotaService quota(QuotaPolicy{});
+  JobsOptions o;
+  o.issues_page = 3;
+  JobsApi api(f.store, f.queue, quota, f.clock, o);
+  Principal p;
+  p.account.id = "acct_1";
+  HttpResponse r = api.Get(p, f.job.id);
+  ASSERT_EQ(r.status, 200);
+  EXPECT_TRUE(static_cast<bool>(r.body_producer));
+  auto detail = nlohmann::json::parse(r.FullBody());
+  ASSERT_EQ(detail["issues"].size(), 7u);
+  for (int i = 0; i < 7; ++i) EXPECT_EQ(detail["issues"][i]["id"], i + 1);
+  EXPECT_EQ(detail["issues_truncated"], false);
+  auto summary = nlohmann::json::parse(api.Summary(p, f.job.id).body);
+  EXPECT_EQ(summary["rows_total"], kRows);
+  EXPECT_EQ(summary["by_code"].size(), 2u);
+  EXPECT_EQ(api.Get(p, "not-a-job").status, 404);
+  Principal other;
+  other.account.id = "acct_2";
+  EXPECT_EQ(api.Delete(other, f.job.id).status, 404);
+  EXPECT_EQ(api.Delete(p, f.job.id).status, 204);
+  EXPECT_EQ(api.Get(p, f.job.id).status, 404);
+  EXPECT_EQ(f.store.keys_of(f.job.id), 0u);
+}
+
+TEST(JobRunnerTest, HeartbeatTouchesOwnEntriesAndNeverStealsOthers) {
+  Fixture f;
+  Heartbeats mine(f.queue);
+  auto lost = mine.Add("w1", f.entry.entry_id);
+  EXPECT_EQ(mine.Beat(), 1);
+  EXPECT_FALSE(lost->load());
+  f.queue.TakeOver(f.entry.entry_id, "w2");  // w1 went silent; w2 reclaimed the entry
+  EXPECT_EQ(mine.Beat(), 0);
+  EXPECT_TRUE(lost->load());
+  // The entry stays w2's: w1's heartbeat did not take it back.
+  Heartbeats theirs(f.queue);
+  auto still = theirs.Add("w2", f.entry.entry_id);
+  EXPECT_EQ(theirs.Beat(), 1);
+  EXPECT_FALSE(still->load());
+}
+
+TEST(JobRunnerTest, LostEntryStopsTheAttemptWithoutWriting) {
+  Fixture f;
+  f.lost = true;
+  EXPECT_EQ(f.Run(), RunOutcome::kSuperseded);
+  EXPECT_EQ(f.Stored().status, "processing");
+  EXPECT_TRUE(f.Issues().empty());
+  EXPECT_TRUE(f.events.records.empty());
+  EXPECT_EQ(f.queue.pending(), 1u);  // not acknowledged: the new owner finishes it
+}
+
+TEST(JobRunnerTest, StaleClaimIsFencedOut) {
+  Fixture f;
+  // Mid-stream, another worker claims the job (this one was presumed dead).
+  bool claimed = false;
+  f.validator = FakeValidatorStreamFactory([&](uint64_t row, const validator::v1::Row& v) {
+    if (row == 5 && !claimed) {
+      claimed = true;
+      EXPECT_EQ(f.store.ClaimJob("acct_1", f.job.id, "now")->kind, ClaimKind::kRun);
+    }
+    return IssuesFor(row, v);
+  });
+  EXPECT_EQ(f.Run(), RunOutcome::kSuperseded);
+  EXPECT_TRUE(f.events.records.empty());
+  EXPECT_EQ(f.Stored().attempts, 2);
+  EXPECT_TRUE(f.Issues().empty());  // the newer claim dropped the output; the stale one wrote none
+  EXPECT_EQ(f.queue.pending(), 1u);
+}
+
+TEST(JobRunnerTest, ValidatorFailureMidStreamPostponesThenCompletes) {
+  FaultPlan plan;
+  Fixture clean;
+  ASSERT_EQ(clean.Run(), RunOutcome::kDone);
+  FaultPlan count;
+  Fixture counted(&count);
+  ASSERT_EQ(counted.Run(), RunOutcome::kDone);
+  // The second answer of the stream: rows 1-3 are stored, rows 4-6 are lost.
+  int receives = 0;
+  for (size_t i = 0; i < count.log.size() && plan.fail_at == 0; ++i) {
+    if (count.log[i] == "validator.receive" && ++receives == 2) plan.fail_at = static_cast<int>(i) + 1;
+  }
+  ASSERT_GT(plan.fail_at, 0);
+  Fixture f(&plan);
+  EXPECT_EQ(f.Run(), RunOutcome::kRetryLater);
+  EXPECT_EQ(f.Stored().status, "queued");
+  EXPECT_EQ(f.validator.cancelled, 1);
+  EXPECT_EQ(f.Run(), RunOutcome::kDone);
+  EXPECT_EQ(f.Stored().attempts, 2);
+  EXPECT_EQ(f.Issues(), clean.Issues());
+  EXPECT_EQ(f.Cleaned(), clean.Cleaned());
+  EXPECT_EQ(f.events.records.size(), 1u);
+}
+
+TEST(JobRunnerTest, ValidatorRefusalFailsTheJobAndRefundsOnce) {
+  Fixture f;
+  f.validator.refuse = true;
+  EXPECT_EQ(f.Run(), RunOutcome::kFailed);
+  EXPECT_EQ(f.Stored().status, "failed");
+  EXPECT_EQ(f.Stored().error, "validator refused the chunk");
+  EXPECT_EQ(f.store.refunded_records(), kRows);
+  ASSERT_EQ(f.events.records.size(), 1u);
+  EXPECT_EQ(events::DecodeJobComplete(f.events.records[0].payload)->status, "failed");
+  EXPECT_EQ(f.Run(), RunOutcome::kAlreadyFinished);  // a stray redelivery changes nothing
+  EXPECT_EQ(f.store.refunded_records(), kRows);
+}
+
+TEST(JobRunnerTest, PublishFailureIsRepairedByTheNextAttempt) {
+  FaultPlan plan;
+  Fixture f(&plan);
+  // Find the publish step of a clean run.
+  FaultPlan count;
+  Fixture counted(&count);
+  ASSERT_EQ(counted.Run(), RunOutcome::kDone);
+  const auto at = std::find(count.log.begin(), count.log.end(), "events.publish");
+  ASSERT_NE(at, count.log.end());
+  plan.fail_at = static_cast<int>(at - count.log.begin()) + 1;
+  EXPECT_EQ(f.Run(), RunOutcome::kRetryLater);
+  EXPECT_EQ(f.Stored().status, "done");
+  EXPECT_FALSE(f.Stored().event_published);
+  EXPECT_TRUE(f.events.records.empty());
+  EXPECT_EQ(f.Run(), RunOutcome::kAlreadyFinished);
+  EXPECT_EQ(f.events.records.size(), 1u);
+  EXPECT_TRUE(f.Stored().event_published);
+  EXPECT_EQ(f.Stored().attempts, 1);  // not run again, only published
+}
+
+TEST(JobRunnerTest, MaxAttemptsFailsTheJob) {
+  RunnerOptions o = Fixture::Defaults();
+  o.max_attempts = 1;
+  FaultPlan plan;
+  Fixture f(&plan, o);
+  plan.fail_at = 3;  // the first attempt breaks
+  EXPECT_EQ(f.Run(), RunOutcome::kRetryLater);
+  EXPECT_EQ(f.Run(), RunOutcome::kFailed);
+  EXPECT_EQ(f.Stored().error, "The job could not be completed after 1 attempts.");
+  EXPECT_EQ(f.store.refunded_records(), kRows);
+  EXPECT_EQ(f.events.records.size(), 1u);
+}
+
+TEST(JobRunnerTest, DeletedWhileRunningStopsWritesNothingAndSendsNoEvent) {
+  Fixture f;
+  int64_t rows_done_then = -1;
+  f.validator = FakeValidatorStreamFactory([&](uint64_t row, const validator::v1::Row& v) {
+    if (row == 8) {
+      rows_done_then = f.Stored().rows_done;
+      EXPECT_TRUE(*f.store.Delete("acct_1", f.job.id));
+    }
+    return IssuesFor(row, v);
+  });
+  EXPECT_EQ(f.Run(), RunOutcome::kCancelled);
+  EXPECT_FALSE(f.store.job(f.job.id).has_value());
+  EXPECT_EQ(f.store.keys_of(f.job.id), 0u);
+  EXPECT_TRUE(f.events.records.empty());
+  EXPECT_EQ(f.queue.pending(), 0u);
+  EXPECT_EQ(rows_done_then, 3);  // rows 1-3 were stored before the delete
+  EXPECT_EQ(f.store.refunded_records(), kRows - 3);
+}
+
+TEST(JobRunnerTest, DeletedBeforeClaimIsAcknowledged) {
+  Fixture f;
+  ASSERT_TRUE(*f.store.Delete("acct_1", f.job.id));
+  EXPECT_EQ(f.store.refunded_records(), kRows);
+  EXPECT_EQ(f.Run(), RunOutcome::kGone);
+  EXPECT_EQ(f.queue.pending(), 0u);
+  EXPECT_TRUE(f.events.records.empty());
+}
+
+TEST(JobRunnerTest, UnacceptedJobWaitsThenIsAbandonedWithItsQuota) {
+  Fixture f;
+  Job other = f.job;
+  other.id = "1b6f7a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b";
+  const std::string file = File();
+  ASSERT_TRUE(f.store.Create(other, {file}).ok());
+  ASSERT_TRUE(f.queue.Enqueue(other.account_id, other.id).ok());
+  QueueEntry e = **f.queue.Next("w1", std::chrono::milliseconds(0));
+  EXPECT_EQ(f.runner.Run(e, f.lost), RunOutcome::kNotAccepted);
+  EXPECT_EQ(f.queue.pending(), 2u);
+  f.clock.Advance(std::chrono::minutes(3));
+  EXPECT_EQ(f.runner.Run(e, f.lost), RunOutcome::kAbandoned);
+  EXPECT_FALSE(f.store.job(other.id).has_value());
+  EXPECT_EQ(f.store.refunded_records(), kRows);
+  EXPECT_EQ(f.queue.pending(), 1u);
+  EXPECT_TRUE(f.events.records.empty());
+}
+
+// Every step of a clean run, failed once (before it acts, then after it acted with its answer
+// lost): the job still ends done with the clean run's issues and cleaned file, its event is
+// published (duplicates carry the same delivery id), nothing is refunded, the entry is acked.
+TEST(JobRunnerTest, EveryStepFailedOnceStillEndsDoneExactlyOnce) {
+  Fixture clean;
+  FaultPlan count;
+  Fixture counted(&count);
+  ASSERT_EQ(counted.Run(), RunOutcome::kDone);
+  ASSERT_EQ(clean.Run(), RunOutcome::kDone);
+  const int steps = count.steps;
+  ASSERT_GT(steps, 15);
+  for (bool after : {false, true}) {
+    for (int n = 1; n <= steps; ++n) {
+      SCOPED_TRACE("step " + std::to_string(n) + " (" + count.log[n - 1] + ")" +
+                   (after ? " after" : " before"));
+      FaultPlan plan;
+      plan.fail_at = n;
+      plan.after = after;
+      Fixture f(&plan);
+      RunOutcome end = f.RunToEnd();
+      // An entry whose ack was lost is taken again after the claim timeout.
+      if (f.queue.pending() != 0) end = f.RunToEnd();
+      EXPECT_TRUE(end == RunOutcome::kDone || end == RunOutcome::kAlreadyFinished)
+          << RunOutcomeName(end);
+      EXPECT_EQ(plan.steps >= n, true);
+      EXPECT_EQ(f.Stored().status, "done");
+      EXPECT_EQ(f.Issues(), clean.Issues());
+      EXPECT_EQ(f.Cleaned(), clean.Cleaned());
+      EXPECT_EQ(*f.store.Summary(f.Stored()), *clean.store.Summary(clean.Stored()));
+      ASSERT_GE(f.events.records.size(), 1u);
+      for (const auto& r : f.events.records) EXPECT_EQ(r.delivery_id, f.job.id);
+      EXPECT_LE(f.events.records.size(), 2u);
+      EXPECT_EQ(f.store.refunded_records(), 0);
+      EXPECT_EQ(f.queue.pending(), 0u);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace dq::gateway
