@@ -138,7 +138,8 @@ std::optional<HttpResponse> Gateway::Admit(const HttpRequest& head,
     const std::string size = body_bytes ? std::to_string(*body_bytes) + " bytes" : "chunked";
     if (path == "/console/api" || path.starts_with("/console/api/")) {
       if (deps_.session_valid && deps_.session_valid(head)) return std::nullopt;
-      response = ErrorResponse(Status(ErrorCode::kApiKeyRequired,
+      if (deps_.console != nullptr && deps_.console->Authenticate(head).ok()) return std::nullopt;
+      response = ErrorResponse(Status(ErrorCode::kLoginRequired,
                                       "Sign in to the console before sending a body this large (" +
                                           size + ")."));
     } else if (path == "/v1" || path.starts_with("/v1/")) {

@@ -61,7 +61,8 @@ struct GatewayDeps {
   JobsApi* jobs = nullptr;
   const Clock& clock = SystemClock::Instance();
   // Whether the request carries a valid console session (cookie dq_session); used by the edge
-  // to accept large /console/api bodies before they are read. Null: no sessions.
+  // to accept large /console/api bodies before they are read. When null, the console door
+  // (console) decides.
   std::function<bool(const HttpRequest&)> session_valid;
   // The console's door and the webhook endpoints; null where not served.
   ConsoleApi* console = nullptr;
