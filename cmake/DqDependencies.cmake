@@ -30,18 +30,17 @@ if(DQ_BUILD_TESTS)
 endif()
 if(DQ_BUILD_BENCH)
   find_package(benchmark CONFIG REQUIRED)
+  # bench/validate_bench compares our JSON reader with simdjson On-Demand.
+  find_package(simdjson CONFIG REQUIRED)
 endif()
 
-# Libraries added for self-service, the console, upload formats and the hot paths. Debian 12
-# ships CMake configs for CLI11, simdjson, Abseil and expat; the rest have pkg-config files only.
+# Libraries added for self-service, the console and upload formats. Debian 12 ships CMake
+# configs for CLI11 and expat; the rest have pkg-config files only.
 find_package(CLI11 CONFIG REQUIRED)
-find_package(simdjson CONFIG REQUIRED)
-find_package(absl CONFIG REQUIRED)
 find_package(EXPAT REQUIRED)
 find_package(ZLIB REQUIRED)
 pkg_check_modules(ARGON2 REQUIRED IMPORTED_TARGET libargon2)
 pkg_check_modules(IDN2 REQUIRED IMPORTED_TARGET libidn2)
-pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
 pkg_check_modules(UCHARDET REQUIRED IMPORTED_TARGET uchardet)
 add_library(dq::argon2 ALIAS PkgConfig::ARGON2)
@@ -52,6 +51,5 @@ find_library(UNISTRING_LIBRARY unistring REQUIRED)
 add_library(dq::unistring INTERFACE IMPORTED)
 target_include_directories(dq::unistring INTERFACE ${UNISTRING_INCLUDE_DIR})
 target_link_libraries(dq::unistring INTERFACE ${UNISTRING_LIBRARY})
-add_library(dq::re2 ALIAS PkgConfig::RE2)
 add_library(dq::zip ALIAS PkgConfig::LIBZIP)
 add_library(dq::uchardet ALIAS PkgConfig::UCHARDET)

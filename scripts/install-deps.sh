@@ -25,8 +25,8 @@ packages=(
   libcurl4-openssl-dev
   # rule data: phone numbers, ISO country and currency lists, UUIDs
   libphonenumber-dev iso-codes uuid-dev
-  # passwords, IDNA, CLI parsing, fast JSON, regular expressions, Abseil (gRPC links it anyway)
-  libargon2-dev libidn2-dev libunistring-dev libcli11-dev libsimdjson-dev libre2-dev libabsl-dev
+  # passwords, IDNA (libidn2 + libunistring), CLI parsing; simdjson only for bench/validate_bench
+  libargon2-dev libidn2-dev libunistring-dev libcli11-dev libsimdjson-dev
   # upload formats: XLSX (zip + XML), gzip, encoding detection
   libzip-dev libexpat1-dev zlib1g-dev libuchardet-dev
   # the console's browser libraries, copied into the image; nothing comes from a CDN

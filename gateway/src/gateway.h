@@ -60,15 +60,15 @@ struct GatewayDeps {
   // The job endpoints; null where jobs are not served (unit tests of other routes).
   JobsApi* jobs = nullptr;
   const Clock& clock = SystemClock::Instance();
-  // Whether the request carries a valid console session (cookie dq_session); used by the edge
-  // to accept large /console/api bodies before they are read. When null, the console door
-  // (console) decides.
-  std::function<bool(const HttpRequest&)> session_valid;
   // The console's door and the webhook endpoints; null where not served.
   ConsoleApi* console = nullptr;
   WebhookApi* webhooks = nullptr;
   // The web console's pages and assets under /console/; null where the console is not served.
   const ConsoleSite* console_site = nullptr;
+  // Whether the request carries a valid console session (cookie dq_session); used by the edge
+  // to accept large /console/api bodies before they are read. When null, the console door
+  // (console) decides.
+  std::function<bool(const HttpRequest&)> session_valid;
 };
 
 class Gateway final : public HttpService {
