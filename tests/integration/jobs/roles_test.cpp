@@ -43,7 +43,7 @@ TEST(RolesTest, ApiRoleQueuesAndWorkerRoleRuns) {
   std::string metrics;
   ASSERT_TRUE(WaitFor(
       [&] {
-        metrics = Http("GET", stack.GatewayUrl() + "/metrics").body;
+        metrics = Http("GET", stack.GatewayOpsUrl() + "/metrics").body;
         return Gauge(metrics, "dq_jobs_queue_depth") == 3;
       },
       std::chrono::seconds(10)))

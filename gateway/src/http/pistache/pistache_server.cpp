@@ -135,15 +135,13 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::ResponseWr
     return;
   }
   // A streamed body: chunked transfer encoding, one chunk per piece, each sent as it is made.
+  // Pistache's ResponseStream frames every write() as one chunk itself (size line, data, CRLF)
+  // and ends() writes the last chunk: the pieces are written as they are.
   auto stream = writer.stream(static_cast<Http::Code>(r.status));
   std::string piece = r.body;
   bool more = true;
   while (true) {
-    if (!piece.empty()) {  // one chunk: size in hex, CRLF, data, CRLF
-      char size[24];
-      const int n = std::snprintf(size, sizeof size, "%zx\r\n", piece.size());
-      piece += "\r\n";
-      stream.write(size, n);
+    if (!piece.empty()) {
       stream.write(piece.data(), static_cast<std::streamsize>(piece.size()));
       stream.flush();
     }
