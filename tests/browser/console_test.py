@@ -282,7 +282,7 @@ class ConsoleTest(unittest.TestCase):
 
     def test_06_upload_a_catalog_and_watch_it_finish(self):
         path = os.path.join(self.work, "catalog.csv")
-        subprocess.run([sys.executable, os.path.join(ARGS.source, "scripts", "gen_catalog.py"), "products",
+        subprocess.run([sys.executable, os.path.join(ARGS.source, "bench", "tools", "gen_catalog.py"), "products",
                         "--rows", "300", "--defects", "0.25", "--seed", "14", "--out", path], check=True,
                        capture_output=True)
         b = self.browser

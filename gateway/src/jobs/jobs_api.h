@@ -75,7 +75,4 @@ class JobsApi {
 Result<int64_t> IntParam(const HttpRequest& request, const std::string& name, int64_t fallback,
                          int64_t min, int64_t max);
 
-// True for the shape of a job id (a UUID): anything else is not found without a store call.
-bool LooksLikeJobId(std::string_view id);
-
 }  // namespace dq::gateway

@@ -27,19 +27,6 @@ std::string BodyHash(const HttpRequest& request) {
 
 }  // namespace
 
-bool LooksLikeJobId(std::string_view id) {
-  if (id.size() != 36) return false;
-  for (size_t i = 0; i < id.size(); ++i) {
-    const char c = id[i];
-    if (i == 8 || i == 13 || i == 18 || i == 23) {
-      if (c != '-') return false;
-    } else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
-      return false;
-    }
-  }
-  return true;
-}
-
 HttpResponse JobsApi::Create(const HttpRequest& request, const Principal& principal) {
   const std::string* key = request.Header("idempotency-key");
   if (key == nullptr) return CreateJob(request, principal, NewUuidV4(), "");
@@ -110,7 +97,7 @@ HttpResponse JobsApi::Summary(const Principal& principal, const std::string& id)
 }
 
 HttpResponse JobsApi::Delete(const Principal& principal, const std::string& id) {
-  if (!LooksLikeJobId(id)) {
+  if (!IsJobId(id)) {
     return ErrorResponse(Status(ErrorCode::kNotFound, "There is no job " + id + "."));
   }
   auto deleted = store_.Delete(principal.account.id, id);
