@@ -5,6 +5,8 @@
 find_package(Threads REQUIRED)
 find_package(Protobuf REQUIRED)
 find_package(gRPC CONFIG REQUIRED)
+# Abseil comes with gRPC; dq uses its string helpers directly (dq/common/ascii.h).
+find_package(absl CONFIG REQUIRED)
 find_package(OpenSSL 3 REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(CURL REQUIRED)

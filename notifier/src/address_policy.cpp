@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstdint>
 #include <cstring>
+#include "dq/common/ascii.h"
 
 namespace dq::notifier {
 namespace {
@@ -105,18 +106,12 @@ AddressClass ClassifyV6(const uint8_t* a) {
   return AddressClass::kPublic;
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
 bool RefusedHostName(std::string_view host) {
-  const std::string h = Lower(host);
+  const std::string h = ascii::Lower(host);
   std::string_view v = h;
   while (!v.empty() && v.back() == '.') v.remove_suffix(1);  // "localhost." is localhost
   return v == "localhost" || EndsWith(v, ".localhost") || v == "metadata.google.internal" ||
@@ -180,7 +175,7 @@ Result<WebhookUrl> ValidateWebhookUrl(std::string_view url, const UrlPolicy& pol
   }
   WebhookUrl out;
   const size_t colon = url.find("://");
-  const std::string scheme = colon == std::string_view::npos ? "" : Lower(url.substr(0, colon));
+  const std::string scheme = colon == std::string_view::npos ? "" : ascii::Lower(url.substr(0, colon));
   if (scheme == "https") {
     out.port = 443;
   } else if (scheme == "http" && policy.allow_http) {
@@ -222,7 +217,7 @@ Result<WebhookUrl> ValidateWebhookUrl(std::string_view url, const UrlPolicy& pol
     if (port < 1 || port > 65535) return Invalid("webhook URL has an invalid port");
     out.port = port;
   }
-  out.host = Lower(host);
+  out.host = ascii::Lower(host);
   if (!policy.allow_private) {
     const AddressClass cls = ClassifyAddress(out.host);
     if (cls != AddressClass::kInvalid && !IsPublic(cls)) {

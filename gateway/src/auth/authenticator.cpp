@@ -5,35 +5,18 @@
 #include "dq/common/crypto.h"
 #include "dq/common/log.h"
 #include "dq/common/time_format.h"
+#include "dq/common/ascii.h"
 
 namespace dq::gateway {
-namespace {
-
-std::string_view TrimSpaces(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-bool StartsWithIgnoreCase(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  return std::equal(prefix.begin(), prefix.end(), s.begin(), [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) ==
-           std::tolower(static_cast<unsigned char>(b));
-  });
-}
-
-}  // namespace
-
 std::optional<std::string> ExtractApiKey(const HttpRequest& request) {
   if (const std::string* key = request.Header("x-api-key")) {
-    std::string_view v = TrimSpaces(*key);
+    std::string_view v = ascii::Trim(*key);
     if (!v.empty()) return std::string(v);
   }
   if (const std::string* auth = request.Header("authorization")) {
-    std::string_view v = TrimSpaces(*auth);
-    if (StartsWithIgnoreCase(v, "bearer ")) {
-      v = TrimSpaces(v.substr(7));
+    std::string_view v = ascii::Trim(*auth);
+    if (ascii::StartsWithIgnoreCase(v, "bearer ")) {
+      v = ascii::Trim(v.substr(7));
       if (!v.empty()) return std::string(v);
     }
   }

@@ -1,6 +1,7 @@
 #include "credentials.h"
 
 #include "http/core/json_body.h"
+#include "dq/common/ascii.h"
 
 namespace dq::gateway {
 namespace {
@@ -12,11 +13,7 @@ Status FieldError(const std::string& field, const std::string& message) {
 }  // namespace
 
 std::string NormaliseEmail(std::string_view email) {
-  std::string out(email);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
+  return ascii::Lower(email);
 }
 
 bool LooksLikeEmail(std::string_view email) {

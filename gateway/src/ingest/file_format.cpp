@@ -1,30 +1,17 @@
 #include "ingest/file_format.h"
 
 #include <array>
+#include "dq/common/ascii.h"
 
 namespace dq::ingest {
 namespace {
 
-char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string LowerAscii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = Lower(c);
-  return out;
-}
-
 constexpr const char* kXlsxMediaType =
     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 // "text/csv; charset=utf-8" -> "text/csv".
 std::string MediaType(std::string_view content_type) {
-  return LowerAscii(Trim(content_type.substr(0, content_type.find(';'))));
+  return ascii::Lower(ascii::Trim(content_type.substr(0, content_type.find(';'))));
 }
 
 // ".csv" from "Products.CSV"; "" without an extension.
@@ -33,7 +20,7 @@ std::string Extension(std::string_view filename) {
   if (slash != std::string_view::npos) filename.remove_prefix(slash + 1);
   const size_t dot = filename.rfind('.');
   if (dot == std::string_view::npos || dot == 0) return "";
-  return LowerAscii(filename.substr(dot));
+  return ascii::Lower(filename.substr(dot));
 }
 
 Status Unsupported(std::string what) {

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "dq/common/vocabulary.h"
+#include "dq/common/ascii.h"
 
 namespace dq::ingest {
 namespace {
@@ -111,8 +112,8 @@ std::string WeightUnitOfColumn(std::string_view column) {
     token.clear();
   };
   for (char c : column) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+    c = absl::ascii_tolower(static_cast<unsigned char>(c));
+    if (absl::ascii_isalnum(static_cast<unsigned char>(c))) {
       token.push_back(c);
     } else {
       judge();

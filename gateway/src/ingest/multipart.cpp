@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ingest/utf8.h"
+#include "dq/common/ascii.h"
 
 namespace dq::ingest {
 namespace {
@@ -13,27 +14,13 @@ Status Invalid(std::string message) {
   return Status(ErrorCode::kInvalidRequest, std::move(message));
 }
 
-char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string LowerAscii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = Lower(c);
-  return out;
-}
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 using Params = std::vector<std::pair<std::string, std::string>>;
 
 // Parses `type; a=b; c="d"` into the lower-cased type and (lower-cased name, value) pairs.
 // Returns false on a malformed parameter.
 bool ParseHeaderValue(std::string_view value, std::string& type, Params& params) {
   size_t i = value.find(';');
-  type = LowerAscii(Trim(value.substr(0, i)));
+  type = ascii::Lower(ascii::Trim(value.substr(0, i)));
   params.clear();
   while (i != std::string_view::npos && i < value.size()) {
     ++i;  // past ';'
@@ -41,7 +28,7 @@ bool ParseHeaderValue(std::string_view value, std::string& type, Params& params)
     if (i >= value.size()) break;  // a trailing ';'
     const size_t eq = value.find('=', i);
     if (eq == std::string_view::npos) return false;
-    std::string name = LowerAscii(Trim(value.substr(i, eq - i)));
+    std::string name = ascii::Lower(ascii::Trim(value.substr(i, eq - i)));
     if (name.empty()) return false;
     i = eq + 1;
     while (i < value.size() && (value[i] == ' ' || value[i] == '\t')) ++i;
@@ -63,7 +50,7 @@ bool ParseHeaderValue(std::string_view value, std::string& type, Params& params)
       if (i < value.size() && value[i] != ';') return false;
     } else {
       const size_t end = value.find(';', i);
-      v = std::string(Trim(value.substr(i, end == std::string_view::npos ? end : end - i)));
+      v = std::string(ascii::Trim(value.substr(i, end == std::string_view::npos ? end : end - i)));
       i = end;
     }
     params.emplace_back(std::move(name), std::move(v));
@@ -77,7 +64,7 @@ std::optional<std::string> DecodeExtValue(std::string_view v) {
   if (q1 == std::string_view::npos) return std::nullopt;
   const size_t q2 = v.find('\'', q1 + 1);
   if (q2 == std::string_view::npos) return std::nullopt;
-  if (LowerAscii(v.substr(0, q1)) != "utf-8") return std::nullopt;
+  if (ascii::Lower(v.substr(0, q1)) != "utf-8") return std::nullopt;
   std::string out;
   for (size_t i = q2 + 1; i < v.size(); ++i) {
     if (v[i] != '%') {
@@ -86,7 +73,7 @@ std::optional<std::string> DecodeExtValue(std::string_view v) {
     }
     auto hex = [](char c) {
       if (c >= '0' && c <= '9') return c - '0';
-      c = Lower(c);
+      c = absl::ascii_tolower(static_cast<unsigned char>(c));
       return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
     };
     if (i + 2 >= v.size()) return std::nullopt;
@@ -209,8 +196,8 @@ Status MultipartParser::OnHeaderBlock() {
     if (colon == std::string_view::npos || colon == 0) {
       return Invalid("Part " + std::to_string(parts_) + ": malformed header line.");
     }
-    const std::string name = LowerAscii(Trim(line.substr(0, colon)));
-    const std::string_view value = Trim(line.substr(colon + 1));
+    const std::string name = ascii::Lower(ascii::Trim(line.substr(0, colon)));
+    const std::string_view value = ascii::Trim(line.substr(colon + 1));
     if (name == "content-type") {
       part.content_type = std::string(value);
     } else if (name == "content-disposition") {

@@ -8,17 +8,11 @@
 #include <cstdio>
 
 #include "ingest/utf8.h"
+#include "dq/common/ascii.h"
 
 namespace dq::ingest {
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 std::string Hex(unsigned char b) {
   char buf[8];
@@ -28,7 +22,7 @@ std::string Hex(unsigned char b) {
 
 // Our canonical name for a charset label, or "" when we do not convert from it.
 std::string Canonical(std::string_view label) {
-  const std::string l = Lower(label);
+  const std::string l = ascii::Lower(label);
   if (l == "utf-8" || l == "utf8" || l == "us-ascii" || l == "ascii") return "utf-8";
   if (l == "windows-1252" || l == "cp1252" || l == "x-cp1252") return "windows-1252";
   if (l == "iso-8859-1" || l == "iso8859-1" || l == "latin1" || l == "latin-1" ||
@@ -112,7 +106,7 @@ std::string Detect(std::string_view bytes) {
   const size_t n = std::min<size_t>(bytes.size(), 512 * 1024);
   uchardet_handle_data(ud, bytes.data(), n);
   uchardet_data_end(ud);
-  std::string out = Lower(uchardet_get_charset(ud));
+  std::string out = ascii::Lower(uchardet_get_charset(ud));
   uchardet_delete(ud);
   return out;
 }
@@ -133,7 +127,7 @@ Result<DecodedText> Converted(std::string_view bytes, std::string_view name, siz
 }  // namespace
 
 std::string CharsetParam(std::string_view content_type) {
-  const std::string lower = Lower(content_type);
+  const std::string lower = ascii::Lower(content_type);
   size_t at = 0;
   while ((at = lower.find("charset", at)) != std::string::npos) {
     const bool starts = at == 0 || lower[at - 1] == ';' || lower[at - 1] == ' ' ||

@@ -2,19 +2,10 @@
 
 #include "ingest/gzip.h"
 #include "ingest/text_encoding.h"
+#include "dq/common/ascii.h"
 
 namespace dq::ingest {
 namespace {
-
-std::string LowerTrim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 Status TooLarge(size_t size, size_t max) {
   return Status(ErrorCode::kFileTooLarge,
@@ -27,7 +18,7 @@ Status TooLarge(size_t size, size_t max) {
 Result<std::optional<std::string>> DecodeContentEncoding(std::string_view content_encoding,
                                                          std::string_view body,
                                                          size_t max_bytes) {
-  const std::string coding = LowerTrim(content_encoding);
+  const std::string coding = ascii::LowerTrim(content_encoding);
   if (coding.empty() || coding == "identity") return std::optional<std::string>();
   if (coding != "gzip" && coding != "x-gzip") {
     return Status(ErrorCode::kUnsupportedMediaType,
@@ -51,11 +42,11 @@ Result<PreparedFile> PrepareFile(std::string_view content_type, std::string_view
     out.converted_ = std::move(*inflated);
     out.owned_ = true;
     out.gzipped = true;
-    const std::string lower = LowerTrim(name);
+    const std::string lower = ascii::LowerTrim(name);
     if (lower.ends_with(".gz")) name.resize(name.size() - 3);
     else if (lower.ends_with(".tgz")) name.resize(name.size() - 4);
     // The declared type described the compressed file; keep only a charset it carried.
-    const std::string media = LowerTrim(type.substr(0, type.find(';')));
+    const std::string media = ascii::LowerTrim(type.substr(0, type.find(';')));
     if (media == "application/gzip" || media == "application/x-gzip" ||
         media == "application/octet-stream") {
       const std::string charset = CharsetParam(type);

@@ -4,16 +4,12 @@
 
 #include "http/core/json_util.h"
 #include "../validate/validate_request.h"
+#include "dq/common/ascii.h"
 
 namespace dq::gateway {
 namespace {
 
 using nlohmann::json;
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 Status Invalid(const std::string& field, const std::string& message) {
   return Status(ErrorCode::kInvalidRequest, field + ": " + message, {{field, message}});
@@ -47,7 +43,7 @@ Result<std::unique_ptr<UploadRequest>> ParseUploadRequest(const HttpRequest& req
   std::string_view file;
   std::string file_content_type;
   std::optional<std::string> mapping_text, check_types, platform;
-  if (Lower(content_type).rfind("multipart/form-data", 0) == 0) {
+  if (ascii::Lower(content_type).rfind("multipart/form-data", 0) == 0) {
     auto parsed = ingest::ParseUploadForm(content_type, body, limits);
     if (!parsed.ok()) return parsed.status();
     up->form = std::move(*parsed);

@@ -6,6 +6,7 @@
 #include "dq/common/vocabulary.h"
 #include "ingest/mapping_inference.h"
 #include "ingest/utf8.h"
+#include "dq/common/ascii.h"
 
 namespace dq::gateway {
 namespace {
@@ -22,12 +23,6 @@ std::string_view JsonTypeName(const json& v) {
     case json::value_t::discarded: return "invalid";
     default: return "a number";
   }
-}
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
 }
 
 Status Invalid(std::vector<ErrorDetail> details) {
@@ -47,7 +42,7 @@ Result<std::vector<std::string>> ParseCheckTypes(std::string_view text) {
   while (start <= text.size()) {
     const size_t comma = text.find(',', start);
     const std::string_view item =
-        Trim(text.substr(start, comma == std::string_view::npos ? std::string_view::npos
+        ascii::Trim(text.substr(start, comma == std::string_view::npos ? std::string_view::npos
                                                                 : comma - start));
     if (item.empty()) {
       problems.push_back({"check_types", "has an empty item; use e.g. \"product,price\""});

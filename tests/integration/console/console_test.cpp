@@ -7,16 +7,14 @@
 
 #include "console_client.h"
 #include "dq/common/crypto.h"
+#include "dq/common/ascii.h"
 
 namespace dq::testing {
 namespace {
 
 using nlohmann::json;
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
+std::string Lower(std::string_view s) { return ascii::Lower(s); }
 
 class ConsoleTest : public ::testing::Test {
  protected:

@@ -20,6 +20,7 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include "dq/common/ascii.h"
 
 namespace dq::notifier::testing {
 
@@ -109,10 +110,7 @@ class TestReceiver {
     }
   }
 
-  static std::string Lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  }
+  static std::string Lower(std::string_view s) { return ascii::Lower(s); }
 
   void Serve(int fd) {
     std::string buf;

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include "dq/common/ascii.h"
 
 extern char** environ;
 
@@ -188,8 +189,7 @@ size_t WriteHeader(char* data, size_t size, size_t n, void* user) {
   std::string line(data, size * n);
   auto colon = line.find(':');
   if (colon != std::string::npos) {
-    std::string name = line.substr(0, colon);
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::string name = ascii::Lower(std::string_view(line).substr(0, colon));
     std::string value = line.substr(colon + 1);
     while (!value.empty() && (value.front() == ' ')) value.erase(0, 1);
     while (!value.empty() && (value.back() == '\r' || value.back() == '\n')) value.pop_back();

@@ -6,14 +6,6 @@
 
 namespace dq::validator::text {
 
-std::string_view Trim(std::string_view s) {
-  size_t b = 0;
-  size_t e = s.size();
-  while (b < e && IsSpace(s[b])) ++b;
-  while (e > b && IsSpace(s[e - 1])) --e;
-  return s.substr(b, e - b);
-}
-
 bool NeedsWhitespaceFix(std::string_view s, bool collapse_inner) {
   if (s.empty()) return false;
   if (IsSpace(s.front()) || IsSpace(s.back())) return true;
@@ -47,18 +39,6 @@ std::string NormalizeWhitespace(std::string_view s, bool collapse_inner) {
       in_space = false;
     }
   }
-  return out;
-}
-
-std::string ToUpperAscii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = ToUpper(c);
-  return out;
-}
-
-std::string ToLowerAscii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = ToLower(c);
   return out;
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "dq/common/ascii.h"
+
 namespace dq::validator::text {
 
 inline bool IsSpace(char c) {
@@ -17,16 +19,17 @@ inline bool IsAsciiAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' &&
 inline char ToUpper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 32) : c; }
 inline char ToLower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 
-// Without leading and trailing ASCII whitespace.
-std::string_view Trim(std::string_view s);
+// Without leading and trailing ASCII whitespace (Abseil's, through dq/common/ascii.h).
+using ascii::Trim;
 // True when s has leading/trailing whitespace, or (if collapse_inner) a run of 2+ whitespace
 // characters or a whitespace character other than ' ' inside.
 bool NeedsWhitespaceFix(std::string_view s, bool collapse_inner);
 // Trimmed and, if collapse_inner, with every inner run of whitespace made one space.
 std::string NormalizeWhitespace(std::string_view s, bool collapse_inner);
 
-std::string ToUpperAscii(std::string_view s);
-std::string ToLowerAscii(std::string_view s);
+// Copies with ASCII letters upper-/lower-cased (Abseil's).
+inline std::string ToUpperAscii(std::string_view s) { return ascii::Upper(s); }
+inline std::string ToLowerAscii(std::string_view s) { return ascii::Lower(s); }
 bool IsAllDigits(std::string_view s);
 
 // Unicode code points in UTF-8 text (continuation bytes are not counted).

@@ -1,25 +1,16 @@
 #include "cookies.h"
+#include "dq/common/ascii.h"
 
 namespace dq::gateway {
-namespace {
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-}  // namespace
-
 std::optional<std::string> CookieValue(std::string_view header, std::string_view name) {
   while (!header.empty()) {
     const size_t semi = header.find(';');
-    std::string_view pair = Trim(header.substr(0, semi));
+    std::string_view pair = ascii::Trim(header.substr(0, semi));
     header = semi == std::string_view::npos ? std::string_view() : header.substr(semi + 1);
     const size_t eq = pair.find('=');
     if (eq == std::string_view::npos) continue;
-    if (Trim(pair.substr(0, eq)) != name) continue;
-    std::string_view value = Trim(pair.substr(eq + 1));
+    if (ascii::Trim(pair.substr(0, eq)) != name) continue;
+    std::string_view value = ascii::Trim(pair.substr(eq + 1));
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
       value = value.substr(1, value.size() - 2);
     }

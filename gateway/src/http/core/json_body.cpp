@@ -1,6 +1,7 @@
 #include "json_body.h"
 
 #include "json_util.h"
+#include "dq/common/ascii.h"
 
 namespace dq::gateway {
 namespace {
@@ -16,9 +17,7 @@ bool IsJsonContentType(const HttpRequest& r) {
   if (ct == nullptr) return true;  // no declared type: try JSON
   std::string_view v = *ct;
   v = v.substr(0, v.find(';'));
-  while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
-  std::string lower(v);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = ascii::LowerTrim(v);
   return lower == "application/json" || (lower.size() > 5 && lower.ends_with("+json"));
 }
 
