@@ -1,3 +1,5 @@
+// POST /v1/jobs: the upload itself, from the body to a queued job (Idempotency-Key handling is
+// in jobs_manage_api.cpp, the reads in jobs_read_api.cpp).
 #include "jobs_api.h"
 
 #include "http/core/error_response.h"
@@ -16,7 +18,6 @@ namespace {
 
 using nlohmann::json;
 
-
 std::string ExtensionFor(ingest::FileFormat f) {
   switch (f) {
     case ingest::FileFormat::kCsv: return ".csv";
@@ -30,33 +31,6 @@ std::string ExtensionFor(ingest::FileFormat f) {
 
 Status Invalid(const std::string& field, const std::string& message) {
   return Status(ErrorCode::kInvalidRequest, field + ": " + message, {{field, message}});
-}
-
-std::string CsvCell(std::string_view s) {
-  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += "\"\"";
-    else out.push_back(c);
-  }
-  out += "\"";
-  return out;
-}
-
-// Closes `object_json` (a serialised object) with `"key": [items...]}`, splicing in items that are
-// JSON already, so stored issues are never parsed just to be printed again.
-std::string WithArray(std::string object_json, std::string_view key,
-                      const std::vector<std::string>& items) {
-  object_json.pop_back();  // '}'
-  object_json += ",\"";
-  object_json += key;
-  object_json += "\":[";
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i) object_json.push_back(',');
-    object_json += items[i];
-  }
-  object_json += "]}";
-  return object_json;
 }
 
 }  // namespace
@@ -166,169 +140,6 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   }
   HttpResponse r = JsonResponse(202, DumpJson(JobSummaryJson(job)));
   r.SetHeader("Location", "/v1/jobs/" + job.id);
-  return r;
-}
-
-HttpResponse JobsApi::List(const HttpRequest& request, const Principal& principal) {
-  auto limit = IntParam(request, "limit", 20, 1, 20);
-  if (!limit.ok()) return ErrorResponse(limit.status());
-  int64_t before_ms = 0;
-  if (auto before = request.Query("before")) {
-    auto ms = ParseIso8601Millis(*before);
-    if (!ms) {
-      return ErrorResponse(Invalid("before", "must be a created_at of a job, such as "
-                                             "2026-11-22T09:05:01.042Z"));
-    }
-    before_ms = *ms;
-  }
-  auto jobs = store_.ListBefore(principal.account.id, before_ms, static_cast<int>(*limit));
-  if (!jobs.ok()) return ErrorResponse(jobs.status());
-  json list = json::array();
-  for (const auto& j : *jobs) list.push_back(JobSummaryJson(j));
-  return JsonResponse(200, DumpJson(list));
-}
-
-bool IsJobId(std::string_view id) {
-  if (id.size() != 36) return false;
-  for (size_t i = 0; i < id.size(); ++i) {
-    const char c = id[i];
-    const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
-    if (dash ? c != '-' : !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  }
-  return true;
-}
-
-Result<Job> JobsApi::Find(const Principal& principal, const std::string& id) {
-  // Job ids are UUIDs: anything else names no job, and never reaches Redis (where a crafted id
-  // such as "<id>:issues" would name another key).
-  if (!IsJobId(id)) return Status(ErrorCode::kNotFound, "There is no job with that id.");
-  auto job = store_.Get(principal.account.id, id);
-  if (!job.ok()) return job.status();
-  if (!job->has_value()) return Status(ErrorCode::kNotFound, "There is no job " + id + ".");
-  return std::move(**job);
-}
-
-HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
-  auto job = Find(principal, id);
-  if (!job.ok()) return ErrorResponse(job.status());
-  // The detail, then the issues page by page: memory is one page, whatever the job's size.
-  std::string head = DumpJson(JobDetailJson(*job));
-  head.pop_back();  // '}'
-  head += ",\"issues\":[";
-  auto first = store_.Issues(*job, 0, options_.issues_page);
-  if (!first.ok()) return ErrorResponse(first.status());
-  HttpResponse r = JsonResponse(200, std::move(head));
-  struct Pages {
-    JobStore* store = nullptr;
-    Job job;
-    int64_t page = 0;
-    int64_t next = 0;
-    bool done = false;
-    std::vector<std::string> items;
-  };
-  auto pages = std::make_shared<Pages>();
-  pages->store = &store_;
-  pages->job = *job;
-  pages->page = options_.issues_page;
-  const bool small = first->size() < static_cast<size_t>(options_.issues_page);
-  pages->items = std::move(*first);
-  auto write_page = [](Pages& p, std::string* out) {
-    for (size_t i = 0; i < p.items.size(); ++i) {
-      if (p.next + static_cast<int64_t>(i) > 0) out->push_back(',');
-      *out += p.items[i];
-    }
-    p.next += static_cast<int64_t>(p.items.size());
-    const bool last = static_cast<int64_t>(p.items.size()) < p.page;
-    p.items.clear();
-    return last;
-  };
-  if (small) {  // one page holds them all: one body
-    write_page(*pages, &r.body);
-    r.body += "]}";
-    return r;
-  }
-  r.body_producer = [pages, write_page](std::string* out) {
-    if (pages->done) return false;
-    if (pages->items.empty()) {
-      auto more = pages->store->Issues(pages->job, pages->next, pages->page);
-      if (!more.ok()) {  // too late for an error status: end the body early
-        pages->done = true;
-        return false;
-      }
-      pages->items = std::move(*more);
-    }
-    if (write_page(*pages, out)) {
-      *out += "]}";
-      pages->done = true;
-      return false;
-    }
-    return true;
-  };
-  return r;
-}
-
-HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id) {
-  auto job = Find(principal, id);
-  if (!job.ok()) return ErrorResponse(job.status());
-  if (job->status != "done") {
-    return ErrorResponse(Status(ErrorCode::kJobNotDone, "Job " + id + " is " + job->status +
-                                                          "; its cleaned file exists once it "
-                                                          "is done."));
-  }
-  auto chunks = store_.CleanedChunks(*job);
-  if (!chunks.ok()) return ErrorResponse(chunks.status());
-  HttpResponse r;
-  r.status = 200;
-  r.content_type = std::string(ingest::ContentTypeFor(job->format));
-  size_t total = 0;
-  for (const auto& c : *chunks) total += c.size();
-  r.body.reserve(total);
-  for (const auto& c : *chunks) r.body += c;
-  std::string name = job->filename;
-  for (char& c : name) {
-    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '_';
-  }
-  r.SetHeader("Content-Disposition", "attachment; filename=\"cleaned-" + name + "\"");
-  return r;
-}
-
-HttpResponse JobsApi::IssuesPage(const HttpRequest& request, const Principal& principal,
-                                 const std::string& id) {
-  const std::string format = request.Query("format").value_or("json");
-  if (format != "json" && format != "csv") {
-    return ErrorResponse(Invalid("format", "must be json or csv"));
-  }
-  auto offset = IntParam(request, "offset", 0, 0, INT64_MAX / 2);
-  if (!offset.ok()) return ErrorResponse(offset.status());
-  auto limit = IntParam(request, "limit", 1000, 1, 10000);
-  if (!limit.ok()) return ErrorResponse(limit.status());
-  auto job = Find(principal, id);
-  if (!job.ok()) return ErrorResponse(job.status());
-  auto issues = store_.Issues(*job, *offset, *limit);
-  if (!issues.ok()) return ErrorResponse(issues.status());
-  if (format == "json") {
-    return JsonResponse(200, WithArray(DumpJson(json{{"job_id", job->id},
-                                                     {"status", job->status},
-                                                     {"total", job->issues},
-                                                     {"offset", *offset},
-                                                     {"limit", *limit}}),
-                                       "issues", *issues));
-  }
-  HttpResponse r;
-  r.content_type = "text/csv; charset=utf-8";
-  r.body = "id,issue_row,severity,field,code,message,original_value,fixed_value\r\n";
-  for (const auto& text : *issues) {
-    json i = json::parse(text, nullptr, false);
-    if (!i.is_object()) continue;
-    auto str = [&](const char* k) {
-      return i[k].is_string() ? i[k].get<std::string>() : std::string();
-    };
-    r.body += std::to_string(i["id"].get<int64_t>()) + "," +
-              std::to_string(i["issue_row"].get<int64_t>()) + "," + str("severity") + "," +
-              CsvCell(str("field")) + "," + str("code") + "," + CsvCell(str("message")) + "," +
-              CsvCell(str("original_value")) + "," + CsvCell(str("fixed_value")) + "\r\n";
-  }
-  r.SetHeader("X-Total-Count", std::to_string(job->issues));
   return r;
 }
 
