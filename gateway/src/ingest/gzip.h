@@ -1,7 +1,7 @@
 // gzip (RFC 1952) decompression through zlib, for uploads sent with `Content-Encoding: gzip` or
-// as a .gz file. Streams: the input is inflated in bounded steps and the output is checked
-// against `max_bytes` as it grows, so a compression bomb is stopped after at most `max_bytes`
-// (plus one step) of output, never fully inflated. Several concatenated members (as `cat a.gz
+// as a .gz file. Streams: zlib inflates into an output buffer that grows geometrically (sized
+// first from the gzip trailer's hint) but never past `max_bytes + 1`, so a compression bomb is
+// stopped after at most `max_bytes + 1` bytes of output, never fully inflated. Several concatenated members (as `cat a.gz
 // b.gz` makes) are read as one stream, as gzip(1) does.
 #pragma once
 
