@@ -37,6 +37,8 @@
 #include <string_view>
 #include <vector>
 
+#include "dq/common/date_order.h"
+
 #include "dq/common/status.h"
 #include "ingest/file_format.h"
 
@@ -124,6 +126,10 @@ struct FileSummary {
   std::vector<std::string> header;
   uint64_t data_rows = 0;
   std::string sheet_name;  // XLSX only
+  // Per header column: the day/month order its A/B/YYYY dates show over the whole file
+  // (31/12/2026 shows day first). A job hands the expiry_date column's order to the validator,
+  // so every chunk is read alike (docs/issue-codes.md, DATE_REFORMATTED).
+  std::vector<dates::DateOrder> date_orders;
 };
 Result<FileSummary> ScanFile(FileFormat format, std::string_view bytes,
                              const ReaderLimits& limits = {});

@@ -81,6 +81,7 @@ std::vector<std::string> JobToHashArgs(const Job& j) {
           "mapping_inferred", j.mapping_inferred ? "1" : "0",
           "format", std::string(ingest::FormatName(j.format)),
           "encoding", j.encoding,
+          "expiry_date_order", j.expiry_date_order,
           "delimiter", std::string(1, j.dialect.delimiter),
           "crlf", j.dialect.crlf ? "1" : "0",
           "bom", j.dialect.bom ? "1" : "0",
@@ -130,6 +131,7 @@ Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) 
     } else if (k == "mapping_inferred") j.mapping_inferred = v == "1";
     else if (k == "format") j.format = FormatFromName(v);
     else if (k == "encoding") j.encoding = v.empty() ? "utf-8" : v;
+    else if (k == "expiry_date_order") j.expiry_date_order = v;
     else if (k == "delimiter") j.dialect.delimiter = v.empty() ? ',' : v[0];
     else if (k == "crlf") j.dialect.crlf = v == "1";
     else if (k == "bom") j.dialect.bom = v == "1";

@@ -30,6 +30,9 @@ struct Job {
   std::string encoding = "utf-8";  // of the upload, before conversion (ingest/text_encoding.h)
   ingest::CsvDialect dialect;
   std::vector<std::string> header;  // the file's columns, in order
+  // The day/month order of the expiry_date column's A/B/YYYY dates over the whole file ("" when
+  // unmapped or not shown), handed to the validator so every chunk reads them alike.
+  std::string expiry_date_order;
   int64_t file_bytes = 0;
   int64_t file_chunks = 0;
   int64_t rows_total = 0;

@@ -75,6 +75,7 @@ validator::v1::BatchSpec JobOutput::Spec() const {
   for (const auto& [field, column] : job_.mapping) {  // "Weight (kg)": bare numbers are kg
     if (field == "weight") spec.set_weight_unit(ingest::WeightUnitOfColumn(column));
   }
+  spec.set_expiry_date_order(job_.expiry_date_order);  // learnt from the whole file at upload
   return spec;
 }
 

@@ -2,6 +2,8 @@
 // in jobs_manage_api.cpp, the reads in jobs_read_api.cpp).
 #include "jobs_api.h"
 
+#include <algorithm>
+
 #include "http/core/error_response.h"
 #include "http/core/json_util.h"
 #include "../validate/validate_request.h"
@@ -31,6 +33,23 @@ std::string ExtensionFor(ingest::FileFormat f) {
 
 Status Invalid(const std::string& field, const std::string& message) {
   return Status(ErrorCode::kInvalidRequest, field + ": " + message, {{field, message}});
+}
+
+// The order the expiry_date column's dates show over the whole file, when the inventory check
+// will read them; "" otherwise.
+std::string ExpiryDateOrder(const std::vector<std::string>& check_types,
+                            const std::vector<std::pair<std::string, std::string>>& mapping,
+                            const ingest::FileSummary& summary) {
+  if (std::find(check_types.begin(), check_types.end(), "inventory") == check_types.end()) {
+    return "";
+  }
+  for (const auto& [field, column] : mapping) {
+    if (field != "expiry_date") continue;
+    for (size_t i = 0; i < summary.header.size() && i < summary.date_orders.size(); ++i) {
+      if (summary.header[i] == column) return std::string(dates::Name(summary.date_orders[i]));
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -105,6 +124,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   job.encoding = up.file.encoding;
   job.dialect = summary->dialect;
   job.header = summary->header;
+  job.expiry_date_order = ExpiryDateOrder(check_types, job.mapping, *summary);
   job.file_bytes = static_cast<int64_t>(file.size());
   job.rows_total = static_cast<int64_t>(summary->data_rows);
   job.created_at = FormatIso8601Millis(now);

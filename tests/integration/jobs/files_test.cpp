@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
 
 #include "ingest/row_reader.h"
@@ -246,6 +247,28 @@ TEST_F(FilesIntegrationTest, KilogramColumnBecomesGramsAndDeclaredValueIsChecked
   json out = json::parse(v.body);
   EXPECT_EQ(out["cleaned"][0]["w"], "907.18");
   EXPECT_EQ(out["issues"][0]["code"], "INVALID_DECLARED_VALUE");
+}
+
+TEST_F(FilesIntegrationTest, DateOrderComesFromTheWholeFileNotTheFirstChunk) {
+  // 5,000 ambiguous dates, then one that shows day first: more rows than one validator chunk
+  // (4,096), so only the whole file, read at upload, can tell the first chunk how to read them.
+  std::string csv = "SKU,Stock,Expiry Date\n";
+  for (int i = 1; i <= 5000; ++i) csv += "A-" + std::to_string(i) + ",5,03/04/2027\n";
+  csv += "B-1,5,25/04/2027\n";
+  HttpResult r = Post("/v1/jobs?filename=stock.csv&check_types=inventory", csv,
+                      {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  const std::string id = json::parse(r.body)["id"];
+  json job = WaitDone(id);
+  ASSERT_EQ(job["status"], "done") << job.dump();
+  EXPECT_EQ(job["mapping"]["expiry_date"], "Expiry Date");
+  std::map<std::string, int> codes;
+  for (const auto& i : job["issues"]) ++codes[i["code"].get<std::string>()];
+  EXPECT_EQ(codes["AMBIGUOUS_DATE"], 0);
+  EXPECT_EQ(codes["DATE_REFORMATTED"], 5001);
+  HttpResult cleaned = Get("/v1/jobs/" + id + "/cleaned");
+  EXPECT_EQ(cleaned.body.substr(0, cleaned.body.find('\n', 24) + 1),
+            "SKU,Stock,Expiry Date\nA-1,5,2027-04-03\n");
 }
 
 }  // namespace

@@ -205,5 +205,19 @@ TEST(ScanFileTest, SummarisesAFile) {
   EXPECT_EQ(ScanFile(FileFormat::kCsv, "a,b\n").status().code(), ErrorCode::kEmptyFile);
 }
 
+TEST(ScanFileTest, LearnsEachColumnsDateOrderFromTheWholeFile) {
+  // Column a: ambiguous until its last row shows day first; b: month first; c: both orders;
+  // d: no A/B/YYYY dates at all.
+  std::string csv = "a,b,c,d\n";
+  for (int i = 0; i < 3000; ++i) csv += "03/04/2027,03/04/2027,03/04/2027,x\n";
+  csv += " 25/04/2027 ,04/25/2027,25/04/2027,2027-04-25\n";
+  csv += "03/04/2027,03/04/2027,04/25/2027,12/31\n";
+  Result<FileSummary> s = ScanFile(FileFormat::kCsv, csv);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  using dates::DateOrder;
+  EXPECT_EQ(s->date_orders, (std::vector<DateOrder>{DateOrder::kDayFirst, DateOrder::kMonthFirst,
+                                                    DateOrder::kConflicting, DateOrder::kUnknown}));
+}
+
 }  // namespace
 }  // namespace dq::ingest

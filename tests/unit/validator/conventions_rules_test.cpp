@@ -141,6 +141,23 @@ TEST(DateColumnOrder, ALaterDayAbove12DecidesWhenTheBatchIsObservedFirst) {
                                       "3:DATE_REFORMATTED=2027-06-05"}));
 }
 
+TEST(DateColumnOrder, TheCallersWholeFileOrderDecidesTheFirstRows) {
+  // A job's first chunk: no value in it decides, but the gateway saw the whole file.
+  BatchSpec spec = testing::MakeSpec({"expiry_date"}, "inventory", "");
+  ASSERT_TRUE(spec.SetExpiryDateOrder("month_first").ok());
+  Session s(ReferenceData::Default(), spec);
+  std::vector<Issue> issues;
+  for (std::string_view v : {"03/04/2027", "05/06/2027"}) {
+    std::vector<std::string_view> row = {v};
+    s.AddRow(row, issues);
+  }
+  EXPECT_EQ(Described(issues), (std::vector<std::string>{"1:DATE_REFORMATTED=2027-03-04",
+                                                         "2:DATE_REFORMATTED=2027-05-06"}));
+  EXPECT_EQ(spec.SetExpiryDateOrder("sideways").code(), ErrorCode::kInvalidRequest);
+  EXPECT_TRUE(spec.SetExpiryDateOrder("").ok());
+  EXPECT_EQ(spec.expiry_date_order, dates::DateOrder::kUnknown);
+}
+
 TEST(DateColumnOrder, ConflictingColumnLeavesAmbiguousValues) {
   auto issues = testing::RunRows({"expiry_date"}, "inventory", "",
                                  {{"25/04/2027"}, {"04/25/2027"}, {"03/04/2027"}});

@@ -97,29 +97,6 @@ Parse ParseDate(std::string_view s, int32_t* days) {
 
 namespace {
 
-// "A/B/YYYY" with one separator kind out of / . -; false when s has another shape.
-bool SplitDmy(std::string_view s, int* a, int* b, int* y) {
-  if (s.size() < 8 || s.size() > 10) return false;
-  const char sep = s.find('/') != std::string_view::npos   ? '/'
-                   : s.find('.') != std::string_view::npos ? '.'
-                                                           : '-';
-  const size_t p1 = s.find(sep);
-  const size_t p2 = p1 == std::string_view::npos ? p1 : s.find(sep, p1 + 1);
-  if (p2 == std::string_view::npos || s.find(sep, p2 + 1) != std::string_view::npos) return false;
-  auto num = [](std::string_view t, size_t min, size_t max, int* out) {
-    if (t.size() < min || t.size() > max) return false;
-    int v = 0;
-    for (char c : t) {
-      if (c < '0' || c > '9') return false;
-      v = v * 10 + (c - '0');
-    }
-    *out = v;
-    return true;
-  };
-  return num(s.substr(0, p1), 1, 2, a) && num(s.substr(p1 + 1, p2 - p1 - 1), 1, 2, b) &&
-         num(s.substr(p2 + 1), 4, 4, y);
-}
-
 std::string Iso(int y, int m, int d) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", y, m, d);
@@ -127,20 +104,6 @@ std::string Iso(int y, int m, int d) {
 }
 
 }  // namespace
-
-DateOrder OrderShownBy(std::string_view s) {
-  int a = 0, b = 0, y = 0;
-  if (!SplitDmy(s, &a, &b, &y)) return DateOrder::kUnknown;
-  if (a > 12 && b >= 1 && b <= 12) return DateOrder::kDayFirst;
-  if (b > 12 && a >= 1 && a <= 12) return DateOrder::kMonthFirst;
-  return DateOrder::kUnknown;
-}
-
-DateOrder Combine(DateOrder column, DateOrder shown) {
-  if (shown == DateOrder::kUnknown || column == shown) return column;
-  if (column == DateOrder::kUnknown) return shown;
-  return DateOrder::kConflicting;
-}
 
 Reading ReadSpreadsheetDate(std::string_view s, DateOrder column_order) {
   Reading r;
@@ -170,7 +133,7 @@ Reading ReadSpreadsheetDate(std::string_view s, DateOrder column_order) {
     return r;
   }
   int a = 0, b = 0, y = 0;
-  if (!SplitDmy(s, &a, &b, &y) || y < 1000) return r;
+  if (!dates::SplitDayMonthYear(s, &a, &b, &y) || y < 1000) return r;
   const bool day_first_ok = IsValidDate(y, b, a);
   const bool month_first_ok = IsValidDate(y, a, b);
   DateOrder order = OrderShownBy(s);

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "dq/common/date_order.h"
+
 namespace dq::validator::iso_date {
 
 bool IsLeap(int y);
@@ -20,13 +22,11 @@ enum class Parse { kOk, kBadFormat, kImpossible };
 // is right but the date (or time) does not exist, e.g. 2024-02-30 or 2024-13-01.
 Parse ParseDate(std::string_view s, int32_t* days);
 
-// The day/month order of a column of A/B/YYYY dates, learnt from its values.
-enum class DateOrder : uint8_t { kUnknown, kDayFirst, kMonthFirst, kConflicting };
-// What one value shows: kDayFirst when its first number is above 12 (31/12/2026), kMonthFirst
-// when its second is (12/31/2026), else kUnknown.
-DateOrder OrderShownBy(std::string_view s);
-// The column's order after adding what one value shows.
-DateOrder Combine(DateOrder column, DateOrder shown);
+// The day/month order of a column of A/B/YYYY dates (dq/common/date_order.h, shared with the
+// gateway, which learns a job's order from the whole file).
+using dates::Combine;
+using dates::DateOrder;
+using dates::OrderShownBy;
 
 struct Reading {
   enum Form { kNone, kIso, kAmbiguous } form = kNone;

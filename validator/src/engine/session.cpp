@@ -42,6 +42,7 @@ Session::Session(const ReferenceData& ref, BatchSpec spec)
     spec_.mapped.set(static_cast<size_t>(Field::kPrice));
   }
   if (!spec_.today) spec_.today = TodayUtc();
+  batch_.date_order = spec_.expiry_date_order;
 }
 
 void Session::Observe(std::span<const std::string_view> values) {

@@ -55,6 +55,15 @@ Status BatchSpec::SetWeightUnit(std::string_view unit) {
   return Status::Ok();
 }
 
+Status BatchSpec::SetExpiryDateOrder(std::string_view order) {
+  if (!dates::Parse(order, &expiry_date_order)) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "unknown date order '" + std::string(order) +
+                      "'; use day_first, month_first, conflicting or leave it empty");
+  }
+  return Status::Ok();
+}
+
 uint32_t HealthScore(uint64_t rows, uint64_t rows_error, uint64_t rows_warning) {
   if (rows == 0) return 100;
   // 100 * (2*rows - 2*rows_error - rows_warning) / (2*rows), rounded half up.

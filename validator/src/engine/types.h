@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dq/common/date_order.h"
 #include "dq/common/status.h"
 #include "dq/common/vocabulary.h"
 #include "issue_catalogue.h"
@@ -84,6 +85,10 @@ struct BatchSpec {
   // ("Weight (kg)": 1000). 0: the values are grams (or carry their own unit).
   double weight_grams_per_unit = 0;
   std::string weight_unit;  // "kg", "lb", "oz", "g" or "" (for messages)
+  // The day/month order of the expiry_date column as the caller saw it in the whole file (jobs:
+  // the gateway reads the file before any row is sent). kUnknown: the session learns it from the
+  // rows it is given, as they come.
+  dates::DateOrder expiry_date_order = dates::DateOrder::kUnknown;
 
   // Errors: kInvalidRequest naming the unknown field, check type or platform, or a field listed
   // twice. No check types means product.
@@ -92,6 +97,8 @@ struct BatchSpec {
                                 std::string_view platform);
   // "g", "kg", "lb", "oz" or "" (grams). Errors: kInvalidRequest for another unit.
   Status SetWeightUnit(std::string_view unit);
+  // "day_first", "month_first", "conflicting" or "" (unknown). Errors: kInvalidRequest.
+  Status SetExpiryDateOrder(std::string_view order);
 };
 
 // One problem found in one value, or one fix applied to it.

@@ -16,6 +16,7 @@ Result<BatchSpec> FromProto(const v1::BatchSpec& spec) {
   auto out = BatchSpec::Make(fields, checks, spec.platform());
   if (out.ok()) {
     if (Status s = out->SetWeightUnit(spec.weight_unit()); !s.ok()) return s;
+    if (Status s = out->SetExpiryDateOrder(spec.expiry_date_order()); !s.ok()) return s;
   }
   return out;
 }
