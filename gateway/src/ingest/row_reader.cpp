@@ -20,7 +20,7 @@ std::unique_ptr<RowReader> MakeRowReader(FileFormat format, const ReaderLimits& 
 }
 
 Result<FileSummary> ScanFile(FileFormat format, std::string_view bytes,
-                             const ReaderLimits& limits) {
+                             const ReaderLimits& limits, bool learn_date_orders) {
   std::unique_ptr<RowReader> reader = MakeRowReader(format, limits);
   reader->Feed(bytes);
   reader->Finish();
@@ -32,8 +32,8 @@ Result<FileSummary> ScanFile(FileFormat format, std::string_view bytes,
     if (*s == ReadState::kNeedMore) {  // cannot happen after Finish(); a reader bug
       return Status(ErrorCode::kInternal, "reader asked for more input after the end");
     }
-    // The day/month order each column's A/B/YYYY dates show. Almost every cell fails the
-    // length test at once, so this costs a few per cent of the scan.
+    if (!learn_date_orders) continue;
+    // The day/month order each column's A/B/YYYY dates show; most cells fail the length test.
     const std::span<const std::string_view> row = reader->row();
     if (summary.date_orders.size() < row.size()) summary.date_orders.resize(row.size());
     for (size_t c = 0; c < row.size(); ++c) {

@@ -126,12 +126,14 @@ struct FileSummary {
   std::vector<std::string> header;
   uint64_t data_rows = 0;
   std::string sheet_name;  // XLSX only
-  // Per header column: the day/month order its A/B/YYYY dates show over the whole file
-  // (31/12/2026 shows day first). A job hands the expiry_date column's order to the validator,
-  // so every chunk is read alike (docs/issue-codes.md, DATE_REFORMATTED).
+  // Per header column, when asked for: the day/month order its A/B/YYYY dates show over the
+  // whole file (31/12/2026 shows day first). A job hands the expiry_date column's order to the
+  // validator, so every chunk is read alike (docs/issue-codes.md, DATE_REFORMATTED).
   std::vector<dates::DateOrder> date_orders;
 };
+// With learn_date_orders, also fills FileSummary::date_orders (about a third more time, so only
+// when an inventory check will read dates).
 Result<FileSummary> ScanFile(FileFormat format, std::string_view bytes,
-                             const ReaderLimits& limits = {});
+                             const ReaderLimits& limits = {}, bool learn_date_orders = false);
 
 }  // namespace dq::ingest

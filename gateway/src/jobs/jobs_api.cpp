@@ -35,14 +35,10 @@ Status Invalid(const std::string& field, const std::string& message) {
   return Status(ErrorCode::kInvalidRequest, field + ": " + message, {{field, message}});
 }
 
-// The order the expiry_date column's dates show over the whole file, when the inventory check
-// will read them; "" otherwise.
-std::string ExpiryDateOrder(const std::vector<std::string>& check_types,
-                            const std::vector<std::pair<std::string, std::string>>& mapping,
+// The order the expiry_date column's dates show over the whole file; "" when the scan did not
+// learn orders (no inventory check) or the column is unmapped.
+std::string ExpiryDateOrder(const std::vector<std::pair<std::string, std::string>>& mapping,
                             const ingest::FileSummary& summary) {
-  if (std::find(check_types.begin(), check_types.end(), "inventory") == check_types.end()) {
-    return "";
-  }
   for (const auto& [field, column] : mapping) {
     if (field != "expiry_date") continue;
     for (size_t i = 0; i < summary.header.size() && i < summary.date_orders.size(); ++i) {
@@ -88,7 +84,9 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
 
   // One pass over the whole file: every record checked, rows counted (for the quota), header
   // and dialect found. Bad files are refused now, not discovered by a worker later.
-  auto summary = ingest::ScanFile(format, file);
+  const bool inventory =
+      std::find(check_types.begin(), check_types.end(), "inventory") != check_types.end();
+  auto summary = ingest::ScanFile(format, file, {}, /*learn_date_orders=*/inventory);
   if (!summary.ok()) return ErrorResponse(summary.status());
 
   Job job;
@@ -124,7 +122,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   job.encoding = up.file.encoding;
   job.dialect = summary->dialect;
   job.header = summary->header;
-  job.expiry_date_order = ExpiryDateOrder(check_types, job.mapping, *summary);
+  job.expiry_date_order = ExpiryDateOrder(job.mapping, *summary);
   job.file_bytes = static_cast<int64_t>(file.size());
   job.rows_total = static_cast<int64_t>(summary->data_rows);
   job.created_at = FormatIso8601Millis(now);

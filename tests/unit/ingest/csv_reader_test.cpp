@@ -212,8 +212,9 @@ TEST(ScanFileTest, LearnsEachColumnsDateOrderFromTheWholeFile) {
   for (int i = 0; i < 3000; ++i) csv += "03/04/2027,03/04/2027,03/04/2027,x\n";
   csv += " 25/04/2027 ,04/25/2027,25/04/2027,2027-04-25\n";
   csv += "03/04/2027,03/04/2027,04/25/2027,12/31\n";
-  Result<FileSummary> s = ScanFile(FileFormat::kCsv, csv);
+  Result<FileSummary> s = ScanFile(FileFormat::kCsv, csv, {}, /*learn_date_orders=*/true);
   ASSERT_TRUE(s.ok()) << s.status().message();
+  EXPECT_TRUE(ScanFile(FileFormat::kCsv, csv)->date_orders.empty());  // not asked for
   using dates::DateOrder;
   EXPECT_EQ(s->date_orders, (std::vector<DateOrder>{DateOrder::kDayFirst, DateOrder::kMonthFirst,
                                                     DateOrder::kConflicting, DateOrder::kUnknown}));
