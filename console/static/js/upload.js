@@ -43,6 +43,10 @@ function renderMapping() {
   if (preview.encoding) facts.push(`encoding: ${preview.encoding}`);
   facts.push(`${(preview.columns || []).length} columns`);
   $('#preview-facts').textContent = facts.join(', ') + '.';
+  // What the inferred mapping left out on purpose (a weight in tonnes, say), in the service's words.
+  const notes = preview.mapping_notes || [];
+  $('#mapping-notes').replaceChildren(...notes.map((n) => el('li', {}, n)));
+  $('#mapping-notes').hidden = notes.length === 0;
   $('#mapping-section').hidden = false;
 }
 

@@ -123,6 +123,66 @@ std::string WeightUnitOfColumn(std::string_view column) {
   return unit;
 }
 
+namespace {
+
+// The words of a header, lower-cased: "Weight (kg)" -> {"weight", "kg"}.
+std::vector<std::string> Words(std::string_view column) {
+  std::vector<std::string> words(1);
+  for (char c : column) {
+    c = absl::ascii_tolower(static_cast<unsigned char>(c));
+    if (absl::ascii_isalnum(static_cast<unsigned char>(c))) {
+      words.back().push_back(c);
+    } else if (!words.back().empty()) {
+      words.emplace_back();
+    }
+  }
+  if (words.back().empty()) words.pop_back();
+  return words;
+}
+
+bool IsWeightWord(std::string_view w) {
+  return w == "weight" || w == "weights" || w == "mass" || w == "gewicht" || w == "poids" ||
+         w == "peso";
+}
+
+// Words that may stand beside "weight" in a header without naming a unit.
+bool IsQualifier(std::string_view w) {
+  for (std::string_view q : {"item", "items", "product", "variant", "shipping", "package",
+                             "parcel", "net", "gross", "unit", "total", "in", "per", "the"}) {
+    if (w == q) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> MappingNotes(
+    std::span<const std::string> header,
+    std::span<const std::pair<std::string, std::string>> mapping) {
+  std::vector<std::string> notes;
+  for (const std::string& column : header) {
+    bool mapped = false;
+    for (const auto& m : mapping) mapped = mapped || m.second == column;
+    if (mapped) continue;
+    const std::vector<std::string> words = Words(column);
+    bool weight = false;
+    std::string unit;
+    for (const std::string& w : words) {
+      if (IsWeightWord(w)) {
+        weight = true;
+      } else if (!IsQualifier(w) && unit.empty()) {
+        unit = w;
+      }
+    }
+    if (!weight || unit.empty() || !WeightUnitOfColumn(column).empty()) continue;
+    notes.push_back("Column '" + column + "' looks like a weight in '" + unit +
+                    "', a unit dq does not convert to grams (it converts g, kg, lb and oz), so "
+                    "it was not mapped to weight. Convert the column to grams, or map it "
+                    "yourself if its values carry their own units.");
+  }
+  return notes;
+}
+
 std::vector<std::pair<std::string, std::string>> InferMapping(
     std::span<const std::string> header) {
   std::vector<std::string> normalized;

@@ -43,4 +43,11 @@ std::string WeightUnitOfColumn(std::string_view column);
 std::vector<std::pair<std::string, std::string>> InferMapping(
     std::span<const std::string> header);
 
+// What inference refused to guess and why, for a person to act on: a column the mapping leaves
+// out although its header names a weight in a unit dq cannot convert to grams ("Weight (t)",
+// "Weight mg"). Mapping it to `weight` would read 2 t as 2 g, so it is left unmapped and this
+// says so. One sentence per column, in header order; empty when there is nothing to say.
+std::vector<std::string> MappingNotes(std::span<const std::string> header,
+                                      std::span<const std::pair<std::string, std::string>> mapping);
+
 }  // namespace dq::ingest

@@ -1,5 +1,7 @@
 #include "job.h"
 
+#include "ingest/mapping_inference.h"
+
 #include <algorithm>
 
 namespace dq::gateway {
@@ -53,6 +55,9 @@ json JobDetailJson(const Job& j) {
   d["platform"] = j.platform.empty() ? json(nullptr) : json(j.platform);
   d["mapping"] = MappingObject(j.mapping);
   d["mapping_inferred"] = j.mapping_inferred;
+  // What inference left unmapped on purpose, and why (ingest::MappingNotes).
+  d["mapping_notes"] = j.mapping_inferred ? ingest::MappingNotes(j.header, j.mapping)
+                                          : std::vector<std::string>{};
   d["format"] = std::string(ingest::FormatName(j.format));
   d["encoding"] = j.encoding;
   d["stats"] = {{"rows", j.rows_total},

@@ -57,6 +57,8 @@ HttpResponse JobsApi::Preview(const HttpRequest& request, const Principal& /*pri
                          {"columns", header},
                          {"mapping", std::move(m)},
                          {"mapping_inferred", inferred},
+                         {"mapping_notes", inferred ? ingest::MappingNotes(header, mapping)
+                                                    : std::vector<std::string>{}},
                          {"sample_rows", std::move(rows)}};
   return JsonResponse(200, DumpJson(body));
 }

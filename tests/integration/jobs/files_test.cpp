@@ -200,6 +200,7 @@ TEST_F(FilesIntegrationTest, PreviewShowsTheReadingAndCreatesNothing) {
   EXPECT_EQ(p["columns"], json({"SKU", "Price", "Weight (kg)"}));
   EXPECT_EQ(p["mapping"], json({{"sku", "SKU"}, {"price", "Price"}, {"weight", "Weight (kg)"}}));
   EXPECT_EQ(p["mapping_inferred"], true);
+  EXPECT_EQ(p["mapping_notes"], json::array());
   ASSERT_EQ(p["sample_rows"].size(), 5u);
   EXPECT_EQ(p["sample_rows"][0], json({"A-1", "19,99", "1.2"}));
 
@@ -220,6 +221,22 @@ TEST_F(FilesIntegrationTest, PreviewShowsTheReadingAndCreatesNothing) {
   HttpResult anonymous = Http("POST", stack_->GatewayUrl() + "/v1/jobs/preview",
                               {{"Content-Type", "text/csv"}}, csv);
   EXPECT_EQ(anonymous.status, 401);
+}
+
+TEST_F(FilesIntegrationTest, AWeightInTonnesIsNotGuessedAndTheJobSaysWhy) {
+  const std::string csv = "SKU,Price,Weight (t)\nA-1,10,2\n";
+  HttpResult preview = Post("/v1/jobs/preview", csv, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(preview.status, 200) << preview.body;
+  json p = json::parse(preview.body);
+  EXPECT_FALSE(p["mapping"].contains("weight"));
+  ASSERT_EQ(p["mapping_notes"].size(), 1u) << p.dump();
+  HttpResult r = Post("/v1/jobs?check_types=shipping", csv, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  json job = WaitDone(json::parse(r.body)["id"]);
+  EXPECT_FALSE(job["mapping"].contains("weight"));
+  ASSERT_EQ(job["mapping_notes"].size(), 1u) << job.dump();
+  EXPECT_EQ(job["mapping_notes"][0], p["mapping_notes"][0]);
+  EXPECT_NE(job["mapping_notes"][0].get<std::string>().find("Weight (t)"), std::string::npos);
 }
 
 TEST_F(FilesIntegrationTest, KilogramColumnBecomesGramsAndDeclaredValueIsChecked) {

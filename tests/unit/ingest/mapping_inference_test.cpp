@@ -164,5 +164,35 @@ TEST(WeightUnitOfColumnTest, UnitHeadersAndCustomsValueAreInferred) {
             m.end());
 }
 
+TEST(MappingNotesTest, AWeightInAnUnconvertibleUnitIsLeftUnmappedAndSaysSo) {
+  const std::vector<std::string> header = {"SKU", "Weight (t)", "Gross Weight", "Weight mg",
+                                           "Notes"};
+  const auto m = InferMapping(header);
+  for (const auto& [field, column] : m) {
+    EXPECT_NE(column, "Weight (t)");  // 2 t read as 2 g would be wrong by a factor of a million
+    EXPECT_NE(column, "Weight mg");
+  }
+  const std::vector<std::string> notes = MappingNotes(header, m);
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_NE(notes[0].find("'Weight (t)'"), std::string::npos) << notes[0];
+  EXPECT_NE(notes[0].find("'t'"), std::string::npos) << notes[0];
+  EXPECT_NE(notes[1].find("'Weight mg'"), std::string::npos) << notes[1];
+}
+
+TEST(MappingNotesTest, NothingToSayForConvertibleOrMappedOrQualifiedWeights) {
+  for (const std::vector<std::string>& header :
+       std::vector<std::vector<std::string>>{{"SKU", "Weight (kg)"},
+                                             {"SKU", "Weight", "Gross Weight"},
+                                             {"SKU", "Shipping Weight LB"},
+                                             {"SKU", "Title"}}) {
+    EXPECT_TRUE(MappingNotes(header, InferMapping(header)).empty()) << header[1];
+  }
+  // A column the caller's own mapping covers needs no note, whatever its unit.
+  const std::vector<std::string> header = {"SKU", "Weight (t)"};
+  const std::vector<std::pair<std::string, std::string>> mapping = {{"sku", "SKU"},
+                                                                    {"weight", "Weight (t)"}};
+  EXPECT_TRUE(MappingNotes(header, mapping).empty());
+}
+
 }  // namespace
 }  // namespace dq::ingest
