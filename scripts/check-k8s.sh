@@ -241,6 +241,15 @@ for (const file of files) {
     if (!d) { err(name, `no Deployment ${dep}`); continue; }
     if (roleOf(d) !== role) err(name, `Deployment ${dep} must set DQ_ROLE=${role}`);
   }
+  // the workers have their own Redis user (no API keys, console users or webhook settings)
+  const worker = (byKind.Deployment || []).find((x) => x.metadata.name === "dq-worker");
+  if (worker) {
+    const c = ((worker.spec.template.spec.containers || [])[0] || {});
+    const user = ((c.env || []).find((e) => e.name === "DQ_REDIS_USER") || {}).value;
+    if (user !== "dq-worker" || !aclNames.has("dq-worker")) {
+      err(name, "Deployment dq-worker must set DQ_REDIS_USER=dq-worker, a users.acl user");
+    }
+  }
   for (const svc of byKind.Service || []) {
     if (((svc.spec || {}).selector || {})["app.kubernetes.io/name"] === "dq-worker") {
       err(name, `Service ${svc.metadata.name} selects dq-worker, which has no public listener`);
