@@ -14,7 +14,7 @@
 // It does not answer (kUnsure) for: letters, extensions, '/', tabs or non-ASCII characters, a
 // '+' followed by no known calling code (libphonenumber's retry without the '+'), and any
 // metadata entry that RE2 could not compile or whose transform rule it does not understand.
-// docs/phone-numbers.md has the design; tests/unit/validator/phone_fast_path_test.cpp and
+// docs/architecture.md ("Phone numbers") has the design; tests/unit/validator/phone_fast_path_test.cpp and
 // bench/phone_agreement.cpp compare it with libphonenumber.
 //
 // Thread-safe: the tables are built once per process (function-local static) and each
