@@ -37,9 +37,9 @@ PhoneNumber Make(int cc, const std::string& nsn) {
 PhoneSampler::PhoneSampler(uint64_t seed) : rng_(seed) {
   const PhoneNumberUtil& util = *PhoneNumberUtil::GetInstance();
   const PhoneNumberUtil::PhoneNumberType kTypes[] = {
-      PhoneNumberUtil::FIXED_LINE,   PhoneNumberUtil::MOBILE,   PhoneNumberUtil::TOLL_FREE,
-      PhoneNumberUtil::PREMIUM_RATE, PhoneNumberUtil::SHARED_COST, PhoneNumberUtil::VOIP,
-      PhoneNumberUtil::PERSONAL_NUMBER, PhoneNumberUtil::PAGER, PhoneNumberUtil::UAN,
+      PhoneNumberUtil::FIXED_LINE,      PhoneNumberUtil::MOBILE,      PhoneNumberUtil::TOLL_FREE,
+      PhoneNumberUtil::PREMIUM_RATE,    PhoneNumberUtil::SHARED_COST, PhoneNumberUtil::VOIP,
+      PhoneNumberUtil::PERSONAL_NUMBER, PhoneNumberUtil::PAGER,       PhoneNumberUtil::UAN,
       PhoneNumberUtil::VOICEMAIL};
   std::set<std::string> regions;
   util.GetSupportedRegions(&regions);

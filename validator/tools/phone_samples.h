@@ -30,7 +30,7 @@ class PhoneSampler {
   PhoneSample Next();
 
   size_t target_count() const { return targets_.size(); }
-  size_t region_count() const;    // geographic regions among the targets
+  size_t region_count() const;   // geographic regions among the targets
   size_t non_geo_count() const;  // non-geographic calling codes among the targets
 
  private:

@@ -29,8 +29,7 @@ const FastCase kCases[] = {
     {"plus_e164", "+442087654321", "US", Outcome::kValid, "+442087654321"},
     {"plus_in_parens", "(+44) 20 8765 4321", "ZZ", Outcome::kValid, "+442087654321"},
     {"plus_dots", "+33.6.12.34.56.78", "", Outcome::kValid, "+33612345678"},
-    {"plus_national_prefix_kept_in", "+44 (0)20 8765 4321", "ZZ", Outcome::kValid,
-     "+442087654321"},
+    {"plus_national_prefix_kept_in", "+44 (0)20 8765 4321", "ZZ", Outcome::kValid, "+442087654321"},
     {"plus_too_short", "+1 555", "ZZ", Outcome::kInvalid, ""},
     {"plus_unassigned_range", "+1 555 555 5555", "US", Outcome::kInvalid, ""},
     // national, read with the row's country
@@ -70,7 +69,10 @@ const FastCase kCases[] = {
     {"plus_unknown_code_retry", "+999 1234 5678", "DE", Outcome::kUnsure, ""},
     {"two_digits", "12", "US", Outcome::kUnsure, ""},
     {"empty", "", "US", Outcome::kUnsure, ""},
-    {"no_break_space", "+44\xC2\xA0" "20 8765 4321", "ZZ", Outcome::kUnsure, ""},
+    {"no_break_space",
+     "+44\xC2\xA0"
+     "20 8765 4321",
+     "ZZ", Outcome::kUnsure, ""},
     {"nul_byte", std::string_view("+1 650\0 253 0000", 16), "US", Outcome::kUnsure, ""},
 };
 

@@ -26,10 +26,11 @@ using i18n::phonenumbers::PhoneMetadataCollection;
 using i18n::phonenumbers::PhoneNumberDesc;
 using i18n::phonenumbers::PhoneNumberUtil;
 
-constexpr size_t kMinLengthForNsn = 2;    // PhoneNumberUtil::kMinLengthForNsn
-constexpr size_t kMaxLengthForNsn = 17;   // PhoneNumberUtil::kMaxLengthForNsn
+constexpr size_t kMinLengthForNsn = 2;   // PhoneNumberUtil::kMinLengthForNsn
+constexpr size_t kMaxLengthForNsn = 17;  // PhoneNumberUtil::kMaxLengthForNsn
 constexpr size_t kMaxLengthCountryCode = 3;
-constexpr size_t kMaxDigits = 24;  // more than any NSN + calling code + prefix: left to libphonenumber
+constexpr size_t kMaxDigits =
+    24;  // more than any NSN + calling code + prefix: left to libphonenumber
 
 re2::StringPiece Piece(std::string_view s) { return re2::StringPiece(s.data(), s.size()); }
 
@@ -107,11 +108,12 @@ struct Meta {
     if (m.general_desc().possible_length_size() == 0) ok = false;  // libphonenumber assumes some
     if (ok) {
       general_first_length = m.general_desc().possible_length(0);
-      general_last_length = m.general_desc().possible_length(m.general_desc().possible_length_size() - 1);
+      general_last_length =
+          m.general_desc().possible_length(m.general_desc().possible_length_size() - 1);
     }
-    const PhoneNumberDesc* others[] = {&m.premium_rate(),    &m.toll_free(), &m.shared_cost(),
-                                       &m.voip(),            &m.personal_number(), &m.pager(),
-                                       &m.uan(),             &m.voicemail()};
+    const PhoneNumberDesc* others[] = {&m.premium_rate(), &m.toll_free(),       &m.shared_cost(),
+                                       &m.voip(),         &m.personal_number(), &m.pager(),
+                                       &m.uan(),          &m.voicemail()};
     for (size_t i = 0; i < other_types.size(); ++i) other_types[i].Init(*others[i], &ok);
     fixed_line.Init(m.fixed_line(), &ok);
     mobile.Init(m.mobile(), &ok);

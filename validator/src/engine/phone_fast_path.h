@@ -14,8 +14,9 @@
 // It does not answer (kUnsure) for: letters, extensions, '/', tabs or non-ASCII characters, a
 // '+' followed by no known calling code (libphonenumber's retry without the '+'), and any
 // metadata entry that RE2 could not compile or whose transform rule it does not understand.
-// docs/architecture.md ("Phone numbers") has the design; tests/unit/validator/phone_fast_path_test.cpp and
-// bench/phone_agreement.cpp compare it with libphonenumber.
+// docs/architecture.md ("Phone numbers") has the design;
+// tests/unit/validator/phone_fast_path_test.cpp and bench/phone_agreement.cpp compare it with
+// libphonenumber.
 //
 // Thread-safe: the tables are built once per process (function-local static) and each
 // region's expressions are compiled on first use (std::call_once); RE2 matching is const.
