@@ -29,8 +29,10 @@ using i18n::phonenumbers::PhoneNumberUtil;
 constexpr size_t kMinLengthForNsn = 2;   // PhoneNumberUtil::kMinLengthForNsn
 constexpr size_t kMaxLengthForNsn = 17;  // PhoneNumberUtil::kMaxLengthForNsn
 constexpr size_t kMaxLengthCountryCode = 3;
-constexpr size_t kMaxDigits =
-    24;  // more than any NSN + calling code + prefix: left to libphonenumber
+// More digits than any NSN + calling code + prefix: left to libphonenumber.
+constexpr size_t kMaxDigits = 24;
+// Capture groups StripNationalPrefix has room for (8.12.57's patterns have at most 2).
+constexpr int kMaxPrefixGroups = 9;
 
 re2::StringPiece Piece(std::string_view s) { return re2::StringPiece(s.data(), s.size()); }
 
@@ -123,6 +125,7 @@ struct Meta {
     if (!m.national_prefix_for_parsing().empty()) {
       national_prefix = CompileRe(m.national_prefix_for_parsing(), &ok);
       national_prefix_groups = ok ? national_prefix->NumberOfCapturingGroups() : 0;
+      if (national_prefix_groups > kMaxPrefixGroups) ok = false;  // see StripNationalPrefix
     }
     transform_rule = m.national_prefix_transform_rule();
     if (!TransformRuleUnderstood()) ok = false;
@@ -178,7 +181,7 @@ struct Meta {
   void StripNationalPrefix(std::string* number) const {
     if (number->empty() || !national_prefix) return;
     const bool viable_original = general.PatternMatches(*number);
-    re2::StringPiece groups[10];
+    re2::StringPiece groups[kMaxPrefixGroups + 1];
     const int n = national_prefix_groups + 1;
     if (!national_prefix->Match(Piece(*number), 0, number->size(), RE2::ANCHOR_START, groups, n)) {
       return;
