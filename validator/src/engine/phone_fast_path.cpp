@@ -134,7 +134,7 @@ struct Meta {
   }
 
   // Rules are digits and "$N" (N one digit, a group of the pattern, not followed by a digit):
-  // then ICU's appendReplacement and Transform() below agree.
+  // then ICU's appendReplacement and the substitution in StripNationalPrefix agree.
   bool TransformRuleUnderstood() const {
     for (size_t i = 0; i < transform_rule.size(); ++i) {
       const char c = transform_rule[i];
