@@ -9,3 +9,7 @@ add_executable(engine_check
   ${CMAKE_CURRENT_LIST_DIR}/engine_check.cpp
   ${CMAKE_CURRENT_LIST_DIR}/engine_data.cpp)
 target_link_libraries(engine_check PRIVATE dq_engine)
+
+# phone_agreement: the engine's phone fast path against libphonenumber on N random numbers.
+add_executable(phone_agreement ${CMAKE_CURRENT_LIST_DIR}/phone_agreement.cpp)
+target_link_libraries(phone_agreement PRIVATE dq_phone_samples)

@@ -2,8 +2,11 @@
 // the CPU time of the (single) benchmark thread, so other load on the machine does not count.
 //
 //   ProductFamily: product+price+inventory+shipping on gen_catalog-like product rows.
-//   Customer:      customer on gen_catalog-like customer rows (libphonenumber, cached per
-//                  session).
+//   Customer:      customer on gen_catalog-like customer rows with distinct phone numbers
+//                  (gen_catalog.py --phones unique, its default): the phone fast path
+//                  (validator/src/engine/phone_fast_path.h), libphonenumber for the rest.
+//                  Counters: distinct_phones in the input, and per run how many phone checks
+//                  the fast path answered and how many went to libphonenumber.
 //
 // Input: generated in process (gen_catalog.py's shapes, --defects 0), or the gen_catalog.py CSV
 // files named by DQ_BENCH_PRODUCTS and DQ_BENCH_CUSTOMERS. Each iteration validates the whole
@@ -13,6 +16,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,7 +62,7 @@ const Input& Load(const char* env, bool products) {
 }
 
 void Run(benchmark::State& state, const Input& in, const std::vector<std::string>& fields,
-         std::vector<std::string> checks) {
+         std::vector<std::string> checks, bool phones = false) {
   auto spec = BatchSpec::Make(fields, checks, "");
   if (!spec.ok()) {
     state.SkipWithError("bad spec");
@@ -66,7 +70,7 @@ void Run(benchmark::State& state, const Input& in, const std::vector<std::string
   }
   const ReferenceData& ref = ReferenceData::Default();
   std::vector<Issue> issues;
-  uint64_t total_issues = 0;
+  uint64_t total_issues = 0, fast = 0, slow = 0;
   for (auto _ : state) {
     Session session(ref, *spec);
     for (const auto& row : in.views) {
@@ -78,11 +82,21 @@ void Run(benchmark::State& state, const Input& in, const std::vector<std::string
     session.Finish(issues);
     total_issues += issues.size();
     benchmark::DoNotOptimize(total_issues);
+    fast = session.phone_checker().fast_checks();
+    slow = session.phone_checker().slow_checks();
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * in.views.size()));
   state.counters["rows"] = static_cast<double>(in.views.size());
   state.counters["issues_per_run"] =
       static_cast<double>(total_issues) / static_cast<double>(state.iterations());
+  if (phones) {
+    const size_t col = 1;  // kCustomerFields: email, phone, country
+    std::set<std::string_view> distinct;
+    for (const auto& row : in.views) distinct.insert(row.size() > col ? row[col] : "");
+    state.counters["distinct_phones"] = static_cast<double>(distinct.size());
+    state.counters["phone_fast"] = static_cast<double>(fast);
+    state.counters["phone_libphonenumber"] = static_cast<double>(slow);
+  }
 }
 
 void BM_ProductFamily(benchmark::State& state) {
@@ -92,7 +106,8 @@ void BM_ProductFamily(benchmark::State& state) {
 BENCHMARK(BM_ProductFamily)->Unit(benchmark::kMillisecond);
 
 void BM_Customer(benchmark::State& state) {
-  Run(state, Load("DQ_BENCH_CUSTOMERS", false), dq::bench::kCustomerFields, {"customer"});
+  Run(state, Load("DQ_BENCH_CUSTOMERS", false), dq::bench::kCustomerFields, {"customer"},
+      /*phones=*/true);
 }
 BENCHMARK(BM_Customer)->Unit(benchmark::kMillisecond);
 

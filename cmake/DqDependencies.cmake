@@ -20,6 +20,10 @@ find_path(PHONENUMBER_INCLUDE_DIR phonenumbers/phonenumberutil.h REQUIRED)
 add_library(dq_phonenumber INTERFACE)
 target_link_libraries(dq_phonenumber INTERFACE ${PHONENUMBER_LIBRARY} protobuf::libprotobuf)
 target_include_directories(dq_phonenumber SYSTEM INTERFACE ${PHONENUMBER_INCLUDE_DIR})
+# RE2 runs libphonenumber's metadata patterns on the engine's phone fast path
+# (validator/src/engine/phone_fast_path.*); libphonenumber itself uses ICU regexps.
+pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
+add_library(dq::re2 ALIAS PkgConfig::RE2)
 
 # Data files the rule engine reads (from Debian's iso-codes package).
 set(DQ_ISO_CODES_DIR "/usr/share/iso-codes/json" CACHE PATH "iso-codes JSON directory")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets for the upload parsers with clang, ASan and UBSan, and runs each
+# Builds the libFuzzer targets for the upload parsers and the phone fast path with clang, ASan and UBSan, and runs each
 # for a bounded time on its seed corpus (fuzz/corpus/<target>, plus tests/data/nasty for the
 # readers). Fails on any crash, leak, sanitizer report or invariant violation.
 #
@@ -16,7 +16,7 @@ seconds="${FUZZ_SECONDS:-20}"
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(fuzz_csv fuzz_ndjson fuzz_json_array fuzz_multipart fuzz_xlsx fuzz_decode
-           fuzz_validate_body)
+           fuzz_validate_body fuzz_phone)
 fi
 
 if ! command -v clang++ >/dev/null; then

@@ -23,8 +23,9 @@ packages=(
   # HTTP server, Redis, crypto, JSON, HTTP client
   libpistache-dev libhiredis-dev redis-server redis-tools libssl-dev nlohmann-json3-dev
   libcurl4-openssl-dev
-  # rule data: phone numbers, ISO country and currency lists, UUIDs
-  libphonenumber-dev iso-codes uuid-dev
+  # rule data: phone numbers (libphonenumber, and RE2 for the engine's phone fast path), ISO
+  # country and currency lists, UUIDs
+  libphonenumber-dev libre2-dev iso-codes uuid-dev
   # passwords, IDNA (libidn2 + libunistring), CLI parsing; simdjson only for bench/validate_bench
   libargon2-dev libidn2-dev libunistring-dev libcli11-dev libsimdjson-dev
   # upload formats: XLSX (zip + XML), gzip, encoding detection

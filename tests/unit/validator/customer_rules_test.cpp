@@ -254,28 +254,36 @@ TEST(CustomerBatch, DuplicateByPhoneOnlyWithoutEmail) {
   EXPECT_EQ(issues[1].Message(), "Same phone number as row 1");
 }
 
-TEST(CustomerBatch, PhoneResultsAreCachedPerSession) {
-  // Fifty customers with their own e-mail sharing a switchboard number: no issue, one parse.
+TEST(CustomerBatch, LibphonenumberResultsAreCachedPerSession) {
+  // Fifty customers with their own e-mail sharing a switchboard number with an extension (a
+  // shape the fast path leaves to libphonenumber): no issue, one libphonenumber parse.
   Session s(ReferenceData::Default(),
             testing::MakeSpec({"email", "phone", "country"}, "customer", ""));
   std::vector<Issue> issues;
   for (int i = 0; i < 50; ++i) {
     const std::string email = "staff" + std::to_string(i) + "@example.com";
-    std::vector<std::string_view> row = {email, "+1 650-253-0000", "US"};
+    std::vector<std::string_view> row = {email, "+1 650-253-0000 ext. 12", "US"};
     s.AddRow(row, issues);
   }
   EXPECT_TRUE(issues.empty());
+  EXPECT_EQ(s.phone_checker().slow_checks(), 1u);
+  EXPECT_EQ(s.phone_checker().fast_checks(), 0u);
 }
 
-TEST(PhoneCheckerTest, CacheIsBoundedAndCountsMisses) {
-  PhoneChecker checker(/*max_entries=*/2);
-  EXPECT_TRUE(checker.Check("+16502530000", "ZZ").valid);
-  EXPECT_TRUE(checker.Check("+16502530000", "ZZ").valid);
-  EXPECT_EQ(checker.misses(), 1u);
-  checker.Check("+442087654321", "ZZ");
-  checker.Check("+31612345678", "ZZ");  // full: starts over
-  EXPECT_LE(checker.cached(), 2u);
-  EXPECT_EQ(checker.Check("+31612345678", "ZZ").e164, "+31612345678");
+TEST(CustomerBatch, DistinctPhonesTakeTheFastPath) {
+  Session s(ReferenceData::Default(),
+            testing::MakeSpec({"email", "phone", "country"}, "customer", ""));
+  std::vector<Issue> issues;
+  for (int i = 0; i < 50; ++i) {
+    const std::string email = "customer" + std::to_string(i) + "@example.com";
+    const std::string phone = "(212) 555-01" + std::to_string(10 + i);  // national form
+    std::vector<std::string_view> row = {email, phone, "US"};
+    s.AddRow(row, issues);
+  }
+  ASSERT_EQ(issues.size(), 50u);  // each rewritten to E.164
+  EXPECT_EQ(testing::Describe(issues[0]), "PHONE_NORMALIZED=+12125550110");
+  EXPECT_EQ(s.phone_checker().fast_checks(), 50u);
+  EXPECT_EQ(s.phone_checker().slow_checks(), 0u);
 }
 
 }  // namespace

@@ -39,7 +39,7 @@ struct BatchState {
   FirstSeen emails;  // lower-cased addresses
   FirstSeen phones;  // E.164
   PriceOutliers prices;
-  PhoneChecker phone_checker;  // bounded cache of libphonenumber results
+  PhoneChecker phone_checker;  // fast path, then libphonenumber (bounded cache of its results)
   // Day/month order of the expiry_date column, learnt by Session::Observe (and AddRow).
   iso_date::DateOrder date_order = iso_date::DateOrder::kUnknown;
 };

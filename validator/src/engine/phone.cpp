@@ -2,6 +2,7 @@
 
 #include <phonenumbers/phonenumberutil.h>
 
+#include "phone_fast_path.h"
 #include "text.h"
 
 namespace dq::validator {
@@ -9,13 +10,7 @@ namespace dq::validator {
 using i18n::phonenumbers::PhoneNumber;
 using i18n::phonenumbers::PhoneNumberUtil;
 
-const PhoneVerdict& PhoneChecker::Check(std::string_view number, std::string_view region) {
-  key_.assign(region);
-  key_.push_back('|');
-  key_.append(number);
-  if (auto it = cache_.find(key_); it != cache_.end()) return it->second;
-  ++misses_;
-  if (cache_.size() >= max_entries_) cache_.clear();
+PhoneVerdict CheckWithLibphonenumber(std::string_view number, std::string_view region) {
   PhoneVerdict v;
   const PhoneNumberUtil& util = *PhoneNumberUtil::GetInstance();
   PhoneNumber parsed;
@@ -26,7 +21,32 @@ const PhoneVerdict& PhoneChecker::Check(std::string_view number, std::string_vie
     v.has_extension = parsed.has_extension() && !parsed.extension().empty();
     util.Format(parsed, PhoneNumberUtil::E164, &v.e164);
   }
-  return cache_.emplace(key_, std::move(v)).first->second;
+  return v;
+}
+
+const PhoneVerdict& PhoneChecker::Check(std::string_view number, std::string_view region) {
+  switch (phone_fast_path::Check(number, region, &last_.e164)) {
+    case phone_fast_path::Outcome::kValid:
+      ++fast_;
+      last_.valid = true;
+      last_.has_extension = false;
+      return last_;
+    case phone_fast_path::Outcome::kInvalid:
+      ++fast_;
+      last_.valid = false;
+      last_.has_extension = false;
+      last_.e164.clear();
+      return last_;
+    case phone_fast_path::Outcome::kUnsure:
+      break;
+  }
+  key_.assign(region);
+  key_.push_back('|');
+  key_.append(number);
+  if (auto it = cache_.find(key_); it != cache_.end()) return it->second;
+  ++slow_;
+  if (cache_.size() >= max_entries_) cache_.clear();
+  return cache_.emplace(key_, CheckWithLibphonenumber(number, region)).first->second;
 }
 
 bool IsWrittenInternationally(std::string_view n) {

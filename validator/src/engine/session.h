@@ -48,6 +48,8 @@ class Session {
   Stats stats() const;
   uint64_t rows() const { return rows_; }
   const BatchSpec& spec() const { return spec_; }
+  // How the customer check's phone numbers were judged (fast path or libphonenumber).
+  const PhoneChecker& phone_checker() const { return batch_.phone_checker; }
 
  private:
   void Count(const Issue& issue);
