@@ -4,7 +4,8 @@
 # from anywhere but Debian's archive.
 #
 #   scripts/install-deps.sh            build + run + test dependencies
-#   scripts/install-deps.sh --bench    also the load-generation tools used by bench/
+#   scripts/install-deps.sh --bench    also the load-generation tools used by bench/ and the
+#                                      pandas peer script (bench/tools/peer_pandas.py)
 #   scripts/install-deps.sh --fuzz     also clang and its sanitizer/fuzzer runtime
 #   scripts/install-deps.sh --crosscheck  also the reference implementations the rule cross-check
 #                                         (tests/crosscheck, docs/crosscheck.md) compares against
@@ -40,7 +41,7 @@ packages=(
 node_tools=0
 for arg in "$@"; do
   case "$arg" in
-    --bench) packages+=(wrk) ;;
+    --bench) packages+=(wrk python3-pandas python3-stdnum python3-phonenumbers) ;;
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
     --crosscheck)
       packages+=(python3-stdnum python3-phonenumbers python3-email-validator python3-pycountry) ;;

@@ -39,8 +39,8 @@ constexpr SettingSpec kSettings[] = {
     {"DQ_UNAUTHENTICATED_BODY_BYTES", "65536", true, 0, 1024 * kMiB, kGateway, false,
      "a larger body is read only after its API key or session was accepted from the headers"},
     {"DQ_BODY_MEMORY_BYTES", "134217728", true, kMiB, 64LL * 1024 * kMiB, kGateway, false,
-     "request-body bytes held in memory at once, all connections together (counted twice: "
-     "the HTTP library keeps two copies); past it 503 service_unavailable"},
+     "request-body bytes held in memory at once, all connections together (a chunked body "
+     "counts twice: the HTTP library keeps two copies); past it 503 service_unavailable"},
     {"DQ_MAX_CONNECTIONS", "1024", true, 1, 1000000, kGateway, false,
      "open API connections in total; more get 503 and are closed"},
     {"DQ_MAX_CONNECTIONS_PER_ADDRESS", "64", true, 1, 1000000, kGateway, false,

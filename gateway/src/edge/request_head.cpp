@@ -122,6 +122,27 @@ Result<RequestHead> ParseRequestHead(std::string_view block) {
   return head;
 }
 
+std::string HeadWithoutBody(std::string_view block) {
+  std::string out;
+  out.reserve(block.size());
+  size_t pos = 0;
+  while (pos < block.size()) {
+    size_t eol = block.find("\r\n", pos);
+    eol = eol == std::string_view::npos ? block.size() : eol + 2;
+    const std::string_view line = block.substr(pos, eol - pos);
+    pos = eol;
+    const size_t colon = line.find(':');
+    if (pos > line.size() && colon != std::string_view::npos &&
+        Lower(line.substr(0, colon)) == "content-length") {
+      out.append(line.substr(0, colon + 1));
+      out.append(" 0\r\n");
+    } else {
+      out.append(line);
+    }
+  }
+  return out;
+}
+
 Result<size_t> ChunkedBodyTracker::Feed(std::string_view data) {
   constexpr size_t kMaxLine = 4096;
   size_t i = 0;

@@ -48,6 +48,11 @@ class HeadScanner {
 // conflicting Content-Length, an unsupported Transfer-Encoding).
 Result<RequestHead> ParseRequestHead(std::string_view block);
 
+// `block` (a head ParseRequestHead accepted) with every Content-Length value replaced by 0: the
+// head an HTTP parser is given when the edge has collected the body itself and hands it over
+// aside (EdgeTransport::ForwardRequest).
+std::string HeadWithoutBody(std::string_view block);
+
 // Follows a chunked body to its end (last chunk and trailers) without keeping any of it.
 class ChunkedBodyTracker {
  public:

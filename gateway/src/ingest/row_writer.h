@@ -41,6 +41,7 @@ class RowWriter {
   void Finish();
 
   std::string& out() { return out_; }
+  const std::string& out() const { return out_; }
   // XLSX: the name of the sheet in the written workbook (call before Finish()).
   void set_sheet_name(std::string name) { sheet_name_ = std::move(name); }
   uint64_t rows_written() const { return rows_; }

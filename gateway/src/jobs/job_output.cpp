@@ -129,7 +129,14 @@ void JobOutput::ApplyTail(const validator::v1::IssueChunk& answer) {
   for (const auto& i : answer.issues()) AddIssue(i);
 }
 
+bool JobOutput::WriteDue() const {
+  return writer_.out().size() >= options_.cleaned_piece_bytes ||
+         pending_issues_.size() >= options_.write_issues ||
+         rows_done_ - rows_written_ >= options_.write_rows;
+}
+
 JobWrite JobOutput::TakeWrite(bool final) {
+  rows_written_ = rows_done_;
   JobWrite w;
   w.issues = std::move(pending_issues_);
   pending_issues_.clear();

@@ -43,6 +43,8 @@ struct RowBatch {
 struct OutputOptions {
   size_t cleaned_piece_bytes = 1024 * 1024;  // stored cleaned-file piece size
   int64_t max_stored_issues = 100000;        // per job; counters stay exact past it
+  size_t write_issues = 8192;                // pending issues that make a write due
+  int64_t write_rows = 65536;                // rows since the last write that make one due
 };
 
 class JobOutput {
@@ -57,6 +59,9 @@ class JobOutput {
   void Apply(const validator::v1::IssueChunk& answer, RowBatch& batch);
   // Issues that came after the last chunk (batch-level checks). They carry no fixes.
   void ApplyTail(const validator::v1::IssueChunk& answer);
+  // Whether enough output is pending to be worth a store write: a cleaned piece, or
+  // `write_issues` issues, or `write_rows` rows since the last write.
+  bool WriteDue() const;
   // What to store now: the issues since the last call, a cleaned piece once it is large enough
   // (any rest when final), the counters and the summary.
   JobWrite TakeWrite(bool final);
@@ -80,6 +85,7 @@ class JobOutput {
   std::vector<std::string> pending_issues_;
   uint64_t rows_sent_ = 0;
   int64_t rows_done_ = 0;
+  int64_t rows_written_ = 0;  // rows_done_ at the last TakeWrite
   int64_t issues_stored_ = 0;
   int64_t issues_found_ = 0;
 };

@@ -1,5 +1,8 @@
 #include "job_runner.h"
 
+#include <algorithm>
+#include <cstdio>
+
 #include "dq/common/log.h"
 #include "dq/common/metrics.h"
 #include "dq/common/time_format.h"
@@ -13,6 +16,35 @@ bool IsFenced(const Status& s) {
 }
 
 Status Superseded() { return Status(ErrorCode::kAborted, "a newer attempt owns the job"); }
+
+// Adds the time it lives (less any pauses) to a stage's total.
+class StageTimer {
+ public:
+  explicit StageTimer(double& total_ms) : total_ms_(total_ms) {}
+  ~StageTimer() { Pause(); }
+  void Pause() {
+    if (running_) total_ms_ += Ms(std::chrono::steady_clock::now() - start_);
+    running_ = false;
+  }
+  void Resume() {
+    start_ = std::chrono::steady_clock::now();
+    running_ = true;
+  }
+
+ private:
+  static double Ms(std::chrono::steady_clock::duration d) {
+    return std::chrono::duration<double, std::milli>(d).count();
+  }
+  double& total_ms_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  bool running_ = true;
+};
+
+std::string Fixed1(double ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", ms);
+  return buf;
+}
 
 }  // namespace
 
@@ -62,8 +94,17 @@ RunOutcome JobRunner::Run(const QueueEntry& entry, const std::atomic<bool>& lost
                     " attempts.");
   }
   const int64_t reserved_rows = job.rows_total;  // what the upload took from the quota
-  Status s = Process(job, lost);
-  if (s.ok()) return Publish(job, entry, RunOutcome::kDone);
+  JobStages stages;
+  Status s = Process(job, lost, stages);
+  if (s.ok()) {
+    log::Info("job stages (ms of wall time)",
+              {{"job_id", job.id}, {"fetch", Fixed1(stages.fetch)}, {"read", Fixed1(stages.read)},
+               {"encode", Fixed1(stages.encode)}, {"send", Fixed1(stages.send)},
+               {"wait", Fixed1(stages.wait)}, {"apply", Fixed1(stages.apply)},
+               {"store", Fixed1(stages.store)}, {"tail", Fixed1(stages.tail)},
+               {"finish", Fixed1(stages.finish)}});
+    return Publish(job, entry, RunOutcome::kDone);
+  }
   if (IsFenced(s)) return Fenced(s, entry);
   if (s.code() == ErrorCode::kUnavailable) {
     log::Warn("job postponed", {{"job_id", job.id}, {"error", s.message()}});
@@ -76,10 +117,10 @@ RunOutcome JobRunner::Run(const QueueEntry& entry, const std::atomic<bool>& lost
   return Fail(job, entry, s.message());
 }
 
-Status JobRunner::Process(Job& job, const std::atomic<bool>& lost) {
+Status JobRunner::Process(Job& job, const std::atomic<bool>& lost, JobStages& stages) {
   JobOutput output(job, options_.output);
   auto stream = validator_.Open();
-  Status s = Stream(job, output, *stream, lost);
+  Status s = Stream(job, output, *stream, lost, stages);
   if (!s.ok()) {
     stream->Cancel();
     return s;
@@ -94,41 +135,64 @@ Status JobRunner::Process(Job& job, const std::atomic<bool>& lost) {
   job.issues = last.issues_stored;
   job.issues_found = last.issues_found;
   job.rows_done = last.rows_done;
+  StageTimer t(stages.finish);
   return store_.Finish(job, last, end);
 }
 
 Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
-                         const std::atomic<bool>& lost) {
+                         const std::atomic<bool>& lost, JobStages& stages) {
   if (Status s = stream.Start(output.Spec()); !s.ok()) return s;
   auto reader = ingest::MakeRowReader(job.format);
-  RowBatch batches[2];
+  // A ring of batches: up to `in_flight` sent and unanswered, plus the one being filled. The
+  // validator works on the next chunks while this thread reads, applies and stores.
+  const size_t in_flight = std::max<size_t>(1, options_.chunks_in_flight);
+  std::vector<RowBatch> ring(in_flight + 1);
   validator::v1::RowChunk chunk;
   validator::v1::IssueChunk answer;
-  int filling = 0;
-  bool in_flight = false;  // batches[1 - filling] was sent and awaits its answer
-  // The answer for the oldest batch in flight, stored as one fenced write.
-  auto collect = [&](RowBatch& batch) -> Status {
-    if (Status s = stream.Receive(&answer); !s.ok()) return s;
-    output.Apply(answer, batch);
+  uint64_t sent = 0;      // chunks sent
+  uint64_t answered = 0;  // chunks whose answer was applied
+  RowBatch* filling = &ring[0];
+  // The answer for the oldest chunk in flight; stored (one fenced write) once enough output is
+  // pending, so a write carries about one cleaned piece, not one per chunk.
+  auto collect = [&](bool last) -> Status {
+    {
+      StageTimer t(stages.wait);
+      if (Status s = stream.Receive(&answer); !s.ok()) return s;
+    }
+    RowBatch& batch = ring[answered++ % ring.size()];
+    {
+      StageTimer t(stages.apply);
+      output.Apply(answer, batch);
+    }
     if (lost.load()) return Superseded();
+    if (last || !output.WriteDue()) return Status::Ok();
+    StageTimer t(stages.store);
     return store_.Write(job, output.TakeWrite(/*final=*/false));
   };
-  // Sends the batch being filled, then collects the answer for the one sent before it: one chunk
-  // in flight while the next is read.
-  auto rotate = [&]() -> Status {
-    output.ToChunk(batches[filling], &chunk);
-    if (Status s = stream.Send(chunk); !s.ok()) return s;
-    if (in_flight) {
-      if (Status s = collect(batches[1 - filling]); !s.ok()) return s;
+  auto send = [&]() -> Status {
+    {
+      StageTimer t(stages.encode);
+      output.ToChunk(*filling, &chunk);
     }
-    in_flight = true;
-    filling = 1 - filling;
-    batches[filling].Clear();
+    {
+      StageTimer t(stages.send);
+      if (Status s = stream.Send(chunk); !s.ok()) return s;
+    }
+    ++sent;
+    if (sent - answered >= in_flight) {
+      if (Status s = collect(/*last=*/false); !s.ok()) return s;
+    }
+    filling = &ring[sent % ring.size()];
+    filling->Clear();
     return Status::Ok();
   };
   for (int64_t i = 0; i < job.file_chunks; ++i) {
-    auto piece = store_.FileChunk(job, i);
+    auto piece = [&] {
+      StageTimer t(stages.fetch);
+      return store_.FileChunk(job, i);
+    }();
     if (!piece.ok()) return piece.status();
+    StageTimer t(stages.read);
     reader->Feed(*piece);
     if (i + 1 == job.file_chunks) reader->Finish();
     while (true) {
@@ -138,18 +202,22 @@ Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
         return state.status();
       }
       if (*state != ingest::ReadState::kRow) break;
-      batches[filling].Add(reader->row(), reader->cell_kinds());
-      if (batches[filling].rows() >= options_.chunk_rows) {
-        if (Status s = rotate(); !s.ok()) return s;
+      filling->Add(reader->row(), reader->cell_kinds());
+      if (filling->rows() >= options_.chunk_rows) {
+        t.Pause();
+        if (Status s = send(); !s.ok()) return s;
+        t.Resume();
       }
     }
   }
-  if (batches[filling].rows() > 0) {
-    if (Status s = rotate(); !s.ok()) return s;
+  if (filling->rows() > 0) {
+    if (Status s = send(); !s.ok()) return s;
   }
-  if (in_flight) {
-    if (Status s = collect(batches[1 - filling]); !s.ok()) return s;
+  while (answered < sent) {
+    // The last answer's output goes with the final write (Finish).
+    if (Status s = collect(/*last=*/answered + 1 == sent); !s.ok()) return s;
   }
+  StageTimer t_tail(stages.tail);
   if (Status s = stream.WritesDone(); !s.ok()) return s;
   validator::v1::ValidateStreamResponse tail;
   bool have_stats = false;

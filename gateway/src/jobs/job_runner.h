@@ -4,8 +4,9 @@
 //
 // The steps, each one atomic in the store (docs/architecture.md, "The job flow"):
 //   1. claim      new fencing token, status processing, earlier output dropped
-//   2. stream     the upload's rows through the validator in chunks; each answer is one fenced
-//                 Write (issues, cleaned piece, counters, summary)
+//   2. stream     the upload's rows through the validator in chunks, several in flight; the
+//                 answers' output is stored in fenced Writes of about one cleaned piece each
+//                 (issues, cleaned piece, counters, summary)
 //   3. finish     last output + state done/failed + counters + upload deleted + refund, fenced
 //   4. publish    job.complete appended (delivery id = job id), then marked published
 //   5. ack        the queue entry is done
@@ -29,6 +30,10 @@ namespace dq::gateway {
 
 struct RunnerOptions {
   size_t chunk_rows = 4096;  // rows per RowChunk
+  // Chunks sent to the validator and not yet answered, at most. More than one lets the validator
+  // check the next chunks while the worker applies and stores an answer (a Redis write waits for
+  // its fsync). Memory: (chunks_in_flight + 1) chunks of rows.
+  size_t chunks_in_flight = 4;
   int max_attempts = 5;
   // A queued job not yet accepted after this long lost its upload (the gateway died before
   // answering): it is removed and its quota given back.
@@ -50,6 +55,14 @@ enum class RunOutcome {
 
 const char* RunOutcomeName(RunOutcome outcome);
 
+// Where one attempt's wall time went, in milliseconds (logged with each finished job; see
+// docs/PERFORMANCE.md, issue 15). send includes waiting for the validator's flow control, wait
+// the time Receive blocked for an answer.
+struct JobStages {
+  double fetch = 0, read = 0, encode = 0, send = 0, wait = 0, apply = 0, store = 0, tail = 0,
+         finish = 0;
+};
+
 class JobRunner {
  public:
   JobRunner(JobStore& store, JobQueue& queue, ValidatorStreamFactory& validator,
@@ -64,9 +77,9 @@ class JobRunner {
  private:
   // Streams the job and finishes it `done`. kAborted / kNotFound: fenced out. kUnavailable:
   // retry later. Other errors: the job fails.
-  Status Process(Job& job, const std::atomic<bool>& lost);
+  Status Process(Job& job, const std::atomic<bool>& lost, JobStages& stages);
   Status Stream(Job& job, JobOutput& output, ValidatorStream& stream,
-                const std::atomic<bool>& lost);
+                const std::atomic<bool>& lost, JobStages& stages);
   // Finishes as failed, then publishes.
   RunOutcome Fail(Job& job, const QueueEntry& entry, const std::string& error);
   // Publishes job.complete for a finished job, marks it, acks the entry.

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "dq/common/log.h"
 #include "dq/common/metrics.h"
 
@@ -74,10 +76,13 @@ void JobWorkers::RunEntry(const QueueEntry& entry, const std::string& consumer) 
   const auto lost = heartbeats_.Add(consumer, entry.entry_id);
   const auto start = std::chrono::steady_clock::now();
   RunOutcome outcome = runner_.Run(entry, *lost);
-  // An upload still answering its client: look again shortly, a few times, before leaving the
-  // entry to the reclaim.
-  for (int i = 0; i < 40 && outcome == RunOutcome::kNotAccepted && !stop_; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // An upload still answering its client (the entry is queued a moment before the job is
+  // accepted, so a free worker usually gets here first): look again soon, then less often
+  // (1, 2, 4, ... 50 ms; about 2 s in all) before leaving the entry to the reclaim.
+  auto pause = std::chrono::milliseconds(1);
+  for (int i = 0; i < 50 && outcome == RunOutcome::kNotAccepted && !stop_; ++i) {
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(50));
     outcome = runner_.Run(entry, *lost);
   }
   heartbeats_.Remove(entry.entry_id);

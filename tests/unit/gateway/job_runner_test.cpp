@@ -98,6 +98,7 @@ struct Fixture {
   static RunnerOptions Defaults() {
     RunnerOptions o;
     o.chunk_rows = 3;  // several chunks, so failures land mid-stream
+    o.chunks_in_flight = 2;  // the tests below count on rows 1-3 being stored when row 8 is checked
     o.output.cleaned_piece_bytes = 16;
     return o;
   }
@@ -406,6 +407,64 @@ TEST(JobRunnerTest, EveryStepFailedOnceStillEndsDoneExactlyOnce) {
       EXPECT_EQ(f.queue.pending(), 0u);
     }
   }
+}
+
+// However many chunks are in flight and however the output is grouped into writes, the job ends
+// with the same issues (same ids, same order), cleaned file and summary.
+TEST(JobRunnerTest, DepthAndWriteGroupingDoNotChangeTheOutput) {
+  Fixture reference;
+  ASSERT_EQ(reference.Run(), RunOutcome::kDone);
+  for (size_t depth : {1u, 3u, 4u, 8u}) {
+    for (size_t piece : {16u, 1u << 20}) {
+      SCOPED_TRACE("depth " + std::to_string(depth) + ", piece " + std::to_string(piece));
+      RunnerOptions o = Fixture::Defaults();
+      o.chunks_in_flight = depth;
+      o.output.cleaned_piece_bytes = piece;
+      Fixture f(nullptr, o);
+      ASSERT_EQ(f.Run(), RunOutcome::kDone);
+      EXPECT_EQ(f.Issues(), reference.Issues());
+      EXPECT_EQ(f.Cleaned(), reference.Cleaned());
+      EXPECT_EQ(*f.store.Summary(f.Stored()), *reference.store.Summary(reference.Stored()));
+      EXPECT_EQ(f.Stored().rows_done, kRows);
+      EXPECT_EQ(f.Stored().issues, 7);
+    }
+  }
+}
+
+// With large pieces nothing is due before the end: the whole output goes in the final, fenced
+// write, one store step instead of one per chunk.
+TEST(JobRunnerTest, SmallOutputIsStoredInOneFinalWrite) {
+  RunnerOptions o = Fixture::Defaults();
+  o.output.cleaned_piece_bytes = 1 << 20;
+  FaultPlan count;
+  Fixture f(&count, o);
+  ASSERT_EQ(f.Run(), RunOutcome::kDone);
+  EXPECT_EQ(std::count(count.log.begin(), count.log.end(), "store.write"), 0);
+  EXPECT_EQ(std::count(count.log.begin(), count.log.end(), "store.finish"), 1);
+  EXPECT_EQ(f.Issues().size(), 7u);
+  // Many issues make a write due even with large pieces.
+  o.output.write_issues = 2;
+  FaultPlan count2;
+  Fixture g(&count2, o);
+  ASSERT_EQ(g.Run(), RunOutcome::kDone);
+  EXPECT_GT(std::count(count2.log.begin(), count2.log.end(), "store.write"), 0);
+  EXPECT_EQ(g.Issues(), f.Issues());
+}
+
+// Four chunks in flight: the validator has seen rows of later chunks before the first answer is
+// stored (the fake answers at Send).
+TEST(JobRunnerTest, SeveralChunksAreInFlightBeforeTheFirstWrite) {
+  RunnerOptions o = Fixture::Defaults();
+  o.chunks_in_flight = 4;
+  Fixture f(nullptr, o);
+  int64_t rows_done_at_row_10 = -1;
+  f.validator = FakeValidatorStreamFactory([&](uint64_t row, const validator::v1::Row& v) {
+    if (row == 10) rows_done_at_row_10 = f.Stored().rows_done;
+    return IssuesFor(row, v);
+  });
+  ASSERT_EQ(f.Run(), RunOutcome::kDone);
+  EXPECT_EQ(rows_done_at_row_10, 0);  // chunks 1-4 (rows 1-10) all sent before any answer
+  EXPECT_EQ(f.Stored().rows_done, kRows);
 }
 
 }  // namespace

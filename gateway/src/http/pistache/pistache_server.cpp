@@ -8,12 +8,14 @@
 
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <cstdio>
 #include <sstream>
 
 #include "dq/common/log.h"
 #include "dq/common/metrics.h"
 #include "edge/edge_connection.h"
+#include "edge/request_head.h"
 #include "edge/text.h"
 
 namespace dq::gateway {
@@ -153,6 +155,10 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::ResponseWr
 }
 
 // Complete requests: Pistache parsed them (after the edge let them through).
+constexpr const char* kStateKey = "dq.edge";
+// The body the edge collected for the request being handled, if it did (defined below).
+std::optional<std::string> TakeEdgeBody(const std::shared_ptr<Tcp::Peer>& peer);
+
 class ApiHandler final : public Http::Handler {
  public:
   HTTP_PROTOTYPE(ApiHandler)
@@ -173,6 +179,10 @@ class ApiHandler final : public Http::Handler {
                empty, Status(ErrorCode::kInvalidRequest, "The request headers are malformed.")),
            empty.request_id, writer);
       return;
+    }
+    if (auto body = TakeEdgeBody(writer.peer())) {
+      request.body = std::move(*body);
+      request.headers["content-length"] = std::to_string(request.body.size());
     }
     const size_t bytes_in = request.body.size();
     const HttpResponse response = service_->Handle(request);
@@ -220,6 +230,24 @@ class PeerTransport final : public edge::EdgeTransport {
   void Forward(std::string_view bytes) override {
     if (auto p = peer_.lock()) inner_->onInput(bytes.data(), bytes.size(), p);
   }
+  // Pistache is given the head with Content-Length 0 and handles the request at once; its
+  // handler takes the body from here (TakeEdgeBody). So Pistache never copies the body.
+  void ForwardRequest(std::string_view head, std::string body) override {
+    auto p = peer_.lock();
+    if (!p) return;
+    const std::string bare = edge::HeadWithoutBody(head);
+    body_ = std::move(body);
+    has_body_ = true;
+    inner_->onInput(bare.data(), bare.size(), p);
+    has_body_ = false;
+    body_ = std::string();
+  }
+  // The body of the request being handled, if the edge collected it.
+  std::optional<std::string> TakeBody() {
+    if (!has_body_) return std::nullopt;
+    has_body_ = false;
+    return std::move(body_);
+  }
   void SendRaw(std::string bytes) override {
     if (auto p = peer_.lock()) {
       const size_t size = bytes.size();
@@ -249,13 +277,23 @@ class PeerTransport final : public edge::EdgeTransport {
   std::weak_ptr<Tcp::Peer> peer_;
   Tcp::Handler* inner_;
   bool full_close_ = false;
+  std::string body_;
+  bool has_body_ = false;
 };
 
 struct ConnectionState {
   std::unique_ptr<PeerTransport> transport;
   std::unique_ptr<edge::EdgeConnection> edge;
 };
-constexpr const char* kStateKey = "dq.edge";
+
+std::optional<std::string> TakeEdgeBody(const std::shared_ptr<Tcp::Peer>& peer) {
+  if (!peer) return std::nullopt;
+  auto data = peer->tryGetData(kStateKey);
+  if (!data) return std::nullopt;
+  auto state = std::static_pointer_cast<ConnectionState>(data);
+  if (!state->transport) return std::nullopt;
+  return state->transport->TakeBody();
+}
 
 // In front of Pistache's parser: every byte goes through the connection's EdgeConnection.
 class GuardHandler final : public Http::Handler {
