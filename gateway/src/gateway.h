@@ -68,7 +68,7 @@ struct GatewayDeps {
   // Whether the request carries a valid console session (cookie dq_session); used by the edge
   // to accept large /console/api bodies before they are read. When null, the console door
   // (console) decides.
-  std::function<bool(const HttpRequest&)> session_valid;
+  std::function<bool(const HttpRequest&)> session_valid = nullptr;
 };
 
 class Gateway final : public HttpService {
