@@ -16,8 +16,8 @@ tenant's success rate and p99, whether a process died, and whether Redis refused
   scripts/hostile-load.py            full form (about 60 s)
   scripts/hostile-load.py --short    short form (about 15 s; run by CTest as hostile_load_short)
   --check                            exit 1 unless the goals hold (RSS, 100 % answers, no restart)
-  --edge-only                        only the edge's attacks (what CTest runs until the
-                                     validate-amplification and bounded-storage work lands)
+  --edge-only                        only the edge's attacks (no amplification body, no
+                                     empty-row job): to tell the edge's share from the rest
 """
 import argparse
 import json
