@@ -14,6 +14,15 @@ Status FromGrpcStatus(const grpc::Status& status) {
   if (status.ok()) return Status::Ok();
   log::Warn("validator call failed", {{"grpc_code", std::to_string(status.error_code())},
                                       {"grpc_message", status.error_message()}});
+  // The one RESOURCE_EXHAUSTED that retrying cannot cure: the validator's answer passed the
+  // channel's 64 MiB message limit (many issues carrying long values). Say so.
+  if (status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED &&
+      status.error_message().rfind("Received message larger than max", 0) == 0) {
+    return Status(ErrorCode::kPayloadTooLarge,
+                  "The answer would be larger than 64 MiB: too many issues carrying long "
+                  "values. Send fewer records, shorter values, or fewer fields mapped to one "
+                  "column.");
+  }
   switch (status.error_code()) {
     case grpc::StatusCode::UNAVAILABLE:
     case grpc::StatusCode::DEADLINE_EXCEEDED:
