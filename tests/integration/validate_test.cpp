@@ -2,6 +2,8 @@
 // request of decisions.md, and the 503 path with the validator stopped.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -203,6 +205,32 @@ TEST(GracefulShutdownTest, DrainsBeforeStopping) {
 
 namespace dq::testing {
 namespace {
+
+// 23 fields mapped to one 20 KB column: a 10 MB body whose answer would be ~80 MB of issues,
+// each carrying the value. The validator refuses to build it, and the caller gets a 413 that
+// says what to change, not a 503 that invites a retry; the next request is answered as usual.
+TEST(AmplificationTest, AnAnswerTooLargeToCarryIs413) {
+  Stack stack(StackOptions{1, false, {}});
+  auto [id, key] = stack.NewAccount();
+  const char* fields[] = {"sku", "title", "description", "price", "compare_at_price",
+                          "cost_price", "currency", "availability", "image_url", "brand",
+                          "category", "gtin", "weight", "hs_code", "country_of_origin",
+                          "vat_number", "email", "phone", "country", "stock_qty",
+                          "reorder_point", "expiry_date", "warehouse_id"};
+  json mapping = json::object();
+  for (const char* f : fields) mapping[f] = "c";
+  json records = json::array();
+  for (int i = 0; i < 500; ++i) records.push_back({{"c", std::string(20000, 'x')}});
+  const std::string body = json{{"records", records}, {"mapping", mapping}}.dump();
+  const std::map<std::string, std::string> headers = {{"X-API-Key", key},
+                                                      {"Content-Type", "application/json"}};
+  HttpResult r = Http("POST", stack.GatewayUrl() + "/v1/validate", headers, body);
+  ASSERT_EQ(r.status, 413) << r.body.substr(0, 300);
+  EXPECT_EQ(json::parse(r.body)["error"], "payload_too_large");
+  EXPECT_NE(json::parse(r.body)["message"].get<std::string>().find("64 MiB"), std::string::npos);
+  const json small = {{"records", {{{"c", "A-1"}}}}, {"mapping", {{"sku", "c"}}}};
+  EXPECT_EQ(Http("POST", stack.GatewayUrl() + "/v1/validate", headers, small.dump()).status, 200);
+}
 
 // A request larger than the server's buffer cap (twice the largest body limit + 1 MiB) is
 // answered by the gateway's own guard with the JSON contract, never by the HTTP library's

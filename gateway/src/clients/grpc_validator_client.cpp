@@ -14,10 +14,12 @@ Status FromGrpcStatus(const grpc::Status& status) {
   if (status.ok()) return Status::Ok();
   log::Warn("validator call failed", {{"grpc_code", std::to_string(status.error_code())},
                                       {"grpc_message", status.error_message()}});
-  // The one RESOURCE_EXHAUSTED that retrying cannot cure: the validator's answer passed the
-  // channel's 64 MiB message limit (many issues carrying long values). Say so.
-  if (status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED &&
-      status.error_message().rfind("Received message larger than max", 0) == 0) {
+  // An answer too large to carry (many issues carrying long values): retrying cannot cure it.
+  // The validator bounds its answer before building it (OUT_OF_RANGE); the channel's own limit
+  // catches what slips past (RESOURCE_EXHAUSTED with this text).
+  if (status.error_code() == grpc::StatusCode::OUT_OF_RANGE ||
+      (status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED &&
+       status.error_message().rfind("Received message larger than max", 0) == 0)) {
     return Status(ErrorCode::kPayloadTooLarge,
                   "The answer would be larger than 64 MiB: too many issues carrying long "
                   "values. Send fewer records, shorter values, or fewer fields mapped to one "

@@ -21,6 +21,9 @@ TEST(FromGrpcStatusTest, AnAnswerOverTheMessageLimitIs413NotRetry) {
   EXPECT_EQ(s.code(), ErrorCode::kPayloadTooLarge);
   EXPECT_NE(s.message().find("64 MiB"), std::string::npos) << s.message();
   EXPECT_EQ(s.message().find("80290436"), std::string::npos) << s.message();
+  // The validator's own bound on its answer says the same.
+  EXPECT_EQ(FromGrpcStatus(grpc::Status(grpc::StatusCode::OUT_OF_RANGE, "about 80 MiB")).code(),
+            ErrorCode::kPayloadTooLarge);
 }
 
 TEST(FromGrpcStatusTest, OtherFailuresAre500WithOurMessage) {

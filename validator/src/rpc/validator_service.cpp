@@ -75,6 +75,18 @@ grpc::Status ValidatorService::Validate(grpc::ServerContext*, const v1::Validate
   // Batch-level issues come last; the response is ordered by row.
   std::stable_sort(issues.begin(), issues.end(),
                    [](const Issue& a, const Issue& b) { return a.row < b.row; });
+  // The answer is bounded before it is built: values of tens of KB mapped to many fields make
+  // an issue list far larger than the request (the gateway's channel takes at most 64 MiB).
+  size_t answer_bytes = 0;
+  for (const Issue& i : issues) {
+    answer_bytes += i.original.size() + (i.fixed ? i.fixed->size() : 0) + i.Message().size() + 64;
+  }
+  if (answer_bytes > kMaxAnswerBytes) {
+    return grpc::Status(grpc::StatusCode::OUT_OF_RANGE,
+                        "the answer would be about " + std::to_string(answer_bytes >> 20) +
+                            " MiB, over the " + std::to_string(kMaxAnswerBytes >> 20) +
+                            " MiB an answer may carry");
+  }
   response->mutable_issues()->Reserve(static_cast<int>(issues.size()));
   for (const Issue& i : issues) ToProto(i, response->add_issues());
   ToProto(session.stats(), response->mutable_stats());

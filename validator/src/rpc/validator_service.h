@@ -7,6 +7,10 @@
 
 namespace dq::validator::rpc {
 
+// The most a Validate answer may carry (estimated before it is built); more is OUT_OF_RANGE, so
+// neither side ever holds a message over its gRPC limit (64 MiB).
+inline constexpr size_t kMaxAnswerBytes = 60u << 20;
+
 class ValidatorService final : public v1::Validator::Service {
  public:
   explicit ValidatorService(const ReferenceData& ref) : ref_(ref) {}
