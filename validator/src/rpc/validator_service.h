@@ -1,15 +1,25 @@
-// The gRPC adapter around the rule engine: decodes requests, runs a Session, encodes results.
+// The gRPC adapter around the rule engine: reads and writes the calls around StreamValidation.
 // No rule logic lives here.
+//
+// ValidateStream reads chunk N+1 from the network (protobuf parsing is a third of the work on a
+// product file) while the pool's threads evaluate chunk N, then helps with N and answers it.
+// The caller sends the next chunk before it waits for an answer (the gateway's job runner keeps
+// one chunk in flight while it reads the next), so the read rarely waits.
 #pragma once
 
 #include "../engine/reference_data.h"
+#include "../engine/worker_pool.h"
 #include "dq/validator/v1/validator.grpc.pb.h"
 
 namespace dq::validator::rpc {
 
 class ValidatorService final : public v1::Validator::Service {
  public:
-  explicit ValidatorService(const ReferenceData& ref) : ref_(ref) {}
+  // pool: threads that evaluate streamed chunks (shared by all calls); nullptr: each call's own
+  // thread only. Unary Validate calls always run on their own thread: they are small and many
+  // at once, so they fill the cores by themselves.
+  explicit ValidatorService(const ReferenceData& ref, WorkerPool* pool = nullptr)
+      : ref_(ref), pool_(pool) {}
 
   grpc::Status Validate(grpc::ServerContext* context, const v1::ValidateRequest* request,
                         v1::ValidateResponse* response) override;
@@ -21,6 +31,7 @@ class ValidatorService final : public v1::Validator::Service {
 
  private:
   const ReferenceData& ref_;
+  WorkerPool* pool_;
 };
 
 }  // namespace dq::validator::rpc
