@@ -59,6 +59,8 @@ class Session::Chunk final : public WorkerPool::Job {
     done_.assign(slices_, 0);
   }
   void Close() { read_ = nullptr; }
+  // Leaves the remaining slices unclaimed (the chunk is being abandoned).
+  void Cancel() { next_.store(slices_); }
 
   // A pool thread: takes a lane of its own, evaluates slices until none is left unclaimed.
   void Work() override {
@@ -123,7 +125,9 @@ Session::Session(const ReferenceData& ref, BatchSpec spec, WorkerPool* pool)
 }
 
 Session::~Session() {
-  if (chunk_open_ && offered_) pool_->Withdraw(chunk_.get());
+  if (!chunk_open_ || !offered_) return;
+  chunk_->Cancel();
+  pool_->Withdraw(chunk_.get());
 }
 
 bool Session::ObservesDates() const {

@@ -57,7 +57,7 @@ class Session {
   // pool: threads that help evaluate chunks; nullptr: the caller's thread alone. The pool must
   // outlive the session.
   Session(const ReferenceData& ref, BatchSpec spec, WorkerPool* pool = nullptr);
-  ~Session();  // waits for the pool to leave an open chunk (one EndRows was not called for)
+  ~Session();  // abandons an open chunk (no EndRows), waiting for the pool to leave it
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
