@@ -41,6 +41,7 @@ struct KeyUse {
 struct PriceUse {
   uint64_t row = 0;
   double price = 0;
+  uint64_t category_hash = 0;  // PriceOutliers::CategoryHash(category)
   uint32_t category_begin = 0;
   uint32_t category_size = 0;
   uint8_t decimals = 0;

@@ -1,5 +1,7 @@
 #include "row_context.h"
 
+#include "price_outliers.h"
+
 namespace dq::validator {
 
 void RowContext::Begin(uint64_t row, std::span<const std::string_view> values) {
@@ -74,6 +76,7 @@ void RowContext::Finish(RowsOutput& out) {
   for (auto& [use, category] : prices_) {
     use.category_begin = static_cast<uint32_t>(out.text.size());
     use.category_size = static_cast<uint32_t>(category.size());
+    use.category_hash = PriceOutliers::CategoryHash(category);
     out.text.append(category);
     out.prices.push_back(use);
   }

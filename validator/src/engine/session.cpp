@@ -44,7 +44,10 @@ constexpr size_t kMinSliceRows = 32;
 
 }  // namespace
 
-// The open chunk, shared with the pool's threads: who evaluates which slice, and which are done.
+// The open chunk, shared with the pool's threads. Three stages per slice: evaluate (any thread,
+// any order), merge into the batch state (any thread, one at a time, strictly in slice order:
+// whoever finishes the next slice in order merges it and any finished ones after it), emit the
+// issues (the caller's thread, in order).
 class Session::Chunk final : public WorkerPool::Job {
  public:
   explicit Chunk(Session& session) : session_(session) {}
@@ -57,6 +60,7 @@ class Session::Chunk final : public WorkerPool::Job {
     next_.store(0);
     lanes_taken_.store(0);
     done_.assign(slices_, 0);
+    merged_ = 0;
   }
   void Close() { read_ = nullptr; }
   // Leaves the remaining slices unclaimed (the chunk is being abandoned).
@@ -70,7 +74,8 @@ class Session::Chunk final : public WorkerPool::Job {
     }
   }
 
-  // Claims the next unevaluated slice and evaluates it with `lane`; false when none was left.
+  // Claims the next unevaluated slice, evaluates it with `lane` and merges what is ready; false
+  // when no slice was left.
   bool Claim(size_t lane) {
     const size_t k = next_.fetch_add(1);
     if (k >= slices_) return false;
@@ -79,17 +84,34 @@ class Session::Chunk final : public WorkerPool::Job {
       std::lock_guard lock(mu_);
       done_[k] = 1;
     }
-    finished_.notify_one();
+    TryMerge();
     return true;
   }
-  size_t TakeLane() { return lanes_taken_.fetch_add(1); }
-  bool Done(size_t k) {
-    std::lock_guard lock(mu_);
-    return done_[k] != 0;
+
+  // Merges evaluated slices in order, unless another thread is doing so. Whoever holds the merge
+  // lock looks again after releasing it, so a slice finished meanwhile is never left behind.
+  void TryMerge() {
+    while (merge_mu_.try_lock()) {
+      size_t k;
+      while ((k = NextToMerge()) < slices_) {
+        session_.MergeState(session_.slices_[k]);
+        {
+          std::lock_guard lock(mu_);
+          merged_ = k + 1;
+        }
+        merged_cv_.notify_all();
+      }
+      merge_mu_.unlock();
+      if (NextToMerge() == slices_) return;
+    }
   }
-  void WaitDone(size_t k) {
+
+  size_t TakeLane() { return lanes_taken_.fetch_add(1); }
+  // Slices merged so far; waits while `emitted` are, when wait is set.
+  size_t Merged(size_t emitted, bool wait) {
     std::unique_lock lock(mu_);
-    finished_.wait(lock, [&] { return done_[k] != 0; });
+    if (wait) merged_cv_.wait(lock, [&] { return merged_ > emitted; });
+    return merged_;
   }
 
   size_t rows() const { return rows_; }
@@ -98,6 +120,12 @@ class Session::Chunk final : public WorkerPool::Job {
   const RowReader& read() const { return read_; }
 
  private:
+  // The slice to merge next if it is evaluated, else slices_.
+  size_t NextToMerge() {
+    std::lock_guard lock(mu_);
+    return merged_ < slices_ && done_[merged_] ? merged_ : slices_;
+  }
+
   Session& session_;
   size_t rows_ = 0;
   size_t slice_rows_ = 1;
@@ -105,9 +133,11 @@ class Session::Chunk final : public WorkerPool::Job {
   RowReader read_;
   std::atomic<size_t> next_{0};         // next slice to claim
   std::atomic<size_t> lanes_taken_{0};  // lanes handed out in this chunk
+  std::mutex merge_mu_;                 // held while merging (the batch state's owner)
   std::mutex mu_;
-  std::condition_variable finished_;
-  std::vector<uint8_t> done_;  // per slice; guarded by mu_
+  std::condition_variable merged_cv_;
+  std::vector<uint8_t> done_;  // per slice: evaluated; guarded by mu_
+  size_t merged_ = 0;          // slices [0, merged_) are merged; guarded by mu_
 };
 
 Session::Session(const ReferenceData& ref, BatchSpec spec, WorkerPool* pool)
@@ -159,8 +189,19 @@ void Session::Evaluate(Lane& lane, uint64_t row, std::span<const std::string_vie
   ctx.Finish(out);
 }
 
-void Session::Merge(RowsOutput& out, const IssueSink& sink) {
-  for (const KeyUse& k : out.keys) {
+void Session::MergeState(RowsOutput& out) {
+  // Key tables outgrow the caches: load the slot a few keys ahead (see FirstSeen::Prefetch).
+  constexpr size_t kAhead = 8;
+  const size_t n = out.keys.size();
+  for (size_t j = 0; j < std::min(n, kAhead); ++j) {
+    batch_.keys[static_cast<size_t>(out.keys[j].set)].Prefetch(out.keys[j].hash);
+  }
+  for (size_t j = 0; j < n; ++j) {
+    if (j + kAhead < n) {
+      const KeyUse& ahead = out.keys[j + kAhead];
+      batch_.keys[static_cast<size_t>(ahead.set)].Prefetch(ahead.hash);
+    }
+    const KeyUse& k = out.keys[j];
     const auto first = batch_.keys[static_cast<size_t>(k.set)].InsertHash(k.hash, k.row);
     if (k.issue == KeyUse::kNoIssue) continue;
     Issue& issue = out.issues[k.issue];
@@ -168,13 +209,17 @@ void Session::Merge(RowsOutput& out, const IssueSink& sink) {
       issue.message = k.prefix;  // (not prefix + to_string(): GCC 12 warns, -Wrestrict)
       issue.message += std::to_string(*first);
     } else {
-      issue.row = 0;  // not a duplicate after all: dropped below
+      issue.row = 0;  // not a duplicate after all: dropped by Emit
     }
   }
   const std::string_view text = out.text;
   for (const PriceUse& p : out.prices) {
-    batch_.prices.Add(p.row, p.price, p.decimals, text.substr(p.category_begin, p.category_size));
+    batch_.prices.Add(p.row, p.price, p.decimals, text.substr(p.category_begin, p.category_size),
+                      p.category_hash);
   }
+}
+
+void Session::Emit(RowsOutput& out, const IssueSink& sink) {
   for (Issue& issue : out.issues) {
     if (issue.row == 0) continue;
     Count(issue);
@@ -191,7 +236,8 @@ void Session::AddRow(std::span<const std::string_view> values, std::vector<Issue
   Lane& lane = *lanes_[0];
   lane.ctx.set_date_order(batch_.date_order);
   Evaluate(lane, rows_, values, row_out_);
-  Merge(row_out_, [&out](Issue&& issue) { out.push_back(std::move(issue)); });
+  MergeState(row_out_);
+  Emit(row_out_, [&out](Issue&& issue) { out.push_back(std::move(issue)); });
 }
 
 void Session::BeginRows(size_t n, RowReader read) {
@@ -232,14 +278,18 @@ void Session::EndRows(const IssueSink& sink) {
   if (!chunk_open_) std::abort();  // broken contract: no BeginRows
   Chunk& chunk = *chunk_;
   const size_t lane = chunk.TakeLane();
-  size_t merged = 0;
-  while (merged < chunk.slices()) {
-    // Merge what is finished, in order; else evaluate a slice; else wait for the next in order.
-    if (chunk.Done(merged)) {
-      Merge(slices_[merged++], sink);
-    } else if (lane < lanes_.size() && chunk.Claim(lane)) {
+  bool evaluating = lane < lanes_.size();
+  size_t emitted = 0;
+  while (emitted < chunk.slices()) {
+    // Emit what is merged, in order; else evaluate a slice; else wait for the next merge.
+    const size_t merged = chunk.Merged(emitted, /*wait=*/false);
+    if (merged > emitted) {
+      while (emitted < merged) Emit(slices_[emitted++], sink);
+    } else if (evaluating && chunk.Claim(lane)) {
     } else {
-      chunk.WaitDone(merged);
+      evaluating = false;
+      chunk.TryMerge();
+      chunk.Merged(emitted, /*wait=*/true);
     }
   }
   if (offered_) pool_->Withdraw(&chunk);

@@ -17,10 +17,11 @@
 // Chunks on several threads. With a WorkerPool, AddRows (or BeginRows + EndRows) splits a chunk
 // into slices that the pool's threads and the caller evaluate at once, each thread with its own
 // lane (RowContext and phone cache). Rules do not touch the batch state; they record key uses
-// and price samples (cross_row.h), and EndRows applies them slice by slice in row order on the
-// caller's thread, as slices finish. So the issues, their order, their messages ("already used
-// by row N") and the stats are exactly those of adding the rows one by one on one thread,
-// whatever the number of threads or the order in which slices finish.
+// and price samples (cross_row.h), which are applied slice by slice in row order (by whichever
+// thread finishes the next slice in order, one at a time), and EndRows hands the issues over on
+// the caller's thread. So the issues, their order, their messages ("already used by row N")
+// and the stats are exactly those of adding the rows one by one on one thread, whatever the
+// number of threads or the order in which slices finish.
 //
 //   s.BeginRows(n, read_row);   // observes the chunk, offers it to the pool; returns at once
 //   ... read the next chunk from the network while the pool works ...
@@ -104,9 +105,12 @@ class Session {
                 RowsOutput& out);
   // Evaluates slice k of the open chunk with lane (any thread).
   void EvaluateSlice(Lane& lane, size_t k);
-  // Applies out's key uses and price samples to the batch state, resolves its placeholders and
-  // passes its issues to sink: the one place where the batch state changes (one thread).
-  void Merge(RowsOutput& out, const IssueSink& sink);
+  // Applies out's key uses and price samples to the batch state and resolves its placeholders:
+  // the one place where the batch state changes (one thread at a time, slices in row order).
+  void MergeState(RowsOutput& out);
+  // Counts out's issues and passes them to sink, dropping unresolved placeholders (the caller's
+  // thread).
+  void Emit(RowsOutput& out, const IssueSink& sink);
   void Count(const Issue& issue);
 
   BatchSpec spec_;

@@ -1,6 +1,7 @@
 #include "worker_pool.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace dq::validator {
 
@@ -24,6 +25,7 @@ void WorkerPool::Offer(Job* job) {
   {
     std::lock_guard lock(mu_);
     queue_.push_back(job);
+    queued_.store(queue_.size(), std::memory_order_relaxed);
   }
   work_.notify_all();
 }
@@ -32,12 +34,23 @@ void WorkerPool::Withdraw(Job* job) {
   if (helpers_.empty()) return;
   std::unique_lock lock(mu_);
   if (auto it = std::find(queue_.begin(), queue_.end(), job); it != queue_.end()) queue_.erase(it);
+  queued_.store(queue_.size(), std::memory_order_relaxed);
   left_.wait(lock, [job] { return job->inside_ == 0; });
 }
 
 void WorkerPool::Run() {
   std::unique_lock lock(mu_);
   while (true) {
+    if (queue_.empty() && !stop_) {
+      // A stream offers its next chunk within microseconds of the last: look for it briefly
+      // before sleeping, since waking a sleeping thread can cost more than a slice's work.
+      lock.unlock();
+      const auto until = std::chrono::steady_clock::now() + kSpin;
+      while (queued_.load(std::memory_order_relaxed) == 0 &&
+             std::chrono::steady_clock::now() < until) {
+      }
+      lock.lock();
+    }
     work_.wait(lock, [this] { return stop_ || !queue_.empty(); });
     if (stop_) return;
     Job* job = queue_.front();
@@ -48,6 +61,7 @@ void WorkerPool::Run() {
     // Work() returned: nothing is left to claim, so no helper needs to enter this job again.
     if (auto it = std::find(queue_.begin(), queue_.end(), job); it != queue_.end()) {
       queue_.erase(it);
+      queued_.store(queue_.size(), std::memory_order_relaxed);
     }
     if (--job->inside_ == 0) left_.notify_all();
   }

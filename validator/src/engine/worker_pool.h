@@ -13,6 +13,8 @@
 // Thread-safe. The destructor joins the helpers; no job may be offered then.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -52,12 +54,15 @@ class WorkerPool {
   void Withdraw(Job* job);
 
  private:
+  // How long an idle helper looks for the next job before it sleeps.
+  static constexpr std::chrono::microseconds kSpin{200};
   void Run();
 
   std::mutex mu_;
   std::condition_variable work_;  // a job was offered, or stopping
   std::condition_variable left_;  // a helper left a job
   std::deque<Job*> queue_;
+  std::atomic<size_t> queued_{0};  // queue_.size(), read without the lock while spinning
   bool stop_ = false;
   std::vector<std::thread> helpers_;
 };
