@@ -7,12 +7,15 @@
 //                        pool evaluates the current one), evaluate, build and serialize the
 //                        IssueChunk; then outliers and stats. DQ_VALIDATOR_EVAL_THREADS=N.
 //   BM_Engine/threads:N  The engine alone: Session::AddRows over rows already in memory.
+//   BM_Machine/threads:N The machine: fixed CPU-bound work on N threads (what speed-up the
+//                        machine allows at the moment; others' builds take cores away).
 //
 // Input: the gen_catalog.py products CSV named by DQ_BENCH_PRODUCTS (all 20 columns, checks
 // product, price, inventory, shipping), else 200,000 generated rows.
 //
 //   python3 bench/tools/gen_catalog.py products --rows 1000000 --out /tmp/p1m.csv
-//   DQ_BENCH_PRODUCTS=/tmp/p1m.csv build/bench/stream_bench --benchmark_repetitions=3
+//   DQ_BENCH_PRODUCTS=/tmp/p1m.csv build/bench/stream_bench --benchmark_repetitions=5
+//       --benchmark_enable_random_interleaving=true          (one command line)
 //
 // items_per_second is rows per wall-clock second; "issues" must be the same for every N. The CPU
 // column is the whole process's CPU time, driver_cpu_ms the driving thread's.
@@ -23,6 +26,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "engine/reference_data.h"
@@ -165,6 +169,35 @@ void BM_Engine(benchmark::State& state) {
   state.counters["issues"] = static_cast<double>(issues.size());
 }
 BENCHMARK(BM_Engine)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)
+    ->UseRealTime()->MeasureProcessCPUTime();
+
+// The machine itself: fixed CPU-bound work (no memory traffic) split over N threads. On a quiet
+// 2-core machine threads:2 takes half the time of threads:1; when it does not, other processes
+// hold a core and the wall times above cannot show a speed-up either. Run with
+// --benchmark_enable_random_interleaving so this is measured next to the others.
+void BM_Machine(benchmark::State& state) {
+  const size_t threads = static_cast<size_t>(state.range(0));
+  constexpr uint64_t kSteps = 200'000'000;
+  for (auto _ : state) {
+    std::vector<std::thread> team;
+    std::vector<uint64_t> sums(threads);
+    for (size_t t = 0; t < threads; ++t) {
+      team.emplace_back([&sums, t, threads] {
+        uint64_t x = 88172645463325252ull + t, sum = 0;
+        for (uint64_t i = 0; i < kSteps / threads; ++i) {  // xorshift64
+          x ^= x << 13;
+          x ^= x >> 7;
+          x ^= x << 17;
+          sum += x >> 60;
+        }
+        sums[t] = sum;
+      });
+    }
+    for (std::thread& t : team) t.join();
+    benchmark::DoNotOptimize(sums.data());
+  }
+}
+BENCHMARK(BM_Machine)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)
     ->UseRealTime()->MeasureProcessCPUTime();
 
 }  // namespace
