@@ -3,8 +3,7 @@
 //
 // ValidateStream reads chunk N+1 from the network (protobuf parsing is a third of the work on a
 // product file) while the pool's threads evaluate chunk N, then helps with N and answers it.
-// The caller sends the next chunk before it waits for an answer (the gateway's job runner keeps
-// one chunk in flight while it reads the next), so the read rarely waits.
+// The gateway's job runner keeps several chunks in flight, so the read rarely waits.
 #pragma once
 
 #include "../engine/reference_data.h"
