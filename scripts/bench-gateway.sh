@@ -54,9 +54,12 @@ ls -l "$WORK/p.csv" | awk '{printf "file: %.1f MB\n", $5/1e6}'
 start=$(date +%s.%N)
 curl -s -X POST "http://127.0.0.1:$GW_ON/v1/jobs?filename=p.csv&check_types=product,price,inventory,shipping,customer" \
   -H "X-API-Key: $KEY" -H "Content-Type: text/csv" -H "Expect:" --data-binary "@$WORK/p.csv" >"$WORK/job.json"
+grep -q '"id"' "$WORK/job.json" || { echo "upload refused: $(head -c 300 "$WORK/job.json")"; exit 1; }
 accepted=$(date +%s.%N)
 ID=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["id"])' "$WORK/job.json")
-until curl -s "http://127.0.0.1:$GW_ON/v1/jobs?limit=1" -H "X-API-Key: $KEY" | grep -q '"status":"done"'; do sleep 0.02; done
+until curl -s "http://127.0.0.1:$GW_ON/v1/jobs?limit=1" -H "X-API-Key: $KEY" >"$WORK/list.json" &&
+      grep -q '"status":"\(done\|failed\)"' "$WORK/list.json"; do sleep 0.02; done
+grep -q '"status":"failed"' "$WORK/list.json" && { echo "job failed: $(head -c 400 "$WORK/list.json")"; exit 1; }
 done_at=$(date +%s.%N)
 echo "accepted (202) after $(echo "$accepted - $start" | bc) s; done after $(echo "$done_at - $start" | bc) s"
 for name in dq-gateway dq-validator redis-server; do

@@ -59,8 +59,10 @@ std::vector<v1::ValidateStreamRequest> Requests(size_t rows, size_t per_chunk) {
   return out;
 }
 
-// Every response of the stream, serialized.
-std::vector<std::string> Stream(int port, const std::vector<v1::ValidateStreamRequest>& requests) {
+// Every response of the stream, serialized. window: chunks sent before the first answer is
+// read (1: each answer is awaited before the next chunk goes out, as a strict client does).
+std::vector<std::string> Stream(int port, const std::vector<v1::ValidateStreamRequest>& requests,
+                                size_t window = 2) {
   auto stub = v1::Validator::NewStub(
       grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
   grpc::ClientContext context;
@@ -71,7 +73,7 @@ std::vector<std::string> Stream(int port, const std::vector<v1::ValidateStreamRe
   EXPECT_TRUE(stream->Write(requests[0]));
   for (size_t k = 1; k < requests.size(); ++k) {
     EXPECT_TRUE(stream->Write(requests[k]));
-    if (k >= 2) {  // one chunk in flight while the next is sent
+    if (k >= window) {
       EXPECT_TRUE(stream->Read(&response));
       out.push_back(response.SerializeAsString());
     }
@@ -100,6 +102,10 @@ TEST(ValidatorStreamIntegration, OneAndTwoEvaluationThreadsAnswerTheSame) {
   EXPECT_EQ(a, b);
   EXPECT_NE(two.process.Log().find("\"eval_threads\":\"2\""), std::string::npos)
       << two.process.Log();
+  // Clients that await every answer before sending on, or keep many chunks in flight.
+  EXPECT_EQ(Stream(two.port, requests, 1), a);
+  EXPECT_EQ(Stream(two.port, requests, 8), a);
+  EXPECT_EQ(Stream(one.port, requests, 1), a);
 }
 
 TEST(ValidatorStreamIntegration, ABadChunkEndsTheStreamWithTheRowNamed) {

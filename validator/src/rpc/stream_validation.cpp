@@ -53,6 +53,11 @@ Result<std::unique_ptr<StreamValidation>> StreamValidation::Start(const Referenc
       new StreamValidation(ref, std::move(*engine_spec), spec, pool));
 }
 
+Status StreamValidation::Check(const v1::RowChunk& chunk, uint64_t rows_before) const {
+  auto read = ReadRows(proto_spec_, session_.spec().columns.size(), chunk.rows(), rows_before);
+  return read.ok() ? Status::Ok() : read.status();
+}
+
 Status StreamValidation::Begin(const v1::RowChunk& chunk) {
   auto read = ReadRows(proto_spec_, session_.spec().columns.size(), chunk.rows(), session_.rows());
   if (!read.ok()) return read.status();

@@ -1,9 +1,7 @@
-// The gRPC adapter around the rule engine: reads and writes the calls around StreamValidation.
+// The gRPC adapter around the rule engine: Validate calls ValidateBatch, ValidateStream runs
+// RunValidateStream (stream_call.h: with several evaluation threads, one thread of the call
+// reads and parses the next chunks while another evaluates and answers the current one).
 // No rule logic lives here.
-//
-// ValidateStream reads chunk N+1 from the network (protobuf parsing is a third of the work on a
-// product file) while the pool's threads evaluate chunk N, then helps with N and answers it.
-// The gateway's job runner keeps several chunks in flight, so the read rarely waits.
 #pragma once
 
 #include "../engine/reference_data.h"
