@@ -2,10 +2,11 @@
 // for one job"), without the network. Wall-clock time, so run it on a quiet machine and note the
 // load average.
 //
-//   BM_Stream/threads:N  What ValidateStream does for a job (validator_service.cpp): per 4,096-row
-//                        chunk, parse the RowChunk from its wire bytes (the next one while the
-//                        pool evaluates the current one), evaluate, build and serialize the
-//                        IssueChunk; then outliers and stats. DQ_VALIDATOR_EVAL_THREADS=N.
+//   BM_Stream/threads:N  What ValidateStream does for a job (RunValidateStream, stream_call.h):
+//                        per 4,096-row chunk, parse the request from its wire bytes, evaluate,
+//                        build and serialize the answer; then outliers and stats. With N > 1 one
+//                        thread reads and parses while another evaluates with the pool, as in
+//                        the service. DQ_VALIDATOR_EVAL_THREADS=N.
 //   BM_Engine/threads:N  The engine alone: Session::AddRows over rows already in memory.
 //   BM_Machine/threads:N The machine: fixed CPU-bound work on N threads (what speed-up the
 //                        machine allows at the moment; others' builds take cores away).
@@ -32,7 +33,7 @@
 #include "engine/reference_data.h"
 #include "engine/session.h"
 #include "engine/worker_pool.h"
-#include "rpc/stream_validation.h"
+#include "rpc/stream_call.h"
 
 namespace dq::bench {
 // engine_data.cpp
@@ -45,7 +46,8 @@ Rows ReadCsv(const std::string& path);
 namespace {
 
 using namespace dq::validator;
-using dq::validator::rpc::StreamValidation;
+using dq::validator::rpc::RunValidateStream;
+using dq::validator::rpc::StreamIo;
 
 constexpr size_t kChunkRows = 4096;  // the gateway's JobRunnerOptions::chunk_rows
 const std::vector<std::string> kChecks = {"product", "price", "inventory", "shipping"};
@@ -58,18 +60,18 @@ const dq::bench::Rows& Rows() {
   return rows;
 }
 
-// The chunks as the gateway sends them: serialized RowChunks.
+// The chunks as the gateway sends them: serialized ValidateStreamRequests.
 const std::vector<std::string>& Wire() {
   static const std::vector<std::string> wire = [] {
     std::vector<std::string> out;
     const auto& rows = Rows();
     for (size_t begin = 0; begin < rows.size(); begin += kChunkRows) {
-      v1::RowChunk chunk;
+      v1::ValidateStreamRequest request;
       for (size_t r = begin; r < std::min(rows.size(), begin + kChunkRows); ++r) {
-        v1::Row* row = chunk.add_rows();
+        v1::Row* row = request.mutable_chunk()->add_rows();
         for (const std::string& v : rows[r]) row->add_values(v);
       }
-      out.push_back(chunk.SerializeAsString());
+      out.push_back(request.SerializeAsString());
     }
     return out;
   }();
@@ -89,46 +91,59 @@ v1::BatchSpec ProtoSpec() {
   return spec;
 }
 
+// The call's stream as gRPC hands it over: Read() parses the next message from its wire bytes
+// on the reading thread, Write() serializes the answer. Every chunk is available at once (a
+// client with many chunks in flight).
+class WireStream final : public StreamIo {
+ public:
+  WireStream(const std::string& spec, const std::vector<std::string>& chunks)
+      : spec_(spec), chunks_(chunks) {}
+  bool Read(v1::ValidateStreamRequest* msg) override {
+    if (next_ > chunks_.size()) return false;
+    const std::string& bytes = next_ == 0 ? spec_ : chunks_[next_ - 1];
+    ++next_;
+    return msg->ParseFromString(bytes);
+  }
+  bool Write(const v1::ValidateStreamResponse& msg, grpc::WriteOptions) override {
+    msg.SerializeToString(&out_);
+    if (msg.has_issues()) issues_ += static_cast<uint64_t>(msg.issues().issues_size());
+    return true;
+  }
+  void SendInitialMetadata() override {}
+  bool NextMessageSize(uint32_t* sz) override {
+    *sz = 1 << 26;
+    return true;
+  }
+  uint64_t issues() const { return issues_; }
+
+ private:
+  const std::string& spec_;
+  const std::vector<std::string>& chunks_;
+  size_t next_ = 0;
+  std::string out_;
+  uint64_t issues_ = 0;
+};
+
 void BM_Stream(benchmark::State& state) {
   const auto& wire = Wire();
   WorkerPool pool(static_cast<size_t>(state.range(0)));
-  const v1::BatchSpec spec = ProtoSpec();
+  v1::ValidateStreamRequest first;
+  *first.mutable_spec() = ProtoSpec();
+  const std::string spec = first.SerializeAsString();
   uint64_t issues = 0, rows = 0;
   const double cpu_start = ThreadCpuSeconds();
   for (auto _ : state) {
-    auto call = StreamValidation::Start(ReferenceData::Default(), spec, &pool);
-    if (!call.ok()) {
-      state.SkipWithError("bad spec");
+    WireStream stream(spec, wire);
+    const grpc::Status status = RunValidateStream(ReferenceData::Default(), &pool, &stream,
+                                                  [] { return false; }, &rows);
+    if (!status.ok()) {
+      state.SkipWithError(status.error_message().c_str());
       return;
     }
-    v1::RowChunk chunks[2];
-    v1::ValidateStreamResponse response;
-    std::string bytes;
-    issues = 0;
-    int current = 0;
-    chunks[current].ParseFromString(wire[0]);
-    for (size_t k = 0; k < wire.size(); ++k) {
-      if (!(*call)->Begin(chunks[current]).ok()) {
-        state.SkipWithError("bad chunk");
-        return;
-      }
-      if (k + 1 < wire.size()) chunks[1 - current].ParseFromString(wire[k + 1]);
-      response.Clear();
-      (*call)->End(response.mutable_issues());
-      issues += static_cast<uint64_t>(response.issues().issues_size());
-      response.SerializeToString(&bytes);
-      current = 1 - current;
-    }
-    v1::ValidateStreamResponse stats;
-    response.Clear();
-    (*call)->Finish(response.mutable_issues(), stats.mutable_stats());
-    issues += static_cast<uint64_t>(response.issues().issues_size());
-    response.SerializeToString(&bytes);
-    stats.SerializeToString(&bytes);
-    rows = stats.stats().rows();
+    issues = stream.issues();
   }
-  // The driving thread's own CPU time: a floor under the wall time whatever the load (it parses,
-  // merges and encodes; the pool only evaluates).
+  // The call's own thread's CPU time (with 2+ threads it reads and parses; another thread of the
+  // call evaluates and answers with the pool).
   state.counters["driver_cpu_ms"] =
       (ThreadCpuSeconds() - cpu_start) * 1e3 / static_cast<double>(state.iterations());
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * rows));

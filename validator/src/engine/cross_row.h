@@ -49,7 +49,9 @@ struct PriceUse {
 
 // The result of evaluating consecutive rows: their issues in order (placeholders included) and
 // what they ask of the batch state, in the order the rules asked. Clear() keeps the capacity.
-struct RowsOutput {
+// Aligned to a cache line: the outputs of neighbouring slices are filled by different threads,
+// and vector headers sharing a line would bounce it between cores on every push_back.
+struct alignas(64) RowsOutput {
   std::vector<Issue> issues;
   std::vector<KeyUse> keys;
   std::vector<PriceUse> prices;

@@ -268,9 +268,11 @@ void Session::EvaluateSlice(Lane& lane, size_t k) {
   const size_t end = std::min(chunk_->rows(), begin + chunk_->slice_rows());
   RowsOutput& out = slices_[k];
   out.Clear();
+  const uint64_t first_row = rows_ + 1;  // read once: the caller's counters share its line
+  const RowReader& read = chunk_->read();
   for (size_t i = begin; i < end; ++i) {
-    chunk_->read()(i, lane.values);
-    Evaluate(lane, rows_ + i + 1, lane.values, out);
+    read(i, lane.values);
+    Evaluate(lane, first_row + i, lane.values, out);
   }
 }
 

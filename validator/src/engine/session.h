@@ -90,8 +90,9 @@ class Session {
   const PhoneChecker& phone_checker() const { return lanes_[0]->phones; }
 
  private:
-  // What one evaluating thread owns: its RowContext, phone cache and value buffer.
-  struct Lane {
+  // What one evaluating thread owns: its RowContext, phone cache and value buffer (on lines of
+  // its own).
+  struct alignas(64) Lane {
     Lane(const BatchSpec& spec, const ReferenceData& ref) : ctx(spec, ref, phones) {}
     PhoneChecker phones;
     RowContext ctx;
