@@ -18,8 +18,12 @@ grpc::Status NotAChunk() {
 
 grpc::Status Cancelled() { return grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"); }
 
-// The chunks between the reading thread and the answering one: two buffers, each either free
-// (the reader may fill it) or ready (the answerer evaluates it, then frees it).
+// The chunks between the reading thread and the answering one: a few buffers, each either free
+// (the reader may fill it) or ready (the answerer evaluates it, then frees it). More than two:
+// parsing into a buffer the other cores have just read costs up to twice as much (every line
+// must first be taken back from their caches), so a freed buffer waits a while before reuse.
+constexpr int kBuffers = 4;
+
 class Handoff {
  public:
   // A free buffer, waiting while both are in use; nullptr once the answerer has stopped.
@@ -27,7 +31,7 @@ class Handoff {
     std::unique_lock lock(mu_);
     changed_.wait(lock, [&] { return !free_.empty() || stopped_; });
     if (stopped_) return nullptr;
-    const int i = free_.front();
+    const int i = free_.front();  // the one freed longest ago
     free_.pop_front();
     return &buffers_[i];
   }
@@ -61,10 +65,10 @@ class Handoff {
     changed_.notify_all();
   }
 
-  v1::ValidateStreamRequest buffers_[2];
+  v1::ValidateStreamRequest buffers_[kBuffers];
   std::mutex mu_;
   std::condition_variable changed_;
-  std::deque<int> free_ = {0, 1};
+  std::deque<int> free_ = {0, 1, 2, 3};
   std::deque<int> ready_;
   bool closed_ = false;
   bool stopped_ = false;
