@@ -21,7 +21,6 @@
 // items_per_second is rows per wall-clock second; "issues" must be the same for every N. The CPU
 // column is the whole process's CPU time, driver_cpu_ms the driving thread's.
 #include <benchmark/benchmark.h>
-
 #include <time.h>
 
 #include <cstdlib>
@@ -134,8 +133,8 @@ void BM_Stream(benchmark::State& state) {
   const double cpu_start = ThreadCpuSeconds();
   for (auto _ : state) {
     WireStream stream(spec, wire);
-    const grpc::Status status = RunValidateStream(ReferenceData::Default(), &pool, &stream,
-                                                  [] { return false; }, &rows);
+    const grpc::Status status = RunValidateStream(
+        ReferenceData::Default(), &pool, &stream, [] { return false; }, &rows);
     if (!status.ok()) {
       state.SkipWithError(status.error_message().c_str());
       return;
@@ -150,8 +149,13 @@ void BM_Stream(benchmark::State& state) {
   state.counters["rows"] = static_cast<double>(rows);
   state.counters["issues"] = static_cast<double>(issues);
 }
-BENCHMARK(BM_Stream)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)
-    ->UseRealTime()->MeasureProcessCPUTime();
+BENCHMARK(BM_Stream)
+    ->ArgName("threads")
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MeasureProcessCPUTime();
 
 void BM_Engine(benchmark::State& state) {
   const auto& rows = Rows();
@@ -183,8 +187,13 @@ void BM_Engine(benchmark::State& state) {
   state.counters["rows"] = static_cast<double>(rows.size());
   state.counters["issues"] = static_cast<double>(issues.size());
 }
-BENCHMARK(BM_Engine)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)
-    ->UseRealTime()->MeasureProcessCPUTime();
+BENCHMARK(BM_Engine)
+    ->ArgName("threads")
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MeasureProcessCPUTime();
 
 // The machine itself: fixed CPU-bound work (no memory traffic) split over N threads. On a quiet
 // 2-core machine threads:2 takes half the time of threads:1; when it does not, other processes
@@ -212,8 +221,13 @@ void BM_Machine(benchmark::State& state) {
     benchmark::DoNotOptimize(sums.data());
   }
 }
-BENCHMARK(BM_Machine)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)
-    ->UseRealTime()->MeasureProcessCPUTime();
+BENCHMARK(BM_Machine)
+    ->ArgName("threads")
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MeasureProcessCPUTime();
 
 }  // namespace
 

@@ -22,7 +22,7 @@ namespace {
 
 using Rows = std::vector<std::vector<std::string>>;
 
-const std::vector<std::string> kFields = {"sku",   "title", "price",   "category",   "email",
+const std::vector<std::string> kFields = {"sku",   "title",   "price",       "category", "email",
                                           "phone", "country", "expiry_date", "stock_qty"};
 
 BatchSpec Spec() {
@@ -47,8 +47,8 @@ Data Generate(size_t n, uint64_t seed) {
   auto pick = [&](size_t k) { return static_cast<size_t>(rng() % k); };
   const char* categories[] = {"Kitchen", "Garden", "Toys", "Books", "Rare"};
   const char* countries[] = {"DE", "FR", "GB", "US", "de", ""};
-  const char* phones[] = {"+49 30 901820", "+33 1 44 55 66 77", "030 901820",
-                          "+44 20 7946 0958", "12", ""};
+  const char* phones[] = {
+      "+49 30 901820", "+33 1 44 55 66 77", "030 901820", "+44 20 7946 0958", "12", ""};
   Data d;
   std::map<std::string, uint64_t> skus, emails;
   for (size_t i = 0; i < n; ++i) {

@@ -85,10 +85,11 @@ std::vector<v1::ValidateStreamRequest> Requests(size_t rows, size_t per_chunk) {
 }
 
 std::vector<std::string> Serve(std::vector<v1::ValidateStreamRequest> requests, size_t window,
-                             WorkerPool* pool, grpc::Status* status) {
+                               WorkerPool* pool, grpc::Status* status) {
   FakeClient client(std::move(requests), window);
   uint64_t rows = 0;
-  *status = RunValidateStream(ReferenceData::Default(), pool, &client, [] { return false; }, &rows);
+  *status = RunValidateStream(
+      ReferenceData::Default(), pool, &client, [] { return false; }, &rows);
   EXPECT_FALSE(client.stuck()) << "the call waited for a chunk the client holds back";
   return client.answers();
 }

@@ -66,7 +66,7 @@ TEST(StreamValidation, AnswersAreByteIdenticalOnAnyNumberOfThreads) {
   v1::IssueChunk first;
   ASSERT_TRUE(first.ParseFromString(one[1]));
   ASSERT_GT(first.issues_size(), 100);  // the second chunk has duplicates of the first
-  bool reaches_back = false;  // a duplicate in chunk 2 of a row in chunk 1
+  bool reaches_back = false;            // a duplicate in chunk 2 of a row in chunk 1
   const std::string prefix = "SKU is already used by row ";
   for (const v1::Issue& i : first.issues()) {
     if (i.code() == "DUPLICATE_SKU" && i.message().rfind(prefix, 0) == 0) {

@@ -251,10 +251,10 @@ void Session::BeginRows(size_t n, RowReader read) {
   }
   for (auto& lane : lanes_) lane->ctx.set_date_order(batch_.date_order);
   const size_t threads = lanes_.size();
-  const size_t slice_rows =
-      threads == 1 ? std::max<size_t>(n, 1)
-                   : std::max(kMinSliceRows, (n + threads * kSlicesPerThread - 1) /
-                                                 (threads * kSlicesPerThread));
+  const size_t slice_rows = threads == 1
+                                ? std::max<size_t>(n, 1)
+                                : std::max(kMinSliceRows, (n + threads * kSlicesPerThread - 1) /
+                                                              (threads * kSlicesPerThread));
   chunk_->Open(n, slice_rows, std::move(read));
   if (slices_.size() < chunk_->slices()) slices_.resize(chunk_->slices());
   row_flags_.resize(rows_ + n, 0);

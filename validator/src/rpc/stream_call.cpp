@@ -46,8 +46,8 @@ class Handoff {
     ready_.pop_front();
     return &buffers_[i];
   }
-  void Close() { Set(closed_); }    // reader: no more chunks
-  void Stop() { Set(stopped_); }    // answerer: the peer is gone
+  void Close() { Set(closed_); }  // reader: no more chunks
+  void Stop() { Set(stopped_); }  // answerer: the peer is gone
 
  private:
   void Put(std::deque<int>& q, v1::ValidateStreamRequest* b) {
