@@ -3,7 +3,11 @@
 # for a generated product file. Starts its own redis-server, dq-validator and dq-gateway on free
 # loopback ports, and stops them afterwards.
 #
-#   scripts/bench-gateway.sh [rows=200000]      (needs: ./dev build, wrk, python3)
+#   scripts/bench-gateway.sh [rows=200000] [--job-only]   (needs: ./dev build, wrk, python3)
+#
+# --job-only: stop after the upload-to-done part (no wrk runs). The validator takes
+# DQ_VALIDATOR_EVAL_THREADS from the environment, as every process here takes DQ_* settings:
+#   DQ_VALIDATOR_EVAL_THREADS=1 scripts/bench-gateway.sh 1000000 --job-only
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${DQ_BUILD_DIR:-$ROOT/build}"
@@ -44,22 +48,31 @@ export DQ_REDIS_PORT=$REDIS
 ACCOUNT=$("$BUILD/dqctl/dqctl" account create --plan agency | python3 -c 'import json,sys;print(json.load(sys.stdin)["account_id"])')
 KEY=$("$BUILD/dqctl/dqctl" key create --account "$ACCOUNT" | python3 -c 'import json,sys;print(json.load(sys.stdin)["api_key"])')
 
-echo "== upload to done: $ROWS product rows, all five check types"
+echo "== upload to done: $ROWS product rows, all five check types (validator eval threads: ${DQ_VALIDATOR_EVAL_THREADS:-0 = all CPUs})"
 python3 "$ROOT/bench/tools/gen_catalog.py" products --rows "$ROWS" --out "$WORK/p.csv"
 ls -l "$WORK/p.csv" | awk '{printf "file: %.1f MB\n", $5/1e6}'
 start=$(date +%s.%N)
 curl -s -X POST "http://127.0.0.1:$GW_ON/v1/jobs?filename=p.csv&check_types=product,price,inventory,shipping,customer" \
   -H "X-API-Key: $KEY" -H "Content-Type: text/csv" -H "Expect:" --data-binary "@$WORK/p.csv" >"$WORK/job.json"
+grep -q '"id"' "$WORK/job.json" || { echo "upload refused: $(head -c 300 "$WORK/job.json")"; exit 1; }
 accepted=$(date +%s.%N)
 ID=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["id"])' "$WORK/job.json")
-until curl -s "http://127.0.0.1:$GW_ON/v1/jobs?limit=1" -H "X-API-Key: $KEY" | grep -q '"status":"done"'; do sleep 0.02; done
+until curl -s "http://127.0.0.1:$GW_ON/v1/jobs?limit=1" -H "X-API-Key: $KEY" >"$WORK/list.json" &&
+      grep -q '"status":"\(done\|failed\)"' "$WORK/list.json"; do sleep 0.02; done
+grep -q '"status":"failed"' "$WORK/list.json" && { echo "job failed: $(head -c 400 "$WORK/list.json")"; exit 1; }
 done_at=$(date +%s.%N)
 echo "accepted (202) after $(echo "$accepted - $start" | bc) s; done after $(echo "$done_at - $start" | bc) s"
 for name in dq-gateway dq-validator redis-server; do
   for pid in $(pgrep -f "$name" ); do
-    case " ${PIDS[*]} " in *" $pid "*) grep VmHWM "/proc/$pid/status" | awk -v n="$name" '{printf "%s peak RSS: %d MB\n", n, $2/1024}';; esac
+    case " ${PIDS[*]} " in *" $pid "*)
+      grep VmHWM "/proc/$pid/status" | awk -v n="$name" '{printf "%s peak RSS: %d MB\n", n, $2/1024}'
+      # CPU time (user + system) since start: unlike wall time, not inflated by other load.
+      awk -v n="$name" -v hz="$(getconf CLK_TCK)" '{printf "%s CPU: %.2f s\n", n, ($14 + $15) / hz}' "/proc/$pid/stat";;
+    esac
   done
 done
+
+[ "${2:-}" = "--job-only" ] && exit 0
 
 for label in "with limiter, counters in the durable Redis:$GW_ON" \
              "with limiter, counters in a non-persistent Redis:$GW_SPLIT" \

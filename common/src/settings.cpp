@@ -127,6 +127,9 @@ constexpr SettingSpec kSettings[] = {
     {"DQ_VALIDATOR_PORT", "50051", true, 0, 65535, kValidator, false, "gRPC port"},
     {"DQ_VALIDATOR_THREADS", "0", true, 0, 256, kValidator, false,
      "most threads serving calls (0: gRPC's default)"},
+    {"DQ_VALIDATOR_EVAL_THREADS", "0", true, 0, 256, kValidator, false,
+     "threads that evaluate the rows of streamed chunks, shared by all streams (0: every CPU the "
+     "process may use, capped by its cgroup CPU limit)"},
     {"DQ_VALIDATOR_OPS_PORT", "9090", true, 0, 65535, kValidator, false,
      "HTTP port for /healthz, /readyz and /metrics"},
     // Notifier

@@ -3,6 +3,7 @@
 #include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/resource_quota.h>
 
+#include "available_cpus.h"
 #include "dq/common/log.h"
 
 namespace dq::validator {
@@ -12,12 +13,23 @@ ValidatorConfig ValidatorConfig::FromSettings(const Settings& s) {
   c.bind = s.String("DQ_VALIDATOR_BIND");
   c.port = static_cast<int>(s.Int("DQ_VALIDATOR_PORT"));
   c.max_threads = static_cast<int>(s.Int("DQ_VALIDATOR_THREADS"));
+  c.eval_threads = static_cast<int>(s.Int("DQ_VALIDATOR_EVAL_THREADS"));
   c.ops_port = static_cast<int>(s.Int("DQ_VALIDATOR_OPS_PORT"));
   return c;
 }
 
+namespace {
+
+size_t EvalThreads(int configured) {
+  return configured > 0 ? static_cast<size_t>(configured) : AvailableCpus();
+}
+
+}  // namespace
+
 ValidatorServer::ValidatorServer(ValidatorConfig config)
-    : config_(std::move(config)), service_(ReferenceData::Default()) {}
+    : config_(std::move(config)),
+      pool_(std::make_unique<WorkerPool>(EvalThreads(config_.eval_threads))),
+      service_(ReferenceData::Default(), pool_.get()) {}
 
 ValidatorServer::~ValidatorServer() {
   if (server_) server_->Shutdown();
@@ -55,7 +67,8 @@ bool ValidatorServer::Start() {
     return false;
   }
   log::Info("validator listening", {{"port", std::to_string(bound_port_)},
-                                    {"ops_port", std::to_string(ops_->port())}});
+                                    {"ops_port", std::to_string(ops_->port())},
+                                    {"eval_threads", std::to_string(pool_->threads())}});
   return true;
 }
 

@@ -10,6 +10,7 @@
 
 #include "dq/common/ops_http_server.h"
 #include "dq/common/settings.h"
+#include "engine/worker_pool.h"
 #include "rpc/validator_service.h"
 
 namespace dq::validator {
@@ -18,6 +19,8 @@ struct ValidatorConfig {
   std::string bind = "0.0.0.0";
   int port = 50051;  // 0: pick a free port
   int max_threads = 0;
+  // Threads that evaluate the chunks of streams (DQ_VALIDATOR_EVAL_THREADS); 0: AvailableCpus().
+  int eval_threads = 0;
   int ops_port = 9090;  // HTTP /healthz /readyz /metrics
   static ValidatorConfig FromSettings(const Settings& s);
 };
@@ -37,6 +40,7 @@ class ValidatorServer {
 
  private:
   ValidatorConfig config_;
+  std::unique_ptr<WorkerPool> pool_;  // before service_, which uses it
   rpc::ValidatorService service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<OpsHttpServer> ops_;

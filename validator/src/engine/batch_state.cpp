@@ -2,9 +2,10 @@
 
 namespace dq::validator {
 
-std::optional<uint64_t> FirstSeen::Insert(std::string_view key, uint64_t row) {
+uint64_t KeyHash(std::string_view key) { return std::hash<std::string_view>{}(key); }
+
+std::optional<uint64_t> FirstSeen::InsertHash(uint64_t hash, uint64_t row) {
   if ((size_ + 1) * 2 > slots_.size()) Grow();
-  const uint64_t hash = std::hash<std::string_view>{}(key);
   const size_t mask = slots_.size() - 1;
   for (size_t i = hash & mask;; i = (i + 1) & mask) {
     Slot& s = slots_[i];

@@ -1,6 +1,9 @@
 // State that lives for one batch (one Validate call or one stream): what batch-level checks
 // need to remember about earlier rows. Memory grows with the number of distinct keys and price
 // samples (a few bytes a row), never with the text of the rows.
+//
+// Only the Session touches it, on one thread, applying the rows' KeyUses and PriceUses in row
+// order (cross_row.h); rules never see it.
 #pragma once
 
 #include <cstdint>
@@ -9,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "cross_row.h"
 #include "iso_date.h"
-#include "phone.h"
 #include "price_outliers.h"
 
 namespace dq::validator {
@@ -21,7 +24,17 @@ namespace dq::validator {
 class FirstSeen {
  public:
   // The row that first used key, or nullopt (and key is recorded as first used by row).
-  std::optional<uint64_t> Insert(std::string_view key, uint64_t row);
+  std::optional<uint64_t> Insert(std::string_view key, uint64_t row) {
+    return InsertHash(KeyHash(key), row);
+  }
+  // The same for a key already hashed with KeyHash().
+  std::optional<uint64_t> InsertHash(uint64_t hash, uint64_t row);
+  // Starts loading the slot InsertHash(hash) will look at first. A table of a million keys is
+  // far bigger than the caches; a merge that prefetches a few keys ahead waits for memory
+  // once per several keys instead of once per key.
+  void Prefetch(uint64_t hash) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)], 1);
+  }
   size_t size() const { return size_; }
 
  private:
@@ -35,11 +48,9 @@ class FirstSeen {
 };
 
 struct BatchState {
-  FirstSeen skus;
-  FirstSeen emails;  // lower-cased addresses
-  FirstSeen phones;  // E.164
+  // Indexed by KeySet: SKUs, e-mail addresses (lower-cased), phone numbers (E.164).
+  FirstSeen keys[kKeySetCount];
   PriceOutliers prices;
-  PhoneChecker phone_checker;  // fast path, then libphonenumber (bounded cache of its results)
   // Day/month order of the expiry_date column, learnt by Session::Observe (and AddRow).
   iso_date::DateOrder date_order = iso_date::DateOrder::kUnknown;
 };

@@ -38,15 +38,21 @@ Fences TukeyFences(std::span<double> values) {
   return f;
 }
 
-void PriceOutliers::Add(uint64_t row, double price, uint8_t decimals, std::string_view category) {
+void PriceOutliers::Add(uint64_t row, double price, uint8_t decimals, std::string_view category,
+                        uint64_t category_hash) {
   uint32_t id = kNoCategory;
   if (!category.empty()) {
-    if (auto it = ids_.find(category); it != ids_.end()) {
+    Cached& c = cache_[category_hash % kCacheSize];
+    if (c.hash == category_hash && !c.name.empty() && c.name == category) {
+      id = c.id;
+    } else if (auto it = ids_.find(category); it != ids_.end()) {
       id = it->second;
+      c = {category_hash, it->first, id};
     } else if (ids_.size() < kMaxCategories) {
       id = static_cast<uint32_t>(names_.size());
       auto [ins, _] = ids_.emplace(std::string(category), id);
       names_.push_back(ins->first);
+      c = {category_hash, ins->first, id};
     }
   }
   samples_.push_back({price, row, id, decimals});

@@ -36,7 +36,17 @@ class PriceOutliers {
   static constexpr size_t kMaxCategories = 10000;
 
   // category empty: none (judged against the batch).
-  void Add(uint64_t row, double price, uint8_t decimals, std::string_view category);
+  void Add(uint64_t row, double price, uint8_t decimals, std::string_view category) {
+    Add(row, price, decimals, category, CategoryHash(category));
+  }
+  // The same with category_hash = CategoryHash(category), computed beforehand (on the thread
+  // that evaluated the row): a file has few categories, so most calls then find the category
+  // in a small cache by hash and one comparison, without hashing or probing the map.
+  void Add(uint64_t row, double price, uint8_t decimals, std::string_view category,
+           uint64_t category_hash);
+  static uint64_t CategoryHash(std::string_view category) {
+    return std::hash<std::string_view>{}(category);
+  }
 
   struct Outlier {
     uint64_t row;
@@ -66,6 +76,13 @@ class PriceOutliers {
   std::vector<Sample> samples_;
   std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> ids_;
   std::vector<std::string_view> names_;  // views into ids_' keys (node-based: stable)
+  struct Cached {
+    uint64_t hash = 0;
+    std::string_view name;  // a view into ids_' keys; empty: unused
+    uint32_t id = kNoCategory;
+  };
+  static constexpr size_t kCacheSize = 64;  // direct-mapped by hash
+  Cached cache_[kCacheSize];
 };
 
 }  // namespace dq::validator

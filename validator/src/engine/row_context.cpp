@@ -1,5 +1,7 @@
 #include "row_context.h"
 
+#include "price_outliers.h"
+
 namespace dq::validator {
 
 void RowContext::Begin(uint64_t row, std::span<const std::string_view> values) {
@@ -11,6 +13,8 @@ void RowContext::Begin(uint64_t row, std::span<const std::string_view> values) {
   current_ = original_;
   fixed_.reset();
   reported_.clear();
+  keys_.clear();
+  prices_.clear();
 }
 
 void RowContext::Report(IssueCode code, Field f, std::string message) {
@@ -34,8 +38,49 @@ void RowContext::Fix(Field f, std::string value, IssueCode code) {
   fixed_.set(i);
 }
 
-void RowContext::Finish(std::vector<Issue>& out) {
-  for (Issue& i : reported_) out.push_back(std::move(i));
+void RowContext::UseKey(KeySet set, std::string_view key) {
+  KeyUse use;
+  use.hash = KeyHash(key);
+  use.row = row_;
+  use.set = set;
+  keys_.push_back(use);
+}
+
+void RowContext::ReportIfUsedBefore(KeySet set, std::string_view key, IssueCode code, Field f,
+                                    const char* prefix) {
+  UseKey(set, key);
+  for (const Issue& i : reported_) {
+    if (i.code == code && i.field == f) return;  // as Report(): once per (code, field)
+  }
+  keys_.back().issue = static_cast<uint32_t>(reported_.size());
+  keys_.back().prefix = prefix;
+  Report(code, f);  // the placeholder; Session::Merge writes its message or drops it
+}
+
+void RowContext::AddPriceSample(std::optional<double> price, uint8_t decimals,
+                                std::string_view category) {
+  if (!price) return;
+  PriceUse use;
+  use.row = row_;
+  use.price = *price;
+  use.decimals = decimals;
+  prices_.emplace_back(use, category);
+}
+
+void RowContext::Finish(RowsOutput& out) {
+  const size_t first = out.issues.size();
+  for (KeyUse& k : keys_) {
+    if (k.issue != KeyUse::kNoIssue) k.issue += static_cast<uint32_t>(first);
+    out.keys.push_back(k);
+  }
+  for (auto& [use, category] : prices_) {
+    use.category_begin = static_cast<uint32_t>(out.text.size());
+    use.category_size = static_cast<uint32_t>(category.size());
+    use.category_hash = PriceOutliers::CategoryHash(category);
+    out.text.append(category);
+    out.prices.push_back(use);
+  }
+  for (Issue& i : reported_) out.issues.push_back(std::move(i));
   reported_.clear();
   if (fixed_.none()) return;
   for (size_t i = 0; i < kFieldCount; ++i) {
@@ -46,7 +91,7 @@ void RowContext::Finish(std::vector<Issue>& out) {
     issue.field = static_cast<Field>(i);
     issue.original = std::string(original_[i]);
     issue.fixed = fixed_storage_[i];
-    out.push_back(std::move(issue));
+    out.issues.push_back(std::move(issue));
   }
 }
 

@@ -1,8 +1,13 @@
 #include "session.h"
 
+#include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <mutex>
 
 #include "rules/rules.h"
 #include "text.h"
@@ -32,10 +37,111 @@ std::string FormatNumber(double v) {
   return buf;
 }
 
+// Slices per thread in a chunk: enough that a thread that joins late (the caller, after reading
+// the next chunk) still finds work, and that the last slice, merged after the others, is short.
+constexpr size_t kSlicesPerThread = 8;
+constexpr size_t kMinSliceRows = 32;
+
 }  // namespace
 
-Session::Session(const ReferenceData& ref, BatchSpec spec)
-    : spec_(std::move(spec)), ctx_(spec_, ref, batch_) {
+// The open chunk, shared with the pool's threads. Three stages per slice: evaluate (any thread,
+// any order), merge into the batch state (any thread, one at a time, strictly in slice order:
+// whoever finishes the next slice in order merges it and any finished ones after it), emit the
+// issues (the caller's thread, in order).
+class Session::Chunk final : public WorkerPool::Job {
+ public:
+  explicit Chunk(Session& session) : session_(session) {}
+
+  void Open(size_t rows, size_t slice_rows, RowReader read) {
+    rows_ = rows;
+    slice_rows_ = slice_rows;
+    slices_ = (rows + slice_rows - 1) / slice_rows;
+    read_ = std::move(read);
+    next_.store(0);
+    lanes_taken_.store(0);
+    done_.assign(slices_, 0);
+    merged_ = 0;
+  }
+  void Close() { read_ = nullptr; }
+  // Leaves the remaining slices unclaimed (the chunk is being abandoned).
+  void Cancel() { next_.store(slices_); }
+
+  // A pool thread: takes a lane of its own, evaluates slices until none is left unclaimed.
+  void Work() override {
+    const size_t lane = lanes_taken_.fetch_add(1);
+    if (lane >= session_.lanes_.size()) return;  // more helpers than lanes: nothing to do
+    while (Claim(lane)) {
+    }
+  }
+
+  // Claims the next unevaluated slice, evaluates it with `lane` and merges what is ready; false
+  // when no slice was left.
+  bool Claim(size_t lane) {
+    const size_t k = next_.fetch_add(1);
+    if (k >= slices_) return false;
+    session_.EvaluateSlice(*session_.lanes_[lane], k);
+    {
+      std::lock_guard lock(mu_);
+      done_[k] = 1;
+    }
+    TryMerge();
+    return true;
+  }
+
+  // Merges evaluated slices in order, unless another thread is doing so. Whoever holds the merge
+  // lock looks again after releasing it, so a slice finished meanwhile is never left behind.
+  void TryMerge() {
+    while (merge_mu_.try_lock()) {
+      size_t k;
+      while ((k = NextToMerge()) < slices_) {
+        session_.MergeState(session_.slices_[k]);
+        {
+          std::lock_guard lock(mu_);
+          merged_ = k + 1;
+        }
+        merged_cv_.notify_all();
+      }
+      merge_mu_.unlock();
+      if (NextToMerge() == slices_) return;
+    }
+  }
+
+  size_t TakeLane() { return lanes_taken_.fetch_add(1); }
+  // Slices merged so far; waits while `emitted` are, when wait is set.
+  size_t Merged(size_t emitted, bool wait) {
+    std::unique_lock lock(mu_);
+    if (wait) merged_cv_.wait(lock, [&] { return merged_ > emitted; });
+    return merged_;
+  }
+
+  size_t rows() const { return rows_; }
+  size_t slices() const { return slices_; }
+  size_t slice_rows() const { return slice_rows_; }
+  const RowReader& read() const { return read_; }
+
+ private:
+  // The slice to merge next if it is evaluated, else slices_.
+  size_t NextToMerge() {
+    std::lock_guard lock(mu_);
+    return merged_ < slices_ && done_[merged_] ? merged_ : slices_;
+  }
+
+  Session& session_;
+  size_t rows_ = 0;
+  size_t slice_rows_ = 1;
+  size_t slices_ = 0;
+  RowReader read_;
+  std::atomic<size_t> next_{0};         // next slice to claim
+  std::atomic<size_t> lanes_taken_{0};  // lanes handed out in this chunk
+  std::mutex merge_mu_;                 // held while merging (the batch state's owner)
+  std::mutex mu_;
+  std::condition_variable merged_cv_;
+  std::vector<uint8_t> done_;  // per slice: evaluated; guarded by mu_
+  size_t merged_ = 0;          // slices [0, merged_) are merged; guarded by mu_
+};
+
+Session::Session(const ReferenceData& ref, BatchSpec spec, WorkerPool* pool)
+    : spec_(std::move(spec)), pool_(pool) {
   // The product check always looks at sku and price; unmapped counts as empty.
   if (spec_.checks & kProductCheck) {
     spec_.mapped.set(static_cast<size_t>(Field::kSku));
@@ -43,12 +149,24 @@ Session::Session(const ReferenceData& ref, BatchSpec spec)
   }
   if (!spec_.today) spec_.today = TodayUtc();
   batch_.date_order = spec_.expiry_date_order;
+  const size_t lanes = pool_ ? pool_->threads() : 1;
+  for (size_t i = 0; i < lanes; ++i) lanes_.push_back(std::make_unique<Lane>(spec_, ref));
+  chunk_ = std::make_unique<Chunk>(*this);
+}
+
+Session::~Session() {
+  if (!chunk_open_ || !offered_) return;
+  chunk_->Cancel();
+  pool_->Withdraw(chunk_.get());
+}
+
+bool Session::ObservesDates() const {
+  return (spec_.checks & kInventoryCheck) &&
+         spec_.mapped.test(static_cast<size_t>(Field::kExpiryDate));
 }
 
 void Session::Observe(std::span<const std::string_view> values) {
-  if (!(spec_.checks & kInventoryCheck) || !spec_.mapped.test(static_cast<size_t>(Field::kExpiryDate))) {
-    return;
-  }
+  if (!ObservesDates()) return;
   for (size_t i = 0; i < spec_.columns.size() && i < values.size(); ++i) {
     if (spec_.columns[i] == Field::kExpiryDate) {
       batch_.date_order =
@@ -57,21 +175,135 @@ void Session::Observe(std::span<const std::string_view> values) {
   }
 }
 
+void Session::Evaluate(Lane& lane, uint64_t row, std::span<const std::string_view> values,
+                       RowsOutput& out) {
+  RowContext& ctx = lane.ctx;
+  ctx.Begin(row, values);
+  rules::NormalizeWhitespace(ctx);
+  if (spec_.checks & kProductCheck) rules::CheckProduct(ctx);
+  if (spec_.checks & kCustomerCheck) rules::CheckCustomer(ctx);
+  if (spec_.checks & kShippingCheck) rules::CheckShipping(ctx);
+  if (spec_.checks & kInventoryCheck) rules::CheckInventory(ctx);
+  if (spec_.checks & kPriceCheck) rules::CheckPrice(ctx);
+  if (spec_.platform != Platform::kNone) rules::CheckPlatform(ctx);
+  ctx.Finish(out);
+}
+
+void Session::MergeState(RowsOutput& out) {
+  // Key tables outgrow the caches: load the slot a few keys ahead (see FirstSeen::Prefetch).
+  constexpr size_t kAhead = 8;
+  const size_t n = out.keys.size();
+  for (size_t j = 0; j < std::min(n, kAhead); ++j) {
+    batch_.keys[static_cast<size_t>(out.keys[j].set)].Prefetch(out.keys[j].hash);
+  }
+  for (size_t j = 0; j < n; ++j) {
+    if (j + kAhead < n) {
+      const KeyUse& ahead = out.keys[j + kAhead];
+      batch_.keys[static_cast<size_t>(ahead.set)].Prefetch(ahead.hash);
+    }
+    const KeyUse& k = out.keys[j];
+    const auto first = batch_.keys[static_cast<size_t>(k.set)].InsertHash(k.hash, k.row);
+    if (k.issue == KeyUse::kNoIssue) continue;
+    Issue& issue = out.issues[k.issue];
+    if (first) {
+      issue.message = k.prefix;  // (not prefix + to_string(): GCC 12 warns, -Wrestrict)
+      issue.message += std::to_string(*first);
+    } else {
+      issue.row = 0;  // not a duplicate after all: dropped by Emit
+    }
+  }
+  const std::string_view text = out.text;
+  for (const PriceUse& p : out.prices) {
+    batch_.prices.Add(p.row, p.price, p.decimals, text.substr(p.category_begin, p.category_size),
+                      p.category_hash);
+  }
+}
+
+void Session::Emit(RowsOutput& out, const IssueSink& sink) {
+  for (Issue& issue : out.issues) {
+    if (issue.row == 0) continue;
+    Count(issue);
+    sink(std::move(issue));
+  }
+  out.Clear();
+}
+
 void Session::AddRow(std::span<const std::string_view> values, std::vector<Issue>& out) {
+  if (chunk_open_) std::abort();  // broken contract: a chunk is being evaluated
   Observe(values);
   ++rows_;
   row_flags_.push_back(0);
-  const size_t first = out.size();
-  ctx_.Begin(rows_, values);
-  rules::NormalizeWhitespace(ctx_);
-  if (spec_.checks & kProductCheck) rules::CheckProduct(ctx_);
-  if (spec_.checks & kCustomerCheck) rules::CheckCustomer(ctx_);
-  if (spec_.checks & kShippingCheck) rules::CheckShipping(ctx_);
-  if (spec_.checks & kInventoryCheck) rules::CheckInventory(ctx_);
-  if (spec_.checks & kPriceCheck) rules::CheckPrice(ctx_);
-  if (spec_.platform != Platform::kNone) rules::CheckPlatform(ctx_);
-  ctx_.Finish(out);
-  for (size_t i = first; i < out.size(); ++i) Count(out[i]);
+  Lane& lane = *lanes_[0];
+  lane.ctx.set_date_order(batch_.date_order);
+  Evaluate(lane, rows_, values, row_out_);
+  MergeState(row_out_);
+  Emit(row_out_, [&out](Issue&& issue) { out.push_back(std::move(issue)); });
+}
+
+void Session::BeginRows(size_t n, RowReader read) {
+  if (chunk_open_) std::abort();  // broken contract: EndRows was not called
+  if (ObservesDates()) {
+    std::vector<std::string_view>& values = lanes_[0]->values;
+    for (size_t i = 0; i < n; ++i) {
+      read(i, values);
+      Observe(values);
+    }
+  }
+  for (auto& lane : lanes_) lane->ctx.set_date_order(batch_.date_order);
+  const size_t threads = lanes_.size();
+  const size_t slice_rows = threads == 1
+                                ? std::max<size_t>(n, 1)
+                                : std::max(kMinSliceRows, (n + threads * kSlicesPerThread - 1) /
+                                                              (threads * kSlicesPerThread));
+  chunk_->Open(n, slice_rows, std::move(read));
+  if (slices_.size() < chunk_->slices()) slices_.resize(chunk_->slices());
+  row_flags_.resize(rows_ + n, 0);
+  chunk_open_ = true;
+  offered_ = pool_ && chunk_->slices() > 1;
+  if (offered_) pool_->Offer(chunk_.get());
+}
+
+void Session::EvaluateSlice(Lane& lane, size_t k) {
+  const size_t begin = k * chunk_->slice_rows();
+  const size_t end = std::min(chunk_->rows(), begin + chunk_->slice_rows());
+  RowsOutput& out = slices_[k];
+  out.Clear();
+  const uint64_t first_row = rows_ + 1;  // read once: the caller's counters share its line
+  const RowReader& read = chunk_->read();
+  for (size_t i = begin; i < end; ++i) {
+    read(i, lane.values);
+    Evaluate(lane, first_row + i, lane.values, out);
+  }
+}
+
+void Session::EndRows(const IssueSink& sink) {
+  if (!chunk_open_) std::abort();  // broken contract: no BeginRows
+  Chunk& chunk = *chunk_;
+  const size_t lane = chunk.TakeLane();
+  bool evaluating = lane < lanes_.size();
+  size_t emitted = 0;
+  while (emitted < chunk.slices()) {
+    // Emit what is merged, in order; else evaluate a slice; else wait for the next merge.
+    const size_t merged = chunk.Merged(emitted, /*wait=*/false);
+    if (merged > emitted) {
+      while (emitted < merged) Emit(slices_[emitted++], sink);
+    } else if (evaluating && chunk.Claim(lane)) {
+    } else {
+      evaluating = false;
+      chunk.TryMerge();
+      chunk.Merged(emitted, /*wait=*/true);
+    }
+  }
+  if (offered_) pool_->Withdraw(&chunk);
+  chunk.Close();
+  rows_ += chunk.rows();
+  chunk_open_ = false;
+  offered_ = false;
+}
+
+void Session::AddRows(size_t n, RowReader read, std::vector<Issue>& out) {
+  BeginRows(n, std::move(read));
+  EndRows([&out](Issue&& issue) { out.push_back(std::move(issue)); });
 }
 
 void Session::Finish(std::vector<Issue>& out) {

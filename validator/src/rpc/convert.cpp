@@ -52,6 +52,8 @@ grpc::Status ToGrpcStatus(const Status& status) {
     case ErrorCode::kNotFound: return grpc::Status(grpc::StatusCode::NOT_FOUND, status.message());
     case ErrorCode::kUnavailable:
       return grpc::Status(grpc::StatusCode::UNAVAILABLE, status.message());
+    case ErrorCode::kPayloadTooLarge:  // an answer too large to carry (ValidateBatch)
+      return grpc::Status(grpc::StatusCode::OUT_OF_RANGE, status.message());
     default: return grpc::Status(grpc::StatusCode::INTERNAL, status.message());
   }
 }

@@ -1,19 +1,22 @@
-// The gRPC adapter around the rule engine: decodes requests, runs a Session, encodes results.
+// The gRPC adapter around the rule engine: Validate calls ValidateBatch, ValidateStream runs
+// RunValidateStream (stream_call.h: with several evaluation threads, one thread of the call
+// reads and parses the next chunks while another evaluates and answers the current one).
 // No rule logic lives here.
 #pragma once
 
 #include "../engine/reference_data.h"
+#include "../engine/worker_pool.h"
 #include "dq/validator/v1/validator.grpc.pb.h"
 
 namespace dq::validator::rpc {
 
-// The most a Validate answer may carry (estimated before it is built); more is OUT_OF_RANGE, so
-// neither side ever holds a message over its gRPC limit (64 MiB).
-inline constexpr size_t kMaxAnswerBytes = 60u << 20;
-
 class ValidatorService final : public v1::Validator::Service {
  public:
-  explicit ValidatorService(const ReferenceData& ref) : ref_(ref) {}
+  // pool: threads that evaluate streamed chunks (shared by all calls); nullptr: each call's own
+  // thread only. Unary Validate calls always run on their own thread: they are small and many
+  // at once, so they fill the cores by themselves.
+  explicit ValidatorService(const ReferenceData& ref, WorkerPool* pool = nullptr)
+      : ref_(ref), pool_(pool) {}
 
   grpc::Status Validate(grpc::ServerContext* context, const v1::ValidateRequest* request,
                         v1::ValidateResponse* response) override;
@@ -25,6 +28,7 @@ class ValidatorService final : public v1::Validator::Service {
 
  private:
   const ReferenceData& ref_;
+  WorkerPool* pool_;
 };
 
 }  // namespace dq::validator::rpc

@@ -5,7 +5,6 @@
 // a row without a valid e-mail duplicates an earlier row with the same phone number (E.164).
 // Rows that both have an e-mail are never matched on phone alone: members of one household or
 // staff of one company share a phone but are different customers.
-#include "../batch_state.h"
 #include "../email.h"
 #include "../phone.h"
 #include "../reference_data.h"
@@ -58,17 +57,15 @@ bool CheckEmail(RowContext& ctx) {
   // Duplicate key: the whole address lower-cased (providers treat local parts case-blind).
   char buf[256];
   for (size_t i = 0; i < v.size(); ++i) buf[i] = text::ToLower(v[i]);
-  if (auto first = ctx.batch().emails.Insert(std::string_view(buf, v.size()), ctx.row())) {
-    ctx.Report(IssueCode::DUPLICATE_CUSTOMER, Field::kEmail,
-               "Same e-mail as row " + std::to_string(*first));
-  }
+  ctx.ReportIfUsedBefore(KeySet::kEmail, std::string_view(buf, v.size()),
+                         IssueCode::DUPLICATE_CUSTOMER, Field::kEmail, "Same e-mail as row ");
   return true;
 }
 
 void CheckPhone(RowContext& ctx, std::string_view region, bool has_email) {
   const std::string_view v = ctx.value(Field::kPhone);
   if (v.empty()) return;
-  const PhoneVerdict& p = ctx.batch().phone_checker.Check(v, region.empty() ? "ZZ" : region);
+  const PhoneVerdict& p = ctx.phones().Check(v, region.empty() ? "ZZ" : region);
   if (!p.valid) {
     const bool needs_country =
         region.empty() && v[0] != '+' && !(v.size() > 1 && v[0] == '0' && v[1] == '0');
@@ -81,10 +78,11 @@ void CheckPhone(RowContext& ctx, std::string_view region, bool has_email) {
   if (!p.has_extension && !IsWrittenInternationally(v) && v != p.e164) {
     ctx.Fix(Field::kPhone, p.e164, IssueCode::PHONE_NORMALIZED);
   }
-  auto first = ctx.batch().phones.Insert(p.e164, ctx.row());
-  if (first && !has_email) {
-    ctx.Report(IssueCode::DUPLICATE_CUSTOMER, Field::kPhone,
-               "Same phone number as row " + std::to_string(*first));
+  if (has_email) {
+    ctx.UseKey(KeySet::kPhone, p.e164);
+  } else {
+    ctx.ReportIfUsedBefore(KeySet::kPhone, p.e164, IssueCode::DUPLICATE_CUSTOMER, Field::kPhone,
+                           "Same phone number as row ");
   }
 }
 

@@ -1,7 +1,6 @@
 // The inventory check: stock quantity, reorder point, expiry date and warehouse id.
 #include <charconv>
 
-#include "../batch_state.h"
 #include "../iso_date.h"
 #include "../text.h"
 #include "rules.h"
@@ -65,7 +64,7 @@ void CheckExpiry(RowContext& ctx) {
   if (v.empty()) return;
   int32_t days = 0;
   if (iso_date::ParseDate(v, &days) == iso_date::Parse::kBadFormat) {
-    const iso_date::Reading r = iso_date::ReadSpreadsheetDate(v, ctx.batch().date_order);
+    const iso_date::Reading r = iso_date::ReadSpreadsheetDate(v, ctx.date_order());
     if (r.form == iso_date::Reading::kAmbiguous) {
       ctx.Report(IssueCode::AMBIGUOUS_DATE, Field::kExpiryDate,
                  std::string(v) + " could be " + r.day_first + " (day first) or " +

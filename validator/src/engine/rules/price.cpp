@@ -1,6 +1,5 @@
 // The price check: compare-at price, margin from cost_price, currency, and the samples for the
 // batch-level outlier check (Session::Finish).
-#include "../batch_state.h"
 #include "../text.h"
 #include "rules.h"
 
@@ -63,7 +62,7 @@ void CheckPrice(RowContext& ctx) {
   if (price) {
     const std::string_view category =
         ctx.mapped(Field::kCategory) ? ctx.value(Field::kCategory) : std::string_view();
-    ctx.batch().prices.Add(ctx.row(), *price, Decimals(price_text), category);
+    ctx.AddPriceSample(price, Decimals(price_text), category);
   }
 }
 

@@ -1,5 +1,4 @@
 // The product check: SKU, price, title, image URL, brand, availability, GTIN, currency.
-#include "../batch_state.h"
 #include "../reference_data.h"
 #include "../text.h"
 #include "rules.h"
@@ -20,10 +19,8 @@ void CheckSku(RowContext& ctx) {
     ctx.Report(IssueCode::MISSING_SKU, Field::kSku);
     return;
   }
-  if (auto first = ctx.batch().skus.Insert(sku, ctx.row())) {
-    ctx.Report(IssueCode::DUPLICATE_SKU, Field::kSku,
-               "SKU is already used by row " + std::to_string(*first));
-  }
+  ctx.ReportIfUsedBefore(KeySet::kSku, sku, IssueCode::DUPLICATE_SKU, Field::kSku,
+                         "SKU is already used by row ");
 }
 
 void CheckTitle(RowContext& ctx) {

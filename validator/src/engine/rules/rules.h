@@ -1,7 +1,9 @@
 // The rules, one function per check type, each in its own file (rules/<type>.cpp). Each reads a
 // RowContext and Report()s or Fix()es. A rule is pure: no I/O, no allocation on a clean value,
-// no state except what BatchState keeps for batch-level checks. Session::AddRow calls them in
-// a fixed order: whitespace, product, customer, shipping, inventory, price, platform.
+// no state of its own; batch-level checks record key uses and price samples through the
+// RowContext (cross_row.h), which the Session applies in row order. Rules may run on several
+// threads at once (one RowContext each). Session calls them in a fixed order: whitespace,
+// product, customer, shipping, inventory, price, platform.
 // See docs/adding-a-rule.md.
 #pragma once
 

@@ -1,0 +1,312 @@
+// A chunk evaluated on several threads (Session::AddRows with a WorkerPool) gives exactly the
+// issues, order, messages and stats of the same rows added one by one on one thread: the
+// cross-row checks (duplicate SKUs, e-mails and phones; price outliers; the date order a column
+// shows) are merged in row order whatever the number of threads, the chunk size, or the order in
+// which slices finish.
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "reference_data.h"
+#include "session.h"
+#include "worker_pool.h"
+
+namespace dq::validator {
+namespace {
+
+using Rows = std::vector<std::vector<std::string>>;
+
+const std::vector<std::string> kFields = {"sku",   "title",   "price",       "category", "email",
+                                          "phone", "country", "expiry_date", "stock_qty"};
+
+BatchSpec Spec() {
+  const std::vector<std::string> checks = {"product", "price", "customer", "inventory"};
+  auto spec = BatchSpec::Make(kFields, checks, "");
+  EXPECT_TRUE(spec.ok()) << spec.status().message();
+  spec->today = 20000;  // 2024-10-04: fixed, so expiry checks do not depend on the day
+  return *spec;
+}
+
+// Rows with duplicates spread over the whole file. `first_sku` / `first_email` record, for each
+// row that repeats a key, the row (from 1) that used it first: computed here, independently of
+// the engine.
+struct Data {
+  Rows rows;
+  std::map<uint64_t, uint64_t> first_sku;
+  std::map<uint64_t, uint64_t> first_email;
+};
+
+Data Generate(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto pick = [&](size_t k) { return static_cast<size_t>(rng() % k); };
+  const char* categories[] = {"Kitchen", "Garden", "Toys", "Books", "Rare"};
+  const char* countries[] = {"DE", "FR", "GB", "US", "de", ""};
+  const char* phones[] = {
+      "+49 30 901820", "+33 1 44 55 66 77", "030 901820", "+44 20 7946 0958", "12", ""};
+  Data d;
+  std::map<std::string, uint64_t> skus, emails;
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t row = i + 1;
+    std::string sku = "SKU-" + std::to_string(i);
+    std::string sku_key = sku;
+    if (i > 10 && pick(9) == 0) {  // repeat an earlier row's SKU, sometimes with spaces
+      sku_key = d.rows[pick(i)][0];
+      while (!sku_key.empty() && sku_key.front() == ' ') sku_key.erase(0, 1);
+      while (!sku_key.empty() && sku_key.back() == ' ') sku_key.pop_back();
+      sku = pick(2) ? " " + sku_key + " " : sku_key;
+    }
+    if (auto [it, fresh] = skus.emplace(sku_key, row); !fresh) d.first_sku[row] = it->second;
+
+    std::string email;
+    const size_t e = pick(10);
+    if (e < 6) {
+      email = "c" + std::to_string(pick(n)) + "@gmail.com";  // collisions across the file
+    } else if (e == 6) {
+      email = "C" + std::to_string(pick(40)) + "@Gmail.COM";  // repeats, case-folded
+    } else if (e == 7) {
+      email = "not-an-email";
+    }  // else no e-mail: such rows are matched on phone
+    if (e < 7) {
+      std::string key = email;
+      for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (auto [it, fresh] = emails.emplace(key, row); !fresh) d.first_email[row] = it->second;
+    }
+
+    const std::string category = categories[pick(5)];
+    // Prices around 20 with outliers; "Rare" has too few rows of its own for fences.
+    std::string price = std::to_string(15 + pick(11)) + "." + std::to_string(10 + pick(90));
+    if (pick(60) == 0) price = std::to_string(900 + pick(100));
+    if (pick(80) == 0) price = "0.0" + std::to_string(1 + pick(9));
+    if (category == std::string("Rare") && pick(4) != 0) price = "abc";
+    // Dates: ambiguous until a row shows the order (rows past 60% show day first).
+    std::string expiry;
+    const size_t x = pick(6);
+    if (x == 0) expiry = "03/04/2027";
+    if (x == 1 && i * 10 > n * 6) expiry = "25/04/2027";
+    if (x == 2) expiry = "2023-01-01";
+    d.rows.push_back({sku, pick(30) ? "Product " + std::to_string(i) : "", price, category, email,
+                      phones[pick(6)], countries[pick(6)], expiry,
+                      pick(20) ? std::to_string(pick(500)) : "-3"});
+  }
+  return d;
+}
+
+std::string Describe(const Issue& i) {
+  return std::to_string(i.row) + "|" + std::string(Def(i.code).code) + "|" +
+         std::to_string(static_cast<int>(i.field)) + "|" + i.original + "|" +
+         (i.fixed ? "=" + *i.fixed : "-") + "|" + i.message;
+}
+
+struct Outcome {
+  std::vector<std::string> issues;
+  Stats stats;
+};
+
+// The reference: every chunk observed, then its rows added one by one, on this thread.
+Outcome OneByOne(const Rows& rows, size_t chunk) {
+  Session s(ReferenceData::Default(), Spec());
+  std::vector<Issue> issues;
+  std::vector<std::string_view> values;
+  for (size_t begin = 0; begin < rows.size(); begin += chunk) {
+    const size_t end = std::min(rows.size(), begin + chunk);
+    for (size_t r = begin; r < end; ++r) {
+      values.assign(rows[r].begin(), rows[r].end());
+      s.Observe(values);
+    }
+    for (size_t r = begin; r < end; ++r) {
+      values.assign(rows[r].begin(), rows[r].end());
+      s.AddRow(values, issues);
+    }
+  }
+  s.Finish(issues);
+  Outcome o;
+  for (const Issue& i : issues) o.issues.push_back(Describe(i));
+  o.stats = s.stats();
+  return o;
+}
+
+Session::RowReader Reader(const Rows& rows, size_t begin) {
+  return [&rows, begin](size_t i, std::vector<std::string_view>& values) {
+    values.assign(rows[begin + i].begin(), rows[begin + i].end());
+  };
+}
+
+Outcome Chunked(const Rows& rows, size_t chunk, WorkerPool* pool) {
+  Session s(ReferenceData::Default(), Spec(), pool);
+  std::vector<Issue> issues;
+  for (size_t begin = 0; begin < rows.size(); begin += chunk) {
+    const size_t n = std::min(chunk, rows.size() - begin);
+    s.AddRows(n, Reader(rows, begin), issues);
+  }
+  s.Finish(issues);
+  Outcome o;
+  for (const Issue& i : issues) o.issues.push_back(Describe(i));
+  o.stats = s.stats();
+  return o;
+}
+
+void ExpectSameStats(const Stats& a, const Stats& b) {
+  EXPECT_EQ(a.rows, b.rows);
+  EXPECT_EQ(a.errors, b.errors);
+  EXPECT_EQ(a.warnings, b.warnings);
+  EXPECT_EQ(a.fixes, b.fixes);
+  EXPECT_EQ(a.rows_error, b.rows_error);
+  EXPECT_EQ(a.rows_warning, b.rows_warning);
+  EXPECT_EQ(a.rows_fixed, b.rows_fixed);
+  EXPECT_EQ(a.score, b.score);
+}
+
+// The issues with `code`, by row, with their messages.
+std::map<uint64_t, std::string> ByRow(const std::vector<std::string>& issues,
+                                      const std::string& code, const std::string& prefix) {
+  std::map<uint64_t, std::string> out;
+  for (const std::string& d : issues) {
+    if (d.find("|" + code + "|") == std::string::npos) continue;
+    const size_t msg = d.rfind('|') + 1;
+    if (d.compare(msg, prefix.size(), prefix) != 0) continue;
+    out[std::stoull(d)] = d.substr(msg + prefix.size());
+  }
+  return out;
+}
+
+TEST(ParallelSession, DataHasWhatTheTestNeeds) {
+  const Data d = Generate(20000, 7);
+  const Outcome o = OneByOne(d.rows, 4096);
+  // Duplicates that reach back across chunks, outliers, and the date order learnt late.
+  bool sku_across_chunks = false;
+  for (auto [row, first] : d.first_sku) sku_across_chunks |= (row - 1) / 4096 != (first - 1) / 4096;
+  EXPECT_TRUE(sku_across_chunks);
+  size_t outliers = 0, ambiguous = 0, reformatted = 0, phone_duplicates = 0;
+  for (const std::string& i : o.issues) {
+    outliers += i.find("|PRICE_OUTLIER_") != std::string::npos;
+    ambiguous += i.find("|AMBIGUOUS_DATE|") != std::string::npos;
+    reformatted += i.find("|DATE_REFORMATTED|") != std::string::npos;
+    phone_duplicates += i.find("Same phone number as row") != std::string::npos;
+  }
+  EXPECT_GT(outliers, 100u);
+  EXPECT_GT(ambiguous, 100u);
+  EXPECT_GT(reformatted, 100u);
+  EXPECT_GT(phone_duplicates, 100u);
+}
+
+// The duplicate issues name exactly the first rows the generator recorded.
+TEST(ParallelSession, DuplicatesNameTheFirstRowAcrossChunks) {
+  const Data d = Generate(20000, 11);
+  WorkerPool pool(4);
+  const Outcome o = Chunked(d.rows, 4096, &pool);
+  const auto skus = ByRow(o.issues, "DUPLICATE_SKU", "SKU is already used by row ");
+  ASSERT_EQ(skus.size(), d.first_sku.size());
+  for (auto [row, first] : d.first_sku) EXPECT_EQ(skus.at(row), std::to_string(first)) << row;
+  // Only rows whose e-mail passed the checks are keyed, so compare where the engine reported.
+  const auto emails = ByRow(o.issues, "DUPLICATE_CUSTOMER", "Same e-mail as row ");
+  ASSERT_GT(emails.size(), 1000u);
+  for (auto [row, first] : emails) EXPECT_EQ(first, std::to_string(d.first_email.at(row))) << row;
+}
+
+TEST(ParallelSession, AnyThreadCountAndChunkSizeGivesTheOneThreadIssues) {
+  const Data d = Generate(20000, 3);
+  for (size_t chunk : {4096u, 1000u, 333u, 64u}) {
+    const Outcome want = OneByOne(d.rows, chunk);
+    for (size_t threads : {1u, 2u, 3u, 8u}) {
+      SCOPED_TRACE("chunk " + std::to_string(chunk) + ", threads " + std::to_string(threads));
+      WorkerPool pool(threads);
+      const Outcome got = Chunked(d.rows, chunk, &pool);
+      ASSERT_EQ(got.issues.size(), want.issues.size());
+      EXPECT_EQ(got.issues, want.issues);
+      ExpectSameStats(got.stats, want.stats);
+    }
+  }
+  // And with no pool at all.
+  const Outcome want = OneByOne(d.rows, 4096);
+  EXPECT_EQ(Chunked(d.rows, 4096, nullptr).issues, want.issues);
+}
+
+// Two sessions driven from two threads share one pool.
+TEST(ParallelSession, SessionsSharingAPoolStayApart) {
+  const Data a = Generate(8000, 21);
+  const Data b = Generate(8000, 22);
+  WorkerPool pool(3);
+  Outcome got_a, got_b;
+  std::thread other([&] { got_b = Chunked(b.rows, 500, &pool); });
+  got_a = Chunked(a.rows, 700, &pool);
+  other.join();
+  EXPECT_EQ(got_a.issues, OneByOne(a.rows, 700).issues);
+  EXPECT_EQ(got_b.issues, OneByOne(b.rows, 500).issues);
+}
+
+// Forces the first slice of each chunk to finish after the last one has started: row 0 waits
+// until row n-1 has been read for evaluation (by another thread). The merge must still follow
+// row order.
+TEST(ParallelSession, SlicesFinishingOutOfOrderAreMergedInRowOrder) {
+  const Data d = Generate(6000, 5);
+  const size_t chunk = 2000;
+  const Outcome want = OneByOne(d.rows, chunk);
+
+  WorkerPool pool(2);
+  Session s(ReferenceData::Default(), Spec(), &pool);
+  std::vector<Issue> issues;
+  const std::thread::id driver = std::this_thread::get_id();
+  for (size_t begin = 0; begin < d.rows.size(); begin += chunk) {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool last_read = false;
+    bool begun = false;  // read only by the driver thread
+    Session::RowReader read = [&](size_t i, std::vector<std::string_view>& values) {
+      const bool evaluating = std::this_thread::get_id() != driver || begun;  // not Observe()
+      if (evaluating && i == chunk - 1) {
+        std::lock_guard lock(mu);
+        last_read = true;
+        cv.notify_all();
+      }
+      if (evaluating && i == 0) {
+        std::unique_lock lock(mu);
+        cv.wait(lock, [&] { return last_read; });
+      }
+      values.assign(d.rows[begin + i].begin(), d.rows[begin + i].end());
+    };
+    s.BeginRows(chunk, read);
+    begun = true;
+    s.EndRows([&](Issue&& i) { issues.push_back(std::move(i)); });
+  }
+  s.Finish(issues);
+  std::vector<std::string> got;
+  for (const Issue& i : issues) got.push_back(Describe(i));
+  EXPECT_EQ(got, want.issues);
+  ExpectSameStats(s.stats(), want.stats);
+}
+
+TEST(ParallelSession, EmptyChunksAndSingleRowsAreFine) {
+  const Data d = Generate(300, 9);
+  WorkerPool pool(2);
+  Session s(ReferenceData::Default(), Spec(), &pool);
+  std::vector<Issue> issues;
+  s.AddRows(0, Reader(d.rows, 0), issues);
+  for (size_t r = 0; r < d.rows.size(); ++r) s.AddRows(1, Reader(d.rows, r), issues);
+  s.AddRows(0, Reader(d.rows, 0), issues);
+  s.Finish(issues);
+  std::vector<std::string> got;
+  for (const Issue& i : issues) got.push_back(Describe(i));
+  EXPECT_EQ(got, OneByOne(d.rows, 1).issues);
+  EXPECT_EQ(s.rows(), 300u);
+}
+
+// A session destroyed between BeginRows and EndRows (an error path) waits for the pool.
+TEST(ParallelSession, DestroyingAnOpenChunkWaitsForThePool) {
+  const Data d = Generate(5000, 13);
+  WorkerPool pool(4);
+  for (int k = 0; k < 5; ++k) {
+    Session s(ReferenceData::Default(), Spec(), &pool);
+    s.BeginRows(d.rows.size(), Reader(d.rows, 0));
+  }
+  // The pool still serves new sessions.
+  EXPECT_EQ(Chunked(d.rows, 1000, &pool).issues, OneByOne(d.rows, 1000).issues);
+}
+
+}  // namespace
+}  // namespace dq::validator

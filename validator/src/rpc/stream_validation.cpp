@@ -1,0 +1,118 @@
+#include "stream_validation.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "convert.h"
+
+namespace dq::validator::rpc {
+namespace {
+
+using Rows = google::protobuf::RepeatedPtrField<v1::Row>;
+
+// Checks that each row has exactly one value per field or, with a value_index, at least one
+// value past the highest index; returns a reader of the rows' values for the Session.
+Result<Session::RowReader> ReadRows(const v1::BatchSpec& spec, size_t width, const Rows& rows,
+                                    uint64_t rows_before) {
+  const auto& index = spec.value_index();
+  size_t needed = width;
+  if (!index.empty()) {
+    needed = 0;
+    for (uint32_t k : index) needed = std::max<size_t>(needed, size_t{k} + 1);
+  }
+  for (int i = 0; i < rows.size(); ++i) {
+    const size_t n = static_cast<size_t>(rows[i].values_size());
+    if (index.empty() ? n != width : n < needed) {
+      return Status(ErrorCode::kInvalidRequest,
+                    "row " + std::to_string(rows_before + static_cast<uint64_t>(i) + 1) + " has " +
+                        std::to_string(n) + " values for " + std::to_string(needed) +
+                        (index.empty() ? " fields" : " indexed values"));
+    }
+  }
+  // Reads only: called from several threads at once.
+  return Session::RowReader([&rows, &index](size_t i, std::vector<std::string_view>& values) {
+    const v1::Row& row = rows[static_cast<int>(i)];
+    if (index.empty()) {
+      values.assign(row.values().begin(), row.values().end());
+    } else {
+      values.clear();
+      for (uint32_t k : index) values.emplace_back(row.values(static_cast<int>(k)));
+    }
+  });
+}
+
+}  // namespace
+
+Result<std::unique_ptr<StreamValidation>> StreamValidation::Start(const ReferenceData& ref,
+                                                                  const v1::BatchSpec& spec,
+                                                                  WorkerPool* pool) {
+  auto engine_spec = FromProto(spec);
+  if (!engine_spec.ok()) return engine_spec.status();
+  return std::unique_ptr<StreamValidation>(
+      new StreamValidation(ref, std::move(*engine_spec), spec, pool));
+}
+
+Status StreamValidation::Check(const v1::RowChunk& chunk, uint64_t rows_before) const {
+  auto read = ReadRows(proto_spec_, session_.spec().columns.size(), chunk.rows(), rows_before);
+  return read.ok() ? Status::Ok() : read.status();
+}
+
+Status StreamValidation::Begin(const v1::RowChunk& chunk) {
+  auto read = ReadRows(proto_spec_, session_.spec().columns.size(), chunk.rows(), session_.rows());
+  if (!read.ok()) return read.status();
+  session_.BeginRows(static_cast<size_t>(chunk.rows_size()), std::move(*read));
+  open_ = true;
+  return Status::Ok();
+}
+
+void StreamValidation::End(v1::IssueChunk* out) {
+  out->Clear();
+  if (open_) {
+    auto* issues = out->mutable_issues();
+    session_.EndRows([issues](Issue&& issue) { ToProto(issue, issues->Add()); });
+    open_ = false;
+  }
+  out->set_rows_done(session_.rows());
+}
+
+void StreamValidation::Finish(v1::IssueChunk* issues, v1::Stats* stats) {
+  End(issues);  // a chunk still open (never, when used as documented)
+  std::vector<Issue> batch;
+  session_.Finish(batch);
+  for (const Issue& i : batch) ToProto(i, issues->add_issues());
+  ToProto(session_.stats(), stats);
+}
+
+Status ValidateBatch(const ReferenceData& ref, const v1::ValidateRequest& request,
+                     v1::ValidateResponse* response) {
+  auto spec = FromProto(request.spec());
+  if (!spec.ok()) return spec.status();
+  Session session(ref, std::move(*spec));
+  auto read = ReadRows(request.spec(), session.spec().columns.size(), request.rows(), 0);
+  if (!read.ok()) return read.status();
+  std::vector<Issue> issues;
+  session.AddRows(static_cast<size_t>(request.rows_size()), std::move(*read), issues);
+  session.Finish(issues);
+  // Batch-level issues come last; the response is ordered by row.
+  std::stable_sort(issues.begin(), issues.end(),
+                   [](const Issue& a, const Issue& b) { return a.row < b.row; });
+  // The answer is bounded before it is built: values of tens of KB mapped to many fields make
+  // an issue list far larger than the request (the gateway's channel takes at most 64 MiB).
+  size_t answer_bytes = 0;
+  for (const Issue& i : issues) {
+    answer_bytes += i.original.size() + (i.fixed ? i.fixed->size() : 0) + i.Message().size() + 64;
+  }
+  if (answer_bytes > kMaxAnswerBytes) {
+    return Status(ErrorCode::kPayloadTooLarge,
+                  "the answer would be about " + std::to_string(answer_bytes >> 20) +
+                      " MiB, over the " + std::to_string(kMaxAnswerBytes >> 20) +
+                      " MiB an answer may carry");
+  }
+  response->mutable_issues()->Reserve(static_cast<int>(issues.size()));
+  for (const Issue& i : issues) ToProto(i, response->add_issues());
+  ToProto(session.stats(), response->mutable_stats());
+  return Status::Ok();
+}
+
+}  // namespace dq::validator::rpc

@@ -1,0 +1,68 @@
+// The logic of the validator's RPCs without the transport: turns v1 messages into Session calls
+// and the results back into v1 messages. ValidatorService only reads and writes the stream around
+// it, so tests and benchmarks drive this class directly, with no server.
+//
+// One StreamValidation per ValidateStream call:
+//
+//   auto v = StreamValidation::Start(ref, spec, &pool);       // the BatchSpec
+//   v->Begin(chunk1);   // checked, then evaluated on the pool's threads...
+//   read chunk2;        // ...while the caller reads the next chunk
+//   v->End(&issues1);   // the caller helps, and gets chunk1's issues in row order
+//   v->Begin(chunk2); ... v->End(&issues2);
+//   v->Finish(&batch_issues, &stats);
+//
+// The answers are the same, byte for byte, whatever the pool's size (session.h explains how).
+// Not thread-safe: one thread drives one call; calls may share a pool.
+#pragma once
+
+#include <memory>
+
+#include "../engine/reference_data.h"
+#include "../engine/session.h"
+#include "../engine/worker_pool.h"
+#include "dq/common/status.h"
+#include "dq/validator/v1/validator.pb.h"
+
+namespace dq::validator::rpc {
+
+class StreamValidation {
+ public:
+  // Errors: kInvalidRequest for a spec FromProto rejects. pool may be nullptr (one thread).
+  static Result<std::unique_ptr<StreamValidation>> Start(const ReferenceData& ref,
+                                                         const v1::BatchSpec& spec,
+                                                         WorkerPool* pool);
+
+  // Checks that every row of chunk has the values the spec needs, then starts evaluating them.
+  // chunk must stay alive and unchanged until End() returns. Errors: kInvalidRequest naming the
+  // first row with a wrong value count (nothing is started then).
+  Status Begin(const v1::RowChunk& chunk);
+  // Begin's check alone, for a chunk that will follow `rows_before` rows; any thread.
+  Status Check(const v1::RowChunk& chunk, uint64_t rows_before) const;
+  // Waits for the chunk begun and writes its issues and rows_done to out (cleared first).
+  void End(v1::IssueChunk* out);
+  // After the last chunk: the batch-level issues (with rows_done) and the stats.
+  void Finish(v1::IssueChunk* issues, v1::Stats* stats);
+
+  uint64_t rows() const { return session_.rows(); }
+
+ private:
+  StreamValidation(const ReferenceData& ref, BatchSpec spec, v1::BatchSpec proto_spec,
+                   WorkerPool* pool)
+      : proto_spec_(std::move(proto_spec)), session_(ref, std::move(spec), pool) {}
+
+  v1::BatchSpec proto_spec_;  // value_index
+  Session session_;
+  bool open_ = false;
+};
+
+// The most a Validate answer may carry, estimated before it is built, so neither side ever holds
+// a message over its gRPC limit (64 MiB).
+inline constexpr size_t kMaxAnswerBytes = 60u << 20;
+
+// One ValidateRequest (the unary call) on the caller's thread: issues ordered by row, then
+// stats. Errors: as Start() and Begin(); kPayloadTooLarge (OUT_OF_RANGE on the wire) when the
+// answer would pass kMaxAnswerBytes (values of tens of KB mapped to many fields).
+Status ValidateBatch(const ReferenceData& ref, const v1::ValidateRequest& request,
+                     v1::ValidateResponse* response);
+
+}  // namespace dq::validator::rpc
