@@ -229,6 +229,13 @@ Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
       output.ApplyTail(tail.issues());
     } else if (tail.has_stats()) {
       const auto& st = tail.stats();
+      // Every row read from the file must have been checked: fewer means rows were lost on
+      // the way, and a job that says `done` must not hide that.
+      if (st.rows() != static_cast<uint64_t>(job.rows_total)) {
+        return Status(ErrorCode::kInternal,
+                      "The validator checked " + std::to_string(st.rows()) + " of the file's " +
+                          std::to_string(job.rows_total) + " rows; the job was stopped.");
+      }
       job.rows_total = static_cast<int64_t>(st.rows());
       job.rows_error = static_cast<int64_t>(st.rows_error());
       job.rows_warning = static_cast<int64_t>(st.rows_warning());

@@ -387,7 +387,7 @@ class FakeValidatorStream final : public gateway::ValidatorStream {
     if (tail_ <= 1) {
       tail_ = 2;
       auto* st = out->mutable_stats();
-      st->set_rows(rows_);
+      st->set_rows(rows_ - std::min(rows_, f_.lose_rows));
       st->set_score(90);
       return true;
     }

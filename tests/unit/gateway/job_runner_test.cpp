@@ -292,6 +292,18 @@ TEST(JobRunnerTest, ValidatorRefusalFailsTheJobAndRefundsOnce) {
   EXPECT_EQ(f.store.refunded_records(), kRows);
 }
 
+TEST(JobRunnerTest, AValidatorThatCheckedFewerRowsFailsTheJobInsteadOfHidingIt) {
+  Fixture f;
+  f.validator.lose_rows = 1;
+  EXPECT_EQ(f.Run(), RunOutcome::kFailed);
+  EXPECT_EQ(f.Stored().status, "failed");
+  EXPECT_NE(f.Stored().error.find("checked " + std::to_string(kRows - 1) + " of the file's " +
+                                  std::to_string(kRows) + " rows"),
+            std::string::npos)
+      << f.Stored().error;
+  EXPECT_EQ(f.store.refunded_records(), kRows);
+}
+
 TEST(JobRunnerTest, PublishFailureIsRepairedByTheNextAttempt) {
   FaultPlan plan;
   Fixture f(&plan);
