@@ -75,7 +75,9 @@ Result<std::string> Gunzip(std::string_view compressed, size_t max_bytes) {
   // than allowed means the file is too large, and nothing past it is ever decompressed.
   const size_t cap = max_bytes + 1;
   std::string out;
-  GrowTo(out, std::min(std::max(TrailerSizeHint(compressed), kMinStep), cap));
+  // Deflate expands at most ~1032:1, so a hint beyond that is a lie and is not allocated.
+  const size_t plausible = std::min(TrailerSizeHint(compressed), compressed.size() * 1032);
+  GrowTo(out, std::min(std::max(plausible, kMinStep), cap));
   size_t filled = 0;
   size_t pos = 0;  // input consumed
   bool member_done = false;

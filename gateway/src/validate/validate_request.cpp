@@ -299,8 +299,9 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
         check_types = value;
       } else if (key == "platform") {
         platform = value;
-      } else if (std::find(unknown.begin(), unknown.end(), key) == unknown.end()) {
-        unknown.emplace_back(key);
+      } else {
+        unknown.emplace_back(key);  // deduplicated once, below: a linear search here made a
+                                    // body of 100,000 distinct keys cost seconds of CPU
       }
     }
     SkipSpace(body, i);
@@ -366,6 +367,7 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
   }
 
   std::sort(unknown.begin(), unknown.end());
+  unknown.erase(std::unique(unknown.begin(), unknown.end()), unknown.end());
   for (const auto& key : unknown) {
     problems.push_back({key, "is not a member of a validate request"});
   }
