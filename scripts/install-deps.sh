@@ -20,7 +20,7 @@ packages=(
   # toolchain
   build-essential cmake ninja-build pkgconf ccache git ca-certificates python3 curl
   # RPC and serialisation
-  protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev
+  protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev libabsl-dev
   # HTTP server, Redis, crypto, JSON, HTTP client
   libpistache-dev libhiredis-dev redis-server redis-tools libssl-dev nlohmann-json3-dev
   libcurl4-openssl-dev

@@ -93,36 +93,6 @@ std::string NormalizeColumnName(std::string_view name) {
   return out;
 }
 
-std::string WeightUnitOfColumn(std::string_view column) {
-  std::string unit;
-  std::string token;
-  auto judge = [&] {
-    std::string u;
-    if (token == "kg" || token == "kgs" || token == "kilo" || token == "kilos" ||
-        token == "kilogram" || token == "kilograms") {
-      u = "kg";
-    } else if (token == "lb" || token == "lbs" || token == "pound" || token == "pounds") {
-      u = "lb";
-    } else if (token == "oz" || token == "ounce" || token == "ounces") {
-      u = "oz";
-    } else if (token == "g" || token == "gr" || token == "gram" || token == "grams") {
-      u = "g";
-    }
-    if (!u.empty()) unit = u;  // the last unit named wins ("Weight kg (lbs)" is nonsense anyway)
-    token.clear();
-  };
-  for (char c : column) {
-    c = absl::ascii_tolower(static_cast<unsigned char>(c));
-    if (absl::ascii_isalnum(static_cast<unsigned char>(c))) {
-      token.push_back(c);
-    } else {
-      judge();
-    }
-  }
-  judge();
-  return unit;
-}
-
 namespace {
 
 // The words of a header, lower-cased: "Weight (kg)" -> {"weight", "kg"}.
@@ -155,6 +125,23 @@ bool IsQualifier(std::string_view w) {
 }
 
 }  // namespace
+
+std::string WeightUnitOfColumn(std::string_view column) {
+  std::string unit;  // the last unit named wins ("Weight kg (lbs)" is nonsense anyway)
+  for (const std::string& w : Words(column)) {
+    if (w == "kg" || w == "kgs" || w == "kilo" || w == "kilos" || w == "kilogram" ||
+        w == "kilograms") {
+      unit = "kg";
+    } else if (w == "lb" || w == "lbs" || w == "pound" || w == "pounds") {
+      unit = "lb";
+    } else if (w == "oz" || w == "ounce" || w == "ounces") {
+      unit = "oz";
+    } else if (w == "g" || w == "gr" || w == "gram" || w == "grams") {
+      unit = "g";
+    }
+  }
+  return unit;
+}
 
 std::vector<std::string> MappingNotes(
     std::span<const std::string> header,

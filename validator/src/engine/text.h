@@ -27,9 +27,6 @@ bool NeedsWhitespaceFix(std::string_view s, bool collapse_inner);
 // Trimmed and, if collapse_inner, with every inner run of whitespace made one space.
 std::string NormalizeWhitespace(std::string_view s, bool collapse_inner);
 
-// Copies with ASCII letters upper-/lower-cased (Abseil's).
-inline std::string ToUpperAscii(std::string_view s) { return ascii::Upper(s); }
-inline std::string ToLowerAscii(std::string_view s) { return ascii::Lower(s); }
 bool IsAllDigits(std::string_view s);
 
 // Unicode code points in UTF-8 text (continuation bytes are not counted).
