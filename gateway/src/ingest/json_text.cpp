@@ -1,6 +1,9 @@
 #include "ingest/json_text.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
 
 namespace dq::ingest::internal {
 namespace {
@@ -180,10 +183,21 @@ std::optional<JsonError> JsonObjectParser::ScanNumber(std::string_view s, size_t
     ++i;
     if (!digits()) return Err(start, "invalid number");
   }
+  bool exponent = false;
   if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    exponent = true;
     ++i;
     if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
     if (!digits()) return Err(start, "invalid number");
+  }
+  // The grammar allows any magnitude, but most readers (nlohmann, Go, Java) refuse a number past
+  // a double's range, such as 6e950, and answers echo numbers as sent. Only an exponent or over
+  // 308 characters can get there, so a common number costs nothing more.
+  if (exponent || i - start > 308) {
+    const std::string text(s.substr(start, i - start));
+    if (!std::isfinite(std::strtod(text.c_str(), nullptr))) {
+      return Err(start, "number out of range (beyond a double's 1.8e308)");
+    }
   }
   return std::nullopt;
 }

@@ -109,19 +109,35 @@ void SkipSpace(std::string_view s, size_t& i) {
   while (i < s.size() && IsSpace(s[i])) ++i;
 }
 
-Status NotJson() { return Status(ErrorCode::kInvalidJson, "The request body is not valid JSON."); }
+// The answer names the problem and the byte, as the upload reader's errors do.
+Status NotJson(std::string_view what, size_t at) {
+  return Status(ErrorCode::kInvalidJson, "The request body is not valid JSON: " +
+                                             std::string(what) + " at byte " +
+                                             std::to_string(at) + ".");
+}
+Status NotJson(const ingest::internal::JsonError& e) { return NotJson(e.message, e.offset); }
+// Where the grammar wanted `expected` and found something else (or the end).
+Status NotJsonExpected(std::string_view body, size_t i, std::string_view expected) {
+  return NotJson("expected " + std::string(expected) + ", found " +
+                     ingest::internal::DescribeByte(body, i),
+                 i);
+}
 
 // The members of a mapping object: last occurrence of a key wins, problems in key order.
 Result<std::vector<std::pair<std::string, std::string>>> MappingFromFields(
     const std::vector<JsonField>& fields) {
+  // Sorted by key, equal keys in body order; the last of each run wins. A search per key would
+  // make a mapping of many distinct keys quadratic.
+  std::vector<size_t> sorted(fields.size());
+  for (size_t k = 0; k < fields.size(); ++k) sorted[k] = k;
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [&](size_t a, size_t b) { return fields[a].key < fields[b].key; });
   std::vector<size_t> order;
-  for (size_t k = 0; k < fields.size(); ++k) {
-    bool later = false;
-    for (size_t j = k + 1; j < fields.size() && !later; ++j) later = fields[j].key == fields[k].key;
-    if (!later) order.push_back(k);
+  for (size_t n = 0; n < sorted.size(); ++n) {
+    if (n + 1 == sorted.size() || fields[sorted[n + 1]].key != fields[sorted[n]].key) {
+      order.push_back(sorted[n]);
+    }
   }
-  std::sort(order.begin(), order.end(),
-            [&](size_t a, size_t b) { return fields[a].key < fields[b].key; });
   std::vector<ErrorDetail> problems;
   for (size_t k : order) {
     const JsonField& f = fields[k];
@@ -204,18 +220,20 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
     return Invalid({{"body", "nests arrays or objects more than " +
                                  std::to_string(kMaxJsonDepth) + " levels deep"}});
   }
-  if (ingest::FindInvalidUtf8(body) != std::string_view::npos) return NotJson();
+  if (const size_t bad = ingest::FindInvalidUtf8(body); bad != std::string_view::npos) {
+    return NotJson("invalid UTF-8 " + ingest::internal::DescribeByte(body, bad), bad);
+  }
   JsonObjectParser& p = cmd.parser;
   p.ResetScratch(body.size());
   size_t i = 0;
   if (body.starts_with("\xEF\xBB\xBF")) i = 3;
   SkipSpace(body, i);
-  if (i >= body.size()) return NotJson();
+  if (i >= body.size()) return NotJson("the body is empty", i);
   if (body[i] != '{') {
     JsonField top{};
-    if (p.ParseValueAt(body, i, top, /*compact=*/false)) return NotJson();
+    if (auto e = p.ParseValueAt(body, i, top, /*compact=*/false)) return NotJson(*e);
     SkipSpace(body, i);
-    if (i < body.size()) return NotJson();
+    if (i < body.size()) return NotJsonExpected(body, i, "the end");
     return Invalid({{"body", "must be a JSON object, not " + std::string(KindName(top))}});
   }
 
@@ -234,9 +252,10 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
     if (first && i < body.size() && body[i] == '}') break;
     first = false;
     std::string_view key;
-    if (i >= body.size() || body[i] != '"' || p.ParseString(body, i, key)) return NotJson();
+    if (i >= body.size() || body[i] != '"') return NotJsonExpected(body, i, "a member name");
+    if (auto e = p.ParseString(body, i, key)) return NotJson(*e);
     SkipSpace(body, i);
-    if (i >= body.size() || body[i] != ':') return NotJson();
+    if (i >= body.size() || body[i] != ':') return NotJsonExpected(body, i, "':'");
     ++i;
     SkipSpace(body, i);
     if (key == "records" && i < body.size() && body[i] == '[') {
@@ -253,14 +272,14 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
         if (first_element && i < body.size() && body[i] == ']') break;
         first_element = false;
         if (i < body.size() && body[i] == '{') {
-          if (p.ParseObjectAt(body, i)) return NotJson();
+          if (auto e = p.ParseObjectAt(body, i)) return NotJson(*e);
           if (record_count < max_records) {
             cmd.members.insert(cmd.members.end(), p.fields().begin(), p.fields().end());
             cmd.record_begin.push_back(static_cast<uint32_t>(cmd.members.size()));
           }
         } else {
           JsonField element{};
-          if (p.ParseValueAt(body, i, element, /*compact=*/false)) return NotJson();
+          if (auto e = p.ParseValueAt(body, i, element, /*compact=*/false)) return NotJson(*e);
           record_problems.push_back({"records[" + std::to_string(record_count) + "]",
                                      "must be an object, not " + std::string(KindName(element))});
           if (record_count < max_records) cmd.record_begin.push_back(cmd.record_begin.back());
@@ -272,12 +291,12 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
           continue;
         }
         if (i < body.size() && body[i] == ']') break;
-        return NotJson();
+        return NotJsonExpected(body, i, "',' or ']'");
       }
       ++i;  // the ']'
     } else {
       JsonField value{};
-      if (p.ParseValueAt(body, i, value, /*compact=*/false)) return NotJson();
+      if (auto e = p.ParseValueAt(body, i, value, /*compact=*/false)) return NotJson(*e);
       if (key == "records") {
         have_records = true;
         record_count = 0;
@@ -292,7 +311,8 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
         if (value.kind == ingest::CellKind::kJson && value.raw_value[0] == '{') {
           size_t at = 0;
           const std::string_view raw = value.raw_value;
-          if (p.ParseObjectAt(raw, at)) return NotJson();  // cannot happen: validated above
+          // Cannot fail: the value was validated above.
+          if (auto e = p.ParseObjectAt(raw, at)) return NotJson(*e);
           mapping_fields = p.fields();
         }
       } else if (key == "check_types") {
@@ -310,11 +330,11 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
       continue;
     }
     if (i < body.size() && body[i] == '}') break;
-    return NotJson();
+    return NotJsonExpected(body, i, "',' or '}'");
   }
   ++i;  // the '}'
   SkipSpace(body, i);
-  if (i < body.size()) return NotJson();
+  if (i < body.size()) return NotJsonExpected(body, i, "the end");
 
   std::vector<ErrorDetail> problems;
   if (!have_records) {

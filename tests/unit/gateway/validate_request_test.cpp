@@ -249,6 +249,17 @@ TEST(ValidateRequestTest, AFixForAnAbsentColumnIsAddedAtTheEnd) {
   EXPECT_EQ(text.substr(0, text.find(']') + 1), R"({"cleaned":[{"b":1,"a":2,"p":"0.00"}])");
 }
 
+// A number past a double's range is grammatical JSON, but the answer echoes it and most
+// readers would then refuse the answer (found by fuzz_validate_body).
+TEST(ValidateRequestTest, ANumberPastADoublesRangeIsNotJson) {
+  auto r = ParseValidateRequest(R"({"records":[{"sku":"A","x":6e950}],"mapping":{"sku":"sku"}})",
+                                500);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kInvalidJson);
+  EXPECT_NE(r.status().message().find("number out of range"), std::string::npos)
+      << r.status().message();
+}
+
 TEST(ValidateRequestTest, InvalidUtf8IsNotJson) {
   auto r = ParseValidateRequest("{\"records\":[{\"a\":\"Jos\xE9\"}],\"mapping\":{}}", 500);
   ASSERT_FALSE(r.ok());
