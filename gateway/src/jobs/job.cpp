@@ -109,6 +109,7 @@ std::vector<std::string> JobToHashArgs(const Job& j) {
           "idempotency_key", j.idempotency_key,
           "health_score", std::to_string(j.health_score),
           "attempts", std::to_string(j.attempts),
+          "postponed", std::to_string(j.postponed),
           "created_at", j.created_at,
           "created_ms", std::to_string(j.created_ms),
           "started_at", j.started_at,
@@ -163,6 +164,7 @@ Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) 
     else if (k == "idempotency_key") j.idempotency_key = v;
     else if (k == "health_score") j.health_score = ToInt(v);
     else if (k == "attempts") j.attempts = ToInt(v);
+    else if (k == "postponed") j.postponed = ToInt(v);
     else if (k == "created_at") j.created_at = v;
     else if (k == "created_ms") j.created_ms = ToInt(v);
     else if (k == "started_at") j.started_at = v;

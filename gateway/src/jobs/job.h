@@ -47,6 +47,9 @@ struct Job {
   int64_t rows_done = 0;     // rows whose results are stored (for a cancelled job's refund)
   int64_t health_score = 0;  // 0 until done
   int64_t attempts = 0;      // times a worker started it; the current attempt's fencing token
+  // Attempts that stopped because a dependency (validator, Redis) was down, and said so. They
+  // do not count against max_attempts: a validator restart must not fail the jobs it interrupts.
+  int64_t postponed = 0;
   bool accepted = false;     // queued and listed: the client got its 202
   bool event_published = false;  // job.complete appended to dq:events
   bool refunded = false;         // the quota of a failed or cancelled job was given back

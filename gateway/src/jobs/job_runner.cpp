@@ -88,10 +88,17 @@ RunOutcome JobRunner::Run(const QueueEntry& entry, const std::atomic<bool>& lost
     case ClaimKind::kRun:
       break;
   }
-  if (job.attempts > options_.max_attempts) {
+  // This claim is attempt number job.attempts; the earlier ones either were postponed or ended
+  // unexplained.
+  if (job.attempts - job.postponed > options_.max_attempts) {
     return Fail(job, entry,
-                "The job could not be completed after " + std::to_string(job.attempts - 1) +
-                    " attempts.");
+                "The job could not be completed after " +
+                    std::to_string(job.attempts - 1 - job.postponed) + " attempts.");
+  }
+  if (job.postponed > options_.max_postponed) {
+    return Fail(job, entry,
+                "The job could not be completed: the validator or the store was unavailable in " +
+                    std::to_string(job.postponed) + " attempts.");
   }
   const int64_t reserved_rows = job.rows_total;  // what the upload took from the quota
   JobStages stages;

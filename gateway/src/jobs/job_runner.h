@@ -34,7 +34,11 @@ struct RunnerOptions {
   // check the next chunks while the worker applies and stores an answer (a Redis write waits for
   // its fsync). Memory: (chunks_in_flight + 1) chunks of rows.
   size_t chunks_in_flight = 4;
+  // Attempts that ended without saying why (a crashed or lost worker) before the job fails.
+  // Postponed attempts (a dependency was down) do not count; they have their own, larger bound,
+  // so that a job that takes the validator down with it every time still ends.
   int max_attempts = 5;
+  int max_postponed = 50;
   // A queued job not yet accepted after this long lost its upload (the gateway died before
   // answering): it is removed and its quota given back.
   std::chrono::milliseconds accept_timeout{120000};

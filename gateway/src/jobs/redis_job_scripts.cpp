@@ -68,6 +68,7 @@ const RedisScript kPostpone(Fenced(R"lua(
 local st = redis.call('HGET', KEYS[1], 'status')
 if st == 'done' or st == 'failed' then return 'ok' end
 redis.call('HSET', KEYS[1], 'status', 'queued')
+redis.call('HINCRBY', KEYS[1], 'postponed', 1)
 return 'ok'
 )lua"));
 

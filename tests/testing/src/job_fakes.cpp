@@ -271,7 +271,10 @@ Status InMemoryJobStore::Postpone(const gateway::Job& job) {
   if (FailBefore("postpone")) return Down();
   Stored* s = nullptr;
   if (Status f = Fence(job, &s); !f.ok()) return After(f);
-  if (!s->job.finished()) s->job.status = "queued";
+  if (!s->job.finished()) {
+    s->job.status = "queued";
+    s->job.postponed += 1;
+  }
   return After(Status::Ok());
 }
 
@@ -354,6 +357,7 @@ class FakeValidatorStream final : public gateway::ValidatorStream {
  public:
   explicit FakeValidatorStream(FakeValidatorStreamFactory& f) : f_(f) {}
   Status Start(const validator::v1::BatchSpec&) override {
+    if (f_.down) return Status(ErrorCode::kUnavailable, "validator unreachable");
     return Fail("validator.start");
   }
   Status Send(const validator::v1::RowChunk& chunk) override {

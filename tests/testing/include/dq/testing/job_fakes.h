@@ -137,6 +137,7 @@ class FakeValidatorStreamFactory final : public gateway::ValidatorStreamFactory 
 
   std::vector<validator::v1::Issue> tail_issues;
   bool refuse = false;  // the validator answers INVALID_ARGUMENT-like errors (kInvalidRequest)
+  bool down = false;    // every stream fails at its start as unreachable (kUnavailable)
   uint64_t lose_rows = 0;  // the stats count this many rows fewer than were sent
   int opened = 0;
   int cancelled = 0;

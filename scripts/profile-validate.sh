@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Where POST /v1/validate spends its instructions: the same body as scripts/bench-validate.sh
+# (500 product rows, product,price,inventory,shipping), sent REQUESTS times by one client while
+# the gateway or the validator runs under callgrind. Prints the top functions, inclusive and
+# self. callgrind counts instructions, not seconds, so the profile does not depend on what else
+# the machine is doing (perf cannot sample in this container).
+#
+#   scripts/profile-validate.sh [gateway|validator] [requests=200] [rows=500]
+#
+# The callgrind output stays in $OUT (default /tmp/dq-profile-<service>.out) for
+# callgrind_annotate --inclusive=yes or kcachegrind.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${DQ_BUILD_DIR:-$ROOT/build}"
+WHO="${1:-gateway}"
+REQUESTS="${2:-200}"
+ROWS="${3:-500}"
+OUT="${OUT:-/tmp/dq-profile-$WHO.out}"
+WORK=$(mktemp -d /tmp/dqprof.XXXXXX)
+PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
+trap cleanup EXIT
+case "$WHO" in gateway|validator) ;; *) echo "usage: $0 [gateway|validator] [requests] [rows]" >&2; exit 2 ;; esac
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_port() { for _ in $(seq 1 1200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.1; done; echo "port $1 never opened" >&2; exit 1; }
+grind() {
+  if [ "$1" = "$WHO" ]; then
+    echo valgrind --tool=callgrind --callgrind-out-file="$OUT" --dump-instr=no --collect-atstart=yes
+  fi
+}
+
+REDIS=$(free_port); VAL=$(free_port); GW=$(free_port)
+redis-server "$ROOT/deploy/redis/redis.conf" --port "$REDIS" --bind 127.0.0.1 --dir "$WORK" >/dev/null &
+PIDS+=($!); wait_port "$REDIS"
+DQ_VALIDATOR_BIND=127.0.0.1 DQ_VALIDATOR_PORT=$VAL DQ_VALIDATOR_OPS_PORT=0 \
+  $(grind validator) "$BUILD/validator/dq-validator" 2>"$WORK/val.log" &
+VAL_PID=$!; PIDS+=($VAL_PID); wait_port "$VAL"
+DQ_GATEWAY_BIND=127.0.0.1 DQ_GATEWAY_PORT=$GW DQ_REDIS_PORT=$REDIS DQ_VALIDATOR_ADDR=127.0.0.1:$VAL \
+  DQ_RATE_LIMIT_ENABLED=0 DQ_SHUTDOWN_GRACE_MS=0 DQ_GATEWAY_OPS_PORT=0 \
+  $(grind gateway) "$BUILD/gateway/dq-gateway" 2>"$WORK/gw.log" &
+GW_PID=$!; PIDS+=($GW_PID); wait_port "$GW"
+export DQ_REDIS_PORT=$REDIS
+ACCOUNT=$("$BUILD/dqctl/dqctl" account create --plan agency | python3 -c 'import json,sys;print(json.load(sys.stdin)["account_id"])')
+KEY=$("$BUILD/dqctl/dqctl" key create --account "$ACCOUNT" | python3 -c 'import json,sys;print(json.load(sys.stdin)["api_key"])')
+
+python3 "$ROOT/bench/tools/gen_catalog.py" products --rows "$ROWS" --format json --out "$WORK/raw.json"
+python3 - "$WORK/raw.json" "$WORK/body.json" <<'PY'
+import json, sys
+body = json.load(open(sys.argv[1]))
+body["check_types"] = "product,price,inventory,shipping"
+json.dump(body, open(sys.argv[2], "w"))
+PY
+# One keep-alive connection, REQUESTS calls: what each call costs, without a load generator.
+python3 - "$GW" "$KEY" "$WORK/body.json" "$REQUESTS" <<'PY'
+import http.client, sys
+port, key, path, n = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
+body = open(path, "rb").read()
+c = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+for _ in range(n):
+    c.request("POST", "/v1/validate", body, {"X-API-Key": key, "Content-Type": "application/json"})
+    r = c.getresponse(); r.read()
+    if r.status != 200: sys.exit(f"HTTP {r.status}")
+print(f"{n} calls answered 200")
+PY
+if [ "$WHO" = gateway ]; then kill -TERM "$GW_PID"; wait "$GW_PID" || true
+else kill -TERM "$VAL_PID"; wait "$VAL_PID" || true; fi
+echo "== $WHO, $REQUESTS calls of $ROWS rows: inclusive"
+callgrind_annotate --inclusive=yes "$OUT" 2>/dev/null | sed -n '1,60p' | cut -c1-200
+echo "== self"
+callgrind_annotate "$OUT" 2>/dev/null | sed -n '1,50p' | cut -c1-200
