@@ -22,7 +22,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   Check(cmd->value_index.size() == cmd->mapping.size(), "value_index is not one per field");
   auto request = BuildValidatorRequest(*cmd);
   Check(request.ok(), "a small body made a too-large validator request");
-  Check(static_cast<size_t>(request->rows_size()) == cmd->records, "row count differs");
+  const auto& packed = request->packed();
+  Check(packed.width() == cmd->columns.size(), "packed width is not the column count");
+  Check(static_cast<size_t>(packed.lengths_size()) == cmd->records * cmd->columns.size(),
+        "row count differs");
+  size_t text = 0;
+  for (uint32_t n : packed.lengths()) text += n;
+  Check(text == packed.data().size(), "packed lengths do not add up to the data");
   Check(request->ByteSizeLong() <= 64 + 16 * size + 64 * cmd->records * cmd->columns.size(),
         "the validator request is not bounded by the body");
 

@@ -435,6 +435,20 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
     }
     return ErrorResponse(result.status());
   }
+  // A validator that checked another number of records (one older than the packed rows it was
+  // sent, mid-deploy) must not pass for a clean answer.
+  if (result->stats().rows() != command->records) {
+    log::Error("validator answered for another number of records",
+               {{"request_id", request.request_id},
+                {"records", std::to_string(command->records)},
+                {"validator_rows", std::to_string(result->stats().rows())}});
+    if (Status s = deps_.quota.Release(*reservation); !s.ok()) {
+      log::Warn("quota release failed", {{"request_id", request.request_id},
+                                         {"error", s.message()}});
+    }
+    return ErrorResponse(Status(ErrorCode::kUnavailable,
+                                "The validation service is unavailable; retry shortly."));
+  }
   return JsonResponse(200, WriteValidateResponse(*command, *result));
 }
 

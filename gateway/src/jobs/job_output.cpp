@@ -81,17 +81,19 @@ validator::v1::BatchSpec JobOutput::Spec() const {
 
 void JobOutput::ToChunk(RowBatch& batch, validator::v1::RowChunk* chunk) {
   chunk->Clear();
-  auto* rows = chunk->mutable_rows();
-  rows->Reserve(static_cast<int>(batch.rows()));
+  // Packed (see validator.proto): the chunk's text in one buffer, its lengths in another.
+  auto* packed = chunk->mutable_packed();
+  packed->set_width(static_cast<uint32_t>(columns_.size()));
+  std::string* data = packed->mutable_data();
+  auto* lengths = packed->mutable_lengths();
+  lengths->Reserve(static_cast<int>(batch.rows() * columns_.size()));
   for (size_t r = 0; r < batch.rows(); ++r) {
-    auto* out = rows->Add();
     const size_t width = batch.Width(r);
     for (size_t c : columns_) {
-      if (c < width) {
-        out->add_values(batch.cells[batch.starts[r] + c]);
-      } else {
-        out->add_values();
-      }
+      const std::string_view cell =
+          c < width ? std::string_view(batch.cells[batch.starts[r] + c]) : std::string_view();
+      data->append(cell);
+      lengths->AddAlreadyReserved(static_cast<uint32_t>(cell.size()));
     }
   }
   batch.first_row = rows_sent_ + 1;

@@ -170,18 +170,37 @@ void ResolveColumns(ValidateCommand& cmd) {
   cmd.cells.assign(cmd.records * width, std::string_view());
   cmd.member_column.assign(cmd.members.size(), -1);
   std::vector<int64_t> last(width);
+  // Records usually list their keys in the same order, so the k-th member of the previous record
+  // predicts the k-th member's column: one key comparison per member instead of a search over
+  // the columns.
+  struct Seen {
+    std::string_view key;
+    int32_t column;
+  };
+  std::vector<Seen> at_position;
   for (size_t r = 0; r < cmd.records; ++r) {
     std::fill(last.begin(), last.end(), -1);
-    for (uint32_t m = cmd.record_begin[r]; m < cmd.record_begin[r + 1]; ++m) {
+    const uint32_t begin = cmd.record_begin[r];
+    for (uint32_t m = begin; m < cmd.record_begin[r + 1]; ++m) {
       const std::string_view key = cmd.members[m].key;
-      for (size_t c = 0; c < width; ++c) {
-        if (cmd.columns[c].size() != key.size() || cmd.columns[c] != key) continue;
-        if (last[c] >= 0) cmd.member_column[static_cast<size_t>(last[c])] = kSupersededMember;
-        last[c] = m;
-        cmd.member_column[m] = static_cast<int32_t>(c);
-        cmd.cells[r * width + c] = cmd.members[m].value;
-        break;
+      const size_t k = m - begin;
+      if (k >= at_position.size()) at_position.push_back({std::string_view(), -2});
+      Seen& seen = at_position[k];
+      if (seen.column == -2 || seen.key != key) {
+        seen = {key, -1};
+        for (size_t c = 0; c < width; ++c) {
+          if (cmd.columns[c] == key) {
+            seen.column = static_cast<int32_t>(c);
+            break;
+          }
+        }
       }
+      if (seen.column < 0) continue;
+      const auto c = static_cast<size_t>(seen.column);
+      if (last[c] >= 0) cmd.member_column[static_cast<size_t>(last[c])] = kSupersededMember;
+      last[c] = m;
+      cmd.member_column[m] = seen.column;
+      cmd.cells[r * width + c] = cmd.members[m].value;
     }
   }
 }

@@ -4,6 +4,18 @@
 
 namespace dq::testing {
 
+std::vector<validator::v1::Row> RowsOf(const validator::v1::PackedRows& packed) {
+  std::vector<validator::v1::Row> rows;
+  const size_t width = packed.width();
+  size_t at = 0;
+  for (int k = 0; width > 0 && k < packed.lengths_size(); ++k) {
+    if (static_cast<size_t>(k) % width == 0) rows.emplace_back();
+    rows.back().add_values(packed.data().substr(at, packed.lengths(k)));
+    at += packed.lengths(k);
+  }
+  return rows;
+}
+
 Result<gateway::RateDecision> InMemoryRateLimiter::Acquire(std::string_view s,
                                                            gateway::RateClass c) {
   return Run(s, c, true);

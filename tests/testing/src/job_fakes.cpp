@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "dq/testing/gateway_fakes.h"
+
 namespace dq::testing {
 namespace {
 
@@ -364,7 +366,7 @@ class FakeValidatorStream final : public gateway::ValidatorStream {
     if (Status s = Fail("validator.send"); !s.ok()) return s;
     if (f_.refuse) return Status(ErrorCode::kInvalidRequest, "validator refused the chunk");
     validator::v1::IssueChunk answer;
-    for (const auto& row : chunk.rows()) {
+    for (const auto& row : RowsOf(chunk.packed())) {
       ++rows_;
       for (auto& i : f_.issues_for_(rows_, row)) *answer.add_issues() = std::move(i);
     }

@@ -20,7 +20,7 @@ using nlohmann::json;
 
 validator::v1::ValidateResponse OneIssuePerRow(const validator::v1::ValidateRequest& req) {
   validator::v1::ValidateResponse resp;
-  resp.mutable_stats()->set_rows(static_cast<uint64_t>(req.rows_size()));
+  resp.mutable_stats()->set_rows(testing::RowsOf(req.packed()).size());
   resp.mutable_stats()->set_score(100);
   return resp;
 }
@@ -31,7 +31,11 @@ class GatewayTest : public ::testing::Test {
       : clock_(std::chrono::system_clock::time_point(std::chrono::seconds(1'800'000'010))),
         limiter_(clock_, RateLimitPolicy{}),
         quota_(QuotaPolicy{}),
-        validator_([](const auto& req) { return OneIssuePerRow(req); }),
+        validator_([this](const auto& req) {
+          auto answer = OneIssuePerRow(req);
+          answer.mutable_stats()->set_rows(answer.stats().rows() - lost_rows_);
+          return answer;
+        }),
         gateway_(GatewayDeps{store_, limiter_, quota_, validator_, [this] { return redis_up_; }},
                  GatewayOptions{1024 * 1024, 500}) {
     pro_ = *store_.CreateAccount(Plan::kPro, "pro");
@@ -55,6 +59,7 @@ class GatewayTest : public ::testing::Test {
 
   static std::string ErrorOf(const HttpResponse& r) { return json::parse(r.body)["error"]; }
 
+  uint64_t lost_rows_ = 0;  // the fake validator answers for this many records fewer
   testing::FakeClock clock_;
   testing::InMemoryAccountStore store_;
   testing::InMemoryRateLimiter limiter_;
@@ -283,6 +288,17 @@ TEST(QuotaRenewalTest, SecondsUntilNextMonthIsUtcCalendarBased) {
   EXPECT_EQ(SecondsUntilNextMonth(system_clock::time_point(seconds(1796083199))), 1);
   EXPECT_EQ(SecondsUntilNextMonth(sys_days(year{2026} / 12 / 31)), 86400);
   EXPECT_EQ(SecondsUntilNextMonth(sys_days(year{2028} / 2 / 1)), 29 * 86400);
+}
+
+// A validator that checked fewer records than it was sent (one too old for packed rows, during a
+// deploy) must not pass for a clean answer; the records are not charged.
+TEST_F(GatewayTest, AnAnswerForFewerRecordsIs503AndNotCharged) {
+  lost_rows_ = 1;
+  HttpResponse r = Call("POST", "/v1/validate", pro_key_, kBody);
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(ErrorOf(r), "service_unavailable");
+  lost_rows_ = 0;
+  EXPECT_EQ(json::parse(Call("GET", "/v1/usage", pro_key_).body)["records_used"], 0);
 }
 
 TEST_F(GatewayTest, UsageReportsPlanMonthAndRecords) {

@@ -2,6 +2,7 @@
 #include "validate/validate_request.h"
 
 #include "http/core/json_util.h"
+#include "dq/testing/gateway_fakes.h"
 #include "ingest/json_reader.h"
 
 #include <algorithm>
@@ -89,6 +90,10 @@ TEST(JsonNestingTest, CountsBracketsOutsideStringsOnly) {
   EXPECT_TRUE(JsonNestingWithin(R"({"a":"[[[[[[[[\"[[[["})", 1));
   EXPECT_FALSE(JsonNestingWithin(std::string(100000, '['), 64));
   EXPECT_TRUE(JsonNestingWithin("", 64));
+  // A string ends at a quote after an even number of backslashes (none, or "\\\\").
+  EXPECT_FALSE(JsonNestingWithin(R"({"a":"x\\\\",[[["k":1}]]])", 3));
+  EXPECT_TRUE(JsonNestingWithin(R"({"a":"x\\\"[[[\\\\"}")", 1));
+  EXPECT_TRUE(JsonNestingWithin(R"({"a":"not closed [[[[)", 1));
 }
 
 TEST(ValidateRequestTest, AcceptsAFullRequest) {
@@ -168,10 +173,14 @@ TEST(ValidateRequestTest, ValidatorRequestCarriesMappedColumnsInOrder) {
   ASSERT_EQ(req->spec().fields_size(), 2);
   EXPECT_EQ(req->spec().fields(0), "sku");
   EXPECT_EQ(req->spec().value_index_size(), 0);
-  ASSERT_EQ(req->rows_size(), 2);
-  EXPECT_EQ(req->rows(0).values(0), "A");
-  EXPECT_EQ(req->rows(1).values(0), "");  // missing column: empty
-  EXPECT_EQ(req->rows(1).values(1), "2");
+  EXPECT_EQ(req->rows_size(), 0);  // the rows travel packed
+  EXPECT_EQ(req->packed().width(), 2u);
+  const auto rows = testing::RowsOf(req->packed());
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].values(0), "A");
+  EXPECT_EQ(rows[0].values(1), "1");
+  EXPECT_EQ(rows[1].values(0), "");  // missing column: empty
+  EXPECT_EQ(rows[1].values(1), "2");
 }
 
 TEST(ValidateRequestTest, FieldsMappedToOneColumnShareOneValue) {
@@ -183,8 +192,10 @@ TEST(ValidateRequestTest, FieldsMappedToOneColumnShareOneValue) {
   auto req = BuildValidatorRequest(*cmd);
   ASSERT_TRUE(req.ok());
   ASSERT_EQ(req->spec().fields_size(), 3);
-  ASSERT_EQ(req->rows(0).values_size(), 1);
-  EXPECT_EQ(req->rows(0).values(0), big);
+  const auto rows = testing::RowsOf(req->packed());
+  ASSERT_EQ(rows.size(), 1u);
+  ASSERT_EQ(rows[0].values_size(), 1);
+  EXPECT_EQ(rows[0].values(0), big);
   EXPECT_EQ(std::vector<uint32_t>(req->spec().value_index().begin(),
                                   req->spec().value_index().end()),
             (std::vector<uint32_t>{0, 0, 0}));

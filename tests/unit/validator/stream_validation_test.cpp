@@ -152,5 +152,95 @@ TEST(StreamValidation, ValidateBatchOrdersIssuesByRowWithOutliersInPlace) {
   EXPECT_EQ(response.stats().rows(), 40u);
 }
 
+// The same rows, packed (the form the gateway sends).
+v1::PackedRows Pack(const google::protobuf::RepeatedPtrField<v1::Row>& rows, uint32_t width) {
+  v1::PackedRows packed;
+  packed.set_width(width);
+  for (const v1::Row& row : rows) {
+    for (const std::string& v : row.values()) {
+      packed.mutable_data()->append(v);
+      packed.add_lengths(static_cast<uint32_t>(v.size()));
+    }
+  }
+  return packed;
+}
+
+TEST(StreamValidation, PackedRowsGetTheAnswersOfRepeatedRows) {
+  const std::vector<v1::RowChunk> chunks = Chunks(3000, 700, 11);
+  std::vector<v1::RowChunk> packed;
+  for (const v1::RowChunk& c : chunks) {
+    packed.emplace_back();
+    *packed.back().mutable_packed() = Pack(c.rows(), 6);
+  }
+  WorkerPool pool(2);
+  EXPECT_EQ(Answers(packed, nullptr), Answers(chunks, nullptr));
+  EXPECT_EQ(Answers(packed, &pool), Answers(chunks, nullptr));
+}
+
+TEST(StreamValidation, PackedRowsWithAValueIndexShareValues) {
+  v1::ValidateRequest rows, packed;
+  for (v1::ValidateRequest* r : {&rows, &packed}) {
+    r->mutable_spec()->add_fields("sku");
+    r->mutable_spec()->add_fields("title");
+    r->mutable_spec()->add_fields("price");
+    for (uint32_t k : {0u, 0u, 1u}) r->mutable_spec()->add_value_index(k);
+    r->mutable_spec()->add_check_types("product");
+    r->mutable_spec()->add_check_types("price");
+  }
+  for (const char* v : {" a-1 ", "12,5", "", "-3", "\xC3\xA9t\xC3\xA9", "7"}) {
+    v1::Row* row = rows.add_rows();
+    row->add_values(v);
+    row->add_values(v);
+  }
+  *packed.mutable_packed() = Pack(rows.rows(), 2);
+  v1::ValidateResponse a, b;
+  ASSERT_TRUE(ValidateBatch(ReferenceData::Default(), rows, &a).ok());
+  ASSERT_TRUE(ValidateBatch(ReferenceData::Default(), packed, &b).ok());
+  EXPECT_EQ(b.stats().rows(), 6u);
+  EXPECT_GT(b.issues_size(), 0);
+  EXPECT_EQ(a.SerializeAsString(), b.SerializeAsString());
+}
+
+TEST(StreamValidation, BadPackedRowsAreErrorsThatSayWhy) {
+  struct Case {
+    const char* name;
+    uint32_t width;
+    std::string data;
+    std::vector<uint32_t> lengths;
+    bool with_rows;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"wrong_width", 1, "ab", {1, 1}, false, "row 1 has 1 values for 2 fields"},
+      {"partial_row", 2, "abc", {1, 1, 1}, false,
+       "packed rows: 3 lengths are not a whole number of rows of 2"},
+      {"lengths_past_data", 2, "ab", {1, 5}, false,
+       "packed rows: the lengths add up to 6 bytes, the data has 2"},
+      {"lengths_short_of_data", 2, "abcd", {1, 1}, false,
+       "packed rows: the lengths add up to 2 bytes, the data has 4"},
+      {"not_utf8", 2, "a\xE9", {1, 1}, false, "packed rows: data is not UTF-8"},
+      {"both_forms", 2, "ab", {1, 1}, true,
+       "rows and packed rows in one message; send one of them"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    v1::ValidateRequest request;
+    request.mutable_spec()->add_fields("sku");
+    request.mutable_spec()->add_fields("price");
+    request.mutable_spec()->add_check_types("product");
+    request.mutable_packed()->set_width(c.width);
+    request.mutable_packed()->set_data(c.data);
+    for (uint32_t n : c.lengths) request.mutable_packed()->add_lengths(n);
+    if (c.with_rows) {
+      request.add_rows()->add_values("a");
+      request.mutable_rows(0)->add_values("b");
+    }
+    v1::ValidateResponse response;
+    const Status s = ValidateBatch(ReferenceData::Default(), request, &response);
+    EXPECT_EQ(s.code(), ErrorCode::kInvalidRequest);
+    EXPECT_EQ(s.message(), c.message);
+  }
+}
+
 }  // namespace
 }  // namespace dq::validator::rpc

@@ -120,11 +120,12 @@ grpc::Status Pipelined(StreamValidation& v, StreamIo* stream,
       status = NotAChunk();
       break;
     }
-    if (Status s = v.Check(b->chunk(), rows); !s.ok()) {
-      status = ToGrpcStatus(s);
+    auto count = v.Check(b->chunk(), rows);
+    if (!count.ok()) {
+      status = ToGrpcStatus(count.status());
       break;
     }
-    rows += static_cast<uint64_t>(b->chunk().rows_size());
+    rows += *count;
     handoff.PushReady(b);
   }
   handoff.Close();

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "../engine/text.h"
 #include "convert.h"
 
 namespace dq::validator::rpc {
@@ -11,35 +12,88 @@ namespace {
 
 using Rows = google::protobuf::RepeatedPtrField<v1::Row>;
 
+Status BadRows(std::string message) { return Status(ErrorCode::kInvalidRequest, std::move(message)); }
+
+// The rows of a request or chunk, checked, as a count and a reader for the Session.
+struct RowsIn {
+  size_t count = 0;
+  Session::RowReader read;
+};
+
 // Checks that each row has exactly one value per field or, with a value_index, at least one
-// value past the highest index; returns a reader of the rows' values for the Session.
-Result<Session::RowReader> ReadRows(const v1::BatchSpec& spec, size_t width, const Rows& rows,
-                                    uint64_t rows_before) {
+// value past the highest index.
+Result<RowsIn> ReadRows(const v1::BatchSpec& spec, size_t width, const Rows& rows,
+                        const v1::PackedRows& packed, uint64_t rows_before) {
   const auto& index = spec.value_index();
   size_t needed = width;
   if (!index.empty()) {
     needed = 0;
     for (uint32_t k : index) needed = std::max<size_t>(needed, size_t{k} + 1);
   }
+  auto wrong_count = [&](uint64_t row, size_t n) {
+    return BadRows("row " + std::to_string(rows_before + row + 1) + " has " + std::to_string(n) +
+                   " values for " + std::to_string(needed) +
+                   (index.empty() ? " fields" : " indexed values"));
+  };
+  if (packed.lengths_size() > 0 || !packed.data().empty()) {
+    if (!rows.empty()) return BadRows("rows and packed rows in one message; send one of them");
+    const size_t n = packed.width();
+    if (index.empty() ? n != width : n < needed) return wrong_count(0, n);
+    if (n == 0 || packed.lengths_size() % n != 0) {
+      return BadRows("packed rows: " + std::to_string(packed.lengths_size()) +
+                     " lengths are not a whole number of rows of " + std::to_string(n));
+    }
+    // Where each row starts in data; a row's values follow one another.
+    const size_t count = static_cast<size_t>(packed.lengths_size()) / n;
+    std::vector<size_t> starts(count + 1, 0);
+    size_t at = 0;
+    for (size_t r = 0; r < count; ++r) {
+      starts[r] = at;
+      for (size_t c = 0; c < n; ++c) at += packed.lengths(static_cast<int>(r * n + c));
+    }
+    starts[count] = at;
+    if (at != packed.data().size()) {
+      return BadRows("packed rows: the lengths add up to " + std::to_string(at) +
+                     " bytes, the data has " + std::to_string(packed.data().size()));
+    }
+    if (!text::IsValidUtf8(packed.data())) return BadRows("packed rows: data is not UTF-8");
+    const std::string_view data = packed.data();
+    // Reads only: called from several threads at once.
+    return RowsIn{count, [&packed, &index, data, n, starts = std::move(starts)](
+                             size_t i, std::vector<std::string_view>& values) {
+                    values.clear();
+                    size_t from = starts[i];
+                    const int first = static_cast<int>(i * n);
+                    for (size_t c = 0; c < n; ++c) {
+                      const uint32_t len = packed.lengths(first + static_cast<int>(c));
+                      values.push_back(data.substr(from, len));
+                      from += len;
+                    }
+                    if (!index.empty()) {
+                      // Indexed: pick the fields' values out of the row's (several fields may
+                      // share one). Views, so the shuffle copies no text.
+                      thread_local std::vector<std::string_view> all;
+                      all.swap(values);
+                      values.clear();
+                      for (uint32_t k : index) values.push_back(all[k]);
+                    }
+                  }};
+  }
   for (int i = 0; i < rows.size(); ++i) {
     const size_t n = static_cast<size_t>(rows[i].values_size());
-    if (index.empty() ? n != width : n < needed) {
-      return Status(ErrorCode::kInvalidRequest,
-                    "row " + std::to_string(rows_before + static_cast<uint64_t>(i) + 1) + " has " +
-                        std::to_string(n) + " values for " + std::to_string(needed) +
-                        (index.empty() ? " fields" : " indexed values"));
-    }
+    if (index.empty() ? n != width : n < needed) return wrong_count(static_cast<uint64_t>(i), n);
   }
   // Reads only: called from several threads at once.
-  return Session::RowReader([&rows, &index](size_t i, std::vector<std::string_view>& values) {
-    const v1::Row& row = rows[static_cast<int>(i)];
-    if (index.empty()) {
-      values.assign(row.values().begin(), row.values().end());
-    } else {
-      values.clear();
-      for (uint32_t k : index) values.emplace_back(row.values(static_cast<int>(k)));
-    }
-  });
+  return RowsIn{static_cast<size_t>(rows.size()),
+                [&rows, &index](size_t i, std::vector<std::string_view>& values) {
+                  const v1::Row& row = rows[static_cast<int>(i)];
+                  if (index.empty()) {
+                    values.assign(row.values().begin(), row.values().end());
+                  } else {
+                    values.clear();
+                    for (uint32_t k : index) values.emplace_back(row.values(static_cast<int>(k)));
+                  }
+                }};
 }
 
 }  // namespace
@@ -53,15 +107,18 @@ Result<std::unique_ptr<StreamValidation>> StreamValidation::Start(const Referenc
       new StreamValidation(ref, std::move(*engine_spec), spec, pool));
 }
 
-Status StreamValidation::Check(const v1::RowChunk& chunk, uint64_t rows_before) const {
-  auto read = ReadRows(proto_spec_, session_.spec().columns.size(), chunk.rows(), rows_before);
-  return read.ok() ? Status::Ok() : read.status();
+Result<size_t> StreamValidation::Check(const v1::RowChunk& chunk, uint64_t rows_before) const {
+  auto read = ReadRows(proto_spec_, session_.spec().columns.size(), chunk.rows(), chunk.packed(),
+                       rows_before);
+  if (!read.ok()) return read.status();
+  return read->count;
 }
 
 Status StreamValidation::Begin(const v1::RowChunk& chunk) {
-  auto read = ReadRows(proto_spec_, session_.spec().columns.size(), chunk.rows(), session_.rows());
+  auto read = ReadRows(proto_spec_, session_.spec().columns.size(), chunk.rows(), chunk.packed(),
+                       session_.rows());
   if (!read.ok()) return read.status();
-  session_.BeginRows(static_cast<size_t>(chunk.rows_size()), std::move(*read));
+  session_.BeginRows(read->count, std::move(read->read));
   open_ = true;
   return Status::Ok();
 }
@@ -89,10 +146,11 @@ Status ValidateBatch(const ReferenceData& ref, const v1::ValidateRequest& reques
   auto spec = FromProto(request.spec());
   if (!spec.ok()) return spec.status();
   Session session(ref, std::move(*spec));
-  auto read = ReadRows(request.spec(), session.spec().columns.size(), request.rows(), 0);
+  auto read = ReadRows(request.spec(), session.spec().columns.size(), request.rows(),
+                       request.packed(), 0);
   if (!read.ok()) return read.status();
   std::vector<Issue> issues;
-  session.AddRows(static_cast<size_t>(request.rows_size()), std::move(*read), issues);
+  session.AddRows(read->count, std::move(read->read), issues);
   session.Finish(issues);
   // Batch-level issues come last; the response is ordered by row.
   std::stable_sort(issues.begin(), issues.end(),

@@ -36,8 +36,9 @@ class StreamValidation {
   // chunk must stay alive and unchanged until End() returns. Errors: kInvalidRequest naming the
   // first row with a wrong value count (nothing is started then).
   Status Begin(const v1::RowChunk& chunk);
-  // Begin's check alone, for a chunk that will follow `rows_before` rows; any thread.
-  Status Check(const v1::RowChunk& chunk, uint64_t rows_before) const;
+  // Begin's check alone, for a chunk that will follow `rows_before` rows; any thread. Returns
+  // the chunk's row count (repeated Row or PackedRows).
+  Result<size_t> Check(const v1::RowChunk& chunk, uint64_t rows_before) const;
   // Waits for the chunk begun and writes its issues and rows_done to out (cleared first).
   void End(v1::IssueChunk* out);
   // After the last chunk: the batch-level issues (with rows_done) and the stats.

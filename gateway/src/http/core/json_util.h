@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -20,17 +21,24 @@ inline constexpr size_t kMaxJsonDepth = 64;
 // do not count. Cheap (one pass, no allocation); run it before handing text to nlohmann.
 inline bool JsonNestingWithin(std::string_view text, size_t max_depth = kMaxJsonDepth) {
   size_t depth = 0;
-  bool in_string = false;
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
+    if (c == '"') {
+      // Jump to the string's closing quote: the next quote after an even number of
+      // backslashes. memchr runs a word at a time, and strings are most of a body.
+      size_t from = i + 1;
+      while (true) {
+        const void* q = std::memchr(text.data() + from, '"', text.size() - from);
+        if (q == nullptr) return true;  // not closed: the parser says so
+        const size_t at = static_cast<size_t>(static_cast<const char*>(q) - text.data());
+        size_t k = at;
+        while (k > i + 1 && text[k - 1] == '\\') --k;
+        if ((at - k) % 2 == 0) {
+          i = at;
+          break;
+        }
+        from = at + 1;
       }
-    } else if (c == '"') {
-      in_string = true;
     } else if (c == '[' || c == '{') {
       if (++depth > max_depth) return false;
     } else if ((c == ']' || c == '}') && depth > 0) {

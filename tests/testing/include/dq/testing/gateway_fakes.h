@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "clients/validator_client.h"
 #include "dq/common/clock.h"
@@ -12,6 +13,9 @@
 #include "limits/rate_limiter.h"
 
 namespace dq::testing {
+
+// The records of packed rows (the form the gateway sends), one Row each, for fakes and tests.
+std::vector<validator::v1::Row> RowsOf(const validator::v1::PackedRows& packed);
 
 // The fixed-window algorithm over a map, driven by a Clock (use FakeClock).
 class InMemoryRateLimiter final : public gateway::RateLimiter {
