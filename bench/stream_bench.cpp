@@ -59,17 +59,31 @@ const dq::bench::Rows& Rows() {
   return rows;
 }
 
-// The chunks as the gateway sends them: serialized ValidateStreamRequests.
+// The chunks as the gateway sends them: serialized ValidateStreamRequests, rows packed
+// (validator.proto's PackedRows, as JobOutput::ToChunk builds them). With DQ_BENCH_ROWS=repeated,
+// one Row message per row instead, the form older gateways sent.
 const std::vector<std::string>& Wire() {
   static const std::vector<std::string> wire = [] {
+    const char* form = std::getenv("DQ_BENCH_ROWS");
+    const bool repeated = form != nullptr && std::string_view(form) == "repeated";
     std::vector<std::string> out;
     const auto& rows = Rows();
     for (size_t begin = 0; begin < rows.size(); begin += kChunkRows) {
       v1::ValidateStreamRequest request;
+      v1::PackedRows* packed = request.mutable_chunk()->mutable_packed();
+      packed->set_width(static_cast<uint32_t>(dq::bench::kProductFields.size()));
       for (size_t r = begin; r < std::min(rows.size(), begin + kChunkRows); ++r) {
-        v1::Row* row = request.mutable_chunk()->add_rows();
-        for (const std::string& v : rows[r]) row->add_values(v);
+        v1::Row* row = repeated ? request.mutable_chunk()->add_rows() : nullptr;
+        for (const std::string& v : rows[r]) {
+          if (repeated) {
+            row->add_values(v);
+          } else {
+            packed->mutable_data()->append(v);
+            packed->add_lengths(static_cast<uint32_t>(v.size()));
+          }
+        }
       }
+      if (repeated) request.mutable_chunk()->clear_packed();
       out.push_back(request.SerializeAsString());
     }
     return out;

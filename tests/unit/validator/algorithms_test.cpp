@@ -8,6 +8,7 @@
 #include "gtin.h"
 #include "iso_date.h"
 #include "price_outliers.h"
+#include "text.h"
 
 namespace dq::validator {
 namespace {
@@ -108,6 +109,25 @@ TEST(Quartiles, LinearInterpolation) {
   EXPECT_DOUBLE_EQ(QuantileType7(v, 0.75), 3.25);
   const std::vector<double> one = {7};
   EXPECT_DOUBLE_EQ(QuantileType7(one, 0.75), 7);
+}
+
+// IsValidUtf8 reads ASCII a word at a time: a bad or multi-byte sequence anywhere in or across
+// the 8-byte windows must be judged as a byte-at-a-time reader would.
+TEST(Utf8, ValidityDoesNotDependOnWhereASequenceFalls) {
+  const std::string ascii = "abcdefghijklmnopqrstuvwxyz0123456789";
+  const std::pair<std::string, bool> pieces[] = {
+      {"\xC3\xA9", true},           {"\xE2\x82\xAC", true},     {"\xF0\x9F\x98\x80", true},
+      {"\xC3", false},               {"\xE9", false},              {"\xC0\xAF", false},
+      {"\xED\xA0\x80", false},      {"\xF4\x90\x80\x80", false}, {"\x80", false}};
+  for (const auto& [piece, valid] : pieces) {
+    for (size_t at = 0; at <= 17; ++at) {
+      const std::string s = ascii.substr(0, at) + piece + ascii.substr(at);
+      EXPECT_EQ(text::IsValidUtf8(s), valid) << "at " << at;
+      EXPECT_EQ(text::IsValidUtf8(s.substr(0, at + piece.size())), valid) << "at the end, " << at;
+    }
+  }
+  EXPECT_TRUE(text::IsValidUtf8(""));
+  EXPECT_TRUE(text::IsValidUtf8(ascii));
 }
 
 }  // namespace
