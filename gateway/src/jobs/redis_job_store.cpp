@@ -272,8 +272,9 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
     for (auto& v : JobToHashArgs(job)) hset.push_back(std::move(v));
     // Fields the attempt does not own stay as the store has them.
     for (size_t i = 0; i + 1 < hset.size(); i += 2) {
-      if (hset[i] == "attempts" || hset[i] == "postponed" || hset[i] == "accepted" || hset[i] == "event_published" ||
-          hset[i] == "refunded" || hset[i] == "idempotency_key") {
+      if (hset[i] == "attempts" || hset[i] == "postponed" || hset[i] == "accepted" ||
+          hset[i] == "event_published" || hset[i] == "refunded" ||
+          hset[i] == "idempotency_key") {
         hset.erase(hset.begin() + static_cast<ptrdiff_t>(i), hset.begin() + static_cast<ptrdiff_t>(i) + 2);
         i -= 2;
       }
