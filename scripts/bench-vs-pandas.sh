@@ -55,7 +55,8 @@ run_dq() {  # run_dq FILE CHECK_TYPES -> one JSON line per run on stdout
   local file=$1 types=$2
   if [ "${BENCH_PROFILE:-0}" = 1 ]; then
     redis-cli -p "$REDIS" CONFIG RESETSTAT >/dev/null
-    local g0 v0 r0; g0=$(cpu_ms "$GW_PID"); v0=$(cpu_ms "$VAL_PID"); r0=$(cpu_ms "$REDIS_PID")
+    local g0 v0 r0 rw0; g0=$(cpu_ms "$GW_PID"); v0=$(cpu_ms "$VAL_PID"); r0=$(cpu_ms "$REDIS_PID")
+    rw0=$(redis-cli -p "$REDIS" INFO persistence | tr -d '\r' | awk -F: '/^aof_rewrites:/{print $2}')
   fi
   local out
   out=$(python3 "$ROOT/bench/tools/upload_to_done.py" "http://127.0.0.1:$GW" "$KEY" "$file" \
@@ -63,6 +64,9 @@ run_dq() {  # run_dq FILE CHECK_TYPES -> one JSON line per run on stdout
   echo "$out"
   if [ "${BENCH_PROFILE:-0}" = 1 ]; then
     echo "#   CPU ms: gateway $(( $(cpu_ms "$GW_PID") - g0 )), validator $(( $(cpu_ms "$VAL_PID") - v0 )), redis $(( $(cpu_ms "$REDIS_PID") - r0 ))" >&2
+    redis-cli -p "$REDIS" INFO persistence | tr -d '\r' |
+      awk -F: -v rw0="$rw0" '/^aof_rewrites:/{printf "#   redis AOF rewrites during the run: %d", $2 - rw0}
+                            /^aof_current_size:/{printf ", AOF now %.0f MB\n", $2 / 1048576}' >&2
     redis-cli -p "$REDIS" INFO commandstats | tr -d '\r' | grep -v '^#' | grep . |
       sed -E 's/cmdstat_([a-z|]+):calls=([0-9]+),usec=([0-9]+).*/\1 \2 \3/' |
       sort -k3 -n -r | head -8 | awk '{printf "#   redis %-14s calls %6d  usec %8d\n", $1, $2, $3}' >&2
