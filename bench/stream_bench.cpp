@@ -72,6 +72,7 @@ const std::vector<std::string>& Wire() {
       v1::ValidateStreamRequest request;
       v1::PackedRows* packed = request.mutable_chunk()->mutable_packed();
       packed->set_width(static_cast<uint32_t>(dq::bench::kProductFields.size()));
+      packed->set_rows(static_cast<uint32_t>(std::min(rows.size(), begin + kChunkRows) - begin));
       for (size_t r = begin; r < std::min(rows.size(), begin + kChunkRows); ++r) {
         v1::Row* row = repeated ? request.mutable_chunk()->add_rows() : nullptr;
         for (const std::string& v : rows[r]) {

@@ -24,6 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   Check(request.ok(), "a small body made a too-large validator request");
   const auto& packed = request->packed();
   Check(packed.width() == cmd->columns.size(), "packed width is not the column count");
+  Check(packed.rows() == cmd->records, "packed row count is not the record count");
   Check(static_cast<size_t>(packed.lengths_size()) == cmd->records * cmd->columns.size(),
         "row count differs");
   size_t text = 0;

@@ -83,6 +83,7 @@ void JobOutput::ToChunk(RowBatch& batch, validator::v1::RowChunk* chunk) {
   chunk->Clear();
   // Packed (see validator.proto): the chunk's text in one buffer, its lengths in another.
   auto* packed = chunk->mutable_packed();
+  packed->set_rows(static_cast<uint32_t>(batch.rows()));
   packed->set_width(static_cast<uint32_t>(columns_.size()));
   std::string* data = packed->mutable_data();
   auto* lengths = packed->mutable_lengths();

@@ -52,6 +52,7 @@ Status BuildValidatorRequestInto(const ValidateCommand& command,
   // Packed: one buffer of text and one of lengths, not a message per record and a string per
   // value (the validator parses it with two allocations instead of one or two per value).
   auto* packed = req.mutable_packed();
+  packed->set_rows(static_cast<uint32_t>(command.records));
   packed->set_width(static_cast<uint32_t>(width));
   size_t text = 0;
   for (std::string_view cell : command.cells) text += cell.size();

@@ -5,12 +5,11 @@
 namespace dq::testing {
 
 std::vector<validator::v1::Row> RowsOf(const validator::v1::PackedRows& packed) {
-  std::vector<validator::v1::Row> rows;
+  std::vector<validator::v1::Row> rows(packed.rows());
   const size_t width = packed.width();
   size_t at = 0;
-  for (int k = 0; width > 0 && k < packed.lengths_size(); ++k) {
-    if (static_cast<size_t>(k) % width == 0) rows.emplace_back();
-    rows.back().add_values(packed.data().substr(at, packed.lengths(k)));
+  for (int k = 0; k < packed.lengths_size(); ++k) {
+    rows[static_cast<size_t>(k) / width].add_values(packed.data().substr(at, packed.lengths(k)));
     at += packed.lengths(k);
   }
   return rows;

@@ -301,6 +301,15 @@ TEST_F(GatewayTest, AnAnswerForFewerRecordsIs503AndNotCharged) {
   EXPECT_EQ(json::parse(Call("GET", "/v1/usage", pro_key_).body)["records_used"], 0);
 }
 
+// Records that map no column are still records: counted, answered, charged.
+TEST_F(GatewayTest, RecordsWithNothingMappedAreCounted) {
+  HttpResponse r = Call("POST", "/v1/validate", pro_key_,
+                        R"({"records":[{"a":1},{"b":2}],"mapping":{}})");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["stats"]["rows"], 2);
+  EXPECT_EQ(testing::RowsOf(validator_.last().packed()).size(), 2u);
+}
+
 TEST_F(GatewayTest, UsageReportsPlanMonthAndRecords) {
   Call("POST", "/v1/validate", pro_key_, kBody);
   HttpResponse r = Call("GET", "/v1/usage", pro_key_);

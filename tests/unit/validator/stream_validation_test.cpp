@@ -156,6 +156,7 @@ TEST(StreamValidation, ValidateBatchOrdersIssuesByRowWithOutliersInPlace) {
 v1::PackedRows Pack(const google::protobuf::RepeatedPtrField<v1::Row>& rows, uint32_t width) {
   v1::PackedRows packed;
   packed.set_width(width);
+  packed.set_rows(static_cast<uint32_t>(rows.size()));
   for (const v1::Row& row : rows) {
     for (const std::string& v : row.values()) {
       packed.mutable_data()->append(v);
@@ -201,9 +202,20 @@ TEST(StreamValidation, PackedRowsWithAValueIndexShareValues) {
   EXPECT_EQ(a.SerializeAsString(), b.SerializeAsString());
 }
 
+// Records with no mapped value still count: the row count travels with the packed rows.
+TEST(StreamValidation, PackedRowsOfNoValuesAreCounted) {
+  v1::ValidateRequest request;
+  request.mutable_spec()->add_check_types("product");
+  request.mutable_packed()->set_rows(3);
+  v1::ValidateResponse response;
+  ASSERT_TRUE(ValidateBatch(ReferenceData::Default(), request, &response).ok());
+  EXPECT_EQ(response.stats().rows(), 3u);
+}
+
 TEST(StreamValidation, BadPackedRowsAreErrorsThatSayWhy) {
   struct Case {
     const char* name;
+    uint32_t rows;
     uint32_t width;
     std::string data;
     std::vector<uint32_t> lengths;
@@ -211,15 +223,16 @@ TEST(StreamValidation, BadPackedRowsAreErrorsThatSayWhy) {
     const char* message;
   };
   const Case cases[] = {
-      {"wrong_width", 1, "ab", {1, 1}, false, "row 1 has 1 values for 2 fields"},
-      {"partial_row", 2, "abc", {1, 1, 1}, false,
-       "packed rows: 3 lengths are not a whole number of rows of 2"},
-      {"lengths_past_data", 2, "ab", {1, 5}, false,
+      {"wrong_width", 2, 1, "ab", {1, 1}, false, "row 1 has 1 values for 2 fields"},
+      {"lengths_not_rows_times_width", 2, 2, "abc", {1, 1, 1}, false,
+       "packed rows: 3 lengths for 2 rows of 2"},
+      {"rows_without_lengths", 3, 2, "", {}, false, "packed rows: 0 lengths for 3 rows of 2"},
+      {"lengths_past_data", 1, 2, "ab", {1, 5}, false,
        "packed rows: the lengths add up to 6 bytes, the data has 2"},
-      {"lengths_short_of_data", 2, "abcd", {1, 1}, false,
+      {"lengths_short_of_data", 1, 2, "abcd", {1, 1}, false,
        "packed rows: the lengths add up to 2 bytes, the data has 4"},
-      {"not_utf8", 2, "a\xE9", {1, 1}, false, "packed rows: data is not UTF-8"},
-      {"both_forms", 2, "ab", {1, 1}, true,
+      {"not_utf8", 1, 2, "a\xE9", {1, 1}, false, "packed rows: data is not UTF-8"},
+      {"both_forms", 1, 2, "ab", {1, 1}, true,
        "rows and packed rows in one message; send one of them"},
   };
   for (const Case& c : cases) {
@@ -228,6 +241,7 @@ TEST(StreamValidation, BadPackedRowsAreErrorsThatSayWhy) {
     request.mutable_spec()->add_fields("sku");
     request.mutable_spec()->add_fields("price");
     request.mutable_spec()->add_check_types("product");
+    request.mutable_packed()->set_rows(c.rows);
     request.mutable_packed()->set_width(c.width);
     request.mutable_packed()->set_data(c.data);
     for (uint32_t n : c.lengths) request.mutable_packed()->add_lengths(n);

@@ -35,16 +35,16 @@ Result<RowsIn> ReadRows(const v1::BatchSpec& spec, size_t width, const Rows& row
                    " values for " + std::to_string(needed) +
                    (index.empty() ? " fields" : " indexed values"));
   };
-  if (packed.lengths_size() > 0 || !packed.data().empty()) {
+  if (packed.rows() > 0 || packed.lengths_size() > 0 || !packed.data().empty()) {
     if (!rows.empty()) return BadRows("rows and packed rows in one message; send one of them");
     const size_t n = packed.width();
     if (index.empty() ? n != width : n < needed) return wrong_count(0, n);
-    if (n == 0 || packed.lengths_size() % n != 0) {
-      return BadRows("packed rows: " + std::to_string(packed.lengths_size()) +
-                     " lengths are not a whole number of rows of " + std::to_string(n));
+    const size_t count = packed.rows();
+    if (static_cast<size_t>(packed.lengths_size()) != count * n) {
+      return BadRows("packed rows: " + std::to_string(packed.lengths_size()) + " lengths for " +
+                     std::to_string(count) + " rows of " + std::to_string(n));
     }
     // Where each row starts in data; a row's values follow one another.
-    const size_t count = static_cast<size_t>(packed.lengths_size()) / n;
     std::vector<size_t> starts(count + 1, 0);
     size_t at = 0;
     for (size_t r = 0; r < count; ++r) {
