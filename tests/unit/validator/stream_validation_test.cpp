@@ -227,6 +227,8 @@ TEST(StreamValidation, BadPackedRowsAreErrorsThatSayWhy) {
       {"lengths_not_rows_times_width", 2, 2, "abc", {1, 1, 1}, false,
        "packed rows: 3 lengths for 2 rows of 2"},
       {"rows_without_lengths", 3, 2, "", {}, false, "packed rows: 0 lengths for 3 rows of 2"},
+      {"too_many_rows", 4000000000u, 2, "", {}, false,
+       "packed rows: 4000000000 rows in one message; at most 1048576"},
       {"lengths_past_data", 1, 2, "ab", {1, 5}, false,
        "packed rows: the lengths add up to 6 bytes, the data has 2"},
       {"lengths_short_of_data", 1, 2, "abcd", {1, 1}, false,

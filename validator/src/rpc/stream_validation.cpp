@@ -12,6 +12,11 @@ namespace {
 
 using Rows = google::protobuf::RepeatedPtrField<v1::Row>;
 
+// The most rows one packed message may claim. The gateway sends 4,096 a chunk and at most the
+// validate call's record limit; with no mapped value a row costs no bytes, so the count itself
+// must be bounded.
+constexpr size_t kMaxPackedRows = 1u << 20;
+
 Status BadRows(std::string message) { return Status(ErrorCode::kInvalidRequest, std::move(message)); }
 
 // The rows of a request or chunk, checked, as a count and a reader for the Session.
@@ -40,6 +45,10 @@ Result<RowsIn> ReadRows(const v1::BatchSpec& spec, size_t width, const Rows& row
     const size_t n = packed.width();
     if (index.empty() ? n != width : n < needed) return wrong_count(0, n);
     const size_t count = packed.rows();
+    if (count > kMaxPackedRows) {
+      return BadRows("packed rows: " + std::to_string(count) + " rows in one message; at most " +
+                     std::to_string(kMaxPackedRows));
+    }
     if (static_cast<size_t>(packed.lengths_size()) != count * n) {
       return BadRows("packed rows: " + std::to_string(packed.lengths_size()) + " lengths for " +
                      std::to_string(count) + " rows of " + std::to_string(n));
