@@ -1,12 +1,12 @@
 #include "ingest/json_text.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <string>
+
+#include "ingest/byte_scan.h"
 
 namespace dq::ingest::internal {
 namespace {
@@ -89,30 +89,11 @@ size_t FindCompositeEnd(std::string_view s) {
 namespace {
 
 // The position (0-7) of the first of the 8 bytes at p that is '"', '\\' or a control character
-// (< 0x20), the bytes a string scan must stop at; 8 when there is none. A word at a time, so
-// plain text costs about one instruction a byte instead of ten. Each test flags every byte it
-// looks for, and can flag a byte above a true one (a borrow), never one below: so the lowest
-// flag is exact, whatever the other bytes are (UTF-8 included).
+// (< 0x20), the bytes a string scan must stop at; 8 when there is none (byte_scan.h).
 size_t FirstStopInEight(const char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  constexpr uint64_t kOnes = 0x0101010101010101ull;
-  constexpr uint64_t kHighs = 0x8080808080808080ull;
-  const auto has_zero = [](uint64_t x) { return (x - kOnes) & ~x & kHighs; };
-  const uint64_t quote = has_zero(v ^ (kOnes * '"'));
-  const uint64_t backslash = has_zero(v ^ (kOnes * '\\'));
-  const uint64_t control = (v - kOnes * 0x20) & ~v & kHighs;
-  const uint64_t stops = quote | backslash | control;
-  if (stops == 0) return 8;
-  if constexpr (std::endian::native == std::endian::little) {
-    return static_cast<size_t>(std::countr_zero(stops)) / 8;
-  } else {
-    for (size_t k = 0; k < 8; ++k) {
-      const auto c = static_cast<unsigned char>(p[k]);
-      if (c == '"' || c == '\\' || c < 0x20) return k;
-    }
-    return 8;
-  }
+  const uint64_t v = bytes::Load8(p);
+  const uint64_t stops = bytes::Equal(v, '"') | bytes::Equal(v, '\\') | bytes::Below(v, 0x20);
+  return stops == 0 ? 8 : bytes::FirstFlagged(stops);
 }
 
 }  // namespace

@@ -109,5 +109,25 @@ TEST(RowWriterTest, OutputCanBeDrainedIncrementally) {
   EXPECT_EQ(sent, "a\n1\n");
 }
 
+// The quoting test reads 8 bytes at a time, then the tail byte by byte: a byte that needs quoting
+// must be found wherever it falls, and a cell without one must stay bare.
+TEST(RowWriterTest, ACellIsQuotedWhereverItsSpecialByteFalls) {
+  CsvDialect semicolon;
+  semicolon.delimiter = ';';
+  for (char special : {';', '"', '\n', '\r'}) {
+    for (size_t at = 0; at < 20; ++at) {
+      std::string cell(20, 'x');
+      cell[at] = special;
+      RowWriter w(FileFormat::kCsv, semicolon, {"a", "b"});
+      w.out().clear();
+      const std::vector<std::string_view> row = {cell, "y,z"};
+      w.WriteRow(row);
+      std::string quoted = cell;
+      if (special == '"') quoted.insert(at, 1, '"');
+      EXPECT_EQ(w.out(), "\"" + quoted + "\";y,z\n") << int(special) << " at " << at;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace dq::ingest
