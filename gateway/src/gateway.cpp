@@ -424,6 +424,16 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
   if (!reservation.ok()) return ErrorResponse(reservation.status());
 
   auto result = deps_.validator.Validate(*validator_request);
+  // A validator that checked another number of records (one older than the packed rows it was
+  // sent, mid-deploy) must not pass for a clean answer: it fails as an unavailable validator.
+  if (result.ok() && result->stats().rows() != command->records) {
+    log::Error("validator answered for another number of records",
+               {{"request_id", request.request_id},
+                {"records", std::to_string(command->records)},
+                {"validator_rows", std::to_string(result->stats().rows())}});
+    result = Status(ErrorCode::kUnavailable,
+                    "The validation service is unavailable; retry shortly.");
+  }
   if (!result.ok()) {
     if (Status s = deps_.quota.Release(*reservation); !s.ok()) {
       log::Warn("quota release failed", {{"request_id", request.request_id},
@@ -434,20 +444,6 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
                                            {"error", result.status().message()}});
     }
     return ErrorResponse(result.status());
-  }
-  // A validator that checked another number of records (one older than the packed rows it was
-  // sent, mid-deploy) must not pass for a clean answer.
-  if (result->stats().rows() != command->records) {
-    log::Error("validator answered for another number of records",
-               {{"request_id", request.request_id},
-                {"records", std::to_string(command->records)},
-                {"validator_rows", std::to_string(result->stats().rows())}});
-    if (Status s = deps_.quota.Release(*reservation); !s.ok()) {
-      log::Warn("quota release failed", {{"request_id", request.request_id},
-                                         {"error", s.message()}});
-    }
-    return ErrorResponse(Status(ErrorCode::kUnavailable,
-                                "The validation service is unavailable; retry shortly."));
   }
   return JsonResponse(200, WriteValidateResponse(*command, *result));
 }
