@@ -16,29 +16,13 @@ cleanup() { for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm
 trap cleanup EXIT
 exec 2>/dev/null
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { for _ in $(seq 1 600); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.1; done; echo "port $1 never opened"; exit 1; }
+# shellcheck source=lib/local-stack.sh
+. "$ROOT/scripts/lib/local-stack.sh"
 cpu_seconds() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
 
-REDIS=$(free_port); VAL=$(free_port); GW=$(free_port)
-redis-server "$ROOT/deploy/redis/redis.conf" --port "$REDIS" --bind 127.0.0.1 --dir "$WORK" >/dev/null &
-PIDS+=($!); wait_port "$REDIS"
-DQ_VALIDATOR_BIND=127.0.0.1 DQ_VALIDATOR_PORT=$VAL DQ_VALIDATOR_OPS_PORT=0 "$BUILD/validator/dq-validator" 2>"$WORK/val.log" &
-VAL_PID=$!; PIDS+=($VAL_PID); wait_port "$VAL"
-DQ_GATEWAY_BIND=127.0.0.1 DQ_GATEWAY_PORT=$GW DQ_REDIS_PORT=$REDIS DQ_VALIDATOR_ADDR=127.0.0.1:$VAL \
-  DQ_RATE_LIMIT_ENABLED=0 DQ_SHUTDOWN_GRACE_MS=0 "$BUILD/gateway/dq-gateway" 2>"$WORK/gw.log" &
-GW_PID=$!; PIDS+=($GW_PID); wait_port "$GW"
-export DQ_REDIS_PORT=$REDIS
-ACCOUNT=$("$BUILD/dqctl/dqctl" account create --plan agency | python3 -c 'import json,sys;print(json.load(sys.stdin)["account_id"])')
-KEY=$("$BUILD/dqctl/dqctl" key create --account "$ACCOUNT" | python3 -c 'import json,sys;print(json.load(sys.stdin)["api_key"])')
-
-python3 "$ROOT/bench/tools/gen_catalog.py" products --rows "$ROWS" --format json --out "$WORK/raw.json"
-python3 - "$WORK/raw.json" "$WORK/body.json" <<'PY'
-import json, sys
-body = json.load(open(sys.argv[1]))
-body["check_types"] = "product,price,inventory,shipping"
-json.dump(body, open(sys.argv[2], "w"))
-PY
+start_local_stack
+create_account_key
+make_validate_body "$ROWS"
 cat >"$WORK/post.lua" <<LUA
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"

@@ -22,35 +22,14 @@ cleanup() { for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm
 trap cleanup EXIT
 case "$WHO" in gateway|validator) ;; *) echo "usage: $0 [gateway|validator] [requests] [rows]" >&2; exit 2 ;; esac
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { for _ in $(seq 1 1200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.1; done; echo "port $1 never opened" >&2; exit 1; }
-grind() {
-  if [ "$1" = "$WHO" ]; then
-    echo valgrind --tool=callgrind --callgrind-out-file="$OUT" --dump-instr=no --collect-atstart=yes
-  fi
-}
+# shellcheck source=lib/local-stack.sh
+. "$ROOT/scripts/lib/local-stack.sh"
+GRIND="valgrind --tool=callgrind --callgrind-out-file=$OUT --dump-instr=no --collect-atstart=yes"
+if [ "$WHO" = gateway ]; then GATEWAY_WRAP=$GRIND; else VALIDATOR_WRAP=$GRIND; fi
 
-REDIS=$(free_port); VAL=$(free_port); GW=$(free_port)
-redis-server "$ROOT/deploy/redis/redis.conf" --port "$REDIS" --bind 127.0.0.1 --dir "$WORK" >/dev/null &
-PIDS+=($!); wait_port "$REDIS"
-DQ_VALIDATOR_BIND=127.0.0.1 DQ_VALIDATOR_PORT=$VAL DQ_VALIDATOR_OPS_PORT=0 \
-  $(grind validator) "$BUILD/validator/dq-validator" 2>"$WORK/val.log" &
-VAL_PID=$!; PIDS+=($VAL_PID); wait_port "$VAL"
-DQ_GATEWAY_BIND=127.0.0.1 DQ_GATEWAY_PORT=$GW DQ_REDIS_PORT=$REDIS DQ_VALIDATOR_ADDR=127.0.0.1:$VAL \
-  DQ_RATE_LIMIT_ENABLED=0 DQ_SHUTDOWN_GRACE_MS=0 DQ_GATEWAY_OPS_PORT=0 \
-  $(grind gateway) "$BUILD/gateway/dq-gateway" 2>"$WORK/gw.log" &
-GW_PID=$!; PIDS+=($GW_PID); wait_port "$GW"
-export DQ_REDIS_PORT=$REDIS
-ACCOUNT=$("$BUILD/dqctl/dqctl" account create --plan agency | python3 -c 'import json,sys;print(json.load(sys.stdin)["account_id"])')
-KEY=$("$BUILD/dqctl/dqctl" key create --account "$ACCOUNT" | python3 -c 'import json,sys;print(json.load(sys.stdin)["api_key"])')
-
-python3 "$ROOT/bench/tools/gen_catalog.py" products --rows "$ROWS" --format json --out "$WORK/raw.json"
-python3 - "$WORK/raw.json" "$WORK/body.json" <<'PY'
-import json, sys
-body = json.load(open(sys.argv[1]))
-body["check_types"] = "product,price,inventory,shipping"
-json.dump(body, open(sys.argv[2], "w"))
-PY
+start_local_stack
+create_account_key
+make_validate_body "$ROWS"
 # One keep-alive connection, REQUESTS calls: what each call costs, without a load generator.
 python3 - "$GW" "$KEY" "$WORK/body.json" "$REQUESTS" <<'PY'
 import http.client, sys

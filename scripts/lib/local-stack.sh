@@ -1,0 +1,46 @@
+# Sourced by the bench and profile scripts: a throwaway dq stack (redis-server with the project's
+# config, dq-validator, dq-gateway) on free loopback ports, and an account with a key.
+#
+# The caller sets ROOT, BUILD and WORK, declares PIDS=() and kills "${PIDS[@]}" on exit.
+# VALIDATOR_WRAP / GATEWAY_WRAP, when set, are put in front of that binary (valgrind, say).
+# After start_local_stack: REDIS VAL GW ports, REDIS_PID VAL_PID GW_PID, DQ_REDIS_PORT exported.
+# After create_account_key: ACCOUNT and KEY.
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_port() {  # up to 120 s: a binary under valgrind starts slowly
+  for _ in $(seq 1 1200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.1; done
+  echo "port $1 never opened" >&2; exit 1
+}
+
+start_local_stack() {
+  REDIS=$(free_port); VAL=$(free_port); GW=$(free_port)
+  redis-server "$ROOT/deploy/redis/redis.conf" --port "$REDIS" --bind 127.0.0.1 --dir "$WORK" >/dev/null &
+  REDIS_PID=$!; PIDS+=("$REDIS_PID"); wait_port "$REDIS"
+  # shellcheck disable=SC2086  # the wrappers are word lists on purpose
+  DQ_VALIDATOR_BIND=127.0.0.1 DQ_VALIDATOR_PORT=$VAL DQ_VALIDATOR_OPS_PORT=0 \
+    ${VALIDATOR_WRAP:-} "$BUILD/validator/dq-validator" 2>"$WORK/val.log" &
+  VAL_PID=$!; PIDS+=("$VAL_PID"); wait_port "$VAL"
+  # shellcheck disable=SC2086
+  DQ_GATEWAY_BIND=127.0.0.1 DQ_GATEWAY_PORT=$GW DQ_GATEWAY_OPS_PORT=0 DQ_REDIS_PORT=$REDIS \
+    DQ_VALIDATOR_ADDR=127.0.0.1:$VAL DQ_RATE_LIMIT_ENABLED=0 DQ_SHUTDOWN_GRACE_MS=0 \
+    ${GATEWAY_WRAP:-} "$BUILD/gateway/dq-gateway" 2>"$WORK/gw.log" &
+  GW_PID=$!; PIDS+=("$GW_PID"); wait_port "$GW"
+  export DQ_REDIS_PORT=$REDIS
+}
+
+create_account_key() {
+  ACCOUNT=$("$BUILD/dqctl/dqctl" account create --plan agency | python3 -c 'import json,sys;print(json.load(sys.stdin)["account_id"])')
+  KEY=$("$BUILD/dqctl/dqctl" key create --account "$ACCOUNT" | python3 -c 'import json,sys;print(json.load(sys.stdin)["api_key"])')
+}
+
+# The /v1/validate bench body: ROWS gen_catalog product rows as JSON, four check types, in
+# $WORK/body.json.
+make_validate_body() {
+  python3 "$ROOT/bench/tools/gen_catalog.py" products --rows "$1" --format json --out "$WORK/raw.json"
+  python3 - "$WORK/raw.json" "$WORK/body.json" <<'PY'
+import json, sys
+body = json.load(open(sys.argv[1]))
+body["check_types"] = "product,price,inventory,shipping"
+json.dump(body, open(sys.argv[2], "w"))
+PY
+}
