@@ -8,7 +8,10 @@
 
 #include <random>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "ingest/json_fast.h"
 #include "ingest/row_reader.h"
 #include "ingest/row_writer.h"
 
@@ -142,6 +145,38 @@ void BM_Ndjson(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * nd.size()));
 }
 BENCHMARK(BM_Ndjson)->Unit(benchmark::kMillisecond);
+
+// The two halves of the JSON record reader on the same lines: /0 the fast half (simdjson finding
+// the tokens, the hand-written parser reading them), which the readers try first; /1 the
+// hand-written parser alone, which they fall back to. No row building: the readers' own cost.
+void BM_JsonRecordHalves(benchmark::State& state) {
+  const std::string& nd = ProductNdjson();
+  std::vector<std::string_view> lines;
+  for (size_t at = 0; at < nd.size();) {
+    const size_t nl = nd.find('\n', at);
+    lines.push_back(std::string_view(nd).substr(at, nl - at));
+    at = nl + 1;
+  }
+  internal::JsonObjectParser parser(64);
+  internal::FastObjectReader fast;
+  const bool fast_half = state.range(0) == 0;
+  state.SetLabel(fast_half ? "simdjson tokens + parser" : "parser alone");
+  size_t fields = 0;
+  for (auto _ : state) {
+    for (std::string_view line : lines) {
+      if (fast_half) {
+        if (!fast.Read(line, parser)) state.SkipWithError("the fast half gave up");
+        fields += fast.fields().size();
+      } else {
+        if (parser.Parse(line)) state.SkipWithError("the parser refused a line");
+        fields += parser.fields().size();
+      }
+    }
+  }
+  benchmark::DoNotOptimize(fields);
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * nd.size()));
+}
+BENCHMARK(BM_JsonRecordHalves)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace dq::ingest

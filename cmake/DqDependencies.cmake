@@ -36,9 +36,9 @@ if(DQ_BUILD_TESTS)
 endif()
 if(DQ_BUILD_BENCH)
   find_package(benchmark CONFIG REQUIRED)
-  # bench/validate_bench compares our JSON reader with simdjson On-Demand.
-  find_package(simdjson CONFIG REQUIRED)
 endif()
+# simdjson On-Demand finds the tokens of a POST /v1/validate body (validate_request.cpp).
+find_package(simdjson CONFIG REQUIRED)
 
 # Libraries added for self-service, the console and upload formats. Debian 12 ships CMake
 # configs for CLI11 and expat; the rest have pkg-config files only.

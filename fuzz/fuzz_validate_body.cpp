@@ -1,13 +1,18 @@
-// The POST /v1/validate body reader (the upload JSON parser driving a whole request): no crash,
-// no leak, bounded; an accepted body gives one row of cells per record, the validator request
-// carries each mapped column once, and the answer written from a response that fixes every
-// mapped field of every record is valid JSON with one cleaned object per record.
+// The POST /v1/validate body reader: no crash, no leak, bounded. The route's reader (simdjson
+// finding the tokens, the upload parser reading them) gives exactly what the upload parser alone
+// gives: the same command or the same error, to the byte. An accepted body gives one row of cells
+// per record, the validator request carries each mapped column once, and the answer written from
+// a response that fixes every mapped field of every record is valid JSON with one cleaned object
+// per record.
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <string_view>
 
+#include "dq/testing/validate_command_diff.h"
 #include "fuzz_util.h"
 #include "validate/validate_request.h"
 
@@ -16,7 +21,11 @@ using dq::ingest::fuzz::Check;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   const std::string_view body(reinterpret_cast<const char*>(bytes), size);
-  auto cmd = ParseValidateRequest(body, 50);
+  auto cmd = ParseValidateRequest(body, 50, JsonPath::kFast);
+  const std::string difference = dq::testing::DescribeCommandDifference(
+      cmd, ParseValidateRequest(body, 50, JsonPath::kHandWritten));
+  if (!difference.empty()) std::fprintf(stderr, "the readers differ: %s\n", difference.c_str());
+  Check(difference.empty(), "the fast reader and the upload parser alone differ");
   if (!cmd.ok()) return 0;
   Check(cmd->cells.size() == cmd->records * cmd->columns.size(), "cells are not records x columns");
   Check(cmd->value_index.size() == cmd->mapping.size(), "value_index is not one per field");

@@ -27,7 +27,7 @@ packages=(
   # rule data: phone numbers (libphonenumber, and RE2 for the engine's phone fast path), ISO
   # country and currency lists, UUIDs
   libphonenumber-dev libre2-dev iso-codes uuid-dev
-  # passwords, IDNA (libidn2 + libunistring), CLI parsing; simdjson only for bench/validate_bench
+  # passwords, IDNA (libidn2 + libunistring), CLI parsing; simdjson (the /v1/validate reader)
   libargon2-dev libidn2-dev libunistring-dev libcli11-dev libsimdjson-dev
   # upload formats: XLSX (zip + XML), gzip, encoding detection
   libzip-dev libexpat1-dev zlib1g-dev libuchardet-dev

@@ -1,5 +1,6 @@
 #include "ingest/json_reader.h"
 
+#include "ingest/json_fast.h"
 #include "ingest/utf8.h"
 
 namespace dq::ingest {
@@ -17,22 +18,34 @@ std::string TooLong(const std::string& where, size_t max) {
   return where + ": the record is longer than " + std::to_string(max) + " bytes";
 }
 
-// Checks UTF-8 and parses one object of the input at file offset `offset`.
-Status ParseRecord(std::string_view text, uint64_t offset, const std::string& where,
-                   internal::JsonObjectParser& parser, internal::JsonRows& rows) {
+}  // namespace
+
+JsonReaderBase::JsonReaderBase(const ReaderLimits& limits)
+    : limits_(limits),
+      parser_(limits.max_json_depth),
+      fast_(std::make_unique<internal::FastObjectReader>()),
+      rows_builder_(limits) {}
+
+JsonReaderBase::~JsonReaderBase() = default;
+
+Status JsonReaderBase::ParseRecord(std::string_view text) {
+  if (fast_->Read(text, parser_)) {
+    if (auto e = rows_builder_.Build(fast_->fields())) return Invalid(Where() + ": " + *e);
+    return Status::Ok();
+  }
   const size_t bad = FindInvalidUtf8(text);
   if (bad != std::string_view::npos) {
-    return Invalid(where + ": invalid UTF-8 " + internal::DescribeByte(text, bad) + " at byte " +
-                   std::to_string(offset + bad) + "; save the file as UTF-8");
+    return Invalid(Where() + ": invalid UTF-8 " + internal::DescribeByte(text, bad) +
+                   " at byte " + std::to_string(record_offset_ + bad) +
+                   "; save the file as UTF-8");
   }
-  if (auto e = parser.Parse(text)) {
-    return Invalid(where + ": " + e->message + " at byte " + std::to_string(offset + e->offset));
+  if (auto e = parser_.Parse(text)) {
+    return Invalid(Where() + ": " + e->message + " at byte " +
+                   std::to_string(record_offset_ + e->offset));
   }
-  if (auto e = rows.Build(parser.fields())) return Invalid(where + ": " + *e);
+  if (auto e = rows_builder_.Build(parser_.fields())) return Invalid(Where() + ": " + *e);
   return Status::Ok();
 }
-
-}  // namespace
 
 namespace internal {
 
@@ -167,11 +180,7 @@ Result<ReadState> JsonArrayReader::Step() {
         if (end > limits_.max_record_bytes) {
           return Invalid(TooLong(Where(), limits_.max_record_bytes));
         }
-        if (Status st = ParseRecord(s.substr(0, end), record_offset_, Where(), parser_,
-                                    rows_builder_);
-            !st.ok()) {
-          return st;
-        }
+        if (Status st = ParseRecord(s.substr(0, end)); !st.ok()) return st;
         in_.Consume(end);
         state_ = State::kAfter;
         ++rows_;
@@ -217,9 +226,7 @@ Result<ReadState> NdjsonReader::Step() {
     size_t lead = 0;
     while (lead < line.size() && IsSpace(line[lead])) ++lead;
     if (lead == line.size()) continue;  // blank line
-    if (Status st = ParseRecord(line, record_offset_, Where(), parser_, rows_builder_); !st.ok()) {
-      return st;
-    }
+    if (Status st = ParseRecord(line); !st.ok()) return st;
     ++rows_;
     return ReadState::kRow;
   }

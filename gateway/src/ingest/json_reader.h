@@ -11,6 +11,7 @@
 //   object. A UTF-8 BOM at the start is skipped in both formats.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -23,6 +24,8 @@
 namespace dq::ingest {
 
 namespace internal {
+
+class FastObjectReader;  // json_fast.h
 
 // Turns parsed objects into rows over the growing union header.
 class JsonRows {
@@ -53,8 +56,8 @@ class JsonRows {
 // row or says it needs more input.
 class JsonReaderBase : public RowReader {
  public:
-  explicit JsonReaderBase(const ReaderLimits& limits)
-      : limits_(limits), parser_(limits.max_json_depth), rows_builder_(limits) {}
+  explicit JsonReaderBase(const ReaderLimits& limits);
+  ~JsonReaderBase() override;
 
   void Feed(std::string_view bytes) override { in_.Feed(bytes); }
   void Finish() override { in_.Finish(); }
@@ -71,10 +74,15 @@ class JsonReaderBase : public RowReader {
   virtual Result<ReadState> Step() = 0;
   // "row 3 (byte 120)": where the current record starts, for error messages.
   std::string Where() const;
+  // Reads the record `text` at file offset record_offset_ into the row: simdjson finding the
+  // tokens first (json_fast.h), the hand-written parser alone when that gives up, which words
+  // any error.
+  Status ParseRecord(std::string_view text);
 
   ReaderLimits limits_;
   internal::InputBuffer in_;
   internal::JsonObjectParser parser_;
+  std::unique_ptr<internal::FastObjectReader> fast_;
   internal::JsonRows rows_builder_;
   uint64_t rows_ = 0;
   uint64_t record_offset_ = 0;

@@ -50,6 +50,20 @@ class JsonObjectParser {
   // Decodes the string at s[i] ('"' expected).
   std::optional<JsonError> ParseString(std::string_view s, size_t& i, std::string_view& out);
 
+  // The second half of the fast reader (validate/fast_json.h), for a member whose tokens a
+  // simdjson pass has already found: the key's opening quote at s[key_open], and the value's token
+  // at s[value_start, value_end) (a scalar's text plus the whitespace after it; s[value_end] is
+  // the next token's first byte, checked here to be ',' or a closing bracket). That pass has
+  // also checked the UTF-8 and that no string holds an unescaped control character. Fills `out`
+  // exactly as ParseObjectAt does for the member, scanning only what the pass did not check:
+  // escapes, numbers, literals and nested values. False when the member must be left to the
+  // hand-written reader, which then words the error.
+  bool ReadMemberTokens(std::string_view s, size_t key_open, size_t value_start, size_t value_end,
+                        JsonField& out);
+  // Its two halves: the key (out.key, out.raw_key) and the value (out.kind, value, raw_value).
+  bool ReadKeyToken(std::string_view s, size_t key_open, size_t value_start, JsonField& out);
+  bool ReadValueToken(std::string_view s, size_t value_start, size_t value_end, JsonField& out);
+
  private:
   std::optional<JsonError> ScanString(std::string_view s, size_t& i);  // validates, no decoding
   std::optional<JsonError> ScanNumber(std::string_view s, size_t& i);

@@ -4,6 +4,7 @@
 
 #include "http/core/json_util.h"
 #include "dq/common/vocabulary.h"
+#include "ingest/json_fast.h"
 #include "ingest/mapping_inference.h"
 #include "ingest/utf8.h"
 #include "dq/common/ascii.h"
@@ -207,9 +208,10 @@ void ResolveColumns(ValidateCommand& cmd) {
 
 }  // namespace
 
-Result<ValidateCommand> ParseValidateRequest(std::string_view body, size_t max_records) {
+Result<ValidateCommand> ParseValidateRequest(std::string_view body, size_t max_records,
+                                             JsonPath path) {
   ValidateCommand cmd;
-  if (Status s = ParseValidateRequestInto(body, max_records, cmd); !s.ok()) return s;
+  if (Status s = ParseValidateRequestInto(body, max_records, cmd, path); !s.ok()) return s;
   return cmd;
 }
 
@@ -228,13 +230,27 @@ void ValidateCommand::Clear() {
 
 void ValidateCommand::ReleaseIfLarge(size_t max_bytes) {
   if (members.capacity() * sizeof(members[0]) + cells.capacity() * sizeof(cells[0]) +
-          parser.scratch_capacity() > max_bytes) {
+          parser.scratch_capacity() + padded_body.capacity() > max_bytes) {
     *this = ValidateCommand();
   }
 }
 
-Status ParseValidateRequestInto(std::string_view body, size_t max_records, ValidateCommand& cmd) {
-  cmd.Clear();
+namespace {
+
+// What walking the body's top-level object found, before any of it is checked. Either walk
+// fills it (and cmd's members and record_begin); one check follows.
+struct Walked {
+  bool have_records = false, have_mapping = false;
+  size_t record_count = 0;
+  std::vector<ErrorDetail> record_problems;
+  JsonField mapping_value{}, check_types{}, platform{};
+  std::vector<JsonField> mapping_fields;
+  std::vector<std::string> unknown;
+};
+
+// The hand-written walk: every body, and the words for every error.
+Status WalkHandWritten(std::string_view body, size_t max_records, ValidateCommand& cmd,
+                       Walked& w) {
   if (!JsonNestingWithin(body)) {
     return Invalid({{"body", "nests arrays or objects more than " +
                                  std::to_string(kMaxJsonDepth) + " levels deep"}});
@@ -257,12 +273,6 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
   }
 
   // Walk the top-level object. A repeated member counts once, the last occurrence winning.
-  bool have_records = false, have_mapping = false;
-  size_t record_count = 0;
-  std::vector<ErrorDetail> record_problems;
-  JsonField mapping_value{}, check_types{}, platform{};
-  std::vector<JsonField> mapping_fields;
-  std::vector<std::string> unknown;
   ++i;
   SkipSpace(body, i);
   bool first = true;
@@ -278,9 +288,9 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
     ++i;
     SkipSpace(body, i);
     if (key == "records" && i < body.size() && body[i] == '[') {
-      have_records = true;
-      record_count = 0;
-      record_problems.clear();
+      w.have_records = true;
+      w.record_count = 0;
+      w.record_problems.clear();
       cmd.members.clear();
       cmd.record_begin.assign(1, 0);
       ++i;
@@ -292,18 +302,18 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
         first_element = false;
         if (i < body.size() && body[i] == '{') {
           if (auto e = p.ParseObjectAt(body, i)) return NotJson(*e);
-          if (record_count < max_records) {
+          if (w.record_count < max_records) {
             cmd.members.insert(cmd.members.end(), p.fields().begin(), p.fields().end());
             cmd.record_begin.push_back(static_cast<uint32_t>(cmd.members.size()));
           }
         } else {
           JsonField element{};
           if (auto e = p.ParseValueAt(body, i, element, /*compact=*/false)) return NotJson(*e);
-          record_problems.push_back({"records[" + std::to_string(record_count) + "]",
+          w.record_problems.push_back({"records[" + std::to_string(w.record_count) + "]",
                                      "must be an object, not " + std::string(KindName(element))});
-          if (record_count < max_records) cmd.record_begin.push_back(cmd.record_begin.back());
+          if (w.record_count < max_records) cmd.record_begin.push_back(cmd.record_begin.back());
         }
-        ++record_count;
+        ++w.record_count;
         SkipSpace(body, i);
         if (i < body.size() && body[i] == ',') {
           ++i;
@@ -317,29 +327,29 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
       JsonField value{};
       if (auto e = p.ParseValueAt(body, i, value, /*compact=*/false)) return NotJson(*e);
       if (key == "records") {
-        have_records = true;
-        record_count = 0;
+        w.have_records = true;
+        w.record_count = 0;
         cmd.members.clear();
         cmd.record_begin.assign(1, 0);
-        record_problems.assign(1, {"records", "must be an array of objects, not " +
+        w.record_problems.assign(1, {"records", "must be an array of objects, not " +
                                                   std::string(KindName(value))});
       } else if (key == "mapping") {
-        have_mapping = true;
-        mapping_value = value;
-        mapping_fields.clear();
+        w.have_mapping = true;
+        w.mapping_value = value;
+        w.mapping_fields.clear();
         if (value.kind == ingest::CellKind::kJson && value.raw_value[0] == '{') {
           size_t at = 0;
           const std::string_view raw = value.raw_value;
           // Cannot fail: the value was validated above.
           if (auto e = p.ParseObjectAt(raw, at)) return NotJson(*e);
-          mapping_fields = p.fields();
+          w.mapping_fields = p.fields();
         }
       } else if (key == "check_types") {
-        check_types = value;
+        w.check_types = value;
       } else if (key == "platform") {
-        platform = value;
+        w.platform = value;
       } else {
-        unknown.emplace_back(key);  // deduplicated once, below: a linear search here made a
+        w.unknown.emplace_back(key);  // deduplicated once, below: a linear search here made a
                                     // body of 100,000 distinct keys cost seconds of CPU
       }
     }
@@ -354,26 +364,107 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
   ++i;  // the '}'
   SkipSpace(body, i);
   if (i < body.size()) return NotJsonExpected(body, i, "the end");
+  return Status::Ok();
+}
 
+// The fast walk (ingest/json_fast.h): simdjson finds the tokens, the upload parser reads them.
+// It takes only the usual shape, an object with "records" (an array of objects), "mapping" (an
+// object), "check_types" and "platform" (scalars), each once, and gives up on anything else, an
+// error included, so that the hand-written walk decides and words it. False when it gave up;
+// the command is then partly filled and must be cleared.
+bool WalkFast(std::string_view body, size_t max_records, ValidateCommand& cmd, Walked& w) {
+  namespace od = simdjson::ondemand;
+  // One parser per serving thread. Its buffers take ~5 bytes per body byte, so after an
+  // unusually large body they are freed rather than kept.
+  thread_local od::parser parser;
+  struct Release {
+    od::parser& p;
+    ~Release() {
+      if (p.capacity() > kKeepFastParserBytes) p = od::parser();
+    }
+  } release{parser};
+
+  if (body.starts_with("\xEF\xBB\xBF")) body.remove_prefix(3);
+  // The command keeps the padded copy simdjson reads, as the cells point into it.
+  const std::string_view doc = ingest::internal::PadForSimdjson(body, cmd.padded_body);
+  JsonObjectParser& p = cmd.parser;
+  p.ResetScratch(doc.size());
+
+  od::document document;
+  od::object top;
+  if (parser.iterate(cmd.padded_body.data(), doc.size(), cmd.padded_body.capacity())
+          .get(document) ||
+      document.get_object().get(top)) {
+    return false;
+  }
+  bool seen_check_types = false, seen_platform = false, nested = false;
+  for (auto member : top) {
+    od::field field;
+    if (std::move(member).get(field)) return false;
+    const auto key_open = static_cast<size_t>(field.key().raw() - doc.data()) - 1;
+    const std::string_view token = field.value().raw_json_token();
+    const auto start = static_cast<size_t>(token.data() - doc.data());
+    JsonField key{};
+    if (!p.ReadKeyToken(doc, key_open, start, key)) return false;
+    if (key.key == "records") {
+      od::array records;
+      if (w.have_records || field.value().get_array().get(records)) return false;
+      w.have_records = true;
+      cmd.record_begin.assign(1, 0);
+      for (auto element : records) {
+        od::object record;
+        if (element.get_object().get(record) || ++w.record_count > max_records ||
+            !ingest::internal::ReadMembersFast(record, doc, p, cmd.members, nested)) {
+          return false;
+        }
+        cmd.record_begin.push_back(static_cast<uint32_t>(cmd.members.size()));
+      }
+    } else if (key.key == "mapping") {
+      od::object mapping;
+      if (w.have_mapping || field.value().get_object().get(mapping)) return false;
+      w.have_mapping = true;
+      w.mapping_value.kind = ingest::CellKind::kJson;
+      w.mapping_value.raw_value = doc.substr(start, 1);  // "{": what the check looks at
+      if (!ingest::internal::ReadMembersFast(mapping, doc, p, w.mapping_fields, nested)) {
+        return false;
+      }
+    } else if (key.key == "check_types" || key.key == "platform") {
+      bool& seen = key.key == "platform" ? seen_platform : seen_check_types;
+      JsonField& value = key.key == "platform" ? w.platform : w.check_types;
+      if (seen || !p.ReadValueToken(doc, start, start + token.size(), value) ||
+          value.kind == ingest::CellKind::kJson) {
+        return false;
+      }
+      seen = true;
+    } else {
+      return false;  // an unknown member: the hand-written walk lists them
+    }
+  }
+  // Nothing may follow the object, and a nested value must keep the body within the depth limit.
+  return ingest::internal::AtEndFast(document) && (!nested || JsonNestingWithin(doc));
+}
+
+// Checks what a walk found and completes the command.
+Status CheckWalked(Walked& w, size_t max_records, ValidateCommand& cmd) {
   std::vector<ErrorDetail> problems;
-  if (!have_records) {
+  if (!w.have_records) {
     problems.push_back({"records", "is required"});
-  } else if (record_count > max_records) {
+  } else if (w.record_count > max_records) {
     return Status(ErrorCode::kTooManyRecords,
                   "A call may validate at most " + std::to_string(max_records) +
-                      " records; this one has " + std::to_string(record_count) +
+                      " records; this one has " + std::to_string(w.record_count) +
                       ". Split it, or upload a file to /v1/jobs.");
   } else {
-    problems.insert(problems.end(), record_problems.begin(), record_problems.end());
+    problems.insert(problems.end(), w.record_problems.begin(), w.record_problems.end());
   }
 
-  if (!have_mapping) {
+  if (!w.have_mapping) {
     problems.push_back({"mapping", "is required"});
-  } else if (mapping_value.kind != ingest::CellKind::kJson || mapping_value.raw_value[0] != '{') {
+  } else if (w.mapping_value.kind != ingest::CellKind::kJson || w.mapping_value.raw_value[0] != '{') {
     problems.push_back({"mapping", "must be an object from standard field name to column name, "
-                                   "not " + std::string(KindName(mapping_value))});
+                                   "not " + std::string(KindName(w.mapping_value))});
   } else {
-    auto parsed = MappingFromFields(mapping_fields);
+    auto parsed = MappingFromFields(w.mapping_fields);
     if (parsed.ok()) {
       cmd.mapping = std::move(*parsed);
     } else {
@@ -381,13 +472,13 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
     }
   }
 
-  if (check_types.raw_value.empty() || check_types.kind == ingest::CellKind::kNull) {
+  if (w.check_types.raw_value.empty() || w.check_types.kind == ingest::CellKind::kNull) {
     cmd.check_types = {"product"};
-  } else if (check_types.kind != ingest::CellKind::kString) {
+  } else if (w.check_types.kind != ingest::CellKind::kString) {
     problems.push_back({"check_types", "must be a comma-separated string, not " +
-                                           std::string(KindName(check_types))});
+                                           std::string(KindName(w.check_types))});
   } else {
-    auto parsed = ParseCheckTypes(check_types.value);
+    auto parsed = ParseCheckTypes(w.check_types.value);
     if (parsed.ok()) {
       cmd.check_types = std::move(*parsed);
     } else {
@@ -395,25 +486,41 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
     }
   }
 
-  if (!platform.raw_value.empty() && platform.kind != ingest::CellKind::kNull) {
-    if (platform.kind != ingest::CellKind::kString) {
-      problems.push_back({"platform", "must be a string, not " + std::string(KindName(platform))});
-    } else if (Status s = CheckPlatform(platform.value); !s.ok()) {
+  if (!w.platform.raw_value.empty() && w.platform.kind != ingest::CellKind::kNull) {
+    if (w.platform.kind != ingest::CellKind::kString) {
+      problems.push_back({"platform", "must be a string, not " + std::string(KindName(w.platform))});
+    } else if (Status s = CheckPlatform(w.platform.value); !s.ok()) {
       problems.push_back(s.details()[0]);
     } else {
-      cmd.platform = std::string(platform.value);
+      cmd.platform = std::string(w.platform.value);
     }
   }
 
-  std::sort(unknown.begin(), unknown.end());
-  unknown.erase(std::unique(unknown.begin(), unknown.end()), unknown.end());
-  for (const auto& key : unknown) {
+  std::sort(w.unknown.begin(), w.unknown.end());
+  w.unknown.erase(std::unique(w.unknown.begin(), w.unknown.end()), w.unknown.end());
+  for (const auto& key : w.unknown) {
     problems.push_back({key, "is not a member of a validate request"});
   }
   if (!problems.empty()) return Invalid(std::move(problems));
-  cmd.records = record_count;
+  cmd.records = w.record_count;
   ResolveColumns(cmd);
   return Status::Ok();
+}
+
+
+}  // namespace
+
+Status ParseValidateRequestInto(std::string_view body, size_t max_records, ValidateCommand& cmd,
+                                JsonPath path) {
+  cmd.Clear();
+  Walked w;
+  if (path == JsonPath::kFast && WalkFast(body, max_records, cmd, w)) {
+    return CheckWalked(w, max_records, cmd);
+  }
+  cmd.Clear();
+  w = Walked();
+  if (Status s = WalkHandWritten(body, max_records, cmd, w); !s.ok()) return s;
+  return CheckWalked(w, max_records, cmd);
 }
 
 }  // namespace dq::gateway

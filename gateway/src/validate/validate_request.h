@@ -5,11 +5,14 @@
 //    "check_types": "product,price",     optional, comma-separated, default "product"
 //    "platform": "marketplace2"}          optional, one of the platform templates
 //
-// The body is read with the parser the JSON uploads use (ingest/json_text.h), so a record gets
-// the same cells, and the same verdict, inline and uploaded: numbers keep their text ("12.50"
-// stays "12.50", a 20-digit GTIN stays its digits), nested values become compact JSON text.
-// No DOM is built: the command holds views into the body (which must outlive it) and into the
-// parser's scratch buffer, one entry per record member.
+// The body is read in two passes at most. First simdjson On-Demand finds the tokens of a body of
+// the usual shape, and the parser the JSON uploads use (ingest/json_text.h) reads each of them.
+// Anything else, an error included, is read again by that parser alone, which words the error.
+// Either way a record gets the same cells, and the same verdict, inline and uploaded: numbers
+// keep their text ("12.50" stays "12.50", a 20-digit GTIN stays its digits), nested values
+// become compact JSON text. No DOM is built: the command holds views into the body (which must
+// outlive it), into its padded copy and into the parser's scratch buffer, one entry per record
+// member.
 //
 // Errors name the offending member: kInvalidJson (not JSON), kInvalidRequest (missing or wrongly
 // typed member, unknown mapping key, check type or platform; details list each problem),
@@ -51,16 +54,27 @@ struct ValidateCommand {
   std::vector<int32_t> member_column;
 
   ingest::internal::JsonObjectParser parser{64};  // owns the decoded text the views point into
+  std::string padded_body;  // the body with room for simdjson's padding, when it read it
 
   void Clear();  // keeps the buffers' capacity for the next request
   // Frees the buffers when they hold more than max_bytes (after an unusually large request).
   void ReleaseIfLarge(size_t max_bytes);
 };
 
-Result<ValidateCommand> ParseValidateRequest(std::string_view body, size_t max_records);
+// Which readers may read the body. kFast tries simdjson first; kHandWritten reads with the
+// upload parser alone (the reference the fast path is checked against in tests and fuzzing).
+enum class JsonPath { kFast, kHandWritten };
+
+// A serving thread keeps simdjson's buffers for bodies up to this size (they take ~5 bytes per
+// body byte) and frees them after a larger one.
+inline constexpr size_t kKeepFastParserBytes = 1u << 20;
+
+Result<ValidateCommand> ParseValidateRequest(std::string_view body, size_t max_records,
+                                             JsonPath path = JsonPath::kFast);
 // The same into a command whose buffers are reused (one per serving thread): no allocation per
 // request once the buffers have grown to the usual size.
-Status ParseValidateRequestInto(std::string_view body, size_t max_records, ValidateCommand& cmd);
+Status ParseValidateRequestInto(std::string_view body, size_t max_records, ValidateCommand& cmd,
+                                JsonPath path = JsonPath::kFast);
 
 // Parses "product, price" into names, checking each; used for uploads too.
 Result<std::vector<std::string>> ParseCheckTypes(std::string_view text);

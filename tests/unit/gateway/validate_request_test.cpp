@@ -3,6 +3,7 @@
 
 #include "http/core/json_util.h"
 #include "dq/testing/gateway_fakes.h"
+#include "dq/testing/validate_command_diff.h"
 #include "ingest/json_reader.h"
 
 #include <algorithm>
@@ -26,6 +27,9 @@ TEST_P(BadValidateRequestTest, IsRejectedWithTheRightCode) {
   const BadCase& c = GetParam();
   auto r = ParseValidateRequest(c.body, 3);
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(testing::DescribeCommandDifference(
+                r, ParseValidateRequest(c.body, 3, JsonPath::kHandWritten)),
+            "");
   EXPECT_EQ(r.status().code(), c.code) << r.status().message();
   if (std::string(c.first_detail_field).empty()) {
     EXPECT_TRUE(r.status().details().empty());
@@ -275,6 +279,120 @@ TEST(ValidateRequestTest, InvalidUtf8IsNotJson) {
   auto r = ParseValidateRequest("{\"records\":[{\"a\":\"Jos\xE9\"}],\"mapping\":{}}", 500);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), ErrorCode::kInvalidJson);
+}
+
+// ---- The two readers ---------------------------------------------------------------------------
+// The route reads a body of the usual shape with simdjson finding the tokens and the upload
+// parser reading them, and everything else with the upload parser alone. Both must give the same
+// command or the same error, to the byte.
+
+std::string Diff(std::string_view body, size_t max_records = 3) {
+  return testing::DescribeCommandDifference(ParseValidateRequest(body, max_records, JsonPath::kFast),
+                                            ParseValidateRequest(body, max_records,
+                                                                 JsonPath::kHandWritten));
+}
+
+// True when the command's first cell points into the padded copy simdjson read (the fast path),
+// not into the body (the upload parser alone).
+bool ReadByTheFastPath(const ValidateCommand& cmd) {
+  const std::string& copy = cmd.padded_body;
+  for (const auto& m : cmd.members) {
+    if (m.raw_value.data() >= copy.data() && m.raw_value.data() < copy.data() + copy.size()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+TEST(ValidateRequestReadersTest, TheUsualShapesTakeTheFastPath) {
+  const std::string bodies[] = {
+      R"({"records":[{"id":"A","p":12.50,"g":12345678901234567890}],"mapping":{"sku":"id"}})",
+      // escapes in keys and values, decoded by the upload parser's code
+      R"({"records":[{"i\u0064":"x\u00e9\"\\\/\b\f\n\r\t\ud83d\ude00"}],"mapping":{"sku":"id"}})",
+      // nested values, compacted; null, booleans, negative and exponent numbers; spaces
+      " \r\n{ \"records\" : [ { \"o\" : { \"k\" : [ 1 , 2 ] } , \"n\" : null , \"b\" : false ,"
+      " \"e\" : -0.5E+3 } ] , \"mapping\" : { \"sku\" : \"o\" } , \"check_types\" : null ,"
+      " \"platform\" : \"marketplace2\" } \t",
+      "\xEF\xBB\xBF{\"records\":[{\"a\":\"1\"}],\"mapping\":{\"sku\":\"a\"},"
+      "\"check_types\":\"product, price\"}",
+      R"({"records":[{"id":"A","id":"B"},{"id":"C"}],"mapping":{"sku":"id","sku":"id"}})",
+  };
+  for (const std::string& body : bodies) {
+    auto cmd = ParseValidateRequest(body, 3);
+    ASSERT_TRUE(cmd.ok()) << body << ": " << cmd.status().message();
+    EXPECT_TRUE(ReadByTheFastPath(*cmd)) << body;
+    EXPECT_EQ(Diff(body), "") << body;
+  }
+  // Anything else goes to the upload parser alone, which words the problem.
+  auto cmd = ParseValidateRequest(R"({"records":[{"a":"1"}],"mapping":{},"extra":1})", 3);
+  ASSERT_FALSE(cmd.ok());
+  EXPECT_EQ(cmd.status().details()[0].field, "extra");
+}
+
+TEST(ValidateRequestReadersTest, BothReadersAgreeOnGoodAndBadBodies) {
+  const std::string bodies[] = {
+      // good
+      R"({"records":[],"mapping":{}})",
+      R"({"mapping":{"price":"p"},"records":[{"p":"1"},{},{"p":[]}],"platform":null})",
+      R"({"records":[{"k":""},{"":"v"}],"mapping":{"sku":""}})",
+      R"({"records":[{"a":1e308,"b":1e-400,"c":-0,"d":0.0}],"mapping":{"sku":"a"}})",
+      R"({"records":[{"deep":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}],"mapping":{}})",
+      // bad, each in a different way
+      R"({"records":[{"deep":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}],"mapping":{}})",
+      "{\"records\":[{\"a\":\"tab\tinside\"}],\"mapping\":{}}",
+      "{\"records\":[{\"a\":\"Jos\xE9\"}],\"mapping\":{}}",
+      R"({"records":[{"a":"\ud83d"}],"mapping":{}})",
+      R"({"records":[{"a":"\udc00"}],"mapping":{}})",
+      R"({"records":[{"a":"\x"}],"mapping":{}})",
+      R"({"records":[{"a":"\u12"}],"mapping":{}})",
+      R"({"records":[{"a\q":1}],"mapping":{}})",
+      R"({"records":[{"a":01}],"mapping":{}})",
+      R"({"records":[{"a":1.}],"mapping":{}})",
+      R"({"records":[{"a":-}],"mapping":{}})",
+      R"({"records":[{"a":12x}],"mapping":{}})",
+      R"({"records":[{"a":6e950}],"mapping":{}})",
+      R"({"records":[{"a":truex}],"mapping":{}})",
+      R"({"records":[{"a":nul}],"mapping":{}})",
+      R"({"records":[{"a":[1,]}],"mapping":{}})",
+      R"({"records":[{"a":{"b" 1}}],"mapping":{}})",
+      R"({"records":[{"a":1,}],"mapping":{}})",
+      R"({"records":[{"a":1 "b":2}],"mapping":{}})",
+      R"({"records":[{"a" 1}],"mapping":{}})",
+      R"({"records":[{"a":1}]"mapping":{}})",
+      R"({"records":[{"a":1}],"mapping":{}})",
+      R"({"records":[{"a":1}],"mapping":{}}})",
+      R"({"records":[{"a":1}],"mapping":{}} [])",
+      R"({"records":[{"a":1}],"mapping":{})",
+      R"({"records":[{"a":"1}],"mapping":{}})",
+      // a string followed by ':' (simdjson's skipping takes it for a key; fuzz_validate_body)
+      R"({"records":[],"mapping":{"sku":"x":"y"},"check_types":"a"}})",
+      R"({"records":[{"a":"x":"y"},"b":1}],"mapping":{}})",
+      R"({"records":[],"mapping":{"sku":"x":"y","title":"z"}})",
+      R"({"records":[{"a":1:2}],"mapping":{}})",
+      R"({"records":[],"mapping":{},"platform":"marketplace2":"x"})",
+      R"({"records":[{"a":[1]:2}],"mapping":{}})",
+      R"({"records":[{},{},{},{}],"mapping":{}})",
+      R"({"records":[{},7],"mapping":{}})",
+      R"({"records":{},"mapping":{}})",
+      R"({"records":[],"records":[{"a":1}],"mapping":{}})",
+      R"({"records":[],"mapping":{"colour":"c","sku":3}})",
+      R"({"records":[],"mapping":{"sku":{"a":1}}})",
+      R"({"records":[],"mapping":{},"check_types":["product"]})",
+      R"({"records":[],"mapping":{},"check_types":"product,tax"})",
+      R"({"records":[],"mapping":{},"platform":1})",
+      R"({"records":[],"mapping":{},"platform":"ebay","platform":"marketplace2"})",
+      R"({"records":[],"mapping":{},"z":1,"b":2})",
+      R"({"re\u0063ords":[],"mapping":{}})",
+      "",
+      "   ",
+      "[]",
+      "12",
+      "\"records\"",
+      "{",
+      "{}",
+      "\xEF\xBB\xBF",
+  };
+  for (const std::string& body : bodies) EXPECT_EQ(Diff(body), "") << body;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "ingest/json_reader.h"
 
+#include "ingest/json_fast.h"
 #include <gtest/gtest.h>
 
 #include "ingest_test_util.h"
@@ -180,6 +181,54 @@ TEST(JsonReaderTest, DeepNestingIsAnErrorNotACrash) {
   ReadOutcome out = ReadAll(FileFormat::kJsonArray, deep);
   EXPECT_EQ(out.code, ErrorCode::kInvalidRequest);
   EXPECT_EQ(out.message, "row 1 (byte 1): nested deeper than 64 levels at byte 70");
+}
+
+// The record reader's fast half (simdjson finding the tokens) takes a record only as the
+// hand-written parser alone reads it, to the byte, and takes the usual records.
+TEST(JsonReaderTest, TheFastHalfReadsAsTheParserAlone) {
+  struct Case {
+    std::string text;
+    bool fast;  // the fast half takes it
+  };
+  const Case cases[] = {
+      {R"({"sku":"A-1","price":12.50,"gtin":12345678901234567890,"n":null,"b":true})", true},
+      {" \t{ \"k\" : \"v\" , \"o\" : { \"a\" : [ 1 , { } ] } }\r", true},
+      {R"({"i\u0064":"x\u00e9\"\\\/\b\f\n\r\t\ud83d\ude00","e":-0.5E+3,"z":0})", true},
+      {R"({})", true},
+      {R"({"a":1,"a":2})", true},  // the row builder refuses the repeated key, not the parser
+      {R"({"a":"x":"y"},"b":1})", false},
+      {R"({"a":01})", false},
+      {R"({"a":6e950})", false},
+      {R"({"a":"\udc00"})", false},
+      {R"({"a":"\q"})", false},
+      {"{\"a\":\"tab\tinside\"}", false},
+      {"{\"a\":\"Jos\xE9\"}", false},
+      {R"({"a":[1,]})", false},
+      {R"({"a":truex})", false},
+      {R"({"a":1} {"b":2})", false},
+      {R"({"a":1)", false},
+      {R"([{"a":1}])", false},
+      {"{\"a\":" + std::string(70, '[') + std::string(70, ']') + "}", false},
+  };
+  for (const Case& c : cases) {
+    internal::JsonObjectParser alone(64), with_fast(64);
+    internal::FastObjectReader fast;
+    const bool took = fast.Read(c.text, with_fast);
+    EXPECT_EQ(took, c.fast) << c.text;
+    const bool parsed = !alone.Parse(c.text);
+    if (!took) continue;
+    ASSERT_TRUE(parsed) << c.text;
+    ASSERT_EQ(fast.fields().size(), alone.fields().size()) << c.text;
+    for (size_t k = 0; k < alone.fields().size(); ++k) {
+      const auto& a = fast.fields()[k];
+      const auto& b = alone.fields()[k];
+      EXPECT_EQ(a.key, b.key) << c.text;
+      EXPECT_EQ(a.raw_key, b.raw_key) << c.text;
+      EXPECT_EQ(a.kind, b.kind) << c.text;
+      EXPECT_EQ(a.value, b.value) << c.text;
+      EXPECT_EQ(a.raw_value, b.raw_value) << c.text;
+    }
+  }
 }
 
 }  // namespace
