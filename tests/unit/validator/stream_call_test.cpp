@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdint>
 #include <condition_variable>
 #include <mutex>
 #include <string>
@@ -40,6 +41,7 @@ class FakeClient final : public StreamIo {
   bool Write(const v1::ValidateStreamResponse& msg, grpc::WriteOptions) override {
     {
       std::lock_guard lock(mu_);
+      if (answers_.size() >= fail_after_) return false;  // the peer has gone
       answers_.push_back(msg.SerializeAsString());
     }
     changed_.notify_all();
@@ -59,6 +61,7 @@ class FakeClient final : public StreamIo {
     std::lock_guard lock(mu_);
     return stuck_;
   }
+  void FailWritesAfter(size_t answers) { fail_after_ = answers; }
 
  private:
   std::vector<v1::ValidateStreamRequest> requests_;
@@ -68,6 +71,7 @@ class FakeClient final : public StreamIo {
   size_t sent_ = 0;
   std::vector<std::string> answers_;
   bool stuck_ = false;
+  size_t fail_after_ = SIZE_MAX;
 };
 
 std::vector<v1::ValidateStreamRequest> Requests(size_t rows, size_t per_chunk) {
@@ -107,6 +111,57 @@ TEST(StreamCall, ClientsThatWaitForEachAnswerAreServedOnAnyThreadCount) {
           << threads << " threads, window " << window;
       EXPECT_TRUE(status.ok());
     }
+  }
+}
+
+// Expiry dates whose day/month order only a later chunk shows: the reading thread works out what
+// each chunk shows while the answering one evaluates the one before, and the answers must be
+// those of one thread doing everything in order.
+TEST(StreamCall, DatesObservedOnTheReadingThreadGiveTheSameAnswers) {
+  auto with_dates = [](bool revealing) {
+    auto requests = Requests(3000, 512);
+    requests[0].mutable_spec()->add_fields("expiry_date");
+    requests[0].mutable_spec()->add_check_types("product");
+    requests[0].mutable_spec()->add_check_types("inventory");
+    size_t row = 0;
+    for (size_t k = 1; k < requests.size(); ++k) {
+      for (auto& r : *requests[k].mutable_chunk()->mutable_rows()) {
+        r.add_values(revealing && row == 1500 ? "31/12/2028"
+                     : row % 50 == 0          ? "03/04/2028"
+                                              : "2028-04-01");
+        ++row;
+      }
+    }
+    return requests;
+  };
+  const auto requests = with_dates(true);
+  grpc::Status status;
+  const auto want = Serve(requests, 1, nullptr, &status);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  // The order shown in chunk 3 changes the answers from there on.
+  ASSERT_NE(Serve(with_dates(false), 1, nullptr, &status), want);
+  for (size_t threads : {2u, 3u}) {
+    for (size_t window : {1u, 3u, 100u}) {
+      WorkerPool pool(threads);
+      EXPECT_EQ(Serve(requests, window, &pool, &status), want)
+          << threads << " threads, window " << window;
+      EXPECT_TRUE(status.ok());
+    }
+  }
+}
+
+// The peer goes away while the next chunk is already being evaluated (the answering thread
+// begins it before it writes): the call ends CANCELLED, after that chunk's evaluation.
+TEST(StreamCall, APeerThatGoesAwayMidStreamCancelsTheCall) {
+  for (size_t fail_after : {0u, 1u, 3u}) {
+    WorkerPool pool(2);
+    FakeClient client(Requests(5000, 512), 100);
+    client.FailWritesAfter(fail_after);
+    uint64_t rows = 0;
+    const grpc::Status status = RunValidateStream(
+        ReferenceData::Default(), &pool, &client, [] { return false; }, &rows);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::CANCELLED) << fail_after;
+    EXPECT_EQ(client.answers().size(), fail_after);
   }
 }
 

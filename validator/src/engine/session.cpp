@@ -165,14 +165,37 @@ bool Session::ObservesDates() const {
          spec_.mapped.test(static_cast<size_t>(Field::kExpiryDate));
 }
 
-void Session::Observe(std::span<const std::string_view> values) {
-  if (!ObservesDates()) return;
-  for (size_t i = 0; i < spec_.columns.size() && i < values.size(); ++i) {
-    if (spec_.columns[i] == Field::kExpiryDate) {
-      batch_.date_order =
-          iso_date::Combine(batch_.date_order, iso_date::OrderShownBy(text::Trim(values[i])));
+namespace {
+
+// What one row shows of expiry_date's day/month order.
+dates::DateOrder OrderShownByRow(const BatchSpec& spec, std::span<const std::string_view> values) {
+  dates::DateOrder shown = dates::DateOrder::kUnknown;
+  for (size_t i = 0; i < spec.columns.size() && i < values.size(); ++i) {
+    if (spec.columns[i] == Field::kExpiryDate) {
+      shown = iso_date::Combine(shown, iso_date::OrderShownBy(text::Trim(values[i])));
     }
   }
+  return shown;
+}
+
+}  // namespace
+
+void Session::Observe(std::span<const std::string_view> values) {
+  if (!ObservesDates()) return;
+  batch_.date_order = iso_date::Combine(batch_.date_order, OrderShownByRow(spec_, values));
+}
+
+dates::DateOrder Session::ObserveRows(size_t n, const RowReader& read) const {
+  // Combine is a join (unknown below day-first and month-first, conflicting above both), so
+  // rows can be combined in any grouping: a chunk's rows first, then the chunk into the column.
+  dates::DateOrder shown = dates::DateOrder::kUnknown;
+  if (!ObservesDates()) return shown;
+  thread_local std::vector<std::string_view> values;
+  for (size_t i = 0; i < n && shown != dates::DateOrder::kConflicting; ++i) {
+    read(i, values);
+    shown = iso_date::Combine(shown, OrderShownByRow(spec_, values));
+  }
+  return shown;
 }
 
 void Session::Evaluate(Lane& lane, uint64_t row, std::span<const std::string_view> values,
@@ -242,13 +265,13 @@ void Session::AddRow(std::span<const std::string_view> values, std::vector<Issue
 
 void Session::BeginRows(size_t n, RowReader read) {
   if (chunk_open_) std::abort();  // broken contract: EndRows was not called
-  if (ObservesDates()) {
-    std::vector<std::string_view>& values = lanes_[0]->values;
-    for (size_t i = 0; i < n; ++i) {
-      read(i, values);
-      Observe(values);
-    }
-  }
+  const dates::DateOrder observed = ObserveRows(n, read);
+  BeginRows(n, std::move(read), observed);
+}
+
+void Session::BeginRows(size_t n, RowReader read, dates::DateOrder observed) {
+  if (chunk_open_) std::abort();  // broken contract: EndRows was not called
+  if (ObservesDates()) batch_.date_order = iso_date::Combine(batch_.date_order, observed);
   for (auto& lane : lanes_) lane->ctx.set_date_order(batch_.date_order);
   const size_t threads = lanes_.size();
   const size_t slice_rows = threads == 1

@@ -71,6 +71,13 @@ class Session {
   // row order, as slices finish. One chunk at a time: BeginRows, then EndRows, before any other
   // call. `read` (and what it reads) must stay valid until EndRows returns.
   void BeginRows(size_t n, RowReader read);
+  // The same, with what the chunk's rows show already worked out by ObserveRows (on another
+  // thread, e.g. the one that read the chunk): BeginRows then has nothing to read before it
+  // offers the evaluation.
+  void BeginRows(size_t n, RowReader read, dates::DateOrder observed);
+  // What rows [0, n) show of the column-wide conventions, combined, as BeginRows would observe
+  // them. Reads only the spec: any thread, while the session evaluates another chunk.
+  dates::DateOrder ObserveRows(size_t n, const RowReader& read) const;
   void EndRows(const IssueSink& sink);
   void AddRows(size_t n, RowReader read, std::vector<Issue>& out);
   // Learns from a row what column-wide conventions it shows (the day/month order of

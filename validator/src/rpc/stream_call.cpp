@@ -18,7 +18,13 @@ grpc::Status NotAChunk() {
 
 grpc::Status Cancelled() { return grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"); }
 
-// The chunks between the reading thread and the answering one: a few buffers, each either free
+// A chunk as read, and what the reading thread's check found in it.
+struct Slot {
+  v1::ValidateStreamRequest request;
+  StreamValidation::Checked checked;
+};
+
+// The chunks between the reading thread and the answering one: a few slots, each either free
 // (the reader may fill it) or ready (the answerer evaluates it, then frees it). More than two:
 // parsing into a buffer the other cores have just read costs up to twice as much (every line
 // must first be taken back from their caches), so a freed buffer waits a while before reuse.
@@ -26,34 +32,35 @@ constexpr int kBuffers = 4;
 
 class Handoff {
  public:
-  // A free buffer, waiting while both are in use; nullptr once the answerer has stopped.
-  v1::ValidateStreamRequest* TakeFree() {
+  // A free slot, waiting while all are in use; nullptr once the answerer has stopped.
+  Slot* TakeFree() {
     std::unique_lock lock(mu_);
     changed_.wait(lock, [&] { return !free_.empty() || stopped_; });
     if (stopped_) return nullptr;
     const int i = free_.front();  // the one freed longest ago
     free_.pop_front();
-    return &buffers_[i];
+    return &slots_[i];
   }
-  void PushReady(v1::ValidateStreamRequest* b) { Put(ready_, b); }
-  void Release(v1::ValidateStreamRequest* b) { Put(free_, b); }
-  // The next ready buffer in order; nullptr when the reader has closed and none is left.
-  v1::ValidateStreamRequest* TakeReady() {
+  void PushReady(Slot* b) { Put(ready_, b); }
+  void Release(Slot* b) { Put(free_, b); }
+  // The next ready slot in order. With wait, nullptr when the reader has closed and none is
+  // left; without, nullptr also when the next one is not ready yet.
+  Slot* TakeReady(bool wait) {
     std::unique_lock lock(mu_);
-    changed_.wait(lock, [&] { return !ready_.empty() || closed_; });
+    if (wait) changed_.wait(lock, [&] { return !ready_.empty() || closed_; });
     if (ready_.empty()) return nullptr;
     const int i = ready_.front();
     ready_.pop_front();
-    return &buffers_[i];
+    return &slots_[i];
   }
   void Close() { Set(closed_); }  // reader: no more chunks
   void Stop() { Set(stopped_); }  // answerer: the peer is gone
 
  private:
-  void Put(std::deque<int>& q, v1::ValidateStreamRequest* b) {
+  void Put(std::deque<int>& q, Slot* b) {
     {
       std::lock_guard lock(mu_);
-      q.push_back(static_cast<int>(b - buffers_));
+      q.push_back(static_cast<int>(b - slots_));
     }
     changed_.notify_all();
   }
@@ -65,7 +72,7 @@ class Handoff {
     changed_.notify_all();
   }
 
-  v1::ValidateStreamRequest buffers_[kBuffers];
+  Slot slots_[kBuffers];
   std::mutex mu_;
   std::condition_variable changed_;
   std::deque<int> free_ = {0, 1, 2, 3};
@@ -90,43 +97,55 @@ grpc::Status Sequential(StreamValidation& v, StreamIo* stream,
   return grpc::Status::OK;
 }
 
-// This thread reads and checks; another evaluates and answers in order.
+// This thread reads and checks; another evaluates and answers in order. The answering thread
+// begins the next chunk before it writes an answer when that chunk is ready, so the pool
+// evaluates while the answer is serialized and sent.
 grpc::Status Pipelined(StreamValidation& v, StreamIo* stream,
                        const std::function<bool()>& cancelled) {
   Handoff handoff;
   bool peer_gone = false;
   std::thread answerer([&] {
     v1::ValidateStreamResponse response;
-    while (v1::ValidateStreamRequest* b = handoff.TakeReady()) {
-      // Checked by the reader, so Begin cannot fail here.
-      if (v.Begin(b->chunk()).ok()) v.End(response.mutable_issues());
-      handoff.Release(b);
+    Slot* slot = handoff.TakeReady(/*wait=*/true);
+    if (slot != nullptr) v.Begin(std::move(slot->checked));
+    while (slot != nullptr) {
+      v.End(response.mutable_issues());
+      handoff.Release(slot);
+      slot = handoff.TakeReady(/*wait=*/false);
+      if (slot != nullptr) v.Begin(std::move(slot->checked));  // reads no response
       if (!stream->Write(response)) {
+        // The chunk begun reads its slot, which must outlive its evaluation: end it first.
+        if (slot != nullptr) v.End(response.mutable_issues());
         peer_gone = true;
         handoff.Stop();
         return;
+      }
+      if (slot == nullptr) {
+        slot = handoff.TakeReady(/*wait=*/true);
+        if (slot != nullptr) v.Begin(std::move(slot->checked));
       }
     }
   });
   grpc::Status status = grpc::Status::OK;
   uint64_t rows = 0;
-  while (v1::ValidateStreamRequest* b = handoff.TakeFree()) {
-    if (!stream->Read(b)) break;
+  while (Slot* slot = handoff.TakeFree()) {
+    if (!stream->Read(&slot->request)) break;
     if (cancelled()) {
       status = Cancelled();
       break;
     }
-    if (!b->has_chunk()) {
+    if (!slot->request.has_chunk()) {
       status = NotAChunk();
       break;
     }
-    auto count = v.Check(b->chunk(), rows);
-    if (!count.ok()) {
-      status = ToGrpcStatus(count.status());
+    auto checked = v.Check(slot->request.chunk(), rows);
+    if (!checked.ok()) {
+      status = ToGrpcStatus(checked.status());
       break;
     }
-    rows += *count;
-    handoff.PushReady(b);
+    rows += checked->rows;
+    slot->checked = std::move(*checked);
+    handoff.PushReady(slot);
   }
   handoff.Close();
   answerer.join();  // the chunks before an error are answered first

@@ -116,20 +116,25 @@ Result<std::unique_ptr<StreamValidation>> StreamValidation::Start(const Referenc
       new StreamValidation(ref, std::move(*engine_spec), spec, pool));
 }
 
-Result<size_t> StreamValidation::Check(const v1::RowChunk& chunk, uint64_t rows_before) const {
+Result<StreamValidation::Checked> StreamValidation::Check(const v1::RowChunk& chunk,
+                                                          uint64_t rows_before) const {
   auto read = ReadRows(proto_spec_, session_.spec().columns.size(), chunk.rows(), chunk.packed(),
                        rows_before);
   if (!read.ok()) return read.status();
-  return read->count;
+  const dates::DateOrder observed = session_.ObserveRows(read->count, read->read);
+  return Checked{read->count, std::move(read->read), observed};
 }
 
 Status StreamValidation::Begin(const v1::RowChunk& chunk) {
-  auto read = ReadRows(proto_spec_, session_.spec().columns.size(), chunk.rows(), chunk.packed(),
-                       session_.rows());
-  if (!read.ok()) return read.status();
-  session_.BeginRows(read->count, std::move(read->read));
-  open_ = true;
+  auto checked = Check(chunk, session_.rows());
+  if (!checked.ok()) return checked.status();
+  Begin(std::move(*checked));
   return Status::Ok();
+}
+
+void StreamValidation::Begin(Checked checked) {
+  session_.BeginRows(checked.rows, std::move(checked.read), checked.observed);
+  open_ = true;
 }
 
 void StreamValidation::End(v1::IssueChunk* out) {

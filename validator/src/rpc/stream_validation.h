@@ -11,6 +11,11 @@
 //   v->Begin(chunk2); ... v->End(&issues2);
 //   v->Finish(&batch_issues, &stats);
 //
+// A service that reads on one thread and answers on another splits Begin in two: Check (the
+// reading thread: the rows' shape, their UTF-8, what their dates show) and Begin(Checked) (the
+// answering thread: evaluation starts at once), so the answering thread does no pass over the
+// rows of its own.
+//
 // The answers are the same, byte for byte, whatever the pool's size (session.h explains how).
 // Not thread-safe: one thread drives one call; calls may share a pool.
 #pragma once
@@ -32,13 +37,24 @@ class StreamValidation {
                                                          const v1::BatchSpec& spec,
                                                          WorkerPool* pool);
 
+  // A chunk Check has accepted: its row count (repeated Row or PackedRows), a reader of its
+  // rows (valid while the chunk is alive and unchanged), and what its rows show of the
+  // column-wide conventions (Session::ObserveRows).
+  struct Checked {
+    size_t rows = 0;
+    Session::RowReader read;
+    dates::DateOrder observed = dates::DateOrder::kUnknown;
+  };
+
   // Checks that every row of chunk has the values the spec needs, then starts evaluating them.
   // chunk must stay alive and unchanged until End() returns. Errors: kInvalidRequest naming the
   // first row with a wrong value count (nothing is started then).
   Status Begin(const v1::RowChunk& chunk);
-  // Begin's check alone, for a chunk that will follow `rows_before` rows; any thread. Returns
-  // the chunk's row count (repeated Row or PackedRows).
-  Result<size_t> Check(const v1::RowChunk& chunk, uint64_t rows_before) const;
+  // Begin's check alone, for a chunk that will follow `rows_before` rows; any thread, also while
+  // another chunk is being evaluated.
+  Result<Checked> Check(const v1::RowChunk& chunk, uint64_t rows_before) const;
+  // Starts evaluating a chunk Check accepted (for the rows that follow those begun so far).
+  void Begin(Checked checked);
   // Waits for the chunk begun and writes its issues and rows_done to out (cleared first).
   void End(v1::IssueChunk* out);
   // After the last chunk: the batch-level issues (with rows_done) and the stats.
