@@ -13,6 +13,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${DQ_BUILD_DIR:-$ROOT/build}"
+unset DQ_BUILD_DIR  # the services refuse DQ_* names they do not know
 ROWS="${1:-100000}"
 RUNS="${2:-3}"
 "$ROOT/scripts/install-deps.sh" --bench

@@ -6,6 +6,9 @@
 # After start_local_stack: REDIS VAL GW ports, REDIS_PID VAL_PID GW_PID, DQ_REDIS_PORT exported.
 # After create_account_key: ACCOUNT and KEY.
 
+# The scripts' own knob must not reach the services, which refuse DQ_* names they do not know.
+unset DQ_BUILD_DIR
+
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_port() {  # up to 120 s: a binary under valgrind starts slowly
   for _ in $(seq 1 1200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.1; done
