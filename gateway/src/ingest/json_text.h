@@ -50,7 +50,7 @@ class JsonObjectParser {
   // Decodes the string at s[i] ('"' expected).
   std::optional<JsonError> ParseString(std::string_view s, size_t& i, std::string_view& out);
 
-  // The second half of the fast reader (validate/fast_json.h), for a member whose tokens a
+  // The second half of the fast reader (json_fast.h), for a member whose tokens a
   // simdjson pass has already found: the key's opening quote at s[key_open], and the value's token
   // at s[value_start, value_end) (a scalar's text plus the whitespace after it; s[value_end] is
   // the next token's first byte, checked here to be ',' or a closing bracket). That pass has

@@ -310,7 +310,7 @@ Status WalkHandWritten(std::string_view body, size_t max_records, ValidateComman
           JsonField element{};
           if (auto e = p.ParseValueAt(body, i, element, /*compact=*/false)) return NotJson(*e);
           w.record_problems.push_back({"records[" + std::to_string(w.record_count) + "]",
-                                     "must be an object, not " + std::string(KindName(element))});
+                                       "must be an object, not " + std::string(KindName(element))});
           if (w.record_count < max_records) cmd.record_begin.push_back(cmd.record_begin.back());
         }
         ++w.record_count;
@@ -332,7 +332,7 @@ Status WalkHandWritten(std::string_view body, size_t max_records, ValidateComman
         cmd.members.clear();
         cmd.record_begin.assign(1, 0);
         w.record_problems.assign(1, {"records", "must be an array of objects, not " +
-                                                  std::string(KindName(value))});
+                                                    std::string(KindName(value))});
       } else if (key == "mapping") {
         w.have_mapping = true;
         w.mapping_value = value;
@@ -349,8 +349,8 @@ Status WalkHandWritten(std::string_view body, size_t max_records, ValidateComman
       } else if (key == "platform") {
         w.platform = value;
       } else {
-        w.unknown.emplace_back(key);  // deduplicated once, below: a linear search here made a
-                                    // body of 100,000 distinct keys cost seconds of CPU
+        w.unknown.emplace_back(key);  // deduplicated once, in CheckWalked: a linear search
+                                      // here made a body of 100,000 distinct keys cost seconds
       }
     }
     SkipSpace(body, i);
