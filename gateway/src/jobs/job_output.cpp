@@ -7,16 +7,11 @@ namespace dq::gateway {
 
 void RowBatch::Add(std::span<const std::string_view> row,
                    std::span<const ingest::CellKind> row_kinds) {
-  starts.push_back(used);
+  starts.push_back(cells.size());
   for (size_t c = 0; c < row.size(); ++c) {
-    if (used == cells.size()) {
-      cells.emplace_back(row[c]);
-    } else {
-      cells[used].assign(row[c]);
-    }
-    if (kinds.size() <= used) kinds.resize(used + 1);
-    kinds[used] = c < row_kinds.size() ? row_kinds[c] : ingest::CellKind::kString;
-    ++used;
+    cells.push_back({text.size(), row[c].size()});
+    text.append(row[c]);
+    kinds.push_back(c < row_kinds.size() ? row_kinds[c] : ingest::CellKind::kString);
   }
 }
 
@@ -91,8 +86,7 @@ void JobOutput::ToChunk(RowBatch& batch, validator::v1::RowChunk* chunk) {
   for (size_t r = 0; r < batch.rows(); ++r) {
     const size_t width = batch.Width(r);
     for (size_t c : columns_) {
-      const std::string_view cell =
-          c < width ? std::string_view(batch.cells[batch.starts[r] + c]) : std::string_view();
+      const std::string_view cell = c < width ? batch.Cell(batch.starts[r] + c) : std::string_view();
       data->append(cell);
       lengths->AddAlreadyReserved(static_cast<uint32_t>(cell.size()));
     }
@@ -121,8 +115,8 @@ void JobOutput::Apply(const validator::v1::IssueChunk& answer, RowBatch& batch) 
   for (size_t r = 0; r < batch.rows(); ++r) {
     const size_t at = batch.starts[r];
     const size_t width = batch.Width(r);
-    cells.assign(batch.cells.begin() + static_cast<ptrdiff_t>(at),
-                 batch.cells.begin() + static_cast<ptrdiff_t>(at + width));
+    cells.clear();
+    for (size_t k = at; k < at + width; ++k) cells.push_back(batch.Cell(k));
     writer_.WriteRow(cells, {batch.kinds.data() + at, width});
   }
   rows_done_ += static_cast<int64_t>(batch.rows());
@@ -160,7 +154,7 @@ void JobOutput::ApplyFix(RowBatch& batch, size_t r, const std::string& field,
   for (size_t k = 0; k < field_names_.size(); ++k) {
     if (field_names_[k] != field || columns_[k] >= batch.Width(r)) continue;
     const size_t at = batch.starts[r] + columns_[k];
-    batch.cells[at] = value;
+    batch.Set(at, value);
     batch.kinds[at] = ingest::CellKind::kString;
   }
 }

@@ -20,23 +20,40 @@
 
 namespace dq::gateway {
 
-// A chunk of rows, owned (the reader's views die with the next piece of the file). The cell
-// strings are reused from chunk to chunk, so a steady stream allocates almost nothing.
+// A chunk of rows, owned (the reader's views die with the next piece of the file). The cells'
+// bytes sit one after another in one buffer, and a fix appends its value there and points the
+// cell at it. Filling a batch therefore copies bytes, not strings, and the buffers are reused
+// from chunk to chunk, so a steady stream allocates nothing.
 struct RowBatch {
-  std::vector<std::string> cells;       // row r's cells start at starts[r]
+  struct Span {
+    size_t at = 0;
+    size_t size = 0;
+  };
+  std::string text;                     // the cells' bytes
+  std::vector<Span> cells;              // row r's cells start at starts[r]
   std::vector<ingest::CellKind> kinds;  // parallel to cells (JSON formats only)
   std::vector<size_t> starts;
-  size_t used = 0;          // cells in use
-  uint64_t first_row = 0;   // row number of the first row, once sent
+  uint64_t first_row = 0;  // row number of the first row, once sent
 
   size_t rows() const { return starts.size(); }
   void Clear() {
+    text.clear();
+    cells.clear();
+    kinds.clear();
     starts.clear();
-    used = 0;
   }
   void Add(std::span<const std::string_view> row, std::span<const ingest::CellKind> row_kinds);
   size_t Width(size_t r) const {
-    return (r + 1 < starts.size() ? starts[r + 1] : used) - starts[r];
+    return (r + 1 < starts.size() ? starts[r + 1] : cells.size()) - starts[r];
+  }
+  // Cell i's text, valid until the batch changes.
+  std::string_view Cell(size_t i) const {
+    return std::string_view(text).substr(cells[i].at, cells[i].size);
+  }
+  // Replaces cell i's text.
+  void Set(size_t i, std::string_view value) {
+    cells[i] = {text.size(), value.size()};
+    text.append(value);
   }
 };
 
