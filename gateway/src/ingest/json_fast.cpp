@@ -27,6 +27,7 @@ bool AtEndFast(od::document& document) {
 
 bool FastObjectReader::Read(std::string_view text, JsonObjectParser& parser) {
   fields_.clear();
+  if (text.size() > kFastRecordMaxBytes) return false;
   const std::string_view doc = PadForSimdjson(text, padded_);
   parser.ResetScratch(doc.size());
   od::document document;

@@ -27,13 +27,18 @@ bool ReadMembersFast(simdjson::ondemand::object& object, std::string_view doc,
 // True when simdjson has iterated the whole document: nothing but whitespace follows.
 bool AtEndFast(simdjson::ondemand::document& document);
 
+// The largest record the fast half reads. simdjson's buffers take ~6 bytes per byte of the
+// largest record a reader has seen, for the reader's life; records are rarely over 1 KB, and a
+// larger one (4 MiB may be sent) is read by the hand-written parser alone.
+inline constexpr size_t kFastRecordMaxBytes = 64 * 1024;
+
 // One record of an upload: `text` holds one object, with whitespace around it allowed, as
 // JsonObjectParser::Parse takes it.
 class FastObjectReader {
  public:
   // Fills fields() as JsonObjectParser::Parse would fill its fields(), with views into this
   // reader's copy of the text and into the parser's scratch buffer, valid until the next call.
-  // False when the hand-written parser must read it.
+  // False when the hand-written parser must read it (always past kFastRecordMaxBytes).
   bool Read(std::string_view text, JsonObjectParser& parser);
   const std::vector<JsonField>& fields() const { return fields_; }
 

@@ -374,15 +374,8 @@ Status WalkHandWritten(std::string_view body, size_t max_records, ValidateComman
 // the command is then partly filled and must be cleared.
 bool WalkFast(std::string_view body, size_t max_records, ValidateCommand& cmd, Walked& w) {
   namespace od = simdjson::ondemand;
-  // One parser per serving thread. Its buffers take ~5 bytes per body byte, so after an
-  // unusually large body they are freed rather than kept.
-  thread_local od::parser parser;
-  struct Release {
-    od::parser& p;
-    ~Release() {
-      if (p.capacity() > kKeepFastParserBytes) p = od::parser();
-    }
-  } release{parser};
+  if (body.size() > kFastPathMaxBodyBytes) return false;
+  thread_local od::parser parser;  // one per serving thread, its buffers kept
 
   if (body.starts_with("\xEF\xBB\xBF")) body.remove_prefix(3);
   // The command keeps the padded copy simdjson reads, as the cells point into it.

@@ -327,6 +327,13 @@ TEST(ValidateRequestReadersTest, TheUsualShapesTakeTheFastPath) {
   auto cmd = ParseValidateRequest(R"({"records":[{"a":"1"}],"mapping":{},"extra":1})", 3);
   ASSERT_FALSE(cmd.ok());
   EXPECT_EQ(cmd.status().details()[0].field, "extra");
+  // So does a body past kFastPathMaxBodyBytes (simdjson's buffers would take ~6x its size).
+  const std::string big = R"({"records":[{"a":")" + std::string(kFastPathMaxBodyBytes, 'x') +
+                          R"("}],"mapping":{"sku":"a"}})";
+  auto large = ParseValidateRequest(big, 3);
+  ASSERT_TRUE(large.ok()) << large.status().message();
+  EXPECT_FALSE(ReadByTheFastPath(*large));
+  EXPECT_EQ(large->cells[0].size(), kFastPathMaxBodyBytes);
 }
 
 TEST(ValidateRequestReadersTest, BothReadersAgreeOnGoodAndBadBodies) {
