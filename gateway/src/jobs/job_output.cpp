@@ -141,6 +141,9 @@ JobWrite JobOutput::TakeWrite(bool final) {
   if (final ? !writer_.out().empty() : writer_.out().size() >= options_.cleaned_piece_bytes) {
     w.cleaned = std::move(writer_.out());
     writer_.out().clear();
+    // The next piece starts at its full size: grown from empty, each piece was copied over
+    // and over as it doubled (a chunk's rows may take it past a piece, so room for two).
+    if (!final) writer_.out().reserve(2 * options_.cleaned_piece_bytes);
   }
   w.rows_done = rows_done_;
   w.issues_stored = issues_stored_;
