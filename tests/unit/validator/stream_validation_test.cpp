@@ -202,6 +202,41 @@ TEST(StreamValidation, PackedRowsWithAValueIndexShareValues) {
   EXPECT_EQ(a.SerializeAsString(), b.SerializeAsString());
 }
 
+// The pass that learns expiry_date's day/month order reads one value a row, through the value
+// index: the date column (2), not the unmapped column beside it (1), which shows the opposite
+// order, nor the column the field's position would name (0).
+TEST(StreamValidation, TheDateOrderIsLearntFromTheMappedColumnInEveryForm) {
+  auto answer = [](bool revealing, bool packed) {
+    v1::ValidateRequest r;
+    for (const char* f : {"expiry_date", "sku", "title"}) r.mutable_spec()->add_fields(f);
+    for (uint32_t k : {2u, 0u, 0u}) r.mutable_spec()->add_value_index(k);
+    r.mutable_spec()->add_check_types("inventory");
+    for (int i = 0; i < 6; ++i) {
+      v1::Row* row = r.add_rows();
+      row->add_values("SKU-" + std::to_string(i));
+      row->add_values("12/31/2027");  // unmapped: would say month-first
+      row->add_values(revealing && i == 4 ? "31/12/2027" : "03/04/2027");
+    }
+    if (packed) *r.mutable_packed() = Pack(r.rows(), 3);
+    if (packed) r.clear_rows();
+    v1::ValidateResponse response;
+    EXPECT_TRUE(ValidateBatch(ReferenceData::Default(), r, &response).ok());
+    return response;
+  };
+  const v1::ValidateResponse rows = answer(true, false);
+  const v1::ValidateResponse packed = answer(true, true);
+  EXPECT_EQ(rows.SerializeAsString(), packed.SerializeAsString());
+  // Day-first, from row 5's date: row 1's 03/04/2027 is the 3rd of April.
+  bool fixed_day_first = false;
+  for (const auto& issue : packed.issues()) {
+    if (issue.row() == 1 && issue.field() == "expiry_date" && issue.fixed_value() == "2027-04-03") {
+      fixed_day_first = true;
+    }
+  }
+  EXPECT_TRUE(fixed_day_first) << packed.DebugString();
+  EXPECT_NE(answer(false, true).SerializeAsString(), packed.SerializeAsString());
+}
+
 // Records with no mapped value still count: the row count travels with the packed rows.
 TEST(StreamValidation, PackedRowsOfNoValuesAreCounted) {
   v1::ValidateRequest request;

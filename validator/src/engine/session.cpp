@@ -185,6 +185,21 @@ void Session::Observe(std::span<const std::string_view> values) {
   batch_.date_order = iso_date::Combine(batch_.date_order, OrderShownByRow(spec_, values));
 }
 
+dates::DateOrder Session::ObserveRows(size_t n, const ValueReader& value) const {
+  dates::DateOrder shown = dates::DateOrder::kUnknown;
+  if (!ObservesDates()) return shown;
+  std::vector<size_t> columns;  // where expiry_date is mapped (one column, as a rule)
+  for (size_t k = 0; k < spec_.columns.size(); ++k) {
+    if (spec_.columns[k] == Field::kExpiryDate) columns.push_back(k);
+  }
+  for (size_t i = 0; i < n && shown != dates::DateOrder::kConflicting; ++i) {
+    for (size_t k : columns) {
+      shown = iso_date::Combine(shown, iso_date::OrderShownBy(text::Trim(value(i, k))));
+    }
+  }
+  return shown;
+}
+
 dates::DateOrder Session::ObserveRows(size_t n, const RowReader& read) const {
   // Combine is a join (unknown below day-first and month-first, conflicting above both), so
   // rows can be combined in any grouping: a chunk's rows first, then the chunk into the column.

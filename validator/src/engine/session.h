@@ -52,6 +52,9 @@ class Session {
   // from several threads at once (for different i): it may only read shared data, and the views
   // must stay valid until EndRows returns.
   using RowReader = std::function<void(size_t i, std::vector<std::string_view>& values)>;
+  // The value of column k (of spec.columns) in row i of the chunk, as a RowReader would give it;
+  // "" past the row's values. Same threading rules as RowReader.
+  using ValueReader = std::function<std::string_view(size_t i, size_t k)>;
   // Receives the issues of a chunk, in order, on the thread that calls EndRows.
   using IssueSink = std::function<void(Issue&&)>;
 
@@ -78,6 +81,8 @@ class Session {
   // What rows [0, n) show of the column-wide conventions, combined, as BeginRows would observe
   // them. Reads only the spec: any thread, while the session evaluates another chunk.
   dates::DateOrder ObserveRows(size_t n, const RowReader& read) const;
+  // The same, reading only the columns it looks at (one value a row instead of all of them).
+  dates::DateOrder ObserveRows(size_t n, const ValueReader& value) const;
   void EndRows(const IssueSink& sink);
   void AddRows(size_t n, RowReader read, std::vector<Issue>& out);
   // Learns from a row what column-wide conventions it shows (the day/month order of

@@ -1,6 +1,7 @@
 #include "stream_validation.h"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,10 +20,12 @@ constexpr size_t kMaxPackedRows = 1u << 20;
 
 Status BadRows(std::string message) { return Status(ErrorCode::kInvalidRequest, std::move(message)); }
 
-// The rows of a request or chunk, checked, as a count and a reader for the Session.
+// The rows of a request or chunk, checked, as a count and readers for the Session: of a whole
+// row, and of one value (for the pass that looks at one column).
 struct RowsIn {
   size_t count = 0;
   Session::RowReader read;
+  Session::ValueReader value;
 };
 
 // Checks that each row has exactly one value per field or, with a value_index, at least one
@@ -53,8 +56,9 @@ Result<RowsIn> ReadRows(const v1::BatchSpec& spec, size_t width, const Rows& row
       return BadRows("packed rows: " + std::to_string(packed.lengths_size()) + " lengths for " +
                      std::to_string(count) + " rows of " + std::to_string(n));
     }
-    // Where each row starts in data; a row's values follow one another.
-    std::vector<size_t> starts(count + 1, 0);
+    // Where each row starts in data; a row's values follow one another. Shared by both readers.
+    auto shared_starts = std::make_shared<std::vector<size_t>>(count + 1, 0);
+    std::vector<size_t>& starts = *shared_starts;
     size_t at = 0;
     for (size_t r = 0; r < count; ++r) {
       starts[r] = at;
@@ -67,11 +71,21 @@ Result<RowsIn> ReadRows(const v1::BatchSpec& spec, size_t width, const Rows& row
     }
     if (!text::IsValidUtf8(packed.data())) return BadRows("packed rows: data is not UTF-8");
     const std::string_view data = packed.data();
+    // Value k of row i: its column's offset is the row's start plus the lengths before it.
+    auto value = [&packed, &index, data, n, shared_starts](size_t i,
+                                                           size_t k) -> std::string_view {
+      const size_t column = index.empty() ? k : index[static_cast<int>(k)];
+      if (column >= n) return {};
+      size_t from = (*shared_starts)[i];
+      const int first = static_cast<int>(i * n);
+      for (size_t c = 0; c < column; ++c) from += packed.lengths(first + static_cast<int>(c));
+      return data.substr(from, packed.lengths(first + static_cast<int>(column)));
+    };
     // Reads only: called from several threads at once.
-    return RowsIn{count, [&packed, &index, data, n, starts = std::move(starts)](
+    return RowsIn{count, [&packed, &index, data, n, shared_starts](
                              size_t i, std::vector<std::string_view>& values) {
                     values.clear();
-                    size_t from = starts[i];
+                    size_t from = (*shared_starts)[i];
                     const int first = static_cast<int>(i * n);
                     for (size_t c = 0; c < n; ++c) {
                       const uint32_t len = packed.lengths(first + static_cast<int>(c));
@@ -86,7 +100,8 @@ Result<RowsIn> ReadRows(const v1::BatchSpec& spec, size_t width, const Rows& row
                       values.clear();
                       for (uint32_t k : index) values.push_back(all[k]);
                     }
-                  }};
+                  },
+                  std::move(value)};
   }
   for (int i = 0; i < rows.size(); ++i) {
     const size_t n = static_cast<size_t>(rows[i].values_size());
@@ -102,6 +117,12 @@ Result<RowsIn> ReadRows(const v1::BatchSpec& spec, size_t width, const Rows& row
                     values.clear();
                     for (uint32_t k : index) values.emplace_back(row.values(static_cast<int>(k)));
                   }
+                },
+                [&rows, &index](size_t i, size_t k) -> std::string_view {
+                  const v1::Row& row = rows[static_cast<int>(i)];
+                  const size_t column = index.empty() ? k : index[static_cast<int>(k)];
+                  if (column >= static_cast<size_t>(row.values_size())) return {};
+                  return row.values(static_cast<int>(column));
                 }};
 }
 
@@ -121,7 +142,7 @@ Result<StreamValidation::Checked> StreamValidation::Check(const v1::RowChunk& ch
   auto read = ReadRows(proto_spec_, session_.spec().columns.size(), chunk.rows(), chunk.packed(),
                        rows_before);
   if (!read.ok()) return read.status();
-  const dates::DateOrder observed = session_.ObserveRows(read->count, read->read);
+  const dates::DateOrder observed = session_.ObserveRows(read->count, read->value);
   return Checked{read->count, std::move(read->read), observed};
 }
 
@@ -164,7 +185,9 @@ Status ValidateBatch(const ReferenceData& ref, const v1::ValidateRequest& reques
                        request.packed(), 0);
   if (!read.ok()) return read.status();
   std::vector<Issue> issues;
-  session.AddRows(read->count, std::move(read->read), issues);
+  const dates::DateOrder observed = session.ObserveRows(read->count, read->value);
+  session.BeginRows(read->count, std::move(read->read), observed);
+  session.EndRows([&issues](Issue&& issue) { issues.push_back(std::move(issue)); });
   session.Finish(issues);
   // Batch-level issues come last; the response is ordered by row.
   std::stable_sort(issues.begin(), issues.end(),
