@@ -4,18 +4,21 @@ namespace dq::ingest::internal {
 
 namespace od = simdjson::ondemand;
 
+MemberTokens TokensOf(od::field& field, std::string_view doc) {
+  const auto key_open = static_cast<size_t>(field.key().raw() - doc.data()) - 1;
+  const std::string_view token = field.value().raw_json_token();
+  const auto start = static_cast<size_t>(token.data() - doc.data());
+  return {key_open, start, start + token.size()};
+}
+
 bool ReadMembersFast(od::object& object, std::string_view doc, JsonObjectParser& parser,
                      std::vector<JsonField>& out, bool& nested) {
   for (auto member : object) {
     od::field field;
     if (std::move(member).get(field)) return false;
-    // The key's opening quote, and the value's token with the whitespace after it. The value
-    // is left to simdjson to step over; ReadValueToken makes sure it can (see there).
-    const auto key_open = static_cast<size_t>(field.key().raw() - doc.data()) - 1;
-    const std::string_view token = field.value().raw_json_token();
-    const auto start = static_cast<size_t>(token.data() - doc.data());
+    const MemberTokens t = TokensOf(field, doc);
     JsonField& f = out.emplace_back();
-    if (!parser.ReadMemberTokens(doc, key_open, start, start + token.size(), f)) return false;
+    if (!parser.ReadMemberTokens(doc, t.key_open, t.start, t.end, f)) return false;
     nested |= f.kind == CellKind::kJson;
   }
   return true;

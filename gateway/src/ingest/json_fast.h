@@ -18,6 +18,16 @@
 
 namespace dq::ingest::internal {
 
+// Where a member's tokens lie in `doc`, the text simdjson iterates: the key's opening quote,
+// and the value's token [start, end) with the whitespace after it. The value is left for
+// simdjson to step over (JsonObjectParser::ReadValueToken makes sure it can).
+struct MemberTokens {
+  size_t key_open;
+  size_t start;
+  size_t end;
+};
+MemberTokens TokensOf(simdjson::ondemand::field& field, std::string_view doc);
+
 // Appends the members of `object` to `out`, each as JsonObjectParser::ParseObjectAt reads it.
 // `doc` is the text simdjson iterates. Sets `nested` when a value is an object or an array.
 // False when the hand-written parser must decide (out is then partly filled).

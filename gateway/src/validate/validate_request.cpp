@@ -394,11 +394,9 @@ bool WalkFast(std::string_view body, size_t max_records, ValidateCommand& cmd, W
   for (auto member : top) {
     od::field field;
     if (std::move(member).get(field)) return false;
-    const auto key_open = static_cast<size_t>(field.key().raw() - doc.data()) - 1;
-    const std::string_view token = field.value().raw_json_token();
-    const auto start = static_cast<size_t>(token.data() - doc.data());
+    const ingest::internal::MemberTokens t = ingest::internal::TokensOf(field, doc);
     JsonField key{};
-    if (!p.ReadKeyToken(doc, key_open, start, key)) return false;
+    if (!p.ReadKeyToken(doc, t.key_open, t.start, key)) return false;
     if (key.key == "records") {
       od::array records;
       if (w.have_records || field.value().get_array().get(records)) return false;
@@ -417,14 +415,14 @@ bool WalkFast(std::string_view body, size_t max_records, ValidateCommand& cmd, W
       if (w.have_mapping || field.value().get_object().get(mapping)) return false;
       w.have_mapping = true;
       w.mapping_value.kind = ingest::CellKind::kJson;
-      w.mapping_value.raw_value = doc.substr(start, 1);  // "{": what the check looks at
+      w.mapping_value.raw_value = doc.substr(t.start, 1);  // "{": what the check looks at
       if (!ingest::internal::ReadMembersFast(mapping, doc, p, w.mapping_fields, nested)) {
         return false;
       }
     } else if (key.key == "check_types" || key.key == "platform") {
       bool& seen = key.key == "platform" ? seen_platform : seen_check_types;
       JsonField& value = key.key == "platform" ? w.platform : w.check_types;
-      if (seen || !p.ReadValueToken(doc, start, start + token.size(), value) ||
+      if (seen || !p.ReadValueToken(doc, t.start, t.end, value) ||
           value.kind == ingest::CellKind::kJson) {
         return false;
       }
