@@ -49,6 +49,8 @@ pkg_check_modules(ARGON2 REQUIRED IMPORTED_TARGET libargon2)
 pkg_check_modules(IDN2 REQUIRED IMPORTED_TARGET libidn2)
 pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
 pkg_check_modules(UCHARDET REQUIRED IMPORTED_TARGET uchardet)
+# zstd compresses a job's file pieces in Redis (gateway/src/jobs/piece_codec.*).
+pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 add_library(dq::argon2 ALIAS PkgConfig::ARGON2)
 add_library(dq::idn2 ALIAS PkgConfig::IDN2)
 # libunistring (Unicode character properties; libidn2 is built on it) has no pkg-config file.
@@ -59,3 +61,4 @@ target_include_directories(dq::unistring INTERFACE ${UNISTRING_INCLUDE_DIR})
 target_link_libraries(dq::unistring INTERFACE ${UNISTRING_LIBRARY})
 add_library(dq::zip ALIAS PkgConfig::LIBZIP)
 add_library(dq::uchardet ALIAS PkgConfig::UCHARDET)
+add_library(dq::zstd ALIAS PkgConfig::ZSTD)

@@ -29,8 +29,8 @@ packages=(
   libphonenumber-dev libre2-dev iso-codes uuid-dev
   # passwords, IDNA (libidn2 + libunistring), CLI parsing; simdjson (the /v1/validate reader)
   libargon2-dev libidn2-dev libunistring-dev libcli11-dev libsimdjson-dev
-  # upload formats: XLSX (zip + XML), gzip, encoding detection
-  libzip-dev libexpat1-dev zlib1g-dev libuchardet-dev
+  # upload formats: XLSX (zip + XML), gzip, encoding detection; zstd (job pieces in Redis)
+  libzip-dev libexpat1-dev zlib1g-dev libuchardet-dev libzstd-dev
   # the console's browser libraries, copied into the image; nothing comes from a CDN
   libjs-bootstrap5 libjs-chart.js
   # tests and benchmarks

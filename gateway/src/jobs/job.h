@@ -35,6 +35,9 @@ struct Job {
   std::string expiry_date_order;
   int64_t file_bytes = 0;
   int64_t file_chunks = 0;
+  // How the store keeps the upload's and the cleaned file's pieces: "zstd", or "" (raw) for jobs
+  // stored before compression (jobs/piece_codec.h). Set by the store, not by the API.
+  std::string pieces;
   int64_t rows_total = 0;
   int64_t rows_error = 0;
   int64_t rows_warning = 0;

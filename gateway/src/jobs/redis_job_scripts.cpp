@@ -32,9 +32,9 @@ return {'run', redis.call('HGETALL', KEYS[1])}
 const RedisScript kWrite(Fenced(R"lua(
 local ttl = ARGV[3]
 local bytes = 0
-local m = tonumber(ARGV[9])
-local n = tonumber(ARGV[10 + m])
-local first = 11 + m
+local m = tonumber(ARGV[10])
+local n = tonumber(ARGV[11 + m])
+local first = 12 + m
 local last = first + n - 1
 for i = first, last, 1000 do
   local upto = math.min(i + 999, last)
@@ -45,10 +45,10 @@ if n > 0 then redis.call('EXPIRE', KEYS[2], ttl) end
 if #ARGV[5] > 0 then
   redis.call('RPUSH', KEYS[3], ARGV[5])
   redis.call('EXPIRE', KEYS[3], ttl)
-  bytes = bytes + #ARGV[5]
+  bytes = bytes + tonumber(ARGV[9])
 end
 if #ARGV[4] > 0 then redis.call('SET', KEYS[4], ARGV[4], 'EX', ttl) end
-if m > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 10, 9 + m)) end
+if m > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 11, 10 + m)) end
 if ARGV[7] == '1' then
   redis.call('DEL', KEYS[7])
   bytes = bytes - tonumber(ARGV[8])

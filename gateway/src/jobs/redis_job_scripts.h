@@ -12,8 +12,9 @@ namespace dq::gateway::scripts {
 // Returns {'gone'} | {'finished', fields} | {'not_accepted', fields} | {'run', fields}.
 extern const RedisScript kClaim;
 // KEYS: job, issues, cleaned, summary, job_bytes, quota, file.
-// ARGV: token, job id, ttl, summary, cleaned piece, refund, finish ('1'|'0'), file_bytes,
-//       m, m HSET arguments, n, n issues. Returns 'ok' | 'gone' | 'stale'.
+// ARGV: token, job id, ttl, summary, cleaned piece (as stored), refund, finish ('1'|'0'),
+//       file_bytes, the cleaned piece's uncompressed bytes (what the account is charged), m,
+//       m HSET arguments, n, n issues. Returns 'ok' | 'gone' | 'stale'.
 extern const RedisScript kWrite;
 // KEYS: job. ARGV: token. Status back to queued. Returns 'ok' | 'gone' | 'stale'.
 extern const RedisScript kPostpone;

@@ -1,6 +1,7 @@
 #include "redis_job_store.h"
 
 #include "dq/common/crypto.h"
+#include "piece_codec.h"
 #include "redis_job_scripts.h"
 
 namespace dq::gateway {
@@ -69,24 +70,26 @@ Status RedisJobStore::Create(const Job& job, const std::vector<std::string_view>
                       "expire.");
   }
   const std::string file_key = JobPartKey(job.account_id, job.id, "file");
-  // The file first, then the job itself: a job that exists always has its whole file. One RPUSH
-  // per piece, kPiecesPerRound pieces pipelined per round trip (so the client never buffers more
-  // than that), each round with its expiry. Redis appends each round to its AOF and fsyncs once
-  // for it; one RPUSH of many pieces instead costs Redis more CPU than the pieces apart (its
-  // buffers for one large command grow 1 MiB at a time), so the pieces stay separate commands.
+  // The file first, then the job itself: a job that exists always has its whole file. Each piece
+  // is compressed (piece_codec.h): Redis's cost is the bytes it keeps and appends to its AOF. One
+  // RPUSH per piece, kPiecesPerRound pieces pipelined per round trip (so the client never buffers
+  // more than that), each round with its expiry. Redis appends each round to its AOF and fsyncs
+  // once for it.
   constexpr size_t kPiecesPerRound = 8;
   Status s = Status::Ok();
   for (size_t i = 0; i < file_chunks.size() && s.ok(); i += kPiecesPerRound) {
     std::vector<std::vector<std::string>> round;
     for (size_t k = i; k < std::min(file_chunks.size(), i + kPiecesPerRound); ++k) {
-      round.push_back({"RPUSH", file_key, std::string(file_chunks[k])});
+      round.push_back({"RPUSH", file_key, CompressPiece(file_chunks[k])});
     }
     round.push_back({"EXPIRE", file_key, ttl});
     s = CheckReplies(redis_.Pipeline(round));
   }
   if (s.ok()) {
+    Job stored = job;
+    stored.pieces = kPiecesZstd;
     std::vector<std::string> hset = {"HSET", JobKey(job.account_id, job.id)};
-    for (auto& a : JobToHashArgs(job)) hset.push_back(std::move(a));
+    for (auto& a : JobToHashArgs(stored)) hset.push_back(std::move(a));
     s = CheckReplies(redis_.Pipeline({std::move(hset),
                                       {"EXPIRE", JobKey(job.account_id, job.id), ttl}}));
   }
@@ -189,7 +192,12 @@ Result<std::vector<std::string>> RedisJobStore::CleanedChunks(const Job& job) {
       redis_.Command({"LRANGE", JobPartKey(job.account_id, job.id, "cleaned"), "0", "-1"});
   if (!reply.ok()) return reply.status();
   std::vector<std::string> out;
-  for (auto& e : reply->elements) out.push_back(std::move(e.str));
+  out.reserve(reply->elements.size());
+  for (auto& e : reply->elements) {
+    auto piece = DecodePiece(job.pieces, std::move(e.str));
+    if (!piece.ok()) return piece.status();
+    out.push_back(std::move(*piece));
+  }
   return out;
 }
 
@@ -260,7 +268,7 @@ Result<std::string> RedisJobStore::FileChunk(const Job& job, int64_t index) {
     return Status(ErrorCode::kInternal,
                   "chunk " + std::to_string(index) + " of the upload is missing");
   }
-  return std::move(reply->str);
+  return DecodePiece(job.pieces, std::move(reply->str));
 }
 
 Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* end) {
@@ -274,7 +282,7 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
     for (size_t i = 0; i + 1 < hset.size(); i += 2) {
       if (hset[i] == "attempts" || hset[i] == "postponed" || hset[i] == "accepted" ||
           hset[i] == "event_published" || hset[i] == "refunded" ||
-          hset[i] == "idempotency_key") {
+          hset[i] == "idempotency_key" || hset[i] == "pieces") {
         hset.erase(hset.begin() + static_cast<ptrdiff_t>(i), hset.begin() + static_cast<ptrdiff_t>(i) + 2);
         i -= 2;
       }
@@ -284,10 +292,13 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
                                    job.id,
                                    std::to_string(limits_.ttl.count()),
                                    w.summary_json,
-                                   w.cleaned,
+                                   w.cleaned.empty() || job.pieces != kPiecesZstd
+                                       ? w.cleaned
+                                       : CompressPiece(w.cleaned),
                                    std::to_string(end ? end->refund : 0),
                                    end ? "1" : "0",
                                    std::to_string(job.file_bytes),
+                                   std::to_string(w.cleaned.size()),
                                    std::to_string(hset.size())};
   args.reserve(args.size() + hset.size() + 1 + w.issues.size());
   for (auto& v : hset) args.push_back(std::move(v));

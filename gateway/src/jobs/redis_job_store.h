@@ -1,6 +1,6 @@
 // JobStore on Redis, the system of record. Large values are stored in pieces (the upload and the
-// cleaned file as lists of ~1 MiB chunks, issues as a list of JSON objects), never as one string
-// that must be rewritten. Every key expires with the job (DQ_JOB_TTL_DAYS); the upload's pieces
+// cleaned file as lists of ~1 MiB chunks, each compressed as one zstd frame (piece_codec.h);
+// issues as a list of JSON objects), never as one string that must be rewritten. Every key expires with the job (DQ_JOB_TTL_DAYS); the upload's pieces
 // get their expiry with the first piece written. Every multi-key step is one Lua script over one
 // account's keys (redis_job_scripts.h).
 //
@@ -10,7 +10,8 @@
 //   dq:{acct}:job:<id>:issues    LIST   one JSON issue per element, in row order (capped)
 //   dq:{acct}:job:<id>:cleaned   LIST   the cleaned file, in chunks
 //   dq:{acct}:job:<id>:summary   STRING the summary's by_field / by_code JSON
-//   dq:{acct}:job_bytes          HASH   job id -> bytes stored for it (the account's ceiling)
+//   dq:{acct}:job_bytes          HASH   job id -> bytes stored for it, uncompressed (the
+//                                       account's ceiling)
 //   dq:{acct}:idem:<sha256>      STRING "<body sha256> <job id>" for an Idempotency-Key, 24 h
 #pragma once
 
