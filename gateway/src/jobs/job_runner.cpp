@@ -1,12 +1,12 @@
 #include "job_runner.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "dq/common/log.h"
 #include "dq/common/metrics.h"
 #include "dq/common/time_format.h"
 #include "ingest/row_reader.h"
+#include "stage_timer.h"
 
 namespace dq::gateway {
 namespace {
@@ -16,35 +16,6 @@ bool IsFenced(const Status& s) {
 }
 
 Status Superseded() { return Status(ErrorCode::kAborted, "a newer attempt owns the job"); }
-
-// Adds the time it lives (less any pauses) to a stage's total.
-class StageTimer {
- public:
-  explicit StageTimer(double& total_ms) : total_ms_(total_ms) {}
-  ~StageTimer() { Pause(); }
-  void Pause() {
-    if (running_) total_ms_ += Ms(std::chrono::steady_clock::now() - start_);
-    running_ = false;
-  }
-  void Resume() {
-    start_ = std::chrono::steady_clock::now();
-    running_ = true;
-  }
-
- private:
-  static double Ms(std::chrono::steady_clock::duration d) {
-    return std::chrono::duration<double, std::milli>(d).count();
-  }
-  double& total_ms_;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-  bool running_ = true;
-};
-
-std::string Fixed1(double ms) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", ms);
-  return buf;
-}
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include "ingest/mapping_inference.h"
 #include "ingest/row_writer.h"
 #include "ingest/upload_form.h"
+#include "stage_timer.h"
 #include "upload_request.h"
 
 namespace dq::gateway {
@@ -73,7 +74,11 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
                                     " bytes; files may be at most " +
                                     std::to_string(options_.upload_max_bytes) + " bytes."));
   }
+  // Where the upload's wall time goes, logged with each accepted job (as "job stages" is).
+  double parse_ms = 0, scan_ms = 0, store_ms = 0, queue_ms = 0;
+  StageTimer parse_timer(parse_ms);
   auto parsed = ParseUploadRequest(request, options_.upload_max_bytes);
+  parse_timer.Pause();
   if (!parsed.ok()) return ErrorResponse(parsed.status());
   UploadRequest& up = **parsed;
   const ingest::FileFormat format = up.file.format;
@@ -86,7 +91,9 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   // and dialect found. Bad files are refused now, not discovered by a worker later.
   const bool inventory =
       std::find(check_types.begin(), check_types.end(), "inventory") != check_types.end();
+  StageTimer scan_timer(scan_ms);
   auto summary = ingest::ScanFile(format, file, {}, /*learn_date_orders=*/inventory);
+  scan_timer.Pause();
   if (!summary.ok()) return ErrorResponse(summary.status());
 
   Job job;
@@ -137,7 +144,9 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   // Stored, then queued, then accepted (listed). A worker runs only an accepted job, so whatever
   // point this stops at, the client has no 202 and no job runs: a job not accepted is removed
   // with its quota given back, here or (if this gateway died) by a worker after a while.
+  StageTimer store_timer(store_ms);
   Status stored = store_.Create(job, chunks);
+  store_timer.Pause();
   if (!stored.ok()) {
     quota_.Release(*reservation);
     if (stored.code() == ErrorCode::kStorageLimitExceeded) return ErrorResponse(stored);
@@ -146,8 +155,10 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
                              ? stored
                              : Status(ErrorCode::kInternal, "The job could not be stored."));
   }
+  StageTimer queue_timer(queue_ms);
   stored = queue_.Enqueue(job.account_id, job.id);
   if (stored.ok()) stored = store_.Accept(job);
+  queue_timer.Pause();
   if (!stored.ok()) {
     log::Error("job not accepted", {{"job_id", job.id}, {"error", stored.message()}});
     if (Status s = store_.Abandon(job); !s.ok()) {
@@ -156,6 +167,10 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
     return ErrorResponse(Status(ErrorCode::kUnavailable,
                                 "The job could not be queued; nothing was charged. Try again."));
   }
+  log::Info("upload stages (ms of wall time)",
+            {{"job_id", job.id}, {"bytes", std::to_string(file.size())},
+             {"parse", Fixed1(parse_ms)}, {"scan", Fixed1(scan_ms)}, {"store", Fixed1(store_ms)},
+             {"queue", Fixed1(queue_ms)}});
   HttpResponse r = JsonResponse(202, DumpJson(JobSummaryJson(job)));
   r.SetHeader("Location", "/v1/jobs/" + job.id);
   return r;
