@@ -88,7 +88,8 @@ class JobStore {
   virtual Result<bool> Delete(std::string_view account_id, std::string_view id) = 0;
   virtual Result<std::vector<std::string>> Issues(const Job& job, int64_t offset,
                                                   int64_t count) = 0;
-  virtual Result<std::vector<std::string>> CleanedChunks(const Job& job) = 0;
+  // The cleaned file, whole (its pieces joined), for the download.
+  virtual Result<std::string> CleanedFile(const Job& job) = 0;
   // The summary JSON the worker keeps up to date ("" before the first results).
   virtual Result<std::string> Summary(const Job& job) = 0;
   // Claims `key` (already hashed) for an upload with body_hash that will create job_id; or, when

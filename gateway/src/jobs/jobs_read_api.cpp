@@ -150,15 +150,12 @@ HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id)
                                                           "; its cleaned file exists once it "
                                                           "is done."));
   }
-  auto chunks = store_.CleanedChunks(*job);
-  if (!chunks.ok()) return ErrorResponse(chunks.status());
+  auto file = store_.CleanedFile(*job);
+  if (!file.ok()) return ErrorResponse(file.status());
   HttpResponse r;
   r.status = 200;
   r.content_type = std::string(ingest::ContentTypeFor(job->format));
-  size_t total = 0;
-  for (const auto& c : *chunks) total += c.size();
-  r.body.reserve(total);
-  for (const auto& c : *chunks) r.body += c;
+  r.body = std::move(*file);
   std::string name = job->filename;
   for (char& c : name) {
     if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '_';

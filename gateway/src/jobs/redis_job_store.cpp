@@ -187,18 +187,25 @@ Result<std::vector<std::string>> RedisJobStore::Issues(const Job& job, int64_t o
   return out;
 }
 
-Result<std::vector<std::string>> RedisJobStore::CleanedChunks(const Job& job) {
+Result<std::string> RedisJobStore::CleanedFile(const Job& job) {
   auto reply =
       redis_.Command({"LRANGE", JobPartKey(job.account_id, job.id, "cleaned"), "0", "-1"});
   if (!reply.ok()) return reply.status();
-  std::vector<std::string> out;
-  out.reserve(reply->elements.size());
-  for (auto& e : reply->elements) {
-    auto piece = DecodePiece(job.pieces, std::move(e.str));
-    if (!piece.ok()) return piece.status();
-    out.push_back(std::move(*piece));
+  // Each piece decoded straight into its place in the file, and let go of once it is: at the
+  // peak, the stored (compressed) pieces and the file, not the file twice.
+  size_t total = 0;
+  for (const auto& e : reply->elements) {
+    auto size = DecodedSize(job.pieces, e.str);
+    if (!size.ok()) return size.status();
+    total += *size;
   }
-  return out;
+  std::string file;
+  file.reserve(total);
+  for (auto& e : reply->elements) {
+    if (Status s = AppendDecoded(job.pieces, e.str, file); !s.ok()) return s;
+    std::string().swap(e.str);
+  }
+  return file;
 }
 
 Result<std::string> RedisJobStore::Summary(const Job& job) {

@@ -120,11 +120,10 @@ TEST_F(RedisJobStoreTest, PiecesAreStoredCompressedAndReadBackByteForByte) {
   ASSERT_TRUE(store_->Finish(finished, w2, end).ok());
   EXPECT_EQ(Stored("cleaned", 0).substr(0, 4), kZstdMagic);
   EXPECT_LT(Stored("cleaned", 0).size() * 3, a.size());
-  auto cleaned = store_->CleanedChunks(finished);
+  EXPECT_EQ(Stored("cleaned", 1).substr(0, 4), kZstdMagic);
+  auto cleaned = store_->CleanedFile(finished);
   ASSERT_TRUE(cleaned.ok());
-  ASSERT_EQ(cleaned->size(), 2u);
-  EXPECT_EQ((*cleaned)[0], a);
-  EXPECT_EQ((*cleaned)[1], b);
+  EXPECT_EQ(*cleaned, a + b);
 
   // The ceiling counts what the account sent and gets back, not what Redis happens to hold: the
   // upload is gone with the end, the cleaned file stays, uncompressed.
@@ -155,10 +154,9 @@ TEST_F(RedisJobStoreTest, JobsStoredRawBeforeCompressionStillReadAndWriteRaw) {
   w.cleaned = "sku\nA1\n";
   ASSERT_TRUE(store_->Write(claimed, w).ok());
   EXPECT_EQ(Stored("cleaned", 0), "sku\nA1\n");
-  auto cleaned = store_->CleanedChunks(claimed);
+  auto cleaned = store_->CleanedFile(claimed);
   ASSERT_TRUE(cleaned.ok());
-  ASSERT_EQ(cleaned->size(), 1u);
-  EXPECT_EQ((*cleaned)[0], "sku\nA1\n");
+  EXPECT_EQ(*cleaned, "sku\nA1\n");
 }
 
 TEST_F(RedisJobStoreTest, ADamagedPieceIsAnErrorThatSaysSo) {
@@ -172,6 +170,20 @@ TEST_F(RedisJobStoreTest, ADamagedPieceIsAnErrorThatSaysSo) {
   EXPECT_EQ(piece.status().code(), ErrorCode::kInternal);
   EXPECT_NE(piece.status().message().find("damaged"), std::string::npos);
   EXPECT_TRUE(store_->FileChunk(claimed, 0).ok());
+
+  // The same for the cleaned file's download.
+  JobWrite w;
+  w.cleaned = Csv(0, 100);
+  ASSERT_TRUE(store_->Write(claimed, w).ok());
+  ASSERT_TRUE(store_->Write(claimed, w).ok());
+  ASSERT_TRUE(store_->CleanedFile(claimed).ok());
+  const std::string first = Stored("cleaned", 0);
+  ASSERT_TRUE(redis_->Command({"LSET", JobPartKey(job_.account_id, job_.id, "cleaned"), "1",
+                               first.substr(0, first.size() / 2)})
+                  .ok());
+  auto cleaned = store_->CleanedFile(claimed);
+  ASSERT_FALSE(cleaned.ok());
+  EXPECT_NE(cleaned.status().message().find("damaged"), std::string::npos);
 }
 
 }  // namespace

@@ -129,11 +129,15 @@ Result<std::vector<std::string>> InMemoryJobStore::Issues(const gateway::Job& jo
   return out;
 }
 
-Result<std::vector<std::string>> InMemoryJobStore::CleanedChunks(const gateway::Job& job) {
+Result<std::string> InMemoryJobStore::CleanedFile(const gateway::Job& job) {
   std::lock_guard lock(mu_);
   if (FailBefore("cleaned")) return Down();
   auto it = jobs_.find(Id(job.account_id, job.id));
-  return it == jobs_.end() ? std::vector<std::string>() : it->second.cleaned;
+  std::string file;
+  if (it != jobs_.end()) {
+    for (const auto& piece : it->second.cleaned) file += piece;
+  }
+  return file;
 }
 
 Result<std::string> InMemoryJobStore::Summary(const gateway::Job& job) {

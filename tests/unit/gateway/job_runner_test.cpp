@@ -114,12 +114,7 @@ struct Fixture {
   }
   Job Stored() { return *store.job(job.id); }
   std::vector<std::string> Issues() { return *store.Issues(Stored(), 0, -1); }
-  std::string Cleaned() {
-    std::string all;
-    auto chunks = store.CleanedChunks(Stored());
-    for (const auto& c : *chunks) all += c;
-    return all;
-  }
+  std::string Cleaned() { return *store.CleanedFile(Stored()); }
 
   FakeClock clock;
   InMemoryJobStore store;
