@@ -88,8 +88,9 @@ class JobStore {
   virtual Result<bool> Delete(std::string_view account_id, std::string_view id) = 0;
   virtual Result<std::vector<std::string>> Issues(const Job& job, int64_t offset,
                                                   int64_t count) = 0;
-  // The cleaned file, whole (its pieces joined), for the download.
-  virtual Result<std::string> CleanedFile(const Job& job) = 0;
+  // Piece `index` (from 0) of the cleaned file; nullopt past the last one. The download sends
+  // the file piece by piece, so it never holds the whole file.
+  virtual Result<std::optional<std::string>> CleanedPiece(const Job& job, int64_t index) = 0;
   // The summary JSON the worker keeps up to date ("" before the first results).
   virtual Result<std::string> Summary(const Job& job) = 0;
   // Claims `key` (already hashed) for an upload with body_hash that will create job_id; or, when

@@ -3,6 +3,7 @@
 
 #include "http/core/error_response.h"
 #include "http/core/json_util.h"
+#include "dq/common/log.h"
 #include "dq/common/time_format.h"
 #include "ingest/row_writer.h"
 
@@ -123,21 +124,23 @@ HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
     return r;
   }
   r.body_producer = [pages, write_page](std::string* out) {
-    if (pages->done) return false;
+    if (pages->done) return BodyStep::kEnd;
     if (pages->items.empty()) {
       auto more = pages->store->Issues(pages->job, pages->next, pages->page);
-      if (!more.ok()) {  // too late for an error status: end the body early
+      if (!more.ok()) {  // too late for an error status: the answer is cut off
+        log::Error("job detail cut off", {{"job_id", pages->job.id},
+                                          {"error", more.status().message()}});
         pages->done = true;
-        return false;
+        return BodyStep::kFailed;
       }
       pages->items = std::move(*more);
     }
     if (write_page(*pages, out)) {
       *out += "]}";
       pages->done = true;
-      return false;
+      return BodyStep::kEnd;
     }
-    return true;
+    return BodyStep::kMore;
   };
   return r;
 }
@@ -150,12 +153,42 @@ HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id)
                                                           "; its cleaned file exists once it "
                                                           "is done."));
   }
-  auto file = store_.CleanedFile(*job);
-  if (!file.ok()) return ErrorResponse(file.status());
+  // Piece by piece, as the issues are: memory is a piece or two, whatever the file's size. The
+  // first two pieces are read before answering, so a store that is down or a damaged first piece
+  // is a proper error, and a file of one piece is sent whole, with its length.
+  auto first = store_.CleanedPiece(*job, 0);
+  if (!first.ok()) return ErrorResponse(first.status());
+  auto second = first->has_value() ? store_.CleanedPiece(*job, 1)
+                                   : Result<std::optional<std::string>>(std::nullopt);
+  if (!second.ok()) return ErrorResponse(second.status());
   HttpResponse r;
   r.status = 200;
   r.content_type = std::string(ingest::ContentTypeFor(job->format));
-  r.body = std::move(*file);
+  if (first->has_value()) r.body = std::move(**first);
+  if (second->has_value()) {
+    struct Pieces {
+      JobStore* store = nullptr;
+      Job job;
+      int64_t next = 2;
+      std::optional<std::string> held;  // read, not yet sent
+    };
+    auto pieces = std::make_shared<Pieces>();
+    pieces->store = &store_;
+    pieces->job = *job;
+    pieces->held = std::move(*second);
+    r.body_producer = [pieces](std::string* out) {
+      if (!pieces->held) return BodyStep::kEnd;
+      *out += *pieces->held;
+      auto next = pieces->store->CleanedPiece(pieces->job, pieces->next++);
+      if (!next.ok()) {  // too late for an error status: the download is cut off
+        log::Error("cleaned file cut off", {{"job_id", pieces->job.id},
+                                            {"error", next.status().message()}});
+        return BodyStep::kFailed;
+      }
+      pieces->held = std::move(*next);
+      return pieces->held ? BodyStep::kMore : BodyStep::kEnd;
+    };
+  }
   std::string name = job->filename;
   for (char& c : name) {
     if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '_';

@@ -22,12 +22,6 @@ Status Damaged(const std::string& what) {
   return Status(ErrorCode::kInternal, "a stored job piece is damaged: " + what);
 }
 
-Status UnknownCodec(std::string_view codec) {
-  return Status(ErrorCode::kInternal,
-                "the job's pieces are stored as \"" + std::string(codec) +
-                    "\", which this gateway cannot read (a newer version wrote them)");
-}
-
 }  // namespace
 
 std::string CompressPiece(std::string_view raw) {
@@ -42,9 +36,7 @@ std::string CompressPiece(std::string_view raw) {
   return out;
 }
 
-Result<size_t> DecodedSize(std::string_view codec, std::string_view stored) {
-  if (codec == kPiecesRaw) return stored.size();
-  if (codec != kPiecesZstd) return UnknownCodec(codec);
+Result<std::string> DecompressPiece(std::string_view stored) {
   const unsigned long long size = ZSTD_getFrameContentSize(stored.data(), stored.size());
   if (size == ZSTD_CONTENTSIZE_ERROR) return Damaged("not a zstd frame");
   if (size == ZSTD_CONTENTSIZE_UNKNOWN) return Damaged("the frame does not record its size");
@@ -55,38 +47,21 @@ Result<size_t> DecodedSize(std::string_view codec, std::string_view stored) {
   if (ZSTD_findFrameCompressedSize(stored.data(), stored.size()) != stored.size()) {
     return Damaged("it is not exactly one zstd frame");
   }
-  return static_cast<size_t>(size);
-}
-
-Status AppendDecoded(std::string_view codec, std::string_view stored, std::string& out) {
-  auto size = DecodedSize(codec, stored);
-  if (!size.ok()) return size.status();
-  if (codec == kPiecesRaw) {
-    out.append(stored);
-    return Status::Ok();
-  }
   thread_local std::unique_ptr<ZSTD_DCtx, DctxFree> dctx(ZSTD_createDCtx());
-  const size_t at = out.size();
-  out.resize(at + *size);
+  std::string out(static_cast<size_t>(size), '\0');
   const size_t n =
-      ZSTD_decompressDCtx(dctx.get(), out.data() + at, *size, stored.data(), stored.size());
-  if (ZSTD_isError(n) || n != *size) {
-    out.resize(at);
-    return Damaged(ZSTD_isError(n) ? ZSTD_getErrorName(n)
-                                   : "the frame holds fewer bytes than it says");
-  }
-  return Status::Ok();
-}
-
-Result<std::string> DecompressPiece(std::string_view stored) {
-  std::string out;
-  if (Status s = AppendDecoded(kPiecesZstd, stored, out); !s.ok()) return s;
+      ZSTD_decompressDCtx(dctx.get(), out.data(), out.size(), stored.data(), stored.size());
+  if (ZSTD_isError(n)) return Damaged(ZSTD_getErrorName(n));
+  if (n != out.size()) return Damaged("the frame holds fewer bytes than it says");
   return out;
 }
 
 Result<std::string> DecodePiece(std::string_view codec, std::string stored) {
   if (codec == kPiecesRaw) return stored;
-  return codec == kPiecesZstd ? DecompressPiece(stored) : Result<std::string>(UnknownCodec(codec));
+  if (codec == kPiecesZstd) return DecompressPiece(stored);
+  return Status(ErrorCode::kInternal,
+                "the job's pieces are stored as \"" + std::string(codec) +
+                    "\", which this gateway cannot read (a newer version wrote them)");
 }
 
 }  // namespace dq::gateway

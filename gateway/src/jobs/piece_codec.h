@@ -35,10 +35,4 @@ Result<std::string> DecompressPiece(std::string_view stored);
 // "". kInternal for a codec this build does not know.
 Result<std::string> DecodePiece(std::string_view codec, std::string stored);
 
-// For decoding many pieces into one buffer (a whole cleaned file) without a copy per piece: the
-// bytes `stored` decodes to, and the decoding appended to `out` (unchanged on error). Errors as
-// DecodePiece.
-Result<size_t> DecodedSize(std::string_view codec, std::string_view stored);
-Status AppendDecoded(std::string_view codec, std::string_view stored, std::string& out);
-
 }  // namespace dq::gateway

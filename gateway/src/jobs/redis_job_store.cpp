@@ -187,25 +187,14 @@ Result<std::vector<std::string>> RedisJobStore::Issues(const Job& job, int64_t o
   return out;
 }
 
-Result<std::string> RedisJobStore::CleanedFile(const Job& job) {
-  auto reply =
-      redis_.Command({"LRANGE", JobPartKey(job.account_id, job.id, "cleaned"), "0", "-1"});
+Result<std::optional<std::string>> RedisJobStore::CleanedPiece(const Job& job, int64_t index) {
+  auto reply = redis_.Command(
+      {"LINDEX", JobPartKey(job.account_id, job.id, "cleaned"), std::to_string(index)});
   if (!reply.ok()) return reply.status();
-  // Each piece decoded straight into its place in the file, and let go of once it is: at the
-  // peak, the stored (compressed) pieces and the file, not the file twice.
-  size_t total = 0;
-  for (const auto& e : reply->elements) {
-    auto size = DecodedSize(job.pieces, e.str);
-    if (!size.ok()) return size.status();
-    total += *size;
-  }
-  std::string file;
-  file.reserve(total);
-  for (auto& e : reply->elements) {
-    if (Status s = AppendDecoded(job.pieces, e.str, file); !s.ok()) return s;
-    std::string().swap(e.str);
-  }
-  return file;
+  if (reply->is_nil()) return std::optional<std::string>();
+  auto piece = DecodePiece(job.pieces, std::move(reply->str));
+  if (!piece.ok()) return piece.status();
+  return std::optional<std::string>(std::move(*piece));
 }
 
 Result<std::string> RedisJobStore::Summary(const Job& job) {

@@ -196,6 +196,37 @@ TEST_F(JobsManageTest, TwentyParallelUploadsWithOneKeyMakeOneJob) {
   EXPECT_EQ(RecordsUsed(), 4);
 }
 
+TEST_F(JobsManageTest, ALargeCleanedFileIsSentPieceByPieceAndACutIsNeverSilent) {
+  // ~3.4 MB: several cleaned pieces. Nothing in it is fixable, so the cleaned file is the upload.
+  const std::string big = BigFile(150000);
+  HttpResult up = Upload(big);
+  ASSERT_EQ(up.status, 202) << up.body;
+  const std::string id = json::parse(up.body)["id"].get<std::string>();
+  ASSERT_EQ(WaitDone(id)["status"], "done");
+  const std::string key = KeysWith(id + ":cleaned");
+  ASSERT_FALSE(key.empty());
+  const std::string cleaned_key = key.substr(0, key.find('\n'));
+  ASSERT_GE(std::stoi(stack_->redis().Cli({"LLEN", cleaned_key})), 3);
+
+  HttpResult whole = Call("GET", "/v1/jobs/" + id + "/cleaned");
+  ASSERT_EQ(whole.status, 200);
+  EXPECT_EQ(whole.Header("transfer-encoding"), "chunked");
+  EXPECT_EQ(whole.body, big);
+
+  // A piece that cannot be read once the answer has begun: the download is cut off (curl sees an
+  // incomplete transfer), never ended as if the file were whole.
+  stack_->redis().Cli({"LSET", cleaned_key, "2", "not a frame"});
+  HttpResult cut = Call("GET", "/v1/jobs/" + id + "/cleaned");
+  EXPECT_EQ(cut.status, 0) << "a cut download must not look complete";
+  EXPECT_LT(cut.body.size(), big.size());
+  EXPECT_EQ(cut.body, big.substr(0, cut.body.size()));
+  // A damaged first piece is still a proper error, before any of the file.
+  stack_->redis().Cli({"LSET", cleaned_key, "0", "not a frame"});
+  HttpResult early = Call("GET", "/v1/jobs/" + id + "/cleaned");
+  EXPECT_EQ(early.status, 500);
+  EXPECT_EQ(json::parse(early.body)["error"], "internal_error");
+}
+
 TEST_F(JobsManageTest, StorageCeilingAnswers429WithACode) {
   // 12 MB per account: a 6.8 MB upload fits once, not twice.
   std::string big = BigFile(300000);

@@ -121,9 +121,14 @@ TEST_F(RedisJobStoreTest, PiecesAreStoredCompressedAndReadBackByteForByte) {
   EXPECT_EQ(Stored("cleaned", 0).substr(0, 4), kZstdMagic);
   EXPECT_LT(Stored("cleaned", 0).size() * 3, a.size());
   EXPECT_EQ(Stored("cleaned", 1).substr(0, 4), kZstdMagic);
-  auto cleaned = store_->CleanedFile(finished);
-  ASSERT_TRUE(cleaned.ok());
-  EXPECT_EQ(*cleaned, a + b);
+  for (int i = 0; i < 2; ++i) {
+    auto piece = store_->CleanedPiece(finished, i);
+    ASSERT_TRUE(piece.ok() && piece->has_value()) << i;
+    EXPECT_EQ(**piece, i == 0 ? a : b);
+  }
+  auto past = store_->CleanedPiece(finished, 2);
+  ASSERT_TRUE(past.ok());
+  EXPECT_FALSE(past->has_value());
 
   // The ceiling counts what the account sent and gets back, not what Redis happens to hold: the
   // upload is gone with the end, the cleaned file stays, uncompressed.
@@ -154,9 +159,9 @@ TEST_F(RedisJobStoreTest, JobsStoredRawBeforeCompressionStillReadAndWriteRaw) {
   w.cleaned = "sku\nA1\n";
   ASSERT_TRUE(store_->Write(claimed, w).ok());
   EXPECT_EQ(Stored("cleaned", 0), "sku\nA1\n");
-  auto cleaned = store_->CleanedFile(claimed);
-  ASSERT_TRUE(cleaned.ok());
-  EXPECT_EQ(*cleaned, "sku\nA1\n");
+  auto cleaned = store_->CleanedPiece(claimed, 0);
+  ASSERT_TRUE(cleaned.ok() && cleaned->has_value());
+  EXPECT_EQ(**cleaned, "sku\nA1\n");
 }
 
 TEST_F(RedisJobStoreTest, ADamagedPieceIsAnErrorThatSaysSo) {
@@ -176,12 +181,13 @@ TEST_F(RedisJobStoreTest, ADamagedPieceIsAnErrorThatSaysSo) {
   w.cleaned = Csv(0, 100);
   ASSERT_TRUE(store_->Write(claimed, w).ok());
   ASSERT_TRUE(store_->Write(claimed, w).ok());
-  ASSERT_TRUE(store_->CleanedFile(claimed).ok());
+  ASSERT_TRUE(store_->CleanedPiece(claimed, 1).ok());
   const std::string first = Stored("cleaned", 0);
   ASSERT_TRUE(redis_->Command({"LSET", JobPartKey(job_.account_id, job_.id, "cleaned"), "1",
                                first.substr(0, first.size() / 2)})
                   .ok());
-  auto cleaned = store_->CleanedFile(claimed);
+  EXPECT_TRUE(store_->CleanedPiece(claimed, 0).ok());
+  auto cleaned = store_->CleanedPiece(claimed, 1);
   ASSERT_FALSE(cleaned.ok());
   EXPECT_NE(cleaned.status().message().find("damaged"), std::string::npos);
 }

@@ -129,15 +129,16 @@ Result<std::vector<std::string>> InMemoryJobStore::Issues(const gateway::Job& jo
   return out;
 }
 
-Result<std::string> InMemoryJobStore::CleanedFile(const gateway::Job& job) {
+Result<std::optional<std::string>> InMemoryJobStore::CleanedPiece(const gateway::Job& job,
+                                                                  int64_t index) {
   std::lock_guard lock(mu_);
   if (FailBefore("cleaned")) return Down();
   auto it = jobs_.find(Id(job.account_id, job.id));
-  std::string file;
-  if (it != jobs_.end()) {
-    for (const auto& piece : it->second.cleaned) file += piece;
+  if (it == jobs_.end() || index < 0 ||
+      index >= static_cast<int64_t>(it->second.cleaned.size())) {
+    return std::optional<std::string>();
   }
-  return file;
+  return std::optional<std::string>(it->second.cleaned[static_cast<size_t>(index)]);
 }
 
 Result<std::string> InMemoryJobStore::Summary(const gateway::Job& job) {

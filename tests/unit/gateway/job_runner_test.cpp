@@ -114,7 +114,14 @@ struct Fixture {
   }
   Job Stored() { return *store.job(job.id); }
   std::vector<std::string> Issues() { return *store.Issues(Stored(), 0, -1); }
-  std::string Cleaned() { return *store.CleanedFile(Stored()); }
+  std::string Cleaned() {
+    std::string all;
+    for (int64_t i = 0;; ++i) {
+      auto piece = store.CleanedPiece(Stored(), i);
+      if (!piece->has_value()) return all;
+      all += **piece;
+    }
+  }
 
   FakeClock clock;
   InMemoryJobStore store;

@@ -41,26 +41,6 @@ TEST(PieceCodecTest, WhatGoesInComesBackByteForByte) {
   }
 }
 
-TEST(PieceCodecTest, PiecesDecodeOneAfterAnotherIntoOneBuffer) {
-  const std::string a = Csv(3000), b = "sku\nB1\n";
-  std::string file = "already here|";
-  for (const std::string& piece : {a, b}) {
-    const std::string stored = CompressPiece(piece);
-    auto size = DecodedSize(kPiecesZstd, stored);
-    ASSERT_TRUE(size.ok());
-    EXPECT_EQ(*size, piece.size());
-    ASSERT_TRUE(AppendDecoded(kPiecesZstd, stored, file).ok());
-  }
-  ASSERT_TRUE(AppendDecoded(kPiecesRaw, "raw tail", file).ok());
-  EXPECT_EQ(file, "already here|" + a + b + "raw tail");
-  // A damaged piece leaves the buffer as it was.
-  std::string damaged = CompressPiece(a);
-  damaged.resize(damaged.size() - 3);
-  EXPECT_FALSE(AppendDecoded(kPiecesZstd, damaged, file).ok());
-  EXPECT_FALSE(AppendDecoded("lz9", CompressPiece(a), file).ok());
-  EXPECT_EQ(file, "already here|" + a + b + "raw tail");
-}
-
 TEST(PieceCodecTest, ACsvPieceIsStoredInAFractionOfItsSize) {
   const std::string raw = Csv(20000);
   ASSERT_GT(raw.size(), 900000u);

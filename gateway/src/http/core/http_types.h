@@ -34,15 +34,20 @@ struct HttpRequest {
   }
 };
 
+enum class BodyStep { kMore, kEnd, kFailed };
+
 struct HttpResponse {
   int status = 200;
   std::string content_type = "application/json";
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
   // Optional: a body written in pieces after the headers (chunked), so a large answer is never
-  // held whole. The server calls it until it returns false; each call appends the next piece to
-  // *out. `body` is sent first. A failure midway can only end the body early.
-  std::function<bool(std::string* out)> body_producer;
+  // held whole. `body` is sent first; then each call appends the next piece to *out and says
+  // whether more follow (kMore), the body is complete (kEnd), or it cannot be completed
+  // (kFailed). A failure midway is too late for an error status: the server closes the
+  // connection without the last chunk, so the client sees an incomplete answer, never a short
+  // one that looks whole.
+  std::function<BodyStep(std::string* out)> body_producer;
 
   void SetHeader(std::string name, std::string value) {
     for (auto& [k, v] : headers) {
@@ -53,11 +58,12 @@ struct HttpResponse {
     }
     headers.emplace_back(std::move(name), std::move(value));
   }
-  // The whole body, the producer's pieces included (tests and small consumers).
+  // The whole body, the producer's pieces included (tests and small consumers); what was made
+  // before a failure, if the producer failed.
   std::string FullBody() const {
     std::string all = body;
     if (body_producer) {
-      while (body_producer(&all)) {
+      while (body_producer(&all) == BodyStep::kMore) {
       }
     }
     return all;

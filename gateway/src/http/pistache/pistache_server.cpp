@@ -141,15 +141,21 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::ResponseWr
   // and ends() writes the last chunk: the pieces are written as they are.
   auto stream = writer.stream(static_cast<Http::Code>(r.status));
   std::string piece = r.body;
-  bool more = true;
+  BodyStep step = BodyStep::kMore;
   while (true) {
     if (!piece.empty()) {
       stream.write(piece.data(), static_cast<std::streamsize>(piece.size()));
       stream.flush();
     }
-    if (!more) break;
+    if (step != BodyStep::kMore) break;
     piece.clear();
-    more = r.body_producer(&piece);
+    step = r.body_producer(&piece);
+  }
+  if (step == BodyStep::kFailed) {
+    // No last chunk: the client sees the answer cut off. The worker's epoll sees the end and
+    // cleans up, as for the edge's cuts.
+    if (auto p = writer.peer()) ::shutdown(p->fd(), SHUT_RDWR);
+    return;
   }
   stream.ends();
 }

@@ -50,7 +50,7 @@ class InMemoryJobStore final : public gateway::JobStore {
   Result<bool> Delete(std::string_view account_id, std::string_view id) override;
   Result<std::vector<std::string>> Issues(const gateway::Job& job, int64_t offset,
                                           int64_t count) override;
-  Result<std::string> CleanedFile(const gateway::Job& job) override;
+  Result<std::optional<std::string>> CleanedPiece(const gateway::Job& job, int64_t index) override;
   Result<std::string> Summary(const gateway::Job& job) override;
   Result<gateway::IdempotencyRecord> ClaimIdempotencyKey(std::string_view account_id,
                                                          std::string_view key,
