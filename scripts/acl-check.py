@@ -20,6 +20,7 @@ import argparse
 import http.server
 import json
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -37,11 +38,17 @@ PASSWORDS = {"REDIS_PASSWORD": "admin-pw", "REDIS_PASSWORD_GATEWAY": "gateway-pw
 
 
 def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+    """A port free now, below Linux's ephemeral range (32768-60999): a port from bind(0) comes
+    from that range, where an outgoing connection may take it before the server binds it."""
+    for _ in range(1000):
+        port = random.randint(20000, 32767)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port in 20000-32767")
 
 
 def wait_until(what, check, seconds=20):

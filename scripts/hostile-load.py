@@ -23,6 +23,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import random
 import shutil
 import signal
 import socket
@@ -41,11 +42,17 @@ FIELDS = ["sku", "title", "description", "price", "compare_at_price", "cost_pric
 
 
 def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+    """A port free now, below Linux's ephemeral range (32768-60999): a port from bind(0) comes
+    from that range, where an outgoing connection may take it before the server binds it."""
+    for _ in range(1000):
+        port = random.randint(20000, 32767)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port in 20000-32767")
 
 
 def wait_port(port, proc, seconds=20):

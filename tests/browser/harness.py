@@ -7,6 +7,7 @@ chromedriver, headless, with a fresh profile. Nothing here reaches beyond 127.0.
 import http.server
 import json
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -23,9 +24,17 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port free now, below Linux's ephemeral range (32768-60999): a port from bind(0) comes
+    from that range, where an outgoing connection may take it before the server binds it."""
+    for _ in range(1000):
+        port = random.randint(20000, 32767)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port in 20000-32767")
 
 
 def wait_for(predicate, timeout, what):

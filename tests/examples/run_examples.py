@@ -22,6 +22,7 @@ import hashlib
 import hmac
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -34,9 +35,17 @@ PROCS = []
 
 
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port free now, below Linux's ephemeral range (32768-60999): a port from bind(0) comes
+    from that range, where an outgoing connection may take it before the server binds it."""
+    for _ in range(1000):
+        port = random.randint(20000, 32767)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port in 20000-32767")
 
 
 def wait_for(cond, timeout, what):
