@@ -186,7 +186,16 @@ HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id)
         return BodyStep::kFailed;
       }
       pieces->held = std::move(*next);
-      return pieces->held ? BodyStep::kMore : BodyStep::kEnd;
+      if (pieces->held) return BodyStep::kMore;
+      // No piece there: the end of the file, unless the job was deleted (or expired) meanwhile,
+      // which took its pieces with it and must not pass for the end.
+      auto still = pieces->store->Get(pieces->job.account_id, pieces->job.id);
+      if (!still.ok() || !still->has_value()) {
+        log::Error("cleaned file cut off", {{"job_id", pieces->job.id},
+                                            {"error", "the job was deleted during the download"}});
+        return BodyStep::kFailed;
+      }
+      return BodyStep::kEnd;
     };
   }
   std::string name = job->filename;

@@ -183,6 +183,34 @@ TEST(JobRunnerTest, StoredIssuesAreCappedButCountsStayExact) {
   EXPECT_EQ(summary["by_code"][0]["count"], 4);
 }
 
+// The cleaned file is sent piece by piece (here 16-byte pieces) and reads back whole; a job
+// deleted during the download cuts it off instead of ending it as if the file were complete.
+TEST(JobsApiTest, CleanedFileStreamsInPiecesAndADeletionMidwayCutsIt) {
+  Fixture f;
+  ASSERT_EQ(f.Run(), RunOutcome::kDone);
+  testing::InMemoryQuotaService quota(QuotaPolicy{});
+  JobsApi api(f.store, f.queue, quota, f.clock, JobsOptions{});
+  Principal p;
+  p.account.id = "acct_1";
+  HttpResponse whole = api.Cleaned(p, f.job.id);
+  ASSERT_EQ(whole.status, 200);
+  ASSERT_TRUE(static_cast<bool>(whole.body_producer));
+  const std::string file = f.Cleaned();
+  EXPECT_EQ(whole.body, **f.store.CleanedPiece(f.Stored(), 0));  // the first piece; the rest follow
+  EXPECT_LT(whole.body.size(), file.size());
+  EXPECT_EQ(whole.FullBody(), file);
+
+  HttpResponse cut = api.Cleaned(p, f.job.id);
+  std::string got = cut.body;
+  ASSERT_EQ(cut.body_producer(&got), BodyStep::kMore);
+  ASSERT_TRUE(*f.store.Delete(p.account.id, f.job.id));
+  BodyStep step = BodyStep::kMore;
+  while (step == BodyStep::kMore) step = cut.body_producer(&got);
+  EXPECT_EQ(step, BodyStep::kFailed);
+  EXPECT_LT(got.size(), file.size());
+  EXPECT_EQ(got, file.substr(0, got.size()));
+}
+
 // The detail is written page by page (here 3 issues a page) and reads back whole; the summary and
 // delete answer from the same store.
 TEST(JobsApiTest, DetailStreamsInPagesSummaryAndDelete) {
