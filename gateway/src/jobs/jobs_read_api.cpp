@@ -136,8 +136,15 @@ HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
       pages->items = std::move(*more);
     }
     if (write_page(*pages, out)) {
-      *out += "]}";
       pages->done = true;
+      // Fewer issues than the job had stored when the answer began: deleted (or expired)
+      // meanwhile. Cut off, not closed as if the list were whole.
+      if (pages->next < pages->job.issues) {
+        log::Error("job detail cut off", {{"job_id", pages->job.id},
+                                          {"error", "the job was deleted during the answer"}});
+        return BodyStep::kFailed;
+      }
+      *out += "]}";
       return BodyStep::kEnd;
     }
     return BodyStep::kMore;

@@ -183,6 +183,27 @@ TEST(JobRunnerTest, StoredIssuesAreCappedButCountsStayExact) {
   EXPECT_EQ(summary["by_code"][0]["count"], 4);
 }
 
+// A job deleted after the detail's first page: the answer is cut off, never closed as a shorter
+// list that looks whole.
+TEST(JobsApiTest, DetailOfAJobDeletedMidwayIsCutOff) {
+  Fixture f;
+  ASSERT_EQ(f.Run(), RunOutcome::kDone);
+  testing::InMemoryQuotaService quota(QuotaPolicy{});
+  JobsOptions o;
+  o.issues_page = 3;
+  JobsApi api(f.store, f.queue, quota, f.clock, o);
+  Principal p;
+  p.account.id = "acct_1";
+  HttpResponse cut = api.Get(p, f.job.id);
+  std::string got = cut.body;
+  ASSERT_EQ(cut.body_producer(&got), BodyStep::kMore);
+  ASSERT_TRUE(*f.store.Delete(p.account.id, f.job.id));
+  BodyStep step = BodyStep::kMore;
+  while (step == BodyStep::kMore) step = cut.body_producer(&got);
+  EXPECT_EQ(step, BodyStep::kFailed);
+  EXPECT_TRUE(nlohmann::json::parse(got, nullptr, false).is_discarded());
+}
+
 // The cleaned file is sent piece by piece (here 16-byte pieces) and reads back whole; a job
 // deleted during the download cuts it off instead of ending it as if the file were complete.
 TEST(JobsApiTest, CleanedFileStreamsInPiecesAndADeletionMidwayCutsIt) {
