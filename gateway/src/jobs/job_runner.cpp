@@ -7,7 +7,6 @@
 #include "dq/common/time_format.h"
 #include "ingest/row_reader.h"
 #include "stage_timer.h"
-#include "write_behind.h"
 
 namespace dq::gateway {
 namespace {
@@ -99,14 +98,7 @@ RunOutcome JobRunner::Run(const QueueEntry& entry, const std::atomic<bool>& lost
 Status JobRunner::Process(Job& job, const std::atomic<bool>& lost, JobStages& stages) {
   JobOutput output(job, options_.output);
   auto stream = validator_.Open();
-  // Its destructor, when Process returns, waits for a write still under way, so this attempt's
-  // Postpone or Fail never overtakes one of its own writes.
-  WriteBehind writes(store_, job, options_.writes_in_flight);
-  Status s = Stream(job, output, *stream, writes, lost, stages);
-  if (s.ok()) {
-    StageTimer t(stages.store);
-    s = writes.Drain();
-  }
+  Status s = Stream(job, output, *stream, lost, stages);
   if (!s.ok()) {
     stream->Cancel();
     return s;
@@ -126,7 +118,7 @@ Status JobRunner::Process(Job& job, const std::atomic<bool>& lost, JobStages& st
 }
 
 Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
-                         WriteBehind& writes, const std::atomic<bool>& lost, JobStages& stages) {
+                         const std::atomic<bool>& lost, JobStages& stages) {
   if (Status s = stream.Start(output.Spec()); !s.ok()) return s;
   auto reader = ingest::MakeRowReader(job.format);
   // A ring of batches: up to `in_flight` sent and unanswered, plus the one being filled. The
@@ -138,9 +130,8 @@ Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
   uint64_t sent = 0;      // chunks sent
   uint64_t answered = 0;  // chunks whose answer was applied
   RowBatch* filling = &ring[0];
-  // The answer for the oldest chunk in flight; stored (one fenced write, behind this thread)
-  // once enough output is pending, so a write carries about one cleaned piece, not one per
-  // chunk.
+  // The answer for the oldest chunk in flight; stored (one fenced write) once enough output is
+  // pending, so a write carries about one cleaned piece, not one per chunk.
   auto collect = [&](bool last) -> Status {
     {
       StageTimer t(stages.wait);
@@ -153,8 +144,8 @@ Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
     }
     if (lost.load()) return Superseded();
     if (last || !output.WriteDue()) return Status::Ok();
-    StageTimer t(stages.store);  // only the time Submit waits for room
-    return writes.Submit(output.TakeWrite(/*final=*/false));
+    StageTimer t(stages.store);
+    return store_.Write(job, output.TakeWrite(/*final=*/false));
   };
   auto send = [&]() -> Status {
     {

@@ -1,14 +1,12 @@
 // JobRunner: one queue entry taken to its end, as plain logic over JobStore, ValidatorStream,
-// EventPublisher, JobQueue and Clock. No socket or Redis call lives here, and the only thread is
-// WriteBehind's (write_behind.h), which stores the stream's writes in order behind it. The worker
-// pool (job_worker.h) is a thin loop around Run(), and the unit tests drive it with the fakes.
+// EventPublisher, JobQueue and Clock. No thread, socket or Redis call lives here; the worker pool
+// (job_worker.h) is a thin loop around Run(), and the unit tests drive it with the fakes.
 //
 // The steps, each one atomic in the store (docs/architecture.md, "The job flow"):
 //   1. claim      new fencing token, status processing, earlier output dropped
 //   2. stream     the upload's rows through the validator in chunks, several in flight; the
 //                 answers' output is stored in fenced Writes of about one cleaned piece each
-//                 (issues, cleaned piece, counters, summary), in order, on a second thread
-//                 while the stream goes on
+//                 (issues, cleaned piece, counters, summary)
 //   3. finish     last output + state done/failed + counters + upload deleted + refund, fenced
 //   4. publish    job.complete appended (delivery id = job id), then marked published
 //   5. ack        the queue entry is done
@@ -27,7 +25,6 @@
 #include "job_queue.h"
 #include "job_store.h"
 #include "validator_stream.h"
-#include "write_behind.h"
 
 namespace dq::gateway {
 
@@ -37,10 +34,6 @@ struct RunnerOptions {
   // check the next chunks while the worker applies and stores an answer (a Redis write waits for
   // its fsync). Memory: (chunks_in_flight + 1) chunks of rows.
   size_t chunks_in_flight = 4;
-  // Output writes queued or under way behind the stream, at most (WriteBehind). The stream goes
-  // on while Redis takes a write through its fsync; 0 writes inline, in a deterministic order.
-  // Memory: about one cleaned piece (plus its issues) per write.
-  size_t writes_in_flight = 2;
   // Attempts that ended without saying why (a crashed or lost worker) before the job fails.
   // Postponed attempts (a dependency was down) do not count; they have their own, larger bound,
   // so that a job that takes the validator down with it every time still ends.
@@ -68,8 +61,7 @@ const char* RunOutcomeName(RunOutcome outcome);
 
 // Where one attempt's wall time went, in milliseconds (logged with each finished job; see
 // docs/PERFORMANCE.md, issue 15). send includes waiting for the validator's flow control, wait
-// the time Receive blocked for an answer, store the time the stream waited for WriteBehind
-// (room for a write, then the last ones), not the writes themselves.
+// the time Receive blocked for an answer.
 struct JobStages {
   double fetch = 0, read = 0, encode = 0, send = 0, wait = 0, apply = 0, store = 0, tail = 0,
          finish = 0;
@@ -90,7 +82,7 @@ class JobRunner {
   // Streams the job and finishes it `done`. kAborted / kNotFound: fenced out. kUnavailable:
   // retry later. Other errors: the job fails.
   Status Process(Job& job, const std::atomic<bool>& lost, JobStages& stages);
-  Status Stream(Job& job, JobOutput& output, ValidatorStream& stream, WriteBehind& writes,
+  Status Stream(Job& job, JobOutput& output, ValidatorStream& stream,
                 const std::atomic<bool>& lost, JobStages& stages);
   // Finishes as failed, then publishes.
   RunOutcome Fail(Job& job, const QueueEntry& entry, const std::string& error);

@@ -1,8 +1,5 @@
 #include "redis_job_store.h"
 
-#include <future>
-#include <system_error>
-
 #include "dq/common/crypto.h"
 #include "piece_codec.h"
 #include "redis_job_scripts.h"
@@ -77,32 +74,16 @@ Status RedisJobStore::Create(const Job& job, const std::vector<std::string_view>
   // is compressed (piece_codec.h): Redis's cost is the bytes it keeps and appends to its AOF. One
   // RPUSH per piece, kPiecesPerRound pieces pipelined per round trip (so the client never buffers
   // more than that), each round with its expiry. Redis appends each round to its AOF and fsyncs
-  // once for it. The next round is compressed on a second thread while Redis takes this one, so
-  // the upload waits for the larger of the two, not their sum (the client holds two rounds).
+  // once for it.
   constexpr size_t kPiecesPerRound = 8;
-  using Round = std::vector<std::vector<std::string>>;
-  auto compress_round = [&](size_t from) {
-    Round round;
-    for (size_t k = from; k < std::min(file_chunks.size(), from + kPiecesPerRound); ++k) {
+  Status s = Status::Ok();
+  for (size_t i = 0; i < file_chunks.size() && s.ok(); i += kPiecesPerRound) {
+    std::vector<std::vector<std::string>> round;
+    for (size_t k = i; k < std::min(file_chunks.size(), i + kPiecesPerRound); ++k) {
       round.push_back({"RPUSH", file_key, CompressPiece(file_chunks[k])});
     }
     round.push_back({"EXPIRE", file_key, ttl});
-    return round;
-  };
-  Status s = Status::Ok();
-  Round round = compress_round(0);
-  for (size_t i = 0; i < file_chunks.size() && s.ok(); i += kPiecesPerRound) {
-    const bool more = i + kPiecesPerRound < file_chunks.size();
-    std::future<Round> next;  // joined before it goes out of scope, even on an error
-    if (more) {
-      try {
-        next = std::async(std::launch::async, compress_round, i + kPiecesPerRound);
-      } catch (const std::system_error&) {
-        // No thread to be had (the process is at its limit): compress it here, after.
-      }
-    }
     s = CheckReplies(redis_.Pipeline(round));
-    if (more) round = next.valid() ? next.get() : compress_round(i + kPiecesPerRound);
   }
   if (s.ok()) {
     Job stored = job;

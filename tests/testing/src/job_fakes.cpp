@@ -265,7 +265,6 @@ Status InMemoryJobStore::Apply(const gateway::Job& job, const gateway::JobWrite&
 }
 
 Status InMemoryJobStore::Write(const gateway::Job& job, const gateway::JobWrite& w) {
-  if (on_write) on_write(w);
   return Apply(job, w, nullptr);
 }
 

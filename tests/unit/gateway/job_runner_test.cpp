@@ -8,7 +8,6 @@
 #include <nlohmann/json.hpp>
 
 #include "dq/testing/fake_clock.h"
-#include "dq/testing/gate.h"
 #include "dq/testing/job_fakes.h"
 #include "dq/testing/gateway_fakes.h"
 #include "jobs/job_heartbeat.h"
@@ -101,9 +100,6 @@ struct Fixture {
     o.chunk_rows = 3;  // several chunks, so failures land mid-stream
     o.chunks_in_flight = 2;  // the tests below count on rows 1-3 being stored when row 8 is checked
     o.output.cleaned_piece_bytes = 16;
-    // Writes inline, so the store's steps come in one order; the tests of writes stored behind
-    // the stream set writes_in_flight themselves.
-    o.writes_in_flight = 0;
     return o;
   }
   RunOutcome Run() { return runner.Run(entry, lost); }
@@ -444,61 +440,6 @@ TEST(JobRunnerTest, DeletedWhileRunningStopsWritesNothingAndSendsNoEvent) {
   EXPECT_EQ(f.store.refunded_records(), kRows - 3);
 }
 
-// The same with writes stored behind the stream: whichever writes had landed when the job was
-// deleted, the attempt stops at its next write, leaves nothing behind and the refund matches
-// the rows stored at the delete.
-TEST(JobRunnerTest, DeletedWhileWritesAreBehindTheStreamStopsAndLeavesNothing) {
-  RunnerOptions o = Fixture::Defaults();
-  o.writes_in_flight = 2;
-  Fixture f(nullptr, o);
-  int64_t rows_done_then = -1;
-  f.validator = FakeValidatorStreamFactory([&](uint64_t row, const validator::v1::Row& v) {
-    if (row == 8) {
-      rows_done_then = f.Stored().rows_done;
-      EXPECT_TRUE(*f.store.Delete("acct_1", f.job.id));
-    }
-    return IssuesFor(row, v);
-  });
-  EXPECT_EQ(f.Run(), RunOutcome::kCancelled);
-  EXPECT_FALSE(f.store.job(f.job.id).has_value());
-  EXPECT_EQ(f.store.keys_of(f.job.id), 0u);
-  EXPECT_TRUE(f.events.records.empty());
-  EXPECT_EQ(f.queue.pending(), 0u);
-  EXPECT_TRUE(rows_done_then == 0 || rows_done_then == 3) << rows_done_then;
-  EXPECT_EQ(f.store.refunded_records(), kRows - rows_done_then);
-}
-
-// The stream goes on while a write is under way: with the first write held in the store, the
-// validator still gets the last chunk (row 10) and the job ends done with the same output.
-// Written inline, the held write would stop the stream before row 10 was sent.
-TEST(JobRunnerTest, TheStreamGoesOnWhileAWriteIsUnderWay) {
-  Fixture reference;
-  ASSERT_EQ(reference.Run(), RunOutcome::kDone);
-  RunnerOptions o = Fixture::Defaults();
-  o.writes_in_flight = 2;
-  Fixture f(nullptr, o);
-  testing::Gate gate;
-  f.store.on_write = [&](const JobWrite& w) {
-    if (w.rows_done == 3) gate.Arrive();
-  };
-  bool held_at_row_10 = false;
-  int64_t rows_done_at_row_10 = -1;
-  f.validator = FakeValidatorStreamFactory([&](uint64_t row, const validator::v1::Row& v) {
-    if (row == 10) {
-      held_at_row_10 = gate.WaitForArrivals(1);
-      rows_done_at_row_10 = f.Stored().rows_done;
-      gate.Open();
-    }
-    return IssuesFor(row, v);
-  });
-  ASSERT_EQ(f.Run(), RunOutcome::kDone);
-  EXPECT_TRUE(held_at_row_10);
-  EXPECT_EQ(rows_done_at_row_10, 0);  // rows 1-3 were still being written
-  EXPECT_EQ(f.Issues(), reference.Issues());
-  EXPECT_EQ(f.Cleaned(), reference.Cleaned());
-  EXPECT_EQ(f.Stored().rows_done, kRows);
-}
-
 TEST(JobRunnerTest, DeletedBeforeClaimIsAcknowledged) {
   Fixture f;
   ASSERT_TRUE(*f.store.Delete("acct_1", f.job.id));
@@ -529,43 +470,37 @@ TEST(JobRunnerTest, UnacceptedJobWaitsThenIsAbandonedWithItsQuota) {
 // Every step of a clean run, failed once (before it acts, then after it acted with its answer
 // lost): the job still ends done with the clean run's issues and cleaned file, its event is
 // published (duplicates carry the same delivery id), nothing is refunded, the entry is acked.
-// With writes stored behind the stream, the steps interleave differently from run to run, and
-// step n is whichever comes n-th: the same ends must hold.
 TEST(JobRunnerTest, EveryStepFailedOnceStillEndsDoneExactlyOnce) {
   Fixture clean;
+  FaultPlan count;
+  Fixture counted(&count);
+  ASSERT_EQ(counted.Run(), RunOutcome::kDone);
   ASSERT_EQ(clean.Run(), RunOutcome::kDone);
-  for (size_t writes : {0u, 2u}) {
-    RunnerOptions o = Fixture::Defaults();
-    o.writes_in_flight = writes;
-    FaultPlan count;
-    Fixture counted(&count, o);
-    ASSERT_EQ(counted.Run(), RunOutcome::kDone);
-    const int steps = count.steps;
-    ASSERT_GT(steps, 15);
-    for (bool after : {false, true}) {
-      for (int n = 1; n <= steps; ++n) {
-        SCOPED_TRACE("writes in flight " + std::to_string(writes) + ", step " + std::to_string(n) +
-                     " (" + count.log[n - 1] + ")" + (after ? " after" : " before"));
-        FaultPlan plan;
-        plan.fail_at = n;
-        plan.after = after;
-        Fixture f(&plan, o);
-        RunOutcome end = f.RunToEnd();
-        // An entry whose ack was lost is taken again after the claim timeout.
-        if (f.queue.pending() != 0) end = f.RunToEnd();
-        EXPECT_TRUE(end == RunOutcome::kDone || end == RunOutcome::kAlreadyFinished)
-            << RunOutcomeName(end);
-        EXPECT_EQ(plan.steps >= n, true);
-        EXPECT_EQ(f.Stored().status, "done");
-        EXPECT_EQ(f.Issues(), clean.Issues());
-        EXPECT_EQ(f.Cleaned(), clean.Cleaned());
-        EXPECT_EQ(*f.store.Summary(f.Stored()), *clean.store.Summary(clean.Stored()));
-        ASSERT_GE(f.events.records.size(), 1u);
-        for (const auto& r : f.events.records) EXPECT_EQ(r.delivery_id, f.job.id);
-        EXPECT_LE(f.events.records.size(), 2u);
-        EXPECT_EQ(f.store.refunded_records(), 0);
-        EXPECT_EQ(f.queue.pending(), 0u);
-      }
+  const int steps = count.steps;
+  ASSERT_GT(steps, 15);
+  for (bool after : {false, true}) {
+    for (int n = 1; n <= steps; ++n) {
+      SCOPED_TRACE("step " + std::to_string(n) + " (" + count.log[n - 1] + ")" +
+                   (after ? " after" : " before"));
+      FaultPlan plan;
+      plan.fail_at = n;
+      plan.after = after;
+      Fixture f(&plan);
+      RunOutcome end = f.RunToEnd();
+      // An entry whose ack was lost is taken again after the claim timeout.
+      if (f.queue.pending() != 0) end = f.RunToEnd();
+      EXPECT_TRUE(end == RunOutcome::kDone || end == RunOutcome::kAlreadyFinished)
+          << RunOutcomeName(end);
+      EXPECT_EQ(plan.steps >= n, true);
+      EXPECT_EQ(f.Stored().status, "done");
+      EXPECT_EQ(f.Issues(), clean.Issues());
+      EXPECT_EQ(f.Cleaned(), clean.Cleaned());
+      EXPECT_EQ(*f.store.Summary(f.Stored()), *clean.store.Summary(clean.Stored()));
+      ASSERT_GE(f.events.records.size(), 1u);
+      for (const auto& r : f.events.records) EXPECT_EQ(r.delivery_id, f.job.id);
+      EXPECT_LE(f.events.records.size(), 2u);
+      EXPECT_EQ(f.store.refunded_records(), 0);
+      EXPECT_EQ(f.queue.pending(), 0u);
     }
   }
 }
@@ -577,21 +512,17 @@ TEST(JobRunnerTest, DepthAndWriteGroupingDoNotChangeTheOutput) {
   ASSERT_EQ(reference.Run(), RunOutcome::kDone);
   for (size_t depth : {1u, 3u, 4u, 8u}) {
     for (size_t piece : {16u, 1u << 20}) {
-      for (size_t writes : {0u, 1u, 2u}) {
-        SCOPED_TRACE("depth " + std::to_string(depth) + ", piece " + std::to_string(piece) +
-                     ", writes in flight " + std::to_string(writes));
-        RunnerOptions o = Fixture::Defaults();
-        o.chunks_in_flight = depth;
-        o.output.cleaned_piece_bytes = piece;
-        o.writes_in_flight = writes;
-        Fixture f(nullptr, o);
-        ASSERT_EQ(f.Run(), RunOutcome::kDone);
-        EXPECT_EQ(f.Issues(), reference.Issues());
-        EXPECT_EQ(f.Cleaned(), reference.Cleaned());
-        EXPECT_EQ(*f.store.Summary(f.Stored()), *reference.store.Summary(reference.Stored()));
-        EXPECT_EQ(f.Stored().rows_done, kRows);
-        EXPECT_EQ(f.Stored().issues, 7);
-      }
+      SCOPED_TRACE("depth " + std::to_string(depth) + ", piece " + std::to_string(piece));
+      RunnerOptions o = Fixture::Defaults();
+      o.chunks_in_flight = depth;
+      o.output.cleaned_piece_bytes = piece;
+      Fixture f(nullptr, o);
+      ASSERT_EQ(f.Run(), RunOutcome::kDone);
+      EXPECT_EQ(f.Issues(), reference.Issues());
+      EXPECT_EQ(f.Cleaned(), reference.Cleaned());
+      EXPECT_EQ(*f.store.Summary(f.Stored()), *reference.store.Summary(reference.Stored()));
+      EXPECT_EQ(f.Stored().rows_done, kRows);
+      EXPECT_EQ(f.Stored().issues, 7);
     }
   }
 }

@@ -23,32 +23,16 @@
 
 namespace dq::testing {
 
-// Steps may come from two threads at once (a job's writes are stored behind its stream), so Step
-// is locked; read steps and log once the run is over.
 struct FaultPlan {
   int fail_at = 0;             // 0: never
   bool after = false;          // the failing step took effect; only its answer was lost
   int steps = 0;               // steps seen so far
   std::vector<std::string> log;  // step names, in order
-
-  FaultPlan() = default;
-  FaultPlan(const FaultPlan& o) : fail_at(o.fail_at), after(o.after), steps(o.steps), log(o.log) {}
-  FaultPlan& operator=(const FaultPlan& o) {
-    fail_at = o.fail_at;
-    after = o.after;
-    steps = o.steps;
-    log = o.log;
-    return *this;
-  }
   // Counts one step; true when it is the one to fail.
   bool Step(const std::string& name) {
-    std::lock_guard lock(mu);
     log.push_back(name);
     return ++steps == fail_at;
   }
-
- private:
-  std::mutex mu;
 };
 
 class InMemoryJobStore final : public gateway::JobStore {
@@ -88,9 +72,6 @@ class InMemoryJobStore final : public gateway::JobStore {
   int64_t refunded_records() { return refunded_; }  // quota given back, all jobs
   size_t keys_of(const std::string& id);           // stored parts of the job (0 when deleted)
   void set_down(bool down) { down_ = down; }
-  // Called at the start of every Write, on the caller's thread and outside the store's lock (a
-  // test can hold a write there).
-  std::function<void(const gateway::JobWrite&)> on_write;
 
  private:
   struct Stored {
