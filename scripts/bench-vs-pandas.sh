@@ -22,7 +22,8 @@ PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# shellcheck source=lib/free-port.sh
+. "$ROOT/scripts/lib/free-port.sh"
 wait_port() {  # wait_port PORT LOG
   for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.1; done
   echo "port $1 never opened; $2 says:" >&2; tail -5 "$2" >&2; exit 1

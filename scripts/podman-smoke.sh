@@ -182,7 +182,8 @@ log "service images ready in $((SECONDS - t)) s: $(podman images --format '{{.Re
   --filter reference='localhost/dq-*' | grep -v dq-build | tr '\n' ' ')"
 
 # ---- 5. up, on free loopback ports ---------------------------------------------------------
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# shellcheck source=lib/free-port.sh
+. "$REPO/scripts/lib/free-port.sh"
 export GATEWAY_HOST_PORT=${GATEWAY_HOST_PORT:-$(free_port)}
 export NOTIFIER_HOST_PORT=${NOTIFIER_HOST_PORT:-$(free_port)}
 export VALIDATOR_HOST_PORT=${VALIDATOR_HOST_PORT:-$(free_port)}

@@ -9,7 +9,8 @@
 # The scripts' own knob must not reach the services, which refuse DQ_* names they do not know.
 unset DQ_BUILD_DIR
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# shellcheck source=free-port.sh
+. "$ROOT/scripts/lib/free-port.sh"
 wait_port() {  # up to 120 s: a binary under valgrind starts slowly
   for _ in $(seq 1 1200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.1; done
   echo "port $1 never opened" >&2; exit 1
