@@ -62,8 +62,14 @@ HttpResponse Gateway::Handle(const HttpRequest& request) {
   Finish(request, response);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  RecordRequest({request.request_id, request.method, trace.route, response.status, seconds,
-                 request.body.size(), response.body.size(), trace.account_id});
+  const AccessRecord record{request.request_id, request.method, trace.route, response.status,
+                            seconds, request.body.size(), response.body.size(),
+                            trace.account_id};
+  if (response.body_producer) {
+    RecordWhenBodyEnds(response, record, start, RecordRequest);  // every piece counted
+  } else {
+    RecordRequest(record);
+  }
   return response;
 }
 

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "dq/common/log.h"
@@ -55,6 +56,64 @@ void RecordRequest(const AccessRecord& r) {
       .Histogram("dq_gateway_request_seconds", "HTTP request latency by method and route template",
                  labels)
       .Observe(r.duration_seconds);
+}
+
+namespace {
+
+// The record of a streamed answer until its body ends; owns what the record's views point at.
+class PendingRecord {
+ public:
+  PendingRecord(const AccessRecord& r, std::chrono::steady_clock::time_point start,
+                std::function<void(const AccessRecord&)> record)
+      : request_id_(r.request_id), method_(r.method), route_(r.route),
+        account_id_(r.account_id), r_(r), start_(start), record_(std::move(record)) {
+    r_.request_id = request_id_;
+    r_.method = method_;
+    r_.route = route_;
+    r_.account_id = account_id_;
+  }
+  PendingRecord(const PendingRecord&) = delete;
+  PendingRecord& operator=(const PendingRecord&) = delete;
+  ~PendingRecord() {
+    try {
+      Done();
+    } catch (...) {  // a log line must not end the process
+    }
+  }
+
+  void Add(size_t bytes) { r_.bytes_out += bytes; }
+  void Done() {
+    if (done_) return;
+    done_ = true;
+    r_.duration_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    record_(r_);
+  }
+
+ private:
+  std::string request_id_, method_, route_, account_id_;
+  AccessRecord r_;
+  std::chrono::steady_clock::time_point start_;
+  std::function<void(const AccessRecord&)> record_;
+  bool done_ = false;
+};
+
+}  // namespace
+
+void RecordWhenBodyEnds(HttpResponse& response, const AccessRecord& r,
+                        std::chrono::steady_clock::time_point start,
+                        std::function<void(const AccessRecord&)> record) {
+  AccessRecord first = r;
+  first.bytes_out = response.body.size();
+  auto pending = std::make_shared<PendingRecord>(first, start, std::move(record));
+  response.body_producer = [inner = std::move(response.body_producer),
+                            pending](std::string* piece) {
+    const size_t before = piece->size();
+    const BodyStep step = inner(piece);
+    pending->Add(piece->size() - before);
+    if (step != BodyStep::kMore) pending->Done();
+    return step;
+  };
 }
 
 }  // namespace dq::gateway

@@ -15,8 +15,11 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
+
+#include "http/core/http_types.h"
 
 namespace dq::gateway {
 
@@ -44,5 +47,15 @@ std::string AccessLogLine(const AccessRecord& r, std::chrono::system_clock::time
 // Writes the access log line (at level info, component as set by log::Init) and updates
 // dq_gateway_requests_total{method,route,code} and dq_gateway_request_seconds{method,route}.
 void RecordRequest(const AccessRecord& r);
+
+// For an answer whose body is streamed (response.body_producer): records r when the body ends,
+// not when the handler returns, so bytes_out counts every piece (response.body first) and the
+// duration runs from `start` to the last piece. Exactly once: at kEnd or kFailed, or, for a
+// body never read to its end, when the response's last copy is destroyed. r's views are copied.
+//
+//   if (response.body_producer) RecordWhenBodyEnds(response, r, start, RecordRequest);
+void RecordWhenBodyEnds(HttpResponse& response, const AccessRecord& r,
+                        std::chrono::steady_clock::time_point start,
+                        std::function<void(const AccessRecord&)> record);
 
 }  // namespace dq::gateway

@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 namespace dq::gateway {
 namespace {
@@ -46,6 +50,74 @@ TEST(AccessLogTest, MethodsAreBounded) {
   EXPECT_EQ(BoundedMethod("get"), "OTHER");
   EXPECT_EQ(BoundedMethod("X-RANDOM-123"), "OTHER");
   EXPECT_EQ(BoundedMethod(""), "OTHER");
+}
+
+// A streamed answer: "ab" first, then "cde" and "f". Recorded once, at the end, with every byte.
+HttpResponse Streamed(BodyStep last) {
+  HttpResponse response;
+  response.body = "ab";
+  auto n = std::make_shared<int>(0);
+  response.body_producer = [n, last](std::string* out) {
+    ++*n;
+    if (*n == 1) {
+      out->append("cde");
+      return BodyStep::kMore;
+    }
+    out->append("f");
+    return last;
+  };
+  return response;
+}
+
+TEST(AccessLogTest, AStreamedAnswerIsRecordedOnceWhenItsBodyEnds) {
+  for (BodyStep last : {BodyStep::kEnd, BodyStep::kFailed}) {
+    std::vector<AccessRecord> seen;
+    std::vector<std::string> owned;  // the views of a record die with it
+    HttpResponse response = Streamed(last);
+    {
+      std::string id = "req-1", route = "/v1/jobs/{id}/cleaned", account = "acct_1";
+      const AccessRecord r{id, "GET", route, 200, 0.001, 0, response.body.size(), account};
+      RecordWhenBodyEnds(response, r, std::chrono::steady_clock::now(),
+                         [&](const AccessRecord& rec) {
+                           seen.push_back(rec);
+                           owned = {std::string(rec.request_id), std::string(rec.route),
+                                    std::string(rec.account_id)};
+                         });
+      id = route = account = "overwritten";  // the record keeps its own copies
+    }
+    EXPECT_TRUE(seen.empty());  // not when the handler returns
+    std::string piece;
+    ASSERT_EQ(response.body_producer(&piece), BodyStep::kMore);
+    EXPECT_TRUE(seen.empty());
+    piece.clear();
+    ASSERT_EQ(response.body_producer(&piece), last);
+    ASSERT_EQ(seen.size(), 1u);
+    EXPECT_EQ(seen[0].bytes_out, 6u);  // "ab" + "cde" + "f", not only the first piece
+    EXPECT_EQ(seen[0].status, 200);
+    EXPECT_EQ(owned, (std::vector<std::string>{"req-1", "/v1/jobs/{id}/cleaned", "acct_1"}));
+    response = HttpResponse();  // the last copy goes: no second record
+    EXPECT_EQ(seen.size(), 1u);
+  }
+}
+
+TEST(AccessLogTest, AStreamedAnswerNeverReadToItsEndIsRecordedWhenDropped) {
+  int records = 0;
+  size_t bytes = 0;
+  {
+    HttpResponse response = Streamed(BodyStep::kEnd);
+    const AccessRecord r{"req-2", "GET", "/v1/jobs/{id}", 200, 0, 0, 2, "acct_1"};
+    RecordWhenBodyEnds(response, r, std::chrono::steady_clock::now(),
+                       [&](const AccessRecord& rec) {
+                         ++records;
+                         bytes = rec.bytes_out;
+                       });
+    std::string piece;
+    ASSERT_EQ(response.body_producer(&piece), BodyStep::kMore);
+    HttpResponse copy = response;  // copies share the one record
+    EXPECT_EQ(records, 0);
+  }
+  EXPECT_EQ(records, 1);
+  EXPECT_EQ(bytes, 5u);  // "ab" + "cde": what was made
 }
 
 }  // namespace
