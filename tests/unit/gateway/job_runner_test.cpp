@@ -183,51 +183,61 @@ TEST(JobRunnerTest, StoredIssuesAreCappedButCountsStayExact) {
   EXPECT_EQ(summary["by_code"][0]["count"], 4);
 }
 
+// A job run to `done` and the jobs API over its store, as the account that owns it.
+struct ApiFixture {
+  explicit ApiFixture(int64_t issues_page = JobsOptions{}.issues_page)
+      : api(f.store, f.queue, quota, f.clock, Options(issues_page)) {
+    EXPECT_EQ(f.Run(), RunOutcome::kDone);
+    owner.account.id = "acct_1";
+  }
+  static JobsOptions Options(int64_t issues_page) {
+    JobsOptions o;
+    o.issues_page = issues_page;
+    return o;
+  }
+  // Reads a streamed answer's remaining pieces into *got; how the body ended.
+  static BodyStep ReadRest(HttpResponse& r, std::string* got) {
+    BodyStep step = BodyStep::kMore;
+    while (step == BodyStep::kMore) step = r.body_producer(got);
+    return step;
+  }
+
+  Fixture f;
+  testing::InMemoryQuotaService quota{QuotaPolicy{}};
+  JobsApi api;
+  Principal owner;
+};
+
 // A job deleted after the detail's first page: the answer is cut off, never closed as a shorter
 // list that looks whole.
 TEST(JobsApiTest, DetailOfAJobDeletedMidwayIsCutOff) {
-  Fixture f;
-  ASSERT_EQ(f.Run(), RunOutcome::kDone);
-  testing::InMemoryQuotaService quota(QuotaPolicy{});
-  JobsOptions o;
-  o.issues_page = 3;
-  JobsApi api(f.store, f.queue, quota, f.clock, o);
-  Principal p;
-  p.account.id = "acct_1";
-  HttpResponse cut = api.Get(p, f.job.id);
+  ApiFixture a(/*issues_page=*/3);
+  HttpResponse cut = a.api.Get(a.owner, a.f.job.id);
   std::string got = cut.body;
   ASSERT_EQ(cut.body_producer(&got), BodyStep::kMore);
-  ASSERT_TRUE(*f.store.Delete(p.account.id, f.job.id));
-  BodyStep step = BodyStep::kMore;
-  while (step == BodyStep::kMore) step = cut.body_producer(&got);
-  EXPECT_EQ(step, BodyStep::kFailed);
+  ASSERT_TRUE(*a.f.store.Delete(a.owner.account.id, a.f.job.id));
+  EXPECT_EQ(ApiFixture::ReadRest(cut, &got), BodyStep::kFailed);
   EXPECT_TRUE(nlohmann::json::parse(got, nullptr, false).is_discarded());
 }
 
 // The cleaned file is sent piece by piece (here 16-byte pieces) and reads back whole; a job
 // deleted during the download cuts it off instead of ending it as if the file were complete.
 TEST(JobsApiTest, CleanedFileStreamsInPiecesAndADeletionMidwayCutsIt) {
-  Fixture f;
-  ASSERT_EQ(f.Run(), RunOutcome::kDone);
-  testing::InMemoryQuotaService quota(QuotaPolicy{});
-  JobsApi api(f.store, f.queue, quota, f.clock, JobsOptions{});
-  Principal p;
-  p.account.id = "acct_1";
-  HttpResponse whole = api.Cleaned(p, f.job.id);
+  ApiFixture a;
+  HttpResponse whole = a.api.Cleaned(a.owner, a.f.job.id);
   ASSERT_EQ(whole.status, 200);
   ASSERT_TRUE(static_cast<bool>(whole.body_producer));
-  const std::string file = f.Cleaned();
-  EXPECT_EQ(whole.body, **f.store.CleanedPiece(f.Stored(), 0));  // the first piece; the rest follow
+  const std::string file = a.f.Cleaned();
+  // The first piece comes as the body; the rest follow.
+  EXPECT_EQ(whole.body, **a.f.store.CleanedPiece(a.f.Stored(), 0));
   EXPECT_LT(whole.body.size(), file.size());
   EXPECT_EQ(whole.FullBody(), file);
 
-  HttpResponse cut = api.Cleaned(p, f.job.id);
+  HttpResponse cut = a.api.Cleaned(a.owner, a.f.job.id);
   std::string got = cut.body;
   ASSERT_EQ(cut.body_producer(&got), BodyStep::kMore);
-  ASSERT_TRUE(*f.store.Delete(p.account.id, f.job.id));
-  BodyStep step = BodyStep::kMore;
-  while (step == BodyStep::kMore) step = cut.body_producer(&got);
-  EXPECT_EQ(step, BodyStep::kFailed);
+  ASSERT_TRUE(*a.f.store.Delete(a.owner.account.id, a.f.job.id));
+  EXPECT_EQ(ApiFixture::ReadRest(cut, &got), BodyStep::kFailed);
   EXPECT_LT(got.size(), file.size());
   EXPECT_EQ(got, file.substr(0, got.size()));
 }
@@ -235,31 +245,24 @@ TEST(JobsApiTest, CleanedFileStreamsInPiecesAndADeletionMidwayCutsIt) {
 // The detail is written page by page (here 3 issues a page) and reads back whole; the summary and
 // delete answer from the same store.
 TEST(JobsApiTest, DetailStreamsInPagesSummaryAndDelete) {
-  Fixture f;
-  ASSERT_EQ(f.Run(), RunOutcome::kDone);
-  testing::InMemoryQuotaService quota(QuotaPolicy{});
-  JobsOptions o;
-  o.issues_page = 3;
-  JobsApi api(f.store, f.queue, quota, f.clock, o);
-  Principal p;
-  p.account.id = "acct_1";
-  HttpResponse r = api.Get(p, f.job.id);
+  ApiFixture a(/*issues_page=*/3);
+  HttpResponse r = a.api.Get(a.owner, a.f.job.id);
   ASSERT_EQ(r.status, 200);
   EXPECT_TRUE(static_cast<bool>(r.body_producer));
   auto detail = nlohmann::json::parse(r.FullBody());
   ASSERT_EQ(detail["issues"].size(), 7u);
   for (int i = 0; i < 7; ++i) EXPECT_EQ(detail["issues"][i]["id"], i + 1);
   EXPECT_EQ(detail["issues_truncated"], false);
-  auto summary = nlohmann::json::parse(api.Summary(p, f.job.id).body);
+  auto summary = nlohmann::json::parse(a.api.Summary(a.owner, a.f.job.id).body);
   EXPECT_EQ(summary["rows_total"], kRows);
   EXPECT_EQ(summary["by_code"].size(), 2u);
-  EXPECT_EQ(api.Get(p, "not-a-job").status, 404);
+  EXPECT_EQ(a.api.Get(a.owner, "not-a-job").status, 404);
   Principal other;
   other.account.id = "acct_2";
-  EXPECT_EQ(api.Delete(other, f.job.id).status, 404);
-  EXPECT_EQ(api.Delete(p, f.job.id).status, 204);
-  EXPECT_EQ(api.Get(p, f.job.id).status, 404);
-  EXPECT_EQ(f.store.keys_of(f.job.id), 0u);
+  EXPECT_EQ(a.api.Delete(other, a.f.job.id).status, 404);
+  EXPECT_EQ(a.api.Delete(a.owner, a.f.job.id).status, 204);
+  EXPECT_EQ(a.api.Get(a.owner, a.f.job.id).status, 404);
+  EXPECT_EQ(a.f.store.keys_of(a.f.job.id), 0u);
 }
 
 TEST(JobRunnerTest, HeartbeatTouchesOwnEntriesAndNeverStealsOthers) {
