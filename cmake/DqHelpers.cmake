@@ -15,9 +15,17 @@ function(dq_test)
   if(NOT T_LABELS)
     set(T_LABELS unit)
   endif()
-  gtest_discover_tests(${T_NAME}
-    PROPERTIES LABELS "${T_LABELS}"
-    DISCOVERY_TIMEOUT 60)
+  if("integration" IN_LIST T_LABELS)
+    # Tests that start servers take the loopback_ports lock, so no two run at once (see
+    # tests/CMakeLists.txt).
+    gtest_discover_tests(${T_NAME}
+      PROPERTIES LABELS "${T_LABELS}" RESOURCE_LOCK loopback_ports
+      DISCOVERY_TIMEOUT 60)
+  else()
+    gtest_discover_tests(${T_NAME}
+      PROPERTIES LABELS "${T_LABELS}"
+      DISCOVERY_TIMEOUT 60)
+  endif()
 endfunction()
 
 # dq_service(NAME binary LIB library)
