@@ -20,7 +20,6 @@ import argparse
 import http.server
 import json
 import os
-import random
 import shutil
 import socket
 import subprocess
@@ -31,24 +30,13 @@ import time
 import urllib.error
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "lib"))
+from free_port import free_port  # noqa: E402  (scripts/lib/free_port.py: the one port picker)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PASSWORDS = {"REDIS_PASSWORD": "admin-pw", "REDIS_PASSWORD_GATEWAY": "gateway-pw",
              "REDIS_PASSWORD_WORKER": "worker-pw", "REDIS_PASSWORD_NOTIFIER": "notifier-pw",
              "REDIS_PASSWORD_DQCTL": "dqctl-pw"}
-
-
-def free_port():
-    """A port free now, below Linux's ephemeral range (32768-60999): a port from bind(0) comes
-    from that range, where an outgoing connection may take it before the server binds it."""
-    for _ in range(1000):
-        port = random.randint(20000, 32767)
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    raise RuntimeError("no free port in 20000-32767")
 
 
 def wait_until(what, check, seconds=20):

@@ -23,7 +23,6 @@ import argparse
 import json
 import multiprocessing
 import os
-import random
 import shutil
 import signal
 import socket
@@ -34,25 +33,14 @@ import threading
 import time
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "lib"))
+from free_port import free_port  # noqa: E402  (scripts/lib/free_port.py: the one port picker)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIELDS = ["sku", "title", "description", "price", "compare_at_price", "cost_price", "currency",
           "availability", "image_url", "brand", "category", "gtin", "weight", "hs_code",
           "country_of_origin", "vat_number", "email", "phone", "country", "stock_qty",
           "reorder_point", "expiry_date", "warehouse_id"]
-
-
-def free_port():
-    """A port free now, below Linux's ephemeral range (32768-60999): a port from bind(0) comes
-    from that range, where an outgoing connection may take it before the server binds it."""
-    for _ in range(1000):
-        port = random.randint(20000, 32767)
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    raise RuntimeError("no free port in 20000-32767")
 
 
 def wait_port(port, proc, seconds=20):

@@ -7,10 +7,10 @@ chromedriver, headless, with a fresh profile. Nothing here reaches beyond 127.0.
 import http.server
 import json
 import os
-import random
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -22,19 +22,8 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-
-def free_port():
-    """A port free now, below Linux's ephemeral range (32768-60999): a port from bind(0) comes
-    from that range, where an outgoing connection may take it before the server binds it."""
-    for _ in range(1000):
-        port = random.randint(20000, 32767)
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    raise RuntimeError("no free port in 20000-32767")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
+from free_port import free_port  # noqa: E402  (scripts/lib/free_port.py: the one port picker)
 
 
 def wait_for(predicate, timeout, what):
