@@ -94,6 +94,7 @@ std::vector<std::string> JobToHashArgs(const Job& j) {
           "file_bytes", std::to_string(j.file_bytes),
           "file_chunks", std::to_string(j.file_chunks),
           "pieces", j.pieces,
+          "cleaned_from", j.cleaned_from,
           "rows_total", std::to_string(j.rows_total),
           "rows_error", std::to_string(j.rows_error),
           "rows_warning", std::to_string(j.rows_warning),
@@ -150,6 +151,7 @@ Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) 
     } else if (k == "file_bytes") j.file_bytes = ToInt(v);
     else if (k == "file_chunks") j.file_chunks = ToInt(v);
     else if (k == "pieces") j.pieces = v;
+    else if (k == "cleaned_from") j.cleaned_from = v;
     else if (k == "rows_total") j.rows_total = ToInt(v);
     else if (k == "rows_error") j.rows_error = ToInt(v);
     else if (k == "rows_warning") j.rows_warning = ToInt(v);

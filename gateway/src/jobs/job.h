@@ -16,6 +16,8 @@
 
 namespace dq::gateway {
 
+inline constexpr const char* kCleanedFromFixes = "fixes";
+
 struct Job {
   std::string id;  // UUIDv4
   std::string account_id;
@@ -35,9 +37,14 @@ struct Job {
   std::string expiry_date_order;
   int64_t file_bytes = 0;
   int64_t file_chunks = 0;
-  // How the store keeps the upload's and the cleaned file's pieces: "zstd", or "" (raw) for jobs
-  // stored before compression (jobs/piece_codec.h). Set by the store, not by the API.
+  // How the store keeps the upload's pieces (and those of a cleaned file stored whole by an
+  // earlier version): "zstd", or "" (raw) for jobs stored before compression
+  // (jobs/piece_codec.h). Set by the store, not by the API.
   std::string pieces;
+  // Where a done job's cleaned file comes from: kCleanedFromFixes, its kept upload and its fixes
+  // (jobs/cleaned_file.h), written on download; or "" for jobs finished by an earlier version,
+  // which stored the cleaned file itself in pieces. Set by the worker that finishes the job.
+  std::string cleaned_from;
   int64_t rows_total = 0;
   int64_t rows_error = 0;
   int64_t rows_warning = 0;

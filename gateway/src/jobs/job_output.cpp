@@ -1,17 +1,18 @@
 #include "job_output.h"
 
+#include <algorithm>
+
+#include "cleaned_file.h"
 #include "dq/common/json_escape.h"
 #include "ingest/mapping_inference.h"
 
 namespace dq::gateway {
 
-void RowBatch::Add(std::span<const std::string_view> row,
-                   std::span<const ingest::CellKind> row_kinds) {
+void RowBatch::Add(std::span<const std::string_view> row) {
   starts.push_back(cells.size());
-  for (size_t c = 0; c < row.size(); ++c) {
-    cells.push_back({text.size(), row[c].size()});
-    text.append(row[c]);
-    kinds.push_back(c < row_kinds.size() ? row_kinds[c] : ingest::CellKind::kString);
+  for (const std::string_view cell : row) {
+    cells.push_back({text.size(), cell.size()});
+    text.append(cell);
   }
 }
 
@@ -43,7 +44,7 @@ std::string IssueJson(int64_t id, const validator::v1::Issue& i) {
 }
 
 JobOutput::JobOutput(const Job& job, OutputOptions options)
-    : job_(job), options_(options), writer_(job.format, job.dialect, job.header) {
+    : job_(job), options_(options) {
   for (const auto& [field, column] : job.mapping) {
     size_t index = SIZE_MAX;
     for (size_t i = 0; i < job.header.size(); ++i) {
@@ -103,22 +104,24 @@ void JobOutput::AddIssue(const validator::v1::Issue& issue) {
   }
 }
 
-void JobOutput::Apply(const validator::v1::IssueChunk& answer, RowBatch& batch) {
+void JobOutput::Apply(const validator::v1::IssueChunk& answer, const RowBatch& batch) {
+  chunk_fixes_.clear();
   for (const auto& i : answer.issues()) {
     AddIssue(i);
-    if (i.has_fixed_value() && i.row() >= batch.first_row &&
-        i.row() < batch.first_row + batch.rows()) {
-      ApplyFix(batch, static_cast<size_t>(i.row() - batch.first_row), i.field(), i.fixed_value());
+    if (!i.has_fixed_value() || i.row() < batch.first_row ||
+        i.row() >= batch.first_row + batch.rows()) {
+      continue;
+    }
+    const size_t r = static_cast<size_t>(i.row() - batch.first_row);
+    for (size_t k = 0; k < field_names_.size(); ++k) {
+      if (field_names_[k] != i.field() || columns_[k] >= batch.Width(r)) continue;
+      chunk_fixes_.push_back({i.row(), static_cast<uint32_t>(columns_[k]), &i.fixed_value()});
     }
   }
-  std::vector<std::string_view> cells;
-  for (size_t r = 0; r < batch.rows(); ++r) {
-    const size_t at = batch.starts[r];
-    const size_t width = batch.Width(r);
-    cells.clear();
-    for (size_t k = at; k < at + width; ++k) cells.push_back(batch.Cell(k));
-    writer_.WriteRow(cells, {batch.kinds.data() + at, width});
-  }
+  // By row, and within a row in the order they were made (the last fix of a cell wins).
+  std::stable_sort(chunk_fixes_.begin(), chunk_fixes_.end(),
+                   [](const PendingFix& a, const PendingFix& b) { return a.row < b.row; });
+  for (const PendingFix& f : chunk_fixes_) AppendFix(pending_fixes_, f.row, f.column, *f.value);
   rows_done_ += static_cast<int64_t>(batch.rows());
 }
 
@@ -127,39 +130,23 @@ void JobOutput::ApplyTail(const validator::v1::IssueChunk& answer) {
 }
 
 bool JobOutput::WriteDue() const {
-  return writer_.out().size() >= options_.cleaned_piece_bytes ||
+  return pending_fixes_.size() >= options_.fix_piece_bytes ||
          pending_issues_.size() >= options_.write_issues ||
          rows_done_ - rows_written_ >= options_.write_rows;
 }
 
-JobWrite JobOutput::TakeWrite(bool final) {
+JobWrite JobOutput::TakeWrite() {
   rows_written_ = rows_done_;
   JobWrite w;
   w.issues = std::move(pending_issues_);
   pending_issues_.clear();
-  if (final) writer_.Finish();
-  if (final ? !writer_.out().empty() : writer_.out().size() >= options_.cleaned_piece_bytes) {
-    w.cleaned = std::move(writer_.out());
-    writer_.out().clear();
-    // The next piece starts at its full size: grown from empty, each piece was copied over
-    // and over as it doubled (a chunk's rows may take it past a piece, so room for two).
-    if (!final) writer_.out().reserve(2 * options_.cleaned_piece_bytes);
-  }
+  w.fixes = std::move(pending_fixes_);
+  pending_fixes_.clear();
   w.rows_done = rows_done_;
   w.issues_stored = issues_stored_;
   w.issues_found = issues_found_;
   w.summary_json = summary_.Json();
   return w;
-}
-
-void JobOutput::ApplyFix(RowBatch& batch, size_t r, const std::string& field,
-                         const std::string& value) {
-  for (size_t k = 0; k < field_names_.size(); ++k) {
-    if (field_names_[k] != field || columns_[k] >= batch.Width(r)) continue;
-    const size_t at = batch.starts[r] + columns_[k];
-    batch.Set(at, value);
-    batch.kinds[at] = ingest::CellKind::kString;
-  }
 }
 
 }  // namespace dq::gateway

@@ -1,19 +1,21 @@
 // What one attempt of a job produces, built without I/O: the rows sent to the validator, the
-// stored issue records (capped per job), the cleaned file (fixes applied) and the summary. The
-// JobRunner feeds it the validator's answers and hands the JobWrite it returns to the store.
+// stored issue records (capped per job), the fixes (cleaned_file.h: the cleaned file is written
+// from them and the upload on download) and the summary. The JobRunner feeds it the validator's
+// answers and hands the JobWrite it returns to the store.
 //
 //   JobOutput out(job, options);
 //   validator::v1::RowChunk chunk; out.ToChunk(batch, &chunk);   // send it
 //   out.Apply(answer, batch);                                    // the validator's answer
-//   store.Write(job, out.TakeWrite(/*final=*/false));
+//   if (out.WriteDue()) store.Write(job, out.TakeWrite());
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dq/validator/v1/validator.pb.h"
-#include "ingest/row_writer.h"
 #include "job.h"
 #include "job_store.h"
 #include "job_summary.h"
@@ -21,17 +23,15 @@
 namespace dq::gateway {
 
 // A chunk of rows, owned (the reader's views die with the next piece of the file). The cells'
-// bytes sit one after another in one buffer, and a fix appends its value there and points the
-// cell at it. Filling a batch therefore copies bytes, not strings, and the buffers are reused
-// from chunk to chunk, so a steady stream allocates nothing.
+// bytes sit one after another in one buffer. Filling a batch therefore copies bytes, not
+// strings, and the buffers are reused from chunk to chunk, so a steady stream allocates nothing.
 struct RowBatch {
   struct Span {
     size_t at = 0;
     size_t size = 0;
   };
-  std::string text;                     // the cells' bytes
-  std::vector<Span> cells;              // row r's cells start at starts[r]
-  std::vector<ingest::CellKind> kinds;  // parallel to cells (JSON formats only)
+  std::string text;         // the cells' bytes
+  std::vector<Span> cells;  // row r's cells start at starts[r]
   std::vector<size_t> starts;
   uint64_t first_row = 0;  // row number of the first row, once sent
 
@@ -39,10 +39,9 @@ struct RowBatch {
   void Clear() {
     text.clear();
     cells.clear();
-    kinds.clear();
     starts.clear();
   }
-  void Add(std::span<const std::string_view> row, std::span<const ingest::CellKind> row_kinds);
+  void Add(std::span<const std::string_view> row);
   size_t Width(size_t r) const {
     return (r + 1 < starts.size() ? starts[r + 1] : cells.size()) - starts[r];
   }
@@ -50,16 +49,11 @@ struct RowBatch {
   std::string_view Cell(size_t i) const {
     return std::string_view(text).substr(cells[i].at, cells[i].size);
   }
-  // Replaces cell i's text.
-  void Set(size_t i, std::string_view value) {
-    cells[i] = {text.size(), value.size()};
-    text.append(value);
-  }
 };
 
 struct OutputOptions {
-  size_t cleaned_piece_bytes = 1024 * 1024;  // stored cleaned-file piece size
-  int64_t max_stored_issues = 100000;        // per job; counters stay exact past it
+  size_t fix_piece_bytes = 1024 * 1024;  // pending fixes that make a write due
+  int64_t max_stored_issues = 100000;    // per job; counters stay exact past it
   size_t write_issues = 8192;                // pending issues that make a write due
   int64_t write_rows = 65536;                // rows since the last write that make one due
 };
@@ -72,34 +66,35 @@ class JobOutput {
   validator::v1::BatchSpec Spec() const;
   // The mapped columns of batch's rows, in field order; numbers the batch's rows.
   void ToChunk(RowBatch& batch, validator::v1::RowChunk* chunk);
-  // The answer for batch: issue records, fixes applied, rows written to the cleaned file.
-  void Apply(const validator::v1::IssueChunk& answer, RowBatch& batch);
+  // The answer for batch: issue records, and its fixes, by row, for the cleaned file.
+  void Apply(const validator::v1::IssueChunk& answer, const RowBatch& batch);
   // Issues that came after the last chunk (batch-level checks). They carry no fixes.
   void ApplyTail(const validator::v1::IssueChunk& answer);
-  // Whether enough output is pending to be worth a store write: a cleaned piece, or
+  // Whether enough output is pending to be worth a store write: `fix_piece_bytes` of fixes, or
   // `write_issues` issues, or `write_rows` rows since the last write.
   bool WriteDue() const;
-  // What to store now: the issues since the last call, a cleaned piece once it is large enough
-  // (any rest when final), the counters and the summary.
-  JobWrite TakeWrite(bool final);
-
-  // XLSX: the cleaned sheet keeps the upload's sheet name. Call before the final TakeWrite.
-  void SetSheetName(std::string name) { writer_.set_sheet_name(std::move(name)); }
+  // What to store now: the issues and fixes since the last call, the counters and the summary.
+  JobWrite TakeWrite();
 
   int64_t issues_stored() const { return issues_stored_; }
   int64_t issues_found() const { return issues_found_; }
 
  private:
+  struct PendingFix {
+    uint64_t row;
+    uint32_t column;
+    const std::string* value;  // in the answer being applied
+  };
   void AddIssue(const validator::v1::Issue& issue);
-  void ApplyFix(RowBatch& batch, size_t r, const std::string& field, const std::string& value);
 
   const Job& job_;
   OutputOptions options_;
-  ingest::RowWriter writer_;
   JobSummaryBuilder summary_;
   std::vector<std::string> field_names_;
   std::vector<size_t> columns_;  // per mapped field: column index in the header (SIZE_MAX: none)
   std::vector<std::string> pending_issues_;
+  std::string pending_fixes_;         // cleaned_file.h's encoding
+  std::vector<PendingFix> chunk_fixes_;  // the answer being applied, sorted by row
   uint64_t rows_sent_ = 0;
   int64_t rows_done_ = 0;
   int64_t rows_written_ = 0;  // rows_done_ at the last TakeWrite

@@ -108,8 +108,9 @@ Status JobRunner::Process(Job& job, const std::atomic<bool>& lost, JobStages& st
   end.status = "done";
   end.finished_at = FormatIso8601Millis(clock_.Now());
   job.status = end.status;
+  job.cleaned_from = kCleanedFromFixes;  // the upload stays: the download writes from it
   job.finished_at = end.finished_at;
-  JobWrite last = output.TakeWrite(/*final=*/true);
+  JobWrite last = output.TakeWrite();
   job.issues = last.issues_stored;
   job.issues_found = last.issues_found;
   job.rows_done = last.rows_done;
@@ -131,7 +132,7 @@ Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
   uint64_t answered = 0;  // chunks whose answer was applied
   RowBatch* filling = &ring[0];
   // The answer for the oldest chunk in flight; stored (one fenced write) once enough output is
-  // pending, so a write carries about one cleaned piece, not one per chunk.
+  // pending, so a write carries many chunks' output, not one chunk's.
   auto collect = [&](bool last) -> Status {
     {
       StageTimer t(stages.wait);
@@ -145,7 +146,7 @@ Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
     if (lost.load()) return Superseded();
     if (last || !output.WriteDue()) return Status::Ok();
     StageTimer t(stages.store);
-    return store_.Write(job, output.TakeWrite(/*final=*/false));
+    return store_.Write(job, output.TakeWrite());
   };
   auto send = [&]() -> Status {
     {
@@ -180,7 +181,7 @@ Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
         return state.status();
       }
       if (*state != ingest::ReadState::kRow) break;
-      filling->Add(reader->row(), reader->cell_kinds());
+      filling->Add(reader->row());
       if (filling->rows() >= options_.chunk_rows) {
         t.Pause();
         if (Status s = send(); !s.ok()) return s;
@@ -226,7 +227,6 @@ Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
     }
   }
   if (!have_stats) return Status(ErrorCode::kUnavailable, "the validator sent no stats");
-  output.SetSheetName(reader->sheet_name());
   return Status::Ok();
 }
 

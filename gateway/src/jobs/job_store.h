@@ -35,11 +35,11 @@ struct Claim {
   Job job;
 };
 
-// One step of an attempt's output, written atomically: issues, a cleaned-file piece and the
-// progress counters. A stored issue list never holds more than the per-job cap.
+// One step of an attempt's output, written atomically: issues, fixes and the progress counters.
+// A stored issue list never holds more than the per-job cap.
 struct JobWrite {
   std::vector<std::string> issues;  // JSON objects, to append
-  std::string cleaned;              // a piece of the cleaned file to append ("" for none)
+  std::string fixes;                // a piece of fixes (cleaned_file.h) to append ("" for none)
   int64_t rows_done = 0;            // rows whose results are now stored
   int64_t issues_stored = 0;        // after this write
   int64_t issues_found = 0;         // after this write, exact
@@ -88,8 +88,11 @@ class JobStore {
   virtual Result<bool> Delete(std::string_view account_id, std::string_view id) = 0;
   virtual Result<std::vector<std::string>> Issues(const Job& job, int64_t offset,
                                                   int64_t count) = 0;
-  // Piece `index` (from 0) of the cleaned file; nullopt past the last one. The download sends
-  // the file piece by piece, so it never holds the whole file.
+  // Piece `index` (from 0) of the fixes of a done job (cleaned_file.h); nullopt past the last
+  // one. With the kept upload (FileChunk), they are its cleaned file.
+  virtual Result<std::optional<std::string>> FixesPiece(const Job& job, int64_t index) = 0;
+  // Piece `index` (from 0) of a cleaned file stored whole, by an earlier version (a job whose
+  // cleaned_from is ""); nullopt past the last one.
   virtual Result<std::optional<std::string>> CleanedPiece(const Job& job, int64_t index) = 0;
   // The summary JSON the worker keeps up to date ("" before the first results).
   virtual Result<std::string> Summary(const Job& job) = 0;
@@ -108,11 +111,14 @@ class JobStore {
   // drops any output of earlier attempts, atomically.
   virtual Result<Claim> ClaimJob(std::string_view account_id, std::string_view id,
                                  std::string_view started_at) = 0;
+  // Piece `index` of the upload: while the job runs, and after it is done (the cleaned file is
+  // written from it). kNotFound when the job was deleted.
   virtual Result<std::string> FileChunk(const Job& job, int64_t index) = 0;
   // Appends one step of output. kAborted: a newer attempt exists, or the job was deleted.
   virtual Status Write(const Job& job, const JobWrite& write) = 0;
-  // The last output plus the end state, the counters in `job`, the upload's deletion and the
-  // refund, all in one step. kAborted as Write.
+  // The last output plus the end state, the counters in `job`, the refund, and for a failed job
+  // the upload's deletion, all in one step. A done job keeps its upload until it expires. kAborted
+  // as Write.
   virtual Status Finish(const Job& job, const JobWrite& write, const JobEnd& end) = 0;
   // Puts a job whose attempt could not go on (a dependency down) back to `queued`. kAborted as
   // Write.

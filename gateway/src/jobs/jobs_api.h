@@ -18,6 +18,8 @@ struct JobsOptions {
   // GET /v1/jobs/:id reads the issues from the store in pages of this many, writing each out
   // before the next is read.
   int64_t issues_page = 1000;
+  // GET /v1/jobs/:id/cleaned writes the cleaned file and sends it in parts of about this size.
+  size_t cleaned_part_bytes = 1024 * 1024;
   // How long a repeated Idempotency-Key waits for the first request's job to be accepted.
   std::chrono::milliseconds idempotency_wait{10000};
 };
@@ -63,6 +65,9 @@ class JobsApi {
                          const std::string& id, const std::string& idempotency_key);
   // A repeated Idempotency-Key: the first job's summary once it is accepted.
   HttpResponse Repeat(const Principal& principal, const std::string& job_id);
+  // The two ways a done job keeps its cleaned file (Job::cleaned_from).
+  HttpResponse CleanedFromFixes(const Job& job);
+  HttpResponse StoredCleaned(const Job& job);
 
   JobStore& store_;
   JobQueue& queue_;

@@ -1,10 +1,14 @@
 // The job reads: list, detail (streamed page by page), cleaned download and the issues page.
 #include "jobs_api.h"
 
+#include <algorithm>
+#include <memory>
+
 #include "http/core/error_response.h"
 #include "http/core/json_util.h"
 #include "dq/common/log.h"
 #include "dq/common/time_format.h"
+#include "cleaned_file.h"
 #include "ingest/row_writer.h"
 
 namespace dq::gateway {
@@ -152,25 +156,68 @@ HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
   return r;
 }
 
-HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id) {
-  auto job = Find(principal, id);
-  if (!job.ok()) return ErrorResponse(job.status());
-  if (job->status != "done") {
-    return ErrorResponse(Status(ErrorCode::kJobNotDone, "Job " + id + " is " + job->status +
-                                                          "; its cleaned file exists once it "
-                                                          "is done."));
+// The cleaned file of a job that kept its upload and its fixes: written now, from them
+// (cleaned_file.h), a part at a time (JobsOptions::cleaned_part_bytes). The first part is written before answering, so a store
+// that is down is a proper error, and a file that fits in it is sent whole, with its length.
+HttpResponse JobsApi::CleanedFromFixes(const Job& job) {
+  const size_t part = std::max<size_t>(1, options_.cleaned_part_bytes);
+  struct Writing {
+    JobStore* store = nullptr;
+    Job job;
+    std::unique_ptr<CleanedFile> file;
+  };
+  auto w = std::make_shared<Writing>();
+  w->store = &store_;
+  w->job = job;
+  Writing* raw = w.get();
+  w->file = std::make_unique<CleanedFile>(
+      job, [raw](int64_t i) { return raw->store->FileChunk(raw->job, i); },
+      [raw](int64_t i) { return raw->store->FixesPiece(raw->job, i); });
+  // Reads that end early because the job was deleted (or expired) meanwhile must not pass for
+  // the end of the file: a job is deleted in one step and never comes back, so when it still
+  // exists after the last read, every read saw it whole.
+  auto still_there = [raw]() {
+    auto still = raw->store->Get(raw->job.account_id, raw->job.id);
+    return still.ok() && still->has_value();
+  };
+  HttpResponse r;
+  auto more = w->file->Next(&r.body, part);
+  if ((!more.ok() && more.status().code() == ErrorCode::kNotFound) ||
+      (more.ok() && !*more && !still_there())) {
+    return ErrorResponse(Status(ErrorCode::kNotFound, "There is no job " + job.id + "."));
   }
-  // Piece by piece, as the issues are: memory is a piece or two, whatever the file's size. The
-  // first two pieces are read before answering, so a store that is down or a damaged first piece
-  // is a proper error, and a file of one piece is sent whole, with its length.
-  auto first = store_.CleanedPiece(*job, 0);
+  if (!more.ok()) return ErrorResponse(more.status());
+  r.status = 200;
+  r.content_type = std::string(ingest::ContentTypeFor(job.format));
+  if (*more) {
+    r.body_producer = [w, still_there, part](std::string* out) {
+      auto next = w->file->Next(out, part);
+      if (!next.ok() || (!*next && !still_there())) {  // too late for an error status: cut off
+        log::Error("cleaned file cut off",
+                   {{"job_id", w->job.id},
+                    {"error", next.ok() ? "the job was deleted during the download"
+                                        : next.status().message()}});
+        return BodyStep::kFailed;
+      }
+      return *next ? BodyStep::kMore : BodyStep::kEnd;
+    };
+  }
+  return r;
+}
+
+// The cleaned file of a job finished by an earlier version, stored whole in pieces: sent piece
+// by piece, as the issues are, so memory is a piece or two whatever the file's size. The first
+// two pieces are read before answering, so a store that is down or a damaged first piece is a
+// proper error, and a file of one piece is sent whole, with its length.
+HttpResponse JobsApi::StoredCleaned(const Job& job) {
+  auto first = store_.CleanedPiece(job, 0);
   if (!first.ok()) return ErrorResponse(first.status());
-  auto second = first->has_value() ? store_.CleanedPiece(*job, 1)
+  auto second = first->has_value() ? store_.CleanedPiece(job, 1)
                                    : Result<std::optional<std::string>>(std::nullopt);
   if (!second.ok()) return ErrorResponse(second.status());
   HttpResponse r;
   r.status = 200;
-  r.content_type = std::string(ingest::ContentTypeFor(job->format));
+  r.content_type = std::string(ingest::ContentTypeFor(job.format));
   if (first->has_value()) r.body = std::move(**first);
   if (second->has_value()) {
     struct Pieces {
@@ -181,7 +228,7 @@ HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id)
     };
     auto pieces = std::make_shared<Pieces>();
     pieces->store = &store_;
-    pieces->job = *job;
+    pieces->job = job;
     pieces->held = std::move(*second);
     r.body_producer = [pieces](std::string* out) {
       if (!pieces->held) return BodyStep::kEnd;
@@ -205,6 +252,20 @@ HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id)
       return BodyStep::kEnd;
     };
   }
+  return r;
+}
+
+HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id) {
+  auto job = Find(principal, id);
+  if (!job.ok()) return ErrorResponse(job.status());
+  if (job->status != "done") {
+    return ErrorResponse(Status(ErrorCode::kJobNotDone, "Job " + id + " is " + job->status +
+                                                          "; its cleaned file exists once it "
+                                                          "is done."));
+  }
+  HttpResponse r = job->cleaned_from == kCleanedFromFixes ? CleanedFromFixes(*job)
+                                                           : StoredCleaned(*job);
+  if (r.status != 200) return r;
   std::string name = job->filename;
   for (char& c : name) {
     if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '_';

@@ -1,7 +1,8 @@
-// How a job's file pieces (the upload, and the cleaned file) are kept in Redis: each piece is one
-// zstd frame (level 1), a fifth of a CSV's size. Redis keeps everything in memory and appends
-// every byte to its fsynced AOF, so a job's bytes are what its store costs (docs/PERFORMANCE.md,
-// "Where the time goes in a job"). Pure: no Redis here; RedisJobStore uses it.
+// How a job's file pieces (the upload, and a cleaned file stored whole by an earlier version) are
+// kept in Redis: each piece is one zstd frame (level 1), a fifth of a CSV's size. Redis keeps
+// everything in memory and appends every byte to its fsynced AOF, so a job's bytes are what its
+// store costs (docs/PERFORMANCE.md, "Where the time goes in a job"). Pure: no Redis here;
+// RedisJobStore uses it.
 //
 // A job records its codec in its hash (`pieces`): "zstd", or "" for raw pieces, which jobs stored
 // before compression have. Readers accept both; the account's storage ceiling counts the

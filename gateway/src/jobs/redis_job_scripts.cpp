@@ -23,7 +23,7 @@ end
 redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 redis.call('HSET', KEYS[1], 'status', 'processing', 'started_at', ARGV[1], 'rows_done', '0',
            'issues', '0', 'issues_found', '0')
-redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[6])
 local file_bytes = redis.call('HGET', KEYS[1], 'file_bytes') or '0'
 if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('HSET', KEYS[5], ARGV[2], file_bytes) end
 return {'run', redis.call('HGETALL', KEYS[1])}
@@ -49,9 +49,13 @@ if #ARGV[5] > 0 then
 end
 if #ARGV[4] > 0 then redis.call('SET', KEYS[4], ARGV[4], 'EX', ttl) end
 if m > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 11, 10 + m)) end
-if ARGV[7] == '1' then
+if ARGV[7] == '2' then
+  redis.call('EXPIRE', KEYS[7], ttl)
+elseif ARGV[7] == '1' then
   redis.call('DEL', KEYS[7])
   bytes = bytes - tonumber(ARGV[8])
+end
+if ARGV[7] ~= '0' then
   local refund = tonumber(ARGV[6])
   if refund > 0 and redis.call('HGET', KEYS[1], 'refunded') ~= '1' then
     if redis.call('EXISTS', KEYS[6]) == 1 then redis.call('DECRBY', KEYS[6], refund) end
@@ -102,7 +106,7 @@ end
 if refund > 0 and redis.call('EXISTS', KEYS[7]) == 1 then
   redis.call('DECRBY', KEYS[7], refund)
 end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[10])
 redis.call('HDEL', KEYS[6], ARGV[1])
 redis.call('ZREM', KEYS[8], ARGV[1])
 if j[6] and j[6] ~= '' and j[6] == ARGV[3] then redis.call('DEL', KEYS[9]) end

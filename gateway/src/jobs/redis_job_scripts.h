@@ -8,12 +8,14 @@
 
 namespace dq::gateway::scripts {
 
-// KEYS: job, issues, cleaned, summary, job_bytes. ARGV: started_at, job id.
+// KEYS: job, issues, cleaned (an earlier version's), summary, job_bytes, fixes.
+// ARGV: started_at, job id. Drops the output of earlier attempts.
 // Returns {'gone'} | {'finished', fields} | {'not_accepted', fields} | {'run', fields}.
 extern const RedisScript kClaim;
-// KEYS: job, issues, cleaned, summary, job_bytes, quota, file.
-// ARGV: token, job id, ttl, summary, cleaned piece (as stored), refund, finish ('1'|'0'),
-//       file_bytes, the cleaned piece's uncompressed bytes (what the account is charged), m,
+// KEYS: job, issues, fixes, summary, job_bytes, quota, file.
+// ARGV: token, job id, ttl, summary, fixes piece, refund, finish ('0': not the end; '1': the
+//       end, the upload is deleted; '2': the end of a done job, the upload is kept as long as
+//       the rest), file_bytes, the fixes piece's bytes (what the account is charged), m,
 //       m HSET arguments, n, n issues. Returns 'ok' | 'gone' | 'stale'.
 extern const RedisScript kWrite;
 // KEYS: job. ARGV: token. Status back to queued. Returns 'ok' | 'gone' | 'stale'.
@@ -22,7 +24,7 @@ extern const RedisScript kPostpone;
 extern const RedisScript kMarkPublished;
 // KEYS: job, list. ARGV: created_ms, prune_before_ms, ttl, job id. Returns 1, or 0 when gone.
 extern const RedisScript kAccept;
-// KEYS: job, file, issues, cleaned, summary, job_bytes, quota, list, idempotency record.
+// KEYS: job, file, issues, cleaned, summary, job_bytes, quota, list, idempotency record, fixes.
 // ARGV: job id, mode ('delete' | 'abandon'), the job's idempotency_key (the record is deleted
 // only if the job names it). Returns 1 when removed, 0 when there was nothing
 // (or, for abandon, the job was accepted meanwhile).

@@ -118,7 +118,7 @@ Status RedisJobStore::Remove(const Job& job, const char* mode) {
       {JobKey(a, job.id), JobPartKey(a, job.id, "file"), JobPartKey(a, job.id, "issues"),
        JobPartKey(a, job.id, "cleaned"), JobPartKey(a, job.id, "summary"),
        AccountKey(a, "job_bytes"), QuotaKey(job), AccountKey(a, "jobs"),
-       IdempotencyKey(a, job.idempotency_key)},
+       IdempotencyKey(a, job.idempotency_key), JobPartKey(a, job.id, "fixes")},
       {job.id, mode, job.idempotency_key});
   if (!r.ok()) return r.status();
   return r->integer == 1 ? Status::Ok() : Status(ErrorCode::kNotFound, "no such job");
@@ -187,6 +187,14 @@ Result<std::vector<std::string>> RedisJobStore::Issues(const Job& job, int64_t o
   return out;
 }
 
+Result<std::optional<std::string>> RedisJobStore::FixesPiece(const Job& job, int64_t index) {
+  auto reply = redis_.Command(
+      {"LINDEX", JobPartKey(job.account_id, job.id, "fixes"), std::to_string(index)});
+  if (!reply.ok()) return reply.status();
+  if (reply->is_nil()) return std::optional<std::string>();
+  return std::optional<std::string>(std::move(reply->str));
+}
+
 Result<std::optional<std::string>> RedisJobStore::CleanedPiece(const Job& job, int64_t index) {
   auto reply = redis_.Command(
       {"LINDEX", JobPartKey(job.account_id, job.id, "cleaned"), std::to_string(index)});
@@ -237,7 +245,8 @@ Result<Claim> RedisJobStore::ClaimJob(std::string_view account_id, std::string_v
   auto r = redis_.Eval(scripts::kClaim,
                        {JobKey(account_id, id), JobPartKey(account_id, id, "issues"),
                         JobPartKey(account_id, id, "cleaned"),
-                        JobPartKey(account_id, id, "summary"), AccountKey(account_id, "job_bytes")},
+                        JobPartKey(account_id, id, "summary"), AccountKey(account_id, "job_bytes"),
+                        JobPartKey(account_id, id, "fixes")},
                        {std::string(started_at), std::string(id)});
   if (!r.ok()) return r.status();
   Claim c;
@@ -288,13 +297,13 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
                                    job.id,
                                    std::to_string(limits_.ttl.count()),
                                    w.summary_json,
-                                   w.cleaned.empty() || job.pieces != kPiecesZstd
-                                       ? w.cleaned
-                                       : CompressPiece(w.cleaned),
+                                   w.fixes,
                                    std::to_string(end ? end->refund : 0),
-                                   end ? "1" : "0",
+                                   // 0: not the end; 1: the end, the upload goes; 2: the end,
+                                   // done, the upload stays for the cleaned file
+                                   !end ? "0" : end->status == "done" ? "2" : "1",
                                    std::to_string(job.file_bytes),
-                                   std::to_string(w.cleaned.size()),
+                                   std::to_string(w.fixes.size()),
                                    std::to_string(hset.size())};
   args.reserve(args.size() + hset.size() + 1 + w.issues.size());
   for (auto& v : hset) args.push_back(std::move(v));
@@ -302,7 +311,7 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
   args.insert(args.end(), w.issues.begin(), w.issues.end());
   auto r = redis_.Eval(scripts::kWrite,
                        {JobKey(a, job.id), JobPartKey(a, job.id, "issues"),
-                        JobPartKey(a, job.id, "cleaned"), JobPartKey(a, job.id, "summary"),
+                        JobPartKey(a, job.id, "fixes"), JobPartKey(a, job.id, "summary"),
                         AccountKey(a, "job_bytes"), QuotaKey(job), JobPartKey(a, job.id, "file")},
                        args);
   return FenceStatus(r, job.id);

@@ -41,6 +41,7 @@ class RedisJobStore final : public JobStore {
                                       int limit) override;
   Result<bool> Delete(std::string_view account_id, std::string_view id) override;
   Result<std::vector<std::string>> Issues(const Job& job, int64_t offset, int64_t count) override;
+  Result<std::optional<std::string>> FixesPiece(const Job& job, int64_t index) override;
   Result<std::optional<std::string>> CleanedPiece(const Job& job, int64_t index) override;
   Result<std::string> Summary(const Job& job) override;
   Result<IdempotencyRecord> ClaimIdempotencyKey(std::string_view account_id, std::string_view key,

@@ -197,16 +197,17 @@ TEST_F(JobsManageTest, TwentyParallelUploadsWithOneKeyMakeOneJob) {
 }
 
 TEST_F(JobsManageTest, ALargeCleanedFileIsSentPieceByPieceAndACutIsNeverSilent) {
-  // ~3.4 MB: several cleaned pieces. Nothing in it is fixable, so the cleaned file is the upload.
+  // ~3.4 MB: several upload pieces, kept after the job, from which the cleaned file is written on
+  // download, a part at a time. Nothing in it is fixable, so the cleaned file is the upload.
   const std::string big = BigFile(150000);
   HttpResult up = Upload(big);
   ASSERT_EQ(up.status, 202) << up.body;
   const std::string id = json::parse(up.body)["id"].get<std::string>();
   ASSERT_EQ(WaitDone(id)["status"], "done");
-  const std::string key = KeysWith(id + ":cleaned");
+  const std::string key = KeysWith(id + ":file");
   ASSERT_FALSE(key.empty());
-  const std::string cleaned_key = key.substr(0, key.find('\n'));
-  ASSERT_GE(std::stoi(stack_->redis().Cli({"LLEN", cleaned_key})), 3);
+  const std::string file_key = key.substr(0, key.find('\n'));
+  ASSERT_GE(std::stoi(stack_->redis().Cli({"LLEN", file_key})), 3);
 
   HttpResult whole = Call("GET", "/v1/jobs/" + id + "/cleaned");
   ASSERT_EQ(whole.status, 200);
@@ -215,13 +216,13 @@ TEST_F(JobsManageTest, ALargeCleanedFileIsSentPieceByPieceAndACutIsNeverSilent) 
 
   // A piece that cannot be read once the answer has begun: the download is cut off (curl sees an
   // incomplete transfer), never ended as if the file were whole.
-  stack_->redis().Cli({"LSET", cleaned_key, "2", "not a frame"});
+  stack_->redis().Cli({"LSET", file_key, "2", "not a frame"});
   HttpResult cut = Call("GET", "/v1/jobs/" + id + "/cleaned");
   EXPECT_EQ(cut.status, 0) << "a cut download must not look complete";
   EXPECT_LT(cut.body.size(), big.size());
   EXPECT_EQ(cut.body, big.substr(0, cut.body.size()));
   // A damaged first piece is still a proper error, before any of the file.
-  stack_->redis().Cli({"LSET", cleaned_key, "0", "not a frame"});
+  stack_->redis().Cli({"LSET", file_key, "0", "not a frame"});
   HttpResult early = Call("GET", "/v1/jobs/" + id + "/cleaned");
   EXPECT_EQ(early.status, 500);
   EXPECT_EQ(json::parse(early.body)["error"], "internal_error");

@@ -1,7 +1,8 @@
-// RedisJobStore against a real redis-server: the upload's and the cleaned file's pieces are kept
-// as zstd frames (jobs/piece_codec.h) and read back byte for byte; the account's storage ceiling
-// counts their uncompressed bytes; jobs stored raw, before compression, still read and write
-// raw; a damaged piece is an error that says so.
+// RedisJobStore against a real redis-server: the upload's pieces are kept as zstd frames
+// (jobs/piece_codec.h) and read back byte for byte; a done job keeps its upload beside its fixes
+// (the cleaned file is written from them on download), a failed one does not; the account's
+// storage ceiling counts uncompressed bytes; jobs stored raw, before compression, and cleaned
+// files stored whole by an earlier version still read; a damaged piece is an error that says so.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -103,39 +104,90 @@ TEST_F(RedisJobStoreTest, PiecesAreStoredCompressedAndReadBackByteForByte) {
     EXPECT_EQ(*piece, pieces_[i]);
   }
 
-  // The cleaned file: two writes, then the end.
-  const std::string a = Csv(0, 12000), b = Csv(12000, 5);
+  // The fixes: two writes, then the end of a done job.
+  const std::string a(3000, 'a'), b = "bb";
   JobWrite w1;
-  w1.cleaned = a;
+  w1.fixes = a;
   w1.rows_done = 12000;
   ASSERT_TRUE(store_->Write(claimed, w1).ok());
   JobWrite w2;
-  w2.cleaned = b;
-  w2.rows_done = 12005;
+  w2.fixes = b;
+  w2.rows_done = 24010;
   gateway::JobEnd end;
   end.status = "done";
   end.finished_at = "2026-11-23T10:00:02.000Z";
   Job finished = claimed;
   finished.status = "done";
+  finished.cleaned_from = gateway::kCleanedFromFixes;
   ASSERT_TRUE(store_->Finish(finished, w2, end).ok());
-  EXPECT_EQ(Stored("cleaned", 0).substr(0, 4), kZstdMagic);
-  EXPECT_LT(Stored("cleaned", 0).size() * 3, a.size());
-  EXPECT_EQ(Stored("cleaned", 1).substr(0, 4), kZstdMagic);
   for (int i = 0; i < 2; ++i) {
-    auto piece = store_->CleanedPiece(finished, i);
+    auto piece = store_->FixesPiece(finished, i);
     ASSERT_TRUE(piece.ok() && piece->has_value()) << i;
     EXPECT_EQ(**piece, i == 0 ? a : b);
   }
-  auto past = store_->CleanedPiece(finished, 2);
+  auto past = store_->FixesPiece(finished, 2);
   ASSERT_TRUE(past.ok());
   EXPECT_FALSE(past->has_value());
+  // The upload stays, as long as the rest of the job: the cleaned file is written from it.
+  for (int i = 0; i < 3; ++i) {
+    auto piece = store_->FileChunk(finished, i);
+    ASSERT_TRUE(piece.ok()) << piece.status().message();
+    EXPECT_EQ(*piece, pieces_[i]);
+  }
+  auto ttl = redis_->Command({"TTL", JobPartKey(job_.account_id, job_.id, "file")});
+  ASSERT_TRUE(ttl.ok());
+  EXPECT_GT(ttl->integer, 0);
 
-  // The ceiling counts what the account sent and gets back, not what Redis happens to hold: the
-  // upload is gone with the end, the cleaned file stays, uncompressed.
-  EXPECT_EQ(AccountBytes(), static_cast<int64_t>(a.size() + b.size()));
+  // The ceiling counts what the account sent and what it keeps, not what Redis happens to hold:
+  // the upload uncompressed, and the fixes.
+  EXPECT_EQ(AccountBytes(), job_.file_bytes + static_cast<int64_t>(a.size() + b.size()));
   auto again = store_->Get(job_.account_id, job_.id);
   ASSERT_TRUE(again.ok() && again->has_value());
   EXPECT_EQ((*again)->pieces, "zstd");
+  EXPECT_EQ((*again)->cleaned_from, gateway::kCleanedFromFixes);
+
+  // Deleted: every part goes, the fixes too.
+  ASSERT_TRUE(*store_->Delete(job_.account_id, job_.id));
+  for (const char* part : {"file", "fixes", "issues", "summary"}) {
+    auto exists = redis_->Command({"EXISTS", JobPartKey(job_.account_id, job_.id, part)});
+    ASSERT_TRUE(exists.ok());
+    EXPECT_EQ(exists->integer, 0) << part;
+  }
+}
+
+// A failed job has no cleaned file: its upload goes with the end, and so do its bytes.
+TEST_F(RedisJobStoreTest, AFailedJobDropsItsUpload) {
+  ASSERT_TRUE(store_->Create(job_, Views()).ok());
+  const Job claimed = Claim();
+  JobWrite w;
+  w.fixes = "fff";
+  gateway::JobEnd end;
+  end.status = "failed";
+  end.error = "the validator said no";
+  Job failed = claimed;
+  failed.status = "failed";
+  ASSERT_TRUE(store_->Finish(failed, w, end).ok());
+  auto exists = redis_->Command({"EXISTS", JobPartKey(job_.account_id, job_.id, "file")});
+  ASSERT_TRUE(exists.ok());
+  EXPECT_EQ(exists->integer, 0);
+  EXPECT_EQ(AccountBytes(), 3);
+}
+
+// A new attempt starts from nothing: the fixes of the one before are dropped with its issues.
+TEST_F(RedisJobStoreTest, AClaimDropsTheFixesOfTheAttemptBefore) {
+  ASSERT_TRUE(store_->Create(job_, Views()).ok());
+  const Job first = Claim();
+  JobWrite w;
+  w.fixes = "first attempt";
+  ASSERT_TRUE(store_->Write(first, w).ok());
+  auto again = store_->ClaimJob(job_.account_id, job_.id, "2026-11-23T10:00:05.000Z");
+  ASSERT_TRUE(again.ok() && again->kind == gateway::ClaimKind::kRun);
+  auto piece = store_->FixesPiece(again->job, 0);
+  ASSERT_TRUE(piece.ok());
+  EXPECT_FALSE(piece->has_value());
+  EXPECT_EQ(AccountBytes(), job_.file_bytes);
+  // The first attempt's late write is fenced off.
+  EXPECT_EQ(store_->Write(first, w).code(), ErrorCode::kAborted);
 }
 
 TEST_F(RedisJobStoreTest, JobsStoredRawBeforeCompressionStillReadAndWriteRaw) {
@@ -155,13 +207,33 @@ TEST_F(RedisJobStoreTest, JobsStoredRawBeforeCompressionStillReadAndWriteRaw) {
     ASSERT_TRUE(piece.ok());
     EXPECT_EQ(*piece, pieces_[i]);
   }
-  JobWrite w;
-  w.cleaned = "sku\nA1\n";
-  ASSERT_TRUE(store_->Write(claimed, w).ok());
-  EXPECT_EQ(Stored("cleaned", 0), "sku\nA1\n");
-  auto cleaned = store_->CleanedPiece(claimed, 0);
-  ASSERT_TRUE(cleaned.ok() && cleaned->has_value());
-  EXPECT_EQ(**cleaned, "sku\nA1\n");
+}
+
+// A job finished by an earlier version stored its cleaned file whole, raw or compressed as its
+// `pieces` says; the download reads those pieces until the job expires.
+TEST_F(RedisJobStoreTest, ACleanedFileStoredWholeByAnEarlierVersionStillReads) {
+  ASSERT_TRUE(store_->Create(job_, Views()).ok());
+  const Job claimed = Claim();
+  const std::string cleaned_key = JobPartKey(job_.account_id, job_.id, "cleaned");
+  ASSERT_TRUE(redis_->Command({"RPUSH", cleaned_key, gateway::CompressPiece(pieces_[0]),
+                               gateway::CompressPiece(pieces_[2])})
+                  .ok());
+  for (int i = 0; i < 2; ++i) {
+    auto piece = store_->CleanedPiece(claimed, i);
+    ASSERT_TRUE(piece.ok() && piece->has_value()) << i;
+    EXPECT_EQ(**piece, pieces_[i == 0 ? 0 : 2]);
+  }
+  auto past = store_->CleanedPiece(claimed, 2);
+  ASSERT_TRUE(past.ok());
+  EXPECT_FALSE(past->has_value());
+
+  Job raw = claimed;
+  raw.pieces = "";
+  ASSERT_TRUE(redis_->Command({"DEL", cleaned_key}).ok());
+  ASSERT_TRUE(redis_->Command({"RPUSH", cleaned_key, "sku\nA1\n"}).ok());
+  auto piece = store_->CleanedPiece(raw, 0);
+  ASSERT_TRUE(piece.ok() && piece->has_value());
+  EXPECT_EQ(**piece, "sku\nA1\n");
 }
 
 TEST_F(RedisJobStoreTest, ADamagedPieceIsAnErrorThatSaysSo) {
@@ -176,15 +248,10 @@ TEST_F(RedisJobStoreTest, ADamagedPieceIsAnErrorThatSaysSo) {
   EXPECT_NE(piece.status().message().find("damaged"), std::string::npos);
   EXPECT_TRUE(store_->FileChunk(claimed, 0).ok());
 
-  // The same for the cleaned file's download.
-  JobWrite w;
-  w.cleaned = Csv(0, 100);
-  ASSERT_TRUE(store_->Write(claimed, w).ok());
-  ASSERT_TRUE(store_->Write(claimed, w).ok());
-  ASSERT_TRUE(store_->CleanedPiece(claimed, 1).ok());
-  const std::string first = Stored("cleaned", 0);
-  ASSERT_TRUE(redis_->Command({"LSET", JobPartKey(job_.account_id, job_.id, "cleaned"), "1",
-                               first.substr(0, first.size() / 2)})
+  // The same for a cleaned file stored whole by an earlier version.
+  const std::string cleaned_key = JobPartKey(job_.account_id, job_.id, "cleaned");
+  const std::string frame = gateway::CompressPiece(Csv(0, 100));
+  ASSERT_TRUE(redis_->Command({"RPUSH", cleaned_key, frame, frame.substr(0, frame.size() / 2)})
                   .ok());
   EXPECT_TRUE(store_->CleanedPiece(claimed, 0).ok());
   auto cleaned = store_->CleanedPiece(claimed, 1);

@@ -129,6 +129,17 @@ Result<std::vector<std::string>> InMemoryJobStore::Issues(const gateway::Job& jo
   return out;
 }
 
+Result<std::optional<std::string>> InMemoryJobStore::FixesPiece(const gateway::Job& job,
+                                                                int64_t index) {
+  std::lock_guard lock(mu_);
+  if (FailBefore("fixes")) return Down();
+  auto it = jobs_.find(Id(job.account_id, job.id));
+  if (it == jobs_.end() || index < 0 || index >= static_cast<int64_t>(it->second.fixes.size())) {
+    return std::optional<std::string>();
+  }
+  return std::optional<std::string>(it->second.fixes[static_cast<size_t>(index)]);
+}
+
 Result<std::optional<std::string>> InMemoryJobStore::CleanedPiece(const gateway::Job& job,
                                                                   int64_t index) {
   std::lock_guard lock(mu_);
@@ -200,6 +211,7 @@ Result<gateway::Claim> InMemoryJobStore::ClaimJob(std::string_view account_id,
       s.job.started_at = started_at;
       s.job.rows_done = s.job.issues = s.job.issues_found = 0;
       s.issues.clear();
+      s.fixes.clear();
       s.cleaned.clear();
       s.summary.clear();
     }
@@ -240,7 +252,7 @@ Status InMemoryJobStore::Apply(const gateway::Job& job, const gateway::JobWrite&
   Stored* s = nullptr;
   if (Status f = Fence(job, &s); !f.ok()) return After(f);
   s->issues.insert(s->issues.end(), w.issues.begin(), w.issues.end());
-  if (!w.cleaned.empty()) s->cleaned.push_back(w.cleaned);
+  if (!w.fixes.empty()) s->fixes.push_back(w.fixes);
   if (!w.summary_json.empty()) s->summary = w.summary_json;
   if (end != nullptr) {
     const bool refunded = s->job.refunded;
@@ -252,7 +264,7 @@ Status InMemoryJobStore::Apply(const gateway::Job& job, const gateway::JobWrite&
     s->job.event_published = published;
     s->job.accepted = accepted;
     s->job.idempotency_key = idem;
-    s->file.clear();
+    if (end->status != "done") s->file.clear();  // a done job's upload stays for its cleaned file
     if (end->refund > 0 && !s->job.refunded) {
       refunded_ += end->refund;
       s->job.refunded = true;
@@ -301,12 +313,22 @@ std::optional<gateway::Job> InMemoryJobStore::job(const std::string& id) {
   return std::nullopt;
 }
 
+void InMemoryJobStore::add_stored_cleaned_piece(const std::string& id, std::string piece) {
+  std::lock_guard lock(mu_);
+  for (auto& [k, s] : jobs_) {
+    if (s.job.id != id) continue;
+    s.job.cleaned_from.clear();
+    s.cleaned.push_back(std::move(piece));
+  }
+}
+
 size_t InMemoryJobStore::keys_of(const std::string& id) {
   std::lock_guard lock(mu_);
   size_t n = 0;
   for (const auto& [k, s] : jobs_) {
     if (s.job.id != id) continue;
-    n += 1 + !s.file.empty() + !s.issues.empty() + !s.cleaned.empty() + !s.summary.empty();
+    n += 1 + !s.file.empty() + !s.issues.empty() + !s.fixes.empty() + !s.cleaned.empty() +
+         !s.summary.empty();
   }
   for (const auto& [k, v] : idempotency_) n += v.find(id) != std::string::npos;
   return n;

@@ -10,6 +10,7 @@
 #include "dq/testing/fake_clock.h"
 #include "dq/testing/job_fakes.h"
 #include "dq/testing/gateway_fakes.h"
+#include "jobs/cleaned_file.h"
 #include "jobs/job_heartbeat.h"
 #include "jobs/jobs_api.h"
 
@@ -99,7 +100,8 @@ struct Fixture {
     RunnerOptions o;
     o.chunk_rows = 3;  // several chunks, so failures land mid-stream
     o.chunks_in_flight = 2;  // the tests below count on rows 1-3 being stored when row 8 is checked
-    o.output.cleaned_piece_bytes = 16;
+    o.output.fix_piece_bytes = 16;
+    o.output.write_rows = 3;  // a write after every chunk
     return o;
   }
   RunOutcome Run() { return runner.Run(entry, lost); }
@@ -114,12 +116,17 @@ struct Fixture {
   }
   Job Stored() { return *store.job(job.id); }
   std::vector<std::string> Issues() { return *store.Issues(Stored(), 0, -1); }
+  // The cleaned file as a download writes it, from the kept upload and the stored fixes.
   std::string Cleaned() {
+    const Job done = Stored();
+    if (done.cleaned_from != kCleanedFromFixes) return "<no fixes kept: " + done.status + ">";
+    CleanedFile file(done, [&](int64_t i) { return store.FileChunk(done, i); },
+                     [&](int64_t i) { return store.FixesPiece(done, i); });
     std::string all;
-    for (int64_t i = 0;; ++i) {
-      auto piece = store.CleanedPiece(Stored(), i);
-      if (!piece->has_value()) return all;
-      all += **piece;
+    while (true) {
+      auto more = file.Next(&all, 1 << 20);
+      if (!more.ok()) return "<" + more.status().message() + ">";
+      if (!*more) return all;
     }
   }
 
@@ -153,7 +160,8 @@ TEST(JobRunnerTest, ClaimRunsToDoneAndPublishesOnce) {
   EXPECT_EQ(payload->rows, kRows);
   EXPECT_EQ(f.Cleaned().substr(0, 22), "sku,title\nX1,Item 1\nA2");
   EXPECT_EQ(f.store.refunded_records(), 0);
-  EXPECT_EQ(f.store.keys_of(j.id), 4u);  // job, issues, cleaned, summary; the upload is gone
+  // The job, its upload (kept for the cleaned file), issues, fixes and summary.
+  EXPECT_EQ(f.store.keys_of(j.id), 5u);
 }
 
 TEST(JobRunnerTest, SummaryCountsEqualTheIssues) {
@@ -185,12 +193,11 @@ TEST(JobRunnerTest, StoredIssuesAreCappedButCountsStayExact) {
 
 // A job run to `done` and the jobs API over its store, as the account that owns it.
 struct ApiFixture {
-  explicit ApiFixture(int64_t issues_page = JobsOptions{}.issues_page)
-      : api(f.store, f.queue, quota, f.clock, Options(issues_page)) {
+  explicit ApiFixture(JobsOptions options = {}) : api(f.store, f.queue, quota, f.clock, options) {
     EXPECT_EQ(f.Run(), RunOutcome::kDone);
     owner.account.id = "acct_1";
   }
-  static JobsOptions Options(int64_t issues_page) {
+  static JobsOptions IssuesPage(int64_t issues_page) {
     JobsOptions o;
     o.issues_page = issues_page;
     return o;
@@ -211,7 +218,7 @@ struct ApiFixture {
 // A job deleted after the detail's first page: the answer is cut off, never closed as a shorter
 // list that looks whole.
 TEST(JobsApiTest, DetailOfAJobDeletedMidwayIsCutOff) {
-  ApiFixture a(/*issues_page=*/3);
+  ApiFixture a(ApiFixture::IssuesPage(3));
   HttpResponse cut = a.api.Get(a.owner, a.f.job.id);
   std::string got = cut.body;
   ASSERT_EQ(cut.body_producer(&got), BodyStep::kMore);
@@ -220,16 +227,21 @@ TEST(JobsApiTest, DetailOfAJobDeletedMidwayIsCutOff) {
   EXPECT_TRUE(nlohmann::json::parse(got, nullptr, false).is_discarded());
 }
 
-// The cleaned file is sent piece by piece (here 16-byte pieces) and reads back whole; a job
-// deleted during the download cuts it off instead of ending it as if the file were complete.
-TEST(JobsApiTest, CleanedFileStreamsInPiecesAndADeletionMidwayCutsIt) {
-  ApiFixture a;
+// The cleaned file is written from the kept upload and the fixes, and sent in parts (here of
+// about 16 bytes); it reads back whole. A job deleted during the download cuts it off instead of
+// ending it as if the file were complete.
+TEST(JobsApiTest, CleanedFileIsWrittenInPartsAndADeletionMidwayCutsIt) {
+  JobsOptions o;
+  o.cleaned_part_bytes = 16;
+  ApiFixture a(o);
+  ASSERT_EQ(a.f.Stored().cleaned_from, kCleanedFromFixes);
+  const std::string file = a.f.Cleaned();
+  ASSERT_EQ(file.substr(0, 22), "sku,title\nX1,Item 1\nA2");
   HttpResponse whole = a.api.Cleaned(a.owner, a.f.job.id);
   ASSERT_EQ(whole.status, 200);
   ASSERT_TRUE(static_cast<bool>(whole.body_producer));
-  const std::string file = a.f.Cleaned();
-  // The first piece comes as the body; the rest follow.
-  EXPECT_EQ(whole.body, **a.f.store.CleanedPiece(a.f.Stored(), 0));
+  // The first part comes as the body; the rest follow.
+  EXPECT_GE(whole.body.size(), 16u);
   EXPECT_LT(whole.body.size(), file.size());
   EXPECT_EQ(whole.FullBody(), file);
 
@@ -242,10 +254,32 @@ TEST(JobsApiTest, CleanedFileStreamsInPiecesAndADeletionMidwayCutsIt) {
   EXPECT_EQ(got, file.substr(0, got.size()));
 }
 
+// With the default part size the small file is one part, sent whole with its length.
+TEST(JobsApiTest, ACleanedFileOfOnePartIsSentWhole) {
+  ApiFixture a;
+  HttpResponse r = a.api.Cleaned(a.owner, a.f.job.id);
+  ASSERT_EQ(r.status, 200);
+  EXPECT_FALSE(static_cast<bool>(r.body_producer));
+  EXPECT_EQ(r.body, a.f.Cleaned());
+}
+
+// A job finished by an earlier version kept its cleaned file whole, in pieces: that file is what
+// the download sends, piece by piece, until the job expires.
+TEST(JobsApiTest, ACleanedFileStoredWholeByAnEarlierVersionIsSentAsStored) {
+  ApiFixture a;
+  a.f.store.add_stored_cleaned_piece(a.f.job.id, "sku,title\r\n");
+  a.f.store.add_stored_cleaned_piece(a.f.job.id, "OLD1,Item 1\r\n");
+  a.f.store.add_stored_cleaned_piece(a.f.job.id, "OLD2,Item 2\r\n");
+  HttpResponse r = a.api.Cleaned(a.owner, a.f.job.id);
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, "sku,title\r\n");
+  EXPECT_EQ(r.FullBody(), "sku,title\r\nOLD1,Item 1\r\nOLD2,Item 2\r\n");
+}
+
 // The detail is written page by page (here 3 issues a page) and reads back whole; the summary and
 // delete answer from the same store.
 TEST(JobsApiTest, DetailStreamsInPagesSummaryAndDelete) {
-  ApiFixture a(/*issues_page=*/3);
+  ApiFixture a(ApiFixture::IssuesPage(3));
   HttpResponse r = a.api.Get(a.owner, a.f.job.id);
   ASSERT_EQ(r.status, 200);
   EXPECT_TRUE(static_cast<bool>(r.body_producer));
@@ -514,11 +548,15 @@ TEST(JobRunnerTest, DepthAndWriteGroupingDoNotChangeTheOutput) {
   Fixture reference;
   ASSERT_EQ(reference.Run(), RunOutcome::kDone);
   for (size_t depth : {1u, 3u, 4u, 8u}) {
-    for (size_t piece : {16u, 1u << 20}) {
-      SCOPED_TRACE("depth " + std::to_string(depth) + ", piece " + std::to_string(piece));
+    // Writes due by fix bytes, by rows, or only at the end.
+    for (auto [fix_bytes, rows] : {std::pair<size_t, int64_t>{4, 1 << 20}, {16, 3},
+                                   {1 << 20, 1 << 20}}) {
+      SCOPED_TRACE("depth " + std::to_string(depth) + ", fix bytes " + std::to_string(fix_bytes) +
+                   ", rows " + std::to_string(rows));
       RunnerOptions o = Fixture::Defaults();
       o.chunks_in_flight = depth;
-      o.output.cleaned_piece_bytes = piece;
+      o.output.fix_piece_bytes = fix_bytes;
+      o.output.write_rows = rows;
       Fixture f(nullptr, o);
       ASSERT_EQ(f.Run(), RunOutcome::kDone);
       EXPECT_EQ(f.Issues(), reference.Issues());
@@ -530,11 +568,12 @@ TEST(JobRunnerTest, DepthAndWriteGroupingDoNotChangeTheOutput) {
   }
 }
 
-// With large pieces nothing is due before the end: the whole output goes in the final, fenced
+// With large limits nothing is due before the end: the whole output goes in the final, fenced
 // write, one store step instead of one per chunk.
 TEST(JobRunnerTest, SmallOutputIsStoredInOneFinalWrite) {
   RunnerOptions o = Fixture::Defaults();
-  o.output.cleaned_piece_bytes = 1 << 20;
+  o.output.fix_piece_bytes = 1 << 20;
+  o.output.write_rows = 1 << 20;
   FaultPlan count;
   Fixture f(&count, o);
   ASSERT_EQ(f.Run(), RunOutcome::kDone);

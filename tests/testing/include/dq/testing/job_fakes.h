@@ -50,6 +50,7 @@ class InMemoryJobStore final : public gateway::JobStore {
   Result<bool> Delete(std::string_view account_id, std::string_view id) override;
   Result<std::vector<std::string>> Issues(const gateway::Job& job, int64_t offset,
                                           int64_t count) override;
+  Result<std::optional<std::string>> FixesPiece(const gateway::Job& job, int64_t index) override;
   Result<std::optional<std::string>> CleanedPiece(const gateway::Job& job, int64_t index) override;
   Result<std::string> Summary(const gateway::Job& job) override;
   Result<gateway::IdempotencyRecord> ClaimIdempotencyKey(std::string_view account_id,
@@ -72,11 +73,14 @@ class InMemoryJobStore final : public gateway::JobStore {
   int64_t refunded_records() { return refunded_; }  // quota given back, all jobs
   size_t keys_of(const std::string& id);           // stored parts of the job (0 when deleted)
   void set_down(bool down) { down_ = down; }
+  // Makes the job one finished by an earlier version (cleaned_from ""), whose cleaned file is
+  // stored whole, and appends a piece of that file.
+  void add_stored_cleaned_piece(const std::string& id, std::string piece);
 
  private:
   struct Stored {
     gateway::Job job;
-    std::vector<std::string> file, issues, cleaned;
+    std::vector<std::string> file, issues, fixes, cleaned;
     std::string summary;
   };
   // kUnavailable when down, or when this is the step the plan fails (before it acts).

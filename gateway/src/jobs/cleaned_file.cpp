@@ -1,0 +1,166 @@
+#include "cleaned_file.h"
+
+#include <utility>
+
+namespace dq::gateway {
+namespace {
+
+void AppendVarint(std::string& out, uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<char>(v));
+}
+
+// Reads a varint at *at; false when the piece ends inside it or it is longer than 64 bits.
+bool ReadVarint(std::string_view s, size_t* at, uint64_t* v) {
+  *v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (*at >= s.size()) return false;
+    const auto byte = static_cast<uint8_t>(s[(*at)++]);
+    *v |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) return shift < 63 || byte <= 1;
+  }
+  return false;
+}
+
+Status Damaged(const std::string& what) {
+  return Status(ErrorCode::kInternal, "The job's stored fixes are damaged: " + what + ".");
+}
+
+}  // namespace
+
+void AppendFix(std::string& piece, uint64_t row, uint32_t column, std::string_view value) {
+  AppendVarint(piece, row);
+  AppendVarint(piece, column);
+  AppendVarint(piece, value.size());
+  piece.append(value);
+}
+
+Status DecodeFixes(std::string_view piece, std::vector<Fix>* out) {
+  size_t at = 0;
+  while (at < piece.size()) {
+    uint64_t row = 0, column = 0, size = 0;
+    if (!ReadVarint(piece, &at, &row) || !ReadVarint(piece, &at, &column) ||
+        !ReadVarint(piece, &at, &size)) {
+      return Damaged("a fix is cut off");
+    }
+    if (column > UINT32_MAX) return Damaged("a column number is out of range");
+    if (size > piece.size() - at) return Damaged("a fixed value is cut off");
+    out->push_back({row, static_cast<uint32_t>(column), piece.substr(at, size)});
+    at += size;
+  }
+  return Status::Ok();
+}
+
+CleanedFile::CleanedFile(const Job& job, UploadPiece upload, FixPiece fixes)
+    : upload_(std::move(upload)),
+      fixes_(std::move(fixes)),
+      file_chunks_(job.file_chunks),
+      reader_(ingest::MakeRowReader(job.format)),
+      writer_(job.format, job.dialect, job.header) {}
+
+Result<bool> CleanedFile::Next(std::string* out, size_t want) {
+  while (!ended_ && writer_.out().size() < want) {
+    if (Status s = Step(want); !s.ok()) return s;
+  }
+  out->append(writer_.out());
+  writer_.out().clear();
+  return !ended_;
+}
+
+Status CleanedFile::Step(size_t want) {
+  while (true) {
+    auto state = reader_->Next();
+    if (!state.ok()) {
+      // A job ran on this upload, so it reads: only "no rows at all" can come back, and that
+      // file's cleaned form is its header alone.
+      if (state.status().code() != ErrorCode::kEmptyFile) return state.status();
+      state = ingest::ReadState::kEnd;
+    }
+    if (*state == ingest::ReadState::kRow) {
+      if (Status s = WriteRow(); !s.ok()) return s;
+      if (writer_.out().size() >= want) return Status::Ok();
+      continue;
+    }
+    if (*state == ingest::ReadState::kNeedMore && next_chunk_ < file_chunks_) {
+      auto chunk = upload_(next_chunk_++);
+      if (!chunk.ok()) return chunk.status();
+      chunk_ = std::move(*chunk);
+      reader_->Feed(chunk_);
+      if (next_chunk_ == file_chunks_) reader_->Finish();
+      return Status::Ok();
+    }
+    if (*state == ingest::ReadState::kNeedMore) {  // no pieces left: file_chunks was 0
+      reader_->Finish();
+      continue;
+    }
+    // The end of the upload: every fix must have found its row.
+    if (Status s = LoadFixes(); !s.ok()) return s;
+    if (next_fix_ < pending_.size()) {
+      return Damaged("a fix names row " + std::to_string(pending_[next_fix_].row) +
+                     " of a file of " + std::to_string(row_) + " rows");
+    }
+    writer_.set_sheet_name(reader_->sheet_name());
+    writer_.Finish();
+    ended_ = true;
+    return Status::Ok();
+  }
+}
+
+Status CleanedFile::LoadFixes() {
+  while (next_fix_ == pending_.size() && !fixes_ended_) {
+    auto piece = fixes_(next_fix_piece_++);
+    if (!piece.ok()) return piece.status();
+    pending_.clear();
+    next_fix_ = 0;
+    if (!piece->has_value()) {
+      fixes_ended_ = true;
+      break;
+    }
+    fix_piece_ = std::move(**piece);
+    if (Status s = DecodeFixes(fix_piece_, &pending_); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+Status CleanedFile::WriteRow() {
+  ++row_;
+  const auto row = reader_->row();
+  const auto kinds = reader_->cell_kinds();
+  cells_.assign(row.begin(), row.end());
+  kinds_.assign(kinds.begin(), kinds.end());
+  kinds_.resize(cells_.size(), ingest::CellKind::kString);
+  // This row's fixes: copied out (with their columns) before the views are taken, because the
+  // next fix piece may be loaded halfway through the row.
+  fixed_.clear();
+  struct At {
+    uint32_t column;
+    size_t at, size;
+  };
+  std::vector<At> fixed_at;
+  while (true) {
+    if (Status s = LoadFixes(); !s.ok()) return s;
+    if (next_fix_ == pending_.size() || pending_[next_fix_].row > row_) break;
+    const Fix& fix = pending_[next_fix_++];
+    if (fix.row < row_) {
+      return Damaged("the fixes of row " + std::to_string(fix.row) + " come after row " +
+                     std::to_string(row_));
+    }
+    if (fix.column >= cells_.size()) {
+      return Damaged("a fix names column " + std::to_string(fix.column + 1) + " of a row of " +
+                     std::to_string(cells_.size()) + " cells");
+    }
+    fixed_at.push_back({fix.column, fixed_.size(), fix.value.size()});
+    fixed_.append(fix.value);
+  }
+  for (const At& f : fixed_at) {
+    cells_[f.column] = std::string_view(fixed_).substr(f.at, f.size);
+    kinds_[f.column] = ingest::CellKind::kString;
+  }
+  writer_.WriteRow(cells_, kinds_);
+  return Status::Ok();
+}
+
+}  // namespace dq::gateway

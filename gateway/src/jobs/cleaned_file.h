@@ -1,0 +1,92 @@
+// The cleaned file, kept as its fixes. A job does not store its cleaned file: it stores the fixes
+// the validator made (row, column, value) beside the upload it keeps, and a download reads the
+// upload again and writes it in its own format with the fixes in place. So a job writes a few
+// hundred kilobytes where it wrote the whole file again, and the download pays for the writing,
+// once per download (docs/architecture.md, "The cleaned file").
+//
+//   std::string piece;
+//   AppendFix(piece, /*row=*/7, /*column=*/2, "12.50");   // the job, per write
+//
+//   CleanedFile file(job, [&](int64_t i) { return store.FileChunk(job, i); },
+//                    [&](int64_t i) { return store.FixesPiece(job, i); });
+//   std::string out;
+//   while (*file.Next(&out, 1 << 20)) { Send(out); out.clear(); }   // then Send(out) once more
+//
+// A fix piece is a run of fixes, each varint(row) varint(column) varint(size) and the value's
+// bytes. Rows are data rows from 1, in the order the reader returns them; a job writes the fixes
+// of every row in ascending row order, and those of one cell in the order they were made, so the
+// last one wins, as it did when the job wrote the cleaned rows itself.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dq/common/status.h"
+#include "ingest/row_reader.h"
+#include "ingest/row_writer.h"
+#include "job.h"
+
+namespace dq::gateway {
+
+struct Fix {
+  uint64_t row = 0;     // data row, from 1
+  uint32_t column = 0;  // index in the upload's header
+  std::string_view value;
+};
+
+void AppendFix(std::string& piece, uint64_t row, uint32_t column, std::string_view value);
+// Appends the fixes of one piece to *out (views into `piece`). kInternal when the piece is
+// damaged (cut off, or a number past its range); *out then holds the fixes before the damage.
+Status DecodeFixes(std::string_view piece, std::vector<Fix>* out);
+
+// Writes the cleaned file of a finished job from its upload and its fixes, a part at a time.
+// Memory: one upload piece, one fix piece and what Next() has not handed out yet (an XLSX
+// workbook is built whole, as RowWriter does). Not thread-safe.
+class CleanedFile {
+ public:
+  // Upload piece i (0 <= i < job.file_chunks), as the store keeps it, decompressed.
+  using UploadPiece = std::function<Result<std::string>(int64_t)>;
+  // Fix piece i; nullopt past the last.
+  using FixPiece = std::function<Result<std::optional<std::string>>(int64_t)>;
+
+  CleanedFile(const Job& job, UploadPiece upload, FixPiece fixes);
+
+  // Appends the next part of the file to *out: at least `want` bytes unless the file ends first.
+  // True while more follows. Errors from the callbacks are passed on; a fix for a row or column
+  // the upload does not have, or a damaged fix piece, is kInternal (the stored job is damaged: a
+  // file without those fixes would be a wrong file, not a cleaned one).
+  Result<bool> Next(std::string* out, size_t want);
+
+ private:
+  // Writes rows until `want` bytes are out or the reader needs more, then feeds it or ends.
+  Status Step(size_t want);
+  Status LoadFixes();   // the next fix piece, when the current one is used up
+  Status WriteRow();
+
+  UploadPiece upload_;
+  FixPiece fixes_;
+  int64_t file_chunks_ = 0;
+  int64_t next_chunk_ = 0;
+  std::string chunk_;  // fed to the reader, kept until it asks for more
+  std::unique_ptr<ingest::RowReader> reader_;
+  ingest::RowWriter writer_;
+  uint64_t row_ = 0;
+
+  std::string fix_piece_;
+  std::vector<Fix> pending_;  // decoded from fix_piece_
+  size_t next_fix_ = 0;
+  int64_t next_fix_piece_ = 0;
+  bool fixes_ended_ = false;
+
+  std::vector<std::string_view> cells_;
+  std::vector<ingest::CellKind> kinds_;
+  std::string fixed_;  // this row's fixed values, copied: a row's fixes may span two pieces
+  bool ended_ = false;
+};
+
+}  // namespace dq::gateway

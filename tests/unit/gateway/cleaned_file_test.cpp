@@ -1,0 +1,258 @@
+// The cleaned file as a download writes it from a job's kept upload and its fixes: the fix
+// encoding and its damage checks, and the file in every format, byte for byte what RowWriter
+// writes for the same rows fixed by hand, however the upload and the fixes are cut into pieces.
+#include "jobs/cleaned_file.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ingest/row_writer.h"
+
+namespace dq::gateway {
+namespace {
+
+using ingest::CellKind;
+using ingest::FileFormat;
+
+struct Upload {
+  Job job;
+  std::vector<std::string> pieces;
+};
+
+// The job an upload of `bytes` makes, its file cut into pieces of `piece` bytes.
+Upload MakeUpload(FileFormat format, const std::string& bytes, size_t piece) {
+  auto scan = ingest::ScanFile(format, bytes);
+  EXPECT_TRUE(scan.ok()) << scan.status().message();
+  Upload u;
+  u.job.format = format;
+  u.job.dialect = scan->dialect;
+  u.job.header = scan->header;
+  for (size_t at = 0; at < bytes.size(); at += piece) u.pieces.push_back(bytes.substr(at, piece));
+  u.job.file_chunks = static_cast<int64_t>(u.pieces.size());
+  return u;
+}
+
+// The whole cleaned file, asked for in parts of `want` bytes.
+Result<std::string> Write(const Upload& u, const std::vector<std::string>& fixes,
+                          size_t want = 1 << 20) {
+  CleanedFile file(
+      u.job, [&](int64_t i) { return Result<std::string>(u.pieces.at(static_cast<size_t>(i))); },
+      [&](int64_t i) -> Result<std::optional<std::string>> {
+        if (i >= static_cast<int64_t>(fixes.size())) return std::optional<std::string>();
+        return std::optional<std::string>(fixes[static_cast<size_t>(i)]);
+      });
+  std::string out;
+  while (true) {
+    const size_t before = out.size();
+    auto more = file.Next(&out, want);
+    if (!more.ok()) return more.status();
+    if (!*more) return out;
+    EXPECT_GE(out.size() - before, want);  // a part is at least what was asked, until the end
+  }
+}
+
+// What RowWriter writes for `rows`, with the given cells replaced (row from 1, column).
+std::string Expected(const Job& job, std::vector<std::vector<std::string>> rows,
+                     std::vector<std::vector<CellKind>> kinds,
+                     const std::map<std::pair<size_t, size_t>, std::string>& fixed,
+                     const std::string& sheet = "") {
+  for (const auto& [at, value] : fixed) {
+    rows[at.first - 1][at.second] = value;
+    if (!kinds.empty()) kinds[at.first - 1][at.second] = CellKind::kString;
+  }
+  ingest::RowWriter w(job.format, job.dialect, job.header);
+  if (!sheet.empty()) w.set_sheet_name(sheet);
+  for (size_t r = 0; r < rows.size(); ++r) {
+    std::vector<std::string_view> cells(rows[r].begin(), rows[r].end());
+    w.WriteRow(cells, kinds.empty() ? std::span<const CellKind>() : kinds[r]);
+  }
+  w.Finish();
+  return w.out();
+}
+
+TEST(FixEncodingTest, FixesReadBackAsWritten) {
+  std::string piece;
+  const std::string binary("a\0b\xff", 4);
+  AppendFix(piece, 1, 0, "X1");
+  AppendFix(piece, 300, 127, "");
+  AppendFix(piece, 1ull << 40, 128, binary);
+  AppendFix(piece, UINT64_MAX, UINT32_MAX, std::string(200, 'v'));
+  std::vector<Fix> fixes;
+  ASSERT_TRUE(DecodeFixes(piece, &fixes).ok());
+  ASSERT_EQ(fixes.size(), 4u);
+  EXPECT_EQ(fixes[0].row, 1u);
+  EXPECT_EQ(fixes[0].column, 0u);
+  EXPECT_EQ(fixes[0].value, "X1");
+  EXPECT_EQ(fixes[1].row, 300u);
+  EXPECT_EQ(fixes[1].column, 127u);
+  EXPECT_EQ(fixes[1].value, "");
+  EXPECT_EQ(fixes[2].row, 1ull << 40);
+  EXPECT_EQ(fixes[2].column, 128u);
+  EXPECT_EQ(fixes[2].value, binary);
+  EXPECT_EQ(fixes[3].row, UINT64_MAX);
+  EXPECT_EQ(fixes[3].column, UINT32_MAX);
+  EXPECT_EQ(fixes[3].value, std::string(200, 'v'));
+}
+
+// Every cut of a piece inside a fix is damage, never a shorter list that looks whole.
+TEST(FixEncodingTest, ACutOrOverlongPieceIsDamaged) {
+  std::string piece;
+  AppendFix(piece, 70000, 3, "twelve fifty");
+  AppendFix(piece, 70001, 1, "x");
+  std::string first;
+  AppendFix(first, 70000, 3, "twelve fifty");
+  for (size_t cut = 1; cut < piece.size(); ++cut) {
+    if (cut == first.size()) continue;  // a whole fix: a shorter piece, but a valid one
+    std::vector<Fix> fixes;
+    Status s = DecodeFixes(std::string_view(piece).substr(0, cut), &fixes);
+    EXPECT_EQ(s.code(), ErrorCode::kInternal) << "cut at " << cut;
+    EXPECT_NE(s.message().find("damaged"), std::string::npos) << s.message();
+  }
+  std::vector<Fix> fixes;
+  EXPECT_FALSE(DecodeFixes(std::string(11, '\xff') + "\x01", &fixes).ok());  // past 64 bits
+  // Row 1, column 2^32, an empty value.
+  EXPECT_FALSE(DecodeFixes(std::string("\x01\x80\x80\x80\x80\x10\x00", 7), &fixes).ok());
+}
+
+TEST(CleanedFileTest, CsvIsTheUploadWithItsFixesInPlaceInTheUploadsDialect) {
+  const std::string csv =
+      "\xEF\xBB\xBFsku;title;price\r\n"
+      "x1;Blue mug;12,5\r\n"
+      "A2;\"Red; large\";3\r\n"
+      "x3;Green;7\r\n"
+      "A4;Plain;\r\n";
+  const std::vector<std::vector<std::string>> rows = {
+      {"x1", "Blue mug", "12,5"}, {"A2", "Red; large", "3"}, {"x3", "Green", "7"},
+      {"A4", "Plain", ""}};
+  // Row 1's sku fixed twice: the last fix wins. A fixed value that needs quoting is quoted.
+  std::string p1, p2;
+  AppendFix(p1, 1, 0, "first");
+  AppendFix(p1, 1, 0, "X1");
+  AppendFix(p1, 1, 2, "12.50");
+  AppendFix(p2, 3, 0, "X3");
+  AppendFix(p2, 3, 1, "Green; \"dark\"");
+  AppendFix(p2, 4, 2, "0.00");
+  const std::map<std::pair<size_t, size_t>, std::string> fixed = {
+      {{1, 0}, "X1"}, {{1, 2}, "12.50"}, {{3, 0}, "X3"}, {{3, 1}, "Green; \"dark\""},
+      {{4, 2}, "0.00"}};
+  for (size_t piece : {size_t{7}, size_t{1 << 20}}) {
+    for (size_t want : {size_t{1}, size_t{1 << 20}}) {
+      SCOPED_TRACE("piece " + std::to_string(piece) + ", part " + std::to_string(want));
+      const Upload u = MakeUpload(FileFormat::kCsv, csv, piece);
+      EXPECT_EQ(u.job.dialect.delimiter, ';');
+      auto got = Write(u, {p1, p2}, want);
+      ASSERT_TRUE(got.ok()) << got.status().message();
+      EXPECT_EQ(*got, Expected(u.job, rows, {}, fixed));
+      EXPECT_EQ(got->substr(0, 3), "\xEF\xBB\xBF");
+      EXPECT_NE(got->find("X1;Blue mug;12.50\r\n"), std::string::npos) << *got;
+      EXPECT_NE(got->find("\"Green; \"\"dark\"\"\""), std::string::npos) << *got;
+    }
+  }
+  // Without fixes it is the upload, written again.
+  const Upload u = MakeUpload(FileFormat::kCsv, csv, 1 << 20);
+  EXPECT_EQ(*Write(u, {}), Expected(u.job, rows, {}, {}));
+}
+
+// JSON keeps each value's type; a fixed value is a string, as the job wrote it before.
+TEST(CleanedFileTest, JsonKeepsTypesAndFixedValuesAreStrings) {
+  const std::string json =
+      R"([{"sku":"x1","price":12.50,"active":true,"tags":["a","b"]},)"
+      R"({"sku":"A2","price":3,"active":null}])";
+  const Upload u = MakeUpload(FileFormat::kJsonArray, json, 9);
+  std::string fixes;
+  AppendFix(fixes, 1, 0, "X1");
+  AppendFix(fixes, 2, 1, "3.00");
+  auto got = Write(u, {fixes});
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  EXPECT_EQ(*got, Expected(u.job,
+                           {{"x1", "12.50", "true", R"(["a","b"])"}, {"A2", "3", ""}},
+                           {{CellKind::kString, CellKind::kNumber, CellKind::kBool,
+                             CellKind::kJson},
+                            {CellKind::kString, CellKind::kNumber, CellKind::kNull}},
+                           {{{1, 0}, "X1"}, {{2, 1}, "3.00"}}));
+  EXPECT_NE(got->find("12.50"), std::string::npos) << *got;
+  EXPECT_NE(got->find("\"3.00\""), std::string::npos) << *got;
+}
+
+// XLSX: a workbook again, with the upload's sheet name and the fixes in its cells.
+TEST(CleanedFileTest, XlsxIsAWorkbookWithTheSheetNameAndTheFixes) {
+  Job source;
+  source.format = FileFormat::kXlsx;
+  source.header = {"sku", "title"};
+  const std::string book = Expected(source, {{"x1", "Blue"}, {"A2", "Red"}}, {}, {}, "Produkte");
+  const Upload u = MakeUpload(FileFormat::kXlsx, book, 100);
+  std::string fixes;
+  AppendFix(fixes, 1, 0, "X1");
+  auto got = Write(u, {fixes});
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  auto back = ingest::ScanFile(FileFormat::kXlsx, *got);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->sheet_name, "Produkte");
+  EXPECT_EQ(back->data_rows, 2u);
+  auto reader = ingest::MakeRowReader(FileFormat::kXlsx);
+  reader->Feed(*got);
+  reader->Finish();
+  std::vector<std::string> skus;
+  while (true) {
+    auto s = reader->Next();
+    ASSERT_TRUE(s.ok());
+    if (*s != ingest::ReadState::kRow) break;
+    skus.emplace_back(reader->row()[0]);
+  }
+  EXPECT_EQ(skus, (std::vector<std::string>{"X1", "A2"}));
+}
+
+// Fixes that do not fit the upload mean the stored job is damaged: an error, never a file that
+// silently lacks them.
+TEST(CleanedFileTest, FixesThatDoNotFitTheUploadAreAnError) {
+  const std::string csv = "sku,title\nx1,Blue\nA2,Red\n";
+  const Upload u = MakeUpload(FileFormat::kCsv, csv, 1 << 20);
+  auto expect_damaged = [&](const std::vector<std::string>& fixes, const std::string& what) {
+    auto got = Write(u, fixes);
+    ASSERT_FALSE(got.ok()) << what;
+    EXPECT_EQ(got.status().code(), ErrorCode::kInternal) << what;
+    EXPECT_NE(got.status().message().find("damaged"), std::string::npos) << got.status().message();
+  };
+  std::string past_the_end, past_the_row, out_of_order;
+  AppendFix(past_the_end, 3, 0, "X3");
+  expect_damaged({past_the_end}, "a row the file does not have");
+  AppendFix(past_the_row, 1, 2, "extra");
+  expect_damaged({past_the_row}, "a column the row does not have");
+  AppendFix(out_of_order, 2, 0, "B2");
+  AppendFix(out_of_order, 1, 0, "X1");
+  expect_damaged({out_of_order}, "rows out of order");
+  expect_damaged({std::string("\x01\x00", 2) + "\x05" + "ab"}, "a cut-off value");
+}
+
+// The store's errors come back as they are (the API turns them into a status, or cuts the
+// download off).
+TEST(CleanedFileTest, StoreErrorsArePassedOn) {
+  const Upload u = MakeUpload(FileFormat::kCsv, "sku\nx1\nx2\n", 4);
+  CleanedFile file(
+      u.job,
+      [&](int64_t i) -> Result<std::string> {
+        if (i == 1) return Status(ErrorCode::kUnavailable, "Redis is down");
+        return u.pieces.at(static_cast<size_t>(i));
+      },
+      [](int64_t) { return Result<std::optional<std::string>>(std::optional<std::string>()); });
+  std::string out;
+  auto more = file.Next(&out, 1 << 20);
+  ASSERT_FALSE(more.ok());
+  EXPECT_EQ(more.status().code(), ErrorCode::kUnavailable);
+
+  CleanedFile fixes_down(
+      u.job, [&](int64_t i) { return Result<std::string>(u.pieces.at(static_cast<size_t>(i))); },
+      [](int64_t) -> Result<std::optional<std::string>> {
+        return Status(ErrorCode::kUnavailable, "Redis is down");
+      });
+  out.clear();
+  more = fixes_down.Next(&out, 1 << 20);
+  ASSERT_FALSE(more.ok());
+  EXPECT_EQ(more.status().code(), ErrorCode::kUnavailable);
+}
+
+}  // namespace
+}  // namespace dq::gateway
