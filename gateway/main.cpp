@@ -2,16 +2,19 @@
 // Redis. DQ_ROLE=api|worker|all picks what this process runs (gateway/src/role.h).
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
+#include "curl_http_sender.h"
+#include "dq/common/allocator.h"
 #include "dq/common/log.h"
 #include "dq/common/settings.h"
-#include "curl_http_sender.h"
 #include "dq/common/signals.h"
 #include "gateway_app.h"
 #include "role.h"
 
 int main() {
+  dq::TuneAllocator(std::getenv("GLIBC_TUNABLES"));  // keeps memory between jobs (allocator.h)
   dq::BlockTerminationSignals();
   dq::notifier::CurlHttpSender::GlobalInit();  // test deliveries; before any thread starts
   auto settings = dq::Settings::FromEnvironment(dq::kGateway);

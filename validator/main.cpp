@@ -1,12 +1,15 @@
 // dq-validator: the rule engine over gRPC. Stateless; scale it with replicas.
 #include <cstdio>
+#include <cstdlib>
 
+#include "dq/common/allocator.h"
 #include "dq/common/log.h"
 #include "dq/common/settings.h"
 #include "dq/common/signals.h"
 #include "validator_server.h"
 
 int main() {
+  dq::TuneAllocator(std::getenv("GLIBC_TUNABLES"));  // keeps memory between jobs (allocator.h)
   dq::BlockTerminationSignals();
   auto settings = dq::Settings::FromEnvironment(dq::kValidator);
   if (!settings.ok()) {

@@ -1,0 +1,57 @@
+// TuneAllocator: a large buffer, once freed, stays in the heap for the next one instead of going
+// back to the kernel; a buffer past kMmapThreshold still gets its own mapping; an operator's own
+// glibc.malloc tunables win.
+#include "dq/common/allocator.h"
+
+#include <gtest/gtest.h>
+#include <malloc.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace dq {
+namespace {
+
+// Allocates and touches n bytes, so the compiler cannot drop the allocation.
+void* Touched(size_t n) {
+  void* p = std::malloc(n);
+  std::memset(p, 1, n);
+  asm volatile("" : : "r"(p) : "memory");
+  return p;
+}
+
+TEST(AllocatorTest, ABufferOfMegabytesComesFromTheHeapAndStaysThereWhenFreed) {
+  ASSERT_TRUE(TuneAllocator(nullptr));
+  constexpr size_t kBuffer = 8u << 20;
+  const size_t mapped_before = mallinfo2().hblks;
+  void* p = Touched(kBuffer);
+  EXPECT_EQ(mallinfo2().hblks, mapped_before) << "8 MiB got a mapping of its own";
+  const size_t free_before = mallinfo2().fordblks;
+  std::free(p);
+  // Freed, it is kept (not trimmed back to the kernel): the heap's free bytes grew by it.
+  EXPECT_GE(mallinfo2().fordblks, free_before + kBuffer);
+  // The next buffer of that size reuses it: the heap does not grow.
+  const size_t arena = mallinfo2().arena;
+  void* again = Touched(kBuffer);
+  EXPECT_EQ(mallinfo2().arena, arena);
+  std::free(again);
+}
+
+TEST(AllocatorTest, ABufferPastTheMmapThresholdStillGetsItsOwnMapping) {
+  ASSERT_TRUE(TuneAllocator(nullptr));
+  const size_t mapped_before = mallinfo2().hblks;
+  void* p = Touched(kMmapThreshold + (1u << 20));
+  EXPECT_EQ(mallinfo2().hblks, mapped_before + 1);
+  std::free(p);
+  EXPECT_EQ(mallinfo2().hblks, mapped_before);
+}
+
+TEST(AllocatorTest, TheOperatorsMallocTunablesWin) {
+  EXPECT_FALSE(TuneAllocator("glibc.malloc.arena_max=2"));
+  EXPECT_FALSE(TuneAllocator("glibc.rtld.nns=4:glibc.malloc.trim_threshold=0"));
+  EXPECT_TRUE(TuneAllocator("glibc.rtld.nns=4"));
+  EXPECT_TRUE(TuneAllocator(""));
+}
+
+}  // namespace
+}  // namespace dq
