@@ -8,14 +8,6 @@
 
 namespace dq::gateway {
 
-void RowBatch::Add(std::span<const std::string_view> row) {
-  starts.push_back(cells.size());
-  for (const std::string_view cell : row) {
-    cells.push_back({text.size(), cell.size()});
-    text.append(cell);
-  }
-}
-
 std::string IssueJson(int64_t id, const validator::v1::Issue& i) {
   std::string j;
   j.reserve(160 + i.message().size() + 2 * i.original_value().size());
@@ -75,23 +67,28 @@ validator::v1::BatchSpec JobOutput::Spec() const {
   return spec;
 }
 
-void JobOutput::ToChunk(RowBatch& batch, validator::v1::RowChunk* chunk) {
-  chunk->Clear();
+void JobOutput::AddRow(std::span<const std::string_view> row, RowBatch& batch,
+                       validator::v1::RowChunk* chunk) {
   // Packed (see validator.proto): the chunk's text in one buffer, its lengths in another.
+  auto* packed = chunk->mutable_packed();
+  if (batch.rows() == 0) {
+    packed->mutable_data()->clear();  // keeps its capacity: a steady stream allocates nothing
+    packed->clear_lengths();
+  }
+  std::string* data = packed->mutable_data();
+  auto* lengths = packed->mutable_lengths();
+  for (size_t c : columns_) {
+    const std::string_view cell = c < row.size() ? row[c] : std::string_view();
+    data->append(cell);
+    lengths->Add(static_cast<uint32_t>(cell.size()));
+  }
+  batch.widths.push_back(static_cast<uint32_t>(row.size()));
+}
+
+void JobOutput::Seal(RowBatch& batch, validator::v1::RowChunk* chunk) {
   auto* packed = chunk->mutable_packed();
   packed->set_rows(static_cast<uint32_t>(batch.rows()));
   packed->set_width(static_cast<uint32_t>(columns_.size()));
-  std::string* data = packed->mutable_data();
-  auto* lengths = packed->mutable_lengths();
-  lengths->Reserve(static_cast<int>(batch.rows() * columns_.size()));
-  for (size_t r = 0; r < batch.rows(); ++r) {
-    const size_t width = batch.Width(r);
-    for (size_t c : columns_) {
-      const std::string_view cell = c < width ? batch.Cell(batch.starts[r] + c) : std::string_view();
-      data->append(cell);
-      lengths->AddAlreadyReserved(static_cast<uint32_t>(cell.size()));
-    }
-  }
   batch.first_row = rows_sent_ + 1;
   rows_sent_ += batch.rows();
 }

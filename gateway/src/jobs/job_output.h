@@ -4,8 +4,10 @@
 // answers and hands the JobWrite it returns to the store.
 //
 //   JobOutput out(job, options);
-//   validator::v1::RowChunk chunk; out.ToChunk(batch, &chunk);   // send it
-//   out.Apply(answer, batch);                                    // the validator's answer
+//   validator::v1::RowChunk chunk; RowBatch batch;
+//   out.AddRow(reader->row(), batch, &chunk);   // each row, straight from the reader's views
+//   out.Seal(batch, &chunk);                    // then send it
+//   out.Apply(answer, batch);                   // the validator's answer
 //   if (out.WriteDue()) store.Write(job, out.TakeWrite());
 #pragma once
 
@@ -22,33 +24,16 @@
 
 namespace dq::gateway {
 
-// A chunk of rows, owned (the reader's views die with the next piece of the file). The cells'
-// bytes sit one after another in one buffer. Filling a batch therefore copies bytes, not
-// strings, and the buffers are reused from chunk to chunk, so a steady stream allocates nothing.
+// What the job remembers of a chunk it sent until its answer comes: where its rows start and how
+// many cells each had (a fix for a cell the row did not have is dropped, as the file has no
+// place for it). The cells themselves went into the chunk's packed buffer and are not kept.
 struct RowBatch {
-  struct Span {
-    size_t at = 0;
-    size_t size = 0;
-  };
-  std::string text;         // the cells' bytes
-  std::vector<Span> cells;  // row r's cells start at starts[r]
-  std::vector<size_t> starts;
-  uint64_t first_row = 0;  // row number of the first row, once sent
+  uint64_t first_row = 0;        // row number of the first row, once sealed
+  std::vector<uint32_t> widths;  // cells per row
 
-  size_t rows() const { return starts.size(); }
-  void Clear() {
-    text.clear();
-    cells.clear();
-    starts.clear();
-  }
-  void Add(std::span<const std::string_view> row);
-  size_t Width(size_t r) const {
-    return (r + 1 < starts.size() ? starts[r + 1] : cells.size()) - starts[r];
-  }
-  // Cell i's text, valid until the batch changes.
-  std::string_view Cell(size_t i) const {
-    return std::string_view(text).substr(cells[i].at, cells[i].size);
-  }
+  size_t rows() const { return widths.size(); }
+  size_t Width(size_t r) const { return widths[r]; }
+  void Clear() { widths.clear(); }
 };
 
 struct OutputOptions {
@@ -64,8 +49,12 @@ class JobOutput {
 
   // The validator's spec for this job.
   validator::v1::BatchSpec Spec() const;
-  // The mapped columns of batch's rows, in field order; numbers the batch's rows.
-  void ToChunk(RowBatch& batch, validator::v1::RowChunk* chunk);
+  // Appends a row's mapped columns, in field order, to chunk (packed, see validator.proto): one
+  // copy of each cell, from the reader's views. The first row of a chunk clears it.
+  void AddRow(std::span<const std::string_view> row, RowBatch& batch,
+              validator::v1::RowChunk* chunk);
+  // Ends the chunk of batch's rows and numbers them.
+  void Seal(RowBatch& batch, validator::v1::RowChunk* chunk);
   // The answer for batch: issue records, and its fixes, by row, for the cleaned file.
   void Apply(const validator::v1::IssueChunk& answer, const RowBatch& batch);
   // Issues that came after the last chunk (batch-level checks). They carry no fixes.

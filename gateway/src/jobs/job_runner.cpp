@@ -151,7 +151,7 @@ Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
   auto send = [&]() -> Status {
     {
       StageTimer t(stages.encode);
-      output.ToChunk(*filling, &chunk);
+      output.Seal(*filling, &chunk);
     }
     {
       StageTimer t(stages.send);
@@ -181,7 +181,7 @@ Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
         return state.status();
       }
       if (*state != ingest::ReadState::kRow) break;
-      filling->Add(reader->row());
+      output.AddRow(reader->row(), *filling, &chunk);
       if (filling->rows() >= options_.chunk_rows) {
         t.Pause();
         if (Status s = send(); !s.ok()) return s;
