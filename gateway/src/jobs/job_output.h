@@ -39,8 +39,8 @@ struct RowBatch {
 struct OutputOptions {
   size_t fix_piece_bytes = 1024 * 1024;  // pending fixes that make a write due
   int64_t max_stored_issues = 100000;    // per job; counters stay exact past it
-  size_t write_issues = 8192;                // pending issues that make a write due
-  int64_t write_rows = 65536;                // rows since the last write that make one due
+  size_t write_issues = 8192;            // pending issues that make a write due
+  int64_t write_rows = 65536;            // rows since the last write that make one due
 };
 
 class JobOutput {
@@ -82,7 +82,7 @@ class JobOutput {
   std::vector<std::string> field_names_;
   std::vector<size_t> columns_;  // per mapped field: column index in the header (SIZE_MAX: none)
   std::vector<std::string> pending_issues_;
-  std::string pending_fixes_;         // cleaned_file.h's encoding
+  std::string pending_fixes_;            // cleaned_file.h's encoding
   std::vector<PendingFix> chunk_fixes_;  // the answer being applied, sorted by row
   uint64_t rows_sent_ = 0;
   int64_t rows_done_ = 0;

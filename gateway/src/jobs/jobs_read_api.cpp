@@ -157,8 +157,9 @@ HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
 }
 
 // The cleaned file of a job that kept its upload and its fixes: written now, from them
-// (cleaned_file.h), a part at a time (JobsOptions::cleaned_part_bytes). The first part is written before answering, so a store
-// that is down is a proper error, and a file that fits in it is sent whole, with its length.
+// (cleaned_file.h), a part at a time (JobsOptions::cleaned_part_bytes). The first part is written
+// before answering, so a store that is down is a proper error, and a file that fits in it is sent
+// whole, with its length.
 HttpResponse JobsApi::CleanedFromFixes(const Job& job) {
   const size_t part = std::max<size_t>(1, options_.cleaned_part_bytes);
   struct Writing {
