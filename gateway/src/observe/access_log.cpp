@@ -37,6 +37,7 @@ std::string AccessLogLine(const AccessRecord& r, std::chrono::system_clock::time
   };
   line["account_id"] = r.account_id.empty() ? nlohmann::ordered_json(nullptr)
                                             : nlohmann::ordered_json(std::string(r.account_id));
+  if (r.cut_off) line["cut_off"] = true;  // only then: every other line keeps its fields
   return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -56,6 +57,13 @@ void RecordRequest(const AccessRecord& r) {
       .Histogram("dq_gateway_request_seconds", "HTTP request latency by method and route template",
                  labels)
       .Observe(r.duration_seconds);
+  if (r.cut_off) {
+    metrics
+        .Counter("dq_gateway_responses_cut_off_total",
+                 "Streamed answers whose body did not reach its end, by method and route template",
+                 labels)
+        .Inc();
+  }
 }
 
 namespace {
@@ -76,15 +84,16 @@ class PendingRecord {
   PendingRecord& operator=(const PendingRecord&) = delete;
   ~PendingRecord() {
     try {
-      Done();
+      Done(/*cut_off=*/true);  // never read to its end
     } catch (...) {  // a log line must not end the process
     }
   }
 
   void Add(size_t bytes) { r_.bytes_out += bytes; }
-  void Done() {
+  void Done(bool cut_off) {
     if (done_) return;
     done_ = true;
+    r_.cut_off = cut_off;
     r_.duration_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     record_(r_);
@@ -111,7 +120,7 @@ void RecordWhenBodyEnds(HttpResponse& response, const AccessRecord& r,
     const size_t before = piece->size();
     const BodyStep step = inner(piece);
     pending->Add(piece->size() - before);
-    if (step != BodyStep::kMore) pending->Done();
+    if (step != BodyStep::kMore) pending->Done(/*cut_off=*/step == BodyStep::kFailed);
     return step;
   };
 }

@@ -32,6 +32,9 @@ struct AccessRecord {
   size_t bytes_in = 0;   // the request body
   size_t bytes_out = 0;  // the response body
   std::string_view account_id;  // empty before (or without) authentication
+  // A streamed body that did not reach its end: the answer failed midway (kFailed), or the
+  // client went away first. The status is the one already sent; the line says "cut_off":true.
+  bool cut_off = false;
 };
 
 // The route label for requests that matched no route.
@@ -50,8 +53,9 @@ void RecordRequest(const AccessRecord& r);
 
 // For an answer whose body is streamed (response.body_producer): records r when the body ends,
 // not when the handler returns, so bytes_out counts every piece (response.body first) and the
-// duration runs from `start` to the last piece. Exactly once: at kEnd or kFailed, or, for a
-// body never read to its end, when the response's last copy is destroyed. r's views are copied.
+// duration runs from `start` to the last piece. Exactly once: at kEnd, or at kFailed (cut_off),
+// or, for a body never read to its end, when the response's last copy is destroyed (cut_off).
+// r's views are copied.
 //
 //   if (response.body_producer) RecordWhenBodyEnds(response, r, start, RecordRequest);
 void RecordWhenBodyEnds(HttpResponse& response, const AccessRecord& r,

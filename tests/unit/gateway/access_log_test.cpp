@@ -33,6 +33,18 @@ TEST(AccessLogTest, LineHasEveryFieldTyped) {
   EXPECT_EQ(j["bytes_out"], 2048);
   EXPECT_EQ(j["account_id"], "acct_1");
   EXPECT_EQ(j.size(), 12u);  // nothing else: no path, query, headers or body
+  EXPECT_FALSE(j.contains("cut_off"));
+}
+
+// A body cut off midway says so in its line; the status is the one that was sent.
+TEST(AccessLogTest, ACutOffBodySaysSo) {
+  AccessRecord r{"req-8", "GET", "/v1/jobs/{id}/cleaned", 200, 0.5, 0, 1048576, "acct_1"};
+  r.cut_off = true;
+  json j = json::parse(AccessLogLine(r, std::chrono::system_clock::now()));
+  EXPECT_EQ(j["cut_off"], true);
+  EXPECT_EQ(j["status"], 200);
+  EXPECT_EQ(j["bytes_out"], 1048576);
+  EXPECT_EQ(j.size(), 13u);
 }
 
 TEST(AccessLogTest, AnonymousRequestHasNullAccountAndEscapedValues) {
@@ -94,6 +106,7 @@ TEST(AccessLogTest, AStreamedAnswerIsRecordedOnceWhenItsBodyEnds) {
     ASSERT_EQ(seen.size(), 1u);
     EXPECT_EQ(seen[0].bytes_out, 6u);  // "ab" + "cde" + "f", not only the first piece
     EXPECT_EQ(seen[0].status, 200);
+    EXPECT_EQ(seen[0].cut_off, last == BodyStep::kFailed);
     EXPECT_EQ(owned, (std::vector<std::string>{"req-1", "/v1/jobs/{id}/cleaned", "acct_1"}));
     response = HttpResponse();  // the last copy goes: no second record
     EXPECT_EQ(seen.size(), 1u);
@@ -103,6 +116,7 @@ TEST(AccessLogTest, AStreamedAnswerIsRecordedOnceWhenItsBodyEnds) {
 TEST(AccessLogTest, AStreamedAnswerNeverReadToItsEndIsRecordedWhenDropped) {
   int records = 0;
   size_t bytes = 0;
+  bool cut_off = false;
   {
     HttpResponse response = Streamed(BodyStep::kEnd);
     const AccessRecord r{"req-2", "GET", "/v1/jobs/{id}", 200, 0, 0, 2, "acct_1"};
@@ -110,6 +124,7 @@ TEST(AccessLogTest, AStreamedAnswerNeverReadToItsEndIsRecordedWhenDropped) {
                        [&](const AccessRecord& rec) {
                          ++records;
                          bytes = rec.bytes_out;
+                         cut_off = rec.cut_off;
                        });
     std::string piece;
     ASSERT_EQ(response.body_producer(&piece), BodyStep::kMore);
@@ -118,6 +133,7 @@ TEST(AccessLogTest, AStreamedAnswerNeverReadToItsEndIsRecordedWhenDropped) {
   }
   EXPECT_EQ(records, 1);
   EXPECT_EQ(bytes, 5u);  // "ab" + "cde": what was made
+  EXPECT_TRUE(cut_off);  // the client went away before the end
 }
 
 }  // namespace
