@@ -52,13 +52,12 @@ KEY=$("$BUILD/dqctl/dqctl" key create --account "$ACCOUNT" | python3 -c 'import 
 
 echo "== upload to done: $ROWS product rows, all five check types (validator eval threads: ${DQ_VALIDATOR_EVAL_THREADS:-0 = all CPUs})"
 python3 "$ROOT/bench/tools/gen_catalog.py" products --rows "$ROWS" --out "$WORK/p.csv"
-ls -l "$WORK/p.csv" | awk '{printf "file: %.1f MB\n", $5/1e6}'
+stat -c %s "$WORK/p.csv" | awk '{printf "file: %.1f MB\n", $1/1e6}'
 start=$(date +%s.%N)
 curl -s -X POST "http://127.0.0.1:$GW_ON/v1/jobs?filename=p.csv&check_types=product,price,inventory,shipping,customer" \
   -H "X-API-Key: $KEY" -H "Content-Type: text/csv" -H "Expect:" --data-binary "@$WORK/p.csv" >"$WORK/job.json"
 grep -q '"id"' "$WORK/job.json" || { echo "upload refused: $(head -c 300 "$WORK/job.json")"; exit 1; }
 accepted=$(date +%s.%N)
-ID=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["id"])' "$WORK/job.json")
 until curl -s "http://127.0.0.1:$GW_ON/v1/jobs?limit=1" -H "X-API-Key: $KEY" >"$WORK/list.json" &&
       grep -q '"status":"\(done\|failed\)"' "$WORK/list.json"; do sleep 0.02; done
 grep -q '"status":"failed"' "$WORK/list.json" && { echo "job failed: $(head -c 400 "$WORK/list.json")"; exit 1; }

@@ -7,6 +7,7 @@
 #   scripts/bench-validate.sh [rows=500] [duration=10]     (needs: ./dev build, wrk, python3)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck disable=SC2034  # read by lib/local-stack.sh
 BUILD="${DQ_BUILD_DIR:-$ROOT/build}"
 ROWS="${1:-500}"
 DURATION="${2:-10}"

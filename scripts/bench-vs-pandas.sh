@@ -32,14 +32,14 @@ cpu_ms() { awk '{printf "%d", ($14+$15)*1000/'"$(getconf CLK_TCK)"'}' "/proc/$1/
 
 REDIS=$(free_port); VAL=$(free_port); GW=$(free_port)
 redis-server "$ROOT/deploy/redis/redis.conf" --port "$REDIS" --bind 127.0.0.1 --dir "$WORK" >"$WORK/redis.log" &
-REDIS_PID=$!; PIDS+=($REDIS_PID); wait_port "$REDIS" "$WORK/redis.log"
+REDIS_PID=$!; PIDS+=("$REDIS_PID"); wait_port "$REDIS" "$WORK/redis.log"
 DQ_VALIDATOR_BIND=127.0.0.1 DQ_VALIDATOR_PORT=$VAL DQ_VALIDATOR_OPS_PORT=0 \
   "$BUILD/validator/dq-validator" 2>"$WORK/val.log" &
-VAL_PID=$!; PIDS+=($VAL_PID); wait_port "$VAL" "$WORK/val.log"
+VAL_PID=$!; PIDS+=("$VAL_PID"); wait_port "$VAL" "$WORK/val.log"
 DQ_GATEWAY_BIND=127.0.0.1 DQ_GATEWAY_PORT=$GW DQ_GATEWAY_OPS_PORT=0 DQ_REDIS_PORT=$REDIS \
   DQ_VALIDATOR_ADDR=127.0.0.1:$VAL DQ_RATE_LIMIT_ENABLED=0 DQ_SHUTDOWN_GRACE_MS=0 \
   "$BUILD/gateway/dq-gateway" 2>"$WORK/gw.log" &
-GW_PID=$!; PIDS+=($GW_PID); wait_port "$GW" "$WORK/gw.log"
+GW_PID=$!; PIDS+=("$GW_PID"); wait_port "$GW" "$WORK/gw.log"
 export DQ_REDIS_PORT=$REDIS
 ACCOUNT=$("$BUILD/dqctl/dqctl" account create --plan agency | python3 -c 'import json,sys;print(json.load(sys.stdin)["account_id"])')
 KEY=$("$BUILD/dqctl/dqctl" key create --account "$ACCOUNT" | python3 -c 'import json,sys;print(json.load(sys.stdin)["api_key"])')
@@ -81,7 +81,7 @@ compare() {  # compare LABEL FILE CHECK_TYPES PANDAS_KIND
   echo "== $label: $(wc -l <"$file") lines, $(du -m "$file" | cut -f1) MB"
   for i in $(seq 1 "$RUNS"); do
     line=$(run_dq "$file" "$types")
-    [ "$(field "$line" status)" = done ] || { echo "dq job did not finish: $line" >&2; exit 1; }
+    [ "$(field "$line" status)" = "done" ] || { echo "dq job did not finish: $line" >&2; exit 1; }
     echo "dq     run $i: $line"
     dq+=("$(field "$line" done_s)")
     local t0 t1

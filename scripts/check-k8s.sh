@@ -307,5 +307,5 @@ else
   log "docker-compose (v1) not installed: compose check skipped (apt-get install --no-install-recommends docker-compose)"
 fi
 
-[ "$fail" = 0 ] && log "all checks passed" || log "checks FAILED"
+if [ "$fail" = 0 ]; then log "all checks passed"; else log "checks FAILED"; fi
 exit "$fail"

@@ -33,8 +33,8 @@ packages=(
   libzip-dev libexpat1-dev zlib1g-dev libuchardet-dev libzstd-dev
   # the console's browser libraries, copied into the image; nothing comes from a CDN
   libjs-bootstrap5 libjs-chart.js
-  # tests and benchmarks
-  libgtest-dev libgmock-dev libbenchmark-dev
+  # tests and benchmarks; shellcheck for the scripts (tests/lint)
+  libgtest-dev libgmock-dev libbenchmark-dev shellcheck
   # example clients and test fixtures (examples/, XLSX corpus)
   python3-requests python3-openpyxl nodejs
 )

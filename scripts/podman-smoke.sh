@@ -262,6 +262,7 @@ API_KEY=$(dqctl key create --account "$ACCOUNT" | json 'd["api_key"]') || die "d
 
 log "PASS dqctl in the gateway container: account $ACCOUNT with a key"
 
+# shellcheck disable=SC2016  # "$1,299.00" is a price in the JSON body, not a variable
 body=$(curl -sS --max-time 10 -X POST "$BASE/v1/validate" -H "X-API-Key: $API_KEY" \
   -H 'Content-Type: application/json' \
   -d '{"records": [{"SKU": "A1", "Price": "19.99"}, {"SKU": "", "Price": "abc"},

@@ -11,6 +11,7 @@
 # callgrind_annotate --inclusive=yes or kcachegrind. See also scripts/profile-validate.sh.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck disable=SC2034  # read by lib/local-stack.sh
 BUILD="${DQ_BUILD_DIR:-$ROOT/build}"
 ROWS="${1:-100000}"
 OUT="${OUT:-/tmp/dq-profile-job.out}"
@@ -21,6 +22,7 @@ trap cleanup EXIT
 
 # shellcheck source=lib/local-stack.sh
 . "$ROOT/scripts/lib/local-stack.sh"
+# shellcheck disable=SC2034  # read by lib/local-stack.sh
 GATEWAY_WRAP="valgrind --tool=callgrind --callgrind-out-file=$OUT --dump-instr=no"
 
 start_local_stack

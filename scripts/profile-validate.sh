@@ -11,6 +11,7 @@
 # callgrind_annotate --inclusive=yes or kcachegrind.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck disable=SC2034  # read by lib/local-stack.sh
 BUILD="${DQ_BUILD_DIR:-$ROOT/build}"
 WHO="${1:-gateway}"
 REQUESTS="${2:-200}"
@@ -25,6 +26,7 @@ case "$WHO" in gateway|validator) ;; *) echo "usage: $0 [gateway|validator] [req
 # shellcheck source=lib/local-stack.sh
 . "$ROOT/scripts/lib/local-stack.sh"
 GRIND="valgrind --tool=callgrind --callgrind-out-file=$OUT --dump-instr=no --collect-atstart=yes"
+# shellcheck disable=SC2034  # read by lib/local-stack.sh
 if [ "$WHO" = gateway ]; then GATEWAY_WRAP=$GRIND; else VALIDATOR_WRAP=$GRIND; fi
 
 start_local_stack

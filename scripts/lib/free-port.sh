@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the scripts that start services on loopback ports. free_port prints a port free
 # now, below Linux's ephemeral range; the picking is scripts/lib/free_port.py, which the Python
 # harnesses import.

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the bench and profile scripts: a throwaway dq stack (redis-server with the project's
 # config, dq-validator, dq-gateway) on free loopback ports, and an account with a key.
 #
@@ -34,6 +35,7 @@ start_local_stack() {
 
 create_account_key() {
   ACCOUNT=$("$BUILD/dqctl/dqctl" account create --plan agency | python3 -c 'import json,sys;print(json.load(sys.stdin)["account_id"])')
+  # shellcheck disable=SC2034  # KEY is read by the caller
   KEY=$("$BUILD/dqctl/dqctl" key create --account "$ACCOUNT" | python3 -c 'import json,sys;print(json.load(sys.stdin)["api_key"])')
 }
 
