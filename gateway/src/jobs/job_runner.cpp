@@ -5,6 +5,7 @@
 #include "dq/common/log.h"
 #include "dq/common/metrics.h"
 #include "dq/common/time_format.h"
+#include "cleaned_file.h"
 #include "ingest/row_reader.h"
 #include "stage_timer.h"
 
@@ -104,11 +105,16 @@ Status JobRunner::Process(Job& job, const std::atomic<bool>& lost, JobStages& st
     return s;
   }
   if (lost.load()) return Superseded();
+  if (job.format == ingest::FileFormat::kXlsx) {
+    StageTimer t(stages.finish);
+    if (Status w = StoreWorkbook(job, output); !w.ok()) return w;
+  } else {
+    job.cleaned_from = kCleanedFromFixes;  // the upload stays: the download writes from it
+  }
   JobEnd end;
   end.status = "done";
   end.finished_at = FormatIso8601Millis(clock_.Now());
   job.status = end.status;
-  job.cleaned_from = kCleanedFromFixes;  // the upload stays: the download writes from it
   job.finished_at = end.finished_at;
   JobWrite last = output.TakeWrite();
   job.issues = last.issues_stored;
@@ -116,6 +122,30 @@ Status JobRunner::Process(Job& job, const std::atomic<bool>& lost, JobStages& st
   job.rows_done = last.rows_done;
   StageTimer t(stages.finish);
   return store_.Finish(job, last, end);
+}
+
+// Every other format's cleaned file is written on download, a part at a time, from the upload
+// and the fixes. A workbook cannot be: the XLSX reader holds the whole upload and the writer the
+// whole sheet, so each download would hold the file several times over, and a few parallel ones
+// could exhaust the gateway. So an XLSX job writes its workbook once, here, with the same
+// CleanedFile, and keeps it whole; the download sends the stored pieces, and the upload goes
+// with the finish.
+Status JobRunner::StoreWorkbook(Job& job, JobOutput& output) {
+  if (Status s = store_.Write(job, output.TakeWrite()); !s.ok()) return s;  // every fix stored
+  CleanedFile file(job, [&](int64_t i) { return store_.FileChunk(job, i); },
+                   [&](int64_t i) { return store_.FixesPiece(job, i); });
+  std::string book;
+  while (true) {
+    auto more = file.Next(&book, SIZE_MAX);
+    if (!more.ok()) return more.status();
+    if (!*more) break;
+  }
+  const size_t piece = std::max<size_t>(1, options_.workbook_piece_bytes);
+  for (size_t at = 0; at < book.size(); at += piece) {
+    const std::string_view part = std::string_view(book).substr(at, piece);
+    if (Status s = store_.WriteCleanedPiece(job, part); !s.ok()) return s;
+  }
+  return Status::Ok();
 }
 
 Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,

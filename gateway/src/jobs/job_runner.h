@@ -43,6 +43,8 @@ struct RunnerOptions {
   // answering): it is removed and its quota given back.
   std::chrono::milliseconds accept_timeout{120000};
   OutputOptions output;
+  // An XLSX job's cleaned workbook is stored in pieces of this size (StoreWorkbook).
+  size_t workbook_piece_bytes = 1024 * 1024;
 };
 
 enum class RunOutcome {
@@ -82,6 +84,8 @@ class JobRunner {
   // Streams the job and finishes it `done`. kAborted / kNotFound: fenced out. kUnavailable:
   // retry later. Other errors: the job fails.
   Status Process(Job& job, const std::atomic<bool>& lost, JobStages& stages);
+  // Writes an XLSX job's cleaned workbook once, from the stored upload and fixes, and stores it.
+  Status StoreWorkbook(Job& job, JobOutput& output);
   Status Stream(Job& job, JobOutput& output, ValidatorStream& stream,
                 const std::atomic<bool>& lost, JobStages& stages);
   // Finishes as failed, then publishes.

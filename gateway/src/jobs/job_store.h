@@ -91,8 +91,8 @@ class JobStore {
   // Piece `index` (from 0) of the fixes of a done job (cleaned_file.h); nullopt past the last
   // one. With the kept upload (FileChunk), they are its cleaned file.
   virtual Result<std::optional<std::string>> FixesPiece(const Job& job, int64_t index) = 0;
-  // Piece `index` (from 0) of a cleaned file stored whole, by an earlier version (a job whose
-  // cleaned_from is ""); nullopt past the last one.
+  // Piece `index` (from 0) of a cleaned file stored whole (a job whose cleaned_from is "": an
+  // XLSX job, or one finished by an earlier version); nullopt past the last one.
   virtual Result<std::optional<std::string>> CleanedPiece(const Job& job, int64_t index) = 0;
   // The summary JSON the worker keeps up to date ("" before the first results).
   virtual Result<std::string> Summary(const Job& job) = 0;
@@ -116,9 +116,12 @@ class JobStore {
   virtual Result<std::string> FileChunk(const Job& job, int64_t index) = 0;
   // Appends one step of output. kAborted: a newer attempt exists, or the job was deleted.
   virtual Status Write(const Job& job, const JobWrite& write) = 0;
-  // The last output plus the end state, the counters in `job`, the refund, and for a failed job
-  // the upload's deletion, all in one step. A done job keeps its upload until it expires. kAborted
-  // as Write.
+  // Appends a piece of a cleaned file kept whole (an XLSX job's workbook, see
+  // JobRunner::StoreWorkbook), counted against the account's bytes. kAborted as Write.
+  virtual Status WriteCleanedPiece(const Job& job, std::string_view piece) = 0;
+  // The last output plus the end state, the counters in `job`, the refund, and the upload's
+  // deletion, all in one step. A done job whose cleaned file comes from its fixes
+  // (job.cleaned_from) keeps its upload until it expires. kAborted as Write.
   virtual Status Finish(const Job& job, const JobWrite& write, const JobEnd& end) = 0;
   // Puts a job whose attempt could not go on (a dependency down) back to `queued`. kAborted as
   // Write.

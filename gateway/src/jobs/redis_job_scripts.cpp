@@ -68,6 +68,15 @@ end
 return 'ok'
 )lua"));
 
+const RedisScript kAppendCleaned(Fenced(R"lua(
+redis.call('RPUSH', KEYS[2], ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+if redis.call('HEXISTS', KEYS[3], ARGV[2]) == 1 then
+  redis.call('HINCRBY', KEYS[3], ARGV[2], tonumber(ARGV[5]))
+end
+return 'ok'
+)lua"));
+
 const RedisScript kPostpone(Fenced(R"lua(
 local st = redis.call('HGET', KEYS[1], 'status')
 if st == 'done' or st == 'failed' then return 'ok' end

@@ -18,6 +18,9 @@ extern const RedisScript kClaim;
 //       the rest), file_bytes, the fixes piece's bytes (what the account is charged), m,
 //       m HSET arguments, n, n issues. Returns 'ok' | 'gone' | 'stale'.
 extern const RedisScript kWrite;
+// KEYS: job, cleaned, job_bytes. ARGV: token, job id, ttl, piece (as stored), its uncompressed
+// bytes (what the account is charged). Returns 'ok' | 'gone' | 'stale'.
+extern const RedisScript kAppendCleaned;
 // KEYS: job. ARGV: token. Status back to queued. Returns 'ok' | 'gone' | 'stale'.
 extern const RedisScript kPostpone;
 // KEYS: job. Sets event_published unless the job is gone. Returns 1 | 0.

@@ -300,8 +300,12 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
                                    w.fixes,
                                    std::to_string(end ? end->refund : 0),
                                    // 0: not the end; 1: the end, the upload goes; 2: the end,
-                                   // done, the upload stays for the cleaned file
-                                   !end ? "0" : end->status == "done" ? "2" : "1",
+                                   // done, the upload stays: the cleaned file comes from it
+                                   !end                        ? "0"
+                                   : end->status == "done" &&
+                                           job.cleaned_from == kCleanedFromFixes
+                                       ? "2"
+                                       : "1",
                                    std::to_string(job.file_bytes),
                                    std::to_string(w.fixes.size()),
                                    std::to_string(hset.size())};
@@ -318,6 +322,17 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
 }
 
 Status RedisJobStore::Write(const Job& job, const JobWrite& w) { return RunWrite(job, w, nullptr); }
+
+Status RedisJobStore::WriteCleanedPiece(const Job& job, std::string_view piece) {
+  const std::string& a = job.account_id;
+  auto r = redis_.Eval(
+      scripts::kAppendCleaned,
+      {JobKey(a, job.id), JobPartKey(a, job.id, "cleaned"), AccountKey(a, "job_bytes")},
+      {std::to_string(job.attempts), job.id, std::to_string(limits_.ttl.count()),
+       job.pieces == kPiecesZstd ? CompressPiece(piece) : std::string(piece),
+       std::to_string(piece.size())});
+  return FenceStatus(r, job.id);
+}
 
 Status RedisJobStore::Finish(const Job& job, const JobWrite& w, const JobEnd& end) {
   return RunWrite(job, w, &end);

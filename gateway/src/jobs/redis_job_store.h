@@ -54,6 +54,7 @@ class RedisJobStore final : public JobStore {
                          std::string_view started_at) override;
   Result<std::string> FileChunk(const Job& job, int64_t index) override;
   Status Write(const Job& job, const JobWrite& write) override;
+  Status WriteCleanedPiece(const Job& job, std::string_view piece) override;
   Status Finish(const Job& job, const JobWrite& write, const JobEnd& end) override;
   Status Postpone(const Job& job) override;
   Status MarkPublished(const Job& job) override;

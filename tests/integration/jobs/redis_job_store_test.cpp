@@ -155,6 +155,36 @@ TEST_F(RedisJobStoreTest, PiecesAreStoredCompressedAndReadBackByteForByte) {
   }
 }
 
+// An XLSX job keeps its workbook whole: its pieces are stored compressed, fenced and counted,
+// and a done job whose cleaned file is stored whole drops its upload with the finish.
+TEST_F(RedisJobStoreTest, AWorkbookIsStoredWholeAndTheUploadGoes) {
+  ASSERT_TRUE(store_->Create(job_, Views()).ok());
+  const Job claimed = Claim();
+  Job stale = claimed;
+  stale.attempts -= 1;
+  EXPECT_EQ(store_->WriteCleanedPiece(stale, "late").code(), ErrorCode::kAborted);
+  ASSERT_TRUE(store_->WriteCleanedPiece(claimed, pieces_[0]).ok());
+  ASSERT_TRUE(store_->WriteCleanedPiece(claimed, pieces_[2]).ok());
+  EXPECT_EQ(Stored("cleaned", 0).substr(0, 4), kZstdMagic);
+  for (int i = 0; i < 2; ++i) {
+    auto piece = store_->CleanedPiece(claimed, i);
+    ASSERT_TRUE(piece.ok() && piece->has_value()) << i;
+    EXPECT_EQ(**piece, pieces_[i == 0 ? 0 : 2]);
+  }
+  const auto book_bytes = static_cast<int64_t>(pieces_[0].size() + pieces_[2].size());
+  EXPECT_EQ(AccountBytes(), job_.file_bytes + book_bytes);
+
+  gateway::JobEnd end;
+  end.status = "done";
+  Job finished = claimed;
+  finished.status = "done";  // cleaned_from "": stored whole
+  ASSERT_TRUE(store_->Finish(finished, JobWrite{}, end).ok());
+  auto exists = redis_->Command({"EXISTS", JobPartKey(job_.account_id, job_.id, "file")});
+  ASSERT_TRUE(exists.ok());
+  EXPECT_EQ(exists->integer, 0);
+  EXPECT_EQ(AccountBytes(), book_bytes);
+}
+
 // A failed job has no cleaned file: its upload goes with the end, and so do its bytes.
 TEST_F(RedisJobStoreTest, AFailedJobDropsItsUpload) {
   ASSERT_TRUE(store_->Create(job_, Views()).ok());

@@ -264,7 +264,8 @@ Status InMemoryJobStore::Apply(const gateway::Job& job, const gateway::JobWrite&
     s->job.event_published = published;
     s->job.accepted = accepted;
     s->job.idempotency_key = idem;
-    if (end->status != "done") s->file.clear();  // a done job's upload stays for its cleaned file
+    // A done job whose cleaned file comes from its fixes keeps its upload.
+    if (end->status != "done" || job.cleaned_from != gateway::kCleanedFromFixes) s->file.clear();
     if (end->refund > 0 && !s->job.refunded) {
       refunded_ += end->refund;
       s->job.refunded = true;
@@ -278,6 +279,15 @@ Status InMemoryJobStore::Apply(const gateway::Job& job, const gateway::JobWrite&
 
 Status InMemoryJobStore::Write(const gateway::Job& job, const gateway::JobWrite& w) {
   return Apply(job, w, nullptr);
+}
+
+Status InMemoryJobStore::WriteCleanedPiece(const gateway::Job& job, std::string_view piece) {
+  std::lock_guard lock(mu_);
+  if (FailBefore("write_cleaned")) return Down();
+  Stored* s = nullptr;
+  if (Status f = Fence(job, &s); !f.ok()) return After(f);
+  s->cleaned.emplace_back(piece);
+  return After(Status::Ok());
 }
 
 Status InMemoryJobStore::Finish(const gateway::Job& job, const gateway::JobWrite& w,

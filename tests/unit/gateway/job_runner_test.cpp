@@ -10,6 +10,7 @@
 #include "dq/testing/fake_clock.h"
 #include "dq/testing/job_fakes.h"
 #include "dq/testing/gateway_fakes.h"
+#include "ingest/row_writer.h"
 #include "jobs/cleaned_file.h"
 #include "jobs/job_heartbeat.h"
 #include "jobs/jobs_api.h"
@@ -60,8 +61,22 @@ std::string File() {
   return csv;
 }
 
+// The rows of File() as an XLSX workbook with its own sheet name.
+std::string Workbook() {
+  auto csv = ingest::MakeRowReader(ingest::FileFormat::kCsv);
+  const std::string file = File();
+  csv->Feed(file);
+  csv->Finish();
+  ingest::RowWriter book(ingest::FileFormat::kXlsx, {}, {"sku", "title"});
+  book.set_sheet_name("Produkte");
+  while (*csv->Next() == ingest::ReadState::kRow) book.WriteRow(csv->row());
+  book.Finish();
+  return book.out();
+}
+
 struct Fixture {
-  explicit Fixture(FaultPlan* plan = nullptr, RunnerOptions options = Defaults())
+  explicit Fixture(FaultPlan* plan = nullptr, RunnerOptions options = Defaults(),
+                   ingest::FileFormat format = ingest::FileFormat::kCsv)
       : store(plan), queue(plan), validator(IssuesFor, plan), events(plan),
         runner(store, queue, validator, events, clock, options) {
     job.id = "0b6f7a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b";
@@ -74,11 +89,13 @@ struct Fixture {
     job.rows_total = kRows;
     job.quota_month = "202611";
     job.created_ms = UnixMillis(clock.Now());
-    const std::string file = File();
+    job.format = format;
+    const std::string file = format == ingest::FileFormat::kXlsx ? Workbook() : File();
     // Three pieces, cut mid-row: the reader must join them.
-    std::vector<std::string_view> pieces = {std::string_view(file).substr(0, 25),
-                                            std::string_view(file).substr(25, 40),
-                                            std::string_view(file).substr(65)};
+    const size_t cut = format == ingest::FileFormat::kXlsx ? file.size() / 3 : 25;
+    std::vector<std::string_view> pieces = {std::string_view(file).substr(0, cut),
+                                            std::string_view(file).substr(cut, cut + 15),
+                                            std::string_view(file).substr(2 * cut + 15)};
     job.file_bytes = static_cast<int64_t>(file.size());
     job.file_chunks = 3;
     file_ = file;
@@ -116,10 +133,20 @@ struct Fixture {
   }
   Job Stored() { return *store.job(job.id); }
   std::vector<std::string> Issues() { return *store.Issues(Stored(), 0, -1); }
-  // The cleaned file as a download writes it, from the kept upload and the stored fixes.
+  // The cleaned file as a download gets it: written from the kept upload and the stored fixes,
+  // or, for a workbook, the pieces stored whole.
   std::string Cleaned() {
     const Job done = Stored();
-    if (done.cleaned_from != kCleanedFromFixes) return "<no fixes kept: " + done.status + ">";
+    if (done.status != "done") return "<" + done.status + ">";
+    if (done.cleaned_from != kCleanedFromFixes) {
+      std::string whole;
+      for (int64_t i = 0;; ++i) {
+        auto piece = store.CleanedPiece(done, i);
+        if (!piece.ok()) return "<" + piece.status().message() + ">";
+        if (!piece->has_value()) return whole;
+        whole += **piece;
+      }
+    }
     CleanedFile file(done, [&](int64_t i) { return store.FileChunk(done, i); },
                      [&](int64_t i) { return store.FixesPiece(done, i); });
     std::string all;
@@ -162,6 +189,50 @@ TEST(JobRunnerTest, ClaimRunsToDoneAndPublishesOnce) {
   EXPECT_EQ(f.store.refunded_records(), 0);
   // The job, its upload (kept for the cleaned file), issues, fixes and summary.
   EXPECT_EQ(f.store.keys_of(j.id), 5u);
+}
+
+// An XLSX job writes its cleaned workbook once and keeps it whole (a download would otherwise
+// hold the whole upload and sheet in memory each time): the stored pieces are the workbook, with
+// the fixes and the sheet's name, the upload goes with the finish, and the download sends them.
+TEST(JobRunnerTest, AnXlsxJobStoresItsWorkbookOnceAndDropsItsUpload) {
+  RunnerOptions o = Fixture::Defaults();
+  o.workbook_piece_bytes = 500;  // several pieces
+  Fixture f(nullptr, o, ingest::FileFormat::kXlsx);
+  ASSERT_EQ(f.Run(), RunOutcome::kDone);
+  const Job j = f.Stored();
+  EXPECT_EQ(j.cleaned_from, "");  // stored whole
+  EXPECT_EQ(j.issues, 7);
+  std::string book;
+  for (int64_t i = 0;; ++i) {
+    auto piece = f.store.CleanedPiece(j, i);
+    ASSERT_TRUE(piece.ok());
+    if (!piece->has_value()) break;
+    EXPECT_LE((*piece)->size(), 500u);
+    book += **piece;
+  }
+  ASSERT_GT(book.size(), 1000u);
+  auto read = ingest::ScanFile(ingest::FileFormat::kXlsx, book);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_EQ(read->sheet_name, "Produkte");
+  EXPECT_EQ(read->data_rows, static_cast<uint64_t>(kRows));
+  auto reader = ingest::MakeRowReader(ingest::FileFormat::kXlsx);
+  reader->Feed(book);
+  reader->Finish();
+  std::vector<std::string> skus;
+  while (*reader->Next() == ingest::ReadState::kRow) skus.emplace_back(reader->row()[0]);
+  EXPECT_EQ(skus, (std::vector<std::string>{"X1", "A2", "", "X4", "A5", "", "X7", "A8", "",
+                                            "X10"}));
+  // The job, its issues, fixes, workbook and summary; the upload is gone.
+  EXPECT_EQ(f.store.keys_of(j.id), 5u);
+  EXPECT_EQ(f.store.FileChunk(j, 0).status().code(), ErrorCode::kInternal);
+
+  testing::InMemoryQuotaService quota{QuotaPolicy{}};
+  JobsApi api(f.store, f.queue, quota, f.clock, JobsOptions{});
+  Principal owner;
+  owner.account.id = "acct_1";
+  HttpResponse r = api.Cleaned(owner, j.id);
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(r.FullBody(), book);
 }
 
 TEST(JobRunnerTest, SummaryCountsEqualTheIssues) {
@@ -507,12 +578,20 @@ TEST(JobRunnerTest, UnacceptedJobWaitsThenIsAbandonedWithItsQuota) {
 // Every step of a clean run, failed once (before it acts, then after it acted with its answer
 // lost): the job still ends done with the clean run's issues and cleaned file, its event is
 // published (duplicates carry the same delivery id), nothing is refunded, the entry is acked.
+// For CSV (the cleaned file written from the fixes) and XLSX (the workbook stored whole).
 TEST(JobRunnerTest, EveryStepFailedOnceStillEndsDoneExactlyOnce) {
-  Fixture clean;
+  for (auto format : {ingest::FileFormat::kCsv, ingest::FileFormat::kXlsx}) {
+  SCOPED_TRACE(std::string(ingest::FormatName(format)));
+  const RunnerOptions o = Fixture::Defaults();
+  Fixture clean(nullptr, o, format);
   FaultPlan count;
-  Fixture counted(&count);
+  Fixture counted(&count, o, format);
   ASSERT_EQ(counted.Run(), RunOutcome::kDone);
   ASSERT_EQ(clean.Run(), RunOutcome::kDone);
+  ASSERT_GT(clean.Cleaned().size(), 100u);
+  if (format == ingest::FileFormat::kXlsx) {  // the workbook's own steps are in the sweep
+    ASSERT_NE(std::find(count.log.begin(), count.log.end(), "store.write_cleaned"), count.log.end());
+  }
   const int steps = count.steps;
   ASSERT_GT(steps, 15);
   for (bool after : {false, true}) {
@@ -522,7 +601,7 @@ TEST(JobRunnerTest, EveryStepFailedOnceStillEndsDoneExactlyOnce) {
       FaultPlan plan;
       plan.fail_at = n;
       plan.after = after;
-      Fixture f(&plan);
+      Fixture f(&plan, o, format);
       RunOutcome end = f.RunToEnd();
       // An entry whose ack was lost is taken again after the claim timeout.
       if (f.queue.pending() != 0) end = f.RunToEnd();
@@ -539,6 +618,7 @@ TEST(JobRunnerTest, EveryStepFailedOnceStillEndsDoneExactlyOnce) {
       EXPECT_EQ(f.store.refunded_records(), 0);
       EXPECT_EQ(f.queue.pending(), 0u);
     }
+  }
   }
 }
 

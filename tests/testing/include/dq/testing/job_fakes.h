@@ -63,6 +63,7 @@ class InMemoryJobStore final : public gateway::JobStore {
                                   std::string_view started_at) override;
   Result<std::string> FileChunk(const gateway::Job& job, int64_t index) override;
   Status Write(const gateway::Job& job, const gateway::JobWrite& write) override;
+  Status WriteCleanedPiece(const gateway::Job& job, std::string_view piece) override;
   Status Finish(const gateway::Job& job, const gateway::JobWrite& write,
                 const gateway::JobEnd& end) override;
   Status Postpone(const gateway::Job& job) override;
