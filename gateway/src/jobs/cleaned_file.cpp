@@ -62,8 +62,12 @@ CleanedFile::CleanedFile(const Job& job, UploadPiece upload, FixPiece fixes)
       writer_(job.format, job.dialect, job.header) {}
 
 Result<bool> CleanedFile::Next(std::string* out, size_t want) {
+  if (!error_.ok()) return error_;  // sticky: a retry must not skip what failed
   while (!ended_ && writer_.out().size() < want) {
-    if (Status s = Step(want); !s.ok()) return s;
+    if (Status s = Step(want); !s.ok()) {
+      error_ = s;
+      return s;
+    }
   }
   out->append(writer_.out());
   writer_.out().clear();
@@ -89,11 +93,20 @@ Status CleanedFile::Step(size_t want) {
       if (!chunk.ok()) return chunk.status();
       chunk_ = std::move(*chunk);
       reader_->Feed(chunk_);
-      if (next_chunk_ == file_chunks_) reader_->Finish();
+      if (next_chunk_ == file_chunks_) {
+        reader_->Finish();
+        finished_input_ = true;
+      }
       return Status::Ok();
     }
-    if (*state == ingest::ReadState::kNeedMore) {  // no pieces left: file_chunks was 0
+    if (*state == ingest::ReadState::kNeedMore) {
+      // No pieces left: file_chunks was 0. A reader that asks for more after Finish() would
+      // loop here forever; that is a broken reader, not an empty file.
+      if (finished_input_) {
+        return Status(ErrorCode::kInternal, "the reader wants more than the file");
+      }
       reader_->Finish();
+      finished_input_ = true;
       continue;
     }
     // The end of the upload: every fix must have found its row.

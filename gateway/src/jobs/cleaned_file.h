@@ -59,7 +59,8 @@ class CleanedFile {
   // Appends the next part of the file to *out: at least `want` bytes unless the file ends first.
   // True while more follows. Errors from the callbacks are passed on; a fix for a row or column
   // the upload does not have, or a damaged fix piece, is kInternal (the stored job is damaged: a
-  // file without those fixes would be a wrong file, not a cleaned one).
+  // file without those fixes would be a wrong file, not a cleaned one). Errors are sticky: every
+  // later call returns the first one.
   Result<bool> Next(std::string* out, size_t want);
 
  private:
@@ -73,6 +74,8 @@ class CleanedFile {
   int64_t file_chunks_ = 0;
   int64_t next_chunk_ = 0;
   std::string chunk_;  // fed to the reader, kept until it asks for more
+  bool finished_input_ = false;  // reader_->Finish() was called
+  Status error_ = Status::Ok();
   std::unique_ptr<ingest::RowReader> reader_;
   ingest::RowWriter writer_;
   uint64_t row_ = 0;

@@ -140,6 +140,11 @@ Status JobRunner::StoreWorkbook(Job& job, JobOutput& output) {
     if (!more.ok()) return more.status();
     if (!*more) break;
   }
+  // RowWriter leaves the workbook empty when libzip fails in memory: never a job `done` whose
+  // cleaned file is nothing.
+  if (book.empty()) {
+    return Status(ErrorCode::kInternal, "The cleaned workbook could not be written.");
+  }
   const size_t piece = std::max<size_t>(1, options_.workbook_piece_bytes);
   for (size_t at = 0; at < book.size(); at += piece) {
     const std::string_view part = std::string_view(book).substr(at, piece);

@@ -16,6 +16,18 @@ namespace {
 
 using nlohmann::json;
 
+Status NoSuchJob(const std::string& id) {
+  return Status(ErrorCode::kNotFound, "There is no job " + id + ".");
+}
+
+// After the last read of a download: Ok while the job exists, kNotFound once it was deleted (or
+// expired), the store's error when it cannot tell.
+Status StillThere(JobStore& store, const Job& job) {
+  auto still = store.Get(job.account_id, job.id);
+  if (!still.ok()) return still.status();
+  return still->has_value() ? Status::Ok() : NoSuchJob(job.id);
+}
+
 Status Invalid(const std::string& field, const std::string& message) {
   return Status(ErrorCode::kInvalidRequest, field + ": " + message, {{field, message}});
 }
@@ -177,30 +189,26 @@ HttpResponse JobsApi::CleanedFromFixes(const Job& job) {
   // Reads that end early because the job was deleted (or expired) meanwhile must not pass for
   // the end of the file: a job is deleted in one step and never comes back, so when it still
   // exists after the last read, every read saw it whole.
-  auto still_there = [raw]() {
-    auto still = raw->store->Get(raw->job.account_id, raw->job.id);
-    return still.ok() && still->has_value();
-  };
   HttpResponse r;
   auto more = w->file->Next(&r.body, part);
-  if ((!more.ok() && more.status().code() == ErrorCode::kNotFound) ||
-      (more.ok() && !*more && !still_there())) {
-    return ErrorResponse(Status(ErrorCode::kNotFound, "There is no job " + job.id + "."));
+  if (more.ok() && !*more) {
+    if (Status s = StillThere(store_, job); !s.ok()) return ErrorResponse(s);
   }
-  if (!more.ok()) return ErrorResponse(more.status());
+  if (!more.ok()) {
+    return ErrorResponse(more.status().code() == ErrorCode::kNotFound ? NoSuchJob(job.id)
+                                                                      : more.status());
+  }
   r.status = 200;
   r.content_type = std::string(ingest::ContentTypeFor(job.format));
   if (*more) {
-    r.body_producer = [w, still_there, part](std::string* out) {
+    r.body_producer = [w, part](std::string* out) {
       auto next = w->file->Next(out, part);
-      if (!next.ok() || (!*next && !still_there())) {  // too late for an error status: cut off
-        log::Error("cleaned file cut off",
-                   {{"job_id", w->job.id},
-                    {"error", next.ok() ? "the job was deleted during the download"
-                                        : next.status().message()}});
+      Status s = !next.ok() ? next.status() : *next ? Status::Ok() : StillThere(*w->store, w->job);
+      if (!s.ok()) {  // too late for an error status: the download is cut off
+        log::Error("cleaned file cut off", {{"job_id", w->job.id}, {"error", s.message()}});
         return BodyStep::kFailed;
       }
-      return *next ? BodyStep::kMore : BodyStep::kEnd;
+      return next.ok() && *next ? BodyStep::kMore : BodyStep::kEnd;
     };
   }
   return r;
@@ -216,6 +224,15 @@ HttpResponse JobsApi::StoredCleaned(const Job& job) {
   auto second = first->has_value() ? store_.CleanedPiece(job, 1)
                                    : Result<std::optional<std::string>>(std::nullopt);
   if (!second.ok()) return ErrorResponse(second.status());
+  // Fewer than two pieces: a file of one piece, unless the job was deleted meanwhile. No piece
+  // at all is never a cleaned file (it has at least its header, or is a workbook).
+  if (!second->has_value()) {
+    if (Status s = StillThere(store_, job); !s.ok()) return ErrorResponse(s);
+    if (!first->has_value()) {
+      return ErrorResponse(
+          Status(ErrorCode::kInternal, "The cleaned file of job " + job.id + " is missing."));
+    }
+  }
   HttpResponse r;
   r.status = 200;
   r.content_type = std::string(ingest::ContentTypeFor(job.format));

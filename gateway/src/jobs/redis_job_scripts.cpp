@@ -22,7 +22,7 @@ if redis.call('HGET', KEYS[1], 'accepted') == '0' then
 end
 redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 redis.call('HSET', KEYS[1], 'status', 'processing', 'started_at', ARGV[1], 'rows_done', '0',
-           'issues', '0', 'issues_found', '0')
+           'issues', '0', 'issues_found', '0', 'fix_bytes', '0')
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[6])
 local file_bytes = redis.call('HGET', KEYS[1], 'file_bytes') or '0'
 if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('HSET', KEYS[5], ARGV[2], file_bytes) end
@@ -46,14 +46,19 @@ if #ARGV[5] > 0 then
   redis.call('RPUSH', KEYS[3], ARGV[5])
   redis.call('EXPIRE', KEYS[3], ttl)
   bytes = bytes + tonumber(ARGV[9])
+  redis.call('HINCRBY', KEYS[1], 'fix_bytes', tonumber(ARGV[9]))
 end
 if #ARGV[4] > 0 then redis.call('SET', KEYS[4], ARGV[4], 'EX', ttl) end
 if m > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 11, 10 + m)) end
 if ARGV[7] == '2' then
-  redis.call('EXPIRE', KEYS[7], ttl)
+  -- The upload stays as long as the job hash, not longer: past it, nothing can reach it.
+  local pttl = redis.call('PTTL', KEYS[1])
+  if pttl > 0 then redis.call('PEXPIRE', KEYS[7], pttl) end
 elseif ARGV[7] == '1' then
-  redis.call('DEL', KEYS[7])
-  bytes = bytes - tonumber(ARGV[8])
+  -- No cleaned file will be written from the upload and the fixes: both go.
+  redis.call('DEL', KEYS[7], KEYS[3])
+  bytes = bytes - tonumber(ARGV[8]) - tonumber(redis.call('HGET', KEYS[1], 'fix_bytes') or '0')
+  redis.call('HSET', KEYS[1], 'fix_bytes', '0')
 end
 if ARGV[7] ~= '0' then
   local refund = tonumber(ARGV[6])

@@ -14,8 +14,9 @@ namespace dq::gateway::scripts {
 extern const RedisScript kClaim;
 // KEYS: job, issues, fixes, summary, job_bytes, quota, file.
 // ARGV: token, job id, ttl, summary, fixes piece, refund, finish ('0': not the end; '1': the
-//       end, the upload is deleted; '2': the end of a done job, the upload is kept as long as
-//       the rest), file_bytes, the fixes piece's bytes (what the account is charged), m,
+//       end, the upload and the fixes are deleted; '2': the end of a done job whose cleaned file
+//       is written from them, the upload is kept as long as the job hash), file_bytes, the fixes
+//       piece's bytes (what the account is charged; summed in the hash's `fix_bytes`), m,
 //       m HSET arguments, n, n issues. Returns 'ok' | 'gone' | 'stale'.
 extern const RedisScript kWrite;
 // KEYS: job, cleaned, job_bytes. ARGV: token, job id, ttl, piece (as stored), its uncompressed

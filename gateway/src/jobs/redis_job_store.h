@@ -1,14 +1,18 @@
-// JobStore on Redis, the system of record. Large values are stored in pieces (the upload and the
-// cleaned file as lists of ~1 MiB chunks, each compressed as one zstd frame (piece_codec.h);
-// issues as a list of JSON objects), never as one string that must be rewritten. Every key expires with the job (DQ_JOB_TTL_DAYS); the upload's pieces
-// get their expiry with the first piece written. Every multi-key step is one Lua script over one
-// account's keys (redis_job_scripts.h).
+// JobStore on Redis, the system of record. Large values are stored in pieces (the upload and a
+// cleaned file kept whole as lists of ~1 MiB chunks, each compressed as one zstd frame
+// (piece_codec.h); issues as a list of JSON objects; fixes as a list of pieces, cleaned_file.h),
+// never as one string that must be rewritten. Every key expires with the job (DQ_JOB_TTL_DAYS);
+// the upload's pieces get their expiry with the first piece written. Every multi-key step is one
+// Lua script over one account's keys (redis_job_scripts.h).
 //
 //   dq:{acct}:job:<id>           HASH   the Job (job.h)
 //   dq:{acct}:jobs               ZSET   accepted job ids by created_ms (newest last)
-//   dq:{acct}:job:<id>:file      LIST   the upload, in chunks (deleted once the job ends)
+//   dq:{acct}:job:<id>:file      LIST   the upload, in chunks (kept while the job is done and its
+//                                       cleaned file is written from it; else deleted at its end)
 //   dq:{acct}:job:<id>:issues    LIST   one JSON issue per element, in row order (capped)
-//   dq:{acct}:job:<id>:cleaned   LIST   the cleaned file, in chunks
+//   dq:{acct}:job:<id>:fixes     LIST   the fixes, a piece per write (cleaned_file.h)
+//   dq:{acct}:job:<id>:cleaned   LIST   a cleaned file kept whole, in chunks (XLSX workbooks,
+//                                       and jobs finished by an earlier version)
 //   dq:{acct}:job:<id>:summary   STRING the summary's by_field / by_code JSON
 //   dq:{acct}:job_bytes          HASH   job id -> bytes stored for it, uncompressed (the
 //                                       account's ceiling)

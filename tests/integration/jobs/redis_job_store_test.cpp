@@ -134,9 +134,13 @@ TEST_F(RedisJobStoreTest, PiecesAreStoredCompressedAndReadBackByteForByte) {
     ASSERT_TRUE(piece.ok()) << piece.status().message();
     EXPECT_EQ(*piece, pieces_[i]);
   }
-  auto ttl = redis_->Command({"TTL", JobPartKey(job_.account_id, job_.id, "file")});
-  ASSERT_TRUE(ttl.ok());
-  EXPECT_GT(ttl->integer, 0);
+  // As long as the job hash, not past it (nothing could reach it then).
+  auto file_ttl = redis_->Command({"PTTL", JobPartKey(job_.account_id, job_.id, "file")});
+  auto job_ttl = redis_->Command({"PTTL", gateway::JobKey(job_.account_id, job_.id)});
+  ASSERT_TRUE(file_ttl.ok() && job_ttl.ok());
+  EXPECT_GT(file_ttl->integer, 0);
+  EXPECT_LE(file_ttl->integer, job_ttl->integer);
+  EXPECT_GE(file_ttl->integer, job_ttl->integer - 1000);
 
   // The ceiling counts what the account sent and what it keeps, not what Redis happens to hold:
   // the upload uncompressed, and the fixes.
@@ -185,7 +189,7 @@ TEST_F(RedisJobStoreTest, AWorkbookIsStoredWholeAndTheUploadGoes) {
   EXPECT_EQ(AccountBytes(), book_bytes);
 }
 
-// A failed job has no cleaned file: its upload goes with the end, and so do its bytes.
+// A failed job has no cleaned file: its upload and fixes go with the end, and so do their bytes.
 TEST_F(RedisJobStoreTest, AFailedJobDropsItsUpload) {
   ASSERT_TRUE(store_->Create(job_, Views()).ok());
   const Job claimed = Claim();
@@ -196,11 +200,17 @@ TEST_F(RedisJobStoreTest, AFailedJobDropsItsUpload) {
   end.error = "the validator said no";
   Job failed = claimed;
   failed.status = "failed";
+  JobWrite earlier;
+  earlier.fixes = "ffff";
+  ASSERT_TRUE(store_->Write(claimed, earlier).ok());
+  EXPECT_EQ(AccountBytes(), job_.file_bytes + 4);
   ASSERT_TRUE(store_->Finish(failed, w, end).ok());
-  auto exists = redis_->Command({"EXISTS", JobPartKey(job_.account_id, job_.id, "file")});
-  ASSERT_TRUE(exists.ok());
-  EXPECT_EQ(exists->integer, 0);
-  EXPECT_EQ(AccountBytes(), 3);
+  for (const char* part : {"file", "fixes"}) {
+    auto exists = redis_->Command({"EXISTS", JobPartKey(job_.account_id, job_.id, part)});
+    ASSERT_TRUE(exists.ok());
+    EXPECT_EQ(exists->integer, 0) << part;
+  }
+  EXPECT_EQ(AccountBytes(), 0);
 }
 
 // A new attempt starts from nothing: the fixes of the one before are dropped with its issues.

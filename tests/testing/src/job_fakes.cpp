@@ -264,8 +264,12 @@ Status InMemoryJobStore::Apply(const gateway::Job& job, const gateway::JobWrite&
     s->job.event_published = published;
     s->job.accepted = accepted;
     s->job.idempotency_key = idem;
-    // A done job whose cleaned file comes from its fixes keeps its upload.
-    if (end->status != "done" || job.cleaned_from != gateway::kCleanedFromFixes) s->file.clear();
+    // A done job whose cleaned file comes from its fixes keeps its upload and fixes; any other
+    // end drops both.
+    if (end->status != "done" || job.cleaned_from != gateway::kCleanedFromFixes) {
+      s->file.clear();
+      s->fixes.clear();
+    }
     if (end->refund > 0 && !s->job.refunded) {
       refunded_ += end->refund;
       s->job.refunded = true;

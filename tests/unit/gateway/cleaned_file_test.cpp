@@ -228,12 +228,14 @@ TEST(CleanedFileTest, FixesThatDoNotFitTheUploadAreAnError) {
 }
 
 // The store's errors come back as they are (the API turns them into a status, or cuts the
-// download off).
-TEST(CleanedFileTest, StoreErrorsArePassedOn) {
+// download off), and stay: a second call does not skip the piece that failed.
+TEST(CleanedFileTest, StoreErrorsArePassedOnAndStay) {
   const Upload u = MakeUpload(FileFormat::kCsv, "sku\nx1\nx2\n", 4);
+  int reads = 0;
   CleanedFile file(
       u.job,
       [&](int64_t i) -> Result<std::string> {
+        ++reads;
         if (i == 1) return Status(ErrorCode::kUnavailable, "Redis is down");
         return u.pieces.at(static_cast<size_t>(i));
       },
@@ -242,6 +244,11 @@ TEST(CleanedFileTest, StoreErrorsArePassedOn) {
   auto more = file.Next(&out, 1 << 20);
   ASSERT_FALSE(more.ok());
   EXPECT_EQ(more.status().code(), ErrorCode::kUnavailable);
+  const int reads_then = reads;
+  more = file.Next(&out, 1 << 20);
+  ASSERT_FALSE(more.ok());
+  EXPECT_EQ(more.status().code(), ErrorCode::kUnavailable);
+  EXPECT_EQ(reads, reads_then);
 
   CleanedFile fixes_down(
       u.job, [&](int64_t i) { return Result<std::string>(u.pieces.at(static_cast<size_t>(i))); },

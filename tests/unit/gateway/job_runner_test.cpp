@@ -222,8 +222,8 @@ TEST(JobRunnerTest, AnXlsxJobStoresItsWorkbookOnceAndDropsItsUpload) {
   while (*reader->Next() == ingest::ReadState::kRow) skus.emplace_back(reader->row()[0]);
   EXPECT_EQ(skus, (std::vector<std::string>{"X1", "A2", "", "X4", "A5", "", "X7", "A8", "",
                                             "X10"}));
-  // The job, its issues, fixes, workbook and summary; the upload is gone.
-  EXPECT_EQ(f.store.keys_of(j.id), 5u);
+  // The job, its issues, workbook and summary; the upload and the fixes are gone.
+  EXPECT_EQ(f.store.keys_of(j.id), 4u);
   EXPECT_EQ(f.store.FileChunk(j, 0).status().code(), ErrorCode::kInternal);
 
   testing::InMemoryQuotaService quota{QuotaPolicy{}};

@@ -6,8 +6,9 @@
 // buffers of a megabyte and more for every piece, chunk and answer, so each job paid again for
 // fresh pages: the kernel's page faults and zeroing, in the gateway and the validator alike.
 // TuneAllocator() raises both thresholds, so such buffers come from the heap and stay there for
-// the next job. The cost is RSS: a service keeps up to kTrimThreshold of free memory instead of
-// giving it back (docs/PERFORMANCE.md, "Sixth round"; docs/deploy.md, memory).
+// the next job. The cost is RSS: a service keeps free memory instead of giving it back, up to
+// kTrimThreshold at the top of each glibc arena (one per busy thread, at most 8 per core), so its
+// RSS stays near its peak (docs/PERFORMANCE.md, "Sixth round"; docs/deploy.md, memory).
 //
 //   int main() { dq::TuneAllocator(std::getenv("GLIBC_TUNABLES")); ... }
 #pragma once
