@@ -149,14 +149,16 @@ void RowWriter::WriteRow(std::span<const std::string_view> cells,
   ++rows_;
 }
 
-void RowWriter::Finish() {
+Status RowWriter::Finish() {
   if (xlsx_) {
     auto book = xlsx_->Finish(sheet_name_);
     xlsx_.reset();
-    if (book.ok()) out_ += *book;  // a libzip failure in memory leaves the download empty
-    return;
+    if (!book.ok()) return book.status();
+    out_ += *book;
+    return Status::Ok();
   }
   if (format_ == FileFormat::kJsonArray) out_ += rows_ == 0 ? "]\n" : "\n]\n";
+  return Status::Ok();
 }
 
 }  // namespace dq::ingest

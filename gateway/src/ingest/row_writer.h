@@ -37,8 +37,10 @@ class RowWriter {
   RowWriter(FileFormat format, CsvDialect dialect, std::vector<std::string> header);
 
   void WriteRow(std::span<const std::string_view> cells, std::span<const CellKind> kinds = {});
-  // Ends the output (the closing ']' of a JSON array). Call once, after the last row.
-  void Finish();
+  // Ends the output (the closing ']' of a JSON array; the whole workbook for XLSX). Call once,
+  // after the last row. kInternal when libzip cannot build the workbook in memory (out() then
+  // holds none of it); the text formats cannot fail.
+  Status Finish();
 
   std::string& out() { return out_; }
   const std::string& out() const { return out_; }

@@ -116,7 +116,7 @@ Status CleanedFile::Step(size_t want) {
                      " of a file of " + std::to_string(row_) + " rows");
     }
     writer_.set_sheet_name(reader_->sheet_name());
-    writer_.Finish();
+    if (Status s = writer_.Finish(); !s.ok()) return s;
     ended_ = true;
     return Status::Ok();
   }

@@ -135,16 +135,8 @@ Status JobRunner::StoreWorkbook(Job& job, JobOutput& output) {
   CleanedFile file(job, [&](int64_t i) { return store_.FileChunk(job, i); },
                    [&](int64_t i) { return store_.FixesPiece(job, i); });
   std::string book;
-  while (true) {
-    auto more = file.Next(&book, SIZE_MAX);
-    if (!more.ok()) return more.status();
-    if (!*more) break;
-  }
-  // RowWriter leaves the workbook empty when libzip fails in memory: never a job `done` whose
-  // cleaned file is nothing.
-  if (book.empty()) {
-    return Status(ErrorCode::kInternal, "The cleaned workbook could not be written.");
-  }
+  // Asked for everything at once, it ends or fails in one call (a workbook is built whole).
+  if (auto more = file.Next(&book, SIZE_MAX); !more.ok()) return more.status();
   const size_t piece = std::max<size_t>(1, options_.workbook_piece_bytes);
   for (size_t at = 0; at < book.size(); at += piece) {
     const std::string_view part = std::string_view(book).substr(at, piece);

@@ -96,7 +96,7 @@ Result<Job> JobsApi::Find(const Principal& principal, const std::string& id) {
   if (!IsJobId(id)) return Status(ErrorCode::kNotFound, "There is no job with that id.");
   auto job = store_.Get(principal.account.id, id);
   if (!job.ok()) return job.status();
-  if (!job->has_value()) return Status(ErrorCode::kNotFound, "There is no job " + id + ".");
+  if (!job->has_value()) return NoSuchJob(id);
   return std::move(**job);
 }
 
@@ -261,10 +261,8 @@ HttpResponse JobsApi::StoredCleaned(const Job& job) {
       if (pieces->held) return BodyStep::kMore;
       // No piece there: the end of the file, unless the job was deleted (or expired) meanwhile,
       // which took its pieces with it and must not pass for the end.
-      auto still = pieces->store->Get(pieces->job.account_id, pieces->job.id);
-      if (!still.ok() || !still->has_value()) {
-        log::Error("cleaned file cut off", {{"job_id", pieces->job.id},
-                                            {"error", "the job was deleted during the download"}});
+      if (Status s = StillThere(*pieces->store, pieces->job); !s.ok()) {
+        log::Error("cleaned file cut off", {{"job_id", pieces->job.id}, {"error", s.message()}});
         return BodyStep::kFailed;
       }
       return BodyStep::kEnd;
