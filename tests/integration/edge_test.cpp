@@ -35,25 +35,37 @@ void SendAll(int fd, const std::string& bytes) {
 }
 
 // Reads until one complete response (head + Content-Length body) or the end of the stream.
-std::string ReadResponse(int fd) {
-  std::string out;
+// Bytes past it (the next pipelined answer) are kept in *rest for the next call.
+std::string ReadResponse(int fd, std::string* rest) {
+  std::string out = std::move(*rest);
+  rest->clear();
   char buf[4096];
   while (true) {
     const size_t head = out.find("\r\n\r\n");
     if (head != std::string::npos) {
+      size_t end = std::string::npos;
       const size_t cl = out.find("Content-Length: ");
       if (out.rfind("HTTP/1.1 100", 0) == 0) {
-        return out.substr(0, head + 4);
-      }
-      if (cl != std::string::npos && cl < head) {
+        end = head + 4;
+      } else if (cl != std::string::npos && cl < head) {
         const size_t len = std::stoul(out.substr(cl + 16));
-        if (out.size() >= head + 4 + len) return out.substr(0, head + 4 + len);
+        if (out.size() >= head + 4 + len) end = head + 4 + len;
+      }
+      if (end != std::string::npos) {
+        *rest = out.substr(end);
+        out.resize(end);
+        return out;
       }
     }
     const ssize_t n = recv(fd, buf, sizeof buf, 0);
     if (n <= 0) return out;
     out.append(buf, static_cast<size_t>(n));
   }
+}
+
+std::string ReadResponse(int fd) {
+  std::string rest;
+  return ReadResponse(fd, &rest);
 }
 
 json BodyOf(const std::string& response) {
@@ -121,6 +133,61 @@ TEST_F(EdgeIntegrationTest, AnAuthenticatedUploadGets100ContinueAfterTheDecision
   const std::string r = ReadResponse(fd);
   close(fd);
   EXPECT_EQ(r.rfind("HTTP/1.1 400", 0), 0u) << r.substr(0, 300);  // not JSON: but it was read
+}
+
+// Answers are written straight to the socket while nothing of the connection's waits in the
+// HTTP library's queue, and queued behind it otherwise. A client that sends its requests in one
+// go and reads with a small window makes the first answer wait: it is larger than the kernel's
+// largest send buffer (4 MiB), so the socket cannot take it whole. Every later answer must
+// still arrive after it, whole and in the order asked.
+TEST_F(EdgeIntegrationTest, PipelinedAnswersArriveInOrderToASlowReader) {
+  auto [id, key] = stack_->NewAccount();
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  const int window = 4096;  // set before connect, so the server sees a small window
+  setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &window, sizeof window);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<uint16_t>(port_));
+  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  timeval tv{10, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+
+  // Answers that carry their own record count (an issue on every record) and echo each
+  // record's note in their cleaned rows.
+  auto validate = [&](int records, size_t note_bytes) {
+    json body = {{"records", json::array()}, {"mapping", {{"sku", "SKU"}, {"price", "Price"}}}};
+    for (int i = 0; i < records; ++i) {
+      body["records"].push_back({{"SKU", "S" + std::to_string(i)},
+                                 {"Price", "not a price"},
+                                 {"Note", std::string(note_bytes, 'n')}});
+    }
+    const std::string text = body.dump();
+    return "POST /v1/validate HTTP/1.1\r\nHost: x\r\nX-API-Key: " + key +
+           "\r\nContent-Type: application/json\r\nContent-Length: " +
+           std::to_string(text.size()) + "\r\n\r\n" + text;
+  };
+  SendAll(fd, validate(250, 20000) + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" +
+                  validate(7, 10) + "GET /v1/nope HTTP/1.1\r\nHost: x\r\nX-API-Key: " + key +
+                  "\r\n\r\n" + validate(249, 10));
+
+  std::string rest;
+  const std::string first = ReadResponse(fd, &rest);
+  ASSERT_EQ(first.rfind("HTTP/1.1 200", 0), 0u) << first.substr(0, 300);
+  EXPECT_GT(first.size(), size_t{5000000}) << "larger than the largest send buffer";
+  EXPECT_EQ(BodyOf(first)["stats"]["rows"], 250);
+  const std::string second = ReadResponse(fd, &rest);
+  EXPECT_EQ(second.rfind("HTTP/1.1 200", 0), 0u) << second.substr(0, 300);
+  EXPECT_EQ(BodyOf(second)["status"], "ok");
+  const std::string third = ReadResponse(fd, &rest);
+  EXPECT_EQ(BodyOf(third)["stats"]["rows"], 7) << third.substr(0, 300);
+  const std::string fourth = ReadResponse(fd, &rest);
+  EXPECT_EQ(fourth.rfind("HTTP/1.1 404", 0), 0u) << fourth.substr(0, 300);
+  const std::string fifth = ReadResponse(fd, &rest);
+  EXPECT_EQ(BodyOf(fifth)["stats"]["rows"], 249) << fifth.substr(0, 300);
+  EXPECT_EQ(rest, "") << "nothing more was asked";
+  close(fd);
 }
 
 TEST_F(EdgeIntegrationTest, SlowSendersAreCut) {

@@ -4,6 +4,7 @@
 #include <pistache/http.h>
 #include <pistache/peer.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 
 
 #include <condition_variable>
@@ -17,6 +18,7 @@
 #include "edge/edge_connection.h"
 #include "edge/request_head.h"
 #include "edge/text.h"
+#include "http/core/ordered_output.h"
 
 namespace dq::gateway {
 
@@ -119,8 +121,49 @@ bool WantsKeepAlive(const Http::Request& req) {
   return req.version() == Http::Version::Http11;
 }
 
-void Send(const HttpResponse& r, const std::string& request_id, Http::ResponseWriter& writer,
-          bool keep_alive = true) {
+// The status line and headers Pistache's ResponseWriter would write for this answer, written
+// with Pistache's own types (reason phrase, Connection and Content-Type values) so they read
+// the same.
+std::string ResponseHead(const HttpResponse& r, const std::string& request_id,
+                         Http::Version version, bool keep_alive) {
+  std::ostringstream os;
+  os << version << ' ' << r.status << ' ' << static_cast<Http::Code>(r.status) << "\r\n";
+  os << Http::Header::Connection::Name << ": ";
+  Http::Header::Connection(keep_alive ? Http::ConnectionControl::KeepAlive
+                                      : Http::ConnectionControl::Close)
+      .write(os);
+  os << "\r\n";
+  for (const auto& [name, value] : r.headers) os << name << ": " << value << "\r\n";
+  os << "X-Request-Id: " << request_id << "\r\n";
+  if (!r.content_type.empty()) {  // a 204 has no body and no type
+    os << Http::Header::ContentType::Name << ": ";
+    Http::Header::ContentType(Http::Mime::MediaType::fromString(r.content_type)).write(os);
+    os << "\r\n";
+  }
+  os << Http::Header::ContentLength::Name << ": " << r.body.size() << "\r\n\r\n";
+  return os.str();
+}
+
+// The connection's ordered output (defined below, with the connection's state).
+bool WriteAnswer(const std::shared_ptr<Tcp::Peer>& peer, std::string_view head,
+                 std::string_view body);
+void LoseTrack(const std::shared_ptr<Tcp::Peer>& peer);
+
+void Send(const HttpResponse& r, const std::string& request_id, Http::Version version,
+          Http::ResponseWriter& writer, bool keep_alive = true) {
+  auto peer = writer.peer();
+  if (!peer) return;  // the client has gone
+  if (!r.body_producer) {
+    const std::string head = ResponseHead(r, request_id, version, keep_alive);
+    if (WriteAnswer(peer, head, r.body)) {
+      peer->setIdle(true);  // as Pistache's writer does once it has sent: the keep-alive clock
+      return;
+    }
+    // No connection state (cannot happen behind the guard): Pistache's writer, as below.
+  }
+  // Pistache's writer. Its writes go to Pistache's queue without saying when they are done,
+  // so the connection's later answers queue behind them.
+  LoseTrack(peer);
   writer.headers().remove<Http::Header::Connection>();
   writer.headers().add<Http::Header::Connection>(keep_alive ? Http::ConnectionControl::KeepAlive
                                                             : Http::ConnectionControl::Close);
@@ -154,7 +197,7 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::ResponseWr
   if (step == BodyStep::kFailed) {
     // No last chunk: the client sees the answer cut off. The worker's epoll sees the end and
     // cleans up, as for the edge's cuts.
-    if (auto p = writer.peer()) ::shutdown(p->fd(), SHUT_RDWR);
+    ::shutdown(peer->fd(), SHUT_RDWR);
     return;
   }
   stream.ends();
@@ -183,7 +226,7 @@ class ApiHandler final : public Http::Handler {
       empty.request_id = NewRequestId();
       Send(service_->TransportError(
                empty, Status(ErrorCode::kInvalidRequest, "The request headers are malformed.")),
-           empty.request_id, writer);
+           empty.request_id, req.version(), writer);
       return;
     }
     if (auto body = TakeEdgeBody(writer.peer())) {
@@ -192,18 +235,18 @@ class ApiHandler final : public Http::Handler {
     }
     const size_t bytes_in = request.body.size();
     const HttpResponse response = service_->Handle(request);
-    Send(response, request.request_id, writer, WantsKeepAlive(req));
+    Send(response, request.request_id, req.version(), writer, WantsKeepAlive(req));
     // The access-log hook.
     service_->Record(ExchangeRecord{&request, &response, bytes_in,
                                     std::chrono::steady_clock::now() - start, false});
   }
 
-  void onTimeout(const Http::Request&, Http::ResponseWriter writer) override {
+  void onTimeout(const Http::Request& req, Http::ResponseWriter writer) override {
     HttpRequest empty;
     empty.request_id = NewRequestId();
     Send(service_->TransportError(
              empty, Status(ErrorCode::kRequestTimeout, "The request was not received in time.")),
-         empty.request_id, writer, false);
+         empty.request_id, req.version(), writer, false);
   }
 
  private:
@@ -226,15 +269,15 @@ struct ExposeAssociate {
 };
 template struct ExposeAssociate<&Tcp::Handler::associateTransport>;
 
-// The edge's view of one Pistache connection.
-class PeerTransport final : public edge::EdgeTransport {
+// The edge's view of one Pistache connection, and the connection's ordered output.
+class PeerTransport final : public edge::EdgeTransport, public OutputSink {
  public:
   PeerTransport(std::weak_ptr<Tcp::Peer> peer, Tcp::Handler* inner)
       : peer_(std::move(peer)), inner_(inner) {}
   void set_full_close() { full_close_ = true; }
 
   void Forward(std::string_view bytes) override {
-    if (auto p = peer_.lock()) inner_->onInput(bytes.data(), bytes.size(), p);
+    if (auto p = peer_.lock()) Parse(p, bytes);
   }
   // Pistache is given the head with Content-Length 0 and handles the request at once; its
   // handler takes the body from here (TakeEdgeBody). So Pistache never copies the body.
@@ -244,7 +287,7 @@ class PeerTransport final : public edge::EdgeTransport {
     const std::string bare = edge::HeadWithoutBody(head);
     body_ = std::move(body);
     has_body_ = true;
-    inner_->onInput(bare.data(), bare.size(), p);
+    Parse(p, bare);
     has_body_ = false;
     body_ = std::string();
   }
@@ -254,12 +297,7 @@ class PeerTransport final : public edge::EdgeTransport {
     has_body_ = false;
     return std::move(body_);
   }
-  void SendRaw(std::string bytes) override {
-    if (auto p = peer_.lock()) {
-      const size_t size = bytes.size();
-      p->send(RawBuffer(std::move(bytes), size));
-    }
-  }
+  void SendRaw(std::string bytes) override { output_.Write(*this, bytes); }
   void SendAndClose(const HttpResponse& response, const std::string& request_id) override {
     auto p = peer_.lock();
     if (!p) return;
@@ -269,8 +307,11 @@ class PeerTransport final : public edge::EdgeTransport {
     const int fd = p->fd();
     // Once the answer is written, half-close: the client reads it, sees the end, and whatever
     // it still sends is read and dropped until it closes (or the linger ends). A connection
-    // refused at connect is in no table (no linger): it is closed outright.
+    // refused at connect is in no table (no linger): it is closed outright. The answer goes
+    // through Pistache's queue, behind anything of the connection's still waiting there, and
+    // nothing is written after it.
     const int how = full_close_ ? SHUT_RDWR : SHUT_WR;
+    output_.LoseTrack();
     p->send(RawBuffer(std::move(raw), size))
         .then([fd, how](ssize_t) { ::shutdown(fd, how); }, [](std::exception_ptr) {});
     Metrics::Global()
@@ -279,12 +320,61 @@ class PeerTransport final : public edge::EdgeTransport {
         .Inc();
   }
 
+  // An answer of ApiHandler's, in order after everything written before.
+  void WriteAnswer(std::string_view head, std::string_view body) {
+    ++answered_;
+    output_.Write(*this, head, body);
+  }
+  void LoseTrack() { output_.LoseTrack(); }
+
+  // OutputSink: the socket itself, and Pistache's write queue.
+  ssize_t TrySend(std::string_view first, std::string_view second) override {
+    auto p = peer_.lock();
+    if (!p) return -1;
+    iovec parts[2] = {{const_cast<char*>(first.data()), first.size()},
+                      {const_cast<char*>(second.data()), second.size()}};
+    msghdr message{};
+    message.msg_iov = parts;
+    message.msg_iovlen = second.empty() ? 1 : 2;
+    while (true) {
+      const ssize_t n = ::sendmsg(p->fd(), &message, MSG_DONTWAIT | MSG_NOSIGNAL);
+      if (n >= 0) return n;
+      if (errno == EINTR) continue;
+      return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
+    }
+  }
+  void Enqueue(std::string bytes, std::function<void()> done) override {
+    auto p = peer_.lock();
+    if (!p) return;
+    const size_t size = bytes.size();
+    p->send(RawBuffer(std::move(bytes), size))
+        .then([done](ssize_t) { done(); }, [done](std::exception_ptr) { done(); });
+  }
+
  private:
+  // Hands bytes to Pistache's parser. A request they complete is answered by ApiHandler through
+  // WriteAnswer. Pistache answers a request its parser rejects by itself, through its own queue,
+  // unseen; its writer marks the peer idle when it does, which is how that is noticed here.
+  void Parse(const std::shared_ptr<Tcp::Peer>& p, std::string_view bytes) {
+    const bool was_idle = p->isIdle();
+    const uint64_t answered = answered_;
+    p->setIdle(false);
+    inner_->onInput(bytes.data(), bytes.size(), p);
+    if (answered_ != answered) return;
+    if (p->isIdle()) {
+      output_.LoseTrack();
+    } else {
+      p->setIdle(was_idle);
+    }
+  }
+
   std::weak_ptr<Tcp::Peer> peer_;
   Tcp::Handler* inner_;
   bool full_close_ = false;
   std::string body_;
   bool has_body_ = false;
+  OrderedOutput output_;
+  uint64_t answered_ = 0;
 };
 
 struct ConnectionState {
@@ -292,13 +382,28 @@ struct ConnectionState {
   std::unique_ptr<edge::EdgeConnection> edge;
 };
 
+std::shared_ptr<ConnectionState> StateOf(const std::shared_ptr<Tcp::Peer>& peer) {
+  auto data = peer ? peer->tryGetData(kStateKey) : nullptr;
+  if (!data) return nullptr;
+  return std::static_pointer_cast<ConnectionState>(data);
+}
+
 std::optional<std::string> TakeEdgeBody(const std::shared_ptr<Tcp::Peer>& peer) {
-  if (!peer) return std::nullopt;
-  auto data = peer->tryGetData(kStateKey);
-  if (!data) return std::nullopt;
-  auto state = std::static_pointer_cast<ConnectionState>(data);
-  if (!state->transport) return std::nullopt;
+  auto state = StateOf(peer);
+  if (!state || !state->transport) return std::nullopt;
   return state->transport->TakeBody();
+}
+
+bool WriteAnswer(const std::shared_ptr<Tcp::Peer>& peer, std::string_view head,
+                 std::string_view body) {
+  auto state = StateOf(peer);
+  if (!state || !state->transport) return false;
+  state->transport->WriteAnswer(head, body);
+  return true;
+}
+
+void LoseTrack(const std::shared_ptr<Tcp::Peer>& peer) {
+  if (auto state = StateOf(peer); state && state->transport) state->transport->LoseTrack();
 }
 
 // In front of Pistache's parser: every byte goes through the connection's EdgeConnection.

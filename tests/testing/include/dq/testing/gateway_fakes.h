@@ -1,6 +1,7 @@
 // In-memory stand-ins for the gateway's I/O interfaces: rate limiter, quota, validator.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "clients/validator_client.h"
+#include "http/core/ordered_output.h"
 #include "dq/common/clock.h"
 #include "limits/quota.h"
 #include "limits/rate_limiter.h"
@@ -75,6 +77,43 @@ class FakeValidatorClient final : public gateway::ValidatorClient {
   int calls_ = 0;
   bool healthy_ = true;
   validator::v1::ValidateRequest last_;
+};
+
+// A connection as OrderedOutput sees it: a socket that takes `accept` more bytes (then reports
+// a full buffer, or a failure once `failed`), and a library queue that writes its entries, in
+// order, only when the test calls Drain(). `wire` is what the client receives.
+class FakeOutputSink final : public gateway::OutputSink {
+ public:
+  ssize_t TrySend(std::string_view first, std::string_view second) override {
+    ++direct_sends;
+    if (failed) return -1;
+    size_t n = 0;
+    for (std::string_view part : {first, second}) {
+      const size_t take = std::min(part.size(), accept);
+      wire.append(part.substr(0, take));
+      accept -= take;
+      n += take;
+    }
+    return static_cast<ssize_t>(n);
+  }
+  void Enqueue(std::string bytes, std::function<void()> done) override {
+    queue.emplace_back(std::move(bytes), std::move(done));
+  }
+  // Writes every queued entry to the wire, oldest first, and runs its completion.
+  void Drain() {
+    while (!queue.empty()) {
+      auto [bytes, done] = std::move(queue.front());
+      queue.erase(queue.begin());
+      wire += bytes;
+      done();
+    }
+  }
+
+  size_t accept = static_cast<size_t>(-1);
+  bool failed = false;
+  std::string wire;
+  int direct_sends = 0;
+  std::vector<std::pair<std::string, std::function<void()>>> queue;
 };
 
 }  // namespace dq::testing
