@@ -12,15 +12,22 @@
 // files named by DQ_BENCH_PRODUCTS and DQ_BENCH_CUSTOMERS. Each iteration validates the whole
 // file in a fresh Session (row checks, duplicate sets, outliers in Finish), as a job would.
 //
+//   KeyTable:      the duplicate-key table alone (FirstSeen), 1,000,000 distinct keys into a
+//                  fresh table, as one stream's SKUs; /1 is the table as built before it
+//                  moved to ZeroedBlock (a std::vector of slots), for comparison.
+//
 //   build-rules/bench/engine_bench --benchmark_min_time=2
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <optional>
+#include <random>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "batch_state.h"
 #include "reference_data.h"
 #include "session.h"
 
@@ -110,6 +117,65 @@ void BM_Customer(benchmark::State& state) {
       /*phones=*/true);
 }
 BENCHMARK(BM_Customer)->Unit(benchmark::kMillisecond);
+
+// The key table as it was before ZeroedBlock: slots in a std::vector, zeroed on assign, on
+// normal pages (the same probing and growth as FirstSeen).
+class VectorKeyTable {
+ public:
+  std::optional<uint64_t> InsertHash(uint64_t hash, uint64_t row) {
+    if ((size_ + 1) * 2 > slots_.size()) Grow();
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (s.row == 0) {
+        s = {hash, row};
+        ++size_;
+        return std::nullopt;
+      }
+      if (s.hash == hash) return s.row;
+    }
+  }
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    uint64_t row = 0;
+  };
+  void Grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
+    const size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (s.row == 0) continue;
+      size_t i = s.hash & mask;
+      while (slots_[i].row != 0) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+};
+
+template <typename Table>
+size_t InsertAll(const std::vector<uint64_t>& hashes) {
+  Table table;
+  size_t repeats = 0;
+  for (size_t i = 0; i < hashes.size(); ++i) repeats += table.InsertHash(hashes[i], i + 1).has_value();
+  return repeats;
+}
+
+void BM_KeyTable(benchmark::State& state) {
+  std::mt19937_64 random(15);
+  std::vector<uint64_t> hashes(1'000'000);
+  for (uint64_t& h : hashes) h = random();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(state.range(0) == 0 ? InsertAll<dq::validator::FirstSeen>(hashes)
+                                                 : InsertAll<VectorKeyTable>(hashes));
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(hashes.size()));
+  state.SetLabel(state.range(0) == 0 ? "FirstSeen (ZeroedBlock)" : "std::vector, as before");
+}
+BENCHMARK(BM_KeyTable)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -29,6 +29,7 @@ wait_port() {  # wait_port PORT LOG
   echo "port $1 never opened; $2 says:" >&2; tail -5 "$2" >&2; exit 1
 }
 cpu_ms() { awk '{printf "%d", ($14+$15)*1000/'"$(getconf CLK_TCK)"'}' "/proc/$1/stat"; }
+faults() { awk '{print $10}' "/proc/$1/stat"; }  # minor page faults (fresh memory touched)
 
 REDIS=$(free_port); VAL=$(free_port); GW=$(free_port)
 redis-server "$ROOT/deploy/redis/redis.conf" --port "$REDIS" --bind 127.0.0.1 --dir "$WORK" >"$WORK/redis.log" &
@@ -57,7 +58,8 @@ run_dq() {  # run_dq FILE CHECK_TYPES -> one JSON line per run on stdout
   local file=$1 types=$2
   if [ "${BENCH_PROFILE:-0}" = 1 ]; then
     redis-cli -p "$REDIS" CONFIG RESETSTAT >/dev/null
-    local g0 v0 r0 rw0; g0=$(cpu_ms "$GW_PID"); v0=$(cpu_ms "$VAL_PID"); r0=$(cpu_ms "$REDIS_PID")
+    local g0 v0 r0 rw0 gf0 vf0; g0=$(cpu_ms "$GW_PID"); v0=$(cpu_ms "$VAL_PID"); r0=$(cpu_ms "$REDIS_PID")
+    gf0=$(faults "$GW_PID"); vf0=$(faults "$VAL_PID")
     rw0=$(redis-cli -p "$REDIS" INFO persistence | tr -d '\r' | awk -F: '/^aof_rewrites:/{print $2}')
   fi
   local out
@@ -66,6 +68,7 @@ run_dq() {  # run_dq FILE CHECK_TYPES -> one JSON line per run on stdout
   echo "$out"
   if [ "${BENCH_PROFILE:-0}" = 1 ]; then
     echo "#   CPU ms: gateway $(( $(cpu_ms "$GW_PID") - g0 )), validator $(( $(cpu_ms "$VAL_PID") - v0 )), redis $(( $(cpu_ms "$REDIS_PID") - r0 ))" >&2
+    echo "#   minor page faults: gateway $(( $(faults "$GW_PID") - gf0 )), validator $(( $(faults "$VAL_PID") - vf0 ))" >&2
     redis-cli -p "$REDIS" INFO persistence | tr -d '\r' |
       awk -F: -v rw0="$rw0" '/^aof_rewrites:/{printf "#   redis AOF rewrites during the run: %d", $2 - rw0}
                             /^aof_current_size:/{printf ", AOF now %.0f MB\n", $2 / 1048576}' >&2

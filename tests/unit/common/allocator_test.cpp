@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <malloc.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -69,6 +70,49 @@ TEST(AllocatorTest, TheOperatorsMallocTunablesWin) {
   EXPECT_FALSE(TuneAllocator("glibc.rtld.nns=4:glibc.malloc.trim_threshold=0"));
   EXPECT_TRUE(TuneAllocator("glibc.rtld.nns=4"));
   EXPECT_TRUE(TuneAllocator(""));
+}
+
+bool AllZero(const ZeroedBlock& b) {
+  const auto* bytes = static_cast<const unsigned char*>(b.data());
+  for (size_t i = 0; i < b.size(); ++i) {
+    if (bytes[i] != 0) return false;
+  }
+  return true;
+}
+
+TEST(ZeroedBlockTest, ASmallBlockIsZeroAndComesFromTheHeap) {
+  ZeroedBlock b(4096);
+  ASSERT_NE(b.data(), nullptr);
+  EXPECT_EQ(b.size(), 4096u);
+  EXPECT_FALSE(b.mapped());
+  EXPECT_TRUE(AllZero(b));
+  static_cast<unsigned char*>(b.data())[4095] = 1;  // writable to its end
+}
+
+TEST(ZeroedBlockTest, ALargeBlockIsItsOwnMappingOnAHugePageBoundary) {
+  const size_t bytes = 3 * ZeroedBlock::kHugePageBytes + 12345;  // not a whole number of them
+  ZeroedBlock b(bytes);
+  ASSERT_NE(b.data(), nullptr);
+  EXPECT_EQ(b.size(), bytes);
+  EXPECT_TRUE(b.mapped());
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(b.data()) % ZeroedBlock::kHugePageBytes, 0u);
+  EXPECT_TRUE(AllZero(b));
+  auto* bytes_of = static_cast<unsigned char*>(b.data());
+  bytes_of[0] = 1;
+  bytes_of[bytes - 1] = 1;
+}
+
+TEST(ZeroedBlockTest, AMovedBlockIsOwnedOnce) {
+  ZeroedBlock a(ZeroedBlock::kHugePageBytes);
+  void* data = a.data();
+  ZeroedBlock b = std::move(a);
+  EXPECT_EQ(b.data(), data);
+  EXPECT_EQ(a.data(), nullptr);  // NOLINT(bugprone-use-after-move): the moved-from state
+  EXPECT_EQ(a.size(), 0u);
+  a = std::move(b);  // back; the block is released once, by a
+  EXPECT_EQ(a.data(), data);
+  ZeroedBlock none(0);
+  EXPECT_EQ(none.data(), nullptr);
 }
 
 }  // namespace

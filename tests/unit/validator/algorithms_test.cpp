@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "batch_state.h"
 #include "email.h"
 #include "gtin.h"
 #include "iso_date.h"
@@ -66,6 +67,25 @@ TEST(GtinScientific, SpreadsheetForms) {
   EXPECT_FALSE(gtin::LooksScientific("4006381333931"));
   EXPECT_FALSE(gtin::LooksScientific("E12"));
   EXPECT_FALSE(gtin::LooksScientific("4.0E"));
+}
+
+// The duplicate-key table through many doublings, into a huge-page block (past 2 MiB of slots):
+// every key keeps the row that used it first, whatever the growth moved.
+TEST(FirstSeen, KeepsTheFirstRowOfEveryKeyThroughGrowth) {
+  FirstSeen seen;
+  constexpr uint64_t kKeys = 300'000;  // 2^20 slots of 16 bytes at the end: 16 MiB
+  for (uint64_t k = 0; k < kKeys; ++k) {
+    ASSERT_FALSE(seen.InsertHash(k * 0x9E3779B97F4A7C15ull, k + 1).has_value()) << k;
+  }
+  EXPECT_EQ(seen.size(), kKeys);
+  for (uint64_t k = 0; k < kKeys; k += 997) {
+    auto first = seen.InsertHash(k * 0x9E3779B97F4A7C15ull, kKeys + 1 + k);
+    ASSERT_TRUE(first.has_value()) << k;
+    EXPECT_EQ(*first, k + 1);
+  }
+  EXPECT_EQ(seen.size(), kKeys);
+  EXPECT_EQ(seen.Insert("SKU-1", 7), std::nullopt);
+  EXPECT_EQ(seen.Insert("SKU-1", 9), std::optional<uint64_t>(7));
 }
 
 TEST(IsoDate, CalendarArithmetic) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cross_row.h"
+#include "dq/common/allocator.h"
 #include "iso_date.h"
 #include "price_outliers.h"
 
@@ -33,17 +34,22 @@ class FirstSeen {
   // far bigger than the caches; a merge that prefetches a few keys ahead waits for memory
   // once per several keys instead of once per key.
   void Prefetch(uint64_t hash) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)], 1);
+    if (capacity_ != 0) __builtin_prefetch(&slots_[hash & (capacity_ - 1)], 1);
   }
   size_t size() const { return size_; }
 
  private:
   void Grow();
   struct Slot {
-    uint64_t hash = 0;
-    uint64_t row = 0;  // 0: empty
+    uint64_t hash;
+    uint64_t row;  // 0: empty
   };
-  std::vector<Slot> slots_;
+  // The slots live in a zero-filled block (all empty), on huge pages once the table is large:
+  // it is probed at random places, a million keys are 32 MiB, and it grows by doubling into
+  // fresh memory (common/allocator.h).
+  ZeroedBlock block_;
+  Slot* slots_ = nullptr;
+  size_t capacity_ = 0;  // a power of two, or 0
   size_t size_ = 0;
 };
 
