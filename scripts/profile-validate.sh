@@ -3,7 +3,7 @@
 # (500 product rows, product,price,inventory,shipping), sent REQUESTS times by one client while
 # the gateway or the validator runs under callgrind. Prints the top functions, inclusive and
 # self. callgrind counts instructions, not seconds, so the profile does not depend on what else
-# the machine is doing (perf cannot sample in this container).
+# the machine is doing. For where the seconds go under load, see scripts/perf-validate.sh.
 #
 #   scripts/profile-validate.sh [gateway|validator] [requests=200] [rows=500]
 #

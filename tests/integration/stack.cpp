@@ -1,7 +1,9 @@
 #include "stack.h"
 
 #include <csignal>
+#include <functional>
 #include <stdexcept>
+#include <string>
 
 namespace dq::testing {
 
@@ -13,12 +15,32 @@ Stack::Stack(StackOptions options) : options_(std::move(options)) {
   accounts_ = std::make_unique<RedisAccountStore>(*client_, SystemClock::Instance());
   validator_port_ = FreePort();
   validator_ops_port_ = FreePort();
-  StartValidator();
+  // A port free when picked can be taken by another test's process before a service binds it
+  // (tests run in parallel): the service then exits at once, and it is given other ports.
+  auto with_fresh_ports = [](const std::function<void()>& start, const std::function<void()>& repick) {
+    for (int attempt = 1;; ++attempt) {
+      try {
+        start();
+        return;
+      } catch (const std::runtime_error& e) {
+        const bool taken = std::string(e.what()).find("already in use") != std::string::npos;
+        if (!taken || attempt == 3) throw;
+        repick();
+      }
+    }
+  };
+  with_fresh_ports([&] { StartValidator(); }, [&] {
+    validator_port_ = FreePort();
+    validator_ops_port_ = FreePort();
+  });
   for (int i = 0; i < options_.gateways; ++i) {
     gateway_ports_.push_back(FreePort());
     gateway_ops_ports_.push_back(FreePort());
     gateways_.emplace_back();
-    StartGateway(i);
+    with_fresh_ports([&] { StartGateway(i); }, [&] {
+      gateway_ports_[i] = FreePort();
+      gateway_ops_ports_[i] = FreePort();
+    });
   }
   for (int i = 0; i < options_.worker_processes; ++i) {
     worker_ops_ports_.push_back(FreePort());
@@ -47,7 +69,10 @@ void Stack::StartValidator() {
                             {"DQ_VALIDATOR_BIND", "127.0.0.1"},
                             {"DQ_VALIDATOR_PORT", std::to_string(validator_port_)},
                             {"DQ_VALIDATOR_OPS_PORT", std::to_string(validator_ops_port_)}});
-  if (!WaitFor([&] { return TcpConnects(validator_port_); }, std::chrono::seconds(15))) {
+  // Ours listening, not another process on the port: it must still be running once it answers.
+  if (!WaitFor([&] { return !validator_->Running() || TcpConnects(validator_port_); },
+               std::chrono::seconds(15)) ||
+      !validator_->Running()) {
     throw std::runtime_error("validator did not start: " + validator_->Log());
   }
 }
@@ -95,8 +120,12 @@ void Stack::StartGateway(int i) {
   for (const auto& [k, v] : options_.gateway_env) env[k] = v;
   gateways_[i] = std::make_unique<ChildProcess>(DQ_GATEWAY_BIN, env);
   const std::string url = GatewayUrl(i) + "/healthz";
-  if (!WaitFor([&] { return Http("GET", url).status == 200; }, std::chrono::seconds(15))) {
-    throw std::runtime_error("gateway did not start: " + gateways_[i]->Log());
+  // Ours answering, not another process on the port: it must still be running once it answers.
+  auto& gateway = *gateways_[i];
+  if (!WaitFor([&] { return !gateway.Running() || Http("GET", url).status == 200; },
+               std::chrono::seconds(15)) ||
+      !gateway.Running()) {
+    throw std::runtime_error("gateway did not start: " + gateway.Log());
   }
 }
 

@@ -201,6 +201,7 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::Version ve
     return;
   }
   stream.ends();
+  peer->setIdle(true);  // as for any other answer: the keep-alive clock, not a request's
 }
 
 // Complete requests: Pistache parsed them (after the edge let them through).
