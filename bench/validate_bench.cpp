@@ -2,6 +2,10 @@
 // (20 columns, all mapped, shaped like bench/tools/gen_catalog.py --format json), and the JSON
 // reader choice measured on the same body:
 //   - BM_ValidateParse / BM_ValidateBuildRequest / BM_ValidateWriteAnswer: our path, in parts;
+//   - BM_ValidateWriteCleaned/0 and /1: the answer for the same records sent with spaces after
+//     ':' and ',' (as Python's json.dumps writes them; so is Body()) and compact (as
+//     JavaScript's JSON.stringify, Go and Jackson write them), a fix on every tenth record: a
+//     compact record without a fix is copied whole;
 //   - BM_ReaderOurs/0: the route's reader, simdjson On-Demand finding the tokens and the upload
 //     parser (ingest/json_text.h) reading them; /1: the upload parser alone;
 //   - BM_ReaderSimdjsonOnDemand: simdjson On-Demand (Debian 3.0.1) reading every member, with
@@ -34,36 +38,45 @@ constexpr const char* kFields[] = {
     "country_of_origin", "vat_number", "stock_qty", "reorder_point", "expiry_date",
     "warehouse_id"};
 
-const std::string& Body() {
-  static const std::string body = [] {
-    std::mt19937 rng(7);
-    std::string out = "{\"records\": [";
-    for (int i = 1; i <= 500; ++i) {
-      if (i > 1) out += ", ";
-      const std::string n = std::to_string(i);
-      const std::string values[] = {
-          std::string("SKU-").append(8 - n.size(), '0').append(n), "Kirei Organic Yoga Mat",
-          "<p>Kirei Organic Yoga Mat. Made with care, ships in 2 days.</p>",
-          std::to_string(10 + rng() % 90).append(".").append(std::to_string(10 + rng() % 90)),
-          "",
-          "33.89", "EUR", "in_stock", std::string("https://cdn.example.com/img/").append(n).append(".jpg"), "Kirei",
-          "Sports", "4066907439158", std::to_string(rng() % 4000), "6109100010", "VN", "",
-          std::to_string(rng() % 900), "46", i % 5 == 0 ? "2028-04-01" : "", "WH-FRA-3"};
-      out += '{';
-      for (int c = 0; c < 20; ++c) {
-        if (c > 0) out += ", ";
-        out.append("\"").append(kColumns[c]).append("\": \"").append(values[c]).append("\"");
-      }
-      out += '}';
-    }
-    out += "], \"mapping\": {";
+// 500 records of 20 columns. With spaces after ':' and ',' between members (as Python's
+// json.dumps writes them), or compact.
+std::string MakeBody(bool compact) {
+  const char* comma = compact ? "," : ", ";
+  const char* colon = compact ? ":" : ": ";
+  std::mt19937 rng(7);
+  std::string out = std::string("{\"records\":") + (compact ? "[" : " [");
+  for (int i = 1; i <= 500; ++i) {
+    if (i > 1) out += comma;
+    const std::string n = std::to_string(i);
+    const std::string values[] = {
+        std::string("SKU-").append(8 - n.size(), '0').append(n), "Kirei Organic Yoga Mat",
+        "<p>Kirei Organic Yoga Mat. Made with care, ships in 2 days.</p>",
+        std::to_string(10 + rng() % 90).append(".").append(std::to_string(10 + rng() % 90)),
+        "",
+        "33.89", "EUR", "in_stock", std::string("https://cdn.example.com/img/").append(n).append(".jpg"), "Kirei",
+        "Sports", "4066907439158", std::to_string(rng() % 4000), "6109100010", "VN", "",
+        std::to_string(rng() % 900), "46", i % 5 == 0 ? "2028-04-01" : "", "WH-FRA-3"};
+    out += '{';
     for (int c = 0; c < 20; ++c) {
-      if (c > 0) out += ", ";
-      out.append("\"").append(kFields[c]).append("\": \"").append(kColumns[c]).append("\"");
+      if (c > 0) out += comma;
+      out.append("\"").append(kColumns[c]).append("\"").append(colon).append("\"")
+          .append(values[c]).append("\"");
     }
-    out += "}, \"check_types\": \"product,price,inventory,shipping\"}";
-    return out;
-  }();
+    out += '}';
+  }
+  out.append("]").append(comma).append("\"mapping\"").append(colon).append("{");
+  for (int c = 0; c < 20; ++c) {
+    if (c > 0) out += comma;
+    out.append("\"").append(kFields[c]).append("\"").append(colon).append("\"")
+        .append(kColumns[c]).append("\"");
+  }
+  out.append("}").append(comma).append("\"check_types\"").append(colon)
+      .append("\"product,price,inventory,shipping\"}");
+  return out;
+}
+
+const std::string& Body() {
+  static const std::string body = MakeBody(false);
   return body;
 }
 
@@ -125,6 +138,29 @@ void BM_ValidateWriteAnswer(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_ValidateWriteAnswer);
+
+void BM_ValidateWriteCleaned(benchmark::State& state) {
+  const bool compact = state.range(0) == 1;
+  state.SetLabel(compact ? "compact body" : "body with spaces");
+  auto cmd = ParseValidateRequest(MakeBody(compact), 500);
+  validator::v1::ValidateResponse answer;
+  answer.mutable_stats()->set_rows(500);
+  for (uint64_t row = 10; row <= 500; row += 10) {
+    auto* fix = answer.add_issues();
+    fix->set_row(row);
+    fix->set_severity(validator::v1::SEVERITY_WARNING);
+    fix->set_field("title");
+    fix->set_code("TITLE_CASE_FIXED");
+    fix->set_message("The title was re-cased.");
+    fix->set_original_value("Kirei Organic Yoga Mat");
+    fix->set_fixed_value("Kirei organic yoga mat");
+  }
+  for (auto _ : state) {
+    std::string out = WriteValidateResponse(*cmd, answer);
+    benchmark::DoNotOptimize(out);
+  }
+}
+BENCHMARK(BM_ValidateWriteCleaned)->Arg(0)->Arg(1);
 
 // As the route runs it: one command per thread, its buffers reused. Arg 0: the route's reader
 // (simdjson finds the tokens, the upload parser reads them); arg 1: the upload parser alone,

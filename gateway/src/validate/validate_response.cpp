@@ -1,6 +1,8 @@
 // The validator request built from a parsed /v1/validate command, and the API answer written
 // straight from the validator's response (no DOM).
 #include <charconv>
+#include <cstdint>
+#include <optional>
 
 #include "http/core/json_writer.h"
 #include "ingest/mapping_inference.h"
@@ -13,6 +15,40 @@ void AppendNumber(std::string& out, uint64_t v) {
   char buf[24];
   auto r = std::to_chars(buf, buf + sizeof buf, v);
   out.append(buf, r.ptr);
+}
+
+// The text of record r's members when they lie in the body exactly as the cleaned record writes
+// them: each key followed by ':' and its value, each value by ',' and the next key, with no
+// space between and no key repeated. The usual body (compact JSON, as clients serialize it)
+// then needs one copy a record instead of four appends a member. nullopt otherwise, and
+// whenever a member's text is not in the body simdjson read (the hand-written walk's views
+// point elsewhere), so that every byte looked at is the body's.
+std::optional<std::string_view> CompactMembers(const ValidateCommand& command, size_t r) {
+  const uint32_t begin = command.record_begin[r];
+  const uint32_t end = command.record_begin[r + 1];
+  if (begin == end) return std::nullopt;
+  const auto body_begin = reinterpret_cast<uintptr_t>(command.padded_body.data());
+  const uintptr_t body_end = body_begin + command.padded_body.size();
+  auto in_body = [&](std::string_view v) {
+    const auto at = reinterpret_cast<uintptr_t>(v.data());
+    return at >= body_begin && at + v.size() < body_end;  // and a byte follows it
+  };
+  for (uint32_t m = begin; m < end; ++m) {
+    if (command.member_column[m] == kSupersededMember) return std::nullopt;
+    const auto& member = command.members[m];
+    if (!in_body(member.raw_key) || !in_body(member.raw_value)) return std::nullopt;
+    const char* after_key = member.raw_key.data() + member.raw_key.size();
+    if (member.raw_value.data() != after_key + 1 || *after_key != ':') return std::nullopt;
+    if (m + 1 < end) {
+      const char* after_value = member.raw_value.data() + member.raw_value.size();
+      if (command.members[m + 1].raw_key.data() != after_value + 1 || *after_value != ',') {
+        return std::nullopt;
+      }
+    }
+  }
+  const char* first = command.members[begin].raw_key.data();
+  const auto& last = command.members[end - 1].raw_value;
+  return std::string_view(first, static_cast<size_t>(last.data() + last.size() - first));
 }
 
 }  // namespace
@@ -71,14 +107,17 @@ std::string WriteValidateResponse(const ValidateCommand& command,
                                   const validator::v1::ValidateResponse& result) {
   const auto& issues = result.issues();
   const size_t width = command.columns.size();
-  // Per record and column, the issue whose fixed value replaces the cell (the last one wins).
+  // Per record and column, the issue whose fixed value replaces the cell (the last one wins),
+  // and which records have a fix at all.
   std::vector<int> fixed(command.records * width, -1);
+  std::vector<uint8_t> record_fixed(command.records, 0);
   for (int k = 0; k < issues.size(); ++k) {
     const auto& issue = issues[k];
     if (!issue.has_fixed_value() || issue.row() < 1 || issue.row() > command.records) continue;
     for (size_t m = 0; m < command.mapping.size(); ++m) {
       if (command.mapping[m].first == issue.field()) {
         fixed[(issue.row() - 1) * width + command.value_index[m]] = k;
+        record_fixed[issue.row() - 1] = 1;
       }
     }
   }
@@ -93,6 +132,13 @@ std::string WriteValidateResponse(const ValidateCommand& command,
   for (size_t r = 0; r < command.records; ++r) {
     if (r > 0) out += ',';
     out += '{';
+    if (!record_fixed[r]) {
+      if (auto text = CompactMembers(command, r)) {  // the record's members, as sent
+        out += *text;
+        out += '}';
+        continue;
+      }
+    }
     bool any = false;
     std::fill(present.begin(), present.end(), 0);
     for (uint32_t m = command.record_begin[r]; m < command.record_begin[r + 1]; ++m) {

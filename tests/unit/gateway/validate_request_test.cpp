@@ -264,6 +264,31 @@ TEST(ValidateRequestTest, AFixForAnAbsentColumnIsAddedAtTheEnd) {
   EXPECT_EQ(text.substr(0, text.find(']') + 1), R"({"cleaned":[{"b":1,"a":2,"p":"0.00"}])");
 }
 
+// A compact record without fixes is copied as it lies in the body; any other record is written
+// member by member. Both give the same cleaned record: the compact body and the same records
+// with spaces (which rule the copy out) get the same answer, repeated keys, unmapped and nested
+// values, escaped keys and a fixed record included.
+TEST(ValidateRequestTest, CompactAndSpacedRecordsGetTheSameCleanedText) {
+  const std::string mapping = R"(],"mapping":{"sku":"id","price":"p"}})";
+  const std::string compact =
+      R"({"records":[{"id":"A","p":"1.00","x":[1,2],"k\"q":"v","id":"B"},)"
+      R"({"id":"C","p":"2.00","n":12.50},{"id":"D","p":"$3"},{}, {"id":"E"})" + mapping;
+  const std::string spaced =
+      R"({"records":[{"id": "A", "p": "1.00", "x": [1,2], "k\"q": "v", "id": "B"}, )"
+      R"({"id" : "C" , "p":"2.00","n": 12.50}, {"id":"D" ,"p":"$3"}, { }, {"id": "E"})" +
+      mapping;
+  auto a = ParseValidateRequest(compact, 500);
+  auto b = ParseValidateRequest(spaced, 500);
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  const auto fix = OneFix(3, "price", "3.00");
+  const std::string from_compact = WriteValidateResponse(*a, fix);
+  EXPECT_EQ(from_compact, WriteValidateResponse(*b, fix));
+  EXPECT_EQ(from_compact.substr(0, from_compact.find("],\"issues\"") + 1),
+            R"({"cleaned":[{"p":"1.00","x":[1,2],"k\"q":"v","id":"B"},)"
+            R"({"id":"C","p":"2.00","n":12.50},{"id":"D","p":"3.00"},{},{"id":"E"}])");
+}
+
 // A number past a double's range is grammatical JSON, but the answer echoes it and most
 // readers would then refuse the answer (found by fuzz_validate_body).
 TEST(ValidateRequestTest, ANumberPastADoublesRangeIsNotJson) {
