@@ -24,12 +24,7 @@ cpu_seconds() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
 start_local_stack
 create_account_key
 make_validate_body "$ROWS"
-cat >"$WORK/post.lua" <<LUA
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["X-API-Key"] = "$KEY"
-local f = io.open("$WORK/body.json", "rb"); wrk.body = f:read("*a"); f:close()
-LUA
+make_wrk_post
 answer=$(curl -s -o "$WORK/answer.json" -w '%{http_code} %{size_download}' -X POST "http://127.0.0.1:$GW/v1/validate" \
   -H "X-API-Key: $KEY" -H "Content-Type: application/json" --data-binary "@$WORK/body.json")
 echo "== POST /v1/validate, $ROWS product rows, product,price,inventory,shipping"

@@ -29,12 +29,7 @@ case "$WHO" in gateway|validator) ;; *) echo "usage: $0 [gateway|validator] [sec
 start_local_stack 2>/dev/null
 create_account_key
 make_validate_body 500
-cat >"$WORK/post.lua" <<LUA
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["X-API-Key"] = "$KEY"
-local f = io.open("$WORK/body.json", "rb"); wrk.body = f:read("*a"); f:close()
-LUA
+make_wrk_post
 if [ "$WHO" = gateway ]; then PID=$GW_PID; else PID=$VAL_PID; fi
 wrk -t2 -c32 -d"$((SECONDS_RECORDED + 2))s" -s "$WORK/post.lua" "http://127.0.0.1:$GW/v1/validate" >"$WORK/wrk.txt" &
 WRK_PID=$!

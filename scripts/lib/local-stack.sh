@@ -5,7 +5,8 @@
 # The caller sets ROOT, BUILD and WORK, declares PIDS=() and kills "${PIDS[@]}" on exit.
 # VALIDATOR_WRAP / GATEWAY_WRAP, when set, are put in front of that binary (valgrind, say).
 # After start_local_stack: REDIS VAL GW ports, REDIS_PID VAL_PID GW_PID, DQ_REDIS_PORT exported.
-# After create_account_key: ACCOUNT and KEY.
+# After create_account_key: ACCOUNT and KEY. make_validate_body and make_wrk_post write the
+# /v1/validate bench body and the wrk script that sends it.
 
 # The scripts' own knob must not reach the services, which refuse DQ_* names they do not know.
 unset DQ_BUILD_DIR
@@ -49,4 +50,15 @@ body = json.load(open(sys.argv[1]))
 body["check_types"] = "product,price,inventory,shipping"
 json.dump(body, open(sys.argv[2], "w"))
 PY
+}
+
+# The wrk script that POSTs $WORK/body.json to /v1/validate with the account's key, in
+# $WORK/post.lua.
+make_wrk_post() {
+  cat >"$WORK/post.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["X-API-Key"] = "$KEY"
+local f = io.open("$WORK/body.json", "rb"); wrk.body = f:read("*a"); f:close()
+LUA
 }
