@@ -37,7 +37,9 @@ ZeroedBlock::ZeroedBlock(size_t bytes) : size_(bytes) {
   const uintptr_t aligned = (start + kHugePageBytes - 1) & ~(uintptr_t{kHugePageBytes} - 1);
   if (aligned > start) munmap(raw, aligned - start);
   const uintptr_t end = start + span;
-  if (end > aligned + rounded) munmap(reinterpret_cast<void*>(aligned + rounded), end - aligned - rounded);
+  if (end > aligned + rounded) {
+    munmap(reinterpret_cast<void*>(aligned + rounded), end - aligned - rounded);
+  }
   data_ = reinterpret_cast<void*>(aligned);
   mapped_bytes_ = rounded;
   (void)madvise(data_, rounded, MADV_HUGEPAGE);  // advice: without THP, normal pages serve

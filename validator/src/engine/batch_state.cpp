@@ -5,10 +5,11 @@ namespace dq::validator {
 uint64_t KeyHash(std::string_view key) { return std::hash<std::string_view>{}(key); }
 
 std::optional<uint64_t> FirstSeen::InsertHash(uint64_t hash, uint64_t row) {
-  if ((size_ + 1) * 2 > capacity_) Grow();
-  const size_t mask = capacity_ - 1;
+  if ((size_ + 1) * 2 > capacity()) Grow();
+  Slot* const slots = this->slots();
+  const size_t mask = capacity() - 1;
   for (size_t i = hash & mask;; i = (i + 1) & mask) {
-    Slot& s = slots_[i];
+    Slot& s = slots[i];
     if (s.row == 0) {
       s.hash = hash;
       s.row = row;
@@ -20,19 +21,18 @@ std::optional<uint64_t> FirstSeen::InsertHash(uint64_t hash, uint64_t row) {
 }
 
 void FirstSeen::Grow() {
-  const size_t old_capacity = capacity_;
-  ZeroedBlock old = std::move(block_);
-  const Slot* old_slots = slots_;
-  capacity_ = old_capacity == 0 ? 1024 : old_capacity * 2;
-  block_ = ZeroedBlock(capacity_ * sizeof(Slot));
-  slots_ = static_cast<Slot*>(block_.data());
-  const size_t mask = capacity_ - 1;
+  const size_t old_capacity = capacity();
+  const ZeroedBlock old = std::move(block_);
+  const auto* old_slots = static_cast<const Slot*>(old.data());
+  block_ = ZeroedBlock((old_capacity == 0 ? 1024 : old_capacity * 2) * sizeof(Slot));
+  Slot* const slots = this->slots();
+  const size_t mask = capacity() - 1;
   for (size_t k = 0; k < old_capacity; ++k) {
     const Slot& s = old_slots[k];
     if (s.row == 0) continue;
     size_t i = s.hash & mask;
-    while (slots_[i].row != 0) i = (i + 1) & mask;
-    slots_[i] = s;
+    while (slots[i].row != 0) i = (i + 1) & mask;
+    slots[i] = s;
   }
 }
 

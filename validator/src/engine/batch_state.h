@@ -34,7 +34,7 @@ class FirstSeen {
   // far bigger than the caches; a merge that prefetches a few keys ahead waits for memory
   // once per several keys instead of once per key.
   void Prefetch(uint64_t hash) const {
-    if (capacity_ != 0) __builtin_prefetch(&slots_[hash & (capacity_ - 1)], 1);
+    if (const size_t n = capacity(); n != 0) __builtin_prefetch(&slots()[hash & (n - 1)], 1);
   }
   size_t size() const { return size_; }
 
@@ -46,10 +46,11 @@ class FirstSeen {
   };
   // The slots live in a zero-filled block (all empty), on huge pages once the table is large:
   // it is probed at random places, a million keys are 32 MiB, and it grows by doubling into
-  // fresh memory (common/allocator.h).
+  // fresh memory (common/allocator.h). Slots and capacity are read from the block itself, so a
+  // moved-from table is simply empty.
+  Slot* slots() const { return static_cast<Slot*>(block_.data()); }
+  size_t capacity() const { return block_.size() / sizeof(Slot); }  // a power of two, or 0
   ZeroedBlock block_;
-  Slot* slots_ = nullptr;
-  size_t capacity_ = 0;  // a power of two, or 0
   size_t size_ = 0;
 };
 
