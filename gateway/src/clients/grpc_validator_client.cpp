@@ -53,14 +53,11 @@ GrpcValidatorClient::GrpcValidatorClient(const std::string& target,
   stub_ = validator::v1::Validator::NewStub(channel_);
 }
 
-Result<validator::v1::ValidateResponse> GrpcValidatorClient::Validate(
-    const validator::v1::ValidateRequest& request) {
+Status GrpcValidatorClient::Validate(const validator::v1::ValidateRequest& request,
+                                     validator::v1::ValidateResponse* response) {
   grpc::ClientContext ctx;
   ctx.set_deadline(std::chrono::system_clock::now() + deadline_);
-  validator::v1::ValidateResponse response;
-  grpc::Status status = stub_->Validate(&ctx, request, &response);
-  if (!status.ok()) return FromGrpcStatus(status);
-  return response;
+  return FromGrpcStatus(stub_->Validate(&ctx, request, response));
 }
 
 bool GrpcValidatorClient::Healthy() {

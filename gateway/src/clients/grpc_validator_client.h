@@ -17,8 +17,8 @@ class GrpcValidatorClient final : public ValidatorClient {
  public:
   GrpcValidatorClient(const std::string& target, std::chrono::milliseconds deadline);
 
-  Result<validator::v1::ValidateResponse> Validate(
-      const validator::v1::ValidateRequest& request) override;
+  Status Validate(const validator::v1::ValidateRequest& request,
+                  validator::v1::ValidateResponse* response) override;
   bool Healthy() override;
 
   // The channel, for streaming callers (the job worker).

@@ -10,10 +10,12 @@ namespace dq::gateway {
 class ValidatorClient {
  public:
   virtual ~ValidatorClient() = default;
-  // Errors: kUnavailable when the validator is down or misses the deadline; kInvalidRequest
-  // when it rejects the batch; kInternal otherwise. Thread-safe.
-  virtual Result<validator::v1::ValidateResponse> Validate(
-      const validator::v1::ValidateRequest& request) = 0;
+  // Fills *response (which may live on the caller's arena, so that the answer's thousands of
+  // strings are parsed without a malloc each). Errors: kUnavailable when the validator is down
+  // or misses the deadline; kInvalidRequest when it rejects the batch; kInternal otherwise.
+  // Thread-safe.
+  virtual Status Validate(const validator::v1::ValidateRequest& request,
+                          validator::v1::ValidateResponse* response) = 0;
   // True when the validator's health service answers SERVING.
   virtual bool Healthy() = 0;
 };

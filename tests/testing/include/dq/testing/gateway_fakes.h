@@ -61,11 +61,14 @@ class FakeValidatorClient final : public gateway::ValidatorClient {
   using Responder = std::function<Result<validator::v1::ValidateResponse>(
       const validator::v1::ValidateRequest&)>;
   explicit FakeValidatorClient(Responder respond) : respond_(std::move(respond)) {}
-  Result<validator::v1::ValidateResponse> Validate(
-      const validator::v1::ValidateRequest& request) override {
+  Status Validate(const validator::v1::ValidateRequest& request,
+                  validator::v1::ValidateResponse* response) override {
     ++calls_;
     last_ = request;
-    return respond_(request);
+    auto answer = respond_(request);
+    if (!answer.ok()) return answer.status();
+    response->CopyFrom(*answer);  // the caller's message may live on an arena
+    return Status::Ok();
   }
   bool Healthy() override { return healthy_; }
   void SetHealthy(bool h) { healthy_ = h; }
