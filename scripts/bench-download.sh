@@ -13,13 +13,10 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${DQ_BUILD_DIR:-$ROOT/build}"
 ROWS="${1:-200000}"
-WORK=$(mktemp -d /tmp/dqdownload.XXXXXX)
-PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
-trap cleanup EXIT
 
 # shellcheck source=lib/local-stack.sh
 . "$ROOT/scripts/lib/local-stack.sh"
+make_work dqdownload
 start_local_stack
 create_account_key
 

@@ -11,14 +11,11 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${DQ_BUILD_DIR:-$ROOT/build}"
 ROWS="${1:-500}"
 DURATION="${2:-10}"
-WORK=$(mktemp -d /tmp/dqbench.XXXXXX)
-PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
-trap cleanup EXIT
 exec 2>/dev/null
 
 # shellcheck source=lib/local-stack.sh
 . "$ROOT/scripts/lib/local-stack.sh"
+make_work dqbench
 cpu_seconds() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
 
 start_local_stack

@@ -15,13 +15,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${DQ_BUILD_DIR:-$ROOT/build}"
 ROWS="${1:-50000}"
 RUNS="${2:-3}"
-WORK=$(mktemp -d /tmp/dqbench.XXXXXX)
-PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
-trap cleanup EXIT
 
 # shellcheck source=lib/local-stack.sh
 . "$ROOT/scripts/lib/local-stack.sh"
+make_work dqbench
 
 python3 "$ROOT/bench/tools/gen_catalog.py" products --rows "$ROWS" --out "$WORK/p.csv" >/dev/null
 /usr/bin/python3 - "$WORK/p.csv" "$WORK/p.xlsx" <<'PY'  # Debian's python3-openpyxl

@@ -18,14 +18,11 @@ BUILD="${DQ_BUILD_DIR:-$ROOT/build}"
 WHO="${1:-gateway}"
 SECONDS_RECORDED="${2:-8}"
 OUT="${OUT:-/tmp/dq-perf-$WHO.data}"
-WORK=$(mktemp -d /tmp/dqperf.XXXXXX)
-PIDS=()
-cleanup() { exec 2>/dev/null; for p in "${PIDS[@]}"; do kill -9 "$p" || true; done; rm -rf "$WORK"; }
-trap cleanup EXIT
 case "$WHO" in gateway|validator) ;; *) echo "usage: $0 [gateway|validator] [seconds]" >&2; exit 2 ;; esac
 
 # shellcheck source=lib/local-stack.sh
 . "$ROOT/scripts/lib/local-stack.sh"
+make_work dqperf
 start_local_stack 2>/dev/null
 create_account_key
 make_validate_body 500

@@ -3,7 +3,7 @@
 # (ROWS rows, product,price,inventory,shipping) uploaded to a gateway running under callgrind,
 # worked to `done` by that same gateway's workers, then the top functions by inclusive and self
 # cost. callgrind counts instructions, not seconds, so the profile does not depend on what else
-# the machine is doing (perf cannot sample in this container). About a minute for 100,000 rows.
+# the machine is doing. About a minute for 100,000 rows.
 #
 #   scripts/profile-job.sh [rows=100000]
 #
@@ -15,13 +15,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${DQ_BUILD_DIR:-$ROOT/build}"
 ROWS="${1:-100000}"
 OUT="${OUT:-/tmp/dq-profile-job.out}"
-WORK=$(mktemp -d /tmp/dqprofjob.XXXXXX)
-PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
-trap cleanup EXIT
 
 # shellcheck source=lib/local-stack.sh
 . "$ROOT/scripts/lib/local-stack.sh"
+make_work dqprofjob
 # shellcheck disable=SC2034  # read by lib/local-stack.sh
 GATEWAY_WRAP="valgrind --tool=callgrind --callgrind-out-file=$OUT --dump-instr=no"
 

@@ -17,14 +17,11 @@ WHO="${1:-gateway}"
 REQUESTS="${2:-200}"
 ROWS="${3:-500}"
 OUT="${OUT:-/tmp/dq-profile-$WHO.out}"
-WORK=$(mktemp -d /tmp/dqprof.XXXXXX)
-PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
-trap cleanup EXIT
 case "$WHO" in gateway|validator) ;; *) echo "usage: $0 [gateway|validator] [requests] [rows]" >&2; exit 2 ;; esac
 
 # shellcheck source=lib/local-stack.sh
 . "$ROOT/scripts/lib/local-stack.sh"
+make_work dqprof
 GRIND="valgrind --tool=callgrind --callgrind-out-file=$OUT --dump-instr=no --collect-atstart=yes"
 # shellcheck disable=SC2034  # read by lib/local-stack.sh
 if [ "$WHO" = gateway ]; then GATEWAY_WRAP=$GRIND; else VALIDATOR_WRAP=$GRIND; fi

@@ -2,7 +2,8 @@
 # Sourced by the bench and profile scripts: a throwaway dq stack (redis-server with the project's
 # config, dq-validator, dq-gateway) on free loopback ports, and an account with a key.
 #
-# The caller sets ROOT, BUILD and WORK, declares PIDS=() and kills "${PIDS[@]}" on exit.
+# The caller sets ROOT and BUILD, then calls make_work PREFIX: WORK, a fresh folder, and PIDS,
+# the processes started; on exit both go (the processes killed, the folder removed).
 # VALIDATOR_WRAP / GATEWAY_WRAP, when set, are put in front of that binary (valgrind, say).
 # After start_local_stack: REDIS VAL GW ports, REDIS_PID VAL_PID GW_PID, DQ_REDIS_PORT exported.
 # After create_account_key: ACCOUNT and KEY. make_validate_body and make_wrk_post write the
@@ -16,6 +17,17 @@ unset DQ_BUILD_DIR
 wait_port() {  # up to 120 s: a binary under valgrind starts slowly
   for _ in $(seq 1 1200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.1; done
   echo "port $1 never opened" >&2; exit 1
+}
+
+make_work() {  # make_work PREFIX
+  WORK=$(mktemp -d "/tmp/$1.XXXXXX")
+  PIDS=()
+  trap cleanup_work EXIT
+}
+cleanup_work() {  # quiet: the shell would report each killed process
+  exec 2>/dev/null
+  for p in "${PIDS[@]}"; do kill -9 "$p" || true; done
+  rm -rf "$WORK"
 }
 
 start_local_stack() {
