@@ -19,6 +19,7 @@
 
 #include "dq/common/status.h"
 #include "job.h"
+#include "upload_pieces.h"
 
 namespace dq::gateway {
 
@@ -68,8 +69,9 @@ class JobStore {
   // --- The API side ---------------------------------------------------------------------------
   // Stores the job and its file pieces. The job is not accepted yet (see Accept). Errors:
   // kStorageLimitExceeded when the account's stored job bytes would pass its ceiling. A failed
-  // Create leaves nothing behind.
-  virtual Status Create(const Job& job, const std::vector<std::string_view>& file_chunks) = 0;
+  // Create leaves nothing behind. The pieces are stored in order, each once: raw, or as
+  // TakeCompressed gives it (Job::pieces says which).
+  virtual Status Create(const Job& job, UploadPieces& file_pieces) = 0;
   // Lists the job among the account's jobs and marks it accepted, in one step. Called once the
   // job is on the queue. A worker runs only accepted jobs.
   virtual Status Accept(const Job& job) = 0;

@@ -87,6 +87,10 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   const std::string& platform = up.platform;
   std::optional<std::vector<std::pair<std::string, std::string>>>& mapping = up.mapping;
 
+  // The pieces the file is stored as, compressed by helper threads from now on, while this
+  // thread scans the file and then waits for the store's rounds.
+  UploadPieces pieces(file, options_.chunk_bytes, options_.compress_helpers);
+
   // One pass over the whole file: every record checked, rows counted (for the quota), header
   // and dialect found. Bad files are refused now, not discovered by a worker later.
   const bool inventory =
@@ -135,17 +139,13 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   job.created_at = FormatIso8601Millis(now);
   job.created_ms = UnixMillis(now);
   job.quota_month = reservation->month;
-  std::vector<std::string_view> chunks;
-  for (size_t off = 0; off < file.size(); off += options_.chunk_bytes) {
-    chunks.push_back(file.substr(off, options_.chunk_bytes));
-  }
-  job.file_chunks = static_cast<int64_t>(chunks.size());
+  job.file_chunks = static_cast<int64_t>(pieces.size());
 
   // Stored, then queued, then accepted (listed). A worker runs only an accepted job, so whatever
   // point this stops at, the client has no 202 and no job runs: a job not accepted is removed
   // with its quota given back, here or (if this gateway died) by a worker after a while.
   StageTimer store_timer(store_ms);
-  Status stored = store_.Create(job, chunks);
+  Status stored = store_.Create(job, pieces);
   store_timer.Pause();
   if (!stored.ok()) {
     quota_.Release(*reservation);
@@ -170,7 +170,8 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   log::Info("upload stages (ms of wall time)",
             {{"job_id", job.id}, {"bytes", std::to_string(file.size())},
              {"parse", Fixed1(parse_ms)}, {"scan", Fixed1(scan_ms)}, {"store", Fixed1(store_ms)},
-             {"queue", Fixed1(queue_ms)}});
+             {"queue", Fixed1(queue_ms)}, {"pieces", std::to_string(pieces.size())},
+             {"compress_helpers", std::to_string(pieces.helpers())}});
   HttpResponse r = JsonResponse(202, DumpJson(JobSummaryJson(job)));
   r.SetHeader("Location", "/v1/jobs/" + job.id);
   return r;

@@ -26,14 +26,21 @@ Status Damaged(const std::string& what) {
 
 std::string CompressPiece(std::string_view raw) {
   thread_local std::unique_ptr<ZSTD_CCtx, CctxFree> cctx(ZSTD_createCCtx());
-  std::string out(ZSTD_compressBound(raw.size()), '\0');
+  // Compressed into this thread's scratch, then copied at its size: a string sized for the worst
+  // case would be zeroed first and keep that capacity while it waits to be stored.
+  thread_local std::unique_ptr<char[]> scratch;
+  thread_local size_t scratch_size = 0;
+  const size_t bound = ZSTD_compressBound(raw.size());
+  if (scratch_size < bound) {
+    scratch = std::make_unique_for_overwrite<char[]>(bound);
+    scratch_size = bound;
+  }
   // ZSTD_compressCCtx writes the content size into the frame header, which DecompressPiece
   // needs to size its output.
   const size_t n =
-      ZSTD_compressCCtx(cctx.get(), out.data(), out.size(), raw.data(), raw.size(), kLevel);
+      ZSTD_compressCCtx(cctx.get(), scratch.get(), bound, raw.data(), raw.size(), kLevel);
   if (ZSTD_isError(n)) std::abort();  // only a too-small buffer fails, and compressBound is not
-  out.resize(n);
-  return out;
+  return std::string(scratch.get(), n);
 }
 
 Result<std::string> DecompressPiece(std::string_view stored) {

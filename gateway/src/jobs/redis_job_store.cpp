@@ -51,7 +51,7 @@ std::string JobPartKey(std::string_view account_id, std::string_view id, std::st
   return AccountKey(account_id, "job:" + std::string(id) + ":" + std::string(part));
 }
 
-Status RedisJobStore::Create(const Job& job, const std::vector<std::string_view>& file_chunks) {
+Status RedisJobStore::Create(const Job& job, UploadPieces& file_pieces) {
   const std::string ttl = std::to_string(limits_.ttl.count());
   const std::string bytes_key = AccountKey(job.account_id, "job_bytes");
   auto reserved = redis_.Eval(scripts::kReserveBytes, {bytes_key},
@@ -74,13 +74,14 @@ Status RedisJobStore::Create(const Job& job, const std::vector<std::string_view>
   // is compressed (piece_codec.h): Redis's cost is the bytes it keeps and appends to its AOF. One
   // RPUSH per piece, kPiecesPerRound pieces pipelined per round trip (so the client never buffers
   // more than that), each round with its expiry. Redis appends each round to its AOF and fsyncs
-  // once for it.
+  // once for it; meanwhile UploadPieces's helpers compress the next round.
   constexpr size_t kPiecesPerRound = 8;
   Status s = Status::Ok();
-  for (size_t i = 0; i < file_chunks.size() && s.ok(); i += kPiecesPerRound) {
+  const size_t pieces = file_pieces.size();
+  for (size_t i = 0; i < pieces && s.ok(); i += kPiecesPerRound) {
     std::vector<std::vector<std::string>> round;
-    for (size_t k = i; k < std::min(file_chunks.size(), i + kPiecesPerRound); ++k) {
-      round.push_back({"RPUSH", file_key, CompressPiece(file_chunks[k])});
+    for (size_t k = i; k < std::min(pieces, i + kPiecesPerRound); ++k) {
+      round.push_back({"RPUSH", file_key, file_pieces.TakeCompressed(k)});
     }
     round.push_back({"EXPIRE", file_key, ttl});
     s = CheckReplies(redis_.Pipeline(round));

@@ -36,7 +36,7 @@ class RedisJobStore final : public JobStore {
  public:
   RedisJobStore(RedisClient& redis, StoreLimits limits) : redis_(redis), limits_(limits) {}
 
-  Status Create(const Job& job, const std::vector<std::string_view>& file_chunks) override;
+  Status Create(const Job& job, UploadPieces& file_pieces) override;
   Status Accept(const Job& job) override;
   Status Abandon(const Job& job) override;
   Result<std::optional<Job>> Get(std::string_view account_id, std::string_view id) override;

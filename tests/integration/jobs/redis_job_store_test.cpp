@@ -57,6 +57,11 @@ class RedisJobStoreTest : public ::testing::Test {
   std::vector<std::string_view> Views() const {
     return {pieces_.begin(), pieces_.end()};
   }
+  // Stores job_ with pieces_, one helper compressing them as an upload's would.
+  Status CreateJob() {
+    gateway::UploadPieces upload(Views(), /*helpers=*/1);
+    return store_->Create(job_, upload);
+  }
   // The raw bytes Redis holds at `key`, element i.
   std::string Stored(const std::string& part, int i) {
     auto r = redis_->Command({"LINDEX", JobPartKey(job_.account_id, job_.id, part),
@@ -88,7 +93,7 @@ RedisServer* RedisJobStoreTest::server_ = nullptr;
 int RedisJobStoreTest::next_id_ = 0;
 
 TEST_F(RedisJobStoreTest, PiecesAreStoredCompressedAndReadBackByteForByte) {
-  ASSERT_TRUE(store_->Create(job_, Views()).ok());
+  ASSERT_TRUE(CreateJob().ok());
   for (int i = 0; i < 3; ++i) {
     const std::string stored = Stored("file", i);
     EXPECT_EQ(stored.substr(0, 4), kZstdMagic) << "piece " << i;
@@ -162,7 +167,7 @@ TEST_F(RedisJobStoreTest, PiecesAreStoredCompressedAndReadBackByteForByte) {
 // An XLSX job keeps its workbook whole: its pieces are stored compressed, fenced and counted,
 // and a done job whose cleaned file is stored whole drops its upload with the finish.
 TEST_F(RedisJobStoreTest, AWorkbookIsStoredWholeAndTheUploadGoes) {
-  ASSERT_TRUE(store_->Create(job_, Views()).ok());
+  ASSERT_TRUE(CreateJob().ok());
   const Job claimed = Claim();
   Job stale = claimed;
   stale.attempts -= 1;
@@ -191,7 +196,7 @@ TEST_F(RedisJobStoreTest, AWorkbookIsStoredWholeAndTheUploadGoes) {
 
 // A failed job has no cleaned file: its upload and fixes go with the end, and so do their bytes.
 TEST_F(RedisJobStoreTest, AFailedJobDropsItsUpload) {
-  ASSERT_TRUE(store_->Create(job_, Views()).ok());
+  ASSERT_TRUE(CreateJob().ok());
   const Job claimed = Claim();
   JobWrite w;
   w.fixes = "fff";
@@ -215,7 +220,7 @@ TEST_F(RedisJobStoreTest, AFailedJobDropsItsUpload) {
 
 // A new attempt starts from nothing: the fixes of the one before are dropped with its issues.
 TEST_F(RedisJobStoreTest, AClaimDropsTheFixesOfTheAttemptBefore) {
-  ASSERT_TRUE(store_->Create(job_, Views()).ok());
+  ASSERT_TRUE(CreateJob().ok());
   const Job first = Claim();
   JobWrite w;
   w.fixes = "first attempt";
@@ -232,7 +237,7 @@ TEST_F(RedisJobStoreTest, AClaimDropsTheFixesOfTheAttemptBefore) {
 
 TEST_F(RedisJobStoreTest, JobsStoredRawBeforeCompressionStillReadAndWriteRaw) {
   // A job as an earlier version stored it: raw pieces, no `pieces` field.
-  ASSERT_TRUE(store_->Create(job_, Views()).ok());
+  ASSERT_TRUE(CreateJob().ok());
   const std::string file_key = JobPartKey(job_.account_id, job_.id, "file");
   const std::string job_key = gateway::JobKey(job_.account_id, job_.id);
   for (int i = 0; i < 3; ++i) {
@@ -252,7 +257,7 @@ TEST_F(RedisJobStoreTest, JobsStoredRawBeforeCompressionStillReadAndWriteRaw) {
 // A job finished by an earlier version stored its cleaned file whole, raw or compressed as its
 // `pieces` says; the download reads those pieces until the job expires.
 TEST_F(RedisJobStoreTest, ACleanedFileStoredWholeByAnEarlierVersionStillReads) {
-  ASSERT_TRUE(store_->Create(job_, Views()).ok());
+  ASSERT_TRUE(CreateJob().ok());
   const Job claimed = Claim();
   const std::string cleaned_key = JobPartKey(job_.account_id, job_.id, "cleaned");
   ASSERT_TRUE(redis_->Command({"RPUSH", cleaned_key, gateway::CompressPiece(pieces_[0]),
@@ -277,7 +282,7 @@ TEST_F(RedisJobStoreTest, ACleanedFileStoredWholeByAnEarlierVersionStillReads) {
 }
 
 TEST_F(RedisJobStoreTest, ADamagedPieceIsAnErrorThatSaysSo) {
-  ASSERT_TRUE(store_->Create(job_, Views()).ok());
+  ASSERT_TRUE(CreateJob().ok());
   const Job claimed = Claim();
   ASSERT_TRUE(redis_->Command({"LSET", JobPartKey(job_.account_id, job_.id, "file"), "1",
                                "not a frame"})

@@ -33,14 +33,13 @@ Status InMemoryJobStore::After(Status s) {
   return s;
 }
 
-Status InMemoryJobStore::Create(const gateway::Job& job,
-                                const std::vector<std::string_view>& chunks) {
+Status InMemoryJobStore::Create(const gateway::Job& job, gateway::UploadPieces& pieces) {
   std::lock_guard lock(mu_);
   if (FailBefore("create")) return Down();
   Stored s;
   s.job = job;
   s.job.accepted = false;
-  for (auto c : chunks) s.file.emplace_back(c);
+  for (auto c : pieces.raw_pieces()) s.file.emplace_back(c);
   jobs_[Id(job.account_id, job.id)] = std::move(s);
   return After(Status::Ok());
 }

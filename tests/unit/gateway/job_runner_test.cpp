@@ -102,7 +102,8 @@ struct Fixture {
     // Set up without faults: the plan counts only the run.
     FaultPlan* saved = plan ? new FaultPlan(*plan) : nullptr;
     if (plan) plan->fail_at = 0;
-    EXPECT_TRUE(store.Create(job, pieces).ok());
+    gateway::UploadPieces upload(pieces, /*helpers=*/0);
+    EXPECT_TRUE(store.Create(job, upload).ok());
     EXPECT_TRUE(queue.Enqueue(job.account_id, job.id).ok());
     EXPECT_TRUE(store.Accept(job).ok());
     entry = **queue.Next("w1", std::chrono::milliseconds(0));
@@ -562,7 +563,8 @@ TEST(JobRunnerTest, UnacceptedJobWaitsThenIsAbandonedWithItsQuota) {
   Job other = f.job;
   other.id = "1b6f7a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b";
   const std::string file = File();
-  ASSERT_TRUE(f.store.Create(other, {file}).ok());
+  gateway::UploadPieces upload({file}, /*helpers=*/0);
+  ASSERT_TRUE(f.store.Create(other, upload).ok());
   ASSERT_TRUE(f.queue.Enqueue(other.account_id, other.id).ok());
   QueueEntry e = **f.queue.Next("w1", std::chrono::milliseconds(0));
   EXPECT_EQ(f.runner.Run(e, f.lost), RunOutcome::kNotAccepted);

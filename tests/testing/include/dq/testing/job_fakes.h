@@ -39,7 +39,7 @@ class InMemoryJobStore final : public gateway::JobStore {
  public:
   explicit InMemoryJobStore(FaultPlan* faults = nullptr) : faults_(faults) {}
 
-  Status Create(const gateway::Job& job, const std::vector<std::string_view>& chunks) override;
+  Status Create(const gateway::Job& job, gateway::UploadPieces& pieces) override;
   Status Accept(const gateway::Job& job) override;
   Status Abandon(const gateway::Job& job) override;
   Result<std::optional<gateway::Job>> Get(std::string_view account_id,

@@ -1,0 +1,103 @@
+#include "upload_pieces.h"
+
+#include <algorithm>
+
+#include "piece_codec.h"
+
+namespace dq::gateway {
+
+namespace {
+
+std::vector<std::string_view> Cut(std::string_view file, size_t piece_bytes) {
+  piece_bytes = std::max<size_t>(1, piece_bytes);
+  std::vector<std::string_view> pieces;
+  for (size_t off = 0; off < file.size(); off += piece_bytes) {
+    pieces.push_back(file.substr(off, piece_bytes));
+  }
+  return pieces;
+}
+
+}  // namespace
+
+size_t DefaultCompressHelpers() {
+  const size_t cores = std::thread::hardware_concurrency();
+  return std::min<size_t>(2, cores > 1 ? cores - 1 : 0);
+}
+
+UploadPieces::UploadPieces(std::string_view file, size_t piece_bytes, size_t helpers)
+    : UploadPieces(Cut(file, piece_bytes), helpers) {}
+
+UploadPieces::UploadPieces(std::vector<std::string_view> pieces, size_t helpers)
+    : raw_(std::move(pieces)) {
+  compressed_.resize(raw_.size());
+  ready_.assign(raw_.size(), 0);
+  helpers = raw_.size() < 2 ? 0 : std::min(helpers, raw_.size() - 1);
+  compressed_by_.assign(helpers + 1, 0);
+  helpers_.reserve(helpers);
+  for (size_t h = 0; h < helpers; ++h) helpers_.emplace_back([this, h] { Help(h + 1); });
+}
+
+UploadPieces::~UploadPieces() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  for (auto& t : helpers_) t.join();
+}
+
+bool UploadPieces::CompressNext(size_t who) {
+  size_t i;
+  {
+    std::lock_guard lock(mu_);
+    if (next_ >= raw_.size()) return false;
+    i = next_++;
+  }
+  std::string piece = CompressPiece(raw_[i]);
+  {
+    std::lock_guard lock(mu_);
+    compressed_[i] = std::move(piece);
+    ready_[i] = 1;
+    ++compressed_by_[who];
+  }
+  cv_.notify_all();
+  return true;
+}
+
+void UploadPieces::Help(size_t helper) {
+  while (true) {
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait(lock, [&] { return stop_ || next_ >= raw_.size() || next_ < taken_ + kLead; });
+      if (stop_ || next_ >= raw_.size()) return;
+    }
+    if (!CompressNext(helper)) return;
+  }
+}
+
+std::string UploadPieces::TakeCompressed(size_t i) {
+  while (true) {
+    {
+      std::lock_guard lock(mu_);
+      if (next_ > i) break;
+    }
+    CompressNext(0);
+  }
+  std::string out;
+  {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return ready_[i] != 0; });
+    out = std::move(compressed_[i]);
+    compressed_[i] = std::string();
+    ++taken_;
+  }
+  cv_.notify_all();  // a helper held back by the lead may go on
+  return out;
+}
+
+std::vector<size_t> UploadPieces::CompressedBy() const {
+  std::lock_guard lock(mu_);
+  return compressed_by_;
+}
+
+}  // namespace dq::gateway

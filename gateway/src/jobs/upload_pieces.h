@@ -1,0 +1,77 @@
+// An upload cut into the pieces it is stored as, each compressed (piece_codec.h) ahead of the
+// thread that stores them.
+//
+// Compressing a 25 MB upload takes one core ~60-80 ms, as long as the scan that precedes it,
+// and the request's thread used to do both in turn while the other cores waited. UploadPieces
+// is made before the scan: its helper threads compress while the request's thread reads the
+// file, and while it waits for each Redis round's fsync (docs/PERFORMANCE.md, "Eighth round").
+//
+// Pieces are claimed in order, each by exactly one thread. TakeCompressed(i) compresses on the
+// calling thread whatever no helper has claimed up to i, and waits only for a piece a helper has
+// in hand, so it never waits for work nobody does, and a store with no helpers at all (tests,
+// one-piece files) works the same way. Helpers stay at most `kLead` pieces ahead of the last
+// piece taken, so what waits to be stored is bounded whatever the file compresses to.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace dq::gateway {
+
+// Helper threads for an upload's compression on this machine: one fewer than its cores, at most
+// two (an upload's pieces are few and the other requests need cores too).
+size_t DefaultCompressHelpers();
+
+class UploadPieces {
+ public:
+  // How many pieces helpers may compress beyond the last one taken.
+  static constexpr size_t kLead = 16;
+
+  // `file` cut into pieces of `piece_bytes` (the last may be shorter; none for an empty file).
+  // `helpers` threads start compressing at once; none are started for fewer than two pieces.
+  // `file` must outlive this object.
+  UploadPieces(std::string_view file, size_t piece_bytes, size_t helpers);
+  // Pieces cut by the caller (tests cut records across pieces on purpose).
+  UploadPieces(std::vector<std::string_view> pieces, size_t helpers);
+  // Helpers stop after the piece in hand (at most one piece's compression) and are joined.
+  ~UploadPieces();
+  UploadPieces(const UploadPieces&) = delete;
+  UploadPieces& operator=(const UploadPieces&) = delete;
+
+  size_t size() const { return raw_.size(); }
+  std::string_view raw(size_t i) const { return raw_[i]; }
+  const std::vector<std::string_view>& raw_pieces() const { return raw_; }
+  size_t helpers() const { return helpers_.size(); }
+
+  // Piece i as CompressPiece writes it, moved out: each piece is taken once, in any order.
+  std::string TakeCompressed(size_t i);
+
+  // How many pieces each thread compressed: [0] the callers of TakeCompressed, then one entry
+  // per helper. For tests and the upload's log line.
+  std::vector<size_t> CompressedBy() const;
+
+ private:
+  void Help(size_t helper);
+  // Claims the next piece and compresses it, counting it for `who`; false when all are claimed.
+  bool CompressNext(size_t who);
+
+  std::vector<std::string_view> raw_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  // Under mu_:
+  size_t next_ = 0;      // the next piece to claim
+  size_t taken_ = 0;     // pieces taken so far (the lead is counted from it)
+  bool stop_ = false;
+  std::vector<std::string> compressed_;
+  std::vector<char> ready_;  // compressed_[i] holds piece i
+  std::vector<size_t> compressed_by_;
+  std::vector<std::thread> helpers_;
+};
+
+}  // namespace dq::gateway
