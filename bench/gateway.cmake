@@ -14,3 +14,8 @@ target_link_libraries(limiter_bench PRIVATE dq_gateway_lib dq_testing)
 # choice (ours, simdjson On-Demand, nlohmann's DOM) on the same 500-row body.
 add_executable(validate_bench validate_bench.cpp)
 target_link_libraries(validate_bench PRIVATE dq_gateway_lib simdjson::simdjson benchmark::benchmark)
+
+# The floor under POST /v1/validate: a server that only takes the body and sends a fixed answer
+# (optionally parsing the body with simdjson), for scripts/bench-validate-floor.sh.
+add_executable(http_floor http_floor.cpp)
+target_link_libraries(http_floor PRIVATE simdjson::simdjson Threads::Threads)
