@@ -1,0 +1,99 @@
+// FindInvalidUtf8 (ingest/utf8.h) against a plain decoder written from RFC 3629's table: the same
+// verdict and the same first bad byte on every tricky sequence and on random text, short and
+// long (long text goes through the SIMD validator's blocks and their edges).
+#include "ingest/utf8.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+namespace dq::ingest {
+namespace {
+
+// RFC 3629, section 4: the well-formed byte sequences, one code point at a time.
+size_t Reference(std::string_view text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  size_t i = 0;
+  while (i < text.size()) {
+    const unsigned c = s[i];
+    size_t len;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c <= 0x7F) {
+      len = 1;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+    } else if (c == 0xE0) {
+      len = 3, lo = 0xA0;
+    } else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) {
+      len = 3;
+    } else if (c == 0xED) {
+      len = 3, hi = 0x9F;
+    } else if (c == 0xF0) {
+      len = 4, lo = 0x90;
+    } else if (c >= 0xF1 && c <= 0xF3) {
+      len = 4;
+    } else if (c == 0xF4) {
+      len = 4, hi = 0x8F;
+    } else {
+      return i;
+    }
+    if (i + len > text.size()) return i;
+    for (size_t k = 1; k < len; ++k) {
+      const unsigned b = s[i + k];
+      if (k == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xBF)) return i;
+    }
+    i += len;
+  }
+  return std::string_view::npos;
+}
+
+TEST(Utf8Test, TrickySequencesGetTheReferenceVerdictAndPosition) {
+  const std::vector<std::string> cases = {
+      "", "plain ascii", "caf\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
+      "\xC0\xAF",          // overlong '/'
+      "\xC1\xBF",          // overlong
+      "\xE0\x80\xAF",      // overlong, three bytes
+      "\xF0\x80\x80\xAF",  // overlong, four bytes
+      "\xED\xA0\x80",      // a surrogate
+      "\xF4\x90\x80\x80",  // above U+10FFFF
+      "\xF5\x80\x80\x80", "\xFF", "\x80", "ab\xBF", "\xC3", "abc\xE2\x82", "\xF0\x9F\x98",
+      "\xEF\xBF\xBF", "\xF4\x8F\xBF\xBF", "\xE9t\xE9",  // Latin-1 bytes, as a CSV saved wrongly
+  };
+  for (const std::string& text : cases) {
+    EXPECT_EQ(FindInvalidUtf8(text), Reference(text)) << testing::PrintToString(text);
+    // The same after a long valid prefix, so the SIMD validator meets it past its first block.
+    const std::string prefixed = std::string(100, 'x') + "\xC3\xA9" + text;
+    EXPECT_EQ(FindInvalidUtf8(prefixed), Reference(prefixed)) << testing::PrintToString(text);
+  }
+}
+
+TEST(Utf8Test, RandomTextGetsTheReferenceVerdictAndPosition) {
+  // Bytes drawn mostly from the places where the rules change, among valid sequences and ASCII.
+  const std::vector<std::string> parts = {
+      "a", "Z", " ", ",", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\x80", "\xBF", "\xC0",
+      "\xC1", "\xC2", "\xDF", "\xE0", "\xED", "\xEF", "\xF0", "\xF4", "\xF5", "\xFF", "\x9F",
+      "\xA0", "\x8F", "\x90"};
+  std::mt19937 rng(20261123);
+  size_t invalid = 0;
+  for (int n = 0; n < 40000; ++n) {
+    std::string text;
+    // Mostly short texts, some long enough for several 64-byte blocks.
+    const size_t pieces = n % 10 == 0 ? 40 + rng() % 120 : rng() % 12;
+    for (size_t k = 0; k < pieces; ++k) {
+      // Two thirds valid sequences and ASCII, so that many texts are valid or fail late.
+      const size_t pick = rng() % 3 == 0 ? rng() % parts.size() : rng() % 7;
+      text += parts[pick];
+    }
+    const size_t want = Reference(text);
+    invalid += want != std::string_view::npos;
+    ASSERT_EQ(FindInvalidUtf8(text), want) << testing::PrintToString(text);
+  }
+  // Both verdicts were exercised many times.
+  EXPECT_GT(invalid, 5000u);
+  EXPECT_LT(invalid, 35000u);
+}
+
+}  // namespace
+}  // namespace dq::ingest
