@@ -24,9 +24,14 @@ class GrpcValidatorStream final : public ValidatorStream {
     return Write();
   }
   Status Send(const validator::v1::RowChunk& chunk) override {
+    // The request points at the caller's chunk for the length of the write instead of holding a
+    // copy of it (a chunk is ~1 MB of rows): serialising only reads it, and the pointer is
+    // released, not freed, before Send returns.
     request_.Clear();
-    *request_.mutable_chunk() = chunk;
-    return Write();
+    request_.unsafe_arena_set_allocated_chunk(const_cast<validator::v1::RowChunk*>(&chunk));
+    Status s = Write();
+    request_.unsafe_arena_release_chunk();
+    return s;
   }
   Status Receive(validator::v1::IssueChunk* out) override {
     if (!stream_->Read(&response_) || !response_.has_issues()) return Broken();
