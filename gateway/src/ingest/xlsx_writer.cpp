@@ -3,9 +3,25 @@
 #include <zip.h>
 
 #include <cstdio>
+#include <ctime>
 
 namespace dq::ingest {
 namespace {
+
+// The time every part of a workbook is dated: 1980-01-01 00:00, the earliest a zip entry can
+// record, as Excel dates the parts of the workbooks it saves. libzip would date them now, so the
+// same rows written a second apart made different bytes. A zip records local time, so this is
+// the Unix time that reads as that date here.
+time_t PartsDate() {
+  static const time_t date = [] {
+    std::tm t{};
+    t.tm_year = 80;
+    t.tm_mday = 1;
+    t.tm_isdst = -1;
+    return std::mktime(&t);
+  }();
+  return date;
+}
 
 std::string ColumnLetters(size_t index) {
   std::string out;
@@ -189,7 +205,8 @@ Result<std::string> XlsxWriter::Finish(std::string_view sheet_name) {
     // Deflate at level 1: the sheet XML is repetitive, so level 1 keeps most of level 6's ratio
     // (docs/PERFORMANCE.md, "XLSX and gzip") at several times its speed.
     if (index < 0 ||
-        zip_set_file_compression(za, static_cast<zip_uint64_t>(index), ZIP_CM_DEFLATE, 1) != 0) {
+        zip_set_file_compression(za, static_cast<zip_uint64_t>(index), ZIP_CM_DEFLATE, 1) != 0 ||
+        zip_file_set_mtime(za, static_cast<zip_uint64_t>(index), PartsDate(), 0) != 0) {
       if (s && index < 0) zip_source_free(s);
       zip_discard(za);
       zip_source_free(out);

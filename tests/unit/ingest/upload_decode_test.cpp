@@ -233,6 +233,23 @@ TEST(Xlsx, WriterOutputReadsBackIdentically) {
   EXPECT_EQ(out.kinds[0][3], CellKind::kBool);
 }
 
+// Every part is dated 1980-01-01 00:00 (DOS time 0, date 0x0021), as Excel dates them, so the
+// same rows make the same bytes whenever they are written: a job's workbook, written again by a
+// retried attempt, is the same file.
+TEST(Xlsx, WriterDatesEveryPartTheSameFixedDay) {
+  const std::string book = Workbook({"sku"}, {{"A-1"}, {"B-2"}});
+  size_t parts = 0;
+  for (size_t at = book.find("PK\x03\x04"); at != std::string::npos;
+       at = book.find("PK\x03\x04", at + 4)) {
+    ASSERT_LE(at + 14, book.size());
+    const auto byte = [&](size_t i) { return static_cast<unsigned char>(book[at + i]); };
+    EXPECT_EQ(byte(10) | byte(11) << 8, 0) << "time of part " << parts;
+    EXPECT_EQ(byte(12) | byte(13) << 8, 0x21) << "date of part " << parts;
+    ++parts;
+  }
+  EXPECT_EQ(parts, 6u);
+}
+
 TEST(Xlsx, RowLimit) {
   testing::Rows rows;
   for (int i = 0; i < 5; ++i) rows.push_back({"S" + std::to_string(i)});
