@@ -3,6 +3,7 @@
 #include "jobs_api.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "http/core/error_response.h"
 #include "http/core/json_util.h"
@@ -47,6 +48,12 @@ std::string ExpiryDateOrder(const std::vector<std::pair<std::string, std::string
     }
   }
   return "";
+}
+
+// How many of the upload's pieces its helper threads compressed (the rest: the request's thread).
+size_t PiecesByHelpers(const UploadPieces& pieces) {
+  const std::vector<size_t> by = pieces.CompressedBy();
+  return std::accumulate(by.begin() + 1, by.end(), size_t{0});
 }
 
 }  // namespace
@@ -171,7 +178,8 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
             {{"job_id", job.id}, {"bytes", std::to_string(file.size())},
              {"parse", Fixed1(parse_ms)}, {"scan", Fixed1(scan_ms)}, {"store", Fixed1(store_ms)},
              {"queue", Fixed1(queue_ms)}, {"pieces", std::to_string(pieces.size())},
-             {"compress_helpers", std::to_string(pieces.helpers())}});
+             {"compress_helpers", std::to_string(pieces.helpers())},
+             {"compressed_by_helpers", std::to_string(PiecesByHelpers(pieces))}});
   HttpResponse r = JsonResponse(202, DumpJson(JobSummaryJson(job)));
   r.SetHeader("Location", "/v1/jobs/" + job.id);
   return r;

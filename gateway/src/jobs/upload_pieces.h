@@ -15,7 +15,6 @@
 
 #include <condition_variable>
 #include <cstddef>
-#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
