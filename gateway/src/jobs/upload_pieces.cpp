@@ -76,10 +76,13 @@ void UploadPieces::Help(size_t helper) {
 }
 
 std::string UploadPieces::TakeCompressed(size_t i) {
+  // Until piece i is ready, this thread compresses the next unclaimed piece rather than wait:
+  // piece i itself when nobody has claimed it, else one after it (within the lead).
   while (true) {
     {
       std::lock_guard lock(mu_);
-      if (next_ > i) break;
+      if (ready_[i] != 0) break;
+      if (next_ > i && (next_ >= raw_.size() || next_ >= taken_ + kLead)) break;
     }
     CompressNext(0);
   }

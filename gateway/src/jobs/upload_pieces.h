@@ -7,9 +7,10 @@
 // file, and while it waits for each Redis round's fsync (docs/PERFORMANCE.md, "Eighth round").
 //
 // Pieces are claimed in order, each by exactly one thread. TakeCompressed(i) compresses on the
-// calling thread whatever no helper has claimed up to i, and waits only for a piece a helper has
-// in hand, so it never waits for work nobody does, and a store with no helpers at all (tests,
-// one-piece files) works the same way. Helpers stay at most `kLead` pieces ahead of the last
+// calling thread whatever no helper has claimed up to i, and while a helper still has piece i in
+// hand, the next unclaimed pieces; it waits only when nothing is left to claim. So it never waits
+// for work nobody does, and a store with no helpers at all (tests, one-piece files) works the
+// same way. Helpers stay at most `kLead` pieces ahead of the last
 // piece taken, so what waits to be stored is bounded whatever the file compresses to.
 #pragma once
 
