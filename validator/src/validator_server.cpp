@@ -3,7 +3,7 @@
 #include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/resource_quota.h>
 
-#include "available_cpus.h"
+#include "dq/common/available_cpus.h"
 #include "dq/common/log.h"
 
 namespace dq::validator {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "dq/common/available_cpus.h"
 #include "piece_codec.h"
 
 namespace dq::gateway {
@@ -20,7 +21,7 @@ std::vector<std::string_view> Cut(std::string_view file, size_t piece_bytes) {
 }  // namespace
 
 size_t DefaultCompressHelpers() {
-  const size_t cores = std::thread::hardware_concurrency();
+  const size_t cores = AvailableCpus();
   return std::min<size_t>(2, cores > 1 ? cores - 1 : 0);
 }
 

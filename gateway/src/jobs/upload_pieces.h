@@ -24,8 +24,9 @@
 
 namespace dq::gateway {
 
-// Helper threads for an upload's compression on this machine: one fewer than its cores, at most
-// two (an upload's pieces are few and the other requests need cores too).
+// Helper threads for an upload's compression: one fewer than the CPUs this process may use
+// (AvailableCpus: its affinity, capped by its cgroup's quota), at most two (an upload's pieces
+// are few and the other requests need cores too).
 size_t DefaultCompressHelpers();
 
 class UploadPieces {

@@ -1,12 +1,13 @@
 // How many CPUs this process may use: what the default of DQ_VALIDATOR_EVAL_THREADS means by
-// "all cores of the pod". A container limited to 2 CPUs on a 64-core node must not start 64
-// threads, so the cgroup quota counts, not just the machine.
+// "all cores of the pod", and what the gateway sizes an upload's compression helpers by. A
+// container limited to 2 CPUs on a 64-core node must not start 64 threads, so the cgroup quota
+// counts, not just the machine.
 #pragma once
 
 #include <cstddef>
 #include <string_view>
 
-namespace dq::validator {
+namespace dq {
 
 // The CPUs in this process's affinity mask, capped by the cgroup's CPU quota (cgroup v2
 // /sys/fs/cgroup/cpu.max, else v1 cpu.cfs_quota_us / cpu.cfs_period_us) rounded up; at least 1.
@@ -16,4 +17,4 @@ size_t AvailableCpus();
 // ceil(quota / period); 0 for no limit or text that cannot be read.
 size_t CpusFromCpuMax(std::string_view cpu_max);
 
-}  // namespace dq::validator
+}  // namespace dq

@@ -1,9 +1,10 @@
-// The default of DQ_VALIDATOR_EVAL_THREADS: the cgroup v2 CPU quota, read from cpu.max text.
-#include "available_cpus.h"
+// The CPUs a process may use (the default of DQ_VALIDATOR_EVAL_THREADS, and what sizes the
+// gateway's compression helpers): the cgroup v2 CPU quota, read from cpu.max text.
+#include "dq/common/available_cpus.h"
 
 #include <gtest/gtest.h>
 
-namespace dq::validator {
+namespace dq {
 namespace {
 
 TEST(AvailableCpus, CpuMaxQuotaIsRoundedUp) {
@@ -24,4 +25,4 @@ TEST(AvailableCpus, CpuMaxQuotaIsRoundedUp) {
 TEST(AvailableCpus, AtLeastOne) { EXPECT_GE(AvailableCpus(), 1u); }
 
 }  // namespace
-}  // namespace dq::validator
+}  // namespace dq

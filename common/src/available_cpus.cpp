@@ -1,4 +1,4 @@
-#include "available_cpus.h"
+#include "dq/common/available_cpus.h"
 
 #include <sched.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-namespace dq::validator {
+namespace dq {
 namespace {
 
 std::string ReadFile(const char* path) {
@@ -58,4 +58,4 @@ size_t AvailableCpus() {
   return cpus == 0 ? 1 : cpus;
 }
 
-}  // namespace dq::validator
+}  // namespace dq
