@@ -22,10 +22,7 @@ exec 2>/dev/null
 make_work dqfloor
 cpu_ms() { awk '{printf "%d", ($14 + $15) * 1000 / 100}' "/proc/$1/stat"; }
 
-start_local_stack
-create_account_key
-make_validate_body 500
-make_wrk_post
+start_validate_load 500
 curl -s -o "$WORK/answer.json" -X POST "http://127.0.0.1:$GW/v1/validate" \
   -H "X-API-Key: $KEY" -H "Content-Type: application/json" --data-binary "@$WORK/body.json"
 

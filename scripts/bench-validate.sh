@@ -18,10 +18,7 @@ exec 2>/dev/null
 make_work dqbench
 cpu_seconds() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
 
-start_local_stack
-create_account_key
-make_validate_body "$ROWS"
-make_wrk_post
+start_validate_load "$ROWS"
 answer=$(curl -s -o "$WORK/answer.json" -w '%{http_code} %{size_download}' -X POST "http://127.0.0.1:$GW/v1/validate" \
   -H "X-API-Key: $KEY" -H "Content-Type: application/json" --data-binary "@$WORK/body.json")
 echo "== POST /v1/validate, $ROWS product rows, product,price,inventory,shipping"

@@ -23,10 +23,7 @@ case "$WHO" in gateway|validator) ;; *) echo "usage: $0 [gateway|validator] [sec
 # shellcheck source=lib/local-stack.sh
 . "$ROOT/scripts/lib/local-stack.sh"
 make_work dqperf
-start_local_stack 2>/dev/null
-create_account_key
-make_validate_body 500
-make_wrk_post
+start_validate_load 500 2>/dev/null
 if [ "$WHO" = gateway ]; then PID=$GW_PID; else PID=$VAL_PID; fi
 wrk -t2 -c32 -d"$((SECONDS_RECORDED + 2))s" -s "$WORK/post.lua" "http://127.0.0.1:$GW/v1/validate" >"$WORK/wrk.txt" &
 WRK_PID=$!

@@ -7,7 +7,7 @@
 # VALIDATOR_WRAP / GATEWAY_WRAP, when set, are put in front of that binary (valgrind, say).
 # After start_local_stack: REDIS VAL GW ports, REDIS_PID VAL_PID GW_PID, DQ_REDIS_PORT exported.
 # After create_account_key: ACCOUNT and KEY. make_validate_body and make_wrk_post write the
-# /v1/validate bench body and the wrk script that sends it.
+# /v1/validate bench body and the wrk script that sends it; start_validate_load does all four.
 
 # The scripts' own knob must not reach the services, which refuse DQ_* names they do not know.
 unset DQ_BUILD_DIR
@@ -62,6 +62,15 @@ body = json.load(open(sys.argv[1]))
 body["check_types"] = "product,price,inventory,shipping"
 json.dump(body, open(sys.argv[2], "w"))
 PY
+}
+
+# The whole /v1/validate bench setup: the stack, an account and key, a body of ROWS product rows
+# and the wrk script that sends it.
+start_validate_load() {  # start_validate_load ROWS
+  start_local_stack
+  create_account_key
+  make_validate_body "$1"
+  make_wrk_post
 }
 
 # The wrk script that POSTs $WORK/body.json to /v1/validate with the account's key, in
