@@ -1,6 +1,7 @@
 #include "upload_pieces.h"
 
 #include <algorithm>
+#include <system_error>
 
 #include "dq/common/available_cpus.h"
 #include "piece_codec.h"
@@ -35,7 +36,13 @@ UploadPieces::UploadPieces(std::vector<std::string_view> pieces, size_t helpers)
   helpers = raw_.size() < 2 ? 0 : std::min(helpers, raw_.size() - 1);
   compressed_by_.assign(helpers + 1, 0);
   helpers_.reserve(helpers);
-  for (size_t h = 0; h < helpers; ++h) helpers_.emplace_back([this, h] { Help(h + 1); });
+  for (size_t h = 0; h < helpers; ++h) {
+    try {
+      helpers_.emplace_back([this, h] { Help(h + 1); });
+    } catch (const std::system_error&) {
+      break;  // no thread to be had (a process or memory limit): the store compresses the rest
+    }
+  }
 }
 
 UploadPieces::~UploadPieces() {

@@ -35,7 +35,8 @@ class UploadPieces {
   static constexpr size_t kLead = 16;
 
   // `file` cut into pieces of `piece_bytes` (the last may be shorter; none for an empty file).
-  // `helpers` threads start compressing at once; none are started for fewer than two pieces.
+  // `helpers` threads start compressing at once; none are started for fewer than two pieces, and
+  // fewer when the system gives no more threads (TakeCompressed then does their share).
   // `file` must outlive this object.
   UploadPieces(std::string_view file, size_t piece_bytes, size_t helpers);
   // Pieces cut by the caller (tests cut records across pieces on purpose).
