@@ -3,6 +3,7 @@
 #include <array>
 #include <cstring>
 
+#include "ingest/byte_scan.h"
 #include "ingest/utf8.h"
 
 namespace dq::ingest {
@@ -14,6 +15,23 @@ size_t Find(std::string_view s, size_t from, size_t to, char c) {
   if (from >= to) return std::string_view::npos;
   const void* p = std::memchr(s.data() + from, c, to - from);
   return p ? static_cast<size_t>(static_cast<const char*>(p) - s.data()) : std::string_view::npos;
+}
+
+// Find for the short distances inside a record (a field is ~12 bytes): eight bytes a step in
+// line, where a memchr call per field cost more than the search (docs/PERFORMANCE.md, "Eighth
+// round"). Reads only [from, to).
+size_t FindNear(std::string_view s, size_t from, size_t to, char c) {
+  const char* p = s.data();
+  size_t k = from;
+  for (; k + 8 <= to; k += 8) {
+    if (const uint64_t m = bytes::Equal(bytes::Load8(p + k), c); m != 0) {
+      return k + bytes::FirstFlagged(m);
+    }
+  }
+  for (; k < to; ++k) {
+    if (p[k] == c) return k;
+  }
+  return std::string_view::npos;
 }
 
 std::string Hex(unsigned char c) {
@@ -213,7 +231,7 @@ Status CsvReader::ParseRecord(std::string_view rec) {
       bool escaped = false;
       size_t close;
       while (true) {
-        close = Find(rec, j, n, '"');
+        close = FindNear(rec, j, n, '"');
         if (close == std::string_view::npos) {  // FindRecordEnd rules this out
           return Status(ErrorCode::kInvalidRequest, Where() + ": a quoted field is not closed");
         }
@@ -251,7 +269,7 @@ Status CsvReader::ParseRecord(std::string_view rec) {
       ++i;
       continue;
     }
-    const size_t e = Find(rec, i, n, d);
+    const size_t e = FindNear(rec, i, n, d);
     if (e == std::string_view::npos) {
       cells_.push_back(rec.substr(i));
       break;
