@@ -54,11 +54,11 @@ UploadPieces::~UploadPieces() {
   for (auto& t : helpers_) t.join();
 }
 
-bool UploadPieces::CompressNext(size_t who) {
+bool UploadPieces::CompressNext(size_t who, bool within_lead) {
   size_t i;
   {
     std::lock_guard lock(mu_);
-    if (next_ >= raw_.size()) return false;
+    if (next_ >= raw_.size() || (within_lead && next_ >= taken_ + kLead)) return false;
     i = next_++;
   }
   std::string piece = CompressPiece(raw_[i]);
@@ -79,7 +79,8 @@ void UploadPieces::Help(size_t helper) {
       cv_.wait(lock, [&] { return stop_ || next_ >= raw_.size() || next_ < taken_ + kLead; });
       if (stop_ || next_ >= raw_.size()) return;
     }
-    if (!CompressNext(helper)) return;
+    // False when another thread took the last piece the lead allows: wait again.
+    CompressNext(helper, /*within_lead=*/true);
   }
 }
 
@@ -92,7 +93,7 @@ std::string UploadPieces::TakeCompressed(size_t i) {
       if (ready_[i] != 0) break;
       if (next_ > i && (next_ >= raw_.size() || next_ >= taken_ + kLead)) break;
     }
-    CompressNext(0);
+    CompressNext(0, /*within_lead=*/false);
   }
   std::string out;
   {

@@ -60,8 +60,9 @@ class UploadPieces {
 
  private:
   void Help(size_t helper);
-  // Claims the next piece and compresses it, counting it for `who`; false when all are claimed.
-  bool CompressNext(size_t who);
+  // Claims the next piece and compresses it, counting it for `who`; false when all are claimed,
+  // or, `within_lead`, when the next one is kLead pieces past the last taken.
+  bool CompressNext(size_t who, bool within_lead);
 
   std::vector<std::string_view> raw_;
   mutable std::mutex mu_;
