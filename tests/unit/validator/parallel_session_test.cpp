@@ -5,6 +5,7 @@
 // which slices finish.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -281,6 +282,135 @@ TEST(ParallelSession, SlicesFinishingOutOfOrderAreMergedInRowOrder) {
   ExpectSameStats(s.stats(), want.stats);
 }
 
+// The next chunk begun before the current one ends, as a stream does: EndRows ends the oldest.
+Outcome TwoOpen(const Rows& rows, const std::vector<size_t>& sizes, WorkerPool* pool) {
+  Session s(ReferenceData::Default(), Spec(), pool);
+  std::vector<Issue> issues;
+  auto sink = [&](Issue&& i) { issues.push_back(std::move(i)); };
+  size_t begin = 0;
+  for (size_t c = 0; c < sizes.size(); ++c) {
+    s.BeginRows(sizes[c], Reader(rows, begin));
+    begin += sizes[c];
+    if (c > 0) s.EndRows(sink);
+  }
+  if (!sizes.empty()) s.EndRows(sink);
+  EXPECT_EQ(s.rows(), begin);
+  s.Finish(issues);
+  Outcome o;
+  for (const Issue& i : issues) o.issues.push_back(Describe(i));
+  o.stats = s.stats();
+  return o;
+}
+
+// The reference for uneven chunks: each chunk observed, then its rows added one by one.
+Outcome OneByOne(const Rows& rows, const std::vector<size_t>& sizes) {
+  Session s(ReferenceData::Default(), Spec());
+  std::vector<Issue> issues;
+  std::vector<std::string_view> values;
+  size_t begin = 0;
+  for (size_t n : sizes) {
+    for (size_t r = begin; r < begin + n; ++r) {
+      values.assign(rows[r].begin(), rows[r].end());
+      s.Observe(values);
+    }
+    for (size_t r = begin; r < begin + n; ++r) {
+      values.assign(rows[r].begin(), rows[r].end());
+      s.AddRow(values, issues);
+    }
+    begin += n;
+  }
+  s.Finish(issues);
+  Outcome o;
+  for (const Issue& i : issues) o.issues.push_back(Describe(i));
+  o.stats = s.stats();
+  return o;
+}
+
+// Each chunk is judged with the date order shown by the rows up to its own end, not the next
+// one's (the data starts showing day-first dates past 60 % of its rows), and duplicates name
+// the first row whichever open chunk it is in.
+TEST(ParallelSession, TwoOpenChunksGiveTheOneThreadIssues) {
+  const Data d = Generate(20000, 17);
+  const std::vector<std::vector<size_t>> plans = {
+      {4096, 4096, 4096, 4096, 3616},
+      {1000, 0, 1, 7000, 0, 333, 11666},  // empty and one-row chunks between big ones
+      {11999, 1, 8000},                   // the date order changes in the second-last chunk
+  };
+  for (const auto& sizes : plans) {
+    const Outcome want = OneByOne(d.rows, sizes);
+    for (size_t threads : {1u, 2u, 3u, 8u}) {
+      SCOPED_TRACE("chunk sizes from " + std::to_string(sizes[0]) + ", threads " +
+                   std::to_string(threads));
+      WorkerPool pool(threads);
+      const Outcome got = TwoOpen(d.rows, sizes, &pool);
+      ASSERT_EQ(got.issues.size(), want.issues.size());
+      EXPECT_EQ(got.issues, want.issues);
+      ExpectSameStats(got.stats, want.stats);
+    }
+  }
+  EXPECT_EQ(TwoOpen(d.rows, {5000, 15000}, nullptr).issues, OneByOne(d.rows, {5000, 15000}).issues);
+}
+
+// Forces the next chunk to be wholly evaluated before the current one's first slice: row 0 of
+// each chunk waits until the last row of the chunk after it has been read for evaluation. The
+// merge must still apply the current chunk first (the duplicates name earlier rows). The driving
+// thread waits so only once the next chunk is begun: before that, it may be ending the chunk
+// before, which no other thread would finish for it.
+TEST(ParallelSession, ANextChunkFinishedFirstIsMergedAfterTheCurrentOne) {
+  const Data d = Generate(8000, 19);
+  const size_t chunk = 2000, chunks = 4;
+  const Outcome want = OneByOne(d.rows, chunk);
+  const std::thread::id driver = std::this_thread::get_id();
+  std::atomic<int> waited{0};  // chunks whose row 0 waited for the next chunk
+  for (size_t threads : {2u, 3u}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    WorkerPool pool(threads);
+    Session s(ReferenceData::Default(), Spec(), &pool);
+    struct Gate {
+      std::mutex mu;
+      std::condition_variable cv;
+      bool next_read = false;  // the next chunk's last row was read
+      std::atomic<bool> next_begun{false};
+    };
+    std::vector<Gate> gates(chunks);
+    auto begin_chunk = [&](size_t c) {
+      const size_t first = c * chunk;
+      Session::RowReader read = [&, c, first](size_t i, std::vector<std::string_view>& values) {
+        if (i == chunk - 1 && c > 0) {
+          std::lock_guard lock(gates[c - 1].mu);
+          gates[c - 1].next_read = true;
+          gates[c - 1].cv.notify_all();
+        }
+        if (i == 0 && c + 1 < chunks &&
+            (std::this_thread::get_id() != driver || gates[c].next_begun.load())) {
+          std::unique_lock lock(gates[c].mu);
+          if (!gates[c].next_read) ++waited;
+          gates[c].cv.wait(lock, [&] { return gates[c].next_read; });
+        }
+        values.assign(d.rows[first + i].begin(), d.rows[first + i].end());
+      };
+      // Observed through another reader, so that every call of `read` is an evaluation.
+      const dates::DateOrder observed = s.ObserveRows(chunk, Reader(d.rows, first));
+      s.BeginRows(chunk, read, observed);
+      if (c > 0) gates[c - 1].next_begun.store(true);
+    };
+    std::vector<Issue> issues;
+    auto sink = [&](Issue&& i) { issues.push_back(std::move(i)); };
+    begin_chunk(0);
+    for (size_t c = 1; c < chunks; ++c) {
+      begin_chunk(c);
+      s.EndRows(sink);
+    }
+    s.EndRows(sink);
+    s.Finish(issues);
+    std::vector<std::string> got;
+    for (const Issue& i : issues) got.push_back(Describe(i));
+    EXPECT_EQ(got, want.issues);
+    ExpectSameStats(s.stats(), want.stats);
+  }
+  EXPECT_GT(waited, 0);  // the case this test is about did happen
+}
+
 TEST(ParallelSession, EmptyChunksAndSingleRowsAreFine) {
   const Data d = Generate(300, 9);
   WorkerPool pool(2);
@@ -296,13 +426,25 @@ TEST(ParallelSession, EmptyChunksAndSingleRowsAreFine) {
   EXPECT_EQ(s.rows(), 300u);
 }
 
-// A session destroyed between BeginRows and EndRows (an error path) waits for the pool.
+// A session destroyed between BeginRows and EndRows (an error path) waits for the pool, with one
+// or two chunks open.
 TEST(ParallelSession, DestroyingAnOpenChunkWaitsForThePool) {
   const Data d = Generate(5000, 13);
   WorkerPool pool(4);
   for (int k = 0; k < 5; ++k) {
     Session s(ReferenceData::Default(), Spec(), &pool);
     s.BeginRows(d.rows.size(), Reader(d.rows, 0));
+  }
+  for (int k = 0; k < 5; ++k) {  // two chunks open
+    Session s(ReferenceData::Default(), Spec(), &pool);
+    s.BeginRows(2500, Reader(d.rows, 0));
+    s.BeginRows(2500, Reader(d.rows, 2500));
+  }
+  for (int k = 0; k < 5; ++k) {  // the first of two ended
+    Session s(ReferenceData::Default(), Spec(), &pool);
+    s.BeginRows(2500, Reader(d.rows, 0));
+    s.BeginRows(2500, Reader(d.rows, 2500));
+    s.EndRows([](Issue&&) {});
   }
   // The pool still serves new sessions.
   EXPECT_EQ(Chunked(d.rows, 1000, &pool).issues, OneByOne(d.rows, 1000).issues);

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -44,69 +45,72 @@ constexpr size_t kMinSliceRows = 32;
 
 }  // namespace
 
-// The open chunk, shared with the pool's threads. Three stages per slice: evaluate (any thread,
-// any order), merge into the batch state (any thread, one at a time, strictly in slice order:
-// whoever finishes the next slice in order merges it and any finished ones after it), emit the
-// issues (the caller's thread, in order).
+// An open chunk, shared with the pool's threads. Three stages per slice: evaluate (any thread,
+// any order), merge into the batch state (Session::TryMerge: any thread, one at a time,
+// strictly in row order across chunks), emit the issues (the caller's thread, in order).
 class Session::Chunk final : public WorkerPool::Job {
  public:
   explicit Chunk(Session& session) : session_(session) {}
 
-  void Open(size_t rows, size_t slice_rows, RowReader read) {
+  // Under the session's merge_mu_ (merging threads read what this sets).
+  void Open(uint64_t first_row, size_t rows, size_t slice_rows, dates::DateOrder date_order,
+            RowReader read) {
+    std::lock_guard lock(mu_);
+    first_row_ = first_row;
     rows_ = rows;
     slice_rows_ = slice_rows;
     slices_ = (rows + slice_rows - 1) / slice_rows;
+    date_order_ = date_order;
     read_ = std::move(read);
+    if (outputs_.size() < slices_) outputs_.resize(slices_);
     next_.store(0);
-    lanes_taken_.store(0);
     done_.assign(slices_, 0);
     merged_ = 0;
+    offered_ = false;
   }
   void Close() { read_ = nullptr; }
   // Leaves the remaining slices unclaimed (the chunk is being abandoned).
   void Cancel() { next_.store(slices_); }
 
-  // A pool thread: takes a lane of its own, evaluates slices until none is left unclaimed.
+  // A pool thread: takes a free lane, evaluates slices until none is left unclaimed.
   void Work() override {
-    const size_t lane = lanes_taken_.fetch_add(1);
-    if (lane >= session_.lanes_.size()) return;  // more helpers than lanes: nothing to do
-    while (Claim(lane)) {
+    Lane* lane = session_.AcquireLane();
+    if (lane == nullptr) return;  // more threads than lanes: nothing to do
+    while (Claim(*lane)) {
     }
+    session_.ReleaseLane(lane);
   }
 
   // Claims the next unevaluated slice, evaluates it with `lane` and merges what is ready; false
   // when no slice was left.
-  bool Claim(size_t lane) {
+  bool Claim(Lane& lane) {
     const size_t k = next_.fetch_add(1);
     if (k >= slices_) return false;
-    session_.EvaluateSlice(*session_.lanes_[lane], k);
+    session_.EvaluateSlice(lane, *this, k);
     {
       std::lock_guard lock(mu_);
       done_[k] = 1;
     }
-    TryMerge();
+    session_.TryMerge();
     return true;
   }
 
-  // Merges evaluated slices in order, unless another thread is doing so. Whoever holds the merge
-  // lock looks again after releasing it, so a slice finished meanwhile is never left behind.
-  void TryMerge() {
-    while (merge_mu_.try_lock()) {
-      size_t k;
-      while ((k = NextToMerge()) < slices_) {
-        session_.MergeState(session_.slices_[k]);
-        {
-          std::lock_guard lock(mu_);
-          merged_ = k + 1;
-        }
-        merged_cv_.notify_all();
-      }
-      merge_mu_.unlock();
-      if (NextToMerge() == slices_) return;
-    }
+  // Where the merge of this chunk stands: the slice to merge next, once it is evaluated.
+  static constexpr size_t kWaiting = SIZE_MAX;      // the next slice is still being evaluated
+  static constexpr size_t kAllMerged = SIZE_MAX - 1;
+  size_t NextToMerge() {
+    std::lock_guard lock(mu_);
+    if (merged_ == slices_) return kAllMerged;
+    return done_[merged_] ? merged_ : kWaiting;
   }
-
-  size_t TakeLane() { return lanes_taken_.fetch_add(1); }
+  // Under merge_mu_: slice k (NextToMerge) is merged.
+  void SetMerged(size_t k) {
+    {
+      std::lock_guard lock(mu_);
+      merged_ = k + 1;
+    }
+    merged_cv_.notify_all();
+  }
   // Slices merged so far; waits while `emitted` are, when wait is set.
   size_t Merged(size_t emitted, bool wait) {
     std::unique_lock lock(mu_);
@@ -114,26 +118,27 @@ class Session::Chunk final : public WorkerPool::Job {
     return merged_;
   }
 
+  uint64_t first_row() const { return first_row_; }
   size_t rows() const { return rows_; }
   size_t slices() const { return slices_; }
   size_t slice_rows() const { return slice_rows_; }
+  dates::DateOrder date_order() const { return date_order_; }
   const RowReader& read() const { return read_; }
+  RowsOutput& output(size_t k) { return outputs_[k]; }
+  bool offered() const { return offered_; }
+  void set_offered() { offered_ = true; }
 
  private:
-  // The slice to merge next if it is evaluated, else slices_.
-  size_t NextToMerge() {
-    std::lock_guard lock(mu_);
-    return merged_ < slices_ && done_[merged_] ? merged_ : slices_;
-  }
-
   Session& session_;
+  uint64_t first_row_ = 1;  // the session's number of the chunk's first row
   size_t rows_ = 0;
   size_t slice_rows_ = 1;
   size_t slices_ = 0;
+  dates::DateOrder date_order_ = dates::DateOrder::kUnknown;  // what its rows are judged with
   RowReader read_;
-  std::atomic<size_t> next_{0};         // next slice to claim
-  std::atomic<size_t> lanes_taken_{0};  // lanes handed out in this chunk
-  std::mutex merge_mu_;                 // held while merging (the batch state's owner)
+  std::vector<RowsOutput> outputs_;  // per slice (capacity reused by the chunks that follow)
+  bool offered_ = false;              // offered to the pool (the caller's thread only)
+  std::atomic<size_t> next_{0};       // next slice to claim
   std::mutex mu_;
   std::condition_variable merged_cv_;
   std::vector<uint8_t> done_;  // per slice: evaluated; guarded by mu_
@@ -150,14 +155,32 @@ Session::Session(const ReferenceData& ref, BatchSpec spec, WorkerPool* pool)
   if (!spec_.today) spec_.today = TodayUtc();
   batch_.date_order = spec_.expiry_date_order;
   const size_t lanes = pool_ ? pool_->threads() : 1;
-  for (size_t i = 0; i < lanes; ++i) lanes_.push_back(std::make_unique<Lane>(spec_, ref));
-  chunk_ = std::make_unique<Chunk>(*this);
+  for (size_t i = 0; i < lanes; ++i) {
+    lanes_.push_back(std::make_unique<Lane>(spec_, ref));
+    free_lanes_.push_back(lanes_.back().get());
+  }
+  for (auto& chunk : chunks_) chunk = std::make_unique<Chunk>(*this);
 }
 
 Session::~Session() {
-  if (!chunk_open_ || !offered_) return;
-  chunk_->Cancel();
-  pool_->Withdraw(chunk_.get());
+  for (uint64_t c = ended_; c < begun_; ++c) {
+    Chunk& chunk = *chunks_[c % kMaxOpenChunks];
+    chunk.Cancel();
+    if (chunk.offered()) pool_->Withdraw(&chunk);
+  }
+}
+
+Session::Lane* Session::AcquireLane() {
+  std::lock_guard lock(lanes_mu_);
+  if (free_lanes_.empty()) return nullptr;
+  Lane* lane = free_lanes_.back();
+  free_lanes_.pop_back();
+  return lane;
+}
+
+void Session::ReleaseLane(Lane* lane) {
+  std::lock_guard lock(lanes_mu_);
+  free_lanes_.push_back(lane);
 }
 
 bool Session::ObservesDates() const {
@@ -227,6 +250,30 @@ void Session::Evaluate(Lane& lane, uint64_t row, std::span<const std::string_vie
   ctx.Finish(out);
 }
 
+bool Session::Mergeable() {
+  Chunk* chunk = merging_.load(std::memory_order_acquire);
+  // A chunk wholly merged is passed over by the next merging thread (to the chunk after it).
+  return chunk != nullptr && chunk->NextToMerge() != Chunk::kWaiting;
+}
+
+void Session::TryMerge() {
+  while (merge_mu_.try_lock()) {
+    while (Chunk* chunk = merging_.load(std::memory_order_relaxed)) {
+      const size_t k = chunk->NextToMerge();
+      if (k == Chunk::kWaiting) break;
+      if (k == Chunk::kAllMerged) {
+        merging_.store(next_merge_, std::memory_order_release);  // on to the next open chunk
+        next_merge_ = nullptr;
+        continue;
+      }
+      MergeState(chunk->output(k));
+      chunk->SetMerged(k);
+    }
+    merge_mu_.unlock();
+    if (!Mergeable()) return;
+  }
+}
+
 void Session::MergeState(RowsOutput& out) {
   // Key tables outgrow the caches: load the slot a few keys ahead (see FirstSeen::Prefetch).
   constexpr size_t kAhead = 8;
@@ -267,9 +314,10 @@ void Session::Emit(RowsOutput& out, const IssueSink& sink) {
 }
 
 void Session::AddRow(std::span<const std::string_view> values, std::vector<Issue>& out) {
-  if (chunk_open_) std::abort();  // broken contract: a chunk is being evaluated
+  if (begun_ != ended_) std::abort();  // broken contract: a chunk is being evaluated
   Observe(values);
   ++rows_;
+  rows_begun_ = rows_;
   row_flags_.push_back(0);
   Lane& lane = *lanes_[0];
   lane.ctx.set_date_order(batch_.date_order);
@@ -279,35 +327,58 @@ void Session::AddRow(std::span<const std::string_view> values, std::vector<Issue
 }
 
 void Session::BeginRows(size_t n, RowReader read) {
-  if (chunk_open_) std::abort();  // broken contract: EndRows was not called
+  if (begun_ - ended_ >= kMaxOpenChunks) std::abort();  // broken contract: EndRows first
   const dates::DateOrder observed = ObserveRows(n, read);
   BeginRows(n, std::move(read), observed);
 }
 
 void Session::BeginRows(size_t n, RowReader read, dates::DateOrder observed) {
-  if (chunk_open_) std::abort();  // broken contract: EndRows was not called
+  if (begun_ - ended_ >= kMaxOpenChunks) std::abort();  // broken contract: EndRows first
+  // A chunk is judged with what the rows up to its own end show; an open chunk before it keeps
+  // what it was begun with.
   if (ObservesDates()) batch_.date_order = iso_date::Combine(batch_.date_order, observed);
-  for (auto& lane : lanes_) lane->ctx.set_date_order(batch_.date_order);
   const size_t threads = lanes_.size();
   const size_t slice_rows = threads == 1
                                 ? std::max<size_t>(n, 1)
                                 : std::max(kMinSliceRows, (n + threads * kSlicesPerThread - 1) /
                                                               (threads * kSlicesPerThread));
-  chunk_->Open(n, slice_rows, std::move(read));
-  if (slices_.size() < chunk_->slices()) slices_.resize(chunk_->slices());
-  row_flags_.resize(rows_ + n, 0);
-  chunk_open_ = true;
-  offered_ = pool_ && chunk_->slices() > 1;
-  if (offered_) pool_->Offer(chunk_.get());
+  Chunk& chunk = *chunks_[begun_ % kMaxOpenChunks];
+  {
+    // Its slot last held a chunk that is ended, so wholly merged; merging threads may still
+    // point at it until they pass it, which is done here first.
+    std::lock_guard lock(merge_mu_);
+    Chunk* head = merging_.load(std::memory_order_relaxed);
+    if (head != nullptr && head->NextToMerge() == Chunk::kAllMerged) {
+      head = next_merge_;
+      next_merge_ = nullptr;
+    }
+    if (head != nullptr && head->NextToMerge() == Chunk::kAllMerged) head = nullptr;
+    chunk.Open(rows_begun_ + 1, n, slice_rows, batch_.date_order, std::move(read));
+    if (head == nullptr) {
+      head = &chunk;
+    } else {
+      next_merge_ = &chunk;  // head is the other open chunk
+    }
+    merging_.store(head, std::memory_order_release);
+  }
+  ++begun_;
+  rows_begun_ += n;
+  row_flags_.resize(rows_begun_, 0);
+  if (pool_ && chunk.slices() > 1) {
+    chunk.set_offered();
+    pool_->Offer(&chunk);
+  }
+  TryMerge();  // a slice of the other open chunk finished while the merge was held here
 }
 
-void Session::EvaluateSlice(Lane& lane, size_t k) {
-  const size_t begin = k * chunk_->slice_rows();
-  const size_t end = std::min(chunk_->rows(), begin + chunk_->slice_rows());
-  RowsOutput& out = slices_[k];
+void Session::EvaluateSlice(Lane& lane, Chunk& chunk, size_t k) {
+  const size_t begin = k * chunk.slice_rows();
+  const size_t end = std::min(chunk.rows(), begin + chunk.slice_rows());
+  RowsOutput& out = chunk.output(k);
   out.Clear();
-  const uint64_t first_row = rows_ + 1;  // read once: the caller's counters share its line
-  const RowReader& read = chunk_->read();
+  lane.ctx.set_date_order(chunk.date_order());
+  const uint64_t first_row = chunk.first_row();
+  const RowReader& read = chunk.read();
   for (size_t i = begin; i < end; ++i) {
     read(i, lane.values);
     Evaluate(lane, first_row + i, lane.values, out);
@@ -315,28 +386,29 @@ void Session::EvaluateSlice(Lane& lane, size_t k) {
 }
 
 void Session::EndRows(const IssueSink& sink) {
-  if (!chunk_open_) std::abort();  // broken contract: no BeginRows
-  Chunk& chunk = *chunk_;
-  const size_t lane = chunk.TakeLane();
-  bool evaluating = lane < lanes_.size();
+  if (begun_ == ended_) std::abort();  // broken contract: no BeginRows
+  Chunk& chunk = *chunks_[ended_ % kMaxOpenChunks];
+  // The chunk begun after it, if any: the caller helps with it while it waits for this one.
+  Chunk* ahead = begun_ - ended_ > 1 ? chunks_[(ended_ + 1) % kMaxOpenChunks].get() : nullptr;
+  Lane* lane = AcquireLane();
   size_t emitted = 0;
   while (emitted < chunk.slices()) {
-    // Emit what is merged, in order; else evaluate a slice; else wait for the next merge.
+    // Emit what is merged, in order; else evaluate a slice (of this chunk, then of the next);
+    // else wait for the next merge.
     const size_t merged = chunk.Merged(emitted, /*wait=*/false);
     if (merged > emitted) {
-      while (emitted < merged) Emit(slices_[emitted++], sink);
-    } else if (evaluating && chunk.Claim(lane)) {
+      while (emitted < merged) Emit(chunk.output(emitted++), sink);
+    } else if (lane != nullptr && (chunk.Claim(*lane) || (ahead && ahead->Claim(*lane)))) {
     } else {
-      evaluating = false;
-      chunk.TryMerge();
+      TryMerge();
       chunk.Merged(emitted, /*wait=*/true);
     }
   }
-  if (offered_) pool_->Withdraw(&chunk);
+  if (lane != nullptr) ReleaseLane(lane);
+  if (chunk.offered()) pool_->Withdraw(&chunk);
   chunk.Close();
   rows_ += chunk.rows();
-  chunk_open_ = false;
-  offered_ = false;
+  ++ended_;
 }
 
 void Session::AddRows(size_t n, RowReader read, std::vector<Issue>& out) {

@@ -98,8 +98,9 @@ grpc::Status Sequential(StreamValidation& v, StreamIo* stream,
 }
 
 // This thread reads and checks; another evaluates and answers in order. The answering thread
-// begins the next chunk before it writes an answer when that chunk is ready, so the pool
-// evaluates while the answer is serialized and sent.
+// keeps the chunk after the one it ends begun whenever the reader has it ready, so the pool
+// moves on to it as soon as the current chunk has no slice left to claim, and evaluates it while
+// the current chunk's answer is built, serialized and sent.
 grpc::Status Pipelined(StreamValidation& v, StreamIo* stream,
                        const std::function<bool()>& cancelled) {
   Handoff handoff;
@@ -109,21 +110,22 @@ grpc::Status Pipelined(StreamValidation& v, StreamIo* stream,
     Slot* slot = handoff.TakeReady(/*wait=*/true);
     if (slot != nullptr) v.Begin(std::move(slot->checked));
     while (slot != nullptr) {
-      v.End(response.mutable_issues());
+      Slot* next = handoff.TakeReady(/*wait=*/false);
+      if (next != nullptr) v.Begin(std::move(next->checked));  // reads no response
+      v.End(response.mutable_issues());  // slot's chunk: the oldest begun
       handoff.Release(slot);
-      slot = handoff.TakeReady(/*wait=*/false);
-      if (slot != nullptr) v.Begin(std::move(slot->checked));  // reads no response
       if (!stream->Write(response)) {
         // The chunk begun reads its slot, which must outlive its evaluation: end it first.
-        if (slot != nullptr) v.End(response.mutable_issues());
+        if (next != nullptr) v.End(response.mutable_issues());
         peer_gone = true;
         handoff.Stop();
         return;
       }
-      if (slot == nullptr) {
-        slot = handoff.TakeReady(/*wait=*/true);
-        if (slot != nullptr) v.Begin(std::move(slot->checked));
+      if (next == nullptr) {
+        next = handoff.TakeReady(/*wait=*/true);
+        if (next != nullptr) v.Begin(std::move(next->checked));
       }
+      slot = next;
     }
   });
   grpc::Status status = grpc::Status::OK;

@@ -147,7 +147,7 @@ Result<StreamValidation::Checked> StreamValidation::Check(const v1::RowChunk& ch
 }
 
 Status StreamValidation::Begin(const v1::RowChunk& chunk) {
-  auto checked = Check(chunk, session_.rows());
+  auto checked = Check(chunk, session_.rows_begun());
   if (!checked.ok()) return checked.status();
   Begin(std::move(*checked));
   return Status::Ok();
@@ -155,21 +155,27 @@ Status StreamValidation::Begin(const v1::RowChunk& chunk) {
 
 void StreamValidation::Begin(Checked checked) {
   session_.BeginRows(checked.rows, std::move(checked.read), checked.observed);
-  open_ = true;
+  ++open_;
 }
 
 void StreamValidation::End(v1::IssueChunk* out) {
   out->Clear();
-  if (open_) {
+  if (open_ > 0) {
     auto* issues = out->mutable_issues();
     session_.EndRows([issues](Issue&& issue) { ToProto(issue, issues->Add()); });
-    open_ = false;
+    --open_;
   }
   out->set_rows_done(session_.rows());
 }
 
 void StreamValidation::Finish(v1::IssueChunk* issues, v1::Stats* stats) {
-  End(issues);  // a chunk still open (never, when used as documented)
+  issues->Clear();
+  while (open_ > 0) {  // chunks still open (never, when used as documented)
+    v1::IssueChunk chunk;
+    End(&chunk);
+    issues->mutable_issues()->MergeFrom(chunk.issues());
+  }
+  issues->set_rows_done(session_.rows());
   std::vector<Issue> batch;
   session_.Finish(batch);
   for (const Issue& i : batch) ToProto(i, issues->add_issues());

@@ -54,8 +54,10 @@ class StreamValidation {
   // another chunk is being evaluated.
   Result<Checked> Check(const v1::RowChunk& chunk, uint64_t rows_before) const;
   // Starts evaluating a chunk Check accepted (for the rows that follow those begun so far).
+  // Up to Session::kMaxOpenChunks may be open: begin the next before ending the current one and
+  // the pool moves on to it while End hands the current one's issues over.
   void Begin(Checked checked);
-  // Waits for the chunk begun and writes its issues and rows_done to out (cleared first).
+  // Waits for the oldest chunk begun and writes its issues and rows_done to out (cleared first).
   void End(v1::IssueChunk* out);
   // After the last chunk: the batch-level issues (with rows_done) and the stats.
   void Finish(v1::IssueChunk* issues, v1::Stats* stats);
@@ -69,7 +71,7 @@ class StreamValidation {
 
   v1::BatchSpec proto_spec_;  // value_index
   Session session_;
-  bool open_ = false;
+  size_t open_ = 0;  // chunks begun and not ended
 };
 
 // The most a Validate answer may carry, estimated before it is built, so neither side ever holds
