@@ -2,6 +2,9 @@
 // syntax and the type-7 quartiles behind the price outliers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 #include <vector>
 
 #include "batch_state.h"
@@ -120,6 +123,28 @@ TEST(Quartiles, WorkedExample) {
   EXPECT_DOUBLE_EQ(f.q3, 8.5);
   EXPECT_DOUBLE_EQ(f.low, -4);
   EXPECT_DOUBLE_EQ(f.high, 16);
+}
+
+// TukeyFences selects (Q3 only above Q1's position) instead of sorting: the quartiles must be
+// those of the sorted values, for every size and with many ties.
+TEST(Quartiles, SelectionGivesTheQuartilesOfTheSortedValues) {
+  std::mt19937_64 rng(42);
+  std::vector<size_t> sizes;
+  for (size_t n = 1; n <= 300; ++n) sizes.push_back(n);
+  sizes.insert(sizes.end(), {1000, 4097, 100000});
+  for (size_t n : sizes) {
+    for (uint64_t spread : {3u, 1000u}) {  // few distinct values (ties), and many
+      std::vector<double> v(n);
+      for (double& x : v) x = static_cast<double>(rng() % spread) / 4;
+      std::vector<double> sorted = v;
+      std::sort(sorted.begin(), sorted.end());
+      const Fences f = TukeyFences(v);
+      ASSERT_EQ(f.q1, QuantileType7(sorted, 0.25)) << n;
+      ASSERT_EQ(f.q3, QuantileType7(sorted, 0.75)) << n;
+      std::sort(v.begin(), v.end());
+      ASSERT_EQ(v, sorted) << n;  // reordered, nothing lost
+    }
+  }
 }
 
 TEST(Quartiles, LinearInterpolation) {

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "price_outliers.h"
 #include "reference_data.h"
 #include "session.h"
 #include "worker_pool.h"
@@ -448,6 +449,53 @@ TEST(ParallelSession, DestroyingAnOpenChunkWaitsForThePool) {
   }
   // The pool still serves new sessions.
   EXPECT_EQ(Chunked(d.rows, 1000, &pool).issues, OneByOne(d.rows, 1000).issues);
+}
+
+TEST(WorkerPool, RunTasksRunsEachTaskOnceBeforeItReturns) {
+  for (size_t threads : {1u, 2u, 4u}) {
+    WorkerPool pool(threads);
+    for (size_t n : {0u, 1u, 2u, 7u, 1000u}) {
+      std::vector<std::atomic<int>> runs(n);
+      RunTasks(&pool, n, [&](size_t k) { runs[k].fetch_add(1); });
+      for (size_t k = 0; k < n; ++k) ASSERT_EQ(runs[k].load(), 1) << threads << " " << n << " " << k;
+    }
+  }
+  std::vector<int> runs(5, 0);
+  RunTasks(nullptr, runs.size(), [&](size_t k) { ++runs[k]; });
+  EXPECT_EQ(runs, std::vector<int>(5, 1));
+}
+
+// Outliers of a large batch, whose fences are worked out on the pool, are those of one thread:
+// categories with and without fences of their own, rows without a category, many ties.
+TEST(ParallelSession, PooledFencesFindTheOneThreadOutliers) {
+  std::mt19937_64 rng(23);
+  PriceOutliers prices;
+  const std::string categories[] = {"", "A", "B", "C", "Small", "D"};
+  const size_t n = PriceOutliers::kPooledSamples * 3 / 2;
+  for (uint64_t row = 1; row <= n; ++row) {
+    const std::string& category = categories[rng() % 6];
+    if (category == "Small" && rng() % 5000 != 0) continue;  // ~20 rows: judged over the batch
+    double price = static_cast<double>(10 + rng() % 40) + static_cast<double>(rng() % 4) / 4;
+    if (rng() % 200 == 0) price *= 50;
+    prices.Add(row, price, 2, category);
+  }
+  ASSERT_GE(prices.size(), PriceOutliers::kPooledSamples);
+  auto describe = [](std::vector<std::string>& out) {
+    return [&out](const PriceOutliers::Outlier& o) {
+      out.push_back(std::to_string(o.row) + "|" + std::to_string(o.price) + "|" +
+                    std::string(o.category) + "|" + std::to_string(o.fences.q1) + "|" +
+                    std::to_string(o.fences.q3) + "|" + (o.high ? "high" : "low"));
+    };
+  };
+  std::vector<std::string> want;
+  prices.Find(describe(want));
+  ASSERT_GT(want.size(), 100u);
+  for (size_t threads : {2u, 3u}) {
+    WorkerPool pool(threads);
+    std::vector<std::string> got;
+    prices.Find(describe(got), &pool);
+    EXPECT_EQ(got, want) << threads;
+  }
 }
 
 }  // namespace

@@ -16,6 +16,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "worker_pool.h"
+
 namespace dq::validator {
 
 struct Fences {
@@ -56,8 +58,11 @@ class PriceOutliers {
     Fences fences;
     std::string_view category;  // empty: judged against the whole batch
   };
-  // Calls emit for each outlier, in row order. Valid until the object changes.
-  void Find(const std::function<void(const Outlier&)>& emit) const;
+  // Calls emit for each outlier, in row order. Valid until the object changes. With a pool and
+  // at least kPooledSamples samples, the fences of the batch and of each category are worked out
+  // on the pool's threads at once (the same fences, so the same outliers).
+  static constexpr size_t kPooledSamples = 100'000;
+  void Find(const std::function<void(const Outlier&)>& emit, WorkerPool* pool = nullptr) const;
 
   size_t size() const { return samples_.size(); }
 

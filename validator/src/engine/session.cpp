@@ -418,8 +418,9 @@ void Session::AddRows(size_t n, RowReader read, std::vector<Issue>& out) {
 
 void Session::Finish(std::vector<Issue>& out) {
   const size_t first = out.size();
-  // Price outliers (price check): Tukey fences per category or over the batch.
-  batch_.prices.Find([&](const PriceOutliers::Outlier& o) {
+  // Price outliers (price check): Tukey fences per category or over the batch, worked out on
+  // the pool's threads for a large batch.
+  auto emit = [&](const PriceOutliers::Outlier& o) {
     Issue issue;
     issue.row = o.row;
     issue.code = o.high ? IssueCode::PRICE_OUTLIER_HIGH : IssueCode::PRICE_OUTLIER_LOW;
@@ -433,7 +434,8 @@ void Session::Finish(std::vector<Issue>& out) {
                     FormatNumber(o.fences.q1) + ", Q3 " + FormatNumber(o.fences.q3) +
                     ", fences at 1.5 x IQR)";
     out.push_back(std::move(issue));
-  });
+  };
+  batch_.prices.Find(emit, pool_);
   for (size_t i = first; i < out.size(); ++i) Count(out[i]);
 }
 

@@ -67,4 +67,29 @@ void WorkerPool::Run() {
   }
 }
 
+namespace {
+
+class Tasks final : public WorkerPool::Job {
+ public:
+  Tasks(size_t n, const std::function<void(size_t)>& task) : n_(n), task_(task) {}
+  void Work() override {
+    for (size_t k = next_.fetch_add(1); k < n_; k = next_.fetch_add(1)) task_(k);
+  }
+
+ private:
+  const size_t n_;
+  const std::function<void(size_t)>& task_;
+  std::atomic<size_t> next_{0};
+};
+
+}  // namespace
+
+void RunTasks(WorkerPool* pool, size_t n, const std::function<void(size_t)>& task) {
+  Tasks tasks(n, task);
+  const bool offered = pool != nullptr && n > 1;
+  if (offered) pool->Offer(&tasks);
+  tasks.Work();
+  if (offered) pool->Withdraw(&tasks);  // waits for the tasks helpers are still running
+}
+
 }  // namespace dq::validator

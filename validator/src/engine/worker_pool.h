@@ -18,6 +18,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -66,5 +67,10 @@ class WorkerPool {
   bool stop_ = false;
   std::vector<std::thread> helpers_;
 };
+
+// Runs task(0) ... task(n - 1), each once, on the caller's thread and whichever of the pool's
+// helpers are free, and returns when all have run. pool may be nullptr (the caller alone). For
+// a few large independent pieces of work, e.g. the fences of a batch and of its categories.
+void RunTasks(WorkerPool* pool, size_t n, const std::function<void(size_t)>& task);
 
 }  // namespace dq::validator
