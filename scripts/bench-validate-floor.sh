@@ -20,7 +20,6 @@ exec 2>/dev/null
 # shellcheck source=lib/local-stack.sh
 . "$ROOT/scripts/lib/local-stack.sh"
 make_work dqfloor
-cpu_ms() { awk '{printf "%d", ($14 + $15) * 1000 / 100}' "/proc/$1/stat"; }
 
 start_validate_load 500
 curl -s -o "$WORK/answer.json" -X POST "http://127.0.0.1:$GW/v1/validate" \

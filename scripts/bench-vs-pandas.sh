@@ -28,8 +28,8 @@ wait_port() {  # wait_port PORT LOG
   for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.1; done
   echo "port $1 never opened; $2 says:" >&2; tail -5 "$2" >&2; exit 1
 }
-cpu_ms() { awk '{printf "%d", ($14+$15)*1000/'"$(getconf CLK_TCK)"'}' "/proc/$1/stat"; }
-faults() { awk '{print $10}' "/proc/$1/stat"; }  # minor page faults (fresh memory touched)
+# shellcheck source=lib/proc-stat.sh
+. "$ROOT/scripts/lib/proc-stat.sh"
 
 REDIS=$(free_port); VAL=$(free_port); GW=$(free_port)
 redis-server "$ROOT/deploy/redis/redis.conf" --port "$REDIS" --bind 127.0.0.1 --dir "$WORK" >"$WORK/redis.log" &

@@ -6,7 +6,7 @@
 # the processes started; on exit both go (the processes killed, the folder removed).
 # VALIDATOR_WRAP / GATEWAY_WRAP, when set, are put in front of that binary (valgrind, say).
 # After start_local_stack: REDIS VAL GW ports, REDIS_PID VAL_PID GW_PID, DQ_REDIS_PORT exported.
-# After create_account_key: ACCOUNT and KEY. make_validate_body and make_wrk_post write the
+# After create_account_key: ACCOUNT and KEY. cpu_ms and faults come from proc-stat.sh. make_validate_body and make_wrk_post write the
 # /v1/validate bench body and the wrk script that sends it; start_validate_load does all four.
 
 # The scripts' own knob must not reach the services, which refuse DQ_* names they do not know.
@@ -14,6 +14,8 @@ unset DQ_BUILD_DIR
 
 # shellcheck source=free-port.sh
 . "$ROOT/scripts/lib/free-port.sh"
+# shellcheck source=proc-stat.sh
+. "$ROOT/scripts/lib/proc-stat.sh"
 wait_port() {  # up to 120 s: a binary under valgrind starts slowly
   for _ in $(seq 1 1200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.1; done
   echo "port $1 never opened" >&2; exit 1
