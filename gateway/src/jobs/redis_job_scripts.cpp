@@ -51,9 +51,11 @@ end
 if #ARGV[4] > 0 then redis.call('SET', KEYS[4], ARGV[4], 'EX', ttl) end
 if m > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 11, 10 + m)) end
 if ARGV[7] == '2' then
-  -- The upload stays as long as the job hash, not longer: past it, nothing can reach it.
-  local pttl = redis.call('PTTL', KEYS[1])
-  if pttl > 0 then redis.call('PEXPIRE', KEYS[7], pttl) end
+  -- The upload stays as long as the job hash, not longer: past it, nothing can reach it. The
+  -- same instant, not the same TTL: a relative PEXPIRE counts from the clock as it is then,
+  -- which may be a millisecond past the script's PTTL (Redis 7.0 moves it within a script).
+  local at = redis.call('PEXPIRETIME', KEYS[1])
+  if at > 0 then redis.call('PEXPIREAT', KEYS[7], at) end
 elseif ARGV[7] == '1' then
   -- No cleaned file will be written from the upload and the fixes: both go.
   redis.call('DEL', KEYS[7], KEYS[3])
