@@ -2,7 +2,7 @@
 # POST /v1/validate throughput and latency: 500 product rows from bench/tools/gen_catalog.py
 # (product, price, inventory, shipping), wrk -t2 -c32 for DURATION seconds (default 10). Starts
 # its own redis-server, dq-validator and dq-gateway on free loopback ports and stops them after.
-# Also prints the CPU seconds each service used per request.
+# Also prints the CPU time (ms) each service used per request.
 #
 #   scripts/bench-validate.sh [rows=500] [duration=10]     (needs: ./dev build, wrk, python3)
 set -euo pipefail
