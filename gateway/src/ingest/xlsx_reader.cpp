@@ -152,7 +152,41 @@ void DecodeExcelEscapes(std::string& s) {
 
 }  // namespace
 
+namespace {
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// True when `s` is already the text FormatExcelNumber gives for it, which is what most number
+// cells hold: an optional '-', an integer part without leading zeros, and an optional fraction
+// that does not end in 0; at most 15 significant digits (DBL_DIG: printed back with %.15g or
+// %lld, such a number gives its own digits), and a number below 1 no smaller than 0.0001 (%g
+// writes smaller ones with an exponent). "-0" is written "0", so it is not.
+bool IsFormattedExcelNumber(std::string_view s) {
+  size_t i = s.starts_with('-') ? 1 : 0;
+  const size_t int_begin = i;
+  while (i < s.size() && IsDigit(s[i])) ++i;
+  const size_t int_digits = i - int_begin;
+  if (int_digits == 0 || (int_digits > 1 && s[int_begin] == '0')) return false;
+  const bool below_one = s[int_begin] == '0';
+  if (i == s.size()) return int_digits <= 15 && !(below_one && int_begin == 1);
+  if (s[i] != '.') return false;
+  const size_t frac_begin = ++i;
+  while (i < s.size() && IsDigit(s[i])) ++i;
+  if (i != s.size() || i == frac_begin || s[i - 1] == '0') return false;
+  if (!below_one) return int_digits + (i - frac_begin) <= 15;
+  size_t first = frac_begin;  // the first significant digit (the last one is not a 0)
+  while (s[first] == '0') ++first;
+  return first - frac_begin <= 3 && i - first <= 15;
+}
+
+}  // namespace
+
 std::string ExcelNumberText(std::string_view stored) {
+  if (IsFormattedExcelNumber(stored)) return std::string(stored);
+  return internal::FormatExcelNumber(stored);
+}
+
+std::string internal::FormatExcelNumber(std::string_view stored) {
   std::string text(stored);
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
@@ -418,14 +452,16 @@ Status XlsxReader::Open() {
     } else if (name == "c") {
       std::string text;
       CellKind kind = CellKind::kString;
-      const std::string where = "xlsx: row " + std::to_string(im.row_number) + " (cell " +
-                                ColumnLetters(im.col) + std::to_string(im.row_number) + "): ";
+      auto where = [&im] {  // for an error only: most cells never need it
+        return "xlsx: row " + std::to_string(im.row_number) + " (cell " + ColumnLetters(im.col) +
+               std::to_string(im.row_number) + "): ";
+      };
       if (im.type == "s") {
         char* end = nullptr;
         const unsigned long long idx = std::strtoull(im.value.c_str(), &end, 10);
         if (im.value.empty() || *end != '\0' || idx >= im.shared.size()) {
           p.Fail(Status(ErrorCode::kInvalidRequest,
-                        where + "shared string " + im.value + " does not exist."));
+                        where() + "shared string " + im.value + " does not exist."));
           return;
         }
         text = im.shared[idx];
@@ -462,7 +498,7 @@ Status XlsxReader::Open() {
       if (text.empty()) return;
       const size_t bad = FindInvalidUtf8(text);
       if (bad != std::string::npos) {  // expat gives UTF-8; defensive
-        p.Fail(Status(ErrorCode::kInvalidRequest, where + "the text is not valid UTF-8."));
+        p.Fail(Status(ErrorCode::kInvalidRequest, where() + "the text is not valid UTF-8."));
         return;
       }
       if (im.building.cells.size() <= im.col) {

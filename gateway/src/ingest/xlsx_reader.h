@@ -66,6 +66,11 @@ class XlsxReader final : public RowReader {
 // The Excel "General" display of a number cell's stored text ("4006381333931", "19.99", "1E+20"
 // stays as Excel shows it: "1E+20"). Exposed for tests.
 std::string ExcelNumberText(std::string_view stored);
+namespace internal {
+// ExcelNumberText without its shortcut for text that is already in that form (strtod, then
+// printf): the reference the shortcut is tested against.
+std::string FormatExcelNumber(std::string_view stored);
+}  // namespace internal
 // An Excel serial day number as YYYY-MM-DD (with " HH:MM:SS" when with_time), for the 1900
 // (default) or 1904 date system. "" when the serial is out of range.
 std::string ExcelSerialDate(double serial, bool date1904, bool with_time);

@@ -1,6 +1,8 @@
 // gzip, text encodings, format decisions and the XLSX writer/reader round trip (no files needed;
 // the spreadsheet-made corpus is in xlsx_corpus_test.cpp).
 #include <gtest/gtest.h>
+
+#include <random>
 #include <zlib.h>
 
 #include "ingest/gzip.h"
@@ -186,6 +188,48 @@ TEST(ExcelNumbers, AsAPersonSeesThem) {
   EXPECT_EQ(ExcelNumberText("-3"), "-3");
   EXPECT_EQ(ExcelNumberText("1E+20"), "1E+20");
   EXPECT_EQ(ExcelNumberText("abc"), "abc");
+}
+
+// ExcelNumberText returns text already in its form as it is, without strtod and printf: it must
+// give what the conversion gives for every text, formatted or not.
+TEST(ExcelNumbers, TheShortcutGivesWhatTheConversionGives) {
+  for (std::string_view s :
+       {"0", "-0", "00", "0.0", "0.5", "-0.5", "0.0001", "0.00012", "-0.0001", "0.00001", "1.5",
+        "1.50", "01", "-", ".5", "5.", "", "+5", " 5", "5 ", "1e5", "999999999999999",
+        "-999999999999999", "1000000000000000", "123456789012345.5", "12345678901234.5",
+        "0.123456789012345", "0.1234567890123456", "0.000123456789012345", "19.99", "7.0E-3"}) {
+    EXPECT_EQ(ExcelNumberText(s), internal::FormatExcelNumber(s)) << "'" << s << "'";
+  }
+  std::mt19937_64 rng(20261124);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
+  auto digits = [&](int n, bool zeros) {
+    std::string d;
+    for (int k = 0; k < n; ++k) d += static_cast<char>('0' + (zeros && pick(3) == 0 ? 0 : pick(10)));
+    return d;
+  };
+  int unchanged = 0;
+  const int kTexts = 200000;
+  for (int t = 0; t < kTexts; ++t) {
+    std::string s;
+    const int sign = pick(6);
+    if (sign == 0) s += '-';
+    if (sign == 1 && pick(4) == 0) s += '+';
+    s += digits(pick(18), true);
+    if (pick(2) == 0) {  // a fraction
+      s += '.';
+      s += digits(pick(18), true);
+    }
+    if (pick(12) == 0) {  // an exponent
+      s += pick(2) ? 'E' : 'e';
+      s += pick(2) ? '-' : '+';
+      s += digits(1 + pick(3), false);
+    }
+    if (pick(40) == 0) s.insert(static_cast<size_t>(pick(static_cast<int>(s.size()) + 1)), 1, ' ');
+    const std::string want = internal::FormatExcelNumber(s);
+    ASSERT_EQ(ExcelNumberText(s), want) << "'" << s << "'";
+    unchanged += want == s;
+  }
+  EXPECT_GT(unchanged, kTexts / 10);  // the shortcut's case came up often
 }
 
 TEST(ExcelNumbers, SerialDates) {
