@@ -6,6 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <charconv>
+#include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -20,7 +24,7 @@ void ExpectAgrees(const std::string& s) {
 }
 
 TEST(WhitespaceTest, NeedsAFixExactlyWhenNormalisingChangesTheText) {
-  for (const std::string& s :
+  for (const char* s :
        {"", " ", "a", " a", "a ", "a b", "a  b", "a\tb", "a\nb", "a\x01b", "Nordwind Classic Mug",
         "Nordwind Classic  Mug", "Nordwind\tClassic Mug", "1234567 89", "1234567  9",
         "12345678  ", "1234567\t9", "caf\xC3\xA9 cr\xC3\xA8me", "caf\xC3\xA9  cr\xC3\xA8me",
@@ -49,6 +53,49 @@ TEST(WhitespaceTest, RandomTextsOfEveryLengthAgree) {
     }
     ExpectAgrees(s);
     if (HasFailure()) return;
+  }
+}
+
+
+// ParsePlainDecimal divides the digits by a power of ten when both are exact doubles, and leaves
+// longer numbers to from_chars: it must give from_chars's double, bit for bit, and refuse what
+// IsPlainDecimal refuses.
+std::optional<double> Reference(std::string_view s) {
+  if (!IsPlainDecimal(s)) return std::nullopt;
+  double v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, std::chars_format::fixed);
+  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+void ExpectSameDecimal(const std::string& s) {
+  const std::optional<double> got = ParsePlainDecimal(s);
+  const std::optional<double> want = Reference(s);
+  ASSERT_EQ(got.has_value(), want.has_value()) << testing::PrintToString(s);
+  if (got) {
+    EXPECT_EQ(std::bit_cast<uint64_t>(*got), std::bit_cast<uint64_t>(*want))
+        << testing::PrintToString(s) << " " << *got << " " << *want;
+  }
+}
+
+TEST(PlainDecimalTest, GivesFromCharsDoubleBitForBit) {
+  for (const char* s :
+       {"", ".", "5", "5.", ".5", "0", "00", "0.0", "12.50", "0012.50", "19.99", "-1", "+1", "1e5",
+        " 1", "1 ", "1.2.3", "9007199254740992", "9007199254740993", "9007199254740991.5",
+        "900719925474099.1", "0.1", "0.3", "0.0000000000000000000001", "0.00000000000000000000001",
+        "1.2345678901234567890", "123456789012345678901234567890", "4.35", "2.675", "1.005"}) {
+    ExpectSameDecimal(s);
+  }
+  // Random digit strings around the limits: 1-25 digits before and after the point.
+  std::mt19937_64 rng(11);
+  for (int n = 0; n < 300000; ++n) {
+    std::string s;
+    const size_t int_digits = rng() % 20, frac_digits = rng() % 26;
+    for (size_t k = 0; k < int_digits; ++k) s += static_cast<char>('0' + rng() % 10);
+    if (frac_digits > 0 || rng() % 8 == 0) s += '.';
+    for (size_t k = 0; k < frac_digits; ++k) s += static_cast<char>('0' + rng() % 10);
+    ExpectSameDecimal(s);
+    if (HasFatalFailure()) return;
   }
 }
 

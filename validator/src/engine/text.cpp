@@ -117,7 +117,38 @@ bool IsPlainDecimal(std::string_view s) {
 }
 
 std::optional<double> ParsePlainDecimal(std::string_view s) {
-  if (!IsPlainDecimal(s)) return std::nullopt;
+  // One pass: the digits as one integer, and how many of them follow the point. When that
+  // integer is at most 2^53 and the power of ten at most 10^22, both are exact doubles and one
+  // IEEE division rounds their quotient correctly, which is from_chars's result too (prices,
+  // weights: nearly every value). Longer numbers go to from_chars.
+  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  constexpr uint64_t kExactLimit = ((uint64_t{1} << 53) - 9) / 10;  // m * 10 + 9 <= 2^53
+  uint64_t m = 0;
+  bool exact = true;
+  size_t i = 0;
+  auto digits = [&] {
+    const size_t from = i;
+    for (; i < s.size() && IsDigit(s[i]); ++i) {
+      exact = exact && m <= kExactLimit;
+      m = m * 10 + static_cast<uint64_t>(s[i] - '0');
+    }
+    return i - from;
+  };
+  const size_t int_digits = digits();
+  size_t frac_digits = 0;
+  if (i < s.size()) {
+    if (s[i] != '.') return std::nullopt;
+    ++i;
+    frac_digits = digits();
+    if (frac_digits == 0 || i != s.size()) return std::nullopt;
+  } else if (int_digits == 0) {
+    return std::nullopt;
+  }
+  if (exact && frac_digits < std::size(kPow10)) {
+    return static_cast<double>(m) / kPow10[frac_digits];
+  }
   double v = 0;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, std::chars_format::fixed);
   if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
