@@ -18,7 +18,7 @@ size_t Find(std::string_view s, size_t from, size_t to, char c) {
 }
 
 // Find for the short distances inside a record (a field is ~12 bytes): eight bytes a step in
-// line, where a memchr call per field cost more than the search (docs/PERFORMANCE.md, "Eighth
+// line, where a memchr call per field cost more than the search (docs/performance-log.md, "Eighth
 // round"). Reads only [from, to).
 size_t FindNear(std::string_view s, size_t from, size_t to, char c) {
   const char* p = s.data();

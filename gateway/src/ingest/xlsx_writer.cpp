@@ -203,7 +203,7 @@ Result<std::string> XlsxWriter::Finish(std::string_view sheet_name) {
     zip_source_t* s = zip_source_buffer(za, data.data(), data.size(), 0);
     const zip_int64_t index = s ? zip_file_add(za, path, s, ZIP_FL_ENC_UTF_8) : -1;
     // Deflate at level 1: the sheet XML is repetitive, so level 1 keeps most of level 6's ratio
-    // (docs/PERFORMANCE.md, "XLSX and gzip") at several times its speed.
+    // (docs/performance-log.md, "XLSX and gzip") at several times its speed.
     if (index < 0 ||
         zip_set_file_compression(za, static_cast<zip_uint64_t>(index), ZIP_CM_DEFLATE, 1) != 0 ||
         zip_file_set_mtime(za, static_cast<zip_uint64_t>(index), PartsDate(), 0) != 0) {

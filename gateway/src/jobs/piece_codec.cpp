@@ -9,7 +9,7 @@ namespace dq::gateway {
 namespace {
 
 constexpr int kLevel = 1;  // ~450 MB/s and 4.9x on a products CSV; higher levels cost more CPU
-                           // than they save Redis (docs/PERFORMANCE.md)
+                           // than they save Redis (docs/performance-log.md)
 
 struct CctxFree {
   void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
