@@ -47,12 +47,19 @@ STEPS=(
   "fuzz|FUZZ_SECONDS=20 scripts/fuzz.sh"
 )
 
-wanted() {  # wanted NAME: no steps named, or NAME among them
-  [ $# -eq 0 ] && return 0
+wanted() {  # wanted NAME STEP...: NAME is among the steps named
   local n
   for n in "${@:2}"; do [ "$n" = "$1" ] && return 0; done
   return 1
 }
+names=()
+for step in "${STEPS[@]}"; do names+=("${step%%|*}"); done
+for n in "$@"; do
+  if ! wanted "$n" "${names[@]}"; then
+    echo "bench-all.sh: no step '$n'; the steps: ${names[*]}" >&2
+    exit 2
+  fi
+done
 
 gen products 200000 "$DATA/p200k.csv"
 gen customers 200000 "$DATA/c200k.csv"

@@ -150,10 +150,6 @@ void DecodeExcelEscapes(std::string& s) {
   s = std::move(out);
 }
 
-}  // namespace
-
-namespace {
-
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // True when `s` is already the text FormatExcelNumber gives for it, which is what most number
