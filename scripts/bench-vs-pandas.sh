@@ -13,37 +13,16 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${DQ_BUILD_DIR:-$ROOT/build}"
-unset DQ_BUILD_DIR  # the services refuse DQ_* names they do not know
 ROWS="${1:-100000}"
 RUNS="${2:-3}"
 "$ROOT/scripts/install-deps.sh" --bench
-WORK=$(mktemp -d /tmp/dqvspandas.XXXXXX)
-PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
-trap cleanup EXIT
 
-# shellcheck source=lib/free-port.sh
-. "$ROOT/scripts/lib/free-port.sh"
-wait_port() {  # wait_port PORT LOG
-  for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.1; done
-  echo "port $1 never opened; $2 says:" >&2; tail -5 "$2" >&2; exit 1
-}
-# shellcheck source=lib/proc-stat.sh
-. "$ROOT/scripts/lib/proc-stat.sh"
-
-REDIS=$(free_port); VAL=$(free_port); GW=$(free_port)
-redis-server "$ROOT/deploy/redis/redis.conf" --port "$REDIS" --bind 127.0.0.1 --dir "$WORK" >"$WORK/redis.log" &
-REDIS_PID=$!; PIDS+=("$REDIS_PID"); wait_port "$REDIS" "$WORK/redis.log"
-DQ_VALIDATOR_BIND=127.0.0.1 DQ_VALIDATOR_PORT=$VAL DQ_VALIDATOR_OPS_PORT=0 \
-  "$BUILD/validator/dq-validator" 2>"$WORK/val.log" &
-VAL_PID=$!; PIDS+=("$VAL_PID"); wait_port "$VAL" "$WORK/val.log"
-DQ_GATEWAY_BIND=127.0.0.1 DQ_GATEWAY_PORT=$GW DQ_GATEWAY_OPS_PORT=0 DQ_REDIS_PORT=$REDIS \
-  DQ_VALIDATOR_ADDR=127.0.0.1:$VAL DQ_RATE_LIMIT_ENABLED=0 DQ_SHUTDOWN_GRACE_MS=0 \
-  "$BUILD/gateway/dq-gateway" 2>"$WORK/gw.log" &
-GW_PID=$!; PIDS+=("$GW_PID"); wait_port "$GW" "$WORK/gw.log"
-export DQ_REDIS_PORT=$REDIS
-ACCOUNT=$("$BUILD/dqctl/dqctl" account create --plan agency | python3 -c 'import json,sys;print(json.load(sys.stdin)["account_id"])')
-KEY=$("$BUILD/dqctl/dqctl" key create --account "$ACCOUNT" | python3 -c 'import json,sys;print(json.load(sys.stdin)["api_key"])')
+# The stack (the project's redis.conf: appendfsync always), an account and its key.
+# shellcheck source=lib/local-stack.sh
+. "$ROOT/scripts/lib/local-stack.sh"
+make_work dqvspandas
+start_local_stack
+create_account_key
 
 python3 "$ROOT/bench/tools/gen_catalog.py" products --rows "$ROWS" --out "$WORK/products.csv"
 python3 "$ROOT/bench/tools/gen_catalog.py" customers --rows "$ROWS" --phones unique --out "$WORK/customers.csv"

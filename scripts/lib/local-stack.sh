@@ -5,7 +5,8 @@
 # The caller sets ROOT and BUILD, then calls make_work PREFIX: WORK, a fresh folder, and PIDS,
 # the processes started; on exit both go (the processes killed, the folder removed).
 # VALIDATOR_WRAP / GATEWAY_WRAP, when set, are put in front of that binary (valgrind, say).
-# After start_local_stack: REDIS VAL GW ports, REDIS_PID VAL_PID GW_PID, DQ_REDIS_PORT exported.
+# After start_local_stack: REDIS VAL GW ports, REDIS_PID VAL_PID GW_PID, DQ_REDIS_PORT exported,
+# and the services' logs in $WORK (redis.log, val.log, gw.log).
 # After create_account_key: ACCOUNT and KEY. cpu_ms and faults come from proc-stat.sh. make_validate_body and make_wrk_post write the
 # /v1/validate bench body and the wrk script that sends it; start_validate_load does all four.
 
@@ -16,9 +17,11 @@ unset DQ_BUILD_DIR
 . "$ROOT/scripts/lib/free-port.sh"
 # shellcheck source=proc-stat.sh
 . "$ROOT/scripts/lib/proc-stat.sh"
-wait_port() {  # up to 120 s: a binary under valgrind starts slowly
+wait_port() {  # wait_port PORT [LOG]: up to 120 s (a binary under valgrind starts slowly)
   for _ in $(seq 1 1200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.1; done
-  echo "port $1 never opened" >&2; exit 1
+  echo "port $1 never opened${2:+; $2 ends:}" >&2
+  if [ -n "${2:-}" ]; then tail -5 "$2" >&2; fi
+  exit 1
 }
 
 make_work() {  # make_work PREFIX
@@ -34,17 +37,17 @@ cleanup_work() {  # quiet: the shell would report each killed process
 
 start_local_stack() {
   REDIS=$(free_port); VAL=$(free_port); GW=$(free_port)
-  redis-server "$ROOT/deploy/redis/redis.conf" --port "$REDIS" --bind 127.0.0.1 --dir "$WORK" >/dev/null &
-  REDIS_PID=$!; PIDS+=("$REDIS_PID"); wait_port "$REDIS"
+  redis-server "$ROOT/deploy/redis/redis.conf" --port "$REDIS" --bind 127.0.0.1 --dir "$WORK" >"$WORK/redis.log" &
+  REDIS_PID=$!; PIDS+=("$REDIS_PID"); wait_port "$REDIS" "$WORK/redis.log"
   # shellcheck disable=SC2086  # the wrappers are word lists on purpose
   DQ_VALIDATOR_BIND=127.0.0.1 DQ_VALIDATOR_PORT=$VAL DQ_VALIDATOR_OPS_PORT=0 \
     ${VALIDATOR_WRAP:-} "$BUILD/validator/dq-validator" 2>"$WORK/val.log" &
-  VAL_PID=$!; PIDS+=("$VAL_PID"); wait_port "$VAL"
+  VAL_PID=$!; PIDS+=("$VAL_PID"); wait_port "$VAL" "$WORK/val.log"
   # shellcheck disable=SC2086
   DQ_GATEWAY_BIND=127.0.0.1 DQ_GATEWAY_PORT=$GW DQ_GATEWAY_OPS_PORT=0 DQ_REDIS_PORT=$REDIS \
     DQ_VALIDATOR_ADDR=127.0.0.1:$VAL DQ_RATE_LIMIT_ENABLED=0 DQ_SHUTDOWN_GRACE_MS=0 \
     ${GATEWAY_WRAP:-} "$BUILD/gateway/dq-gateway" 2>"$WORK/gw.log" &
-  GW_PID=$!; PIDS+=("$GW_PID"); wait_port "$GW"
+  GW_PID=$!; PIDS+=("$GW_PID"); wait_port "$GW" "$WORK/gw.log"
   export DQ_REDIS_PORT=$REDIS
 }
 
