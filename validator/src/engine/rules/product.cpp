@@ -210,7 +210,7 @@ void CheckCurrency(RowContext& ctx) {
 std::optional<double> NormalizedAmount(RowContext& ctx, Field f, bool* ambiguous) {
   std::string_view v = ctx.value(f);
   if (ambiguous) *ambiguous = false;
-  if (text::IsPlainDecimal(v)) return text::ParsePlainDecimal(v);
+  if (auto plain = text::ParsePlainDecimal(v)) return plain;  // the usual case: one pass
   text::Amount a = text::ReadAmount(v);
   switch (a.form) {
     case text::AmountForm::kPlain:
