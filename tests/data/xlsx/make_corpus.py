@@ -63,6 +63,18 @@ def write_minimal(path, sheet_xml, sheets):
         z.writestr("xl/worksheets/sheet1.xml", sheet_xml)
 
 
+def missing_shared_string(path):
+    """Cell B2 points at shared string 7 of a workbook that has none."""
+    sheet = ('<?xml version="1.0" encoding="UTF-8"?>'
+             '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+             '<row r="1"><c r="A1" t="inlineStr"><is><t>sku</t></is></c>'
+             '<c r="B1" t="inlineStr"><is><t>title</t></is></c></row>'
+             '<row r="2"><c r="A2" t="inlineStr"><is><t>S-1</t></is></c>'
+             '<c r="B2" t="s"><v>7</v></c></row>'
+             '</sheetData></worksheet>')
+    write_minimal(path, sheet, sheets='<sheet name="Data" sheetId="1" r:id="rId1"/>')
+
+
 def many_rows(path, rows):
     wb = openpyxl.Workbook(write_only=True)
     ws = wb.create_sheet("Big")
@@ -100,6 +112,7 @@ def main():
     products(os.path.join(out, "products.xlsx"))
     inline_strings(os.path.join(out, "inline.xlsx"))
     many_rows(os.path.join(out, "rows_20.xlsx"), 20)
+    missing_shared_string(os.path.join(out, "missing_shared_string.xlsx"))
     write_minimal(os.path.join(out, "no_sheets.xlsx"), "<worksheet/>", sheets="")
     with open(os.path.join(out, "products.xlsx"), "rb") as f:
         data = f.read()

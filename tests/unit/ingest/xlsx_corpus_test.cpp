@@ -94,5 +94,14 @@ TEST(XlsxCorpus, DamagedFilesAreClearErrors) {
   EXPECT_NE(enc.message.find("password"), std::string::npos) << enc.message;
 }
 
+// A cell's error names its sheet row and cell, as a person finds it in the spreadsheet.
+TEST(XlsxCorpus, ACellsErrorNamesTheCell) {
+  auto out = Read("missing_shared_string.xlsx");
+  EXPECT_EQ(out.code, ErrorCode::kInvalidRequest);
+  EXPECT_NE(out.message.find("xlsx: row 2 (cell B2): shared string 7 does not exist."),
+            std::string::npos)
+      << out.message;
+}
+
 }  // namespace
 }  // namespace dq::ingest
