@@ -19,3 +19,9 @@ target_link_libraries(validate_bench PRIVATE dq_gateway_lib simdjson::simdjson b
 # (optionally parsing the body with simdjson), for scripts/bench-validate-floor.sh.
 add_executable(http_floor http_floor.cpp)
 target_link_libraries(http_floor PRIVATE simdjson::simdjson Threads::Threads)
+
+# The floor the fixed design puts under POST /v1/validate: the gateway's HTTP server alone, then
+# with a gRPC hop carrying dq's messages or bare bytes, none doing any work; for
+# scripts/bench-validate-floor.sh.
+add_executable(transport_floor transport_floor.cpp)
+target_link_libraries(transport_floor PRIVATE dq_gateway_lib)
