@@ -21,7 +21,8 @@ add_executable(http_floor http_floor.cpp)
 target_link_libraries(http_floor PRIVATE simdjson::simdjson Threads::Threads)
 
 # The floor the fixed design puts under POST /v1/validate: the gateway's HTTP server alone, then
-# with a gRPC hop carrying dq's messages or bare bytes, none doing any work; for
+# with a gRPC hop carrying dq's messages or bare bytes, none doing any work; and the validator's
+# work on the same call in process (hence the validator's library); for
 # scripts/bench-validate-floor.sh.
 add_executable(transport_floor transport_floor.cpp)
-target_link_libraries(transport_floor PRIVATE dq_gateway_lib)
+target_link_libraries(transport_floor PRIVATE dq_gateway_lib dq_validator_lib)

@@ -8,6 +8,10 @@
 //   transport_floor capture BODY VALIDATOR_ADDR OUT_DIR
 //       Reads BODY as the gateway does, calls the real validator once, and writes the validator
 //       request and answer (protobuf wire bytes) to OUT_DIR/request.pb and OUT_DIR/response.pb.
+//   transport_floor work OUT_DIR [CALLS]
+//       The validator's whole work on OUT_DIR/request.pb, in process and on one thread, as its
+//       Validate does it without gRPC (the rules, cross-row checks, the answer message): CPU ms a
+//       call, the median of CALLS (default 2,000) calls in 10 batches.
 //   transport_floor grpc-messages PORT OUT_DIR
 //       A Validator service (synchronous, as dq-validator is) that parses each request and
 //       answers a copy of OUT_DIR/response.pb: gRPC and protobuf with dq's messages, no rules.
@@ -29,17 +33,21 @@
 
 #include <google/protobuf/arena.h>
 
+#include <algorithm>
 #include <csignal>
+#include <ctime>
 #include <cstdio>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "clients/grpc_validator_client.h"
 #include "dq/common/allocator.h"
 #include "dq/validator/v1/validator.grpc.pb.h"
 #include "http/pistache/pistache_server.h"
+#include "rpc/stream_validation.h"
 #include "validate/validate_request.h"
 
 namespace dq::gateway {
@@ -96,6 +104,43 @@ int Capture(const std::string& body_path, const std::string& addr, const std::st
   WriteFile(dir + "/response.pb", response.SerializeAsString());
   std::printf("# validator request %zu bytes, its answer %zu bytes (%d issues)\n", request->ByteSizeLong(),
               response.ByteSizeLong(), response.issues_size());
+  return 0;
+}
+
+double ThreadCpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+int Work(const std::string& dir, int calls) {
+  validator::v1::ValidateRequest request;
+  if (!request.ParseFromString(ReadFile(dir + "/request.pb"))) {
+    std::fprintf(stderr, "transport_floor: %s/request.pb does not parse\n", dir.c_str());
+    return 2;
+  }
+  const auto& ref = validator::ReferenceData::Default();
+  constexpr int kBatches = 10;
+  const int per_batch = std::max(1, calls / kBatches);
+  std::vector<double> batch_ms;
+  size_t issues = 0;
+  for (int b = 0; b <= kBatches; ++b) {  // batch 0 warms up
+    const double start = ThreadCpuMs();
+    for (int i = 0; i < per_batch; ++i) {
+      validator::v1::ValidateResponse response;
+      if (Status s = validator::rpc::ValidateBatch(ref, request, &response); !s.ok()) {
+        std::fprintf(stderr, "transport_floor: %s\n", s.message().c_str());
+        return 1;
+      }
+      issues = static_cast<size_t>(response.issues_size());
+    }
+    if (b > 0) batch_ms.push_back((ThreadCpuMs() - start) / per_batch);
+  }
+  std::sort(batch_ms.begin(), batch_ms.end());
+  std::printf("# the validator's work in process, one thread (%zu issues a call): %.3f ms a call "
+              "(median of %d batches of %d; range %.3f-%.3f)\n",
+              issues, batch_ms[batch_ms.size() / 2], kBatches, per_batch, batch_ms.front(),
+              batch_ms.back());
   return 0;
 }
 
@@ -251,6 +296,7 @@ int ServeHttp(int port, const std::string& answer_path, FloorService::Hop hop,
 int Usage() {
   std::fprintf(stderr,
                "usage: transport_floor capture BODY VALIDATOR_ADDR OUT_DIR\n"
+               "       transport_floor work OUT_DIR [CALLS]\n"
                "       transport_floor grpc-messages PORT OUT_DIR\n"
                "       transport_floor grpc-bytes PORT ANSWER\n"
                "       transport_floor http PORT ANSWER [messages ADDR OUT_DIR | bytes ADDR]\n");
@@ -265,6 +311,9 @@ int main(int argc, char** argv) {
   dq::TuneAllocator(std::getenv("GLIBC_TUNABLES"));  // as the services' mains
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "capture" && argc == 5) return Capture(argv[2], argv[3], argv[4]);
+  if (mode == "work" && (argc == 3 || argc == 4)) {
+    return Work(argv[2], argc == 4 ? std::atoi(argv[3]) : 2000);
+  }
   if (mode == "grpc-messages" && argc == 4) {
     dq::validator::v1::ValidateResponse answer;
     if (!answer.ParseFromString(ReadFile(std::string(argv[3]) + "/response.pb"))) return Usage();
