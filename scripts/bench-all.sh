@@ -7,7 +7,8 @@
 #
 # With steps named (see STEPS below), runs only those. Generates the gen_catalog inputs it needs
 # into $DATA (default /tmp/pm) when they are missing. A failing step is recorded and the next one
-# runs; the exit code is that of the last failure. Needs ./dev build, wrk, python3-pandas, perf;
+# runs; the exit code is that of the last failure. A whole run ends with scripts/bench-check.py:
+# the goals table (also in $OUT/goals.md), and a failing exit status when a goal did not hold. Needs ./dev build, wrk, python3-pandas, perf;
 # the fuzz step needs clang (scripts/install-deps.sh --fuzz).
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -84,4 +85,11 @@ for step in "${STEPS[@]}"; do
   printf '%-24s exit %d  %4d s  %s\n' "$name" "$status" "$(( $(date +%s) - started ))" "$log"
   [ "$status" -eq 0 ] || rc=$status
 done
+# A whole run is held to the goals (scripts/bench-check.py); the table is kept beside the logs.
+if [ $# -eq 0 ]; then
+  echo
+  python3 scripts/bench-check.py "$OUT" | tee "$OUT/goals.md"
+  check=${PIPESTATUS[0]}
+  [ "$check" -eq 0 ] || [ "$rc" -ne 0 ] || rc=$check
+fi
 exit "$rc"

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""scripts/bench-check.py reads a scripts/bench-all.sh run's logs and holds them to the goals.
+
+The logs below keep the lines the checker reads, in the form the scripts and Google Benchmark
+print them (copied from a real run, other lines dropped). Each test changes one figure and looks
+at the exit status and the goal's row.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+CHECK = os.path.join(ROOT, "scripts", "bench-check.py")
+
+LOGS = {
+    "01-engine": """# build/bench/engine_bench --benchmark_min_time=2
+BM_ProductFamily        182 ms          182 ms           15 issues_per_run=6.539k items_per_second=1.10097M/s rows=200k
+BM_Customer             254 ms          254 ms           10 distinct_phones=199.916k issues_per_run=0 items_per_second=786.46k/s phone_fast=200k rows=200k
+""",
+    "02-engine-files": """BM_ProductFamily        196 ms          196 ms           14 issues_per_run=24.075k items_per_second=1019.7k/s rows=200k
+BM_Customer             258 ms          258 ms           10 distinct_phones=197.243k items_per_second=774.218k/s rows=200k
+""",
+    "03-phone-agreement": """samples          1000000 (seed 20261123)
+disagreements    0
+""",
+    "04-stream": """BM_Stream/threads:2/process_time/real_time_median         527 ms         1003 ms            5 rows=1000k
+BM_Stream/threads:1/process_time/real_time_median        1023 ms         1023 ms            5 rows=1000k
+""",
+    "06-validate": """     50%   44.91ms
+     99%   80.90ms
+Requests/sec:    713.15
+""",
+    "10-vs-pandas": """RESULT products (100000 rows)       dq 0.243 s   pandas 2.674 s   ratio 11.0x
+RESULT customers (100000, distinct phones) dq 0.137 s   pandas 3.980 s   ratio 29.1x
+""",
+    "11-gateway": """accepted (202) after .254767081 s; done after .651268204 s
+dq-gateway peak RSS: 101 MB
+dq-validator peak RSS: 63 MB
+redis-server peak RSS: 36 MB
+== GET /v1/jobs with limiter
+""",
+    "12-job-1m": """accepted (202) after 1.425486766 s; done after 3.381937149 s
+dq-gateway peak RSS: 290 MB
+dq-gateway peak RSS: 60 MB
+dq-validator peak RSS: 127 MB
+""",
+    "15-files": """BM_XlsxRead         828 ms          828 ms            2 bytes_per_second=60.2967M/s rows=100k
+BM_Gunzip           142 ms          142 ms            8 bytes_per_second=449.894M/s ratio=4.67608
+""",
+    "19-notifier": """burst: 20000/20000 delivered in 2.29 s = 8745 deliveries/s (p99 in burst 1974.6 ms)
+paced 1000/s for 5 s: 5000/5000 delivered; XADD->receipt p50 0.22 ms, p99 0.35 ms, max 0.50 ms
+""",
+    "20-hostile": """gateway peak RSS: 99 MB
+good tenant: 886/886 answered 200 (100.0 %), p99 11 ms, max 311 ms, refused writes (503/OOM) 0
+processes alive at the end (no restart): {'redis': True, 'validator': True, 'gateway': True}
+""",
+}
+
+
+def run(logs):
+    with tempfile.TemporaryDirectory() as d:
+        for name, text in logs.items():
+            with open(os.path.join(d, name + ".txt"), "w", encoding="utf-8") as f:
+                f.write(text)
+        p = subprocess.run([sys.executable, CHECK, d], capture_output=True, text=True)
+        return p.returncode, p.stdout
+
+
+def row(out, goal):
+    rows = [line for line in out.splitlines() if goal in line]
+    assert len(rows) >= 1, out
+    return rows[0]
+
+
+class BenchCheckTest(unittest.TestCase):
+    def test_a_run_that_holds_every_reachable_goal_passes(self):
+        code, out = run(LOGS)
+        self.assertEqual(code, 0, out)
+        self.assertIn("| 17 | XLSX read >= 50 MB/s of sheet XML | 63.2 MB/s | met |", out)
+        self.assertIn("1.94x (1023 -> 527 ms)", row(out, "1 M-row stream"))
+        # Known to be out of reach: shown as not met, not counted.
+        self.assertIn("out of reach", row(out, ">= 1,500 req/s"))
+
+    def test_a_goal_lost_fails_and_names_the_goal(self):
+        logs = dict(LOGS)
+        logs["15-files"] = LOGS["15-files"].replace("60.2967M/s", "46.1M/s")
+        code, out = run(logs)
+        self.assertEqual(code, 1, out)
+        self.assertIn("48.3 MB/s | **NOT MET**", row(out, "XLSX read"))
+        self.assertIn("1 goal(s) not held", out)
+
+    def test_a_bound_is_inclusive_and_a_ratio_is_read_from_the_result_line(self):
+        logs = dict(LOGS)
+        logs["10-vs-pandas"] = LOGS["10-vs-pandas"].replace("ratio 11.0x", "ratio 7.9x")
+        code, out = run(logs)
+        self.assertEqual(code, 1, out)
+        self.assertIn("**NOT MET**", row(out, ">= 8x the pandas script"))
+        logs["10-vs-pandas"] = LOGS["10-vs-pandas"].replace("ratio 11.0x", "ratio 8.0x")
+        self.assertEqual(run(logs)[0], 0)
+
+    def test_a_restart_or_a_refused_write_fails_the_tenant_goal(self):
+        for old, new in [("'gateway': True", "'gateway': False"),
+                         ("(503/OOM) 0", "(503/OOM) 2"),
+                         ("886/886", "885/886")]:
+            logs = dict(LOGS)
+            logs["20-hostile"] = LOGS["20-hostile"].replace(old, new)
+            code, out = run(logs)
+            self.assertEqual(code, 1, new)
+            self.assertIn("**NOT MET**", row(out, "Good tenant"))
+
+    def test_the_slower_engine_figure_counts(self):
+        logs = dict(LOGS)
+        logs["02-engine-files"] = LOGS["02-engine-files"].replace("1019.7k/s", "980k/s")
+        code, out = run(logs)
+        self.assertEqual(code, 1, out)
+        self.assertIn("980 k rows/s", row(out, "1,000,000 rows/s/core"))
+
+    def test_a_missing_step_has_no_figure_and_fails(self):
+        logs = dict(LOGS)
+        del logs["19-notifier"]
+        code, out = run(logs)
+        self.assertEqual(code, 1, out)
+        self.assertIn("no log for step 'notifier'", row(out, "Webhook deliveries"))
+        self.assertIn("**NO FIGURE**", row(out, "Webhook deliveries"))
+
+    def test_a_disagreement_fails_the_phone_goal(self):
+        logs = dict(LOGS)
+        logs["03-phone-agreement"] = LOGS["03-phone-agreement"].replace(
+            "disagreements    0", "disagreements    1")
+        code, out = run(logs)
+        self.assertEqual(code, 1, out)
+        self.assertIn("1 disagreements in 1000000 | **NOT MET**", out)
+
+    def test_no_directory_is_a_usage_error(self):
+        p = subprocess.run([sys.executable, CHECK, "/nonexistent/dq-bench"],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("usage", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
