@@ -154,16 +154,18 @@ def job_memory(run):
 
 
 def job_1m_memory(run):
-    # The receiving gateway (the first) holds the body, by design; the working gateway (the
-    # second) and the validator must stay bounded.
-    rss = rss_lines(log(run, "job-1m"))
-    gateways = [v for n, v in rss if n == "dq-gateway"]
+    # Every process, the receiving gateway's hold of the whole body (246 MB) included: any gateway
+    # may take the job, the receiving one too, so each is shown with its CPU.
+    text = log(run, "job-1m")
+    rss = rss_lines(text)
+    cpu = [float(m.group(2)) for m in re.finditer(r"^(\S+) CPU: ([0-9.]+) s", text, re.MULTILINE)]
+    gateways = [(v, c) for (n, v), c in zip(rss, cpu) if n == "dq-gateway"]
     validator = [v for n, v in rss if n == "dq-validator"]
-    if len(gateways) < 2 or not validator:
-        raise Missing("not every service's peak RSS")
-    worst = max(gateways[1], validator[0])
-    return worst, "working gateway %d MB, validator %d MB (receiving gateway %d MB)" % (
-        gateways[1], validator[0], gateways[0])
+    if not gateways or not validator or len(cpu) != len(rss):
+        raise Missing("not every service's peak RSS and CPU")
+    worst = max([v for v, _ in gateways] + validator)
+    return worst, "gateways %s (receiving first), validator %d MB" % (
+        ", ".join("%d MB / %.2f s CPU" % g for g in gateways), validator[0])
 
 
 def notifier_rate(run):
@@ -206,7 +208,8 @@ GOALS = [
      lambda v: v <= 2, False),
     ("earlier", "Peak memory per service in that run <= 300 MB", job_memory,
      lambda v: v <= 300, False),
-    ("earlier", "1,000,000 rows: working gateway and validator <= 300 MB", job_1m_memory,
+    ("earlier", "1,000,000 rows: every service <= 300 MB, the receiving gateway's body included",
+     job_1m_memory,
      lambda v: v <= 300, False),
     ("earlier", "Webhook deliveries >= 2,000/s", notifier_rate, lambda v: v >= 2000, False),
     ("earlier", "Job done -> webhook received, p99 <= 500 ms", notifier_p99,

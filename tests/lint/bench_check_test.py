@@ -42,10 +42,17 @@ dq-validator peak RSS: 63 MB
 redis-server peak RSS: 36 MB
 == GET /v1/jobs with limiter
 """,
-    "12-job-1m": """accepted (202) after 1.425486766 s; done after 3.381937149 s
+    "12-job-1m": """accepted (202) after 1.314904029 s; done after 3.283099345 s
 dq-gateway peak RSS: 290 MB
-dq-gateway peak RSS: 60 MB
-dq-validator peak RSS: 127 MB
+dq-gateway CPU: 2.34 s
+dq-gateway peak RSS: 42 MB
+dq-gateway CPU: 0.07 s
+dq-gateway peak RSS: 42 MB
+dq-gateway CPU: 0.07 s
+dq-validator peak RSS: 124 MB
+dq-validator CPU: 1.32 s
+redis-server peak RSS: 98 MB
+redis-server CPU: 0.40 s
 """,
     "15-files": """BM_XlsxRead         828 ms          828 ms            2 bytes_per_second=60.2967M/s rows=100k
 BM_Gunzip           142 ms          142 ms            8 bytes_per_second=449.894M/s ratio=4.67608
@@ -117,6 +124,17 @@ class BenchCheckTest(unittest.TestCase):
         code, out = run(logs)
         self.assertEqual(code, 1, out)
         self.assertIn("980 k rows/s", row(out, "1,000,000 rows/s/core"))
+
+    def test_the_1m_job_bounds_every_process_and_shows_each_gateways_cpu(self):
+        code, out = run(LOGS)
+        self.assertIn("gateways 290 MB / 2.34 s CPU, 42 MB / 0.07 s CPU, 42 MB / 0.07 s CPU "
+                      "(receiving first), validator 124 MB | met", row(out, "1,000,000 rows:"))
+        for old, new in [("124 MB", "310 MB"), ("290 MB", "301 MB")]:
+            logs = dict(LOGS)
+            logs["12-job-1m"] = LOGS["12-job-1m"].replace(old, new)
+            code, out = run(logs)
+            self.assertEqual(code, 1, out)
+            self.assertIn("**NOT MET**", row(out, "1,000,000 rows:"))
 
     def test_a_missing_step_has_no_figure_and_fails(self):
         logs = dict(LOGS)
