@@ -34,9 +34,11 @@
 #include <google/protobuf/arena.h>
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
-#include <ctime>
 #include <cstdio>
+#include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -102,8 +104,8 @@ int Capture(const std::string& body_path, const std::string& addr, const std::st
   }
   WriteFile(dir + "/request.pb", request->SerializeAsString());
   WriteFile(dir + "/response.pb", response.SerializeAsString());
-  std::printf("# validator request %zu bytes, its answer %zu bytes (%d issues)\n", request->ByteSizeLong(),
-              response.ByteSizeLong(), response.issues_size());
+  std::printf("# validator request %zu bytes, its answer %zu bytes (%d issues)\n",
+              request->ByteSizeLong(), response.ByteSizeLong(), response.issues_size());
   return 0;
 }
 
@@ -272,6 +274,13 @@ class FloorService final : public HttpService {
 
 int ServeHttp(int port, const std::string& answer_path, FloorService::Hop hop,
               const std::string& addr, const std::string& dir) {
+  // Blocked before any thread starts, so that every thread inherits the mask and sigwait below
+  // takes SIGTERM and SIGINT for a clean shutdown.
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
   FloorService service(ReadFile(answer_path), hop, addr, dir);
   HttpServerOptions options;
   options.bind = "127.0.0.1";
@@ -282,11 +291,6 @@ int ServeHttp(int port, const std::string& answer_path, FloorService::Hop hop,
     std::fprintf(stderr, "transport_floor: %s\n", s.message().c_str());
     return 1;
   }
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
   int sig = 0;
   sigwait(&set, &sig);
   server.Shutdown();

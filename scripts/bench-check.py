@@ -62,7 +62,8 @@ def rss_lines(text, before=None):
 # Each goal: (issue, what, step, read(run) -> (value, shown), holds(value), known_out_of_reach).
 # A goal known to be out of reach is reported and not counted; PERFORMANCE.md says why.
 def validate_rps(run):
-    v = float(search(r"^Requests/sec:\s+([0-9.]+)", log(run, "validate"), "no Requests/sec").group(1))
+    text = log(run, "validate")
+    v = float(search(r"^Requests/sec:\s+([0-9.]+)", text, "no Requests/sec").group(1))
     return v, "%.1f req/s" % v
 
 
