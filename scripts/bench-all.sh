@@ -8,8 +8,9 @@
 # With steps named (see STEPS below), runs only those. Generates the gen_catalog inputs it needs
 # into $DATA (default /tmp/pm) when they are missing. A failing step is recorded and the next one
 # runs; the exit code is that of the last failure. A whole run ends with scripts/bench-check.py:
-# the goals table (also in $OUT/goals.md), and a failing exit status when a goal did not hold. Needs ./dev build, wrk, python3-pandas, perf;
-# the fuzz step needs clang (scripts/install-deps.sh --fuzz).
+# the goals table (also in $OUT/goals.md), and a failing exit status when a goal did not hold.
+# Needs ./dev build, wrk, python3-pandas, perf; the fuzz step needs clang
+# (scripts/install-deps.sh --fuzz).
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${DQ_BUILD_DIR:-$ROOT/build}"

@@ -92,7 +92,8 @@ done
 echo "# CPU columns: http+bytes and http+grpc: the HTTP server, the gRPC server; dq: gateway, validator, redis"
 # The least one call can cost on this machine with this design, each part at its smallest
 # measured: wrk (the least it used a request in any run), the transport (http+grpc: HTTP server
-# and gRPC server, no work), reading the body (simdjson's DOM parse: floor+parse less floor), the
+# and gRPC server, no work), reading the body (simdjson's DOM parse: the lowest floor+parse less
+# the highest floor), the
 # validator's work in process, and Redis (dq's third column). Nothing else is counted: not
 # building the validator request, not writing the answer's cleaned records, not the gateway's
 # Redis calls, not the validator's threads under load. The cores divided by that sum bound the
