@@ -67,11 +67,16 @@ processes alive at the end (no restart): {'redis': True, 'validator': True, 'gat
 }
 
 
-def run(logs):
+END = "# end 2026-11-24T04:40:13Z, 20 s, exit 0\n"  # bench-all.sh's last line of a step's log
+
+
+def run(logs, ended_as_given=()):
+    """Writes the logs, each ending as bench-all.sh ends a step that succeeded (except those in
+    ended_as_given), checks them, and gives the exit status and output."""
     with tempfile.TemporaryDirectory() as d:
         for name, text in logs.items():
             with open(os.path.join(d, name + ".txt"), "w", encoding="utf-8") as f:
-                f.write(text)
+                f.write(text if name in ended_as_given else text + END)
         p = subprocess.run([sys.executable, CHECK, d], capture_output=True, text=True)
         return p.returncode, p.stdout
 
@@ -143,6 +148,24 @@ class BenchCheckTest(unittest.TestCase):
         self.assertEqual(code, 1, out)
         self.assertIn("no log for step 'notifier'", row(out, "Webhook deliveries"))
         self.assertIn("**NO FIGURE**", row(out, "Webhook deliveries"))
+
+    def test_a_step_that_failed_or_did_not_finish_gives_no_figure(self):
+        logs = dict(LOGS)
+        logs["15-files"] = LOGS["15-files"] + "# end 2026-11-24T04:34:46Z, 10 s, exit 1\n"
+        code, out = run(logs, ended_as_given={"15-files"})
+        self.assertEqual(code, 1, out)
+        self.assertIn("(step 'files' failed (exit 1)) | **NO FIGURE**", row(out, "XLSX read"))
+        logs["15-files"] = LOGS["15-files"]  # cut off before its end line
+        code, out = run(logs, ended_as_given={"15-files"})
+        self.assertEqual(code, 1, out)
+        self.assertIn("step 'files' did not finish", row(out, "gzip"))
+
+    def test_a_p99_in_microseconds_or_seconds_is_read_in_ms(self):
+        for text, shown in [("850.00us", "0.8 ms"), ("1.20s", "1200.0 ms")]:
+            logs = dict(LOGS)
+            logs["06-validate"] = LOGS["06-validate"].replace("80.90ms", text)
+            code, out = run(logs)
+            self.assertIn("| %s |" % shown, row(out, "p99 <= 60 ms"))
 
     def test_a_disagreement_fails_the_phone_goal(self):
         logs = dict(LOGS)
