@@ -81,6 +81,14 @@ def run(logs, ended_as_given=()):
         return p.returncode, p.stdout
 
 
+def run_changed(step, old, new):
+    """run() on LOGS with one replacement in one step's log."""
+    logs = dict(LOGS)
+    assert old in logs[step], old
+    logs[step] = LOGS[step].replace(old, new)
+    return run(logs)
+
+
 def row(out, goal):
     rows = [line for line in out.splitlines() if goal in line]
     assert len(rows) >= 1, out
@@ -97,36 +105,27 @@ class BenchCheckTest(unittest.TestCase):
         self.assertIn("out of reach", row(out, ">= 1,500 req/s"))
 
     def test_a_goal_lost_fails_and_names_the_goal(self):
-        logs = dict(LOGS)
-        logs["15-files"] = LOGS["15-files"].replace("60.2967M/s", "46.1M/s")
-        code, out = run(logs)
+        code, out = run_changed("15-files", "60.2967M/s", "46.1M/s")
         self.assertEqual(code, 1, out)
         self.assertIn("48.3 MB/s | **NOT MET**", row(out, "XLSX read"))
         self.assertIn("1 goal(s) not held", out)
 
     def test_a_bound_is_inclusive_and_a_ratio_is_read_from_the_result_line(self):
-        logs = dict(LOGS)
-        logs["10-vs-pandas"] = LOGS["10-vs-pandas"].replace("ratio 11.0x", "ratio 7.9x")
-        code, out = run(logs)
+        code, out = run_changed("10-vs-pandas", "ratio 11.0x", "ratio 7.9x")
         self.assertEqual(code, 1, out)
         self.assertIn("**NOT MET**", row(out, ">= 8x the pandas script"))
-        logs["10-vs-pandas"] = LOGS["10-vs-pandas"].replace("ratio 11.0x", "ratio 8.0x")
-        self.assertEqual(run(logs)[0], 0)
+        self.assertEqual(run_changed("10-vs-pandas", "ratio 11.0x", "ratio 8.0x")[0], 0)
 
     def test_a_restart_or_a_refused_write_fails_the_tenant_goal(self):
         for old, new in [("'gateway': True", "'gateway': False"),
                          ("(503/OOM) 0", "(503/OOM) 2"),
                          ("886/886", "885/886")]:
-            logs = dict(LOGS)
-            logs["20-hostile"] = LOGS["20-hostile"].replace(old, new)
-            code, out = run(logs)
+            code, out = run_changed("20-hostile", old, new)
             self.assertEqual(code, 1, new)
             self.assertIn("**NOT MET**", row(out, "Good tenant"))
 
     def test_the_slower_engine_figure_counts(self):
-        logs = dict(LOGS)
-        logs["02-engine-files"] = LOGS["02-engine-files"].replace("1019.7k/s", "980k/s")
-        code, out = run(logs)
+        code, out = run_changed("02-engine-files", "1019.7k/s", "980k/s")
         self.assertEqual(code, 1, out)
         self.assertIn("980 k rows/s", row(out, "1,000,000 rows/s/core"))
 
@@ -135,9 +134,7 @@ class BenchCheckTest(unittest.TestCase):
         self.assertIn("gateways 290 MB / 2.34 s CPU, 42 MB / 0.07 s CPU, 42 MB / 0.07 s CPU "
                       "(receiving first), validator 124 MB | met", row(out, "1,000,000 rows:"))
         for old, new in [("124 MB", "310 MB"), ("290 MB", "301 MB")]:
-            logs = dict(LOGS)
-            logs["12-job-1m"] = LOGS["12-job-1m"].replace(old, new)
-            code, out = run(logs)
+            code, out = run_changed("12-job-1m", old, new)
             self.assertEqual(code, 1, out)
             self.assertIn("**NOT MET**", row(out, "1,000,000 rows:"))
 
@@ -162,16 +159,11 @@ class BenchCheckTest(unittest.TestCase):
 
     def test_a_p99_in_microseconds_or_seconds_is_read_in_ms(self):
         for text, shown in [("850.00us", "0.8 ms"), ("1.20s", "1200.0 ms")]:
-            logs = dict(LOGS)
-            logs["06-validate"] = LOGS["06-validate"].replace("80.90ms", text)
-            code, out = run(logs)
+            code, out = run_changed("06-validate", "80.90ms", text)
             self.assertIn("| %s |" % shown, row(out, "p99 <= 60 ms"))
 
     def test_a_disagreement_fails_the_phone_goal(self):
-        logs = dict(LOGS)
-        logs["03-phone-agreement"] = LOGS["03-phone-agreement"].replace(
-            "disagreements    0", "disagreements    1")
-        code, out = run(logs)
+        code, out = run_changed("03-phone-agreement", "disagreements    0", "disagreements    1")
         self.assertEqual(code, 1, out)
         self.assertIn("1 disagreements in 1000000 | **NOT MET**", out)
 
