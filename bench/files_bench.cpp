@@ -10,9 +10,9 @@
 #include <random>
 #include <string>
 
-#include "ingest/gzip.h"
-#include "ingest/row_reader.h"
-#include "ingest/row_writer.h"
+#include "dq/ingest/gzip.h"
+#include "dq/ingest/row_reader.h"
+#include "dq/ingest/row_writer.h"
 
 namespace dq::ingest {
 namespace {

@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "ingest/json_fast.h"
-#include "ingest/row_reader.h"
-#include "ingest/row_writer.h"
+#include "dq/ingest/json_fast.h"
+#include "dq/ingest/row_reader.h"
+#include "dq/ingest/row_writer.h"
 
 namespace dq::ingest {
 namespace {

@@ -31,6 +31,6 @@ int main(int argc, char** argv) {
     const char* v = std::getenv(name.c_str());
     return v == nullptr ? std::nullopt : std::optional<std::string>(v);
   };
-  dq::notifier::RedisDeliveryLog deliveries(redis);
+  dq::webhook::RedisDeliveryLog deliveries(redis);
   return dq::cli::Run(args, store, &deliveries, options, std::cout, std::cerr);
 }

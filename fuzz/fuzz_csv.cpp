@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "fuzz_util.h"
-#include "ingest/csv_reader.h"
+#include "dq/ingest/csv_reader.h"
 
 using namespace dq::ingest;
 

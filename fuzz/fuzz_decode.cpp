@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #include "fuzz_util.h"
-#include "ingest/upload_decode.h"
-#include "ingest/utf8.h"
+#include "dq/ingest/upload_decode.h"
+#include "dq/ingest/utf8.h"
 
 using namespace dq::ingest;
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "fuzz_util.h"
-#include "ingest/json_reader.h"
+#include "dq/ingest/json_reader.h"
 
 using namespace dq::ingest;
 

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "fuzz_util.h"
-#include "ingest/multipart.h"
-#include "ingest/upload_form.h"
+#include "dq/ingest/multipart.h"
+#include "dq/ingest/upload_form.h"
 
 using namespace dq;
 using namespace dq::ingest;

@@ -6,8 +6,8 @@
 #include <cstdint>
 
 #include "fuzz_util.h"
-#include "ingest/json_fast.h"
-#include "ingest/json_reader.h"
+#include "dq/ingest/json_fast.h"
+#include "dq/ingest/json_reader.h"
 
 using namespace dq::ingest;
 

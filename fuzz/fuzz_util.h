@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "ingest/row_reader.h"
-#include "ingest/row_writer.h"
+#include "dq/ingest/row_reader.h"
+#include "dq/ingest/row_writer.h"
 
 namespace dq::ingest::fuzz {
 

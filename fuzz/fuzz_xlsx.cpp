@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "fuzz_util.h"
-#include "ingest/xlsx_reader.h"
+#include "dq/ingest/xlsx_reader.h"
 
 using namespace dq::ingest;
 

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <thread>
 
-#include "curl_http_sender.h"
+#include "dq/webhook/curl_http_sender.h"
 #include "dq/common/allocator.h"
 #include "dq/common/log.h"
 #include "dq/common/settings.h"
@@ -16,7 +16,7 @@
 int main() {
   dq::TuneAllocator(std::getenv("GLIBC_TUNABLES"));  // keeps memory between jobs (allocator.h)
   dq::BlockTerminationSignals();
-  dq::notifier::CurlHttpSender::GlobalInit();  // test deliveries; before any thread starts
+  dq::webhook::CurlHttpSender::GlobalInit();  // test deliveries; before any thread starts
   auto settings = dq::Settings::FromEnvironment(dq::kGateway);
   if (!settings.ok()) {
     std::fprintf(stderr, "dq-gateway: %s\n", settings.status().message().c_str());

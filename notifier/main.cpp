@@ -1,7 +1,7 @@
 // dq-notifier: delivers signed job.complete webhooks from the dq:events stream.
 #include <cstdio>
 
-#include "curl_http_sender.h"
+#include "dq/webhook/curl_http_sender.h"
 #include "dq/common/log.h"
 #include "dq/common/signals.h"
 #include "notifier_app.h"
@@ -9,7 +9,7 @@
 
 int main() {
   dq::BlockTerminationSignals();
-  dq::notifier::CurlHttpSender::GlobalInit();
+  dq::webhook::CurlHttpSender::GlobalInit();
   auto settings = dq::notifier::LoadNotifierSettings(dq::notifier::ProcessEnvironment());
   if (!settings.ok()) {
     std::fprintf(stderr, "dq-notifier: %s\n", settings.status().message().c_str());

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace dq::notifier {
+namespace dq::webhook {
 namespace {
 
 using nlohmann::json;
@@ -213,4 +213,4 @@ Status RedisDeliveryLog::Redeliver(std::string_view account_id, std::string_view
                                           " in its delivery log or dead letters");
 }
 
-}  // namespace dq::notifier
+}  // namespace dq::webhook

@@ -4,7 +4,7 @@
 
 #include "dq/common/job_event.h"
 
-namespace dq::notifier {
+namespace dq::webhook {
 namespace {
 
 Status Invalid(std::string message) {
@@ -57,4 +57,4 @@ Result<Event> EventFromJson(std::string_view json) {
   return e;
 }
 
-}  // namespace dq::notifier
+}  // namespace dq::webhook

@@ -28,7 +28,7 @@ struct Flags {
 struct Context {
   const Flags& f;
   AccountStore& store;
-  notifier::RedisDeliveryLog* deliveries;
+  webhook::RedisDeliveryLog* deliveries;
   const CliOptions& options;
   std::ostream& out;
   std::ostream& err;
@@ -296,7 +296,7 @@ const CLI::App* Leaf(const CLI::App& app) {
 }  // namespace
 
 int Run(const std::vector<std::string>& args, AccountStore& store,
-        notifier::RedisDeliveryLog* deliveries, const CliOptions& options, std::ostream& out,
+        webhook::RedisDeliveryLog* deliveries, const CliOptions& options, std::ostream& out,
         std::ostream& err) {
   Flags flags;
   std::map<const CLI::App*, Handler> handlers;

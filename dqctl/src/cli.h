@@ -48,7 +48,7 @@ inline constexpr int kExitUsage = 2;   // the command line is wrong
 // Runs one command line (without the program name). --help and --version print text on out and
 // answer 0. deliveries may be null when there is no webhook log (tests of other commands).
 int Run(const std::vector<std::string>& args, AccountStore& store,
-        notifier::RedisDeliveryLog* deliveries, const CliOptions& options, std::ostream& out,
+        webhook::RedisDeliveryLog* deliveries, const CliOptions& options, std::ostream& out,
         std::ostream& err);
 
 }  // namespace dq::cli

@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "curl_http_sender.h"
+#include "dq/webhook/curl_http_sender.h"
 #include "dq/common/log.h"
 #include "dq/common/metrics.h"
 
@@ -39,13 +39,13 @@ NotifierApp::NotifierApp(NotifierSettings settings) : settings_(std::move(settin
 
 NotifierApp::~NotifierApp() { Shutdown(); }
 
-std::unique_ptr<HttpSender> NotifierApp::NewSender() const {
-  CurlSenderOptions o;
+std::unique_ptr<webhook::HttpSender> NotifierApp::NewSender() const {
+  webhook::CurlSenderOptions o;
   o.timeout = std::chrono::milliseconds(settings_.timeout_ms);
   o.connect_timeout = std::chrono::milliseconds(std::min<int64_t>(settings_.timeout_ms, 5000));
   o.allow_http = settings_.allow_http;
   o.allow_private = settings_.allow_private;
-  return std::make_unique<CurlHttpSender>(o);
+  return std::make_unique<webhook::CurlHttpSender>(o);
 }
 
 Status NotifierApp::Start() {
@@ -56,13 +56,13 @@ Status NotifierApp::Start() {
   blocking.pool_size = static_cast<size_t>(settings_.workers);
   blocking_redis_ = std::make_unique<RedisClient>(blocking);
   accounts_ = std::make_unique<RedisAccountStore>(*redis_, SystemClock::Instance());
-  store_ = std::make_unique<RedisDeliveryLog>(*redis_);
-  random_ = std::make_unique<MtRandomSource>(std::random_device{}());
-  policy_ = std::make_unique<RetryPolicy>(settings_.schedule, *random_);
-  dispatcher_ = std::make_unique<Dispatcher>(
+  store_ = std::make_unique<webhook::RedisDeliveryLog>(*redis_);
+  random_ = std::make_unique<webhook::MtRandomSource>(std::random_device{}());
+  policy_ = std::make_unique<webhook::RetryPolicy>(settings_.schedule, *random_);
+  dispatcher_ = std::make_unique<webhook::Dispatcher>(
       [this](std::string_view account) { return accounts_->GetWebhook(account); }, *store_,
       *policy_, SystemClock::Instance(),
-      UrlPolicy{settings_.allow_http, settings_.allow_private});
+      webhook::UrlPolicy{settings_.allow_http, settings_.allow_private});
   stream_ = std::make_unique<RedisEventStream>(*redis_, *blocking_redis_, ConsumerName());
 
   health_ = std::make_unique<OpsHttpServer>(settings_.bind, settings_.port,
@@ -103,8 +103,8 @@ bool NotifierApp::Pause(int64_t ms) {
   return !stop_;
 }
 
-void NotifierApp::HandleEntry(const StreamEntry& entry, HttpSender& sender) {
-  auto event = EventFromStreamFields(entry.fields);
+void NotifierApp::HandleEntry(const StreamEntry& entry, webhook::HttpSender& sender) {
+  auto event = webhook::EventFromStreamFields(entry.fields);
   if (!event.ok()) {
     // Nothing can ever deliver it; keeping it pending would only make it come back forever.
     Malformed().Inc();

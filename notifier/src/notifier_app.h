@@ -14,15 +14,15 @@
 #include <vector>
 
 #include "dq/common/delivery_log.h"
-#include "dispatcher.h"
+#include "dq/webhook/dispatcher.h"
 #include "dq/common/account_store.h"
 #include "dq/common/redis_client.h"
 #include "dq/common/grpc_health_server.h"
 #include "dq/common/ops_http_server.h"
-#include "http_sender.h"
+#include "dq/webhook/http_sender.h"
 #include "notifier_settings.h"
 #include "redis_event_stream.h"
-#include "retry_policy.h"
+#include "dq/webhook/retry_policy.h"
 
 namespace dq::notifier {
 
@@ -43,8 +43,8 @@ class NotifierApp {
   void RetryLoop();
   void ReclaimLoop();
   // Delivers one stream entry and acknowledges it once its outcome is durable.
-  void HandleEntry(const StreamEntry& entry, HttpSender& sender);
-  std::unique_ptr<HttpSender> NewSender() const;
+  void HandleEntry(const StreamEntry& entry, webhook::HttpSender& sender);
+  std::unique_ptr<webhook::HttpSender> NewSender() const;
   // Waits up to ms or until Shutdown(); false when stopping.
   bool Pause(int64_t ms);
 
@@ -52,10 +52,10 @@ class NotifierApp {
   std::unique_ptr<RedisClient> redis_;
   std::unique_ptr<RedisClient> blocking_redis_;
   std::unique_ptr<RedisAccountStore> accounts_;
-  std::unique_ptr<RedisDeliveryLog> store_;
-  std::unique_ptr<MtRandomSource> random_;
-  std::unique_ptr<RetryPolicy> policy_;
-  std::unique_ptr<Dispatcher> dispatcher_;
+  std::unique_ptr<webhook::RedisDeliveryLog> store_;
+  std::unique_ptr<webhook::MtRandomSource> random_;
+  std::unique_ptr<webhook::RetryPolicy> policy_;
+  std::unique_ptr<webhook::Dispatcher> dispatcher_;
   std::unique_ptr<RedisEventStream> stream_;
   std::unique_ptr<OpsHttpServer> health_;
   std::unique_ptr<GrpcHealthServer> grpc_health_;

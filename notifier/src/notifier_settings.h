@@ -11,7 +11,7 @@
 
 #include "dq/common/redis_client.h"
 #include "dq/common/settings.h"
-#include "retry_policy.h"
+#include "dq/webhook/retry_policy.h"
 
 namespace dq::notifier {
 
@@ -28,7 +28,7 @@ struct NotifierSettings {
   int64_t timeout_ms = 10'000;     // DQ_WEBHOOK_TIMEOUT_MS
   int64_t claim_idle_ms = 120'000; // DQ_NOTIFIER_CLAIM_IDLE_MS
   int64_t poll_ms = 250;           // DQ_NOTIFIER_POLL_MS: retry-schedule and reclaim poll
-  RetrySchedule schedule;          // DQ_WEBHOOK_RETRY_{BASE,MAX_DELAY,TOTAL}_MS
+  webhook::RetrySchedule schedule;          // DQ_WEBHOOK_RETRY_{BASE,MAX_DELAY,TOTAL}_MS
   std::string describe;            // for the start-up log line
 };
 

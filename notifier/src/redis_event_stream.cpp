@@ -15,17 +15,17 @@ bool ParseStreamEntry(const RedisReply& r, StreamEntry* out) {
 }
 
 Status RedisEventStream::EnsureGroup() {
-  auto r = redis_.Command({"XGROUP", "CREATE", std::string(kEventStream),
-                           std::string(kConsumerGroup), "0", "MKSTREAM"});
+  auto r = redis_.Command({"XGROUP", "CREATE", std::string(webhook::kEventStream),
+                           std::string(webhook::kConsumerGroup), "0", "MKSTREAM"});
   if (r.ok()) return Status::Ok();
   if (r.status().message().find("BUSYGROUP") != std::string::npos) return Status::Ok();
   return r.status();
 }
 
 Result<std::vector<StreamEntry>> RedisEventStream::ReadNew(int count, int block_ms) {
-  auto r = blocking_.Command({"XREADGROUP", "GROUP", std::string(kConsumerGroup), consumer_,
+  auto r = blocking_.Command({"XREADGROUP", "GROUP", std::string(webhook::kConsumerGroup), consumer_,
                               "COUNT", std::to_string(count), "BLOCK", std::to_string(block_ms),
-                              "STREAMS", std::string(kEventStream), ">"});
+                              "STREAMS", std::string(webhook::kEventStream), ">"});
   if (!r.ok()) return r.status();
   std::vector<StreamEntry> out;
   if (r->is_nil()) return out;
@@ -40,13 +40,13 @@ Result<std::vector<StreamEntry>> RedisEventStream::ReadNew(int count, int block_
 }
 
 Status RedisEventStream::Ack(const std::string& id) {
-  auto r = redis_.Command({"XACK", std::string(kEventStream), std::string(kConsumerGroup), id});
+  auto r = redis_.Command({"XACK", std::string(webhook::kEventStream), std::string(webhook::kConsumerGroup), id});
   return r.ok() ? Status::Ok() : r.status();
 }
 
 Result<ClaimPage> RedisEventStream::Claim(const std::string& cursor, int64_t min_idle_ms,
                                           int count) {
-  auto r = redis_.Command({"XAUTOCLAIM", std::string(kEventStream), std::string(kConsumerGroup),
+  auto r = redis_.Command({"XAUTOCLAIM", std::string(webhook::kEventStream), std::string(webhook::kConsumerGroup),
                            consumer_, std::to_string(min_idle_ms), cursor, "COUNT",
                            std::to_string(count)});
   if (!r.ok()) return r.status();

@@ -10,11 +10,11 @@
 #include "../webhooks/webhook_api.h"
 #include "console_api.h"
 #include "dq/common/delivery_log.h"
-#include "dispatcher.h"
+#include "dq/webhook/dispatcher.h"
 #include "dq/common/account_store.h"
 #include "dq/common/redis_client.h"
 #include "dq/common/settings.h"
-#include "retry_policy.h"
+#include "dq/webhook/retry_policy.h"
 
 namespace dq::gateway {
 
@@ -31,10 +31,10 @@ class SelfService {
   std::unique_ptr<RedisLoginThrottle> throttle_;
   std::unique_ptr<Argon2PasswordHasher> hasher_;
   std::unique_ptr<ConsoleApi> console_;
-  std::unique_ptr<notifier::RedisDeliveryLog> delivery_log_;
-  std::unique_ptr<notifier::MtRandomSource> random_;
-  std::unique_ptr<notifier::RetryPolicy> retry_;
-  std::unique_ptr<notifier::Dispatcher> dispatcher_;
+  std::unique_ptr<webhook::RedisDeliveryLog> delivery_log_;
+  std::unique_ptr<webhook::MtRandomSource> random_;
+  std::unique_ptr<webhook::RetryPolicy> retry_;
+  std::unique_ptr<webhook::Dispatcher> dispatcher_;
   std::unique_ptr<WebhookApi> webhooks_;
 };
 

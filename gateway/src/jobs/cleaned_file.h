@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "dq/common/status.h"
-#include "ingest/row_reader.h"
-#include "ingest/row_writer.h"
+#include "dq/ingest/row_reader.h"
+#include "dq/ingest/row_writer.h"
 #include "job.h"
 
 namespace dq::gateway {

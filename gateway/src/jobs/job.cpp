@@ -1,6 +1,6 @@
 #include "job.h"
 
-#include "ingest/mapping_inference.h"
+#include "dq/ingest/mapping_inference.h"
 
 #include <algorithm>
 

@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ingest/file_format.h"
-#include "ingest/row_reader.h"
+#include "dq/ingest/file_format.h"
+#include "dq/ingest/row_reader.h"
 
 namespace dq::gateway {
 

@@ -4,7 +4,7 @@
 
 #include "cleaned_file.h"
 #include "dq/common/json_escape.h"
-#include "ingest/mapping_inference.h"
+#include "dq/ingest/mapping_inference.h"
 
 namespace dq::gateway {
 

@@ -6,7 +6,7 @@
 #include "dq/common/metrics.h"
 #include "dq/common/time_format.h"
 #include "cleaned_file.h"
-#include "ingest/row_reader.h"
+#include "dq/ingest/row_reader.h"
 #include "stage_timer.h"
 
 namespace dq::gateway {

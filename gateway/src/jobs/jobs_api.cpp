@@ -11,9 +11,9 @@
 #include "dq/common/crypto.h"
 #include "dq/common/log.h"
 #include "dq/common/time_format.h"
-#include "ingest/mapping_inference.h"
-#include "ingest/row_writer.h"
-#include "ingest/upload_form.h"
+#include "dq/ingest/mapping_inference.h"
+#include "dq/ingest/row_writer.h"
+#include "dq/ingest/upload_form.h"
 #include "stage_timer.h"
 #include "upload_request.h"
 

@@ -9,7 +9,7 @@
 #include "dq/common/log.h"
 #include "dq/common/time_format.h"
 #include "cleaned_file.h"
-#include "ingest/row_writer.h"
+#include "dq/ingest/row_writer.h"
 
 namespace dq::gateway {
 namespace {

@@ -1,8 +1,8 @@
 // POST /v1/jobs/preview (JobsApi::Preview): what an upload would be read as, before a job.
 #include "http/core/error_response.h"
 #include "http/core/json_util.h"
-#include "ingest/mapping_inference.h"
-#include "ingest/row_reader.h"
+#include "dq/ingest/mapping_inference.h"
+#include "dq/ingest/row_reader.h"
 #include "jobs_api.h"
 #include "upload_request.h"
 

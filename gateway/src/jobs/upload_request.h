@@ -11,8 +11,8 @@
 
 #include "http/core/http_types.h"
 #include "dq/common/status.h"
-#include "ingest/upload_decode.h"
-#include "ingest/upload_form.h"
+#include "dq/ingest/upload_decode.h"
+#include "dq/ingest/upload_form.h"
 
 namespace dq::gateway {
 

@@ -4,9 +4,9 @@
 
 #include "http/core/json_util.h"
 #include "dq/common/vocabulary.h"
-#include "ingest/json_fast.h"
-#include "ingest/mapping_inference.h"
-#include "ingest/utf8.h"
+#include "dq/ingest/json_fast.h"
+#include "dq/ingest/mapping_inference.h"
+#include "dq/ingest/utf8.h"
 #include "dq/common/ascii.h"
 
 namespace dq::gateway {

@@ -26,7 +26,7 @@
 
 #include "dq/common/status.h"
 #include "dq/validator/v1/validator.pb.h"
-#include "ingest/json_text.h"
+#include "dq/ingest/json_text.h"
 
 namespace dq::gateway {
 

@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "http/core/json_writer.h"
-#include "ingest/mapping_inference.h"
+#include "dq/ingest/mapping_inference.h"
 #include "validate_request.h"
 
 namespace dq::gateway {

@@ -6,11 +6,11 @@
 #include "http/core/json_body.h"
 #include "http/core/json_util.h"
 #include "../jobs/jobs_api.h"
-#include "delivery.h"
+#include "dq/webhook/delivery.h"
 #include "dq/common/crypto.h"
 #include "dq/common/time_format.h"
 #include "dq/common/event.h"
-#include "signer.h"
+#include "dq/webhook/signer.h"
 
 namespace dq::gateway {
 namespace {
@@ -49,7 +49,7 @@ std::string SecretHint(std::string_view secret) {
   if (secret.empty()) return "";
   const std::string_view tail = secret.size() > 4 ? secret.substr(secret.size() - 4) : secret;
   const std::string_view head =
-      secret.starts_with(notifier::kStandardSecretPrefix) ? notifier::kStandardSecretPrefix : "";
+      secret.starts_with(webhook::kStandardSecretPrefix) ? webhook::kStandardSecretPrefix : "";
   return std::string(head) + "…" + std::string(tail);
 }
 
@@ -66,7 +66,7 @@ HttpResponse WebhookApi::Put(const HttpRequest& request, const Principal& who) {
   if (!url.ok()) return ErrorResponse(url.status());
   auto enabled = BoolField(*body, "enabled");
   if (!enabled.ok()) return ErrorResponse(enabled.status());
-  if (auto checked = notifier::ValidateWebhookUrl(**url, deps_.url_policy); !checked.ok()) {
+  if (auto checked = webhook::ValidateWebhookUrl(**url, deps_.url_policy); !checked.ok()) {
     return ErrorResponse(Status(ErrorCode::kInvalidWebhookUrl,
                                 "The webhook URL is refused: " + checked.status().message() + ".",
                                 {{"url", checked.status().message()}}));
@@ -79,7 +79,7 @@ HttpResponse WebhookApi::Put(const HttpRequest& request, const Principal& who) {
 }
 
 HttpResponse WebhookApi::RollSecret(const Principal& who) {
-  const std::string secret = notifier::NewStandardSecret();
+  const std::string secret = webhook::NewStandardSecret();
   if (Status s = deps_.accounts.SetWebhookSecret(who.account.id, secret); !s.ok()) {
     return ErrorResponse(s);
   }
@@ -97,8 +97,8 @@ HttpResponse WebhookApi::Test(const Principal& who) {
                                 "Set a webhook URL first (PUT …/webhook)."));
   }
   const auto now = deps_.clock.Now();
-  notifier::Event event;
-  event.type = std::string(notifier::kJobCompleteType);
+  webhook::Event event;
+  event.type = std::string(webhook::kJobCompleteType);
   event.account_id = who.account.id;
   event.delivery_id = NewUuidV4();
   event.created_ms = UnixMillis(now);
@@ -118,8 +118,8 @@ HttpResponse WebhookApi::Test(const Principal& who) {
   // The attempt just logged carries the status code, error and duration.
   json body = {{"delivery_id", event.delivery_id},
                {"job_id", job_id},
-               {"outcome", std::string(notifier::OutcomeName(*outcome))},
-               {"delivered", *outcome == notifier::Outcome::kDelivered},
+               {"outcome", std::string(webhook::OutcomeName(*outcome))},
+               {"delivered", *outcome == webhook::Outcome::kDelivered},
                {"status_code", nullptr},
                {"error", nullptr},
                {"duration_ms", nullptr}};
@@ -137,11 +137,11 @@ HttpResponse WebhookApi::Test(const Principal& who) {
 }
 
 HttpResponse WebhookApi::Deliveries(const HttpRequest& request, const Principal& who) {
-  auto limit = IntParam(request, "limit", 20, 1, notifier::kDeliveryLogSize);
+  auto limit = IntParam(request, "limit", 20, 1, webhook::kDeliveryLogSize);
   if (!limit.ok()) return ErrorResponse(limit.status());
   auto attempts = deps_.log.Deliveries(who.account.id, static_cast<int>(*limit));
   if (!attempts.ok()) return ErrorResponse(attempts.status());
-  auto dead = deps_.log.DeadLetters(who.account.id, notifier::kDeliveryLogSize);
+  auto dead = deps_.log.DeadLetters(who.account.id, webhook::kDeliveryLogSize);
   if (!dead.ok()) return ErrorResponse(dead.status());
   std::set<std::string> dead_ids;
   for (const auto& d : *dead) dead_ids.insert(d.event.delivery_id);

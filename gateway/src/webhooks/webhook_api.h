@@ -10,23 +10,23 @@
 
 #include "../auth/authenticator.h"
 #include "http/core/http_types.h"
-#include "address_policy.h"
+#include "dq/webhook/address_policy.h"
 #include "dq/common/delivery_log.h"
-#include "dispatcher.h"
+#include "dq/webhook/dispatcher.h"
 #include "dq/common/account_store.h"
 #include "dq/common/clock.h"
-#include "http_sender.h"
+#include "dq/webhook/http_sender.h"
 
 namespace dq::gateway {
 
 struct WebhookApiDeps {
   AccountStore& accounts;
-  notifier::RedisDeliveryLog& log;
-  notifier::Dispatcher& dispatcher;
+  webhook::RedisDeliveryLog& log;
+  webhook::Dispatcher& dispatcher;
   // A sender for one test delivery (CurlHttpSender in the service; senders are not
   // thread-safe, so each request makes its own).
-  std::function<std::unique_ptr<notifier::HttpSender>()> make_sender;
-  notifier::UrlPolicy url_policy;
+  std::function<std::unique_ptr<webhook::HttpSender>()> make_sender;
+  webhook::UrlPolicy url_policy;
   const Clock& clock;
 };
 

@@ -8,8 +8,8 @@
 #include <map>
 #include <set>
 
-#include "ingest/row_reader.h"
-#include "ingest/row_writer.h"
+#include "dq/ingest/row_reader.h"
+#include "dq/ingest/row_writer.h"
 #include "stack.h"
 
 namespace dq::testing {

@@ -13,7 +13,7 @@
 #include "dq/common/crypto.h"
 #include "dq/common/redis_client.h"
 #include "dq/testing/harness.h"
-#include "signer.h"
+#include "dq/webhook/signer.h"
 #include "test_receiver.h"
 
 namespace dq::notifier {
@@ -27,6 +27,9 @@ using dq::testing::WaitFor;
 using testing::ReceivedRequest;
 using testing::ReceiverReply;
 using testing::TestReceiver;
+using webhook::DeadLetter;
+using webhook::RedisDeliveryLog;
+using webhook::VerifySignature;
 
 class NotifierIntegrationTest : public ::testing::Test {
  protected:

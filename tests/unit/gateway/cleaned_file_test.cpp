@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ingest/row_writer.h"
+#include "dq/ingest/row_writer.h"
 
 namespace dq::gateway {
 namespace {

@@ -10,7 +10,7 @@
 #include "dq/testing/fake_clock.h"
 #include "dq/testing/job_fakes.h"
 #include "dq/testing/gateway_fakes.h"
-#include "ingest/row_writer.h"
+#include "dq/ingest/row_writer.h"
 #include "jobs/cleaned_file.h"
 #include "jobs/job_heartbeat.h"
 #include "jobs/jobs_api.h"

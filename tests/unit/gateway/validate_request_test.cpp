@@ -4,7 +4,7 @@
 #include "http/core/json_util.h"
 #include "dq/testing/gateway_fakes.h"
 #include "dq/testing/validate_command_diff.h"
-#include "ingest/json_reader.h"
+#include "dq/ingest/json_reader.h"
 
 #include <algorithm>
 #include <map>

@@ -1,6 +1,6 @@
 // The word-at-a-time byte tests against a byte-at-a-time reference, on random words and on every
 // position of every byte value: whether a byte is flagged must be exact, and so must the first.
-#include "ingest/byte_scan.h"
+#include "dq/ingest/byte_scan.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "ingest/csv_reader.h"
+#include "dq/ingest/csv_reader.h"
 
 #include <gtest/gtest.h>
 

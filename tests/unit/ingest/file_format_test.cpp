@@ -1,4 +1,4 @@
-#include "ingest/file_format.h"
+#include "dq/ingest/file_format.h"
 
 #include <gtest/gtest.h>
 

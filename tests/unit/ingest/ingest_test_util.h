@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ingest/row_reader.h"
+#include "dq/ingest/row_reader.h"
 
 namespace dq::ingest::testing {
 

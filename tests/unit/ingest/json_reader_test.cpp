@@ -1,6 +1,6 @@
-#include "ingest/json_reader.h"
+#include "dq/ingest/json_reader.h"
 
-#include "ingest/json_fast.h"
+#include "dq/ingest/json_fast.h"
 #include <gtest/gtest.h>
 
 #include "ingest_test_util.h"

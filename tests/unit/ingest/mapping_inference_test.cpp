@@ -1,4 +1,4 @@
-#include "ingest/mapping_inference.h"
+#include "dq/ingest/mapping_inference.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-#include "ingest/multipart.h"
+#include "dq/ingest/multipart.h"
 
 #include <gtest/gtest.h>
 
-#include "ingest/upload_form.h"
+#include "dq/ingest/upload_form.h"
 
 namespace dq::ingest {
 namespace {

@@ -6,9 +6,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "ingest/file_format.h"
-#include "ingest/row_reader.h"
-#include "ingest/upload_form.h"
+#include "dq/ingest/file_format.h"
+#include "dq/ingest/row_reader.h"
+#include "dq/ingest/upload_form.h"
 
 namespace dq::ingest {
 namespace {

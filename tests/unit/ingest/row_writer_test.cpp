@@ -1,4 +1,4 @@
-#include "ingest/row_writer.h"
+#include "dq/ingest/row_writer.h"
 
 #include <gtest/gtest.h>
 

@@ -5,11 +5,11 @@
 #include <random>
 #include <zlib.h>
 
-#include "ingest/gzip.h"
-#include "ingest/text_encoding.h"
-#include "ingest/upload_decode.h"
-#include "ingest/xlsx_reader.h"
-#include "ingest/row_writer.h"
+#include "dq/ingest/gzip.h"
+#include "dq/ingest/text_encoding.h"
+#include "dq/ingest/upload_decode.h"
+#include "dq/ingest/xlsx_reader.h"
+#include "dq/ingest/row_writer.h"
 #include "ingest_test_util.h"
 
 namespace dq::ingest {

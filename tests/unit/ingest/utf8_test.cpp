@@ -1,7 +1,7 @@
 // FindInvalidUtf8 (ingest/utf8.h) against a plain decoder written from RFC 3629's table: the same
 // verdict and the same first bad byte on every tricky sequence and on random text, short and
 // long (long text goes through the SIMD validator's blocks and their edges).
-#include "ingest/utf8.h"
+#include "dq/ingest/utf8.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "ingest/upload_decode.h"
+#include "dq/ingest/upload_decode.h"
 #include "ingest_test_util.h"
 
 namespace dq::ingest {

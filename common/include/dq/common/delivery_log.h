@@ -30,7 +30,7 @@
 #include "dq/common/status.h"
 #include "dq/common/event.h"
 
-namespace dq::notifier {
+namespace dq::webhook {
 
 inline constexpr std::string_view kRetryKey = "dq:webhooks:retry";
 inline constexpr int kDeliveryLogSize = 100;
@@ -110,4 +110,4 @@ class RedisDeliveryLog final : public DeliveryStore {
   RedisClient& redis_;
 };
 
-}  // namespace dq::notifier
+}  // namespace dq::webhook

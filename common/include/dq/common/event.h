@@ -11,7 +11,7 @@
 #include "dq/common/job_event.h"
 #include "dq/common/status.h"
 
-namespace dq::notifier {
+namespace dq::webhook {
 
 // The stream and its record format are defined once, in common/ (dq/common/job_event.h).
 inline constexpr std::string_view kEventStream = events::kStreamKey;
@@ -39,4 +39,4 @@ Result<Event> EventFromStreamFields(const std::vector<std::pair<std::string, std
 std::string EventToJson(const Event& event);
 Result<Event> EventFromJson(std::string_view json);
 
-}  // namespace dq::notifier
+}  // namespace dq::webhook

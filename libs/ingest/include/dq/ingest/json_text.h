@@ -1,0 +1,87 @@
+// Internal to dq_ingest: the small JSON parser the JSON readers share. It reads one object at a
+// time and keeps each value's text as the file has it (numbers are not re-formatted), decoding
+// only strings with escapes and compacting nested values, into a caller-owned scratch buffer.
+// Nesting is tracked with an explicit stack, so deep input cannot overflow the call stack.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dq/ingest/row_reader.h"
+
+namespace dq::ingest::internal {
+
+struct JsonField {
+  std::string_view key;
+  std::string_view value;  // "" for null
+  CellKind kind;
+  std::string_view raw_key;    // the key as written, quotes included
+  std::string_view raw_value;  // the value as written (nested values not compacted)
+};
+
+struct JsonError {
+  size_t offset;  // into the parsed text
+  std::string message;
+};
+
+class JsonObjectParser {
+ public:
+  explicit JsonObjectParser(size_t max_depth) : max_depth_(max_depth) {}
+
+  // Parses `text`: optional whitespace, one object, optional whitespace. On success fields()
+  // holds its members in order, with views into `text` or into this parser's scratch buffer,
+  // valid until the next Parse().
+  std::optional<JsonError> Parse(std::string_view text);
+  const std::vector<JsonField>& fields() const { return fields_; }
+
+  // For documents that hold many records (the /v1/validate body): the same grammar, driven by
+  // the caller. Views into the scratch buffer stay valid until ResetScratch(), which must be
+  // given at least the size of all the text parsed until the next reset.
+  void ResetScratch(size_t capacity);
+  size_t scratch_capacity() const { return scratch_.capacity(); }
+  // Parses the object starting at s[i] ('{' expected) into fields(), leaving i after its '}'.
+  std::optional<JsonError> ParseObjectAt(std::string_view s, size_t& i);
+  // Parses any value at s[i] into out (kind, decoded or compacted text, raw text); when compact
+  // is false, nested values are only validated and out.value is their raw text.
+  std::optional<JsonError> ParseValueAt(std::string_view s, size_t& i, JsonField& out,
+                                        bool compact = true);
+  // Decodes the string at s[i] ('"' expected).
+  std::optional<JsonError> ParseString(std::string_view s, size_t& i, std::string_view& out);
+
+  // The second half of the fast reader (json_fast.h), for a member whose tokens a
+  // simdjson pass has already found: the key's opening quote at s[key_open], and the value's token
+  // at s[value_start, value_end) (a scalar's text plus the whitespace after it; s[value_end] is
+  // the next token's first byte, checked here to be ',' or a closing bracket). That pass has
+  // also checked the UTF-8 and that no string holds an unescaped control character. Fills `out`
+  // exactly as ParseObjectAt does for the member, scanning only what the pass did not check:
+  // escapes, numbers, literals and nested values. False when the member must be left to the
+  // hand-written reader, which then words the error.
+  bool ReadMemberTokens(std::string_view s, size_t key_open, size_t value_start, size_t value_end,
+                        JsonField& out);
+  // Its two halves: the key (out.key, out.raw_key) and the value (out.kind, value, raw_value).
+  bool ReadKeyToken(std::string_view s, size_t key_open, size_t value_start, JsonField& out);
+  bool ReadValueToken(std::string_view s, size_t value_start, size_t value_end, JsonField& out);
+
+ private:
+  std::optional<JsonError> ScanString(std::string_view s, size_t& i);  // validates, no decoding
+  std::optional<JsonError> ScanNumber(std::string_view s, size_t& i);
+  std::optional<JsonError> ScanLiteral(std::string_view s, size_t& i, std::string_view word);
+  std::optional<JsonError> ParseNested(std::string_view s, size_t& i, std::string_view& out,
+                                       bool compact);
+
+  size_t max_depth_;
+  std::vector<JsonField> fields_;
+  std::string scratch_;
+  std::vector<char> stack_;
+};
+
+// One past the '}' or ']' that closes the object or array starting at s[0], skipping strings;
+// npos when s ends first. Does not validate.
+size_t FindCompositeEnd(std::string_view s);
+
+// A short description of the byte at s[i] for messages: "'x'", "byte 0xE9", "the end".
+std::string DescribeByte(std::string_view s, size_t i);
+
+}  // namespace dq::ingest::internal

@@ -1,0 +1,65 @@
+// RowWriter: serialises rows back into an upload's format and column order, for the cleaned
+// download. Output accumulates in out(); the caller sends it and clears it as it likes, so memory
+// stays bounded by what the caller lets pile up.
+//
+//   RowWriter w(summary.format, summary.dialect, summary.header);   // header written now
+//   for (...) w.WriteRow(cells, kinds);
+//   w.Finish();                                                     // closes a JSON array
+//   Send(w.out());
+//
+// CSV/TSV: the dialect's delimiter and line ending (and BOM when the input had one); a cell is
+// quoted when it contains the delimiter, a quote, CR or LF, or starts or ends with a space (so it
+// reads back identically); quotes are doubled.
+// JSON array / NDJSON: one object per row with the header's names as keys. Cells are strings,
+// except where `kinds` says otherwise: kNumber / kBool are written bare when they are valid JSON
+// numbers / booleans (else as strings), kNull as null, kJson bare (it came from our parser),
+// kMissing omits the key.
+// XLSX: one sheet (named with set_sheet_name(), default "Sheet1"), built in memory; out() stays
+// empty until Finish() puts the whole workbook there. See xlsx_writer.h.
+// Rows with fewer cells than the header are padded (CSV) or have the keys omitted (JSON); cells
+// beyond the header are ignored.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dq/ingest/file_format.h"
+#include "dq/ingest/row_reader.h"
+#include "dq/ingest/xlsx_writer.h"
+
+namespace dq::ingest {
+
+class RowWriter {
+ public:
+  RowWriter(FileFormat format, CsvDialect dialect, std::vector<std::string> header);
+
+  void WriteRow(std::span<const std::string_view> cells, std::span<const CellKind> kinds = {});
+  // Ends the output (the closing ']' of a JSON array; the whole workbook for XLSX). Call once,
+  // after the last row. kInternal when libzip cannot build the workbook in memory (out() then
+  // holds none of it); the text formats cannot fail.
+  Status Finish();
+
+  std::string& out() { return out_; }
+  const std::string& out() const { return out_; }
+  // XLSX: the name of the sheet in the written workbook (call before Finish()).
+  void set_sheet_name(std::string name) { sheet_name_ = std::move(name); }
+  uint64_t rows_written() const { return rows_; }
+
+ private:
+  void WriteCsvCell(std::string_view cell);
+
+  FileFormat format_;
+  CsvDialect dialect_;
+  std::vector<std::string> header_;
+  std::vector<std::string> json_keys_;  // header names, already escaped and quoted, with ':'
+  std::string out_;
+  uint64_t rows_ = 0;
+  std::unique_ptr<XlsxWriter> xlsx_;
+  std::string sheet_name_;
+};
+
+
+}  // namespace dq::ingest

@@ -1,0 +1,235 @@
+#include "dq/ingest/json_reader.h"
+
+#include "dq/ingest/json_fast.h"
+#include "dq/ingest/utf8.h"
+
+namespace dq::ingest {
+namespace {
+
+constexpr std::string_view kBom = "\xEF\xBB\xBF";
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+Status Invalid(std::string message) {
+  return Status(ErrorCode::kInvalidRequest, std::move(message));
+}
+
+std::string TooLong(const std::string& where, size_t max) {
+  return where + ": the record is longer than " + std::to_string(max) + " bytes";
+}
+
+}  // namespace
+
+JsonReaderBase::JsonReaderBase(const ReaderLimits& limits)
+    : limits_(limits),
+      parser_(limits.max_json_depth),
+      fast_(std::make_unique<internal::FastObjectReader>()),
+      rows_builder_(limits) {}
+
+JsonReaderBase::~JsonReaderBase() = default;
+
+Status JsonReaderBase::ParseRecord(std::string_view text) {
+  if (fast_->Read(text, parser_)) {
+    if (auto e = rows_builder_.Build(fast_->fields())) return Invalid(Where() + ": " + *e);
+    return Status::Ok();
+  }
+  const size_t bad = FindInvalidUtf8(text);
+  if (bad != std::string_view::npos) {
+    return Invalid(Where() + ": invalid UTF-8 " + internal::DescribeByte(text, bad) +
+                   " at byte " + std::to_string(record_offset_ + bad) +
+                   "; save the file as UTF-8");
+  }
+  if (auto e = parser_.Parse(text)) {
+    return Invalid(Where() + ": " + e->message + " at byte " +
+                   std::to_string(record_offset_ + e->offset));
+  }
+  if (auto e = rows_builder_.Build(parser_.fields())) return Invalid(Where() + ": " + *e);
+  return Status::Ok();
+}
+
+namespace internal {
+
+std::optional<std::string> JsonRows::Build(const std::vector<JsonField>& fields) {
+  ++generation_;
+  cells.assign(header.size(), std::string_view());
+  kinds.assign(header.size(), CellKind::kMissing);
+  for (const JsonField& f : fields) {
+    size_t col;
+    auto it = index_.find(f.key);
+    if (it != index_.end()) {
+      col = it->second;
+    } else {
+      if (header.size() >= limits_.max_cells) {
+        return "more than " + std::to_string(limits_.max_cells) + " distinct keys";
+      }
+      col = header.size();
+      header.emplace_back(f.key);
+      index_.emplace(header.back(), col);
+      seen_.push_back(0);
+      cells.emplace_back();
+      kinds.push_back(CellKind::kMissing);
+    }
+    if (seen_[col] == generation_) return "the key \"" + std::string(f.key) + "\" appears twice";
+    seen_[col] = generation_;
+    cells[col] = f.value;
+    kinds[col] = f.kind;
+  }
+  return std::nullopt;
+}
+
+}  // namespace internal
+
+// ---- JSON array -------------------------------------------------------------------------------
+
+std::string JsonReaderBase::Where() const {
+  return "row " + std::to_string(rows_ + 1) + " (byte " + std::to_string(record_offset_) + ")";
+}
+
+Result<ReadState> JsonReaderBase::Next() {
+  if (error_) return *error_;
+  Result<ReadState> r = Step();
+  if (!r.ok()) {
+    error_ = r.status();
+    return r;
+  }
+  if (*r == ReadState::kNeedMore) in_.Hold(limits_.max_record_bytes);
+  return r;
+}
+
+Result<ReadState> JsonArrayReader::Step() {
+  while (true) {
+    if (!in_.WorthTrying()) return ReadState::kNeedMore;
+    std::string_view s = in_.available();
+    if (state_ == State::kBom) {
+      if (s.size() < kBom.size() && !in_.finished() && kBom.starts_with(s)) {
+        return ReadState::kNeedMore;
+      }
+      if (s.starts_with(kBom)) in_.Consume(kBom.size());
+      state_ = State::kOpen;
+      continue;
+    }
+    size_t ws = 0;
+    while (ws < s.size() && IsSpace(s[ws])) ++ws;
+    if (ws > 0) {
+      in_.Consume(ws);
+      s.remove_prefix(ws);
+    }
+    record_offset_ = in_.offset();
+    if (s.empty()) {
+      if (!in_.finished()) return ReadState::kNeedMore;
+      switch (state_) {
+        case State::kOpen: return Status(ErrorCode::kEmptyFile, "The file is empty.");
+        case State::kDone:
+          if (rows_ == 0) return Status(ErrorCode::kEmptyFile, "The JSON array has no rows.");
+          return ReadState::kEnd;
+        default:
+          return Invalid("The JSON array is not closed: the file ends before its ']' (byte " +
+                         std::to_string(record_offset_) + ")");
+      }
+    }
+    const char c = s[0];
+    switch (state_) {
+      case State::kBom: break;  // handled above
+      case State::kOpen:
+        if (c != '[') {
+          return Invalid("The file is not a JSON array of objects: expected '[' at byte " +
+                         std::to_string(record_offset_) + ", found " +
+                         internal::DescribeByte(s, 0));
+        }
+        in_.Consume(1);
+        state_ = State::kFirst;
+        continue;
+      case State::kFirst:
+        if (c == ']') {
+          in_.Consume(1);
+          state_ = State::kDone;
+          continue;
+        }
+        state_ = State::kElement;
+        continue;
+      case State::kAfter:
+        if (c == ',') {
+          in_.Consume(1);
+          state_ = State::kElement;
+          continue;
+        }
+        if (c == ']') {
+          in_.Consume(1);
+          state_ = State::kDone;
+          continue;
+        }
+        return Invalid("after row " + std::to_string(rows_) + ": expected ',' or ']' at byte " +
+                       std::to_string(record_offset_) + ", found " +
+                       internal::DescribeByte(s, 0));
+      case State::kDone:
+        return Invalid("unexpected " + internal::DescribeByte(s, 0) + " at byte " +
+                       std::to_string(record_offset_) + " after the end of the JSON array");
+      case State::kElement: {
+        if (c != '{') {
+          return Invalid(Where() + ": expected a JSON object, found " +
+                         internal::DescribeByte(s, 0));
+        }
+        const size_t end = internal::FindCompositeEnd(s);
+        if (end == std::string_view::npos) {
+          if (s.size() > limits_.max_record_bytes) {
+            return Invalid(TooLong(Where(), limits_.max_record_bytes));
+          }
+          if (in_.finished()) return Invalid(Where() + ": the object is not closed");
+          return ReadState::kNeedMore;
+        }
+        if (end > limits_.max_record_bytes) {
+          return Invalid(TooLong(Where(), limits_.max_record_bytes));
+        }
+        if (Status st = ParseRecord(s.substr(0, end)); !st.ok()) return st;
+        in_.Consume(end);
+        state_ = State::kAfter;
+        ++rows_;
+        return ReadState::kRow;
+      }
+    }
+  }
+}
+
+// ---- NDJSON -----------------------------------------------------------------------------------
+
+Result<ReadState> NdjsonReader::Step() {
+  while (true) {
+    if (!in_.WorthTrying()) return ReadState::kNeedMore;
+    std::string_view s = in_.available();
+    if (!started_) {
+      if (s.size() < kBom.size() && !in_.finished() && kBom.starts_with(s)) {
+        return ReadState::kNeedMore;
+      }
+      if (s.starts_with(kBom)) {
+        in_.Consume(kBom.size());
+        s = in_.available();
+      }
+      started_ = true;
+    }
+    record_offset_ = in_.offset();
+    if (s.empty()) {
+      if (!in_.finished()) return ReadState::kNeedMore;
+      if (rows_ == 0) return Status(ErrorCode::kEmptyFile, "The file is empty.");
+      return ReadState::kEnd;
+    }
+    size_t nl = s.find('\n');
+    if (nl == std::string_view::npos) {
+      if (s.size() > limits_.max_record_bytes) {
+        return Invalid(TooLong(Where(), limits_.max_record_bytes));
+      }
+      if (!in_.finished()) return ReadState::kNeedMore;
+      nl = s.size();
+    }
+    if (nl > limits_.max_record_bytes) return Invalid(TooLong(Where(), limits_.max_record_bytes));
+    std::string_view line = s.substr(0, nl);
+    in_.Consume(nl < s.size() ? nl + 1 : nl);
+    size_t lead = 0;
+    while (lead < line.size() && IsSpace(line[lead])) ++lead;
+    if (lead == line.size()) continue;  // blank line
+    if (Status st = ParseRecord(line); !st.ok()) return st;
+    ++rows_;
+    return ReadState::kRow;
+  }
+}
+
+}  // namespace dq::ingest

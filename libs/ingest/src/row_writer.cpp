@@ -1,0 +1,164 @@
+#include "dq/ingest/row_writer.h"
+
+#include "dq/common/json_escape.h"
+
+
+namespace dq::ingest {
+namespace {
+
+bool IsJsonNumber(std::string_view s) {
+  size_t i = 0;
+  auto digits = [&] {
+    const size_t from = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return i > from;
+  };
+  if (i < s.size() && s[i] == '-') ++i;
+  if (i < s.size() && s[i] == '0') {
+    ++i;
+  } else if (!digits()) {
+    return false;
+  }
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    if (!digits()) return false;
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == s.size();
+}
+
+}  // namespace
+
+
+RowWriter::RowWriter(FileFormat format, CsvDialect dialect, std::vector<std::string> header)
+    : format_(format), dialect_(dialect), header_(std::move(header)) {
+  if (format_ == FileFormat::kTsv) dialect_.delimiter = '\t';
+  switch (format_) {
+    case FileFormat::kXlsx:
+      xlsx_ = std::make_unique<XlsxWriter>(header_);
+      break;
+    case FileFormat::kCsv:
+    case FileFormat::kTsv: {
+      if (dialect_.bom) out_ += "\xEF\xBB\xBF";
+      std::vector<std::string_view> names(header_.begin(), header_.end());
+      for (size_t i = 0; i < names.size(); ++i) {
+        if (i > 0) out_.push_back(dialect_.delimiter);
+        WriteCsvCell(names[i]);
+      }
+      out_ += dialect_.crlf ? "\r\n" : "\n";
+      break;
+    }
+    case FileFormat::kJsonArray:
+      out_ += "[";
+      [[fallthrough]];
+    case FileFormat::kNdjson:
+      for (const std::string& name : header_) {
+        std::string key;
+        AppendJsonString(key, name);
+        key.push_back(':');
+        json_keys_.push_back(std::move(key));
+      }
+      break;
+  }
+}
+
+void RowWriter::WriteCsvCell(std::string_view cell) {
+  const char d = dialect_.delimiter;
+  bool quote = !cell.empty() && (cell.front() == ' ' || cell.back() == ' ');
+  for (char c : cell) {
+    if (c == d || c == '"' || c == '\n' || c == '\r') {
+      quote = true;
+      break;
+    }
+  }
+  // A lone empty column in a one-column file would read back as a blank line (skipped).
+  if (cell.empty() && header_.size() == 1) quote = true;
+  // Text starting with U+FEFF at the very start of the file would read back as a BOM.
+  if (out_.size() == (dialect_.bom ? 3u : 0u) && cell.starts_with("\xEF\xBB\xBF")) quote = true;
+  if (!quote) {
+    out_.append(cell);
+    return;
+  }
+  out_.push_back('"');
+  size_t run = 0;
+  for (size_t i = 0; i < cell.size(); ++i) {
+    if (cell[i] == '"') {
+      out_.append(cell.data() + run, i + 1 - run);
+      out_.push_back('"');
+      run = i + 1;
+    }
+  }
+  out_.append(cell.data() + run, cell.size() - run);
+  out_.push_back('"');
+}
+
+void RowWriter::WriteRow(std::span<const std::string_view> cells,
+                         std::span<const CellKind> kinds) {
+  const size_t width = header_.size();
+  if (xlsx_) {
+    xlsx_->WriteRow(cells, kinds);
+    ++rows_;
+    return;
+  }
+  if (format_ == FileFormat::kCsv || format_ == FileFormat::kTsv) {
+    for (size_t i = 0; i < width; ++i) {
+      if (i > 0) out_.push_back(dialect_.delimiter);
+      if (i < cells.size()) WriteCsvCell(cells[i]);
+    }
+    if (width == 1 && cells.empty()) out_ += "\"\"";
+    out_ += dialect_.crlf ? "\r\n" : "\n";
+    ++rows_;
+    return;
+  }
+  if (format_ == FileFormat::kJsonArray) out_ += rows_ == 0 ? "\n" : ",\n";
+  out_.push_back('{');
+  bool first = true;
+  for (size_t i = 0; i < width && i < cells.size(); ++i) {
+    const CellKind kind = i < kinds.size() ? kinds[i] : CellKind::kString;
+    if (kind == CellKind::kMissing) continue;
+    if (!first) out_.push_back(',');
+    first = false;
+    out_ += json_keys_[i];
+    const std::string_view v = cells[i];
+    switch (kind) {
+      case CellKind::kNull: out_ += "null"; break;
+      case CellKind::kJson: out_ += v; break;
+      case CellKind::kNumber:
+        if (IsJsonNumber(v)) {
+          out_ += v;
+        } else {
+          AppendJsonString(out_, v);
+        }
+        break;
+      case CellKind::kBool:
+        if (v == "true" || v == "false") {
+          out_ += v;
+        } else {
+          AppendJsonString(out_, v);
+        }
+        break;
+      default: AppendJsonString(out_, v); break;
+    }
+  }
+  out_.push_back('}');
+  if (format_ == FileFormat::kNdjson) out_.push_back('\n');
+  ++rows_;
+}
+
+Status RowWriter::Finish() {
+  if (xlsx_) {
+    auto book = xlsx_->Finish(sheet_name_);
+    xlsx_.reset();
+    if (!book.ok()) return book.status();
+    out_ += *book;
+    return Status::Ok();
+  }
+  if (format_ == FileFormat::kJsonArray) out_ += rows_ == 0 ? "]\n" : "\n]\n";
+  return Status::Ok();
+}
+
+}  // namespace dq::ingest

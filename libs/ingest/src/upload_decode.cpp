@@ -1,0 +1,84 @@
+#include "dq/ingest/upload_decode.h"
+
+#include "dq/ingest/gzip.h"
+#include "dq/ingest/text_encoding.h"
+#include "dq/common/ascii.h"
+
+namespace dq::ingest {
+namespace {
+
+Status TooLarge(size_t size, size_t max) {
+  return Status(ErrorCode::kFileTooLarge,
+                "The file is " + std::to_string(size) + " bytes once converted to UTF-8; files "
+                "may be at most " + std::to_string(max) + " bytes.");
+}
+
+}  // namespace
+
+Result<std::optional<std::string>> DecodeContentEncoding(std::string_view content_encoding,
+                                                         std::string_view body,
+                                                         size_t max_bytes) {
+  const std::string coding = ascii::LowerTrim(content_encoding);
+  if (coding.empty() || coding == "identity") return std::optional<std::string>();
+  if (coding != "gzip" && coding != "x-gzip") {
+    return Status(ErrorCode::kUnsupportedMediaType,
+                  "Content-Encoding '" + coding + "' is not supported; send gzip or none.");
+  }
+  auto out = Gunzip(body, max_bytes);
+  if (!out.ok()) return out.status();
+  return std::optional<std::string>(std::move(*out));
+}
+
+Result<PreparedFile> PrepareFile(std::string_view content_type, std::string_view filename,
+                                 std::string_view file, size_t max_bytes) {
+  PreparedFile out;
+  out.original_ = file;
+  std::string type(content_type);
+  std::string name(filename);
+  if (LooksGzip(file)) {
+    auto inflated = Gunzip(file, max_bytes);
+    if (!inflated.ok()) return inflated.status();
+    if (inflated->empty()) return Status(ErrorCode::kEmptyFile, "The gzip file holds no data.");
+    out.converted_ = std::move(*inflated);
+    out.owned_ = true;
+    out.gzipped = true;
+    const std::string lower = ascii::LowerTrim(name);
+    if (lower.ends_with(".gz")) name.resize(name.size() - 3);
+    else if (lower.ends_with(".tgz")) name.resize(name.size() - 4);
+    // The declared type described the compressed file; keep only a charset it carried.
+    const std::string media = ascii::LowerTrim(type.substr(0, type.find(';')));
+    if (media == "application/gzip" || media == "application/x-gzip" ||
+        media == "application/octet-stream") {
+      const std::string charset = CharsetParam(type);
+      type = charset.empty() ? "" : "text/plain; charset=" + charset;
+    }
+  }
+  const std::string_view bytes = out.data();
+  const std::string charset = CharsetParam(type);
+  const bool utf16_bom = bytes.starts_with("\xFF\xFE") || bytes.starts_with("\xFE\xFF");
+  if (!utf16_bom) {
+    auto format = DetectFormat(type, name, bytes.substr(0, kSniffBytes));
+    if (!format.ok()) return format.status();
+    out.format = *format;
+    if (out.format == FileFormat::kXlsx) return out;
+  }
+  auto text = DecodeText(bytes, charset);
+  if (!text.ok()) return text.status();
+  out.encoding = text->encoding;
+  if (text->was_converted) {
+    if (text->converted.size() > max_bytes) return TooLarge(text->converted.size(), max_bytes);
+    out.converted_ = std::move(text->converted);
+    out.owned_ = true;
+  }
+  if (utf16_bom) {
+    auto format = DetectFormat(type, name, out.data().substr(0, kSniffBytes));
+    if (!format.ok()) return format.status();
+    if (*format == FileFormat::kXlsx) {
+      return Status(ErrorCode::kUnsupportedMediaType, "UTF-16 text cannot be an XLSX workbook");
+    }
+    out.format = *format;
+  }
+  return out;
+}
+
+}  // namespace dq::ingest

@@ -1,0 +1,584 @@
+#include "dq/ingest/xlsx_reader.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <unordered_map>
+
+#include "dq/ingest/utf8.h"
+#include "dq/ingest/xlsx_zip.h"
+
+namespace dq::ingest {
+namespace {
+
+using internal::XmlParser;
+
+constexpr uint64_t kMaxColumns = 16384;  // XFD, Excel's last column
+
+// "B" -> 1; 0 when `ref` does not start with column letters.
+uint64_t ColumnOfRef(std::string_view ref) {
+  uint64_t col = 0;
+  size_t i = 0;
+  for (; i < ref.size() && ref[i] >= 'A' && ref[i] <= 'Z'; ++i) {
+    col = col * 26 + static_cast<uint64_t>(ref[i] - 'A' + 1);
+    if (col > kMaxColumns) return kMaxColumns + 1;
+  }
+  return i == 0 ? 0 : col;
+}
+
+std::string ColumnLetters(uint64_t index) {  // 0 -> "A"
+  std::string out;
+  uint64_t n = index + 1;
+  while (n > 0) {
+    out.insert(out.begin(), static_cast<char>('A' + (n - 1) % 26));
+    n = (n - 1) / 26;
+  }
+  return out;
+}
+
+// Does an Excel number format code show a date, a time?
+struct DateKind {
+  bool date = false;
+  bool time = false;
+};
+
+DateKind KindOfFormatCode(std::string_view code) {
+  DateKind k;
+  // Only the first section (positive numbers) matters.
+  bool quoted = false;
+  for (size_t i = 0; i < code.size(); ++i) {
+    const char c = code[i];
+    if (quoted) {
+      if (c == '"') quoted = false;
+      continue;
+    }
+    if (c == '"') {
+      quoted = true;
+    } else if (c == '\\' || c == '_' || c == '*') {
+      ++i;  // the next character is literal (or a fill/padding)
+    } else if (c == '[') {
+      const size_t close = code.find(']', i);
+      if (close == std::string_view::npos) break;
+      const std::string_view inside = code.substr(i + 1, close - i - 1);
+      if (!inside.empty() && (inside[0] == 'h' || inside[0] == 'H' || inside[0] == 'm' ||
+                              inside[0] == 'M' || inside[0] == 's' || inside[0] == 'S')) {
+        k.time = true;  // [h]:mm elapsed time
+      }
+      i = close;
+    } else if (c == ';') {
+      break;
+    } else if (c == 'd' || c == 'D' || c == 'y' || c == 'Y') {
+      k.date = true;
+    } else if (c == 'h' || c == 'H' || c == 's' || c == 'S') {
+      k.time = true;
+    }
+  }
+  return k;
+}
+
+DateKind KindOfBuiltinFormat(int id) {
+  if ((id >= 14 && id <= 17) || (id >= 27 && id <= 31) || (id >= 34 && id <= 36) ||
+      (id >= 50 && id <= 58)) {
+    return {true, false};
+  }
+  if (id == 22) return {true, true};
+  if ((id >= 18 && id <= 21) || id == 32 || id == 33 || (id >= 45 && id <= 47)) {
+    return {false, true};
+  }
+  return {};
+}
+
+bool IsBlank(std::string_view s) {
+  for (char c : s) {
+    if (c != ' ' && c != '\t' && c != '\r' && c != '\n') return false;
+  }
+  return true;
+}
+
+// Days since 1970-01-01 -> (year, month, day), proleptic Gregorian.
+void CivilFromDays(int64_t z, int64_t& y, unsigned& m, unsigned& d) {
+  z += 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const unsigned doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  d = doy - (153 * mp + 2) / 5 + 1;
+  m = mp < 10 ? mp + 3 : mp - 9;
+  y = static_cast<int64_t>(yoe) + era * 400 + (m <= 2 ? 1 : 0);
+}
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Excel writes characters XML cannot hold as _xHHHH_ (and a literal "_x" as _x005F_x): decode.
+void DecodeExcelEscapes(std::string& s) {
+  if (s.find("_x") == std::string::npos) return;
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '_' && i + 6 < s.size() && s[i + 1] == 'x' && s[i + 6] == '_') {
+      int v = 0;
+      bool ok = true;
+      for (size_t k = 2; k < 6; ++k) {
+        const int d = HexDigit(s[i + k]);
+        ok = ok && d >= 0;
+        v = v * 16 + d;
+      }
+      if (ok && !(v >= 0xD800 && v <= 0xDFFF)) {
+        if (v < 0x80) {
+          out.push_back(static_cast<char>(v));
+        } else if (v < 0x800) {
+          out.push_back(static_cast<char>(0xC0 | (v >> 6)));
+          out.push_back(static_cast<char>(0x80 | (v & 0x3F)));
+        } else {
+          out.push_back(static_cast<char>(0xE0 | (v >> 12)));
+          out.push_back(static_cast<char>(0x80 | ((v >> 6) & 0x3F)));
+          out.push_back(static_cast<char>(0x80 | (v & 0x3F)));
+        }
+        i += 6;
+        continue;
+      }
+    }
+    out.push_back(s[i]);
+  }
+  s = std::move(out);
+}
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// True when `s` is already the text FormatExcelNumber gives for it, which is what most number
+// cells hold: an optional '-', an integer part without leading zeros, and an optional fraction
+// that does not end in 0; at most 15 significant digits (DBL_DIG: printed back with %.15g or
+// %lld, such a number gives its own digits), and a number below 1 no smaller than 0.0001 (%g
+// writes smaller ones with an exponent). "-0" is written "0", so it is not.
+bool IsFormattedExcelNumber(std::string_view s) {
+  size_t i = s.starts_with('-') ? 1 : 0;
+  const size_t int_begin = i;
+  while (i < s.size() && IsDigit(s[i])) ++i;
+  const size_t int_digits = i - int_begin;
+  if (int_digits == 0 || (int_digits > 1 && s[int_begin] == '0')) return false;
+  const bool below_one = s[int_begin] == '0';
+  if (i == s.size()) return int_digits <= 15 && !(below_one && int_begin == 1);
+  if (s[i] != '.') return false;
+  const size_t frac_begin = ++i;
+  while (i < s.size() && IsDigit(s[i])) ++i;
+  if (i != s.size() || i == frac_begin || s[i - 1] == '0') return false;
+  if (!below_one) return int_digits + (i - frac_begin) <= 15;
+  size_t first = frac_begin;  // the first significant digit (the last one is not a 0)
+  while (s[first] == '0') ++first;
+  return first - frac_begin <= 3 && i - first <= 15;
+}
+
+}  // namespace
+
+std::string ExcelNumberText(std::string_view stored) {
+  if (IsFormattedExcelNumber(stored)) return std::string(stored);
+  return internal::FormatExcelNumber(stored);
+}
+
+std::string internal::FormatExcelNumber(std::string_view stored) {
+  std::string text(stored);
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v)) return text;
+  char buf[64];
+  if (v == std::floor(v) && std::fabs(v) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+    return buf;
+  }
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  std::string out = buf;
+  const size_t e = out.find('e');
+  if (e != std::string::npos) {
+    out[e] = 'E';
+    // Excel writes 1E+20 and 1E-05: at least two exponent digits, no extra zeros.
+  }
+  return out;
+}
+
+std::string ExcelSerialDate(double serial, bool date1904, bool with_time) {
+  if (!std::isfinite(serial) || serial < 0 || serial >= 2958466) return "";
+  int64_t days = static_cast<int64_t>(std::floor(serial));
+  int64_t seconds = std::llround((serial - static_cast<double>(days)) * 86400.0);
+  if (seconds >= 86400) {
+    ++days;
+    seconds -= 86400;
+  }
+  int64_t unix_days;  // days since 1970-01-01
+  if (date1904) {
+    unix_days = days - 24107;  // 1904-01-01 is serial 0
+  } else {
+    if (days < 1 || days == 60) return "";  // 1900-01-00 and Lotus's fictitious 1900-02-29
+    unix_days = days < 60 ? days - 25568 : days - 25569;
+  }
+  int64_t y;
+  unsigned m, d;
+  CivilFromDays(unix_days, y, m, d);
+  char buf[96];
+  if (with_time) {
+    std::snprintf(buf, sizeof buf, "%04lld-%02u-%02u %02lld:%02lld:%02lld",
+                  static_cast<long long>(y), m, d, static_cast<long long>(seconds / 3600),
+                  static_cast<long long>(seconds / 60 % 60), static_cast<long long>(seconds % 60));
+  } else {
+    std::snprintf(buf, sizeof buf, "%04lld-%02u-%02u", static_cast<long long>(y), m, d);
+  }
+  return buf;
+}
+
+struct XlsxReader::Impl {
+  internal::ZipArchive zip;
+  std::vector<std::string> shared;
+  std::vector<DateKind> style_kinds;  // by cellXfs index
+  bool date1904 = false;
+  std::string sheet_path;
+  XmlParser sheet;
+  bool sheet_done = false;
+
+  struct Pending {
+    std::vector<std::string> cells;
+    std::vector<CellKind> kinds;
+    uint64_t sheet_row = 0;
+  };
+  std::deque<Pending> ready;
+
+  // The sheet parse state.
+  uint64_t row_number = 0;     // r of the current <row>
+  uint64_t next_col = 0;       // column of the next <c> without r
+  Pending building;            // cells of the current row
+  bool have_header = false;
+  uint64_t data_rows = 0;
+  // The current cell.
+  uint64_t col = 0;
+  std::string type;
+  int style = -1;
+  std::string value;  // <v> text or inline string
+  bool in_value = false;
+  bool in_inline = false;
+  int in_phonetic = 0;
+};
+
+XlsxReader::XlsxReader(const ReaderLimits& limits) : limits_(limits) {}
+XlsxReader::~XlsxReader() = default;
+
+void XlsxReader::Feed(std::string_view bytes) { file_.append(bytes); }
+void XlsxReader::Finish() { finished_ = true; }
+
+Status XlsxReader::Open() {
+  impl_ = std::make_unique<Impl>();
+  Impl& im = *impl_;
+  if (Status s = im.zip.Open(file_); !s.ok()) return s;
+  const uint64_t max = limits_.max_xlsx_part_bytes;
+
+  // The first sheet: its name and relationship id, from the workbook.
+  auto workbook = im.zip.Read("xl/workbook.xml", max);
+  if (!workbook.ok()) return workbook.status();
+  std::string rel_id;
+  bool any_sheet = false;
+  {
+    XmlParser p;
+    p.on_start = [&](std::string_view name, XmlParser::Attrs attrs) {
+      if (name == "workbookPr") {
+        auto v = XmlParser::Attr(attrs, "date1904");
+        im.date1904 = v && (*v == "1" || *v == "true");
+      } else if (name == "sheet" && !any_sheet) {
+        any_sheet = true;
+        sheet_name_ = std::string(XmlParser::Attr(attrs, "name").value_or("Sheet1"));
+        for (size_t i = 0; attrs[i]; i += 2) {
+          std::string_view n(attrs[i]);
+          if (n.size() > 3 && n.ends_with(":id")) rel_id = attrs[i + 1];
+        }
+      }
+    };
+    if (Status s = p.Parse(*workbook, true, "xl/workbook.xml"); !s.ok()) return s;
+  }
+  if (!any_sheet) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "xlsx: the workbook has no sheets; put the data on the first sheet.");
+  }
+  // The sheet's part name, from the workbook's relationships.
+  auto rels = im.zip.Read("xl/_rels/workbook.xml.rels", max, true);
+  if (!rels.ok()) return rels.status();
+  {
+    XmlParser p;
+    p.on_start = [&](std::string_view name, XmlParser::Attrs attrs) {
+      if (name != "Relationship" || rel_id.empty()) return;
+      if (XmlParser::Attr(attrs, "Id").value_or("") != rel_id) return;
+      std::string target(XmlParser::Attr(attrs, "Target").value_or(""));
+      if (target.starts_with("/")) {
+        im.sheet_path = target.substr(1);
+      } else {
+        im.sheet_path = "xl/" + target;
+      }
+    };
+    if (!rels->empty()) {
+      if (Status s = p.Parse(*rels, true, "xl/_rels/workbook.xml.rels"); !s.ok()) return s;
+    }
+  }
+  if (im.sheet_path.empty()) im.sheet_path = "xl/worksheets/sheet1.xml";
+
+  // Styles: which cell formats are dates.
+  auto styles = im.zip.Read("xl/styles.xml", max, true);
+  if (!styles.ok()) return styles.status();
+  if (!styles->empty()) {
+    std::unordered_map<int, DateKind> custom;
+    bool in_xfs = false;
+    XmlParser p;
+    p.on_start = [&](std::string_view name, XmlParser::Attrs attrs) {
+      if (name == "numFmt") {
+        const int id = std::atoi(std::string(XmlParser::Attr(attrs, "numFmtId").value_or("0")).c_str());
+        custom[id] = KindOfFormatCode(XmlParser::Attr(attrs, "formatCode").value_or(""));
+      } else if (name == "cellXfs") {
+        in_xfs = true;
+      } else if (name == "xf" && in_xfs) {
+        const int id = std::atoi(std::string(XmlParser::Attr(attrs, "numFmtId").value_or("0")).c_str());
+        auto it = custom.find(id);
+        im.style_kinds.push_back(it != custom.end() ? it->second : KindOfBuiltinFormat(id));
+      }
+    };
+    p.on_end = [&](std::string_view name) {
+      if (name == "cellXfs") in_xfs = false;
+    };
+    if (Status s = p.Parse(*styles, true, "xl/styles.xml"); !s.ok()) return s;
+  }
+
+  // Shared strings (rich-text runs joined; phonetic guides left out).
+  if (im.zip.Has("xl/sharedStrings.xml")) {
+    if (Status s = im.zip.OpenStream("xl/sharedStrings.xml", max); !s.ok()) return s;
+    XmlParser p;
+    bool in_t = false;
+    int phonetic = 0;
+    uint64_t bytes = 0;
+    std::string current;
+    p.on_start = [&](std::string_view name, XmlParser::Attrs) {
+      if (name == "si") current.clear();
+      else if (name == "rPh") ++phonetic;
+      else if (name == "t") in_t = true;
+    };
+    p.on_end = [&](std::string_view name) {
+      if (name == "t") in_t = false;
+      else if (name == "rPh") --phonetic;
+      else if (name == "si") {
+        if (im.shared.size() >= limits_.max_shared_strings) {
+          p.Fail(Status(ErrorCode::kInvalidRequest,
+                        "xlsx: the workbook has more than " +
+                            std::to_string(limits_.max_shared_strings) + " shared strings."));
+          return;
+        }
+        bytes += current.size();
+        if (bytes > limits_.max_shared_string_bytes) {
+          p.Fail(Status(ErrorCode::kFileTooLarge,
+                        "xlsx: the shared strings hold more than " +
+                            std::to_string(limits_.max_shared_string_bytes) + " bytes."));
+          return;
+        }
+        DecodeExcelEscapes(current);
+        im.shared.push_back(std::move(current));
+        current.clear();
+      }
+    };
+    p.on_text = [&](std::string_view text) {
+      if (in_t && phonetic == 0) current.append(text);
+    };
+    while (true) {
+      auto piece = im.zip.Chunk();
+      if (!piece.ok()) return piece.status();
+      if (Status s = p.Parse(*piece, piece->empty(), "xl/sharedStrings.xml"); !s.ok()) return s;
+      if (piece->empty()) break;
+    }
+  }
+
+  if (!im.zip.Has(im.sheet_path)) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "xlsx: the first sheet (" + im.sheet_path +
+                      ") is missing from the file; it may be a chart sheet or damaged.");
+  }
+  if (Status s = im.zip.OpenStream(im.sheet_path, max); !s.ok()) return s;
+
+  // The sheet, parsed as it is inflated.
+  XmlParser& p = im.sheet;
+  p.on_start = [this, &im, &p](std::string_view name, XmlParser::Attrs attrs) {
+    if (name == "row") {
+      auto r = XmlParser::Attr(attrs, "r");
+      im.row_number = r ? std::strtoull(std::string(*r).c_str(), nullptr, 10) : im.row_number + 1;
+      im.next_col = 0;
+      im.building = {};
+      im.building.sheet_row = im.row_number;
+    } else if (name == "c") {
+      auto r = XmlParser::Attr(attrs, "r");
+      uint64_t col = r ? ColumnOfRef(*r) : 0;
+      im.col = col == 0 ? im.next_col : col - 1;
+      if (im.col >= kMaxColumns || im.col >= limits_.max_cells) {
+        p.Fail(Status(ErrorCode::kInvalidRequest,
+                      "xlsx: row " + std::to_string(im.row_number) + " has a cell beyond column " +
+                          std::to_string(std::min<uint64_t>(kMaxColumns, limits_.max_cells)) +
+                          ", more columns than an upload may have."));
+        return;
+      }
+      im.next_col = im.col + 1;
+      im.type = std::string(XmlParser::Attr(attrs, "t").value_or("n"));
+      auto s = XmlParser::Attr(attrs, "s");
+      im.style = s ? std::atoi(std::string(*s).c_str()) : -1;
+      im.value.clear();
+    } else if (name == "v") {
+      im.in_value = true;
+    } else if (name == "is") {
+      im.in_inline = true;
+    } else if (name == "t" && im.in_inline) {
+      im.in_value = true;
+    } else if (name == "rPh") {
+      ++im.in_phonetic;
+    }
+  };
+  p.on_text = [&im](std::string_view text) {
+    if (im.in_value && im.in_phonetic == 0) im.value.append(text);
+  };
+  p.on_end = [this, &im, &p](std::string_view name) {
+    if (name == "v" || name == "t") {
+      im.in_value = false;
+    } else if (name == "is") {
+      im.in_inline = false;
+    } else if (name == "rPh") {
+      --im.in_phonetic;
+    } else if (name == "c") {
+      std::string text;
+      CellKind kind = CellKind::kString;
+      auto where = [&im] {  // for an error only: most cells never need it
+        return "xlsx: row " + std::to_string(im.row_number) + " (cell " + ColumnLetters(im.col) +
+               std::to_string(im.row_number) + "): ";
+      };
+      if (im.type == "s") {
+        char* end = nullptr;
+        const unsigned long long idx = std::strtoull(im.value.c_str(), &end, 10);
+        if (im.value.empty() || *end != '\0' || idx >= im.shared.size()) {
+          p.Fail(Status(ErrorCode::kInvalidRequest,
+                        where() + "shared string " + im.value + " does not exist."));
+          return;
+        }
+        text = im.shared[idx];
+      } else if (im.type == "inlineStr" || im.type == "str" || im.type == "e") {
+        text = im.value;
+        DecodeExcelEscapes(text);
+      } else if (im.type == "b") {
+        text = im.value == "1" ? "TRUE" : im.value == "0" ? "FALSE" : im.value;
+        kind = CellKind::kBool;
+      } else if (im.type == "d") {
+        text = im.value.size() >= 10 && im.value.substr(10).find_first_not_of("T0:.Z") ==
+                                            std::string::npos
+                   ? im.value.substr(0, 10)
+                   : im.value;
+      } else if (!im.value.empty()) {  // "n"
+        DateKind dk;
+        if (im.style >= 0 && static_cast<size_t>(im.style) < im.style_kinds.size()) {
+          dk = im.style_kinds[static_cast<size_t>(im.style)];
+        }
+        if (dk.date || dk.time) {
+          const double serial = std::strtod(im.value.c_str(), nullptr);
+          if (dk.date) {
+            text = ExcelSerialDate(serial, im.date1904, dk.time);
+          } else {
+            const std::string full = ExcelSerialDate(serial + 1, false, true);
+            text = full.empty() ? "" : full.substr(11);
+          }
+        }
+        if (text.empty()) {
+          text = ExcelNumberText(im.value);
+          kind = CellKind::kNumber;
+        }
+      }
+      if (text.empty()) return;
+      const size_t bad = FindInvalidUtf8(text);
+      if (bad != std::string::npos) {  // expat gives UTF-8; defensive
+        p.Fail(Status(ErrorCode::kInvalidRequest, where() + "the text is not valid UTF-8."));
+        return;
+      }
+      if (im.building.cells.size() <= im.col) {
+        im.building.cells.resize(im.col + 1);
+        im.building.kinds.resize(im.col + 1, CellKind::kString);
+      }
+      im.building.cells[im.col] = std::move(text);
+      im.building.kinds[im.col] = kind;
+    } else if (name == "row") {
+      Impl::Pending row = std::move(im.building);
+      im.building = {};
+      bool blank = true;
+      for (const auto& c : row.cells) blank = blank && IsBlank(c);
+      if (blank) return;
+      if (!im.have_header) {
+        size_t width = row.cells.size();
+        while (width > 0 && IsBlank(row.cells[width - 1])) --width;
+        header_.assign(row.cells.begin(), row.cells.begin() + static_cast<ptrdiff_t>(width));
+        im.have_header = true;
+        return;
+      }
+      for (size_t c = header_.size(); c < row.cells.size(); ++c) {
+        if (!IsBlank(row.cells[c])) {
+          p.Fail(Status(ErrorCode::kInvalidRequest,
+                        "xlsx: row " + std::to_string(row.sheet_row) + " (cell " +
+                            ColumnLetters(c) + std::to_string(row.sheet_row) +
+                            "): a value right of the last named column; give the column a "
+                            "header or delete the value."));
+          return;
+        }
+      }
+      if (++im.data_rows > limits_.max_xlsx_rows) {
+        p.Fail(Status(ErrorCode::kInvalidRequest,
+                      "xlsx: the sheet has more than " + std::to_string(limits_.max_xlsx_rows) +
+                          " data rows (at sheet row " + std::to_string(row.sheet_row) +
+                          "); split the file."));
+        return;
+      }
+      row.cells.resize(header_.size());
+      row.kinds.resize(header_.size(), CellKind::kString);
+      im.ready.push_back(std::move(row));
+    }
+  };
+  return Status::Ok();
+}
+
+Result<ReadState> XlsxReader::Pump() {
+  Impl& im = *impl_;
+  while (im.ready.empty() && !im.sheet_done) {
+    auto piece = im.zip.Chunk();
+    if (!piece.ok()) return piece.status();
+    const bool last = piece->empty();
+    if (Status s = im.sheet.Parse(*piece, last, im.sheet_path); !s.ok()) return s;
+    if (last) im.sheet_done = true;
+  }
+  if (im.ready.empty()) {
+    if (!im.have_header || rows_read_ == 0) {
+      return Status(ErrorCode::kEmptyFile,
+                    im.have_header ? "The first sheet has a header row but no data rows."
+                                   : "The first sheet is empty.");
+    }
+    return ReadState::kEnd;
+  }
+  Impl::Pending& row = im.ready.front();
+  row_cells_ = std::move(row.cells);
+  row_kinds_ = std::move(row.kinds);
+  sheet_row_ = row.sheet_row;
+  im.ready.pop_front();
+  row_views_.assign(row_cells_.begin(), row_cells_.end());
+  ++rows_read_;
+  return ReadState::kRow;
+}
+
+Result<ReadState> XlsxReader::Next() {
+  if (!error_.ok()) return error_;
+  if (!finished_) return ReadState::kNeedMore;
+  if (!opened_) {
+    opened_ = true;
+    error_ = Open();
+    if (!error_.ok()) return error_;
+  }
+  auto r = Pump();
+  if (!r.ok()) error_ = r.status();
+  return r;
+}
+
+}  // namespace dq::ingest

@@ -1,0 +1,50 @@
+// One delivery from start to durable outcome: look up the account's webhook, check its URL,
+// sign, POST, log the attempt, then record what follows (nothing, a scheduled retry or a dead
+// letter). The dispatcher owns no thread and no socket: callers pass the HttpSender of their
+// thread, and acknowledge the stream entry (or drop the claimed retry) only when Handle() returns
+// OK. That ordering is the at-least-once guarantee.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "dq/webhook/address_policy.h"
+#include "dq/webhook/delivery.h"
+#include "dq/common/delivery_log.h"
+#include "dq/common/account_store.h"
+#include "dq/common/clock.h"
+#include "dq/common/event.h"
+#include "dq/webhook/http_sender.h"
+#include "dq/webhook/retry_policy.h"
+
+namespace dq::webhook {
+
+using WebhookLookup = std::function<Result<std::optional<Webhook>>(std::string_view account_id)>;
+
+class Dispatcher {
+ public:
+  Dispatcher(WebhookLookup lookup, DeliveryStore& store, const RetryPolicy& policy,
+             const Clock& clock, UrlPolicy url_policy)
+      : lookup_(std::move(lookup)),
+        store_(store),
+        policy_(policy),
+        clock_(clock),
+        url_policy_(url_policy) {}
+
+  // Delivers event once. retry_member is the retry-schedule member the event came from ("" for
+  // a stream entry); it is replaced by the next retry or removed. Returns the outcome once it is
+  // durable. Errors: kUnavailable when the webhook could not be looked up or the outcome could
+  // not be stored; the caller must then leave the entry unacknowledged (it will come back).
+  Result<Outcome> Handle(const Event& event, std::string_view retry_member, HttpSender& sender);
+
+ private:
+  WebhookLookup lookup_;
+  DeliveryStore& store_;
+  const RetryPolicy& policy_;
+  const Clock& clock_;
+  UrlPolicy url_policy_;
+};
+
+}  // namespace dq::webhook

@@ -1,0 +1,116 @@
+#include "dq/webhook/dispatcher.h"
+
+#include "dq/common/log.h"
+#include "dq/common/metrics.h"
+#include "dq/common/time_format.h"
+
+namespace dq::webhook {
+namespace {
+
+void Count(Outcome o) {
+  Metrics::Global()
+      .Counter("dq_notifier_deliveries_total", "Webhook delivery attempts by outcome",
+               "outcome=\"" + std::string(OutcomeName(o)) + "\"")
+      .Inc();
+}
+
+}  // namespace
+
+Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_member,
+                                   HttpSender& sender) {
+  auto webhook = lookup_(event.account_id);
+  if (!webhook.ok()) return webhook.status();
+
+  DeliveryAttempt attempt;
+  attempt.delivery_id = event.delivery_id;
+  attempt.attempt = event.attempts + 1;
+  attempt.event = event.type;
+  attempt.payload = event.payload;
+
+  const bool configured = webhook->has_value() && !(*webhook)->url.empty();
+  if (!configured || !(*webhook)->enabled) {
+    attempt.time = FormatIso8601Millis(clock_.Now());
+    attempt.outcome = std::string(OutcomeName(Outcome::kSkipped));
+    attempt.error = configured ? "webhook disabled" : "no webhook configured";
+    log::Info("webhook skipped: " + attempt.error,
+              {{"account_id", event.account_id}, {"delivery_id", event.delivery_id}});
+    if (Status s = store_.Record(event.account_id, attempt); !s.ok()) {
+      log::Warn("delivery log write failed", {{"error", s.message()}});
+    }
+    if (!retry_member.empty()) {
+      if (Status s = store_.RemoveRetry(retry_member); !s.ok()) return s;
+    }
+    Count(Outcome::kSkipped);
+    return Outcome::kSkipped;
+  }
+  const Webhook& hook = **webhook;
+  attempt.url = hook.url;
+
+  HttpResult result;
+  if (auto url = ValidateWebhookUrl(hook.url, url_policy_); !url.ok()) {
+    result.error = url.status().message();
+  } else {
+    result = sender.Post(
+        BuildDelivery(event, hook.url, hook.secret, UnixMillis(clock_.Now()) / 1000));
+    Metrics::Global()
+        .Histogram("dq_notifier_http_seconds", "Webhook POST latency")
+        .Observe(static_cast<double>(result.latency_ms) / 1000.0);
+  }
+  const auto now = clock_.Now();
+  const int64_t now_ms = UnixMillis(now);
+  const Decision decision = Decide(event, result, policy_, now_ms);
+
+  attempt.time = FormatIso8601Millis(now);
+  attempt.http_status = result.status;
+  attempt.latency_ms = result.latency_ms;
+  attempt.error = DescribeFailure(result);
+  attempt.outcome = std::string(OutcomeName(decision.outcome));
+  if (decision.outcome == Outcome::kRetry) attempt.next_attempt_ms = decision.next_attempt_ms;
+
+  // The log is for people; losing one line must not hold the event back.
+  if (Status s = store_.Record(event.account_id, attempt); !s.ok()) {
+    log::Warn("delivery log write failed", {{"error", s.message()}});
+  }
+
+  switch (decision.outcome) {
+    case Outcome::kDelivered:
+    case Outcome::kSkipped:
+      if (!retry_member.empty()) {
+        if (Status s = store_.RemoveRetry(retry_member); !s.ok()) return s;
+      }
+      if (event.created_ms > 0 && decision.outcome == Outcome::kDelivered) {
+        Metrics::Global()
+            .Histogram("dq_notifier_event_to_delivery_seconds",
+                       "From the event's creation to its successful delivery")
+            .Observe(static_cast<double>(now_ms - event.created_ms) / 1000.0);
+      }
+      break;
+    case Outcome::kRetry: {
+      Event next = event;
+      next.attempts = event.attempts + 1;
+      if (next.first_attempt_ms <= 0) next.first_attempt_ms = now_ms;
+      if (Status s = store_.ScheduleRetry(next, decision.next_attempt_ms, retry_member); !s.ok()) {
+        return s;
+      }
+      break;
+    }
+    case Outcome::kDeadLetter: {
+      Event dead = event;
+      dead.attempts = event.attempts + 1;
+      if (Status s = store_.AddDeadLetter({dead, hook.url, attempt.error, attempt.time}); !s.ok()) {
+        return s;
+      }
+      if (!retry_member.empty()) {
+        if (Status s = store_.RemoveRetry(retry_member); !s.ok()) return s;
+      }
+      log::Warn("webhook dead-lettered", {{"account_id", event.account_id},
+                                          {"delivery_id", event.delivery_id},
+                                          {"error", attempt.error}});
+      break;
+    }
+  }
+  Count(decision.outcome);
+  return decision.outcome;
+}
+
+}  // namespace dq::webhook

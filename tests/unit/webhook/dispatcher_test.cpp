@@ -1,0 +1,182 @@
+#include "dq/webhook/dispatcher.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace dq::webhook {
+namespace {
+
+class TestClock final : public Clock {
+ public:
+  std::chrono::system_clock::time_point Now() const override {
+    return std::chrono::system_clock::time_point(std::chrono::milliseconds(now_ms));
+  }
+  int64_t now_ms = 1'800'000'000'000;
+};
+
+class FixedRandom final : public RandomSource {
+ public:
+  double Uniform01() override { return 1.0; }
+};
+
+class FakeSender final : public HttpSender {
+ public:
+  HttpResult Post(const HttpPost& post) override {
+    posts.push_back(post);
+    return next;
+  }
+  HttpResult next{200, 3, ""};
+  std::vector<HttpPost> posts;
+};
+
+class FakeStore final : public DeliveryStore {
+ public:
+  Status Record(std::string_view account, const DeliveryAttempt& a) override {
+    log[std::string(account)].push_back(a);
+    return Status::Ok();
+  }
+  Status ScheduleRetry(const Event& e, int64_t due, std::string_view replace) override {
+    if (down) return Status(ErrorCode::kUnavailable, "down");
+    if (!replace.empty()) retries.erase(std::string(replace));
+    retries[EventToJson(e)] = due;
+    return Status::Ok();
+  }
+  Status RemoveRetry(std::string_view member) override {
+    if (down) return Status(ErrorCode::kUnavailable, "down");
+    retries.erase(std::string(member));
+    return Status::Ok();
+  }
+  Status AddDeadLetter(const DeadLetter& d) override {
+    if (down) return Status(ErrorCode::kUnavailable, "down");
+    dead.push_back(d);
+    return Status::Ok();
+  }
+  bool down = false;
+  std::map<std::string, std::vector<DeliveryAttempt>> log;
+  std::map<std::string, int64_t> retries;
+  std::vector<DeadLetter> dead;
+};
+
+class DispatcherTest : public ::testing::Test {
+ protected:
+  DispatcherTest()
+      : policy_(RetrySchedule{1000, 4000, 10'000}, random_),
+        dispatcher_([this](std::string_view a) { return Lookup(a); }, store_, policy_, clock_,
+                    UrlPolicy{true, true}) {}
+
+  Result<std::optional<Webhook>> Lookup(std::string_view account) {
+    if (lookup_down_) return Status(ErrorCode::kUnavailable, "redis down");
+    auto it = hooks_.find(std::string(account));
+    if (it == hooks_.end()) return std::optional<Webhook>();
+    return std::optional<Webhook>(it->second);
+  }
+
+  Event MakeEvent() {
+    Event e;
+    e.type = "job.complete";
+    e.account_id = "acct_1";
+    e.delivery_id = "d-1";
+    e.payload = R"({"event":"job.complete"})";
+    e.created_ms = clock_.now_ms;
+    e.first_attempt_ms = clock_.now_ms;
+    return e;
+  }
+
+  TestClock clock_;
+  FixedRandom random_;
+  RetryPolicy policy_;
+  FakeStore store_;
+  FakeSender sender_;
+  std::map<std::string, Webhook> hooks_{{"acct_1", {"http://127.0.0.1:9/h", "sec"}}};
+  bool lookup_down_ = false;
+  Dispatcher dispatcher_;
+};
+
+TEST_F(DispatcherTest, DeliversSignedAndLogs) {
+  auto o = dispatcher_.Handle(MakeEvent(), "", sender_);
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(*o, Outcome::kDelivered);
+  ASSERT_EQ(sender_.posts.size(), 1u);
+  EXPECT_EQ(sender_.posts[0].body, R"({"event":"job.complete"})");
+  ASSERT_EQ(store_.log["acct_1"].size(), 1u);
+  const auto& a = store_.log["acct_1"][0];
+  EXPECT_EQ(a.outcome, "delivered");
+  EXPECT_EQ(a.http_status, 200);
+  EXPECT_EQ(a.url, "http://127.0.0.1:9/h");
+  EXPECT_EQ(a.time, "2027-01-15T08:00:00.000Z");
+  EXPECT_TRUE(store_.retries.empty());
+}
+
+TEST_F(DispatcherTest, NoWebhookIsSkippedAndLogged) {
+  hooks_.clear();
+  auto o = dispatcher_.Handle(MakeEvent(), "", sender_);
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(*o, Outcome::kSkipped);
+  EXPECT_TRUE(sender_.posts.empty());
+  EXPECT_EQ(store_.log["acct_1"].at(0).outcome, "skipped");
+}
+
+TEST_F(DispatcherTest, FailureSchedulesRetryWithSameDeliveryId) {
+  sender_.next = {500, 2, ""};
+  ASSERT_EQ(*dispatcher_.Handle(MakeEvent(), "", sender_), Outcome::kRetry);
+  ASSERT_EQ(store_.retries.size(), 1u);
+  const auto& [member, due] = *store_.retries.begin();
+  EXPECT_EQ(due, clock_.now_ms + 1000);
+  Event next = *EventFromJson(member);
+  EXPECT_EQ(next.delivery_id, "d-1");
+  EXPECT_EQ(next.attempts, 1);
+
+  // The retry fails again: its member is replaced by the next one.
+  clock_.now_ms += 1000;
+  ASSERT_EQ(*dispatcher_.Handle(next, member, sender_), Outcome::kRetry);
+  ASSERT_EQ(store_.retries.size(), 1u);
+  EXPECT_EQ(EventFromJson(store_.retries.begin()->first)->attempts, 2);
+  EXPECT_EQ(store_.retries.begin()->second, clock_.now_ms + 2000);
+
+  // Then succeeds: removed.
+  sender_.next = {204, 2, ""};
+  const std::string m2 = store_.retries.begin()->first;
+  ASSERT_EQ(*dispatcher_.Handle(*EventFromJson(m2), m2, sender_), Outcome::kDelivered);
+  EXPECT_TRUE(store_.retries.empty());
+  for (const auto& p : sender_.posts) {
+    EXPECT_EQ(p.headers[2].second, "d-1");  // X-Service-Delivery, the same every time
+  }
+}
+
+TEST_F(DispatcherTest, EndOfScheduleDeadLetters) {
+  sender_.next = {0, 10, "timeout"};
+  Event e = MakeEvent();
+  e.attempts = 5;
+  e.first_attempt_ms = clock_.now_ms - 9000;
+  const std::string member = EventToJson(e);
+  store_.retries[member] = clock_.now_ms;
+  ASSERT_EQ(*dispatcher_.Handle(e, member, sender_), Outcome::kDeadLetter);
+  EXPECT_TRUE(store_.retries.empty());
+  ASSERT_EQ(store_.dead.size(), 1u);
+  EXPECT_EQ(store_.dead[0].last_error, "timeout");
+  EXPECT_EQ(store_.dead[0].event.attempts, 6);
+  EXPECT_EQ(store_.log["acct_1"].back().outcome, "dead_letter");
+}
+
+TEST_F(DispatcherTest, RefusedUrlIsAFailedAttemptWithoutAPost) {
+  Dispatcher strict([this](std::string_view a) { return Lookup(a); }, store_, policy_, clock_,
+                    UrlPolicy{false, false});
+  ASSERT_EQ(*strict.Handle(MakeEvent(), "", sender_), Outcome::kRetry);
+  EXPECT_TRUE(sender_.posts.empty());
+  EXPECT_EQ(store_.log["acct_1"][0].error, "webhook URL must start with https://");
+}
+
+TEST_F(DispatcherTest, StoreOrLookupDownIsAnErrorSoTheEventStaysPending) {
+  lookup_down_ = true;
+  EXPECT_EQ(dispatcher_.Handle(MakeEvent(), "", sender_).status().code(),
+            ErrorCode::kUnavailable);
+  lookup_down_ = false;
+  store_.down = true;
+  sender_.next = {500, 1, ""};
+  EXPECT_EQ(dispatcher_.Handle(MakeEvent(), "", sender_).status().code(),
+            ErrorCode::kUnavailable);
+}
+
+}  // namespace
+}  // namespace dq::webhook
