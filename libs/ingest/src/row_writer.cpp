@@ -41,6 +41,8 @@ RowWriter::RowWriter(FileFormat format, CsvDialect dialect, std::vector<std::str
     case FileFormat::kXlsx:
       xlsx_ = std::make_unique<XlsxWriter>(header_);
       break;
+    case FileFormat::kXml:
+      break;  // the file's own text, row by row
     case FileFormat::kCsv:
     case FileFormat::kTsv: {
       if (dialect_.bom) out_ += "\xEF\xBB\xBF";
@@ -104,6 +106,12 @@ void RowWriter::WriteRow(std::span<const std::string_view> cells,
     ++rows_;
     return;
   }
+  if (format_ == FileFormat::kXml) {
+    const XmlRowSource* source = source_ ? source_->xml_source() : nullptr;
+    if (source) xml_.WriteRow(*source, source_->row(), cells, &out_);
+    ++rows_;
+    return;
+  }
   if (format_ == FileFormat::kCsv || format_ == FileFormat::kTsv) {
     for (size_t i = 0; i < width; ++i) {
       if (i > 0) out_.push_back(dialect_.delimiter);
@@ -158,6 +166,9 @@ Status RowWriter::Finish() {
     return Status::Ok();
   }
   if (format_ == FileFormat::kJsonArray) out_ += rows_ == 0 ? "]\n" : "\n]\n";
+  if (format_ == FileFormat::kXml && source_ && source_->xml_source()) {
+    xml_.WriteEnd(*source_->xml_source(), &out_);
+  }
   return Status::Ok();
 }
 

@@ -16,6 +16,10 @@
 // kMissing omits the key.
 // XLSX: one sheet (named with set_sheet_name(), default "Sheet1"), built in memory; out() stays
 // empty until Finish() puts the whole workbook there. See xlsx_writer.h.
+// XML: the file is the upload itself with the changed values written in place (xml_writer.h),
+// so the writer needs the reader the rows come from: set_source(reader) before the first row,
+// and call WriteRow() while that reader's row is current, Finish() after it returned kEnd.
+// Without a source nothing is written.
 // Rows with fewer cells than the header are padded (CSV) or have the keys omitted (JSON); cells
 // beyond the header are ignored.
 #pragma once
@@ -29,6 +33,7 @@
 #include "dq/ingest/file_format.h"
 #include "dq/ingest/row_reader.h"
 #include "dq/ingest/xlsx_writer.h"
+#include "dq/ingest/xml_writer.h"
 
 namespace dq::ingest {
 
@@ -46,6 +51,10 @@ class RowWriter {
   const std::string& out() const { return out_; }
   // XLSX: the name of the sheet in the written workbook (call before Finish()).
   void set_sheet_name(std::string name) { sheet_name_ = std::move(name); }
+  // XML: the reader whose rows are written (see above); ignored for the other formats.
+  void set_source(const RowReader* reader) { source_ = reader; }
+  // XML: fixes that could not be written into the feed (xml_writer.h); 0 for other formats.
+  uint64_t unplaced_fixes() const { return xml_.unplaced(); }
   uint64_t rows_written() const { return rows_; }
 
  private:
@@ -59,6 +68,8 @@ class RowWriter {
   uint64_t rows_ = 0;
   std::unique_ptr<XlsxWriter> xlsx_;
   std::string sheet_name_;
+  const RowReader* source_ = nullptr;
+  XmlFeedWriter xml_;
 };
 
 
