@@ -151,6 +151,12 @@ struct XmlReader::Impl {
     return "line " + std::to_string(XML_GetCurrentLineNumber(parser)) + ", column " +
            std::to_string(XML_GetCurrentColumnNumber(parser) + 1);
   }
+  // The same words whenever it is found (at the next item, or in the middle of the text).
+  std::string OutsideTooLong() const {
+    return std::string(rows == 0 ? "XML before the first item"
+                                 : "XML after item " + std::to_string(rows)) +
+           ": more than " + std::to_string(limits.max_record_bytes) + " bytes outside items";
+  }
   std::string Where() const {
     if (item_depth > 0) {
       return "item " + std::to_string(rows + 1) + " (line " + std::to_string(item_line) + ")";
@@ -273,7 +279,7 @@ XmlReader::Impl::Impl(const ReaderLimits& l) : limits(l) {
   XML_SetStartDoctypeDeclHandler(
       parser, [](void* self, const XML_Char*, const XML_Char*, const XML_Char*, int) {
         Impl* im = static_cast<Impl*>(self);
-        im->Fail("XML at " + im->Here() +
+        im->Fail("XML at line " + std::to_string(XML_GetCurrentLineNumber(im->parser)) +
                  ": a document type declaration (<!DOCTYPE ...>) is not accepted: a DTD can "
                  "declare entities that expand without bound or read other files. Remove it "
                  "from the feed.");
@@ -282,7 +288,8 @@ XmlReader::Impl::Impl(const ReaderLimits& l) : limits(l) {
                                       const XML_Char*, const XML_Char*, const XML_Char*,
                                       const XML_Char*) {
     Impl* im = static_cast<Impl*>(self);
-    im->Fail("XML at " + im->Here() + ": entity declarations are not accepted.");
+    im->Fail("XML at line " + std::to_string(XML_GetCurrentLineNumber(im->parser)) +
+             ": entity declarations are not accepted.");
   });
 }
 
@@ -369,10 +376,7 @@ Result<ReadState> XmlReader::Impl::Next() {
                               " bytes"));
     }
     if (item_depth == 0 && parsed - keep_from > max) {
-      return Error(Status(ErrorCode::kInvalidRequest,
-                          "XML at " + Here() + ": more than " + std::to_string(max) +
-                              " bytes outside items (after item " + std::to_string(rows) +
-                              ")"));
+      return Error(Status(ErrorCode::kInvalidRequest, OutsideTooLong()));
     }
   }
 }
@@ -381,6 +385,9 @@ Result<ReadState> XmlReader::Impl::End() {
   if (rows == 0) {
     return Error(Status(ErrorCode::kEmptyFile,
                         "The feed has no items: no <item> (RSS) or <entry> (Atom) element."));
+  }
+  if (total - keep_from > limits.max_record_bytes) {
+    return Error(Status(ErrorCode::kInvalidRequest, OutsideTooLong()));
   }
   Hold();  // the end of the file outlives the caller's chunk
   source = {};
@@ -686,6 +693,12 @@ void XmlReader::Impl::OnEnd() {
 
 void XmlReader::Impl::ItemEnd() {
   const uint64_t end = Index() + Count();
+  if (item_begin - keep_from > limits.max_record_bytes) {
+    failed = true;
+    failure = Status(ErrorCode::kInvalidRequest, OutsideTooLong());
+    XML_StopParser(parser, XML_FALSE);
+    return;
+  }
   if (end - item_begin > limits.max_record_bytes) {
     Fail(Where() + ": the item is longer than " + std::to_string(limits.max_record_bytes) +
          " bytes");

@@ -72,7 +72,8 @@ constexpr ErrorCode kEmpty = ErrorCode::kEmptyFile;
 constexpr ErrorCode k415 = ErrorCode::kUnsupportedMediaType;
 const std::string kBinary =
     "The file is binary (e.g. a spreadsheet, archive or UTF-16 text), not text; upload CSV, TSV, "
-    "a JSON array of objects, NDJSON or XLSX (optionally gzip-compressed)";
+    "a JSON array of objects, NDJSON, XLSX or an XML feed (RSS 2.0 or Atom), optionally "
+    "gzip-compressed";
 
 INSTANTIATE_TEST_SUITE_P(
     Fixtures, NastyFileTest,

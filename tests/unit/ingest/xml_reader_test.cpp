@@ -84,7 +84,7 @@ TEST(XmlReader, GoogleAtomFeed) {
                    "2005-10-13T18:30:02Z", "https://www.example.com/image1.jpg", "25.00 USD",
                    "new", "in stock", "Acme", "0071919219405"},
                   {"Blue wool sweater", "1b", "https://www.example.com/item2-info-page.html",
-                   "Warm.", "2005-10-13T18:30:02Z", "", "27.00 USD", "new"}}));
+                   "Warm.", "2005-10-13T18:30:02Z", "", "27.00 USD", "new", "", "", ""}}));
   ExpectChunkingAgrees(feed);
 }
 
@@ -252,6 +252,7 @@ struct BadCase {
   std::string input;
   ErrorCode code;
   std::string message;
+  friend void PrintTo(const BadCase& c, std::ostream* os) { *os << c.name; }
 };
 
 class XmlReaderBadInput : public ::testing::TestWithParam<BadCase> {};
@@ -275,15 +276,17 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadCase{"mismatched_tag", Rss("<item>\n<g:id>1</g:price>\n</item>"),
                 ErrorCode::kInvalidRequest,
-                "XML is malformed at line 3, column 12: mismatched tag"},
+                "XML is malformed at line 4, column 10: mismatched tag"},
         BadCase{"undefined_entity", Rss("<item><g:title>a&nbsp;b</g:title></item>"),
                 ErrorCode::kInvalidRequest,
                 "XML is malformed at line 3, column 17: undefined entity"},
-        BadCase{"truncated", "<rss version=\"2.0\"><channel><item><g:id>1",
+        BadCase{"unbound_prefix", "<rss version=\"2.0\"><channel><item><g:id>1",
                 ErrorCode::kInvalidRequest,
-                "XML is malformed at line 1, column 41: unbound prefix"},
+                "XML is malformed at line 1, column 35: unbound prefix"},
+        BadCase{"truncated", "<rss version=\"2.0\"><channel><item><id>1", ErrorCode::kInvalidRequest,
+                "XML is malformed at line 1, column 40: no element found"},
         BadCase{"cut_off", "<rss version=\"2.0\"><channel><item><id>1</id></item>",
-                ErrorCode::kInvalidRequest, "XML is malformed at line 1, column 51: no element found"},
+                ErrorCode::kInvalidRequest, "XML is malformed at line 1, column 52: no element found"},
         BadCase{"junk_after_root", Rss("<item/>") + "<rss/>", ErrorCode::kInvalidRequest,
                 "XML is malformed at line 5, column 1: junk after document element"},
         BadCase{"not_xml", "id,title\n1,a\n", ErrorCode::kInvalidRequest,
@@ -292,7 +295,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "XML is malformed at line 3, column 13: not well-formed (invalid token)"},
         BadCase{"doctype", "<?xml version=\"1.0\"?>\n<!DOCTYPE rss SYSTEM \"rss.dtd\">\n<rss/>",
                 ErrorCode::kInvalidRequest,
-                "XML at line 2, column 1: a document type declaration (<!DOCTYPE ...>) is not "
+                "XML at line 2: a document type declaration (<!DOCTYPE ...>) is not "
                 "accepted: a DTD can declare entities that expand without bound or read other "
                 "files. Remove it from the feed."},
         BadCase{"not_a_feed", "<?xml version=\"1.0\"?>\n<products><product/></products>",
@@ -316,7 +319,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"too_much_outside_items",
                 Rss("<item/><!--" + std::string(300, 'x') + "--><item/>"),
                 ErrorCode::kInvalidRequest,
-                "XML at line 3, column 318: more than 200 bytes outside items (after item 1)"},
+                "XML after item 1: more than 200 bytes outside items"},
+        BadCase{"too_much_before_the_first_item",
+                Rss("<!--" + std::string(300, 'x') + "--><item/>"), ErrorCode::kInvalidRequest,
+                "XML before the first item: more than 200 bytes outside items"},
+        BadCase{"too_much_after_the_last_item",
+                Rss("<item/><!--" + std::string(300, 'x') + "-->"), ErrorCode::kInvalidRequest,
+                "XML after item 1: more than 200 bytes outside items"},
         BadCase{"too_many_columns", Rss("<item><a/><b/><c/><d/><e/></item>"),
                 ErrorCode::kInvalidRequest, "item 1 (line 3): more than 4 distinct columns"},
         BadCase{"too_deep",
@@ -330,7 +339,7 @@ TEST(XmlReader, BillionLaughsIsRefusedBeforeAnyEntityIsDeclared) {
     const ReadOutcome r = ReadAll(FileFormat::kXml, Fixture(name));
     EXPECT_EQ(r.code, ErrorCode::kInvalidRequest);
     EXPECT_EQ(r.message,
-              "XML at line 2, column 1: a document type declaration (<!DOCTYPE ...>) is not "
+              "XML at line 2: a document type declaration (<!DOCTYPE ...>) is not "
               "accepted: a DTD can declare entities that expand without bound or read other "
               "files. Remove it from the feed.");
     EXPECT_TRUE(r.rows.empty());
@@ -339,10 +348,11 @@ TEST(XmlReader, BillionLaughsIsRefusedBeforeAnyEntityIsDeclared) {
 
 TEST(XmlReader, ErrorsAreSticky) {
   auto reader = MakeRowReader(FileFormat::kXml);
-  reader->Feed(Rss("<item><g:id>1</g:id></item><item><a></b></item>"));
+  const std::string feed = Rss("<item><g:id>1</g:id></item><item><a></b></item>");
+  reader->Feed(feed);
   reader->Finish();
   auto first = reader->Next();
-  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE(first.ok()) << first.status().message();
   EXPECT_EQ(*first, ReadState::kRow);
   auto bad = reader->Next();
   ASSERT_FALSE(bad.ok());
