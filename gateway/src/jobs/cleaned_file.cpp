@@ -59,7 +59,9 @@ CleanedFile::CleanedFile(const Job& job, UploadPiece upload, FixPiece fixes)
       fixes_(std::move(fixes)),
       file_chunks_(job.file_chunks),
       reader_(ingest::MakeRowReader(job.format)),
-      writer_(job.format, job.dialect, job.header) {}
+      writer_(job.format, job.dialect, job.header) {
+  writer_.set_source(reader_.get());  // an XML feed is written from its own text
+}
 
 Result<bool> CleanedFile::Next(std::string* out, size_t want) {
   if (!error_.ok()) return error_;  // sticky: a retry must not skip what failed

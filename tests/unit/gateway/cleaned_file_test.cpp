@@ -205,6 +205,33 @@ TEST(CleanedFileTest, XlsxIsAWorkbookWithTheSheetNameAndTheFixes) {
   EXPECT_EQ(skus, (std::vector<std::string>{"X1", "A2"}));
 }
 
+// XML: the feed itself, with only the fixed values written anew, however the upload, the fixes
+// and the parts asked for are cut.
+TEST(CleanedFileTest, XmlIsTheFeedWithTheFixedValuesInPlace) {
+  auto feed = [](const std::string& price, const std::string& title) {
+    return "<?xml version=\"1.0\"?>\n<rss xmlns:g=\"http://base.google.com/ns/1.0\" "
+           "version=\"2.0\"><channel><!-- c -->\n<item><g:id>A1</g:id><g:price>" +
+           price + "</g:price></item>\n<item><g:id>A2</g:id><g:title><![CDATA[" + title +
+           "]]></g:title></item>\n</channel></rss>\n";
+  };
+  const std::string upload = feed("12,50", "Mug");
+  for (size_t piece : {7, 1 << 20}) {
+    for (size_t want : {10, 1 << 20}) {
+      SCOPED_TRACE(std::to_string(piece) + " " + std::to_string(want));
+      const Upload u = MakeUpload(FileFormat::kXml, upload, piece);
+      std::string first, second;
+      AppendFix(first, 1, 1, "12.50");     // price
+      AppendFix(second, 2, 2, "Mug & Co");  // title
+      auto got = Write(u, {first, second}, want);
+      ASSERT_TRUE(got.ok()) << got.status().message();
+      EXPECT_EQ(*got, feed("12.50", "Mug & Co"));
+      auto none = Write(u, {});
+      ASSERT_TRUE(none.ok()) << none.status().message();
+      EXPECT_EQ(*none, upload);
+    }
+  }
+}
+
 // Fixes that do not fit the upload mean the stored job is damaged: an error, never a file that
 // silently lacks them.
 TEST(CleanedFileTest, FixesThatDoNotFitTheUploadAreAnError) {
