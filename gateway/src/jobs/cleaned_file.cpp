@@ -54,12 +54,13 @@ Status DecodeFixes(std::string_view piece, std::vector<Fix>* out) {
   return Status::Ok();
 }
 
-CleanedFile::CleanedFile(const Job& job, UploadPiece upload, FixPiece fixes)
+CleanedFile::CleanedFile(const Job& job, UploadPiece upload, FixPiece fixes,
+                         ingest::FormulaCells formulas)
     : upload_(std::move(upload)),
       fixes_(std::move(fixes)),
       file_chunks_(job.file_chunks),
       reader_(ingest::MakeRowReader(job.format)),
-      writer_(job.format, job.dialect, job.header) {
+      writer_(job.format, job.dialect, job.header, formulas) {
   writer_.set_source(reader_.get());  // an XML feed is written from its own text
 }
 

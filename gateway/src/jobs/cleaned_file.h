@@ -54,7 +54,10 @@ class CleanedFile {
   // Fix piece i; nullopt past the last.
   using FixPiece = std::function<Result<std::optional<std::string>>(int64_t)>;
 
-  CleanedFile(const Job& job, UploadPiece upload, FixPiece fixes);
+  // `formulas`: CSV/TSV cells that start like a formula are written with a leading ' when
+  // kNeutralise (the download's default; ingest/row_writer.h).
+  CleanedFile(const Job& job, UploadPiece upload, FixPiece fixes,
+              ingest::FormulaCells formulas = ingest::FormulaCells::kKeep);
 
   // Appends the next part of the file to *out: at least `want` bytes unless the file ends first.
   // True while more follows. Errors from the callbacks are passed on; a fix for a row or column

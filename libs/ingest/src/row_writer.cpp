@@ -33,9 +33,14 @@ bool IsJsonNumber(std::string_view s) {
 
 }  // namespace
 
+void AppendNeutralised(std::string& out, std::string_view cell) {
+  if (StartsLikeAFormula(cell)) out.push_back('\'');
+  out.append(cell);
+}
 
-RowWriter::RowWriter(FileFormat format, CsvDialect dialect, std::vector<std::string> header)
-    : format_(format), dialect_(dialect), header_(std::move(header)) {
+RowWriter::RowWriter(FileFormat format, CsvDialect dialect, std::vector<std::string> header,
+                     FormulaCells formulas)
+    : format_(format), dialect_(dialect), formulas_(formulas), header_(std::move(header)) {
   if (format_ == FileFormat::kTsv) dialect_.delimiter = '\t';
   switch (format_) {
     case FileFormat::kXlsx:
@@ -69,6 +74,10 @@ RowWriter::RowWriter(FileFormat format, CsvDialect dialect, std::vector<std::str
 }
 
 void RowWriter::WriteCsvCell(std::string_view cell) {
+  if (formulas_ == FormulaCells::kNeutralise && StartsLikeAFormula(cell)) {
+    neutralised_.assign("'").append(cell);
+    cell = neutralised_;
+  }
   const char d = dialect_.delimiter;
   bool quote = !cell.empty() && (cell.front() == ' ' || cell.back() == ' ');
   for (char c : cell) {

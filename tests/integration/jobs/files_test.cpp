@@ -179,6 +179,36 @@ TEST_F(FilesIntegrationTest, XmlFeedComesBackAsTheSameFeedWithFixes) {
   EXPECT_EQ(WaitDone(json::parse(gz.body)["id"])["format"], "xml");
 }
 
+// Issue 36: formula-leading cells are neutralised (a leading ') in the issues CSV always and in
+// the cleaned CSV unless formulas=keep; a plain negative number is not a formula.
+TEST_F(FilesIntegrationTest, SpreadsheetsGetNoFormulas) {
+  const std::string csv =
+      "email,note\n@SUM(1+1),\"=HYPERLINK(\"\"http://x\"\")\"\nana@shop.de,-5\n";
+  HttpResult r = Post("/v1/jobs?filename=c.csv&check_types=customer", csv,
+                      {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  const std::string id = json::parse(r.body)["id"];
+  ASSERT_EQ(WaitDone(id)["status"], "done");
+  HttpResult cleaned = Get("/v1/jobs/" + id + "/cleaned");
+  ASSERT_EQ(cleaned.status, 200);
+  EXPECT_EQ(cleaned.body,
+            "email,note\n'@SUM(1+1),\"'=HYPERLINK(\"\"http://x\"\")\"\nana@shop.de,-5\n");
+  HttpResult kept = Get("/v1/jobs/" + id + "/cleaned?formulas=keep");
+  ASSERT_EQ(kept.status, 200);
+  EXPECT_EQ(kept.body, csv);
+  HttpResult bad = Get("/v1/jobs/" + id + "/cleaned?formulas=strip");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_EQ(json::parse(bad.body)["message"], "formulas: must be neutralise or keep");
+  // The e-mail was not "fixed" (lower-cased) into another formula; the issues CSV shows it
+  // neutralised.
+  HttpResult issues = Get("/v1/jobs/" + id + "/issues?format=csv");
+  ASSERT_EQ(issues.status, 200);
+  EXPECT_NE(issues.body.find(",INVALID_EMAIL,"), std::string::npos) << issues.body;
+  EXPECT_NE(issues.body.find(",'@SUM(1+1),"), std::string::npos) << issues.body;
+  EXPECT_EQ(issues.body.find("@sum"), std::string::npos) << issues.body;
+  EXPECT_EQ(issues.body.find(",@SUM"), std::string::npos) << issues.body;
+}
+
 TEST_F(FilesIntegrationTest, BadXmlIsRefusedWithItsPlace) {
   HttpResult malformed = Post("/v1/jobs", "<rss version=\"2.0\"><channel>\n<item><id>1</b>",
                               {{"Content-Type", "application/xml"}});

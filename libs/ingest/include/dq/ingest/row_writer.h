@@ -22,6 +22,10 @@
 // Without a source nothing is written.
 // Rows with fewer cells than the header are padded (CSV) or have the keys omitted (JSON); cells
 // beyond the header are ignored.
+// Formulas (CSV/TSV): with FormulaCells::kNeutralise, a cell a spreadsheet would run as a formula
+// (StartsLikeAFormula) is written with a leading ' (OWASP's rule against CSV injection); the
+// header too. The default, kKeep, writes cells as they are (a file for machines). XLSX cells are
+// always written as values (inline strings, numbers, booleans), never as formulas.
 #pragma once
 
 #include <memory>
@@ -30,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dq/common/spreadsheet_formula.h"
 #include "dq/ingest/file_format.h"
 #include "dq/ingest/row_reader.h"
 #include "dq/ingest/xlsx_writer.h"
@@ -37,9 +42,17 @@
 
 namespace dq::ingest {
 
+// What a CSV/TSV writer does with a cell that starts like a formula.
+enum class FormulaCells { kKeep, kNeutralise };
+
+// Appends `cell` to `out`, after a ' when it starts like a formula (dq::StartsLikeAFormula in
+// dq/common/spreadsheet_formula.h: '=', '+', '-', '@', TAB or CR, not a plain signed number).
+void AppendNeutralised(std::string& out, std::string_view cell);
+
 class RowWriter {
  public:
-  RowWriter(FileFormat format, CsvDialect dialect, std::vector<std::string> header);
+  RowWriter(FileFormat format, CsvDialect dialect, std::vector<std::string> header,
+            FormulaCells formulas = FormulaCells::kKeep);
 
   void WriteRow(std::span<const std::string_view> cells, std::span<const CellKind> kinds = {});
   // Ends the output (the closing ']' of a JSON array; the whole workbook for XLSX). Call once,
@@ -62,6 +75,8 @@ class RowWriter {
 
   FileFormat format_;
   CsvDialect dialect_;
+  FormulaCells formulas_;
+  std::string neutralised_;  // scratch for a cell with its leading '
   std::vector<std::string> header_;
   std::vector<std::string> json_keys_;  // header names, already escaped and quoted, with ':'
   std::string out_;
