@@ -102,7 +102,11 @@ INSTANTIATE_TEST_SUITE_P(
         NastyCase{"truncated_array.json", kBad,
                   "The JSON array is not closed: the file ends before its ']' (byte 26)"},
         NastyCase{"bad_line.ndjson", kBad,
-                  "row 2 (byte 13): expected a key string, found '}' at byte 25"}),
+                  "row 2 (byte 13): expected a key string, found '}' at byte 25"},
+        NastyCase{"html_entity.xml", kBad,
+                  "XML is malformed at line 3, column 33: undefined entity"},
+        NastyCase{"truncated_feed.xml", kBad,
+                  "XML is malformed at line 4, column 32: no element found"}),
     [](const auto& info) {
       std::string name = info.param.file;
       for (char& c : name) {
