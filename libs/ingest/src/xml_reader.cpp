@@ -51,7 +51,8 @@ bool IsAtom(std::string_view uri) { return uri == kAtomNs || uri == kAtom03Ns; }
 
 // The element as written: "g:price", "price".
 std::string QualifiedName(const Name& n) {
-  return n.prefix.empty() ? std::string(n.local) : std::string(n.prefix) + ":" + std::string(n.local);
+  if (n.prefix.empty()) return std::string(n.local);
+  return std::string(n.prefix) + ":" + std::string(n.local);
 }
 
 bool IsXmlSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }

@@ -283,10 +283,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"unbound_prefix", "<rss version=\"2.0\"><channel><item><g:id>1",
                 ErrorCode::kInvalidRequest,
                 "XML is malformed at line 1, column 35: unbound prefix"},
-        BadCase{"truncated", "<rss version=\"2.0\"><channel><item><id>1", ErrorCode::kInvalidRequest,
+        BadCase{"truncated", "<rss version=\"2.0\"><channel><item><id>1",
+                ErrorCode::kInvalidRequest,
                 "XML is malformed at line 1, column 40: no element found"},
         BadCase{"cut_off", "<rss version=\"2.0\"><channel><item><id>1</id></item>",
-                ErrorCode::kInvalidRequest, "XML is malformed at line 1, column 52: no element found"},
+                ErrorCode::kInvalidRequest,
+                "XML is malformed at line 1, column 52: no element found"},
         BadCase{"junk_after_root", Rss("<item/>") + "<rss/>", ErrorCode::kInvalidRequest,
                 "XML is malformed at line 5, column 1: junk after document element"},
         BadCase{"not_xml", "id,title\n1,a\n", ErrorCode::kInvalidRequest,
@@ -330,7 +332,8 @@ INSTANTIATE_TEST_SUITE_P(
                 ErrorCode::kInvalidRequest, "item 1 (line 3): more than 4 distinct columns"},
         BadCase{"too_deep",
                 Rss("<item><a><b><c><d><e><f>1</f></e></d></c></b></a></item>"),
-                ErrorCode::kInvalidRequest, "item 1 (line 3): elements are nested more than 8 deep"}),
+                ErrorCode::kInvalidRequest,
+                "item 1 (line 3): elements are nested more than 8 deep"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(XmlReader, BillionLaughsIsRefusedBeforeAnyEntityIsDeclared) {

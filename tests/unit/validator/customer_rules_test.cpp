@@ -164,7 +164,11 @@ const RuleCase kCases[] = {
      {"EMAIL_NORMALIZED=ana@gmail.com"}},
     // A value that starts like a spreadsheet formula is never "fixed" (issue 36): not
     // lower-cased, and not trimmed into one.
-    {"email_formula_not_lower_cased", "customer", "", {{"email", "@SUM(1+1)"}}, {"INVALID_EMAIL"}},
+    {"email_formula_not_lower_cased",
+     "customer",
+     "",
+     {{"email", "@SUM(1+1)"}},
+     {"INVALID_EMAIL"}},
     {"email_not_trimmed_into_a_formula",
      "customer",
      "",

@@ -37,8 +37,8 @@ inline constexpr size_t kSniffBytes = 4096;
 // XLSX is chosen by its zip signature together with an .xlsx/.xlsm name or the XLSX media
 // type (or a generic type), and by the XLSX media type. XML by its media types (application/xml,
 // text/xml, application/rss+xml, application/atom+xml), the .xml/.rss/.atom extensions, or, for
-// a generic type and no known extension, a first significant byte '<'. Text must already be UTF-8 (see
-// text_encoding.h) and not compressed (see gzip.h): upload_decode.h does both first.
+// a generic type and no known extension, a first significant byte '<'. Text must already be
+// UTF-8 (see text_encoding.h) and not compressed (see gzip.h): upload_decode.h does both first.
 // Errors: kUnsupportedMediaType for a media type or extension we do not read (e.g. .xls, .ods,
 // application/pdf) and for content that is binary (NUL bytes, or a zip that is not named or
 // typed as XLSX, gzip, PDF); kInvalidRequest for an encrypted (password-protected) workbook.
