@@ -29,9 +29,9 @@
 #include "dq/common/status.h"
 #include "dq/ingest/row_reader.h"
 #include "dq/ingest/row_writer.h"
-#include "job.h"
+#include "dq/report/file_check.h"
 
-namespace dq::gateway {
+namespace dq::report {
 
 struct Fix {
   uint64_t row = 0;     // data row, from 1
@@ -54,9 +54,10 @@ class CleanedFile {
   // Fix piece i; nullopt past the last.
   using FixPiece = std::function<Result<std::optional<std::string>>(int64_t)>;
 
+  // `job`: the check of the file (a job is one), read for its format, dialect, header and pieces.
   // `formulas`: CSV/TSV cells that start like a formula are written with a leading ' when
   // kNeutralise (the download's default; ingest/row_writer.h).
-  CleanedFile(const Job& job, UploadPiece upload, FixPiece fixes,
+  CleanedFile(const FileCheck& job, UploadPiece upload, FixPiece fixes,
               ingest::FormulaCells formulas = ingest::FormulaCells::kKeep);
 
   // Appends the next part of the file to *out: at least `want` bytes unless the file ends first.
@@ -95,4 +96,4 @@ class CleanedFile {
   bool ended_ = false;
 };
 
-}  // namespace dq::gateway
+}  // namespace dq::report
