@@ -365,8 +365,16 @@ Result<ReadState> XmlReader::Impl::Next() {
       if (code == XML_ERROR_NO_ELEMENTS && !root_seen) {
         return Error(Status(ErrorCode::kEmptyFile, "The file holds no XML element."));
       }
-      return Error(Status(ErrorCode::kInvalidRequest,
-                          "XML is malformed at " + Here() + ": " + XML_ErrorString(code)));
+      std::string why = XML_ErrorString(code);
+      if (code == XML_ERROR_UNDEFINED_ENTITY) {
+        why += " (HTML entities such as &nbsp; are not XML: write the character itself, or a "
+               "numeric reference such as &#160;)";
+      } else if (code == XML_ERROR_UNBOUND_PREFIX) {
+        why += " (a prefix such as g: is used without its namespace: declare "
+               "xmlns:g=\"http://base.google.com/ns/1.0\" on the root element)";
+      }
+      return Error(
+          Status(ErrorCode::kInvalidRequest, "XML is malformed at " + Here() + ": " + why));
     }
     // A slice read without reaching an item's end: the unfinished part must stay in bounds
     // (a text or tag that never ends is caught here, not after the whole file).

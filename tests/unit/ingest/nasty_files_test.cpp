@@ -104,7 +104,9 @@ INSTANTIATE_TEST_SUITE_P(
         NastyCase{"bad_line.ndjson", kBad,
                   "row 2 (byte 13): expected a key string, found '}' at byte 25"},
         NastyCase{"html_entity.xml", kBad,
-                  "XML is malformed at line 3, column 33: undefined entity"},
+                  "XML is malformed at line 3, column 33: undefined entity (HTML entities such "
+                  "as &nbsp; are not XML: write the character itself, or a numeric reference "
+                  "such as &#160;)"},
         NastyCase{"truncated_feed.xml", kBad,
                   "XML is malformed at line 4, column 32: no element found"}),
     [](const auto& info) {

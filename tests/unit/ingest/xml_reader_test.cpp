@@ -279,10 +279,14 @@ INSTANTIATE_TEST_SUITE_P(
                 "XML is malformed at line 4, column 10: mismatched tag"},
         BadCase{"undefined_entity", Rss("<item><g:title>a&nbsp;b</g:title></item>"),
                 ErrorCode::kInvalidRequest,
-                "XML is malformed at line 3, column 17: undefined entity"},
+                "XML is malformed at line 3, column 17: undefined entity (HTML entities such as "
+                "&nbsp; are not XML: write the character itself, or a numeric reference such as "
+                "&#160;)"},
         BadCase{"unbound_prefix", "<rss version=\"2.0\"><channel><item><g:id>1",
                 ErrorCode::kInvalidRequest,
-                "XML is malformed at line 1, column 35: unbound prefix"},
+                "XML is malformed at line 1, column 35: unbound prefix (a prefix such as g: is "
+                "used without its namespace: declare xmlns:g=\"http://base.google.com/ns/1.0\" "
+                "on the root element)"},
         BadCase{"truncated", "<rss version=\"2.0\"><channel><item><id>1",
                 ErrorCode::kInvalidRequest,
                 "XML is malformed at line 1, column 40: no element found"},
