@@ -459,7 +459,12 @@ class S3ObjectWriter final : public ObjectWriter {
       md5s += part.md5;
       if (part.etag != "\"" + Hex(part.md5) + "\"") *comparable = false;
     }
-    return "\"" + Hex(Md5(md5s)) + "-" + std::to_string(parts_.size()) + "\"";
+    std::string etag = "\"";
+    etag += Hex(Md5(md5s));
+    etag += '-';
+    etag += std::to_string(parts_.size());
+    etag += '"';
+    return etag;
   }
 
   // Not idempotent: once a try succeeds, the upload is gone and a repeat answers NoSuchUpload.

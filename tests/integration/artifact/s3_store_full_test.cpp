@@ -5,15 +5,24 @@
 #include <gtest/gtest.h>
 
 #include "rgw_env.h"
-#include "store_contract.h"
 
 namespace dq::artifact {
 namespace {
 
+std::string Pattern(size_t n, uint32_t seed) {
+  std::string out(n, '\0');
+  uint32_t x = seed * 2654435761u + 1;
+  for (size_t i = 0; i < n; ++i) {
+    x = x * 1664525u + 1013904223u;
+    out[i] = static_cast<char>(x >> 24);
+  }
+  return out;
+}
+
 TEST(S3RgwTest, FullFormLargeObjectsAndManyKeys) {
   auto store = FreshStore(8 * 1024 * 1024);
   ASSERT_NE(store, nullptr);
-  const std::string big = contract::Pattern(100 * 1024 * 1024 + 17, 9);
+  const std::string big = Pattern(100 * 1024 * 1024 + 17, 9);
   auto writer = store->OpenWriter("jobs/a/j/c/cleaned.xlsx");
   ASSERT_TRUE(writer.ok());
   for (size_t at = 0; at < big.size(); at += 3'000'000) {
@@ -52,7 +61,7 @@ TEST(S3RgwTest, FullFormTheGatewayKilledDuringAnUpload) {
   S3Options o = store->options();
   o.max_attempts = 3;
   S3ArtifactStore impatient(o);
-  const std::string part = contract::Pattern(5 * 1024 * 1024, 10);
+  const std::string part = Pattern(5 * 1024 * 1024, 10);
   auto writer = impatient.OpenWriter("jobs/a/j/c/file");
   ASSERT_TRUE(writer.ok());
   ASSERT_TRUE((*writer)->Write(part).ok());  // part 1 is up

@@ -84,8 +84,8 @@ TEST_F(FsStoreTest, AKeyUnderAnObjectIsRefusedWithTheReason) {
   ASSERT_TRUE(store_->Put("jobs/a/x", "file").ok());
   Status s = store_->Put("jobs/a/x/y", "below a file");
   EXPECT_EQ(s.code(), ErrorCode::kInvalidRequest);
-  EXPECT_EQ(s.message(), "cannot create directory " + dir_ +
-                             "/root/jobs/a/x: Not a directory (a key cannot be both an object "
+  EXPECT_EQ(s.message(), "cannot store " + dir_ +
+                             "/root/jobs/a/x/y: Not a directory (a key cannot be both an object "
                              "and a prefix of another)");
   EXPECT_TRUE(fs::is_empty(dir_ + "/root/.tmp"));
 }
