@@ -267,7 +267,7 @@ Result<ObjectInfo> FsArtifactStore::Stat(std::string_view key) {
     return Errno(errno, "cannot stat", Path(key));
   }
   if (!S_ISREG(st.st_mode)) return Status(ErrorCode::kNotFound, "no object " + std::string(key));
-  return ObjectInfo{std::string(key), st.st_size};
+  return ObjectInfo{std::string(key), st.st_size, static_cast<int64_t>(st.st_mtime)};
 }
 
 namespace {
@@ -349,7 +349,7 @@ Status Walk(const std::string& root, const std::string& dir_key, std::string_vie
       if (!StartsWith(full, prefix) || full <= after) continue;
       struct stat st {};
       if (::stat((root + "/" + full).c_str(), &st) != 0) continue;  // deleted meanwhile
-      out->push_back({full, st.st_size});
+      out->push_back({full, st.st_size, static_cast<int64_t>(st.st_mtime)});
     }
   }
   return Status::Ok();

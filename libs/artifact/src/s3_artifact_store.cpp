@@ -3,6 +3,7 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
+#include <ctime>
 #include <random>
 #include <thread>
 
@@ -69,6 +70,13 @@ std::string Describe(const HttpResponse& r) {
 }
 
 bool Ok(const HttpResponse& r) { return r.status >= 200 && r.status < 300; }
+
+// "2026-11-26T07:10:00.000Z" -> seconds since 1970; 0 when it does not read.
+int64_t IsoSeconds(const std::string& text) {
+  std::tm tm{};
+  if (strptime(text.c_str(), "%Y-%m-%dT%H:%M:%S", &tm) == nullptr) return 0;
+  return static_cast<int64_t>(timegm(&tm));
+}
 
 }  // namespace
 
@@ -194,7 +202,14 @@ Result<ObjectInfo> S3ArtifactStore::Stat(std::string_view key) {
   if (it == r.headers.end()) {
     return Status(ErrorCode::kInternal, "S3 HEAD " + std::string(key) + ": no Content-Length");
   }
-  return ObjectInfo{std::string(key), std::stoll(it->second)};
+  ObjectInfo info{std::string(key), std::stoll(it->second), 0};
+  if (auto m = r.headers.find("last-modified"); m != r.headers.end()) {
+    std::tm tm{};  // "Thu, 26 Nov 2026 07:10:00 GMT"
+    if (strptime(m->second.c_str(), "%a, %d %b %Y %H:%M:%S", &tm) != nullptr) {
+      info.modified = static_cast<int64_t>(timegm(&tm));
+    }
+  }
+  return info;
 }
 
 Status S3ArtifactStore::Get(std::string_view key, ByteRange range, const Sink& sink) {
@@ -264,6 +279,8 @@ Result<ListPage> S3ArtifactStore::List(std::string_view prefix, std::string_view
       page.objects.push_back({text, 0});
     } else if (name == "Size" && !page.objects.empty()) {
       page.objects.back().size = std::stoll(text);
+    } else if (name == "LastModified" && !page.objects.empty()) {
+      page.objects.back().modified = IsoSeconds(text);
     } else if (name == "IsTruncated") {
       page.truncated = text == "true";
     }

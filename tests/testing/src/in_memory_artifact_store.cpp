@@ -1,6 +1,7 @@
 #include "dq/testing/in_memory_artifact_store.h"
 
 #include <algorithm>
+#include <ctime>
 
 #include "dq/artifact/object_key.h"
 
@@ -44,7 +45,8 @@ class InMemoryObjectWriter final : public artifact::ObjectWriter {
     {
       std::lock_guard lock(store_->mu_);
       if (!store_->FailBefore("artifact.commit", &after)) {
-        store_->objects_[key_] = std::make_shared<const std::string>(std::move(buffer_));
+        store_->objects_[key_] = {std::make_shared<const std::string>(std::move(buffer_)),
+                                  store_->Now()};
         --store_->open_writers_;
         closed_ = true;
       }
@@ -91,7 +93,7 @@ Status InMemoryArtifactStore::Put(std::string_view key, std::string_view bytes) 
   std::lock_guard lock(mu_);
   bool after = false;
   if (FailBefore("artifact.put", &after)) return Down();
-  objects_[std::string(key)] = std::move(object);
+  objects_[std::string(key)] = {std::move(object), Now()};
   return after ? Down() : Status::Ok();
 }
 
@@ -117,7 +119,7 @@ Status InMemoryArtifactStore::Get(std::string_view key, artifact::ByteRange rang
     if (it == objects_.end()) {
       return Status(ErrorCode::kNotFound, "no object " + std::string(key));
     }
-    object = it->second;
+    object = it->second.bytes;
   }
   const int64_t size = static_cast<int64_t>(object->size());
   int64_t offset = std::max<int64_t>(0, range.offset);
@@ -140,7 +142,8 @@ Result<artifact::ObjectInfo> InMemoryArtifactStore::Stat(std::string_view key) {
   auto it = objects_.find(std::string(key));
   if (it == objects_.end()) return Status(ErrorCode::kNotFound, "no object " + std::string(key));
   if (after) return Down();
-  return artifact::ObjectInfo{it->first, static_cast<int64_t>(it->second->size())};
+  return artifact::ObjectInfo{it->first, static_cast<int64_t>(it->second.bytes->size()),
+                              it->second.modified};
 }
 
 Result<int64_t> InMemoryArtifactStore::DeletePrefix(std::string_view prefix) {
@@ -184,7 +187,8 @@ Result<artifact::ListPage> InMemoryArtifactStore::List(std::string_view prefix,
       page.truncated = true;
       break;
     }
-    page.objects.push_back({it->first, static_cast<int64_t>(it->second->size())});
+    page.objects.push_back(
+        {it->first, static_cast<int64_t>(it->second.bytes->size()), it->second.modified});
   }
   if (after) return Down();
   return page;
@@ -198,20 +202,29 @@ void InMemoryArtifactStore::set_down(bool down) {
 std::map<std::string, std::string> InMemoryArtifactStore::objects() {
   std::lock_guard lock(mu_);
   std::map<std::string, std::string> out;
-  for (const auto& [key, object] : objects_) out.emplace(key, *object);
+  for (const auto& [key, object] : objects_) out.emplace(key, *object.bytes);
   return out;
 }
 
 int64_t InMemoryArtifactStore::bytes_stored() {
   std::lock_guard lock(mu_);
   int64_t total = 0;
-  for (const auto& [key, object] : objects_) total += static_cast<int64_t>(object->size());
+  for (const auto& [key, object] : objects_) total += static_cast<int64_t>(object.bytes->size());
   return total;
 }
 
 int InMemoryArtifactStore::open_writers() {
   std::lock_guard lock(mu_);
   return open_writers_;
+}
+
+void InMemoryArtifactStore::set_now(int64_t unix_seconds) {
+  std::lock_guard lock(mu_);
+  now_ = unix_seconds;
+}
+
+int64_t InMemoryArtifactStore::Now() const {
+  return now_ != 0 ? now_ : static_cast<int64_t>(std::time(nullptr));
 }
 
 }  // namespace dq::testing

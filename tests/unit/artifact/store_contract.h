@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <ctime>
 #include <memory>
 #include <string>
 #include <thread>
@@ -71,6 +72,12 @@ TYPED_TEST_P(ArtifactStoreContract, PutThenGetGivesBackTheBytes) {
   auto info = this->store_->Stat("jobs/a/j/c/file/000000.zst");
   ASSERT_TRUE(info.ok()) << info.status().message();
   EXPECT_EQ(info->size, 300'001);
+  EXPECT_NEAR(static_cast<double>(info->modified), static_cast<double>(std::time(nullptr)), 600);
+  auto listed = this->store_->List("jobs/", "", 10);
+  ASSERT_TRUE(listed.ok());
+  ASSERT_EQ(listed->objects.size(), 1u);
+  EXPECT_NEAR(static_cast<double>(listed->objects[0].modified),
+              static_cast<double>(std::time(nullptr)), 600);
 }
 
 TYPED_TEST_P(ArtifactStoreContract, APutReplacesTheWholeObject) {

@@ -51,6 +51,9 @@ struct ByteRange {
 struct ObjectInfo {
   std::string key;
   int64_t size = 0;
+  // When the object was last written, in seconds since 1970 (UTC); 0 when the store did not say.
+  // Listings carry it, so a sweep can leave alone what a writer may still be working on.
+  int64_t modified = 0;
   bool operator==(const ObjectInfo&) const = default;
 };
 

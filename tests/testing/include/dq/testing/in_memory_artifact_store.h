@@ -38,6 +38,8 @@ class InMemoryArtifactStore final : public artifact::ArtifactStore {
   std::map<std::string, std::string> objects();  // a copy of every object, by key
   int64_t bytes_stored();              // the sum of the objects' sizes
   int open_writers();                  // writers neither committed nor aborted
+  // Objects written from now on get this time as `modified` (0, the default: the real clock).
+  void set_now(int64_t unix_seconds);
 
  private:
   friend class InMemoryObjectWriter;
@@ -49,7 +51,13 @@ class InMemoryArtifactStore final : public artifact::ArtifactStore {
   std::mutex mu_;
   bool down_ = false;
   int open_writers_ = 0;
-  std::map<std::string, std::shared_ptr<const std::string>> objects_;
+  struct Object {
+    std::shared_ptr<const std::string> bytes;
+    int64_t modified = 0;
+  };
+  int64_t Now() const;
+  int64_t now_ = 0;
+  std::map<std::string, Object> objects_;
 };
 
 }  // namespace dq::testing
