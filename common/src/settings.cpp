@@ -122,8 +122,9 @@ constexpr SettingSpec kSettings[] = {
     // Job files: the artifact store (docs/deploy.md, "Job files"; S3 credentials come from the
     // environment as AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN)
     {"DQ_ARTIFACT_STORE", "fs", false, 0, 0, kGateway, false,
-     "where job files (uploads, issues, fixes, cleaned workbooks) are kept: fs (a directory) or "
-     "s3 (an S3-compatible service)"},
+     "where job files (uploads, issues, fixes, cleaned workbooks) are kept: fs (a directory), s3 "
+     "(an S3-compatible service), or redis (in Redis, as before the store; for a deployment "
+     "whose processes share no directory and that has no S3 service yet)"},
     {"DQ_ARTIFACT_DIR", "/var/lib/dq/artifacts", false, 0, 0, kGateway, false,
      "the fs store's directory, an absolute path shared by the gateway and its workers (one "
      "host only; several hosts use s3)"},

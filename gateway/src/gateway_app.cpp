@@ -1,5 +1,6 @@
 #include "gateway_app.h"
 
+#include "dq/artifact/store_factory.h"
 #include "dq/common/log.h"
 
 namespace dq::gateway {
@@ -49,7 +50,13 @@ GatewayApp::GatewayApp(const Settings& s) {
   StoreLimits sl;
   sl.ttl = std::chrono::seconds(s.Int("DQ_JOB_TTL_DAYS") * 24 * 3600);
   sl.max_account_bytes = s.Int("DQ_ACCOUNT_MAX_STORED_BYTES");
-  jobs_store_ = std::make_unique<RedisJobStore>(*redis_, sl);
+  // Job files: in the artifact store (DQ_ARTIFACT_STORE), or in Redis when it says redis.
+  if (auto store = artifact::MakeArtifactStore(s, artifact::ProcessEnvironment()); store.ok()) {
+    artifacts_ = std::move(*store);
+  } else {
+    init_status_ = store.status();
+  }
+  jobs_store_ = std::make_unique<RedisJobStore>(*redis_, sl, artifacts_.get());
   queue_ = std::make_unique<RedisJobQueue>(*redis_, *blocking_redis_);
   JobsOptions jo;
   jo.upload_max_bytes = static_cast<size_t>(s.Int("DQ_UPLOAD_MAX_BYTES"));
@@ -134,6 +141,7 @@ GatewayApp::GatewayApp(const Settings& s) {
 GatewayApp::~GatewayApp() { Shutdown(); }
 
 Status GatewayApp::Start() {
+  if (!init_status_.ok()) return init_status_;  // e.g. an artifact directory it cannot write
   // The ops port (probes, /metrics) in every role; the API listener in roles api and all.
   if (Status s = ops_->Start(); !s.ok()) return s;
   if (http_) {

@@ -155,6 +155,20 @@ Status RedisJobStore::Remove(const Job& job, const char* mode) {
   return Status::Ok();
 }
 
+Result<Job> RedisJobStore::Committed(const Job& job) {
+  if (artifacts_ == nullptr || job.finished()) return job;
+  auto r = redis_.Command({"HMGET", JobKey(job.account_id, job.id), "issue_pages", "fix_pieces",
+                           "cleaned_pieces", "output_attempt"});
+  if (!r.ok()) return r.status();
+  if (r->elements.size() != 4) return job;
+  Job now = job;
+  now.issue_pages = Int(r->elements[0].str);
+  now.fix_pieces = Int(r->elements[1].str);
+  now.cleaned_pieces = Int(r->elements[2].str);
+  now.output_attempt = r->elements[3].str;
+  return now;
+}
+
 void RedisJobStore::DeleteObjects(const Result<std::string>& prefix) {
   if (artifacts_ == nullptr || !prefix.ok()) return;
   auto deleted = artifacts_->DeletePrefix(*prefix);
@@ -215,27 +229,32 @@ Result<std::vector<Job>> RedisJobStore::ListBefore(std::string_view account_id, 
   return jobs;
 }
 
-Result<std::vector<std::string>> RedisJobStore::Issues(const Job& job, int64_t offset,
+Result<std::vector<std::string>> RedisJobStore::Issues(const Job& snapshot, int64_t offset,
                                                        int64_t count) {
-  if (job.issue_pages > 0) {
-    if (artifacts_ == nullptr) return NoStore(job);
-    Job list_only = job;
-    list_only.issue_pages = 0;
-    return ReadIssues(*artifacts_, job, offset, count, [&](int64_t off, int64_t n) {
-      return Issues(list_only, off, n);
-    });
-  }
-  const int64_t stop = count < 0 ? -1 : offset + count - 1;
-  auto reply = redis_.Command({"LRANGE", JobPartKey(job.account_id, job.id, "issues"),
-                               std::to_string(offset), std::to_string(stop)});
-  if (!reply.ok()) return reply.status();
-  std::vector<std::string> out;
-  out.reserve(reply->elements.size());
-  for (auto& e : reply->elements) out.push_back(std::move(e.str));
-  return out;
+  auto committed = Committed(snapshot);
+  if (!committed.ok()) return committed.status();
+  const Job& job = *committed;
+  // The records in the :issues list: every issue of a job stored before the artifact store, or
+  // those not yet in a whole page.
+  auto list = [&](int64_t from, int64_t n) -> Result<std::vector<std::string>> {
+    const int64_t stop = n < 0 ? -1 : from + n - 1;
+    auto reply = redis_.Command({"LRANGE", JobPartKey(job.account_id, job.id, "issues"),
+                                 std::to_string(from), std::to_string(stop)});
+    if (!reply.ok()) return reply.status();
+    std::vector<std::string> out;
+    out.reserve(reply->elements.size());
+    for (auto& e : reply->elements) out.push_back(std::move(e.str));
+    return out;
+  };
+  if (job.issue_pages == 0) return list(offset, count);
+  if (artifacts_ == nullptr) return NoStore(job);
+  return ReadIssues(*artifacts_, job, offset, count, list);
 }
 
-Result<std::optional<std::string>> RedisJobStore::FixesPiece(const Job& job, int64_t index) {
+Result<std::optional<std::string>> RedisJobStore::FixesPiece(const Job& snapshot, int64_t index) {
+  auto committed = Committed(snapshot);
+  if (!committed.ok()) return committed.status();
+  const Job& job = *committed;
   if (index < job.fix_pieces) {
     if (artifacts_ == nullptr) return NoStore(job);
     auto piece = ReadPiece(*artifacts_, FixPieceKey(job, job.output_attempt, index));
@@ -249,7 +268,11 @@ Result<std::optional<std::string>> RedisJobStore::FixesPiece(const Job& job, int
   return std::optional<std::string>(std::move(reply->str));
 }
 
-Result<std::optional<std::string>> RedisJobStore::CleanedPiece(const Job& job, int64_t index) {
+Result<std::optional<std::string>> RedisJobStore::CleanedPiece(const Job& snapshot,
+                                                               int64_t index) {
+  auto committed = Committed(snapshot);
+  if (!committed.ok()) return committed.status();
+  const Job& job = *committed;
   if (index < job.cleaned_pieces) {
     if (artifacts_ == nullptr) return NoStore(job);
     auto piece = ReadPiece(*artifacts_, CleanedPieceKey(job, job.output_attempt, index));

@@ -76,6 +76,9 @@ class RedisJobStore final : public JobStore {
  private:
   Status RunWrite(const Job& job, const JobWrite& write, const JobEnd* end);
   Status Remove(const Job& job, const char* mode);
+  // `job` with the committed object counts as the hash has them now: a running attempt's own
+  // snapshot (its claim) does not know what it committed since. Finished jobs' are final.
+  Result<Job> Committed(const Job& job);
   // Best effort: objects left behind are the sweep's (SweepOrphans).
   void DeleteObjects(const Result<std::string>& prefix);
 

@@ -87,7 +87,8 @@ Result<std::unique_ptr<ArtifactStore>> MakeArtifactStore(
     if (!options.ok()) return options.status();
     return std::unique_ptr<ArtifactStore>(std::make_unique<S3ArtifactStore>(std::move(*options)));
   }
-  return Invalid("DQ_ARTIFACT_STORE=" + kind + " is not fs or s3");
+  if (kind == "redis") return std::unique_ptr<ArtifactStore>();
+  return Invalid("DQ_ARTIFACT_STORE=" + kind + " is not fs, s3 or redis");
 }
 
 }  // namespace dq::artifact

@@ -28,6 +28,12 @@ TEST(StoreFactoryTest, TheDefaultIsADirectory) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(StoreFactoryTest, RedisMeansNoStore) {
+  auto store = MakeArtifactStore(Load({{"DQ_ARTIFACT_STORE", "redis"}}), {});
+  ASSERT_TRUE(store.ok());
+  EXPECT_EQ(store->get(), nullptr);
+}
+
 TEST(StoreFactoryTest, S3TakesItsOptionsAndTheEnvironmentsCredentials) {
   auto o = S3OptionsFromSettings(Load({{"DQ_ARTIFACT_STORE", "s3"},
                                        {"DQ_S3_ENDPOINT", "http://127.0.0.1:7480"},
@@ -53,7 +59,7 @@ TEST(StoreFactoryTest, BadSettingsAreRefusedByName) {
     const char* message;
   };
   const Case cases[] = {
-      {{{"DQ_ARTIFACT_STORE", "nfs"}}, {}, "DQ_ARTIFACT_STORE=nfs is not fs or s3"},
+      {{{"DQ_ARTIFACT_STORE", "nfs"}}, {}, "DQ_ARTIFACT_STORE=nfs is not fs, s3 or redis"},
       {{{"DQ_ARTIFACT_STORE", "s3"}, {"DQ_S3_ENDPOINT", "127.0.0.1:7480"}, {"DQ_S3_BUCKET", "b1b"}},
        kKeys, "DQ_S3_ENDPOINT=127.0.0.1:7480 is not http(s)://host[:port] (the bucket goes in DQ_S3_BUCKET)"},
       {{{"DQ_ARTIFACT_STORE", "s3"}, {"DQ_S3_ENDPOINT", "https://s3.example.com/dq-jobs"},

@@ -20,7 +20,8 @@ namespace dq::artifact {
 Result<S3Options> S3OptionsFromSettings(const Settings& settings,
                                         const std::map<std::string, std::string>& env);
 
-// The configured store, opened (fs: the directory is created and written once). It does not
+// The configured store, opened (fs: the directory is created and written once); nullptr for
+// DQ_ARTIFACT_STORE=redis (job files stay in Redis, as before the store). It does not
 // create a bucket: in production the bucket, its lifecycle rules and its policy are the
 // operator's (docs/deploy.md, "Job files").
 Result<std::unique_ptr<ArtifactStore>> MakeArtifactStore(
