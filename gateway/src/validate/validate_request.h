@@ -82,6 +82,11 @@ Result<std::vector<std::string>> ParseCheckTypes(std::string_view text);
 // Checks a mapping object: keys are standard fields, values non-empty strings.
 Result<std::vector<std::pair<std::string, std::string>>> ParseMapping(const nlohmann::json& m);
 Status CheckPlatform(std::string_view platform);
+// A source platform's name (ingest/source_profile.h); 400 invalid_request naming it and listing
+// the valid ones.
+Status CheckSource(std::string_view source);
+// g, kg, lb or oz.
+Status CheckWeightUnit(std::string_view unit);
 
 // The most bytes a validator request built from one call may take (far below the gRPC limit).
 inline constexpr size_t kMaxValidatorRequestBytes = 32u << 20;
