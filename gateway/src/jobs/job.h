@@ -35,6 +35,20 @@ struct Job {
   // The day/month order of the expiry_date column's A/B/YYYY dates over the whole file ("" when
   // unmapped or not shown), handed to the validator so every chunk reads them alike.
   std::string expiry_date_order;
+  // The source platform the upload was read as (ingest/source_profile.h), and why.
+  std::string source;
+  std::string source_reason;
+  // What a person should know beside the results: core fields with no column, a source the
+  // header contradicts (ingest/check_plan.h, ingest/source_detect.h).
+  std::vector<std::string> notes;
+  // The weight column's unit and why (shown with the mapping notes); "" without a weight column.
+  std::string unit_note;
+  // The check plan made at upload. `planned` is false for jobs stored before it existed: their
+  // worker then works the weight unit out of the header, as it did.
+  bool planned = false;
+  std::string weight_unit;  // BatchSpec.weight_unit
+  std::string conventions;  // BatchSpec.conventions as JSON: [{field, list_separator, value_aliases}]
+  bool gtin_padding_evidence = false;
   int64_t file_bytes = 0;
   int64_t file_chunks = 0;
   // How the store keeps the upload's pieces (and those of a cleaned file stored whole by an

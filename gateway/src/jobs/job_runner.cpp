@@ -254,6 +254,35 @@ Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
     }
   }
   if (!have_stats) return Status(ErrorCode::kUnavailable, "the validator sent no stats");
+  return NameTail(job, output, lost);
+}
+
+Status JobRunner::NameTail(Job& job, JobOutput& output, const std::atomic<bool>& lost) {
+  const std::vector<uint64_t> rows = output.TailRows();
+  if (!rows.empty()) {
+    auto reader = ingest::MakeRowReader(job.format);
+    auto model = output.NewRowModel();
+    uint64_t row = 0;
+    size_t next = 0;
+    for (int64_t i = 0; i < job.file_chunks && next < rows.size(); ++i) {
+      if (lost.load()) return Superseded();
+      auto piece = store_.FileChunk(job, i);
+      if (!piece.ok()) return piece.status();
+      reader->Feed(*piece);
+      if (i + 1 == job.file_chunks) reader->Finish();
+      while (next < rows.size()) {
+        auto state = reader->Next();
+        if (!state.ok() || *state != ingest::ReadState::kRow) break;  // read whole once before
+        ++row;
+        model->Next(reader->row());
+        if (row == rows[next]) {
+          output.NameTailRow(row, {model->sku(), model->item_id(), model->title()});
+          ++next;
+        }
+      }
+    }
+  }
+  output.FlushTail();
   return Status::Ok();
 }
 

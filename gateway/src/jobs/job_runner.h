@@ -88,6 +88,9 @@ class JobRunner {
   Status StoreWorkbook(Job& job, JobOutput& output);
   Status Stream(Job& job, JobOutput& output, ValidatorStream& stream,
                 const std::atomic<bool>& lost, JobStages& stages);
+  // Names the items of the batch-level issues (they may be about any row): reads the upload
+  // again, only when there are such issues, and hands them to the output.
+  Status NameTail(Job& job, JobOutput& output, const std::atomic<bool>& lost);
   // Finishes as failed, then publishes.
   RunOutcome Fail(Job& job, const QueueEntry& entry, const std::string& error);
   // Publishes job.complete for a finished job, marks it, acks the entry.

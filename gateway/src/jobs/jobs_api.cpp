@@ -13,6 +13,7 @@
 #include "dq/common/time_format.h"
 #include "dq/ingest/mapping_inference.h"
 #include "dq/ingest/row_writer.h"
+#include "dq/ingest/source_scan.h"
 #include "dq/ingest/upload_form.h"
 #include "stage_timer.h"
 #include "upload_request.h"
@@ -49,6 +50,57 @@ std::string ExpiryDateOrder(const std::vector<std::pair<std::string, std::string
   }
   return "";
 }
+
+}  // namespace
+
+HttpResponse CheckTypesDoNotFit(const std::string& message,
+                                const std::vector<std::pair<std::string, std::string>>& mapping) {
+  // Written here, not as an ErrorCode: the answer also lists the check types that fit. The keys
+  // sort after "error", so the body still starts with it (AddRequestId looks for that).
+  json body = {{"error", "check_types_do_not_fit"},
+               {"message", message},
+               {"fits", ingest::FittingCheckTypes(mapping)}};
+  return JsonResponse(400, DumpJson(body));
+}
+
+void ApplyPlan(const ingest::SourceScan& scan, const std::vector<std::string>& check_types,
+               const std::string& weight_unit, Job& job) {
+  const ingest::SourceDetection& d = scan.detection();
+  job.source = d.profile->source;
+  job.source_reason = d.reason;
+  ingest::CheckPlanInput in;
+  in.check_types = check_types;
+  in.mapping = &job.mapping;
+  in.profile = d.profile;
+  in.caller_weight_unit = weight_unit;
+  ingest::CheckPlan plan = ingest::PlanChecks(in);
+  job.notes = d.notes;
+  for (auto& note : plan.notes) {
+    if (note.starts_with("The weight column")) {
+      job.unit_note = std::move(note);
+    } else {
+      job.notes.push_back(std::move(note));
+    }
+  }
+  job.planned = true;
+  job.weight_unit = plan.weight_unit;
+  job.conventions = ConventionsJson(plan.conventions);
+  job.gtin_padding_evidence = scan.gtin_padding_evidence();
+}
+
+std::string ConventionsJson(const std::vector<ingest::SourceConvention>& conventions) {
+  json out = json::array();
+  for (const auto& c : conventions) {
+    json aliases = json::object();
+    for (const auto& [from, to] : c.value_aliases) aliases[from] = to;
+    out.push_back({{"field", c.field},
+                   {"list_separator", c.list_separator},
+                   {"value_aliases", std::move(aliases)}});
+  }
+  return out.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+namespace {
 
 // How many of the upload's pieces its helper threads compressed (the rest: the request's thread).
 size_t PiecesByHelpers(const UploadPieces& pieces) {
@@ -102,10 +154,14 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   // and dialect found. Bad files are refused now, not discovered by a worker later.
   const bool inventory =
       std::find(check_types.begin(), check_types.end(), "inventory") != check_types.end();
+  // The same pass learns the source platform, the mapping when none was sent, and whether the
+  // gtin column shows lost leading zeros (ingest/source_scan.h).
+  ingest::SourceScan scan({up.source, mapping});
   StageTimer scan_timer(scan_ms);
-  auto summary = ingest::ScanFile(format, file, {}, /*learn_date_orders=*/inventory);
+  auto summary = ingest::ScanFile(format, file, {}, /*learn_date_orders=*/inventory, &scan);
   scan_timer.Pause();
   if (!summary.ok()) return ErrorResponse(summary.status());
+  scan.Finish(summary->header);
 
   Job job;
   job.mapping_inferred = !mapping.has_value();
@@ -113,15 +169,18 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
     if (Status s = CheckMappingColumns(*mapping, summary->header); !s.ok()) {
       return ErrorResponse(s);
     }
-    job.mapping = std::move(*mapping);
-  } else {
-    job.mapping = ingest::InferMapping(summary->header);
-    if (job.mapping.empty()) {
-      return ErrorResponse(Invalid(
-          "mapping", "none of the file's columns could be matched to a standard field; send a "
-                     "mapping"));
-    }
   }
+  job.mapping = scan.mapping();
+  if (!mapping && job.mapping.empty()) {
+    return ErrorResponse(Invalid(
+        "mapping", "none of the file's columns could be matched to a standard field; send a "
+                   "mapping"));
+  }
+  // Refused before any quota is used: check types none of whose fields has a column.
+  if (auto misfit = ingest::CheckTypesMisfit(check_types, job.mapping)) {
+    return CheckTypesDoNotFit(*misfit, job.mapping);
+  }
+  ApplyPlan(scan, check_types, up.weight_unit, job);
 
   auto reservation = quota_.Reserve(principal.account, static_cast<int64_t>(summary->data_rows));
   if (!reservation.ok()) return ErrorResponse(reservation.status());
