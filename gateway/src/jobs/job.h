@@ -47,7 +47,8 @@ struct Job {
   // worker then works the weight unit out of the header, as it did.
   bool planned = false;
   std::string weight_unit;  // BatchSpec.weight_unit
-  std::string conventions;  // BatchSpec.conventions as JSON: [{field, list_separator, value_aliases}]
+  // BatchSpec.conventions as JSON: [{field, list_separator, value_aliases}].
+  std::string conventions;
   bool gtin_padding_evidence = false;
   int64_t file_bytes = 0;
   int64_t file_chunks = 0;

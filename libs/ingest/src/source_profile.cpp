@@ -143,7 +143,9 @@ SourceProfile Read(std::string_view file, const json& p) {
   s.name = OptionalString(p, "name", where);
   s.doc = OptionalString(p, "doc", where);
   if (s.source.empty() || s.name.empty()) Fail(where, "needs source and name");
-  if (where != s.source + ".json") Fail(where, "its source must be its file name, '" + s.source + "'");
+  if (where != s.source + ".json") {
+    Fail(where, "its source must be its file name, '" + s.source + "'");
+  }
   if (p.contains("signatures")) {
     if (!p["signatures"].is_array()) Fail(where + ".signatures", "must be an array");
     for (const auto& g : p["signatures"]) {

@@ -200,7 +200,14 @@ TEST_F(FilesIntegrationTest, PreviewShowsTheReadingAndCreatesNothing) {
   EXPECT_EQ(p["columns"], json({"SKU", "Price", "Weight (kg)"}));
   EXPECT_EQ(p["mapping"], json({{"sku", "SKU"}, {"price", "Price"}, {"weight", "Weight (kg)"}}));
   EXPECT_EQ(p["mapping_inferred"], true);
-  EXPECT_EQ(p["mapping_notes"], json::array());
+  EXPECT_EQ(p["mapping_notes"], json({"The weight column 'Weight (kg)' is read in kilograms: its "
+                                      "header names the unit."}));
+  EXPECT_EQ(p["source"], "generic");
+  EXPECT_EQ(p["source_reason"], "the header matches no known platform's export");
+  EXPECT_EQ(p["notes"],
+            json({"No column looks like a title; titles were not checked."}));
+  EXPECT_EQ(p["suggested_check_types"], json({"product"}));
+  EXPECT_EQ(p["mapping_confidence"]["sku"], json({{"confidence", 1.0}, {"found_by", "header"}}));
   ASSERT_EQ(p["sample_rows"].size(), 5u);
   EXPECT_EQ(p["sample_rows"][0], json({"A-1", "19,99", "1.2"}));
 
@@ -230,7 +237,16 @@ TEST_F(FilesIntegrationTest, AWeightInTonnesIsNotGuessedAndTheJobSaysWhy) {
   json p = json::parse(preview.body);
   EXPECT_FALSE(p["mapping"].contains("weight"));
   ASSERT_EQ(p["mapping_notes"].size(), 1u) << p.dump();
-  HttpResult r = Post("/v1/jobs?check_types=shipping", csv, {{"Content-Type", "text/csv"}});
+  // Without its weight, the file has no column for the shipping check: refused before any quota.
+  HttpResult refused = Post("/v1/jobs?check_types=shipping", csv, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(refused.status, 400) << refused.body;
+  EXPECT_EQ(Error(refused), "check_types_do_not_fit");
+  EXPECT_EQ(json::parse(refused.body)["message"],
+            "No column fits the shipping check (no weight, hs_code, country_of_origin, "
+            "vat_number or declared_value column). The columns fit: product, inventory, price.");
+  EXPECT_EQ(json::parse(refused.body)["fits"], json({"product", "inventory", "price"}));
+  EXPECT_EQ(json::parse(Get("/v1/usage").body)["records_used"], 0);
+  HttpResult r = Post("/v1/jobs?check_types=product", csv, {{"Content-Type", "text/csv"}});
   ASSERT_EQ(r.status, 202) << r.body;
   json job = WaitDone(json::parse(r.body)["id"]);
   EXPECT_FALSE(job["mapping"].contains("weight"));

@@ -260,7 +260,9 @@ TEST_F(JobsIntegrationTest, IssuesPagesInJsonAndCsv) {
   std::istringstream lines(csv_page.body);
   std::string line;
   std::getline(lines, line);
-  EXPECT_EQ(line, "id,issue_row,severity,field,code,message,original_value,fixed_value\r");
+  EXPECT_EQ(line,
+            "id,issue_row,severity,field,code,message,original_value,fixed_value,sku,item_id,"
+            "title\r");
   std::getline(lines, line);
   EXPECT_EQ(line.substr(0, 4), "1,1,");
   EXPECT_EQ(Get(base + "?format=xml").status, 400);

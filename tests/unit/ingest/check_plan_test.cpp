@@ -70,7 +70,9 @@ TEST(CheckPlanTest, ConventionsOnlyForTheColumnTheFieldIsMappedTo) {
   EXPECT_EQ(p.conventions[0].field, "availability");
   EXPECT_TRUE(p.conventions[0].list_separator.empty());
   bool one = false;
-  for (const auto& [from, to] : p.conventions[0].value_aliases) one |= from == "1" && to == "in_stock";
+  for (const auto& [from, to] : p.conventions[0].value_aliases) {
+    one |= from == "1" && to == "in_stock";
+  }
   EXPECT_TRUE(one);
   EXPECT_EQ(p.conventions[1].field, "image_url");
   EXPECT_EQ(p.conventions[1].list_separator, ",");

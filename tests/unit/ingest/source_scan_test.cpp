@@ -94,7 +94,9 @@ TEST(SourceScanTest, GtinPaddingEvidenceCoversRowsPastTheSample) {
   csv += "X1,12345678905\nX2,36000291452\nX3,73010620025\n";
   EXPECT_TRUE(ScanCsv(csv).gtin_padding_evidence());
   std::string random = "sku,gtin\n";
-  for (int i = 0; i < 10; ++i) random += "S" + std::to_string(i) + "," + std::to_string(1234567890 + i * 7) + "\n";
+  for (int i = 0; i < 10; ++i) {
+    random += "S" + std::to_string(i) + "," + std::to_string(1234567890 + i * 7) + "\n";
+  }
   EXPECT_FALSE(ScanCsv(random).gtin_padding_evidence());
 }
 

@@ -1,7 +1,8 @@
 // The POST /v1/jobs multipart form (decisions.md, Jobs): a `file` part and optional text parts
-// `mapping` (JSON object text), `check_types`, `platform`, `source` and `weight_unit`. Built on MultipartParser for a body
-// held in memory (Pistache buffers whole requests), without copying the file: file() views the
-// body. For a body that arrives in chunks, use FormCollector with MultipartParser directly.
+// `mapping` (JSON object text), `check_types`, `platform`, `source` and `weight_unit`. Built on
+// MultipartParser for a body held in memory (Pistache buffers whole requests), without copying
+// the file: file() views the body. For a body that arrives in chunks, use FormCollector with
+// MultipartParser directly.
 //
 //   Result<UploadForm> form = ParseUploadForm(request.contentType, request.body, limits);
 //   if (!form.ok()) return form.status();
