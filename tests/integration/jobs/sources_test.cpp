@@ -186,5 +186,23 @@ TEST_F(SourcesIntegrationTest, ValidateTakesASourceAndNamesItems) {
   EXPECT_NE(v.body.find("unknown source 'etsy'; use one of bigcommerce"), std::string::npos);
 }
 
+TEST_F(SourcesIntegrationTest, CleanedFileOfAnExportWithoutFixesIsTheExportByteForByte) {
+  // As WooCommerce writes it: a BOM, CRLF, quotes it does not need, a comma-separated gallery.
+  const std::string csv =
+      "\xEF\xBB\xBFID,Type,SKU,Name,\"In stock?\",Stock,\"Weight (lbs)\",\"Regular price\","
+      "Images,Parent\r\n"
+      "46,simple,woo-hoodie-logo,\"Hoodie with Logo\",1,,2,45,"
+      "\"https://w.example.org/a.jpg, https://w.example.org/b.jpg\",\r\n"
+      "47,simple,woo-tshirt,T-Shirt,1,,.8,18,https://w.example.org/c.jpg,\r\n";
+  HttpResult r = Post("/v1/jobs?filename=wc.csv", csv, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  const std::string id = json::parse(r.body)["id"];
+  json job = WaitDone(id);
+  ASSERT_EQ(job["status"], "done") << job.dump();
+  EXPECT_EQ(job["source"], "woocommerce");
+  ASSERT_EQ(job["stats"]["fixes"], 0) << job["issues"].dump();
+  EXPECT_EQ(Get("/v1/jobs/" + id + "/cleaned").body, csv);
+}
+
 }  // namespace
 }  // namespace dq::testing
