@@ -8,7 +8,6 @@
 #include "../limits/quota.h"
 #include "dq/common/clock.h"
 #include "job_queue.h"
-#include "dq/ingest/source_scan.h"
 #include "job_store.h"
 
 namespace dq::gateway {
@@ -82,12 +81,6 @@ class JobsApi {
 // 400 check_types_do_not_fit: {"error", "message", "fits": [check types the columns fit]}.
 HttpResponse CheckTypesDoNotFit(const std::string& message,
                                 const std::vector<std::pair<std::string, std::string>>& mapping);
-// The job's source, its reason, its notes and its check plan (weight unit, conventions, GTIN
-// padding evidence), from the upload's scan.
-void ApplyPlan(const ingest::SourceScan& scan, const std::vector<std::string>& check_types,
-               const std::string& weight_unit, Job& job);
-// BatchSpec.conventions as the job stores them (JSON), and back (job_output.cpp).
-std::string ConventionsJson(const std::vector<ingest::SourceConvention>& conventions);
 
 // Parses an optional non-negative integer query parameter within [min, max].
 Result<int64_t> IntParam(const HttpRequest& request, const std::string& name, int64_t fallback,

@@ -55,7 +55,7 @@ HttpResponse JobsApi::Preview(const HttpRequest& request, const Principal& /*pri
   const bool inferred = !up.mapping.has_value();
   Job plan;
   plan.mapping = scan.mapping();
-  ApplyPlan(scan, up.check_types, up.weight_unit, plan);
+  report::ApplyScan(scan, up.check_types, up.weight_unit, plan);
   nlohmann::json m = nlohmann::json::object();
   for (const auto& [field, column] : plan.mapping) m[field] = column;
   nlohmann::json confidence = nlohmann::json::object();

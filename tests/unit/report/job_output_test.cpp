@@ -1,17 +1,16 @@
 // JobOutput's part of the row model: each row's kind in the chunk sent to the validator, the
 // check plan in the spec, and issues stored with the names of their item.
-#include "jobs/job_output.h"
+#include "dq/report/job_output.h"
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
-namespace dq::gateway {
+namespace dq::report {
 namespace {
 
-Job ShopifyJob() {
-  Job job;
-  job.id = "j";
+FileCheck ShopifyJob() {
+  FileCheck job;
   job.check_types = "product";
   job.header = {"Handle", "Title", "Variant SKU", "Variant Price", "Image Src"};
   job.mapping = {{"sku", "Variant SKU"}, {"title", "Title"}, {"price", "Variant Price"}};
@@ -30,7 +29,7 @@ void Add(JobOutput& out, RowBatch& batch, validator::v1::RowChunk& chunk,
 }
 
 TEST(JobOutputTest, KindsAreSentAndIssuesNameTheirItem) {
-  const Job job = ShopifyJob();
+  const FileCheck job = ShopifyJob();
   JobOutput out(job, {});
   const validator::v1::BatchSpec spec = out.Spec();
   EXPECT_EQ(spec.source(), "shopify_products");
@@ -75,7 +74,7 @@ TEST(JobOutputTest, KindsAreSentAndIssuesNameTheirItem) {
 }
 
 TEST(JobOutputTest, GenericFilesSendNoKindsAndTailIssuesAreNamedWhenTheRunnerSaysSo) {
-  Job job = ShopifyJob();
+  FileCheck job = ShopifyJob();
   job.source = "generic";
   JobOutput out(job, {});
   RowBatch batch;
@@ -103,4 +102,4 @@ TEST(JobOutputTest, GenericFilesSendNoKindsAndTailIssuesAreNamedWhenTheRunnerSay
 }
 
 }  // namespace
-}  // namespace dq::gateway
+}  // namespace dq::report

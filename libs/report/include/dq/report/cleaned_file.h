@@ -30,9 +30,9 @@
 #include "dq/common/status.h"
 #include "dq/ingest/row_reader.h"
 #include "dq/ingest/row_writer.h"
-#include "job.h"
+#include "dq/report/file_check.h"
 
-namespace dq::gateway {
+namespace dq::report {
 
 struct Fix {
   uint64_t row = 0;     // data row, from 1
@@ -59,7 +59,8 @@ class CleanedFile {
   // Fix piece i; nullopt past the last.
   using FixPiece = std::function<Result<std::optional<std::string>>(int64_t)>;
 
-  CleanedFile(const Job& job, UploadPiece upload, FixPiece fixes);
+  // `job`: the check of the file (a job is one), read for its format, dialect, header and pieces.
+  CleanedFile(const FileCheck& job, UploadPiece upload, FixPiece fixes);
 
   // Appends the next part of the file to *out: at least `want` bytes unless the file ends first.
   // True while more follows. Errors from the callbacks are passed on; a fix for a row or column
@@ -120,4 +121,4 @@ class CleanedFile {
 std::string SpliceCsvRecord(std::string_view record, char delimiter,
                             std::span<const std::pair<uint32_t, std::string>> fixes);
 
-}  // namespace dq::gateway
+}  // namespace dq::report

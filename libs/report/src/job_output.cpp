@@ -1,16 +1,17 @@
-#include "job_output.h"
+#include "dq/report/job_output.h"
 
 #include <algorithm>
 
-#include "cleaned_file.h"
+#include "dq/report/cleaned_file.h"
 #include "dq/common/json_escape.h"
 #include "dq/ingest/mapping_inference.h"
+
 #include <nlohmann/json.hpp>
 
-namespace dq::gateway {
+namespace dq::report {
 namespace {
 
-// The job's stored conventions (jobs_api.h, ConventionsJson) into the spec.
+// The stored conventions (check_plan_json.h, ConventionsJson) into the spec.
 void AddConventions(const std::string& text, validator::v1::BatchSpec& spec) {
   const nlohmann::json all = nlohmann::json::parse(text, nullptr, false);
   if (!all.is_array()) return;
@@ -77,7 +78,7 @@ std::string IssueJson(int64_t id, const validator::v1::Issue& i, const ItemNames
   return j;
 }
 
-JobOutput::JobOutput(const Job& job, OutputOptions options)
+JobOutput::JobOutput(const FileCheck& job, OutputOptions options)
     : job_(job), options_(options) {
   for (const auto& [field, column] : job.mapping) {
     size_t index = SIZE_MAX;
@@ -241,4 +242,4 @@ JobWrite JobOutput::TakeWrite() {
   return w;
 }
 
-}  // namespace dq::gateway
+}  // namespace dq::report

@@ -1,9 +1,9 @@
-#include "cleaned_file.h"
+#include "dq/report/cleaned_file.h"
 
 #include <algorithm>
 #include <utility>
 
-namespace dq::gateway {
+namespace dq::report {
 namespace {
 
 void AppendVarint(std::string& out, uint64_t v) {
@@ -55,7 +55,7 @@ Status DecodeFixes(std::string_view piece, std::vector<Fix>* out) {
   return Status::Ok();
 }
 
-CleanedFile::CleanedFile(const Job& job, UploadPiece upload, FixPiece fixes)
+CleanedFile::CleanedFile(const FileCheck& job, UploadPiece upload, FixPiece fixes)
     : upload_(std::move(upload)),
       fixes_(std::move(fixes)),
       file_chunks_(job.file_chunks),
@@ -313,4 +313,4 @@ std::string SpliceCsvRecord(std::string_view record, char delimiter,
   return out;
 }
 
-}  // namespace dq::gateway
+}  // namespace dq::report

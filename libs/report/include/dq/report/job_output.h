@@ -20,11 +20,10 @@
 
 #include "dq/ingest/row_model.h"
 #include "dq/validator/v1/validator.pb.h"
-#include "job.h"
-#include "job_store.h"
-#include "job_summary.h"
+#include "dq/report/file_check.h"
+#include "dq/report/job_summary.h"
 
-namespace dq::gateway {
+namespace dq::report {
 
 // What the job remembers of a chunk it sent until its answer comes: where its rows start and how
 // many cells each had (a fix for a cell the row did not have is dropped, as the file has no
@@ -58,6 +57,17 @@ struct ItemNames {
   std::string_view sku, item_id, title;
 };
 
+// One step of an attempt's output, written atomically: issues, fixes and the progress counters.
+// A stored issue list never holds more than the per-job cap.
+struct JobWrite {
+  std::vector<std::string> issues;  // JSON objects, to append
+  std::string fixes;                // a piece of fixes (cleaned_file.h) to append ("" for none)
+  int64_t rows_done = 0;            // rows whose results are now stored
+  int64_t issues_stored = 0;        // after this write
+  int64_t issues_found = 0;         // after this write, exact
+  std::string summary_json;         // the summary so far ("" to leave it)
+};
+
 struct OutputOptions {
   size_t fix_piece_bytes = 1024 * 1024;  // pending fixes that make a write due
   int64_t max_stored_issues = 100000;    // per job; counters stay exact past it
@@ -67,7 +77,7 @@ struct OutputOptions {
 
 class JobOutput {
  public:
-  JobOutput(const Job& job, OutputOptions options);
+  JobOutput(const FileCheck& job, OutputOptions options);
 
   // The validator's spec for this job.
   validator::v1::BatchSpec Spec() const;
@@ -107,7 +117,7 @@ class JobOutput {
   };
   void AddIssue(const validator::v1::Issue& issue, const ItemNames& names);
 
-  const Job& job_;
+  const FileCheck& job_;
   OutputOptions options_;
   JobSummaryBuilder summary_;
   std::vector<std::string> field_names_;
@@ -135,4 +145,4 @@ class JobOutput {
 // "original_value","fixed_value","sku","item_id","title"} (the last three null when empty).
 std::string IssueJson(int64_t id, const validator::v1::Issue& issue, const ItemNames& names = {});
 
-}  // namespace dq::gateway
+}  // namespace dq::report
