@@ -153,8 +153,9 @@ CheckPlan PlanChecks(const CheckPlanInput& in) {
     for (const auto& [field, column] : mapping) {
       for (const SourceConvention& c : in.profile->conventions) {
         if (c.field != field || !Covers(c.columns, column)) continue;
+        const std::string& name = field;  // clang 14 cannot capture a structured binding
         if (std::any_of(plan.conventions.begin(), plan.conventions.end(),
-                        [&](const SourceConvention& d) { return d.field == field; })) {
+                        [&](const SourceConvention& d) { return d.field == name; })) {
           continue;  // one per field, the profile's first
         }
         SourceConvention out = c;
