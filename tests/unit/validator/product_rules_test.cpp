@@ -116,11 +116,13 @@ const RuleCase kCases[] = {
      {{"availability", "pre-order"}},
      {"AVAILABILITY_NORMALIZED=preorder"}},
     {"availability_unknown", "product", "", {{"availability", "maybe"}}, {"INVALID_AVAILABILITY"}},
-    {"availability_backorder_not_allowed",
+    // backorder is Google's fourth value (support.google.com/merchants/answer/12472827).
+    {"availability_backorder", "product", "", {{"availability", "backorder"}}, {}},
+    {"availability_back_order_fixed",
      "product",
      "",
-     {{"availability", "backorder"}},
-     {"INVALID_AVAILABILITY"}},
+     {{"availability", "Back Order"}},
+     {"AVAILABILITY_NORMALIZED=backorder"}},
     {"availability_empty", "product", "", {{"availability", ""}}, {"INVALID_AVAILABILITY"}},
     // GTIN: known vectors (rules-reference.md §1.2-1.5)
     {"gtin13_valid", "product", "", {{"gtin", "4006381333931"}}, {}},

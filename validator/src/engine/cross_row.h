@@ -17,9 +17,10 @@
 
 namespace dq::validator {
 
-// The duplicate-key sets of a batch (BatchState::keys).
-enum class KeySet : uint8_t { kSku, kEmail, kPhone };
-inline constexpr size_t kKeySetCount = 3;
+// The duplicate-key sets of a batch (BatchState::keys). kVariant: item group and variant
+// attributes (PLATFORM_DUPLICATE_VARIANT).
+enum class KeySet : uint8_t { kSku, kEmail, kPhone, kVariant };
+inline constexpr size_t kKeySetCount = 4;
 
 // Hash of a duplicate key; FirstSeen stores only this (see batch_state.h).
 uint64_t KeyHash(std::string_view key);

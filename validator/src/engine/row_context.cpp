@@ -18,8 +18,16 @@ void RowContext::Begin(uint64_t row, std::span<const std::string_view> values) {
 }
 
 void RowContext::Report(IssueCode code, Field f, std::string message) {
-  for (const Issue& i : reported_) {
-    if (i.code == code && i.field == f) return;
+  for (Issue& i : reported_) {
+    if (i.code != code || i.field != f) continue;
+    if (i.channels != 0) {  // reported for some templates: the new report's join them
+      i.channels = report_channels_ == 0 ? 0 : (i.channels | report_channels_);
+      if (report_channels_ != 0 && !message.empty() && message != i.message) {
+        i.message += "; ";
+        i.message += message;
+      }
+    }
+    return;
   }
   Issue issue;
   issue.row = row_;
@@ -27,7 +35,21 @@ void RowContext::Report(IssueCode code, Field f, std::string message) {
   issue.field = f;
   issue.original = std::string(original_[Index(f)]);
   issue.message = std::move(message);
+  issue.channels = report_channels_;
   reported_.push_back(std::move(issue));
+}
+
+void RowContext::ReportFor(ChannelMask channels, IssueCode code, Field f, std::string message) {
+  report_channels_ = channels;
+  Report(code, f, std::move(message));
+  report_channels_ = 0;
+}
+
+void RowContext::ReportIfUsedBeforeFor(ChannelMask channels, KeySet set, std::string_view key,
+                                       IssueCode code, Field f, const char* prefix) {
+  report_channels_ = channels;
+  ReportIfUsedBefore(set, key, code, f, prefix);
+  report_channels_ = 0;
 }
 
 void RowContext::Fix(Field f, std::string value, IssueCode code) {

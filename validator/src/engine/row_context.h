@@ -60,6 +60,10 @@ class RowContext {
   std::string_view value(Field f) const { return current_[Index(f)]; }
 
   void Report(IssueCode code, Field f, std::string message = {});
+  // Report() for some platform templates only (Issue::channels; 0 is every channel). A (code,
+  // field) reported again in the row by other templates gains their channels, and their
+  // message after "; " when it differs; reported again for every channel, it stays so.
+  void ReportFor(ChannelMask channels, IssueCode code, Field f, std::string message = {});
   // Sets f's current value to `value`, recorded as a fix with `code` (a fixable code).
   void Fix(Field f, std::string value, IssueCode code);
 
@@ -73,6 +77,9 @@ class RowContext {
   // dropped, yet it has already hidden a Report() of the same (code, field) in this row.
   void ReportIfUsedBefore(KeySet set, std::string_view key, IssueCode code, Field f,
                           const char* prefix);
+  // The same, for some platform templates only.
+  void ReportIfUsedBeforeFor(ChannelMask channels, KeySet set, std::string_view key,
+                             IssueCode code, Field f, const char* prefix);
   // Records the row's price sample for the outlier check; category empty: none.
   // (An optional, though always set: GCC 12 wrongly warns that *price may be uninitialized
   // when the caller unwraps it.)
@@ -85,6 +92,7 @@ class RowContext {
   const ReferenceData& ref_;
   PhoneChecker& phones_;
   iso_date::DateOrder date_order_ = iso_date::DateOrder::kUnknown;
+  ChannelMask report_channels_ = 0;  // ReportFor's, while it reports
   uint64_t row_ = 0;
   std::array<std::string_view, kFieldCount> original_{};
   std::array<std::string_view, kFieldCount> current_{};

@@ -146,7 +146,7 @@ class Session::Chunk final : public WorkerPool::Job {
 };
 
 Session::Session(const ReferenceData& ref, BatchSpec spec, WorkerPool* pool)
-    : spec_(std::move(spec)), pool_(pool) {
+    : spec_(std::move(spec)), pool_(pool), channels_(spec_) {
   // The product check always looks at sku and price; unmapped counts as empty.
   if (spec_.checks & kProductCheck) {
     spec_.mapped.set(static_cast<size_t>(Field::kSku));
@@ -439,7 +439,8 @@ void Session::Finish(std::vector<Issue>& out) {
   for (size_t i = first; i < out.size(); ++i) Count(out[i]);
 }
 
-void Session::Count(const Issue& issue) {
+void Session::Count(Issue& issue) {
+  channels_.Count(issue);
   uint8_t& flags = row_flags_[issue.row - 1];
   if (issue.severity() == Severity::kError) {
     ++errors_;
@@ -469,6 +470,7 @@ Stats Session::stats() const {
     if (f & kRowFixed) ++s.rows_fixed;
   }
   s.score = HealthScore(s.rows, s.rows_error, s.rows_warning);
+  channels_.Fill(s.rows, s);
   return s;
 }
 

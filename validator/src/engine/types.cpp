@@ -1,5 +1,7 @@
 #include "types.h"
 
+#include "dq/common/platform_list.h"
+
 namespace dq::validator {
 
 std::optional<Field> ParseField(std::string_view name) {
@@ -28,13 +30,13 @@ Result<BatchSpec> BatchSpec::Make(std::span<const std::string> fields,
       spec.checks |= static_cast<uint8_t>(1u << *i);
     }
   }
-  if (!platform.empty()) {
-    auto i = IndexOf(kPlatforms, platform);
-    if (!i) {
-      return Status(ErrorCode::kInvalidRequest, "unknown platform '" + std::string(platform) + "'");
-    }
-    spec.platform = static_cast<Platform>(*i + 1);
+  auto platforms = ParsePlatformList(platform);
+  if (!platforms.ok()) return platforms.status();
+  for (size_t i : *platforms) {
+    spec.platforms.push_back(static_cast<Platform>(i + 1));
+    spec.channels |= ChannelBit(spec.platforms.back());
   }
+  if (!spec.platforms.empty()) spec.platform = spec.platforms.front();
   return spec;
 }
 

@@ -9,9 +9,7 @@ namespace {
 constexpr size_t kTitleLimit = 150;  // without a platform template (search-engine merchant)
 constexpr size_t kBrandLimit = 70;
 
-bool PlatformOwns(const RowContext& ctx, Field f) {
-  return PlatformRequires(ctx.spec().platform, f);
-}
+bool PlatformOwns(const RowContext& ctx, Field f) { return AnyPlatformRequires(ctx.spec(), f); }
 
 void CheckSku(RowContext& ctx) {
   const std::string_view sku = ctx.value(Field::kSku);
@@ -160,12 +158,14 @@ std::string_view AvailabilitySynonym(std::string_view v) {
   if (key == "instock") return "in_stock";
   if (key == "outofstock") return "out_of_stock";
   if (key == "preorder") return "preorder";
+  if (key == "backorder") return "backorder";
   return {};
 }
 
 void CheckAvailability(RowContext& ctx) {
   const std::string_view v = ctx.value(Field::kAvailability);
-  if (v == "in_stock" || v == "out_of_stock" || v == "preorder") return;
+  if (v == "in_stock" || v == "out_of_stock" || v == "preorder" || v == "backorder") return;
+  if (AvailabilityAcceptedByAPlatform(ctx.spec(), v)) return;  // the template judges it
   if (v.empty()) {
     if (!PlatformOwns(ctx, Field::kAvailability)) {
       ctx.Report(IssueCode::INVALID_AVAILABILITY, Field::kAvailability, "Availability is empty");
