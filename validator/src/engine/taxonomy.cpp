@@ -10,7 +10,7 @@ namespace dq::validator {
 namespace {
 
 constexpr std::string_view kVersionPrefix = "# Google_Product_Taxonomy_Version:";
-// Longer than any path in the file (the longest is about 140 characters): a value that long
+// Longer than any path in the file (the longest has 214 characters): a value that long
 // names no category and is not copied to be looked up.
 constexpr size_t kMaxPath = 400;
 
