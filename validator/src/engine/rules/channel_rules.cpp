@@ -419,8 +419,11 @@ void CheckAvailability(RowContext& ctx) {
   if (v.empty()) return;  // PLATFORM_MISSING_FIELD
   char buf[32];
   const std::string_view lower = LowerInto(v, buf, sizeof(buf));
-  // The product check reports a value that no selected template accepts (INVALID_AVAILABILITY).
-  const bool general = ctx.checks(kProductCheck) && !AvailabilityAcceptedByAPlatform(spec, v);
+  // The product check reports (INVALID_AVAILABILITY) a value that is neither one of its own
+  // (after its fixes) nor accepted by a selected template.
+  const bool own = v == "in_stock" || v == "out_of_stock" || v == "preorder" || v == "backorder";
+  const bool general =
+      ctx.checks(kProductCheck) && !own && !AvailabilityAcceptedByAPlatform(spec, v);
   const ChannelMask bad = PacksWhere(spec, [&](const ChannelPack& p) {
     return !p.availability.empty() && !InList(p.availability, lower);
   });
