@@ -1,7 +1,6 @@
 #include "listing_text.h"
 
 #include <array>
-#include <cstring>
 
 #include "text.h"
 
@@ -86,31 +85,45 @@ constexpr std::string_view kPhrases[] = {
     "order now", "shop now", "limited time", "limited offer", "special offer", "hot deal",
     "on sale", "clearance", "discount", "% off", "best seller", "bestseller"};
 
-// Finds phrase (lower case) in text as whole words, ASCII case-insensitively. A phrase that
-// starts or ends with a non-word byte ("% off") needs no boundary on that side.
-size_t FindWords(std::string_view text, std::string_view phrase) {
-  const size_t n = text.size(), m = phrase.size();
-  if (m == 0 || m > n) return std::string_view::npos;
-  const char first = phrase[0];
-  for (size_t i = 0; i + m <= n; ++i) {
-    if (text::ToLower(text[i]) != first) continue;
-    size_t k = 1;
-    while (k < m && text::ToLower(text[i + k]) == phrase[k]) ++k;
-    if (k < m) continue;
-    const bool left_ok = !IsWordByte(phrase[0]) || i == 0 || !IsWordByte(text[i - 1]);
-    const bool right_ok = !IsWordByte(phrase[m - 1]) || i + m == n || !IsWordByte(text[i + m]);
-    if (left_ok && right_ok) return i;
-  }
-  return std::string_view::npos;
-}
-
 bool IsSymbolForRepeat(char c) {
-  return std::strchr("!?*$#@~^+=%&|<>_", c) != nullptr && c != '\0';
+  switch (c) {
+    case '!':
+    case '?':
+    case '*':
+    case '$':
+    case '#':
+    case '@':
+    case '~':
+    case '^':
+    case '+':
+    case '=':
+    case '%':
+    case '&':
+    case '|':
+    case '<':
+    case '>':
+    case '_':
+      return true;
+    default:
+      return false;
+  }
 }
 
 }  // namespace
 
 const std::span<const std::string_view> kPromotionalPhrases = kPhrases;
+
+namespace {
+
+// The first characters of the phrases: most word starts begin none.
+constexpr std::array<bool, 256> StartsOfPhrases() {
+  std::array<bool, 256> starts{};
+  for (std::string_view phrase : kPhrases) starts[static_cast<unsigned char>(phrase[0])] = true;
+  return starts;
+}
+constexpr std::array<bool, 256> kStarts = StartsOfPhrases();
+
+}  // namespace
 
 bool ExcessiveCapitals(std::string_view s) {
   size_t letters = 0, upper = 0, shouting_words = 0;
@@ -143,27 +156,38 @@ bool ExcessiveCapitals(std::string_view s) {
 }
 
 std::string_view PromotionalPhrase(std::string_view s, bool in_title) {
-  size_t best = std::string_view::npos, best_len = 0;
-  for (std::string_view phrase : kPhrases) {
-    if (!in_title && phrase == "sale") continue;
-    const size_t at = FindWords(s, phrase);
-    if (at < best) best = at, best_len = phrase.size();
-  }
-  if (in_title) {
-    for (size_t i = 0; i < s.size(); ++i) {
-      size_t len;
-      const uint32_t cp = Decode(s, i, &len);
-      const bool sign = cp == '$' || cp == 0xA3 || cp == 0xA5 || cp == 0x20AC;  // $ £ ¥ €
-      if (sign && i + len < s.size() && text::IsDigit(s[i + len]) && i < best) {
-        size_t end = i + len;
-        while (end < s.size() && (text::IsDigit(s[end]) || s[end] == '.' || s[end] == ',')) ++end;
-        best = i, best_len = end - i;
-        break;
+  // One pass: at each word start (and each '%'), only the phrases that begin with that
+  // character are compared. The first match is the earliest one.
+  const size_t n = s.size();
+  for (size_t i = 0; i < n; ++i) {
+    const char c = text::ToLower(s[i]);
+    const bool word_start = IsWordByte(c) && (i == 0 || !IsWordByte(s[i - 1]));
+    if ((word_start || c == '%') && kStarts[static_cast<unsigned char>(c)]) {
+      for (std::string_view phrase : kPhrases) {
+        if (phrase[0] != c || (!in_title && phrase == "sale")) continue;
+        const size_t m = phrase.size();
+        if (i + m > n) continue;
+        size_t k = 1;
+        while (k < m && text::ToLower(s[i + k]) == phrase[k]) ++k;
+        if (k < m) continue;
+        if (IsWordByte(phrase[m - 1]) && i + m < n && IsWordByte(s[i + m])) continue;
+        return s.substr(i, m);
       }
-      i += len - 1;
     }
+    if (!in_title) continue;
+    // A currency sign ($ £ ¥ €) before a digit: a price in the title.
+    size_t len = 1;
+    uint32_t cp = static_cast<unsigned char>(s[i]);
+    if (cp >= 0x80) cp = Decode(s, i, &len);
+    const bool sign = cp == '$' || cp == 0xA3 || cp == 0xA5 || cp == 0x20AC;
+    if (sign && i + len < n && text::IsDigit(s[i + len])) {
+      size_t end = i + len;
+      while (end < n && (text::IsDigit(s[end]) || s[end] == '.' || s[end] == ',')) ++end;
+      return s.substr(i, end - i);
+    }
+    i += len - 1;
   }
-  return best == std::string_view::npos ? std::string_view() : s.substr(best, best_len);
+  return {};
 }
 
 GimmickFound Gimmicks(std::string_view s, uint8_t wanted) {
@@ -299,6 +323,8 @@ Html FindHtml(std::string_view s) {
 
 std::string_view FindLink(std::string_view s) {
   for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c != 'h' && c != 'H' && c != 'w' && c != 'W') continue;
     if (i > 0 && IsWordByte(s[i - 1])) continue;
     for (std::string_view prefix : {"http://", "https://", "www."}) {
       const size_t next = i + prefix.size();
