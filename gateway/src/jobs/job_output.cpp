@@ -8,7 +8,7 @@
 
 namespace dq::gateway {
 
-std::string IssueJson(int64_t id, const validator::v1::Issue& i) {
+std::string IssueJson(int64_t id, const validator::v1::Issue& i, bool with_channels) {
   std::string j;
   j.reserve(160 + i.message().size() + 2 * i.original_value().size());
   j += "{\"id\":";
@@ -30,6 +30,14 @@ std::string IssueJson(int64_t id, const validator::v1::Issue& i) {
     AppendJsonString(j, i.fixed_value());
   } else {
     j += "null";
+  }
+  if (with_channels) {  // a job with platform templates: the channels the issue blocks
+    j += ",\"channels\":[";
+    for (int c = 0; c < i.channels_size(); ++c) {
+      if (c > 0) j += ',';
+      AppendJsonString(j, i.channels(c));
+    }
+    j += ']';
   }
   j += '}';
   return j;
@@ -97,7 +105,7 @@ void JobOutput::AddIssue(const validator::v1::Issue& issue) {
   ++issues_found_;
   summary_.Add(issue);
   if (issues_stored_ < options_.max_stored_issues) {
-    pending_issues_.push_back(IssueJson(++issues_stored_, issue));
+    pending_issues_.push_back(IssueJson(++issues_stored_, issue, !job_.platform.empty()));
   }
 }
 

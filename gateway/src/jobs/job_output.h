@@ -93,6 +93,7 @@ class JobOutput {
 
 // One issue record as stored and served: {"id","issue_row","severity","field","code","message",
 // "original_value","fixed_value"}.
-std::string IssueJson(int64_t id, const validator::v1::Issue& issue);
+// with_channels (a job with platform templates): the issue's "channels" array too.
+std::string IssueJson(int64_t id, const validator::v1::Issue& issue, bool with_channels = false);
 
 }  // namespace dq::gateway

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "http/core/json_util.h"
+#include "dq/common/platform_list.h"
 #include "dq/common/vocabulary.h"
 #include "dq/ingest/json_fast.h"
 #include "dq/ingest/mapping_inference.h"
@@ -84,9 +85,10 @@ Result<std::vector<std::pair<std::string, std::string>>> ParseMapping(const json
 }
 
 Status CheckPlatform(std::string_view platform) {
-  if (IndexOf(kPlatforms, platform)) return Status::Ok();
-  return Invalid({{"platform", "unknown platform '" + std::string(platform) +
-                                   "'; see docs/api.md for the eight template names"}});
+  auto list = ParsePlatformList(platform);
+  if (list.ok()) return Status::Ok();
+  return Invalid({{"platform", list.status().message() +
+                                   "; see docs/api.md for the eight template names"}});
 }
 
 namespace {

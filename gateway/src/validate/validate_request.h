@@ -81,7 +81,13 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
 Result<std::vector<std::string>> ParseCheckTypes(std::string_view text);
 // Checks a mapping object: keys are standard fields, values non-empty strings.
 Result<std::vector<std::pair<std::string, std::string>>> ParseMapping(const nlohmann::json& m);
+// One platform template, a comma-separated list of them, or "all" (dq/common/platform_list.h);
+// invalid_request naming the unknown or repeated item otherwise.
 Status CheckPlatform(std::string_view platform);
+// The answer's `channels` object from the validator's stats, in the order the templates were
+// listed: {"<template>": {"blocked": n, "ready": n, "score": n, "top_blockers": [{"code": c,
+// "rows": n}]}} (docs/api.md, "Channel readiness").
+std::string ChannelsJson(const validator::v1::Stats& stats);
 
 // The most bytes a validator request built from one call may take (far below the gRPC limit).
 inline constexpr size_t kMaxValidatorRequestBytes = 32u << 20;
@@ -93,8 +99,8 @@ Result<validator::v1::ValidateRequest> BuildValidatorRequest(const ValidateComma
 Status BuildValidatorRequestInto(const ValidateCommand& command,
                                  validator::v1::ValidateRequest& out);
 
-// The API's validation result, {"cleaned","issues","stats"}, written straight from the
-// validator's answer. `cleaned` keeps every record's members in the caller's order, with fixed
+// The API's validation result, {"cleaned","issues","stats"} (and, with a platform, "channels"
+// and each issue's "channels"), written straight from the validator's answer. `cleaned` keeps every record's members in the caller's order, with fixed
 // values in place of the originals.
 std::string WriteValidateResponse(const ValidateCommand& command,
                                   const validator::v1::ValidateResponse& result);
