@@ -94,10 +94,14 @@ struct ChannelPack {
   }
 };
 
-// The pack of platform p (not kNone).
-const ChannelPack& PackOf(Platform p);
-const ChannelPack& MerchantCenterPack();  // rules/merchant_center.cpp
-const ChannelPack& MetaPack();            // rules/meta.cpp
+extern const ChannelPack kMerchantCenterPack;  // rules/merchant_center.cpp
+extern const ChannelPack kMetaPack;            // rules/meta.cpp
+// Indexed by Platform (kNone: nullptr); rules/platform.cpp.
+extern const ChannelPack* const kPacks[9];
+
+// The pack of platform p (not kNone). A table lookup: the checks ask it for every selected
+// template several times a row.
+inline const ChannelPack& PackOf(Platform p) { return *kPacks[static_cast<size_t>(p)]; }
 
 // The selected templates' packs that satisfy pred, as a mask.
 template <typename Pred>

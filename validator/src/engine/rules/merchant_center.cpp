@@ -113,10 +113,9 @@ constexpr ChannelPack MakePack() {
   return p;
 }
 
-constexpr ChannelPack kPack = MakePack();
-
 }  // namespace
 
-const ChannelPack& MerchantCenterPack() { return kPack; }
+// Constant-initialized: usable from other files' static tables at any time.
+constinit const ChannelPack kMerchantCenterPack = MakePack();
 
 }  // namespace dq::validator::rules

@@ -83,10 +83,9 @@ constexpr ChannelPack MakePack() {
   return p;
 }
 
-constexpr ChannelPack kPack = MakePack();
-
 }  // namespace
 
-const ChannelPack& MetaPack() { return kPack; }
+// Constant-initialized: usable from other files' static tables at any time.
+constinit const ChannelPack kMetaPack = MakePack();
 
 }  // namespace dq::validator::rules

@@ -7,7 +7,6 @@
 // (docs/channels.md).
 #include <bit>
 #include <bitset>
-#include <cstdlib>
 #include <span>
 #include <string>
 
@@ -109,29 +108,10 @@ bool StartsWithHttpScheme(std::string_view url) {
 
 }  // namespace
 
-const ChannelPack& PackOf(Platform p) {
-  switch (p) {
-    case Platform::kMarketplace1Tw:
-      return kMarketplace1Tw;
-    case Platform::kMarketplace2:
-      return kMarketplace2;
-    case Platform::kMarketplace3:
-      return kMarketplace3;
-    case Platform::kSearchMerchant:
-      return MerchantCenterPack();
-    case Platform::kSocialCatalog:
-      return MetaPack();
-    case Platform::kMarketplace1Cross:
-      return kMarketplace1Cross;
-    case Platform::kMarketplace4:
-      return kMarketplace4;
-    case Platform::kMarketplace5:
-      return kMarketplace5;
-    case Platform::kNone:
-      break;
-  }
-  std::abort();  // broken invariant: no pack for kNone
-}
+const ChannelPack* const kPacks[9] = {
+    nullptr,    &kMarketplace1Tw,    &kMarketplace2, &kMarketplace3, &kMerchantCenterPack,
+    &kMetaPack, &kMarketplace1Cross, &kMarketplace4, &kMarketplace5};
+static_assert(std::size(kPacks) == kPlatforms.size() + 1);
 
 std::string ChannelNames(const BatchSpec& spec, ChannelMask mask) {
   std::string out;
