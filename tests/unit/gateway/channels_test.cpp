@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jobs/job.h"
-#include "jobs/job_output.h"
+#include "dq/report/job_output.h"
 #include "validate/validate_request.h"
 
 namespace dq::gateway {
@@ -105,9 +105,9 @@ TEST(ChannelsTest, AJobKeepsItsChannelsAndItsIssuesTheirs) {
   EXPECT_EQ(detail["channels"]["search_merchant"]["blocked"], 1);
   EXPECT_EQ(detail["channels"]["social_catalog"]["top_blockers"][0]["code"],
             "PLATFORM_MISSING_FIELD");
-  EXPECT_EQ(nlohmann::json::parse(IssueJson(1, answer.issues(0), true))["channels"],
+  EXPECT_EQ(nlohmann::json::parse(report::IssueJson(1, answer.issues(0), true))["channels"],
             nlohmann::json::array({"search_merchant", "social_catalog"}));
-  EXPECT_FALSE(nlohmann::json::parse(IssueJson(1, answer.issues(0)))["channels"].is_array());
+  EXPECT_FALSE(nlohmann::json::parse(report::IssueJson(1, answer.issues(0)))["channels"].is_array());
 
   Job plain;
   plain.id = "j2";
