@@ -114,9 +114,10 @@ const MetaCase kMetaCases[] = {
     {"image_webp",
      With({{"image_url", "https://cdn.acme-mugs.com/img/ac-mug-350.webp"}}),
      {"PLATFORM_IMAGE_FORMAT@image_url"}},
+    // Neither dq's value nor Meta's: the product check says it, for every channel.
     {"availability_backorder",
      With({{"availability", "backorder"}}),
-     {"PLATFORM_INVALID_AVAILABILITY@availability"}},
+     {"INVALID_AVAILABILITY@availability"}},
     {"age_group_unknown", With({{"age_group", "baby"}}), {"PLATFORM_INVALID_VALUE@age_group"}},
     {"brand_101",
      With({{"brand", Repeat('b', 101)}}),
@@ -126,9 +127,7 @@ const MetaCase kMetaCases[] = {
     {"sale_not_lower",
      With({{"sale_price", "13.00 USD"}}),
      {"PLATFORM_SALE_PRICE_NOT_LOWER@sale_price"}},
-    {"price_without_currency",
-     With({{"currency", ""}}),
-     {"INVALID_CURRENCY@currency", "PLATFORM_PRICE_CURRENCY@price"}},
+    {"price_without_currency", With({{"currency", ""}}), {"PLATFORM_PRICE_CURRENCY@price"}},
     {"additional_images_separated_by_bars",
      With({{"additional_image_link",
             "https://cdn.acme-mugs.com/1.jpg|https://cdn.acme-mugs.com/2.png"}}),
@@ -204,12 +203,13 @@ TEST(SeveralChannels, ReadinessPerChannel) {
   // Row 1: ready everywhere. Row 2: blocked on social_catalog (HTML) only. Row 3: blocked on
   // search_merchant by two codes (all caps and "sale") and on social_catalog by the same two.
   // Row 4: a general error (no price) blocks both. Row 5: a warning only (truncation: Google).
+  // (One GTIN per item: the rows after the first have a brand and an MPN instead.)
   const std::vector<Row> rows = {
       kValid,
-      With({{"sku", "B"}, {"description", "<b>Mug</b>"}}),
-      With({{"sku", "C"}, {"title", "ACME MUG GREAT SALE"}}),
-      With({{"sku", "D"}, {"price", ""}}),
-      With({{"sku", "E"}, {"description", Repeat('d', 5001)}}),
+      With({{"sku", "B"}, {"gtin", ""}, {"description", "<b>Mug</b>"}}),
+      With({{"sku", "C"}, {"gtin", ""}, {"title", "ACME MUG GREAT SALE"}}),
+      With({{"sku", "D"}, {"gtin", ""}, {"price", ""}}),
+      With({{"sku", "E"}, {"gtin", ""}, {"description", Repeat('d', 5001)}}),
   };
   std::vector<std::string> fields;
   for (const auto& [f, v] : kValid) fields.push_back(f);

@@ -331,6 +331,21 @@ Money SplitMoney(const RowContext& ctx, std::string_view v) {
   return m;
 }
 
+// Digits with only '.', ',', spaces or apostrophes between them: an amount that names no
+// currency at all. (A currency sign without a code, "$15", is the product check's to judge.)
+bool IsBareNumber(std::string_view v) {
+  v = text::Trim(v);
+  bool digit = false;
+  for (char c : v) {
+    if (text::IsDigit(c)) {
+      digit = true;
+    } else if (c != '.' && c != ',' && c != ' ' && c != '\'') {
+      return false;
+    }
+  }
+  return digit;
+}
+
 std::optional<double> AmountOf(std::string_view amount) {
   if (auto plain = text::ParsePlainDecimal(amount)) return plain;
   const text::Amount a = text::ReadAmount(amount);
@@ -359,7 +374,7 @@ void CheckPrices(RowContext& ctx) {
   const std::string_view price_text = ctx.original(Field::kPrice);
   const Money price = SplitMoney(ctx, price_text);
   const std::string_view price_code = price.code.empty() ? column : price.code;
-  if (needs_currency && !text::Trim(price_text).empty() && price_code.empty()) {
+  if (needs_currency && price_code.empty() && IsBareNumber(price_text)) {
     ctx.ReportFor(needs_currency, IssueCode::PLATFORM_PRICE_CURRENCY, Field::kPrice,
                   "price has no ISO 4217 currency; " + ChannelNames(spec, needs_currency) +
                       " wants the amount and the code, such as 15.00 USD, or a currency column");
@@ -378,7 +393,7 @@ void CheckPrices(RowContext& ctx) {
         ctx.ReportFor(
             sale, IssueCode::PLATFORM_INVALID_SALE_PRICE, Field::kSalePrice,
             "sale_price is in " + std::string(sale_code) + ", price in " + std::string(price_code));
-      } else if ((needs_currency & sale) != 0 && sale_code.empty()) {
+      } else if ((needs_currency & sale) != 0 && sale_code.empty() && IsBareNumber(s.amount)) {
         ctx.ReportFor(needs_currency & sale, IssueCode::PLATFORM_PRICE_CURRENCY, Field::kSalePrice,
                       "sale_price has no ISO 4217 currency; write it as the price is written, "
                       "such as 15.00 USD");
@@ -421,7 +436,7 @@ void CheckAvailability(RowContext& ctx) {
   const std::string_view lower = LowerInto(v, buf, sizeof(buf));
   // The product check reports (INVALID_AVAILABILITY) a value that is neither one of its own
   // (after its fixes) nor accepted by a selected template.
-  const bool own = v == "in_stock" || v == "out_of_stock" || v == "preorder" || v == "backorder";
+  const bool own = v == "in_stock" || v == "out_of_stock" || v == "preorder";
   const bool general =
       ctx.checks(kProductCheck) && !own && !AvailabilityAcceptedByAPlatform(spec, v);
   const ChannelMask bad = PacksWhere(spec, [&](const ChannelPack& p) {

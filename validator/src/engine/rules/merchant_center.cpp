@@ -10,8 +10,10 @@ namespace {
 
 using F = Field;
 
-// 12472827 (availability): in_stock, out_of_stock, preorder, backorder.
-constexpr std::string_view kAvailability[] = {"in_stock", "out_of_stock", "preorder", "backorder"};
+// 12472827 (availability): in_stock, out_of_stock, preorder, backorder; the product check also
+// takes Merchant Center's spaced spellings as written with this template (issue 31).
+constexpr std::string_view kAvailability[] = {"in_stock",  "out_of_stock", "preorder",
+                                              "backorder", "in stock",     "out of stock"};
 // 12471921 (condition): new, refurbished, used.
 constexpr std::string_view kCondition[] = {"new", "refurbished", "used"};
 // 12472746 (identifier_exists): yes, no; the attribute page also accepts true and false.
