@@ -5,6 +5,7 @@
 #include "dq/common/ascii.h"
 #include "dq/common/platform_list.h"
 #include "dq/common/vocabulary.h"
+#include "dq/ingest/source_profile.h"
 
 namespace dq::report {
 namespace {
@@ -85,6 +86,18 @@ Status CheckPlatform(std::string_view platform) {
   if (list.ok()) return Status::Ok();
   return Invalid({{"platform", list.status().message() +
                                    "; see docs/api.md for the eight template names"}});
+}
+
+Status CheckSource(std::string_view source) {
+  if (ingest::FindSourceProfile(source) != nullptr) return Status::Ok();
+  return Invalid({{"source", "unknown source '" + std::string(source) + "'; use one of " +
+                                 ingest::SourceNamesList()}});
+}
+
+Status CheckWeightUnit(std::string_view unit) {
+  if (unit == "g" || unit == "kg" || unit == "lb" || unit == "oz") return Status::Ok();
+  return Invalid(
+      {{"weight_unit", "unknown unit '" + std::string(unit) + "'; use g, kg, lb or oz"}});
 }
 
 

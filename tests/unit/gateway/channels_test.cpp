@@ -105,7 +105,7 @@ TEST(ChannelsTest, AJobKeepsItsChannelsAndItsIssuesTheirs) {
   EXPECT_EQ(detail["channels"]["search_merchant"]["blocked"], 1);
   EXPECT_EQ(detail["channels"]["social_catalog"]["top_blockers"][0]["code"],
             "PLATFORM_MISSING_FIELD");
-  EXPECT_EQ(nlohmann::json::parse(report::IssueJson(1, answer.issues(0), true))["channels"],
+  EXPECT_EQ(nlohmann::json::parse(report::IssueJson(1, answer.issues(0), {}, true))["channels"],
             nlohmann::json::array({"search_merchant", "social_catalog"}));
   EXPECT_FALSE(nlohmann::json::parse(report::IssueJson(1, answer.issues(0)))["channels"].is_array());
 

@@ -21,6 +21,11 @@ Result<std::vector<std::pair<std::string, std::string>>> ParseMapping(const nloh
 // One platform template, a comma-separated list of them, or "all" (dq/common/platform_list.h);
 // invalid_request naming the unknown or repeated item otherwise.
 Status CheckPlatform(std::string_view platform);
+// A source platform's name (ingest/source_profile.h); invalid_request naming it and listing the
+// valid ones.
+Status CheckSource(std::string_view source);
+// The unit of bare weights: g, kg, lb or oz.
+Status CheckWeightUnit(std::string_view unit);
 
 // The mapping's columns that are not in `header`, as a 400 invalid_request; Ok when all are.
 Status CheckMappingColumns(const std::vector<std::pair<std::string, std::string>>& mapping,
