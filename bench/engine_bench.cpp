@@ -12,6 +12,10 @@
 // files named by DQ_BENCH_PRODUCTS and DQ_BENCH_CUSTOMERS. Each iteration validates the whole
 // file in a fresh Session (row checks, duplicate sets, outliers in Finish), as a job would.
 //
+//   Channels:      ProductFamily with platform templates: /0 none, /1 search_merchant (the
+//                  deepest pack), /2 all eight at once (`platform=all`), the same rows. Issue 32's
+//                  goal: /2 costs at most 1.5x /1 (docs/PERFORMANCE.md).
+//
 //   KeyTable:      the duplicate-key table alone (FirstSeen), 1,000,000 distinct keys into a
 //                  fresh table, as one stream's SKUs; /1 is the table as built before it
 //                  moved to ZeroedBlock (a std::vector of slots), for comparison.
@@ -69,8 +73,8 @@ const Input& Load(const char* env, bool products) {
 }
 
 void Run(benchmark::State& state, const Input& in, const std::vector<std::string>& fields,
-         std::vector<std::string> checks, bool phones = false) {
-  auto spec = BatchSpec::Make(fields, checks, "");
+         std::vector<std::string> checks, bool phones = false, std::string_view platform = "") {
+  auto spec = BatchSpec::Make(fields, checks, platform);
   if (!spec.ok()) {
     state.SkipWithError("bad spec");
     return;
@@ -117,6 +121,15 @@ void BM_Customer(benchmark::State& state) {
       /*phones=*/true);
 }
 BENCHMARK(BM_Customer)->Unit(benchmark::kMillisecond);
+
+void BM_Channels(benchmark::State& state) {
+  static constexpr std::string_view kPlatform[] = {"", "search_merchant", "all"};
+  const std::string_view platform = kPlatform[state.range(0)];
+  Run(state, Load("DQ_BENCH_PRODUCTS", true), dq::bench::kProductFields,
+      {"product", "price", "inventory", "shipping"}, false, platform);
+  state.SetLabel(platform.empty() ? "no template" : std::string(platform));
+}
+BENCHMARK(BM_Channels)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 // The key table as it was before ZeroedBlock: slots in a std::vector, zeroed on assign, on
 // normal pages (the same probing and growth as FirstSeen).

@@ -89,6 +89,46 @@ TEST_F(ValidateIntegrationTest, FixesAppearInCleaned) {
   EXPECT_EQ(out["issues"][0]["fixed_value"], "1299.00");
 }
 
+// Issue 32: several templates in one call; readiness per channel and each issue's channels,
+// through the real gateway and validator.
+TEST_F(ValidateIntegrationTest, ChannelReadinessForSeveralTemplates) {
+  json body = {
+      {"records",
+       {{{"id", "A1"}, {"t", "Acme Mug"}, {"d", "A mug."}, {"p", "12.50 USD"},
+         {"l", "https://acme-mugs.com/p/a1"}, {"i", "https://cdn.acme-mugs.com/a1.jpg"},
+         {"a", "in stock"}, {"b", "Acme"}, {"c", "new"}},
+        {{"id", "A2"}, {"t", "ACME MUG GREAT SALE"}, {"d", "<p>A mug.</p>"}, {"p", "12.50 USD"},
+         {"l", "https://acme-mugs.com/p/a2"}, {"i", "https://cdn.acme-mugs.com/a2.jpg"},
+         {"a", "in stock"}, {"b", "Acme"}, {"c", "new"}}}},
+      {"mapping",
+       {{"sku", "id"}, {"title", "t"}, {"description", "d"}, {"price", "p"}, {"link", "l"},
+        {"image_url", "i"}, {"availability", "a"}, {"brand", "b"}, {"condition", "c"}}},
+      {"platform", "social_catalog,search_merchant"}};
+  HttpResult r = Post(body.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  auto out = json::parse(r.body);
+  EXPECT_EQ(out["channels"]["search_merchant"]["ready"], 1) << r.body;
+  EXPECT_EQ(out["channels"]["search_merchant"]["blocked"], 1);
+  EXPECT_EQ(out["channels"]["social_catalog"]["blocked"], 1);
+  EXPECT_EQ(out["channels"]["social_catalog"]["top_blockers"][0]["code"],
+            "PLATFORM_EXCESSIVE_CAPITALS");
+  EXPECT_EQ(out["stats"]["score"], out["channels"]["social_catalog"]["score"]);  // first listed
+  bool html = false;
+  for (const auto& i : out["issues"]) {
+    ASSERT_TRUE(i["channels"].is_array()) << i.dump();
+    if (i["code"] == "PLATFORM_DESCRIPTION_HTML") {
+      html = true;
+      EXPECT_EQ(i["channels"], json::array({"social_catalog"}));  // Google takes <p>
+    }
+  }
+  EXPECT_TRUE(html) << r.body;
+  // An unknown template in the list is named.
+  body["platform"] = "search_merchant,ebay";
+  HttpResult bad = Post(body.dump());
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_NE(bad.body.find("unknown platform 'ebay'"), std::string::npos) << bad.body;
+}
+
 TEST_F(ValidateIntegrationTest, EmptyRecordsScore100) {
   auto out = json::parse(Post(R"({"records":[],"mapping":{"sku":"id"}})").body);
   EXPECT_EQ(out["stats"]["rows"], 0);

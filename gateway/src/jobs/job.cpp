@@ -72,6 +72,10 @@ json JobDetailJson(const Job& j) {
                 {"warnings", j.warnings},
                 {"fixes", j.fixes},
                 {"score", j.health_score}};
+  if (!j.channels.empty()) {  // readiness per platform template (docs/api.md)
+    json channels = json::parse(j.channels, nullptr, false);
+    if (channels.is_object()) d["channels"] = std::move(channels);
+  }
   d["issues_total"] = std::max(j.issues, j.issues_found);
   d["issues_truncated"] = j.issues_found > j.issues;
   d["started_at"] = j.started_at.empty() ? json(nullptr) : json(j.started_at);
@@ -130,6 +134,7 @@ std::vector<std::string> JobToHashArgs(const Job& j) {
           "refunded", j.refunded ? "1" : "0",
           "idempotency_key", j.idempotency_key,
           "health_score", std::to_string(j.health_score),
+          "channels", j.channels,
           "attempts", std::to_string(j.attempts),
           "postponed", std::to_string(j.postponed),
           "created_at", j.created_at,
@@ -206,6 +211,7 @@ Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) 
     else if (k == "refunded") j.refunded = v == "1";
     else if (k == "idempotency_key") j.idempotency_key = v;
     else if (k == "health_score") j.health_score = ToInt(v);
+    else if (k == "channels") j.channels = v;
     else if (k == "attempts") j.attempts = ToInt(v);
     else if (k == "postponed") j.postponed = ToInt(v);
     else if (k == "created_at") j.created_at = v;

@@ -53,6 +53,7 @@ struct Job : report::FileCheck {
   int64_t issues_found = 0;  // issues found, exact even when the stored ones are capped
   int64_t rows_done = 0;     // rows whose results are stored (for a cancelled job's refund)
   int64_t health_score = 0;  // 0 until done
+  std::string channels;      // with a platform: ChannelsJson of the final stats, once done
   int64_t attempts = 0;      // times a worker started it; the current attempt's fencing token
   // Attempts that stopped because a dependency (validator, Redis) was down, and said so. They
   // do not count against max_attempts: a validator restart must not fail the jobs it interrupts.

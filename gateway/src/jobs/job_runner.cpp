@@ -8,6 +8,7 @@
 #include "dq/ingest/row_reader.h"
 #include "dq/report/cleaned_file.h"
 #include "dq/report/stage_timer.h"
+#include "../validate/validate_request.h"
 
 namespace dq::gateway {
 namespace {
@@ -174,6 +175,7 @@ Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
   job.warnings = static_cast<int64_t>(st.warnings());
   job.fixes = static_cast<int64_t>(st.fixes());
   job.health_score = st.score();
+  if (!job.platform.empty()) job.channels = ChannelsJson(st);
   return Status::Ok();
 }
 

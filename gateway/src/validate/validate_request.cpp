@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "http/core/json_util.h"
+#include "dq/common/platform_list.h"
 #include "dq/common/vocabulary.h"
 #include "dq/ingest/json_fast.h"
 #include "dq/ingest/mapping_inference.h"

@@ -103,6 +103,10 @@ using report::CheckSource;
 using report::CheckWeightUnit;
 using report::ParseCheckTypes;
 using report::ParseMapping;
+// The answer's `channels` object from the validator's stats, in the order the templates were
+// listed: {"<template>": {"blocked": n, "ready": n, "score": n, "top_blockers": [{"code": c,
+// "rows": n}]}} (docs/api.md, "Channel readiness").
+std::string ChannelsJson(const validator::v1::Stats& stats);
 
 // The most bytes a validator request built from one call may take (far below the gRPC limit).
 inline constexpr size_t kMaxValidatorRequestBytes = 32u << 20;
@@ -114,8 +118,8 @@ Result<validator::v1::ValidateRequest> BuildValidatorRequest(const ValidateComma
 Status BuildValidatorRequestInto(const ValidateCommand& command,
                                  validator::v1::ValidateRequest& out);
 
-// The API's validation result, {"cleaned","issues","stats"}, written straight from the
-// validator's answer. `cleaned` keeps every record's members in the caller's order, with fixed
+// The API's validation result, {"cleaned","issues","stats"} (and, with a platform, "channels"
+// and each issue's "channels"), written straight from the validator's answer. `cleaned` keeps every record's members in the caller's order, with fixed
 // values in place of the originals.
 std::string WriteValidateResponse(const ValidateCommand& command,
                                   const validator::v1::ValidateResponse& result);

@@ -126,6 +126,33 @@ Status BuildValidatorRequestInto(const ValidateCommand& command,
   return Status::Ok();
 }
 
+std::string ChannelsJson(const validator::v1::Stats& stats) {
+  std::string out = "{";
+  for (int c = 0; c < stats.channels_size(); ++c) {
+    const auto& ch = stats.channels(c);
+    if (c > 0) out += ',';
+    AppendJsonString(out, ch.platform());
+    out += ":{\"blocked\":";
+    AppendNumber(out, ch.blocked());
+    out += ",\"ready\":";
+    AppendNumber(out, ch.ready());
+    out += ",\"score\":";
+    AppendNumber(out, ch.score());
+    out += ",\"top_blockers\":[";
+    for (int b = 0; b < ch.top_blockers_size(); ++b) {
+      if (b > 0) out += ',';
+      out += "{\"code\":";
+      AppendJsonString(out, ch.top_blockers(b).code());
+      out += ",\"rows\":";
+      AppendNumber(out, ch.top_blockers(b).rows());
+      out += '}';
+    }
+    out += "]}";
+  }
+  out += '}';
+  return out;
+}
+
 std::string WriteValidateResponse(const ValidateCommand& command,
                                   const validator::v1::ValidateResponse& result) {
   const auto& issues = result.issues();
@@ -151,7 +178,14 @@ std::string WriteValidateResponse(const ValidateCommand& command,
   out.reserve(estimate + command.records * 4);
 
   std::vector<uint8_t> present(width);
-  out += "{\"cleaned\":[";
+  const bool channels = !command.platform.empty();  // docs/api.md, "Channel readiness"
+  out += '{';
+  if (channels) {
+    out += "\"channels\":";
+    out += ChannelsJson(result.stats());
+    out += ',';
+  }
+  out += "\"cleaned\":[";
   for (size_t r = 0; r < command.records; ++r) {
     if (r > 0) out += ',';
     out += '{';
@@ -196,7 +230,16 @@ std::string WriteValidateResponse(const ValidateCommand& command,
   for (int k = 0; k < issues.size(); ++k) {
     const auto& i = issues[k];
     if (k > 0) out += ',';
-    out += "{\"code\":";
+    out += '{';
+    if (channels) {
+      out += "\"channels\":[";
+      for (int c = 0; c < i.channels_size(); ++c) {
+        if (c > 0) out += ',';
+        AppendJsonString(out, i.channels(c));
+      }
+      out += "],";
+    }
+    out += "\"code\":";
     AppendJsonString(out, i.code());
     out += ",\"field\":";
     AppendJsonString(out, i.field());

@@ -63,9 +63,8 @@ const FieldAliases kTable[] = {
     {"brand", {"Vendor", "Brand", "brand_name", "Brands", "Manufacturer", "C:Brand",
           "Marca", "Marke", "Marque", "Merk", "Hersteller", "Fabricante", "Fabricant",
           "Produttore", "Fabrikant", "Brand Name"}},
-    {"category", {"Category", "Product Category", "Categories", "product_type",
-                  "google_product_category", "fb_product_category", "Category Path",
-                  "item_type", "Type", "Product Type",
+    {"category", {"Category", "Product Category", "Categories", "fb_product_category",
+                  "Category Path", "item_type", "Type",
           "Categories (x,y,z...)", "product_category_name", "Categoria", "Categorias",
           "Categoría", "Categorías", "Kategorie", "Kategorien", "Catégorie", "Catégories",
           "Categorie", "Categorieën"}},
@@ -121,6 +120,28 @@ const FieldAliases kTable[] = {
           "Armazém", "Almacén", "Lagerort", "Entrepôt", "Magazijn"}},
     {"declared_value", {"Declared Value", "Customs Value", "Customs Declared Value",
                         "customs_value", "Value for Customs", "Declared Customs Value"}},
+
+    // --- Channel attributes (issue 32, branch channels): Google's product data specification
+    // names match as the standard names themselves (support.google.com/merchants/answer/7052112,
+    // also Meta's catalog field names); the aliases are common other spellings. product_type
+    // and google_product_category used to be aliases of category; they are fields of their own.
+    {"link", {"Product URL", "product_link", "url", "Product Page URL", "landing_page",
+              "Permalink"}},
+    {"condition", {"item_condition", "Product Condition"}},
+    {"identifier_exists", {}},
+    {"mpn", {"Manufacturer Part Number", "Part Number", "mfr_part_number"}},
+    {"google_product_category", {"google_category", "gpc"}},
+    {"product_type", {"product_type_path"}},
+    {"item_group_id", {"item_group", "group_id", "variant_group_id"}},
+    {"color", {"Colour", "Variant Color", "Option Color"}},
+    {"size", {"Variant Size", "Option Size"}},
+    {"gender", {"Sex", "Target Gender"}},
+    {"age_group", {"Target Age Group"}},
+    {"sale_price", {"special_price", "Discount Price", "Offer Price"}},
+    {"sale_price_effective_date", {"sale_dates", "Sale Effective Date"}},
+    {"availability_date", {"preorder_date", "Available From", "Restock Date"}},
+    {"additional_image_link", {"additional_image_links", "Additional Images", "Gallery Images",
+                               "other_image_url"}},
 };
 static_assert(std::size(kTable) == kStandardFields.size());
 

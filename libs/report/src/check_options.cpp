@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "dq/common/ascii.h"
+#include "dq/common/platform_list.h"
 #include "dq/common/vocabulary.h"
 #include "dq/ingest/source_profile.h"
 
@@ -81,9 +82,10 @@ Result<std::vector<std::pair<std::string, std::string>>> ParseMapping(const json
 }
 
 Status CheckPlatform(std::string_view platform) {
-  if (IndexOf(kPlatforms, platform)) return Status::Ok();
-  return Invalid({{"platform", "unknown platform '" + std::string(platform) +
-                                   "'; see docs/api.md for the eight template names"}});
+  auto list = ParsePlatformList(platform);  // one template, a comma-separated list, or all
+  if (list.ok()) return Status::Ok();
+  return Invalid({{"platform", list.status().message() +
+                                   "; see docs/api.md for the eight template names"}});
 }
 
 Status CheckSource(std::string_view source) {

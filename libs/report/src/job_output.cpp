@@ -44,7 +44,8 @@ void AppendNameOrNull(std::string& j, std::string_view v) {
 
 }  // namespace
 
-std::string IssueJson(int64_t id, const validator::v1::Issue& i, const ItemNames& names) {
+std::string IssueJson(int64_t id, const validator::v1::Issue& i, const ItemNames& names,
+                      bool with_channels) {
   std::string j;
   j.reserve(200 + i.message().size() + 2 * i.original_value().size() + names.sku.size() +
             names.item_id.size() + names.title.size());
@@ -74,6 +75,14 @@ std::string IssueJson(int64_t id, const validator::v1::Issue& i, const ItemNames
   AppendNameOrNull(j, names.item_id);
   j += ",\"title\":";
   AppendNameOrNull(j, names.title);
+  if (with_channels) {  // a job with platform templates: the channels the issue blocks
+    j += ",\"channels\":[";
+    for (int c = 0; c < i.channels_size(); ++c) {
+      if (c > 0) j += ',';
+      AppendJsonString(j, i.channels(c));
+    }
+    j += ']';
+  }
   j += '}';
   return j;
 }
@@ -166,7 +175,7 @@ void JobOutput::AddIssue(const validator::v1::Issue& issue, const ItemNames& nam
   ++issues_found_;
   summary_.Add(issue);
   if (issues_stored_ < options_.max_stored_issues) {
-    pending_issues_.push_back(IssueJson(++issues_stored_, issue, names));
+    pending_issues_.push_back(IssueJson(++issues_stored_, issue, names, !job_.platform.empty()));
   }
 }
 

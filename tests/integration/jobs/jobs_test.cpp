@@ -205,7 +205,7 @@ TEST_F(JobsIntegrationTest, UploadErrors) {
        400, "invalid_request"},
       {"unknown check type", "sku\nA\n", "text/csv", "?check_types=tax", 400, "invalid_request"},
       {"unknown platform", "sku\nA\n", "text/csv", "?platform=x", 400, "invalid_request"},
-      {"no inferable column", "colour\nred\n", "text/csv", "", 400, "invalid_request"},
+      {"no inferable column", "shade\nred\n", "text/csv", "", 400, "invalid_request"},
       {"multipart without file", "--B\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n1\r\n--B--\r\n",
        "multipart/form-data; boundary=B", "", 400, "invalid_request"},
   };

@@ -21,12 +21,17 @@ const std::vector<std::pair<std::string, std::string>> kFull = {
     {"title", "Acme Mug"},
     {"description", "A mug."},
     {"price", "10.00"},
-    {"image_url", "https://cdn.example.com/1.jpg"},
+    {"image_url", "https://cdn.acme-mugs.com/1.jpg"},
     {"brand", "Acme"},
     {"category", "Home"},
     {"stock_qty", "5"},
     {"weight", "300"},
-    {"availability", "in_stock"}};
+    {"availability", "in_stock"},
+    // The channel packs' fields: search_merchant and social_catalog require link,
+    // social_catalog condition; both want the price's currency.
+    {"link", "https://acme-mugs.com/p/a1"},
+    {"condition", "new"},
+    {"currency", "USD"}};
 
 std::vector<std::pair<std::string, std::string>> With(const std::string& field,
                                                       const std::string& value) {
@@ -152,12 +157,12 @@ const RuleCase kCases[] = {
     {"search_merchant_http_image",
      "product",
      "search_merchant",
-     With("image_url", "http://cdn.example.com/1.jpg"),
+     With("image_url", "http://cdn.acme-mugs.com/1.jpg"),
      {"PLATFORM_IMAGE_NOT_HTTPS"}},
     {"mp1_tw_http_image",
      "product",
      "marketplace1_tw",
-     With("image_url", "HTTP://cdn.example.com/1.jpg"),
+     With("image_url", "HTTP://cdn.acme-mugs.com/1.jpg"),
      {"PLATFORM_IMAGE_NOT_HTTPS"}},
     // English-only content for marketplace1_cross
     {"mp1_cross_chinese_title",

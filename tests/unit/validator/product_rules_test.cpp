@@ -125,6 +125,8 @@ const RuleCase kCases[] = {
      {{"availability", "pre-order"}},
      {"AVAILABILITY_NORMALIZED=preorder"}},
     {"availability_unknown", "product", "", {{"availability", "maybe"}}, {"INVALID_AVAILABILITY"}},
+    // Without a template backorder is not one of dq's values; Merchant Center's, and so valid
+    // with search_merchant (support.google.com/merchants/answer/12472827).
     {"availability_backorder_not_allowed",
      "product",
      "",

@@ -19,9 +19,11 @@ const std::vector<std::pair<std::string, std::string>> kMerchantRow = {
     {"title", "Acme Mug"},
     {"description", "A mug."},
     {"price", "10.00"},
-    {"image_url", "https://cdn.example.com/1.jpg"},
+    {"currency", "USD"},
+    {"image_url", "https://cdn.acme-mugs.com/1.jpg"},
     {"availability", "in_stock"},
-    {"brand", "Acme"}};
+    {"brand", "Acme"},
+    {"link", "https://acme-mugs.com/p/a1"}};
 
 std::vector<std::pair<std::string, std::string>> MerchantWith(
     std::vector<std::pair<std::string, std::string>> changes) {

@@ -147,9 +147,10 @@ std::vector<std::pair<std::string, std::string>> Merchant(
       {"title", "Acme Mug"},
       {"description", "A mug."},
       {"price", "15.00 USD"},
-      {"image_url", "https://cdn.example.com/1.jpg"},
+      {"image_url", "https://cdn.acme-mugs.com/1.jpg"},
       {"availability", "in stock"},
-      {"brand", "Acme"}};
+      {"brand", "Acme"},
+      {"link", "https://acme-mugs.com/p/a1"}};  // required by the Merchant Center pack
   for (auto& [field, value] : extra) {
     bool replaced = false;
     for (auto& [f, v] : row) {
@@ -165,7 +166,9 @@ const RuleCase kMerchant[] = {
     {"price_aed_kept", "product", "search_merchant", Merchant({{"price", "352 AED"}}), {}},
     {"price_aed_without_platform_reformatted", "product", "", {{"price", "352 AED"}},
      {"PRICE_REFORMATTED=352"}},
-    {"price_bare_number_kept", "product", "search_merchant", Merchant({{"price", "15.00"}}), {}},
+    // Kept as it is; the Merchant Center pack says it lacks Google's ISO 4217 code (issue 32).
+    {"price_bare_number_kept", "product", "search_merchant", Merchant({{"price", "15.00"}}),
+     {"PLATFORM_PRICE_CURRENCY"}},
     {"price_decimal_comma_keeps_code", "product", "search_merchant",
      Merchant({{"price", "15,00 USD"}}), {"DECIMAL_COMMA_FIXED=15.00 USD"}},
     {"price_thousands_keep_code", "product", "search_merchant",
@@ -199,11 +202,12 @@ const RuleCase kMerchant[] = {
     {"availability_out_of_stock", "product", "search_merchant",
      Merchant({{"availability", "out_of_stock"}}), {}},
     {"availability_preorder", "product", "search_merchant",
-     Merchant({{"availability", "preorder"}}), {}},
+     Merchant({{"availability", "preorder"}, {"availability_date", "2026-07-01"}}), {}},
     {"availability_backorder", "product", "search_merchant",
-     Merchant({{"availability", "backorder"}}), {}},
+     Merchant({{"availability", "backorder"}, {"availability_date", "2026-07-01"}}), {}},
     {"availability_back_order_fixed", "product", "search_merchant",
-     Merchant({{"availability", "Back Order"}}), {"AVAILABILITY_NORMALIZED=backorder"}},
+     Merchant({{"availability", "Back Order"}, {"availability_date", "2026-07-01"}}),
+     {"AVAILABILITY_NORMALIZED=backorder"}},
     {"availability_capitalised_fixed", "product", "search_merchant",
      Merchant({{"availability", "In Stock"}}), {"AVAILABILITY_NORMALIZED=in_stock"}},
     {"availability_unknown", "product", "search_merchant", Merchant({{"availability", "maybe"}}),

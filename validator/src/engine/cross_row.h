@@ -18,9 +18,10 @@
 namespace dq::validator {
 
 // The duplicate-key sets of a batch: BatchState::keys, indexed by the first kKeySetCount, and
-// kGtin, BatchState::gtins, whose keys carry an owner (the row's SKU) as well.
-enum class KeySet : uint8_t { kSku, kEmail, kPhone, kGtin };
-inline constexpr size_t kKeySetCount = 3;
+// kGtin, BatchState::gtins, whose keys carry an owner (the row's SKU) as well. kVariant: an item
+// group and its variant attributes (PLATFORM_DUPLICATE_VARIANT).
+enum class KeySet : uint8_t { kSku, kEmail, kPhone, kVariant, kGtin };
+inline constexpr size_t kKeySetCount = 4;
 
 // Hash of a duplicate key; FirstSeen stores only this (see batch_state.h).
 uint64_t KeyHash(std::string_view key);

@@ -69,7 +69,16 @@ void RowContext::Report(IssueCode code, Field f, std::string message) {
   if (current_[fi].empty() && !answers_[static_cast<size_t>(kind_)].test(fi)) return;
   const bool in_item = item_ != 0 && f == item_field_;
   for (size_t k = in_item ? item_reports_from_ : 0; k < reported_.size(); ++k) {
-    if (reported_[k].code == code && reported_[k].field == f) return;
+    Issue& i = reported_[k];
+    if (i.code != code || i.field != f) continue;
+    if (i.channels != 0) {  // reported for some templates: the new report's join them
+      i.channels = report_channels_ == 0 ? 0 : (i.channels | report_channels_);
+      if (report_channels_ != 0 && !message.empty() && message != i.message) {
+        i.message += "; ";
+        i.message += message;
+      }
+    }
+    return;
   }
   Issue issue;
   issue.row = row_;
@@ -77,12 +86,26 @@ void RowContext::Report(IssueCode code, Field f, std::string message) {
   issue.field = f;
   issue.original = std::string(original_[fi]);
   issue.message = std::move(message);
+  issue.channels = report_channels_;
   if (in_item) {
     if (issue.message.empty()) issue.message = std::string(Def(code).message);
     issue.message += ": item " + std::to_string(item_) + " of " + std::to_string(item_count_) +
                      ", '" + std::string(item_text_) + "'";
   }
   reported_.push_back(std::move(issue));
+}
+
+void RowContext::ReportFor(ChannelMask channels, IssueCode code, Field f, std::string message) {
+  report_channels_ = channels;
+  Report(code, f, std::move(message));
+  report_channels_ = 0;
+}
+
+void RowContext::ReportIfUsedBeforeFor(ChannelMask channels, KeySet set, std::string_view key,
+                                       IssueCode code, Field f, const char* prefix) {
+  report_channels_ = channels;
+  ReportIfUsedBefore(set, key, code, f, prefix);
+  report_channels_ = 0;
 }
 
 void RowContext::Fix(Field f, std::string value, IssueCode code) {

@@ -87,6 +87,10 @@ class RowContext {
   // when f's value is empty and this row's kind does not answer for f, or when f's value is one
   // of its aliases.
   void Report(IssueCode code, Field f, std::string message = {});
+  // Report() for some platform templates only (Issue::channels; 0 is every channel). A (code,
+  // field) reported again in the row by other templates gains their channels, and their
+  // message after "; " when it differs; reported again for every channel, it stays so.
+  void ReportFor(ChannelMask channels, IssueCode code, Field f, std::string message = {});
   // Sets f's current value to `value`, recorded as a fix with `code` (a fixable code). Ignored
   // when f's value is one of its aliases (kept as the source wrote it).
   void Fix(Field f, std::string value, IssueCode code);
@@ -113,6 +117,9 @@ class RowContext {
   // resolves it, as ReportIfUsedBefore).
   void ReportIfCarriedByAnother(uint64_t key, uint64_t owner, IssueCode code, Field f,
                                 const char* prefix);
+  // ReportIfUsedBefore for some platform templates only.
+  void ReportIfUsedBeforeFor(ChannelMask channels, KeySet set, std::string_view key,
+                             IssueCode code, Field f, const char* prefix);
   // Records the row's price sample for the outlier check; category empty: none.
   // (An optional, though always set: GCC 12 wrongly warns that *price may be uninitialized
   // when the caller unwraps it.)
@@ -129,6 +136,7 @@ class RowContext {
   const ReferenceData& ref_;
   PhoneChecker& phones_;
   iso_date::DateOrder date_order_ = iso_date::DateOrder::kUnknown;
+  ChannelMask report_channels_ = 0;  // ReportFor's, while it reports
   // Per RowKind: the fields its rows answer for, and those of them that are required.
   std::array<std::bitset<kFieldCount>, kRowKindCount> answers_{};
   std::array<std::bitset<kFieldCount>, kRowKindCount> required_{};

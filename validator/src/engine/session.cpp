@@ -153,7 +153,7 @@ class Session::Chunk final : public WorkerPool::Job {
 };
 
 Session::Session(const ReferenceData& ref, BatchSpec spec, WorkerPool* pool)
-    : spec_(std::move(spec)), pool_(pool) {
+    : spec_(std::move(spec)), pool_(pool), channels_(spec_) {
   if (!spec_.today) spec_.today = TodayUtc();
   batch_.date_order = spec_.expiry_date_order;
   const size_t lanes = pool_ ? pool_->threads() : 1;
@@ -453,7 +453,8 @@ void Session::Finish(std::vector<Issue>& out) {
   for (size_t i = first; i < out.size(); ++i) Count(out[i]);
 }
 
-void Session::Count(const Issue& issue) {
+void Session::Count(Issue& issue) {
+  channels_.Count(issue);
   uint8_t& flags = row_flags_[issue.row - 1];
   if (issue.severity() == Severity::kError) {
     ++errors_;
@@ -483,6 +484,7 @@ Stats Session::stats() const {
     if (f & kRowFixed) ++s.rows_fixed;
   }
   s.score = HealthScore(s.rows, s.rows_error, s.rows_warning);
+  channels_.Fill(s.rows, s);
   return s;
 }
 

@@ -54,6 +54,7 @@
 #include <vector>
 
 #include "batch_state.h"
+#include "channel_tally.h"
 #include "phone.h"
 #include "reference_data.h"
 #include "row_context.h"
@@ -155,7 +156,8 @@ class Session {
   // Counts out's issues and passes them to sink, dropping unresolved placeholders (the caller's
   // thread).
   void Emit(RowsOutput& out, const IssueSink& sink);
-  void Count(const Issue& issue);
+  // Counts the issue (and makes its channels explicit: ChannelTally).
+  void Count(Issue& issue);
   // A lane no thread holds, or nullptr (never for the caller: there are as many lanes as
   // threads that may enter a session at once).
   Lane* AcquireLane();
@@ -184,6 +186,7 @@ class Session {
   uint64_t warnings_ = 0;
   uint64_t fixes_ = 0;
   std::vector<uint8_t> row_flags_;  // per row: kRowError | kRowWarning | kRowFixed
+  ChannelTally channels_;           // readiness per platform template (channel_tally.h)
 };
 
 }  // namespace dq::validator

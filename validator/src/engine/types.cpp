@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "dq/common/platform_list.h"
 #include "text.h"
 
 namespace dq::validator {
@@ -18,7 +19,10 @@ const std::bitset<kFieldCount> kProductLevel =
     Fields(Field::kTitle, Field::kDescription, Field::kBrand, Field::kImageUrl, Field::kCategory);
 const std::bitset<kFieldCount> kPurchasable =
     Fields(Field::kSku, Field::kPrice, Field::kCompareAtPrice, Field::kCostPrice, Field::kStockQty,
-           Field::kWeight, Field::kGtin, Field::kAvailability);
+           Field::kWeight, Field::kGtin, Field::kAvailability,
+           // The channel attributes of what is bought (issue 32).
+           Field::kMpn, Field::kSalePrice, Field::kSalePriceEffectiveDate,
+           Field::kAvailabilityDate);
 
 }  // namespace
 
@@ -68,13 +72,13 @@ Result<BatchSpec> BatchSpec::Make(std::span<const std::string> fields,
       spec.checks |= static_cast<uint8_t>(1u << *i);
     }
   }
-  if (!platform.empty()) {
-    auto i = IndexOf(kPlatforms, platform);
-    if (!i) {
-      return Status(ErrorCode::kInvalidRequest, "unknown platform '" + std::string(platform) + "'");
-    }
-    spec.platform = static_cast<Platform>(*i + 1);
+  auto platforms = ParsePlatformList(platform);
+  if (!platforms.ok()) return platforms.status();
+  for (size_t i : *platforms) {
+    spec.platforms.push_back(static_cast<Platform>(i + 1));
+    spec.channels |= ChannelBit(spec.platforms.back());
   }
+  if (!spec.platforms.empty()) spec.platform = spec.platforms.front();
   return spec;
 }
 

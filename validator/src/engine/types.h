@@ -45,9 +45,25 @@ enum class Field : uint8_t {
   kExpiryDate,
   kWarehouseId,
   kDeclaredValue,  // our addition to the specification's list
+  // Channel attributes, named as Google's product data specification names them (our additions).
+  kLink,
+  kCondition,
+  kIdentifierExists,
+  kMpn,
+  kGoogleProductCategory,
+  kProductType,
+  kItemGroupId,
+  kColor,
+  kSize,
+  kGender,
+  kAgeGroup,
+  kSalePrice,
+  kSalePriceEffectiveDate,
+  kAvailabilityDate,
+  kAdditionalImageLink,
 };
 inline constexpr size_t kFieldCount = kStandardFields.size();
-static_assert(static_cast<size_t>(Field::kDeclaredValue) + 1 == kFieldCount);
+static_assert(static_cast<size_t>(Field::kAdditionalImageLink) + 1 == kFieldCount);
 
 inline std::string_view FieldName(Field f) { return kStandardFields[static_cast<size_t>(f)]; }
 std::optional<Field> ParseField(std::string_view name);
@@ -73,6 +89,15 @@ enum class Platform : uint8_t {
   kMarketplace4,
   kMarketplace5,
 };
+
+// A set of platforms as bits: bit (p - 1) for Platform p (kNone has no bit).
+using ChannelMask = uint16_t;
+inline constexpr ChannelMask ChannelBit(Platform p) {
+  return p == Platform::kNone ? 0 : static_cast<ChannelMask>(1u << (static_cast<unsigned>(p) - 1));
+}
+inline std::string_view PlatformName(Platform p) {
+  return p == Platform::kNone ? std::string_view() : kPlatforms[static_cast<size_t>(p) - 1];
+}
 
 // What a row is in a source whose products span several rows (proto RowKind, same numbers).
 // Product-level fields (title, description, brand, image_url, category) are answered for by
@@ -101,7 +126,11 @@ struct FieldConvention {
 struct BatchSpec {
   std::vector<Field> columns;  // row value i is the value of columns[i]
   uint8_t checks = kProductCheck;
+  // The platform templates, in the order the caller listed them (`platform` takes one, a
+  // comma-separated list or `all`); `platform` is the first of them, kNone for none.
   Platform platform = Platform::kNone;
+  std::vector<Platform> platforms;
+  ChannelMask channels = 0;  // the bits of `platforms`
   std::bitset<kFieldCount> mapped;
   // "Today" for date rules (expiry in the past), as days since 1970-01-01. Unset: the Session
   // takes the current UTC date once, when it is constructed. Tests set it.
@@ -130,8 +159,9 @@ struct BatchSpec {
   // rows it is given, as they come.
   dates::DateOrder expiry_date_order = dates::DateOrder::kUnknown;
 
-  // Errors: kInvalidRequest naming the unknown field, check type or platform, or a field listed
-  // twice. No check types means product.
+  // Errors: kInvalidRequest naming the unknown field, check type or platform, or a field or
+  // platform listed twice. No check types means product. platform: one template, a
+  // comma-separated list, `all` or "" (dq/common/platform_list.h).
   static Result<BatchSpec> Make(std::span<const std::string> fields,
                                 std::span<const std::string> check_types,
                                 std::string_view platform);
@@ -154,9 +184,28 @@ struct Issue {
   std::string original;              // the value as submitted
   std::optional<std::string> fixed;  // set for fixes: the cleaned value
   std::string message;               // empty: the catalogue's message
+  // The selected platforms the issue concerns (ChannelBit). A rule of a platform template sets
+  // its own; 0 from a rule means every selected platform, and the Session makes that explicit
+  // when it passes the issue on. An error blocks these channels; a warning blocks none.
+  ChannelMask channels = 0;
 
   Severity severity() const { return Def(code).severity; }
+  ChannelMask blocks() const { return severity() == Severity::kError ? channels : 0; }
   std::string_view Message() const { return message.empty() ? Def(code).message : message; }
+};
+
+// Readiness of one platform template in a batch (docs/api.md, "Channel readiness").
+struct ChannelStats {
+  Platform platform = Platform::kNone;
+  uint64_t ready = 0;         // rows with no error that concerns this channel
+  uint64_t blocked = 0;       // rows with at least one
+  uint64_t rows_warning = 0;  // ready rows with a warning that concerns this channel
+  uint32_t score = 100;       // HealthScore(rows, blocked, rows_warning)
+  struct Blocker {
+    IssueCode code{};
+    uint64_t rows = 0;  // rows this code blocks for the channel
+  };
+  std::vector<Blocker> top_blockers;  // at most 5, most rows first (then catalogue order)
 };
 
 struct Stats {
@@ -167,7 +216,10 @@ struct Stats {
   uint64_t rows_error = 0;
   uint64_t rows_warning = 0;  // warnings and no error
   uint64_t rows_fixed = 0;
+  // With one platform template, the health score as the specification defines it (equal to
+  // that channel's score); with several, the first listed template's score.
   uint32_t score = 100;
+  std::vector<ChannelStats> channels;  // one per selected template, in the order listed
 };
 
 // round(100 * (rows - rows_error - 0.5 * rows_warning) / rows), halves rounded up; 100 when

@@ -39,6 +39,11 @@ void ToProto(const Issue& issue, v1::Issue* out) {
   out->set_message(std::string(issue.Message()));
   out->set_original_value(issue.original);
   if (issue.fixed) out->set_fixed_value(*issue.fixed);
+  if (const ChannelMask blocks = issue.blocks()) {
+    for (size_t p = 1; p <= kPlatforms.size(); ++p) {
+      if (blocks & ChannelBit(static_cast<Platform>(p))) out->add_channels(std::string(kPlatforms[p - 1]));
+    }
+  }
 }
 
 void ToProto(const Stats& stats, v1::Stats* out) {
@@ -50,6 +55,19 @@ void ToProto(const Stats& stats, v1::Stats* out) {
   out->set_rows_error(stats.rows_error);
   out->set_rows_warning(stats.rows_warning);
   out->set_rows_fixed(stats.rows_fixed);
+  for (const ChannelStats& c : stats.channels) {
+    v1::ChannelStats* ch = out->add_channels();
+    ch->set_platform(std::string(PlatformName(c.platform)));
+    ch->set_ready(c.ready);
+    ch->set_blocked(c.blocked);
+    ch->set_score(c.score);
+    ch->set_rows_warning(c.rows_warning);
+    for (const ChannelStats::Blocker& b : c.top_blockers) {
+      v1::CodeRows* r = ch->add_top_blockers();
+      r->set_code(std::string(Def(b.code).code));
+      r->set_rows(b.rows);
+    }
+  }
 }
 
 grpc::Status ToGrpcStatus(const Status& status) {

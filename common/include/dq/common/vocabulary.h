@@ -10,14 +10,19 @@
 
 namespace dq {
 
-// Standard field names, in the specification's order, then our additions (declared_value, the
-// customs value the shipping check names; docs/api.md). The index is the field's id.
-inline constexpr std::array<std::string_view, 24> kStandardFields = {
+// Standard field names, in the specification's order, then our additions: declared_value (the
+// customs value the shipping check names), and the channel attributes named as Google's product
+// data specification names them (docs/api.md, "Standard fields"). The index is the field's id.
+inline constexpr std::array<std::string_view, 39> kStandardFields = {
     "sku",          "title",         "description",   "price",      "compare_at_price",
     "cost_price",   "currency",      "availability",  "image_url",  "brand",
     "category",     "gtin",          "weight",        "hs_code",    "country_of_origin",
     "vat_number",   "email",         "phone",         "country",    "stock_qty",
-    "reorder_point", "expiry_date",  "warehouse_id",  "declared_value"};
+    "reorder_point", "expiry_date",  "warehouse_id",  "declared_value",
+    // Channel attributes (issue 32): not in the specification's 23.
+    "link", "condition", "identifier_exists", "mpn", "google_product_category", "product_type",
+    "item_group_id", "color", "size", "gender", "age_group", "sale_price",
+    "sale_price_effective_date", "availability_date", "additional_image_link"};
 
 inline constexpr std::array<std::string_view, 5> kCheckTypes = {"product", "customer", "shipping",
                                                                 "inventory", "price"};

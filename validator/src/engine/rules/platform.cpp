@@ -1,59 +1,53 @@
 // Platform templates (service-spec.md "Platform templates"): title limit in Unicode characters,
 // required fields (image = image_url, stock = stock_qty), https images, and English-only content
-// for marketplace1_cross.
-#include <array>
+// for marketplace1_cross, for every selected template at once (`platform` may list several).
+// The packs of search_merchant and social_catalog add the channels' own listing rules
+// (rules/channel_rules.cpp). The six marketplace templates stay as the specification defines
+// them: their marketplaces are not named, so no published listing rule can be tied to them
+// (docs/channels.md).
+#include <bit>
+#include <bitset>
 #include <span>
+#include <string>
 
 #include "../text.h"
+#include "channel_pack.h"
 #include "rules.h"
 
 namespace dq::validator::rules {
 namespace {
 
-struct Template {
-  size_t title_limit;
-  std::array<Field, 7> fields;
-  size_t count;  // fields[0..count) are required
-  bool english_only;
-  std::span<const Field> required() const { return std::span(fields).first(count); }
-};
+using F = Field;
 
-// Builds a Template from up to seven required fields.
-template <typename... F>
-constexpr Template Make(size_t limit, bool english_only, F... required) {
-  return Template{limit, {required...}, sizeof...(F), english_only};
+// Builds a marketplace template from up to ten required fields.
+template <typename... R>
+constexpr ChannelPack Marketplace(Platform p, size_t limit, bool english_only, R... required) {
+  ChannelPack pack;
+  pack.platform = p;
+  pack.title_limit = limit;
+  pack.required = {required...};
+  pack.required_count = sizeof...(R);
+  pack.english_only = english_only;
+  return pack;
 }
 
-const Template& TemplateOf(Platform p) {
-  using F = Field;
-  static constexpr Template kNone = Make(0, false);
-  static constexpr Template kTemplates[] = {
-      // marketplace1_tw
-      Make(60, false, F::kTitle, F::kPrice, F::kImageUrl, F::kCategory, F::kWeight),
-      // marketplace2
-      Make(60, false, F::kTitle, F::kPrice, F::kImageUrl, F::kBrand, F::kCategory, F::kStockQty,
-           F::kSku),
-      // marketplace3
-      Make(60, false, F::kSku, F::kTitle, F::kPrice, F::kImageUrl, F::kCategory, F::kDescription,
-           F::kStockQty),
-      // search_merchant
-      Make(150, false, F::kSku, F::kTitle, F::kDescription, F::kPrice, F::kImageUrl,
-           F::kAvailability, F::kBrand),
-      // social_catalog
-      Make(200, false, F::kSku, F::kTitle, F::kDescription, F::kPrice, F::kImageUrl,
-           F::kAvailability, F::kBrand),
-      // marketplace1_cross
-      Make(60, true, F::kTitle, F::kPrice, F::kImageUrl, F::kWeight),
-      // marketplace4
-      Make(255, false, F::kSku, F::kTitle, F::kDescription, F::kPrice, F::kStockQty, F::kCategory,
-           F::kImageUrl),
-      // marketplace5
-      Make(70, false, F::kSku, F::kTitle, F::kDescription, F::kPrice, F::kStockQty, F::kCategory,
-           F::kImageUrl),
-  };
-  if (p == Platform::kNone) return kNone;
-  return kTemplates[static_cast<size_t>(p) - 1];
-}
+constexpr ChannelPack kMarketplace1Tw =
+    Marketplace(Platform::kMarketplace1Tw, 60, false, F::kTitle, F::kPrice, F::kImageUrl,
+                F::kCategory, F::kWeight);
+constexpr ChannelPack kMarketplace2 =
+    Marketplace(Platform::kMarketplace2, 60, false, F::kTitle, F::kPrice, F::kImageUrl, F::kBrand,
+                F::kCategory, F::kStockQty, F::kSku);
+constexpr ChannelPack kMarketplace3 =
+    Marketplace(Platform::kMarketplace3, 60, false, F::kSku, F::kTitle, F::kPrice, F::kImageUrl,
+                F::kCategory, F::kDescription, F::kStockQty);
+constexpr ChannelPack kMarketplace1Cross = Marketplace(
+    Platform::kMarketplace1Cross, 60, true, F::kTitle, F::kPrice, F::kImageUrl, F::kWeight);
+constexpr ChannelPack kMarketplace4 =
+    Marketplace(Platform::kMarketplace4, 255, false, F::kSku, F::kTitle, F::kDescription, F::kPrice,
+                F::kStockQty, F::kCategory, F::kImageUrl);
+constexpr ChannelPack kMarketplace5 =
+    Marketplace(Platform::kMarketplace5, 70, false, F::kSku, F::kTitle, F::kDescription, F::kPrice,
+                F::kStockQty, F::kCategory, F::kImageUrl);
 
 // True when another selected check already reports this field when it is empty.
 bool ReportedElsewhere(const RowContext& ctx, Field f) {
@@ -114,46 +108,103 @@ bool StartsWithHttpScheme(std::string_view url) {
 
 }  // namespace
 
+const ChannelPack* const kPacks[9] = {
+    nullptr,    &kMarketplace1Tw,    &kMarketplace2, &kMarketplace3, &kMerchantCenterPack,
+    &kMetaPack, &kMarketplace1Cross, &kMarketplace4, &kMarketplace5};
+static_assert(std::size(kPacks) == kPlatforms.size() + 1);
+
+std::string ChannelNames(const BatchSpec& spec, ChannelMask mask) {
+  std::string out;
+  size_t listed = 0, total = 0;
+  for (Platform p : spec.platforms) total += (mask & ChannelBit(p)) != 0;
+  for (Platform p : spec.platforms) {
+    if (!(mask & ChannelBit(p))) continue;
+    if (listed > 0) out += listed + 1 == total ? " and " : ", ";
+    out += PlatformName(p);
+    ++listed;
+  }
+  return out;
+}
+
 bool PlatformRequires(Platform p, Field f) {
-  for (Field r : TemplateOf(p).required()) {
+  if (p == Platform::kNone) return false;
+  for (Field r : PackOf(p).required_fields()) {
     if (r == f) return true;
   }
   return false;
 }
 
-size_t PlatformTitleLimit(Platform p) { return TemplateOf(p).title_limit; }
+bool AnyPlatformRequires(const BatchSpec& spec, Field f) {
+  for (Platform p : spec.platforms) {
+    if (PlatformRequires(p, f)) return true;
+  }
+  return false;
+}
+
+size_t PlatformTitleLimit(Platform p) { return p == Platform::kNone ? 0 : PackOf(p).title_limit; }
+
+bool AvailabilityAcceptedByAPlatform(const BatchSpec& spec, std::string_view value) {
+  for (Platform p : spec.platforms) {
+    for (std::string_view v : PackOf(p).availability) {
+      if (v == value) return true;
+    }
+  }
+  return false;
+}
 
 void CheckPlatform(RowContext& ctx) {
-  const Platform p = ctx.spec().platform;
-  const Template& t = TemplateOf(p);
-  const std::string_view name = kPlatforms[static_cast<size_t>(p) - 1];
-  for (Field f : t.required()) {
-    if (ctx.value(f).empty() && !ReportedElsewhere(ctx, f)) {
-      ctx.Report(IssueCode::PLATFORM_MISSING_FIELD, f,
-                 std::string(name) + " requires " + std::string(FieldName(f)));
+  const BatchSpec& spec = ctx.spec();
+  // Required fields: one issue per empty field, naming every template that requires it.
+  std::bitset<kFieldCount> done;
+  for (Platform p : spec.platforms) {
+    for (Field f : PackOf(p).required_fields()) {
+      if (done.test(static_cast<size_t>(f))) continue;
+      done.set(static_cast<size_t>(f));
+      if (!ctx.value(f).empty() || ReportedElsewhere(ctx, f)) continue;
+      const ChannelMask mask = PacksWhere(spec, [f](const ChannelPack& pack) {
+        for (Field r : pack.required_fields()) {
+          if (r == f) return true;
+        }
+        return false;
+      });
+      ctx.ReportFor(mask, IssueCode::PLATFORM_MISSING_FIELD, f,
+                    ChannelNames(spec, mask) +
+                        (std::popcount(mask) == 1 ? " requires " : " require ") +
+                        std::string(FieldName(f)));
     }
   }
   const std::string_view title = ctx.value(Field::kTitle);
-  if (title.size() > t.title_limit) {
-    const size_t n = text::Utf8Length(title);
-    if (n > t.title_limit) {
-      ctx.Report(IssueCode::PLATFORM_TITLE_TOO_LONG, Field::kTitle,
-                 "Title has " + std::to_string(n) + " characters; " + std::string(name) +
-                     " allows " + std::to_string(t.title_limit));
-    }
+  size_t chars = SIZE_MAX;
+  ChannelMask too_long = 0;
+  std::string limits;
+  for (Platform p : spec.platforms) {
+    const size_t limit = PackOf(p).title_limit;
+    if (title.size() <= limit) continue;
+    if (chars == SIZE_MAX) chars = text::Utf8Length(title);
+    if (chars <= limit) continue;
+    too_long |= ChannelBit(p);
+    limits += (limits.empty() ? "; " : ", ") + std::string(PlatformName(p)) + " allows " +
+              std::to_string(limit);
+  }
+  if (too_long) {
+    ctx.ReportFor(too_long, IssueCode::PLATFORM_TITLE_TOO_LONG, Field::kTitle,
+                  "Title has " + std::to_string(chars) + " characters" + limits);
   }
   if (StartsWithHttpScheme(ctx.value(Field::kImageUrl))) {
-    ctx.Report(IssueCode::PLATFORM_IMAGE_NOT_HTTPS, Field::kImageUrl);
+    ctx.ReportFor(spec.channels, IssueCode::PLATFORM_IMAGE_NOT_HTTPS, Field::kImageUrl);
   }
-  if (t.english_only) {
+  const ChannelMask english = PacksWhere(spec, [](const ChannelPack& p) { return p.english_only; });
+  if (english) {
     for (Field f : {Field::kTitle, Field::kDescription}) {
       if (!IsLatinOnly(ctx.value(f))) {
-        ctx.Report(IssueCode::PLATFORM_NOT_ENGLISH, f,
-                   std::string(name) + " requires English content; " + std::string(FieldName(f)) +
-                       " has non-Latin letters");
+        ctx.ReportFor(
+            english, IssueCode::PLATFORM_NOT_ENGLISH, f,
+            ChannelNames(spec, english) + (std::popcount(english) == 1 ? " requires" : " require") +
+                " English content; " + std::string(FieldName(f)) + " has non-Latin letters");
       }
     }
   }
+  CheckChannelPacks(ctx);
 }
 
 }  // namespace dq::validator::rules

@@ -15,9 +15,7 @@ namespace {
 constexpr size_t kTitleLimit = 150;  // without a platform template (search-engine merchant)
 constexpr size_t kBrandLimit = 70;
 
-bool PlatformOwns(const RowContext& ctx, Field f) {
-  return PlatformRequires(ctx.spec().platform, f);
-}
+bool PlatformOwns(const RowContext& ctx, Field f) { return AnyPlatformRequires(ctx.spec(), f); }
 
 bool IsSearchMerchant(const RowContext& ctx) {
   return ctx.spec().platform == Platform::kSearchMerchant;
@@ -185,10 +183,10 @@ std::string_view AvailabilitySynonym(std::string_view v, bool merchant) {
 void CheckAvailability(RowContext& ctx) {
   const std::string_view v = ctx.value(Field::kAvailability);
   if (v == "in_stock" || v == "out_of_stock" || v == "preorder" || v.empty()) return;
+  // A value a selected template takes (Merchant Center's backorder and "in stock", Meta's
+  // "available for order") is that template's to judge, and stays as the source wrote it.
+  if (AvailabilityAcceptedByAPlatform(ctx.spec(), v)) return;
   const bool merchant = IsSearchMerchant(ctx);
-  // Merchant Center's values and their accepted spellings (Google's product data
-  // specification, availability) stay as they are.
-  if (merchant && (v == "in stock" || v == "out of stock" || v == "backorder")) return;
   const std::string_view fixed = AvailabilitySynonym(v, merchant);
   if (fixed.empty()) {
     ctx.Report(IssueCode::INVALID_AVAILABILITY, Field::kAvailability,

@@ -84,6 +84,11 @@ bool IsWellFormedHttpUrl(std::string_view url);
 
 // Platform templates (rules/platform.cpp).
 bool PlatformRequires(Platform p, Field f);
+// Some selected template requires f (its PLATFORM_MISSING_FIELD replaces the general issue).
+bool AnyPlatformRequires(const BatchSpec& spec, Field f);
 size_t PlatformTitleLimit(Platform p);
+// value is an availability value of some selected template (e.g. social_catalog's "available
+// for order"): the product check leaves it to the templates.
+bool AvailabilityAcceptedByAPlatform(const BatchSpec& spec, std::string_view value);
 
 }  // namespace dq::validator::rules

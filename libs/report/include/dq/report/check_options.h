@@ -18,6 +18,8 @@ Result<std::vector<std::string>> ParseCheckTypes(std::string_view text);
 // Checks a mapping object: keys are standard fields, values non-empty strings. The result is in
 // standard-field order.
 Result<std::vector<std::pair<std::string, std::string>>> ParseMapping(const nlohmann::json& m);
+// One platform template, a comma-separated list of them, or "all" (dq/common/platform_list.h);
+// invalid_request naming the unknown or repeated item otherwise.
 Status CheckPlatform(std::string_view platform);
 // A source platform's name (ingest/source_profile.h); invalid_request naming it and listing the
 // valid ones.

@@ -142,7 +142,9 @@ class JobOutput {
 };
 
 // One issue record as stored and served: {"id","issue_row","severity","field","code","message",
-// "original_value","fixed_value","sku","item_id","title"} (the last three null when empty).
-std::string IssueJson(int64_t id, const validator::v1::Issue& issue, const ItemNames& names = {});
+// "original_value","fixed_value","sku","item_id","title"} (the last three null when empty), and
+// with with_channels (a job with platform templates) the issue's "channels" array.
+std::string IssueJson(int64_t id, const validator::v1::Issue& issue, const ItemNames& names = {},
+                      bool with_channels = false);
 
 }  // namespace dq::report

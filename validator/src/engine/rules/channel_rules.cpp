@@ -1,0 +1,726 @@
+// The channel packs' checks beyond the specification's templates (channel_pack.h), for every
+// selected template at once: each check works out what it needs once per row and reports one
+// issue for the mask of templates whose pack finds fault. The packs say which checks run and
+// with which limits; the sources are cited where the packs are defined and in
+// docs/issue-codes.md.
+#include <bit>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "../iso_date.h"
+#include "../listing_text.h"
+#include "../reference_data.h"
+#include "../taxonomy.h"
+#include "../text.h"
+#include "channel_pack.h"
+
+namespace dq::validator::rules {
+namespace {
+
+using listing::FileKind;
+
+std::string Quote(std::string_view s) {
+  std::string out = "'";
+  out += s;
+  out += "'";
+  return out;
+}
+
+// Lower-cased ASCII copy of a short value in buf (at most n bytes), or empty when too long.
+std::string_view LowerInto(std::string_view v, char* buf, size_t n) {
+  if (v.size() > n) return {};
+  for (size_t i = 0; i < v.size(); ++i) buf[i] = text::ToLower(v[i]);
+  return std::string_view(buf, v.size());
+}
+
+bool InList(std::span<const std::string_view> list, std::string_view lower) {
+  for (std::string_view v : list) {
+    if (v == lower) return true;
+  }
+  return false;
+}
+
+std::string ListText(std::span<const std::string_view> list) {
+  std::string out;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (i > 0) out += i + 1 == list.size() ? " or " : ", ";
+    out += list[i];
+  }
+  return out;
+}
+
+// Reports code on f for the templates whose limit(pack) the value exceeds, in Unicode
+// characters: "<what> has N characters; a allows 50, b allows 100".
+template <typename Limit>
+void CheckLength(RowContext& ctx, Field f, std::string_view what, std::string_view v, Limit limit,
+                 IssueCode code = IssueCode::PLATFORM_VALUE_TOO_LONG) {
+  if (v.empty()) return;
+  size_t chars = SIZE_MAX;
+  ChannelMask mask = 0;
+  std::string limits;
+  for (Platform p : ctx.spec().platforms) {
+    const size_t max = limit(PackOf(p));
+    if (max == 0 || v.size() <= max) continue;  // bytes >= characters
+    if (chars == SIZE_MAX) chars = text::Utf8Length(v);
+    if (chars <= max) continue;
+    mask |= ChannelBit(p);
+    limits += (limits.empty() ? "; " : ", ") + std::string(PlatformName(p)) + " allows " +
+              std::to_string(max);
+  }
+  if (mask) {
+    ctx.ReportFor(mask, code, f,
+                  std::string(what) + " has " + std::to_string(chars) + " characters" + limits);
+  }
+}
+
+// --- Title and description -------------------------------------------------------------
+
+void CheckTitle(RowContext& ctx) {
+  const BatchSpec& spec = ctx.spec();
+  const std::string_view title = ctx.value(Field::kTitle);
+  if (title.empty()) return;
+  if (const ChannelMask m = PacksWhere(spec, [](const ChannelPack& p) { return p.title_capitals; });
+      m && listing::ExcessiveCapitals(title)) {
+    ctx.ReportFor(m, IssueCode::PLATFORM_EXCESSIVE_CAPITALS, Field::kTitle,
+                  "Title is written in capital letters");
+  }
+  if (const ChannelMask m =
+          PacksWhere(spec, [](const ChannelPack& p) { return p.title_promotional; })) {
+    if (const std::string_view phrase = listing::PromotionalPhrase(title, true); !phrase.empty()) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_PROMOTIONAL_TEXT, Field::kTitle,
+                    "Title contains promotional text " + Quote(phrase));
+    }
+  }
+  uint8_t wanted = 0;
+  for (Platform p : spec.platforms) wanted |= PackOf(p).title_gimmicks;
+  if (wanted) {
+    const listing::GimmickFound g = listing::Gimmicks(title, wanted);
+    const ChannelMask m =
+        PacksWhere(spec, [&](const ChannelPack& p) { return (p.title_gimmicks & g.kinds) != 0; });
+    if (m) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_GIMMICKY_CHARACTERS, Field::kTitle,
+                    "Title uses " + Quote(g.first) + " to draw attention");
+    }
+  }
+  if (const ChannelMask m =
+          PacksWhere(spec, [](const ChannelPack& p) { return p.title_repeated_words; })) {
+    if (const std::string_view w = listing::RepeatedWord(title); !w.empty()) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_REPEATED_WORDS, Field::kTitle,
+                    "Title repeats the word " + Quote(w));
+    }
+  }
+}
+
+void CheckDescription(RowContext& ctx) {
+  const BatchSpec& spec = ctx.spec();
+  const std::string_view d = ctx.value(Field::kDescription);
+  if (d.empty()) return;
+  CheckLength(
+      ctx, Field::kDescription, "Description", d,
+      [](const ChannelPack& p) { return p.description_truncated_at; },
+      IssueCode::PLATFORM_DESCRIPTION_TRUNCATED);
+  CheckLength(ctx, Field::kDescription, "Description", d,
+              [](const ChannelPack& p) { return p.description_limit; });
+  const ChannelMask plain = PacksWhere(
+      spec, [](const ChannelPack& p) { return p.description_html == ChannelPack::Html::kNone; });
+  const ChannelMask safe = PacksWhere(spec, [](const ChannelPack& p) {
+    return p.description_html == ChannelPack::Html::kSafeSubset;
+  });
+  if ((plain | safe) && (d.find('<') != d.npos || d.find('&') != d.npos)) {
+    const listing::Html h = listing::FindHtml(d);
+    if (plain && (!h.first_tag.empty() || !h.first_entity.empty())) {
+      const std::string_view what = h.first_tag.empty() ? h.first_entity : h.first_tag;
+      ctx.ReportFor(plain, IssueCode::PLATFORM_DESCRIPTION_HTML, Field::kDescription,
+                    "Description contains HTML " + Quote(what.substr(0, 60)) + "; " +
+                        ChannelNames(spec, plain) + " takes plain text");
+    }
+    if (safe && !h.unsafe.empty()) {
+      ctx.ReportFor(safe, IssueCode::PLATFORM_DESCRIPTION_HTML, Field::kDescription,
+                    "Description contains the tag " + Quote(h.unsafe.substr(0, 60)) + "; " +
+                        ChannelNames(spec, safe) +
+                        " takes tags without attributes and no unsafe tags");
+    }
+  }
+  if (const ChannelMask m =
+          PacksWhere(spec, [](const ChannelPack& p) { return p.description_capitals; });
+      m && listing::ExcessiveCapitals(d)) {
+    ctx.ReportFor(m, IssueCode::PLATFORM_EXCESSIVE_CAPITALS, Field::kDescription,
+                  "Description is written in capital letters");
+  }
+  if (const ChannelMask m =
+          PacksWhere(spec, [](const ChannelPack& p) { return p.description_promotional; })) {
+    if (const std::string_view phrase = listing::PromotionalPhrase(d, false); !phrase.empty()) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_PROMOTIONAL_TEXT, Field::kDescription,
+                    "Description contains promotional text " + Quote(phrase));
+    }
+  }
+  if (const ChannelMask m =
+          PacksWhere(spec, [](const ChannelPack& p) { return p.description_links; })) {
+    if (const std::string_view link = listing::FindLink(d); !link.empty()) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_LINK_IN_DESCRIPTION, Field::kDescription,
+                    "Description contains the link " + Quote(link.substr(0, 80)));
+    }
+  }
+}
+
+// --- URLs ------------------------------------------------------------------------------
+
+bool HostIsOrUnder(std::string_view host, std::string_view domain) {
+  if (host.size() < domain.size()) return false;
+  for (size_t k = 0; k < domain.size(); ++k) {
+    if (text::ToLower(host[host.size() - domain.size() + k]) != domain[k]) return false;
+  }
+  return host.size() == domain.size() || host[host.size() - domain.size() - 1] == '.';
+}
+
+// The checks every URL of a pack gets (link, image_url, each additional image): placeholder
+// hosts, and for images placeholder names and the file type. The URL is well-formed.
+void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image) {
+  const BatchSpec& spec = ctx.spec();
+  if (const ChannelMask m =
+          PacksWhere(spec, [](const ChannelPack& p) { return p.placeholder_hosts; })) {
+    if (const char* why = listing::PlaceholderHost(url)) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_PLACEHOLDER_URL, f,
+                    std::string(FieldName(f)) + " " + Quote(listing::HostOf(url)) + ": " + why);
+    }
+  }
+  if (!image) return;
+  if (const ChannelMask m =
+          PacksWhere(spec, [](const ChannelPack& p) { return p.placeholder_image_names; });
+      m && listing::PlaceholderImageName(url)) {
+    ctx.ReportFor(m, IssueCode::PLATFORM_PLACEHOLDER_URL, f,
+                  std::string(FieldName(f)) + " names a placeholder picture, not the product");
+  }
+  const listing::FileType type = listing::FileTypeOf(url);
+  if (type.kind == FileKind::kNoExtension || type.kind == FileKind::kScript) return;
+  char buf[8];
+  const std::string_view ext = LowerInto(type.extension, buf, sizeof(buf));
+  const ChannelMask m = PacksWhere(spec, [&](const ChannelPack& p) {
+    return !p.image_extensions.empty() && !InList(p.image_extensions, ext);
+  });
+  if (!m) return;
+  std::string message = std::string(FieldName(f)) + " ends in ." + std::string(type.extension);
+  if (type.kind == FileKind::kPage) {
+    message += ", a web page or document, not an image";
+  } else {
+    message += "; " + ChannelNames(spec, m) + " takes ";
+    for (Platform p : spec.platforms) {
+      if (m & ChannelBit(p)) {
+        message += ListText(PackOf(p).image_extensions);
+        break;
+      }
+    }
+  }
+  ctx.ReportFor(m, IssueCode::PLATFORM_IMAGE_FORMAT, f, std::move(message));
+}
+
+void CheckLink(RowContext& ctx) {
+  const BatchSpec& spec = ctx.spec();
+  const std::string_view link = ctx.value(Field::kLink);
+  const ChannelMask m = PacksWhere(spec, [](const ChannelPack& p) { return p.check_urls; });
+  if (link.empty() || !m) return;
+  if (!IsWellFormedHttpUrl(link)) {
+    ctx.ReportFor(m, IssueCode::PLATFORM_INVALID_URL, Field::kLink,
+                  "link must be an absolute http or https URL with no spaces or unescaped "
+                  "characters");
+    return;
+  }
+  CheckLength(ctx, Field::kLink, "link", link, [](const ChannelPack& p) { return p.url_limit; });
+  const std::string_view host = listing::HostOf(link);
+  const ChannelMask forbidden = PacksWhere(spec, [&](const ChannelPack& p) {
+    for (std::string_view d : p.forbidden_link_hosts) {
+      if (HostIsOrUnder(host, d)) return true;
+    }
+    return false;
+  });
+  if (forbidden) {
+    ctx.ReportFor(forbidden, IssueCode::PLATFORM_INVALID_URL, Field::kLink,
+                  "link points to " + Quote(host) + "; " + ChannelNames(spec, forbidden) +
+                      " wants the product page on your own site");
+  }
+  CheckUrlContent(ctx, Field::kLink, link, false);
+}
+
+void CheckImage(RowContext& ctx) {
+  const std::string_view url = ctx.value(Field::kImageUrl);
+  const ChannelMask m = PacksWhere(ctx.spec(), [](const ChannelPack& p) { return p.check_urls; });
+  if (url.empty() || !m) return;
+  if (!IsWellFormedHttpUrl(url)) {
+    // The product check reports it (INVALID_IMAGE_URL) when it runs.
+    if (!ctx.checks(kProductCheck)) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_INVALID_URL, Field::kImageUrl,
+                    "image_url must be an absolute http or https URL");
+    }
+    return;
+  }
+  CheckLength(ctx, Field::kImageUrl, "image_url", url,
+              [](const ChannelPack& p) { return p.url_limit; });
+  CheckUrlContent(ctx, Field::kImageUrl, url, true);
+}
+
+void CheckAdditionalImages(RowContext& ctx) {
+  const BatchSpec& spec = ctx.spec();
+  const std::string_view field = ctx.value(Field::kAdditionalImageLink);
+  if (field.empty()) return;
+  CheckLength(ctx, Field::kAdditionalImageLink, "additional_image_link", field,
+              [](const ChannelPack& p) { return p.additional_images_field_limit; });
+  for (Platform p : spec.platforms) {
+    const ChannelPack& pack = PackOf(p);
+    if (pack.additional_images_max == 0) continue;
+    const ChannelMask bit = ChannelBit(p);
+    size_t count = 0;
+    size_t start = 0;
+    while (start <= field.size()) {
+      size_t end = field.find_first_of(pack.additional_image_separators, start);
+      if (end == std::string_view::npos) end = field.size();
+      const std::string_view url = text::Trim(field.substr(start, end - start));
+      start = end + 1;
+      if (url.empty()) continue;
+      ++count;
+      if (!IsWellFormedHttpUrl(url)) {
+        ctx.ReportFor(bit, IssueCode::PLATFORM_INVALID_URL, Field::kAdditionalImageLink,
+                      "additional_image_link " + Quote(url.substr(0, 80)) +
+                          " is not an absolute http or https URL");
+        continue;
+      }
+      if (pack.url_limit && text::Utf8Length(url) > pack.url_limit) {
+        ctx.ReportFor(bit, IssueCode::PLATFORM_VALUE_TOO_LONG, Field::kAdditionalImageLink,
+                      "An additional_image_link URL has more than " +
+                          std::to_string(pack.url_limit) + " characters; " +
+                          std::string(PlatformName(p)) + " allows " +
+                          std::to_string(pack.url_limit));
+      }
+      CheckUrlContent(ctx, Field::kAdditionalImageLink, url, true);
+    }
+    if (count > pack.additional_images_max) {
+      ctx.ReportFor(bit, IssueCode::PLATFORM_VALUE_TOO_LONG, Field::kAdditionalImageLink,
+                    "additional_image_link lists " + std::to_string(count) + " images; " +
+                        std::string(PlatformName(p)) + " takes " +
+                        std::to_string(pack.additional_images_max));
+    }
+  }
+}
+
+// --- Price, sale and availability ----------------------------------------------------------
+
+// A money value split into its amount and an ISO 4217 code written before or after it
+// ("15.00 USD", "USD 15.00"); code empty when there is none.
+struct Money {
+  std::string_view amount;
+  std::string_view code;
+};
+
+bool IsUpperCode(std::string_view s) {
+  return s.size() == 3 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z' && s[2] >= 'A' &&
+         s[2] <= 'Z';
+}
+
+Money SplitMoney(const RowContext& ctx, std::string_view v) {
+  v = text::Trim(v);
+  Money m{v, {}};
+  if (v.size() > 4) {
+    const std::string_view tail = v.substr(v.size() - 3), head = v.substr(0, 3);
+    if (IsUpperCode(tail) && ctx.ref().IsCurrency(tail) && text::IsSpace(v[v.size() - 4])) {
+      m = {text::Trim(v.substr(0, v.size() - 3)), tail};
+    } else if (IsUpperCode(head) && ctx.ref().IsCurrency(head) && text::IsSpace(v[3])) {
+      m = {text::Trim(v.substr(3)), head};
+    }
+  }
+  return m;
+}
+
+// Digits with only '.', ',', spaces or apostrophes between them: an amount that names no
+// currency at all. (A currency sign without a code, "$15", is the product check's to judge.)
+bool IsBareNumber(std::string_view v) {
+  v = text::Trim(v);
+  bool digit = false;
+  for (char c : v) {
+    if (text::IsDigit(c)) {
+      digit = true;
+    } else if (c != '.' && c != ',' && c != ' ' && c != '\'') {
+      return false;
+    }
+  }
+  return digit;
+}
+
+std::optional<double> AmountOf(std::string_view amount) {
+  if (auto plain = text::ParsePlainDecimal(amount)) return plain;
+  const text::Amount a = text::ReadAmount(amount);
+  if (a.form == text::AmountForm::kPlain || a.form == text::AmountForm::kReformatted ||
+      a.form == text::AmountForm::kDecimalComma) {
+    return text::ParsePlainDecimal(a.value);
+  }
+  return std::nullopt;
+}
+
+std::string FormatAmount(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.2f", v);
+  return buf;
+}
+
+void CheckPrices(RowContext& ctx) {
+  const BatchSpec& spec = ctx.spec();
+  const ChannelMask needs_currency =
+      PacksWhere(spec, [](const ChannelPack& p) { return p.price_currency; });
+  const ChannelMask sale = PacksWhere(spec, [](const ChannelPack& p) { return p.sale_price; });
+  if (!needs_currency && !sale) return;
+  // The currency column, when it holds a valid code (the product check judges it otherwise).
+  std::string_view column;
+  if (const std::string_view c = ctx.value(Field::kCurrency); ctx.ref().IsCurrency(c)) column = c;
+  const std::string_view price_text = ctx.original(Field::kPrice);
+  const Money price = SplitMoney(ctx, price_text);
+  const std::string_view price_code = price.code.empty() ? column : price.code;
+  if (needs_currency && price_code.empty() && IsBareNumber(price_text)) {
+    ctx.ReportFor(needs_currency, IssueCode::PLATFORM_PRICE_CURRENCY, Field::kPrice,
+                  "price has no ISO 4217 currency; " + ChannelNames(spec, needs_currency) +
+                      " wants the amount and the code, such as 15.00 USD, or a currency column");
+  }
+  if (!sale) return;
+  const std::string_view sale_text = ctx.value(Field::kSalePrice);
+  if (!sale_text.empty()) {
+    const Money s = SplitMoney(ctx, sale_text);
+    const std::optional<double> amount = AmountOf(s.amount);
+    if (!amount || *amount <= 0) {
+      ctx.ReportFor(sale, IssueCode::PLATFORM_INVALID_SALE_PRICE, Field::kSalePrice,
+                    "sale_price must be a positive amount such as 15.00 USD");
+    } else {
+      const std::string_view sale_code = s.code.empty() ? column : s.code;
+      if (!sale_code.empty() && !price_code.empty() && sale_code != price_code) {
+        ctx.ReportFor(
+            sale, IssueCode::PLATFORM_INVALID_SALE_PRICE, Field::kSalePrice,
+            "sale_price is in " + std::string(sale_code) + ", price in " + std::string(price_code));
+      } else if ((needs_currency & sale) != 0 && sale_code.empty() && IsBareNumber(s.amount)) {
+        ctx.ReportFor(needs_currency & sale, IssueCode::PLATFORM_PRICE_CURRENCY, Field::kSalePrice,
+                      "sale_price has no ISO 4217 currency; write it as the price is written, "
+                      "such as 15.00 USD");
+      }
+      std::optional<double> regular = text::ParsePlainDecimal(ctx.value(Field::kPrice));
+      if (!regular) regular = AmountOf(price.amount);
+      if (regular && *regular > 0 && *amount >= *regular) {
+        ctx.ReportFor(sale, IssueCode::PLATFORM_SALE_PRICE_NOT_LOWER, Field::kSalePrice,
+                      "sale_price " + FormatAmount(*amount) + " is not below price " +
+                          FormatAmount(*regular));
+      }
+    }
+  }
+  const std::string_view dates = ctx.value(Field::kSalePriceEffectiveDate);
+  if (dates.empty()) return;
+  CheckLength(ctx, Field::kSalePriceEffectiveDate, "sale_price_effective_date", dates,
+              [](const ChannelPack& p) { return p.sale_dates_limit; });
+  const size_t slash = dates.find('/');
+  int32_t start = 0, end = 0;
+  const bool parsed =
+      slash != std::string_view::npos &&
+      iso_date::ParseDate(text::Trim(dates.substr(0, slash)), &start) == iso_date::Parse::kOk &&
+      iso_date::ParseDate(text::Trim(dates.substr(slash + 1)), &end) == iso_date::Parse::kOk;
+  if (!parsed) {
+    ctx.ReportFor(sale, IssueCode::PLATFORM_INVALID_DATE, Field::kSalePriceEffectiveDate,
+                  "sale_price_effective_date must be two ISO 8601 dates separated by '/', such "
+                  "as 2026-11-27T00:00-0800/2026-11-30T23:59-0800");
+  } else if (start > end ||
+             text::Trim(dates.substr(0, slash)) == text::Trim(dates.substr(slash + 1))) {
+    ctx.ReportFor(sale, IssueCode::PLATFORM_INVALID_DATE, Field::kSalePriceEffectiveDate,
+                  "sale_price_effective_date starts after it ends");
+  }
+}
+
+void CheckAvailability(RowContext& ctx) {
+  const BatchSpec& spec = ctx.spec();
+  const std::string_view v = ctx.value(Field::kAvailability);
+  if (v.empty()) return;  // PLATFORM_MISSING_FIELD
+  char buf[32];
+  const std::string_view lower = LowerInto(v, buf, sizeof(buf));
+  // The product check reports (INVALID_AVAILABILITY) a value that is neither one of its own
+  // (after its fixes) nor accepted by a selected template.
+  const bool own = v == "in_stock" || v == "out_of_stock" || v == "preorder";
+  const bool general =
+      ctx.checks(kProductCheck) && !own && !AvailabilityAcceptedByAPlatform(spec, v);
+  const ChannelMask bad = PacksWhere(spec, [&](const ChannelPack& p) {
+    return !p.availability.empty() && !InList(p.availability, lower);
+  });
+  if (bad && !general) {
+    for (Platform p : spec.platforms) {
+      if (!(bad & ChannelBit(p))) continue;
+      ctx.ReportFor(ChannelBit(p), IssueCode::PLATFORM_INVALID_AVAILABILITY, Field::kAvailability,
+                    std::string(PlatformName(p)) + " takes " + ListText(PackOf(p).availability) +
+                        ", not " + Quote(v.substr(0, 40)));
+    }
+  }
+  const bool later = lower == "preorder" || lower == "backorder";
+  const std::string_view date = ctx.value(Field::kAvailabilityDate);
+  if (later && date.empty()) {
+    const ChannelMask m =
+        PacksWhere(spec, [](const ChannelPack& p) { return p.availability_date_required; });
+    if (m) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_MISSING_FIELD, Field::kAvailabilityDate,
+                    ChannelNames(spec, m) + " requires availability_date for " +
+                        std::string(lower) + " items");
+    }
+  }
+  if (date.empty()) return;
+  const ChannelMask m =
+      PacksWhere(spec, [](const ChannelPack& p) { return p.availability_date_limit != 0; });
+  if (!m) return;
+  CheckLength(ctx, Field::kAvailabilityDate, "availability_date", date,
+              [](const ChannelPack& p) { return p.availability_date_limit; });
+  int32_t day = 0;
+  if (iso_date::ParseDate(date, &day) != iso_date::Parse::kOk) {
+    ctx.ReportFor(m, IssueCode::PLATFORM_INVALID_DATE, Field::kAvailabilityDate,
+                  "availability_date must be an ISO 8601 date, such as 2026-02-24T11:07+0100");
+    return;
+  }
+  const ChannelMask year =
+      PacksWhere(spec, [](const ChannelPack& p) { return p.availability_date_within_a_year; });
+  if (year && lower == "preorder" && spec.today && day > *spec.today + 366) {
+    ctx.ReportFor(year, IssueCode::PLATFORM_INVALID_DATE, Field::kAvailabilityDate,
+                  "availability_date of a preorder is more than a year ahead");
+  }
+}
+
+// --- Vocabularies, identifiers, categories, apparel ------------------------------------------
+
+// f's value must be one of the pack's member list (compared ASCII case-insensitively).
+void CheckVocabulary(RowContext& ctx, Field f,
+                     std::span<const std::string_view> ChannelPack::*member) {
+  const std::string_view v = ctx.value(f);
+  if (v.empty()) return;
+  char buf[32];
+  const std::string_view lower = LowerInto(v, buf, sizeof(buf));
+  for (Platform p : ctx.spec().platforms) {
+    const std::span<const std::string_view> list = PackOf(p).*member;
+    if (list.empty() || InList(list, lower)) continue;
+    ctx.ReportFor(ChannelBit(p), IssueCode::PLATFORM_INVALID_VALUE, f,
+                  std::string(PlatformName(p)) + " takes " + std::string(FieldName(f)) + " " +
+                      ListText(list) + ", not " + Quote(v.substr(0, 40)));
+  }
+}
+
+// A word of the title (whole word, ASCII case-insensitive) that says the item is not new.
+std::string_view UsedWordInTitle(std::string_view title) {
+  for (std::string_view w :
+       {"refurbished", "renewed", "pre-owned", "preowned", "second-hand", "secondhand"}) {
+    for (size_t at = 0; at + w.size() <= title.size(); ++at) {
+      bool eq = true;
+      for (size_t k = 0; k < w.size() && eq; ++k) eq = text::ToLower(title[at + k]) == w[k];
+      if (!eq) continue;
+      const bool left = at == 0 || !text::IsAsciiAlpha(title[at - 1]);
+      const bool right = at + w.size() == title.size() || !text::IsAsciiAlpha(title[at + w.size()]);
+      if (left && right) return title.substr(at, w.size());
+    }
+  }
+  return {};
+}
+
+void CheckCondition(RowContext& ctx) {
+  CheckVocabulary(ctx, Field::kCondition, &ChannelPack::condition);
+  if (!ctx.value(Field::kCondition).empty()) return;
+  const ChannelMask m =
+      PacksWhere(ctx.spec(), [](const ChannelPack& p) { return p.condition_from_title; });
+  if (!m) return;
+  if (const std::string_view w = UsedWordInTitle(ctx.value(Field::kTitle)); !w.empty()) {
+    ctx.ReportFor(m, IssueCode::PLATFORM_MISSING_FIELD, Field::kCondition,
+                  ChannelNames(ctx.spec(), m) +
+                      " requires condition for used and refurbished items; the title says " +
+                      Quote(w));
+  }
+}
+
+bool IsNoBrand(std::string_view brand) {
+  char buf[24];
+  size_t n = 0;
+  for (char c : brand) {
+    if (c == ' ' || c == '-' || c == '_' || c == '.' || c == '/') continue;
+    if (n == sizeof(buf)) return false;
+    buf[n++] = text::ToLower(c);
+  }
+  const std::string_view b(buf, n);
+  for (std::string_view x :
+       {"na", "none", "generic", "nobrand", "unbranded", "doesnotexist", "notapplicable"}) {
+    if (b == x) return true;
+  }
+  return false;
+}
+
+void CheckIdentifiers(RowContext& ctx) {
+  const BatchSpec& spec = ctx.spec();
+  CheckVocabulary(ctx, Field::kIdentifierExists, &ChannelPack::identifier_exists);
+  const std::string_view brand = ctx.value(Field::kBrand);
+  if (const ChannelMask m =
+          PacksWhere(spec, [](const ChannelPack& p) { return p.brand_placeholder; });
+      m && !brand.empty() && IsNoBrand(brand)) {
+    ctx.ReportFor(m, IssueCode::PLATFORM_BRAND_PLACEHOLDER, Field::kBrand,
+                  "brand " + Quote(brand) + " says there is no brand; leave brand empty instead");
+  }
+  const bool product = ctx.checks(kProductCheck);
+  CheckLength(ctx, Field::kBrand, "brand", brand, [product](const ChannelPack& p) {
+    return product && p.brand_limit <= 70 ? 0 : p.brand_limit;  // BRAND_TOO_LONG says it
+  });
+  CheckLength(ctx, Field::kMpn, "mpn", ctx.value(Field::kMpn),
+              [](const ChannelPack& p) { return p.mpn_limit; });
+  const ChannelMask m = PacksWhere(spec, [](const ChannelPack& p) { return p.identifiers; });
+  if (!m) return;
+  if (!ctx.mapped(Field::kGtin) && !ctx.mapped(Field::kMpn) &&
+      !ctx.mapped(Field::kIdentifierExists)) {
+    return;  // the file says nothing of identifiers: nothing to judge
+  }
+  char buf[16];
+  const std::string_view exists_value = ctx.value(Field::kIdentifierExists);
+  const std::string_view exists = LowerInto(exists_value, buf, sizeof(buf));
+  if (exists.empty() && !exists_value.empty()) return;  // PLATFORM_INVALID_VALUE
+  const bool has_gtin = !ctx.value(Field::kGtin).empty();
+  const bool has_mpn = !ctx.value(Field::kMpn).empty();
+  if (exists == "no" || exists == "false") {
+    if (has_gtin || (has_mpn && !brand.empty())) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_IDENTIFIER_EXISTS_MISUSED, Field::kIdentifierExists,
+                    "identifier_exists is " + std::string(exists_value) + ", but the item has " +
+                        (has_gtin ? "a GTIN" : "a brand and an MPN"));
+    }
+    return;
+  }
+  if (!exists.empty() && exists != "yes" && exists != "true") return;  // PLATFORM_INVALID_VALUE
+  if (!has_gtin && (!has_mpn || brand.empty())) {
+    ctx.ReportFor(m, IssueCode::PLATFORM_MISSING_IDENTIFIERS, has_mpn ? Field::kBrand : Field::kMpn,
+                  ChannelNames(spec, m) + (std::popcount(m) == 1 ? " needs" : " need") +
+                      " a GTIN, or a brand and an MPN; set identifier_exists to no for an item "
+                      "that has none");
+  }
+}
+
+// A colour must be named in words: not a number, a hex code, one letter, or a word that names
+// no colour. Returns why not, or nullptr.
+const char* NotAColour(std::string_view color) {
+  char buf[24];
+  const std::string_view lower = LowerInto(text::Trim(color), buf, sizeof(buf));
+  if (lower.empty()) return nullptr;  // long values are judged by length only
+  if (lower.front() == '#') return "a hex code";
+  if (text::IsAllDigits(lower)) return "a number";
+  if (lower.size() == 1 && text::IsAsciiAlpha(lower[0])) return "a single letter";
+  for (std::string_view w :
+       {"multicolor", "multicolour", "multi", "various", "variety", "n/a", "na", "none",
+        "see image", "see picture", "mens", "men's", "womens", "women's"}) {
+    if (lower == w) return "not a colour";
+  }
+  return nullptr;
+}
+
+void CheckApparel(RowContext& ctx, std::optional<uint32_t> category) {
+  const BatchSpec& spec = ctx.spec();
+  CheckVocabulary(ctx, Field::kGender, &ChannelPack::gender);
+  CheckVocabulary(ctx, Field::kAgeGroup, &ChannelPack::age_group);
+  const std::string_view color = ctx.value(Field::kColor);
+  if (const ChannelMask m = PacksWhere(spec, [](const ChannelPack& p) { return p.color_words; });
+      m && !color.empty()) {
+    if (const char* why = NotAColour(color)) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_INVALID_VALUE, Field::kColor,
+                    "color " + Quote(color) + " is " + why + "; name the colour in words");
+    }
+  }
+  CheckLength(ctx, Field::kColor, "color", color,
+              [](const ChannelPack& p) { return p.color_limit; });
+  if (!color.empty()) {
+    size_t start = 0;
+    while (start <= color.size()) {
+      size_t end = color.find('/', start);
+      if (end == std::string_view::npos) end = color.size();
+      const std::string_view one = text::Trim(color.substr(start, end - start));
+      start = end + 1;
+      CheckLength(ctx, Field::kColor, "One colour in color", one,
+                  [](const ChannelPack& p) { return p.color_each_limit; });
+    }
+  }
+  CheckLength(ctx, Field::kSize, "size", ctx.value(Field::kSize),
+              [](const ChannelPack& p) { return p.size_limit; });
+  CheckLength(ctx, Field::kItemGroupId, "item_group_id", ctx.value(Field::kItemGroupId),
+              [](const ChannelPack& p) { return p.item_group_id_limit; });
+  const GoogleTaxonomy& taxonomy = GoogleTaxonomy::Default();
+  const bool apparel =
+      category && taxonomy.IsUnder(*category, GoogleTaxonomy::kApparelAndAccessories);
+  if (apparel) {
+    const ChannelMask m =
+        PacksWhere(spec, [](const ChannelPack& p) { return p.apparel_attributes; });
+    if (m) {
+      const bool sized = taxonomy.IsUnder(*category, GoogleTaxonomy::kClothing) ||
+                         taxonomy.IsUnder(*category, GoogleTaxonomy::kShoes);
+      for (Field f : {Field::kColor, Field::kGender, Field::kAgeGroup, Field::kSize}) {
+        if (!ctx.value(f).empty() || (f == Field::kSize && !sized)) continue;
+        ctx.ReportFor(m, IssueCode::PLATFORM_MISSING_FIELD, f,
+                      ChannelNames(spec, m) + (std::popcount(m) == 1 ? " requires " : " require ") +
+                          std::string(FieldName(f)) + " for " +
+                          (f == Field::kSize ? "clothing and shoes" : "apparel and accessories") +
+                          " (google_product_category " + std::to_string(*category) + ")");
+      }
+    }
+  }
+  // Variants of one item group must differ in their variant attributes. Judged for apparel, and
+  // for rows whose category is unknown but that give a variant attribute; other products may
+  // differ in attributes dq does not see.
+  const std::string_view group = ctx.value(Field::kItemGroupId);
+  const ChannelMask m = PacksWhere(spec, [](const ChannelPack& p) { return p.distinct_variants; });
+  if (!m || group.empty()) return;
+  const Field variant_fields[] = {Field::kColor, Field::kSize, Field::kGender, Field::kAgeGroup};
+  bool any = false;
+  for (Field f : variant_fields) any = any || !ctx.value(f).empty();
+  if (!apparel && (category || !any)) return;
+  thread_local std::string key;  // no allocation once grown
+  key.clear();
+  for (char c : group) key.push_back(text::ToLower(c));
+  for (Field f : variant_fields) {
+    key.push_back('\x1f');
+    for (char c : text::Trim(ctx.value(f))) key.push_back(text::ToLower(c));
+  }
+  ctx.ReportIfUsedBeforeFor(m, KeySet::kVariant, key, IssueCode::PLATFORM_DUPLICATE_VARIANT,
+                            Field::kItemGroupId,
+                            "Same item_group_id, color, size, gender and age_group as row ");
+}
+
+std::optional<uint32_t> CheckGoogleCategory(RowContext& ctx) {
+  const std::string_view v = ctx.value(Field::kGoogleProductCategory);
+  if (v.empty()) return std::nullopt;
+  const std::optional<uint32_t> id = GoogleTaxonomy::Default().Find(v);
+  const ChannelMask m =
+      PacksWhere(ctx.spec(), [](const ChannelPack& p) { return p.google_category; });
+  if (!id && m) {
+    // "1604 - Apparel & Accessories > Clothing": the file's own line, id and path together.
+    const size_t dash = v.find(" - ");
+    const bool both = dash != std::string_view::npos && text::IsAllDigits(v.substr(0, dash)) &&
+                      GoogleTaxonomy::Default().Find(v.substr(0, dash));
+    ctx.ReportFor(m, IssueCode::PLATFORM_UNKNOWN_GOOGLE_CATEGORY, Field::kGoogleProductCategory,
+                  both ? "google_product_category gives both an id and a path; send one of them"
+                       : "google_product_category " + Quote(v.substr(0, 80)) +
+                             " is not a category id or path of Google's product taxonomy " +
+                             GoogleTaxonomy::Default().version());
+  }
+  return id;
+}
+
+}  // namespace
+
+void CheckChannelPacks(RowContext& ctx) {
+  const BatchSpec& spec = ctx.spec();
+  const std::string_view sku = ctx.value(Field::kSku);
+  CheckLength(ctx, Field::kSku, "id (sku)", sku, [](const ChannelPack& p) { return p.id_limit; });
+  if (!ctx.checks(kProductCheck) && !sku.empty()) {  // else the product check's DUPLICATE_SKU
+    if (const ChannelMask m = PacksWhere(spec, [](const ChannelPack& p) { return p.unique_id; })) {
+      ctx.ReportIfUsedBeforeFor(m, KeySet::kSku, sku, IssueCode::DUPLICATE_SKU, Field::kSku,
+                                "SKU is already used by row ");
+    }
+  }
+  CheckTitle(ctx);
+  CheckDescription(ctx);
+  CheckLink(ctx);
+  CheckImage(ctx);
+  CheckAdditionalImages(ctx);
+  CheckPrices(ctx);
+  CheckAvailability(ctx);
+  CheckCondition(ctx);
+  CheckIdentifiers(ctx);
+  CheckLength(ctx, Field::kProductType, "product_type", ctx.value(Field::kProductType),
+              [](const ChannelPack& p) { return p.product_type_limit; });
+  CheckApparel(ctx, CheckGoogleCategory(ctx));
+}
+
+}  // namespace dq::validator::rules
