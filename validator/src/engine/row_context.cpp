@@ -1,5 +1,6 @@
 #include "row_context.h"
 
+#include "batch_state.h"
 #include "price_outliers.h"
 #include "rules/rules.h"
 #include "text.h"
@@ -166,6 +167,7 @@ uint64_t RowContext::UseKey(KeySet set, std::string_view key) {
   use.row = row_;
   use.set = set;
   keys_.push_back(use);
+  if (prefetch_ != nullptr) prefetch_->keys[static_cast<size_t>(set)].Prefetch(use.hash);
   return use.hash;
 }
 
@@ -195,6 +197,7 @@ void RowContext::ReportIfCarriedByAnother(uint64_t key, uint64_t owner, IssueCod
   use.set = KeySet::kGtin;
   use.owner = static_cast<uint32_t>(owner);
   keys_.push_back(use);
+  if (prefetch_ != nullptr) prefetch_->gtins.Prefetch(key);
   AddPlaceholder(code, f, prefix);
 }
 

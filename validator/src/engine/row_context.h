@@ -42,6 +42,7 @@ namespace dq::validator {
 
 class ReferenceData;
 class PhoneChecker;
+struct BatchState;
 
 class RowContext {
  public:
@@ -80,6 +81,12 @@ class RowContext {
   }
   // True when f's cells are lists (a list separator in the source's conventions).
   bool IsList(Field f) const { return spec_.listed.test(Index(f)); }
+  // The batch state whose key slots UseKey() and ReportIfCarriedByAnother() start loading as
+  // soon as a key is known, so the rest of the row's rules overlap the memory access the merge
+  // will make (Session::AddRow, whose merge follows the row at once on the same thread). Only
+  // prefetch hints: nothing is read. nullptr (the default) whenever another thread may be
+  // merging into that state meanwhile.
+  void set_prefetch(const BatchState* state) { prefetch_ = state; }
   std::string_view original(Field f) const { return original_[Index(f)]; }
   std::string_view value(Field f) const { return current_[Index(f)]; }
 
@@ -134,6 +141,7 @@ class RowContext {
   std::array<std::bitset<kFieldCount>, kRowKindCount> required_{};
   std::array<std::bitset<kFieldCount>, kRowKindCount> core_required_{};
   bool has_aliases_ = false;
+  const BatchState* prefetch_ = nullptr;
   RowKind kind_ = RowKind::kProduct;
   std::bitset<kFieldCount> alias_hit_;  // this row's value of f is one of f's aliases
   // ForEachItem's state: the item being checked (1-based; 0: none), how many there are, where

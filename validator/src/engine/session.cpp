@@ -329,7 +329,9 @@ void Session::AddRow(std::span<const std::string_view> values, std::vector<Issue
   row_flags_.push_back(0);
   Lane& lane = *lanes_[0];
   lane.ctx.set_date_order(batch_.date_order);
+  lane.ctx.set_prefetch(&batch_);  // the merge below follows on this thread: load its slots early
   Evaluate(lane, rows_, values, kind, row_out_);
+  lane.ctx.set_prefetch(nullptr);  // a pool thread may take this lane for a chunk later
   MergeState(row_out_);
   Emit(row_out_, [&out](Issue&& issue) { out.push_back(std::move(issue)); });
 }
