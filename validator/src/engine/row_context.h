@@ -109,15 +109,14 @@ class RowContext {
   uint64_t UseKey(KeySet set, std::string_view key);
   // UseKey, and when an earlier row of the batch used the key, reports `code` on `f` with the
   // message `prefix` (a string literal) followed by that row's number. The issue keeps its place
-  // among the row's issues (a placeholder until the Session resolves it). A code reported this
-  // way must be reported only this way: a placeholder that turns out not to be a duplicate is
-  // dropped, yet it has already hidden a Report() of the same (code, field) in this row.
+  // among the row's issues: the Session puts it there when it merges the row. At most one per
+  // (code, field) in a row, dropped as Report() would drop it; a code reported this way must be
+  // reported only this way (Report() does not see it).
   uint64_t ReportIfUsedBefore(KeySet set, std::string_view key, IssueCode code, Field f,
                               const char* prefix);
   // Records that this row carries `key` (KeySet::kGtin: a GTIN as a number) for `owner` (the
   // hash of its SKU); when an earlier row carried it for another owner, reports `code` on f with
-  // the message `prefix` followed by that row's number (a placeholder until the Session
-  // resolves it, as ReportIfUsedBefore).
+  // the message `prefix` followed by that row's number, in its place (as ReportIfUsedBefore).
   void ReportIfCarriedByAnother(uint64_t key, uint64_t owner, IssueCode code, Field f,
                                 const char* prefix);
   // Records the row's price sample for the outlier check; category empty: none.
@@ -129,8 +128,9 @@ class RowContext {
   static size_t Index(Field f) { return static_cast<size_t>(f); }
   // Reads the aliased fields' values as their meanings (BatchSpec::aliased).
   void ResolveAliases();
-  // Adds the placeholder of a key use (keys_.back()) unless (code, f) is already reported.
-  void AddPlaceholder(IssueCode code, Field f, const char* prefix);
+  // Makes the key use keys_.back() report (code, f) if it turns out to be a duplicate, unless
+  // Report() would drop it or this row already has a key use reporting (code, f).
+  void AddPending(IssueCode code, Field f, const char* prefix);
 
   const BatchSpec& spec_;
   const ReferenceData& ref_;
