@@ -637,7 +637,7 @@ def judge_country(c, out):
     if eng and not ref_ok and s.upper() == "XK" and (fixed or v) == "XK":
         return "expected", "country-xk"
     if eng and s == "":
-        return "expected", "empty-means-absent"
+        return "expected", "empty-means-absent"  # an optional field left empty is not checked
     return "DISAGREE", f"pycountry says {'valid' if ref_ok else 'invalid'}"
 
 
@@ -685,7 +685,7 @@ def judge_currency(c, out):
     if ref_ok and not eng and s.upper() in NOT_MONEY:
         return "expected", "currency-not-money"
     if eng and s == "":
-        return "expected", "empty-means-absent"
+        return "expected", "empty-means-absent"  # an optional field left empty is not checked
     return "DISAGREE", f"pycountry says {'valid' if ref_ok else 'invalid'}"
 
 
