@@ -184,6 +184,20 @@ TEST(RowModel, DuplicateGtinIsAWarningNamingTheFirstRowOfAnotherSku) {
   EXPECT_EQ(issues[1].message, "GTIN is already used by another SKU in row 1");
 }
 
+// A duplicate is found when the row is merged, after its other issues were reported: it still
+// comes in the order the checks ran, before the row's later issues and its fixes.
+TEST(RowModel, ADuplicateKeepsItsPlaceAmongTheRowsIssues) {
+  const std::vector<std::string> fields = {"sku", "title", "price", "gtin"};
+  const auto issues = testing::RunRows(
+      fields, "product", "",
+      {{"A", "Mug", "1", "4006381333931"},
+       {" A", std::string(151, 't'), "1", "4006381333931"},
+       {"B", "", "1", "04006381333931"}});
+  EXPECT_EQ(Codes(issues), (std::vector<std::string>{"2:DUPLICATE_SKU", "2:TITLE_TOO_LONG",
+                                           "2:WHITESPACE_TRIMMED", "3:MISSING_TITLE",
+                                           "3:DUPLICATE_GTIN"}));
+}
+
 TEST(RowModel, DuplicateGtinOnlyAmongPurchasableRowsWithASku) {
   const std::vector<std::string> fields = {"sku", "price", "gtin"};
   const std::vector<std::vector<std::string>> rows = {

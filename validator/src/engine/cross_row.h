@@ -2,8 +2,8 @@
 // later, in row order, by the Session. This is what lets the rows of one chunk be evaluated on
 // several threads while the duplicate checks and the price samples still see the rows exactly in
 // the order of the file: a rule never reads or writes BatchState itself; it records a KeyUse (a
-// duplicate-key lookup, maybe with a placeholder issue) or a PriceUse, and Session::Merge
-// resolves them one row after another on one thread.
+// duplicate-key lookup, maybe with the issue a duplicate gives) or a PriceUse, and
+// Session::MergeState resolves them one row after another on one thread.
 //
 // Everything here is plain data, owned by one evaluation slice (RowsOutput) at a time.
 #pragma once
@@ -26,18 +26,24 @@ inline constexpr size_t kKeySetCount = 4;
 // Hash of a duplicate key; FirstSeen stores only this (see batch_state.h).
 uint64_t KeyHash(std::string_view key);
 
-// One row's use of a key. When `issue` is not kNoIssue, issues[issue] of the same RowsOutput is a
-// placeholder: if an earlier row used the key it becomes a real issue whose message is `prefix`
-// followed by that row's number; otherwise it is dropped. In set kGtin, `hash` is the GTIN's
+// One row's use of a key. When `issue` is not kNoIssue and an earlier row used the key, the merge
+// adds an issue `code` on `field` (value `original`) whose message is `prefix` followed by that
+// row's number, placed just before issues[issue] of the same RowsOutput (RowsOutput::late): no
+// issue is built for the usual key, which no earlier row used. In set kGtin, `hash` is the GTIN's
 // value as a number and only an earlier row with another `owner` (SKU hash) counts.
 struct KeyUse {
   static constexpr uint32_t kNoIssue = UINT32_MAX;
   uint64_t hash = 0;
   uint64_t row = 0;
   uint32_t issue = kNoIssue;
-  uint32_t owner = 0;  // kGtin: the low 32 bits of the row's SKU hash
-  KeySet set = KeySet::kSku;
+  uint32_t owner = 0;       // kGtin: the low 32 bits of the row's SKU hash
   const char* prefix = "";  // a string literal
+  // The value as submitted: a view into the row's values, which stay valid until the merge (the
+  // chunk's EndRows, or AddRow, returns after it).
+  std::string_view original;
+  IssueCode code{};
+  Field field{};
+  KeySet set = KeySet::kSku;
 };
 
 // One priced row's sample for the outlier check (PriceOutliers::Add). The category is
@@ -51,18 +57,23 @@ struct PriceUse {
   uint8_t decimals = 0;
 };
 
-// The result of evaluating consecutive rows: their issues in order (placeholders included) and
-// what they ask of the batch state, in the order the rules asked. Clear() keeps the capacity.
+// The result of evaluating consecutive rows: their issues in order and what they ask of the batch
+// state, in the order the rules asked; then the duplicates the merge found (`late`, each placed
+// just before issues[late_at[k]], in order). Clear() keeps the capacity.
 // Aligned to a cache line: the outputs of neighbouring slices are filled by different threads,
 // and vector headers sharing a line would bounce it between cores on every push_back.
 struct alignas(64) RowsOutput {
   std::vector<Issue> issues;
+  std::vector<Issue> late;
+  std::vector<uint32_t> late_at;
   std::vector<KeyUse> keys;
   std::vector<PriceUse> prices;
   std::string text;  // categories of `prices`
 
   void Clear() {
     issues.clear();
+    late.clear();
+    late_at.clear();
     keys.clear();
     prices.clear();
     text.clear();

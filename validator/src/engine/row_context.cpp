@@ -1,5 +1,6 @@
 #include "row_context.h"
 
+#include "batch_state.h"
 #include "price_outliers.h"
 #include "rules/rules.h"
 #include "text.h"
@@ -189,24 +190,30 @@ uint64_t RowContext::UseKey(KeySet set, std::string_view key) {
   use.row = row_;
   use.set = set;
   keys_.push_back(use);
+  if (prefetch_ != nullptr) prefetch_->keys[static_cast<size_t>(set)].Prefetch(use.hash);
   return use.hash;
 }
 
-void RowContext::AddPlaceholder(IssueCode code, Field f, const char* prefix) {
-  for (const Issue& i : reported_) {
-    if (i.code == code && i.field == f) return;  // as Report(): once per (code, field)
+void RowContext::AddPending(IssueCode code, Field f, const char* prefix) {
+  const size_t fi = Index(f);
+  // As Report(): not for an alias, nor for an empty value of a field the row does not answer for.
+  if (alias_hit_.test(fi)) return;
+  if (current_[fi].empty() && !answers_[static_cast<size_t>(kind_)].test(fi)) return;
+  for (const KeyUse& k : keys_) {
+    if (k.issue != KeyUse::kNoIssue && k.code == code && k.field == f) return;  // once a row
   }
-  const size_t at = reported_.size();
-  Report(code, f);  // the placeholder; Session::Merge writes its message or drops it
-  if (reported_.size() == at) return;  // dropped (an alias, or a field the row does not answer for)
-  keys_.back().issue = static_cast<uint32_t>(at);
-  keys_.back().prefix = prefix;
+  KeyUse& use = keys_.back();
+  use.issue = static_cast<uint32_t>(reported_.size());  // before the issues reported after it
+  use.prefix = prefix;
+  use.original = original_[fi];
+  use.code = code;
+  use.field = f;
 }
 
 uint64_t RowContext::ReportIfUsedBefore(KeySet set, std::string_view key, IssueCode code, Field f,
                                         const char* prefix) {
   const uint64_t hash = UseKey(set, key);
-  AddPlaceholder(code, f, prefix);
+  AddPending(code, f, prefix);
   return hash;
 }
 
@@ -218,7 +225,8 @@ void RowContext::ReportIfCarriedByAnother(uint64_t key, uint64_t owner, IssueCod
   use.set = KeySet::kGtin;
   use.owner = static_cast<uint32_t>(owner);
   keys_.push_back(use);
-  AddPlaceholder(code, f, prefix);
+  if (prefetch_ != nullptr) prefetch_->gtins.Prefetch(key);
+  AddPending(code, f, prefix);
 }
 
 void RowContext::AddPriceSample(std::optional<double> price, uint8_t decimals,

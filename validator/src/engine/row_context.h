@@ -42,6 +42,7 @@ namespace dq::validator {
 
 class ReferenceData;
 class PhoneChecker;
+struct BatchState;
 
 class RowContext {
  public:
@@ -80,6 +81,12 @@ class RowContext {
   }
   // True when f's cells are lists (a list separator in the source's conventions).
   bool IsList(Field f) const { return spec_.listed.test(Index(f)); }
+  // The batch state whose key slots UseKey() and ReportIfCarriedByAnother() start loading as
+  // soon as a key is known, so the rest of the row's rules overlap the memory access the merge
+  // will make (Session::AddRow, whose merge follows the row at once on the same thread). Only
+  // prefetch hints: nothing is read. nullptr (the default) whenever another thread may be
+  // merging into that state meanwhile.
+  void set_prefetch(const BatchState* state) { prefetch_ = state; }
   std::string_view original(Field f) const { return original_[Index(f)]; }
   std::string_view value(Field f) const { return current_[Index(f)]; }
 
@@ -106,15 +113,14 @@ class RowContext {
   uint64_t UseKey(KeySet set, std::string_view key);
   // UseKey, and when an earlier row of the batch used the key, reports `code` on `f` with the
   // message `prefix` (a string literal) followed by that row's number. The issue keeps its place
-  // among the row's issues (a placeholder until the Session resolves it). A code reported this
-  // way must be reported only this way: a placeholder that turns out not to be a duplicate is
-  // dropped, yet it has already hidden a Report() of the same (code, field) in this row.
+  // among the row's issues: the Session puts it there when it merges the row. At most one per
+  // (code, field) in a row, dropped as Report() would drop it; a code reported this way must be
+  // reported only this way (Report() does not see it).
   uint64_t ReportIfUsedBefore(KeySet set, std::string_view key, IssueCode code, Field f,
                               const char* prefix);
   // Records that this row carries `key` (KeySet::kGtin: a GTIN as a number) for `owner` (the
   // hash of its SKU); when an earlier row carried it for another owner, reports `code` on f with
-  // the message `prefix` followed by that row's number (a placeholder until the Session
-  // resolves it, as ReportIfUsedBefore).
+  // the message `prefix` followed by that row's number, in its place (as ReportIfUsedBefore).
   void ReportIfCarriedByAnother(uint64_t key, uint64_t owner, IssueCode code, Field f,
                                 const char* prefix);
   // ReportIfUsedBefore for some platform templates only.
@@ -129,8 +135,9 @@ class RowContext {
   static size_t Index(Field f) { return static_cast<size_t>(f); }
   // Reads the aliased fields' values as their meanings (BatchSpec::aliased).
   void ResolveAliases();
-  // Adds the placeholder of a key use (keys_.back()) unless (code, f) is already reported.
-  void AddPlaceholder(IssueCode code, Field f, const char* prefix);
+  // Makes the key use keys_.back() report (code, f) if it turns out to be a duplicate, unless
+  // Report() would drop it or this row already has a key use reporting (code, f).
+  void AddPending(IssueCode code, Field f, const char* prefix);
 
   const BatchSpec& spec_;
   const ReferenceData& ref_;
@@ -142,6 +149,7 @@ class RowContext {
   std::array<std::bitset<kFieldCount>, kRowKindCount> required_{};
   std::array<std::bitset<kFieldCount>, kRowKindCount> core_required_{};
   bool has_aliases_ = false;
+  const BatchState* prefetch_ = nullptr;
   RowKind kind_ = RowKind::kProduct;
   std::bitset<kFieldCount> alias_hit_;  // this row's value of f is one of f's aliases
   // ForEachItem's state: the item being checked (1-based; 0: none), how many there are, where

@@ -295,14 +295,16 @@ void Session::MergeState(RowsOutput& out) {
     const auto first = k.set == KeySet::kGtin
                            ? batch_.gtins.Insert(k.hash, k.row, k.owner)
                            : batch_.keys[static_cast<size_t>(k.set)].InsertHash(k.hash, k.row);
-    if (k.issue == KeyUse::kNoIssue) continue;
-    Issue& issue = out.issues[k.issue];
-    if (first) {
-      issue.message = k.prefix;  // (not prefix + to_string(): GCC 12 warns, -Wrestrict)
-      issue.message += std::to_string(*first);
-    } else {
-      issue.row = 0;  // not a duplicate after all: dropped by Emit
-    }
+    if (k.issue == KeyUse::kNoIssue || !first) continue;
+    Issue issue;
+    issue.row = k.row;
+    issue.code = k.code;
+    issue.field = k.field;
+    issue.original = std::string(k.original);
+    issue.message = k.prefix;  // (not prefix + to_string(): GCC 12 warns, -Wrestrict)
+    issue.message += std::to_string(*first);
+    out.late.push_back(std::move(issue));
+    out.late_at.push_back(k.issue);
   }
   const std::string_view text = out.text;
   for (const PriceUse& p : out.prices) {
@@ -312,10 +314,16 @@ void Session::MergeState(RowsOutput& out) {
 }
 
 void Session::Emit(RowsOutput& out, const IssueSink& sink) {
-  for (Issue& issue : out.issues) {
-    if (issue.row == 0) continue;
-    Count(issue);
-    sink(std::move(issue));
+  const size_t n = out.issues.size();
+  size_t late = 0;
+  for (size_t i = 0;; ++i) {
+    for (; late < out.late.size() && out.late_at[late] == i; ++late) {
+      Count(out.late[late]);
+      sink(std::move(out.late[late]));
+    }
+    if (i == n) break;
+    Count(out.issues[i]);
+    sink(std::move(out.issues[i]));
   }
   out.Clear();
 }
@@ -329,7 +337,9 @@ void Session::AddRow(std::span<const std::string_view> values, std::vector<Issue
   row_flags_.push_back(0);
   Lane& lane = *lanes_[0];
   lane.ctx.set_date_order(batch_.date_order);
+  lane.ctx.set_prefetch(&batch_);  // the merge below follows on this thread: load its slots early
   Evaluate(lane, rows_, values, kind, row_out_);
+  lane.ctx.set_prefetch(nullptr);  // a pool thread may take this lane for a chunk later
   MergeState(row_out_);
   Emit(row_out_, [&out](Issue&& issue) { out.push_back(std::move(issue)); });
 }

@@ -150,10 +150,11 @@ class Session {
   void TryMerge();
   // True when the slice next in row order is evaluated (or a merged chunk is to be passed).
   bool Mergeable();
-  // Applies out's key uses and price samples to the batch state and resolves its placeholders:
-  // the one place where the batch state changes (one thread at a time, slices in row order).
+  // Applies out's key uses and price samples to the batch state and adds the duplicates they
+  // show to out.late: the one place where the batch state changes (one thread at a time, slices
+  // in row order).
   void MergeState(RowsOutput& out);
-  // Counts out's issues and passes them to sink, dropping unresolved placeholders (the caller's
+  // Counts out's issues and passes them to sink, each duplicate in its place (the caller's
   // thread).
   void Emit(RowsOutput& out, const IssueSink& sink);
   // Counts the issue (and makes its channels explicit: ChannelTally).

@@ -101,9 +101,10 @@ void JudgeGrams(RowContext& ctx, double grams) {
 
 // A weight with its own unit ("1.2 kg") is converted to grams; a bare number is in the unit the
 // column's header names (BatchSpec::weight_unit, converted to grams too), in grams when it names
-// none, or of an unknown unit ("unknown": only checked as a non-negative number). With
-// search_merchant the value keeps its unit, as Merchant Center's shipping_weight needs one
-// ("0.3 kg"): it is judged in grams and not rewritten.
+// none, or of an unknown unit ("unknown": only checked as a non-negative number). A value with
+// its own unit keeps it, judged in grams and not rewritten, when grams are not the column's unit
+// either: with search_merchant (Merchant Center's shipping_weight needs a unit, "0.3 kg") and
+// when the column's unit is unknown (a bare 300 would be read back in the store's unit).
 void CheckWeight(RowContext& ctx) {
   const std::string_view v = ctx.value(Field::kWeight);
   if (v.empty()) {
@@ -112,7 +113,8 @@ void CheckWeight(RowContext& ctx) {
     }
     return;
   }
-  const bool keep_unit = ctx.spec().platform == Platform::kSearchMerchant;
+  const bool known = ctx.spec().weight_unit_known;
+  const bool keep_unit = ctx.spec().platform == Platform::kSearchMerchant || !known;
   if (const auto grams = text::WeightWithUnitInGrams(v)) {
     if (!keep_unit) {
       ctx.Fix(Field::kWeight, text::FormatGrams(*grams), IssueCode::WEIGHT_CONVERTED_TO_GRAMS);
@@ -129,7 +131,6 @@ void CheckWeight(RowContext& ctx) {
   if (a.form == text::AmountForm::kPlain || a.form == text::AmountForm::kDecimalComma) {
     n = text::ParsePlainDecimal(a.value);
   }
-  const bool known = ctx.spec().weight_unit_known;
   if (!n) {
     ctx.Report(IssueCode::INVALID_WEIGHT, Field::kWeight,
                known ? std::string() : "Weight must be a non-negative number");
