@@ -48,7 +48,11 @@ void SourceScan::Decide(const std::vector<std::string>& header) {
     for (size_t i = 0; i < header.size(); ++i) {
       if (header[i] != column) continue;
       if (field == "gtin") gtin_column_ = i;
-      if (IsCoreField(field)) core_filled_.emplace_back(i, false);
+      const auto& optional = detection_.profile->optional_fields;
+      if (IsCoreField(field) &&
+          std::find(optional.begin(), optional.end(), field) != optional.end()) {
+        core_filled_.emplace_back(i, false);
+      }
     }
   }
   for (const auto& row : sample_) {

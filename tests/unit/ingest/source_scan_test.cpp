@@ -118,7 +118,9 @@ TEST(SourceScanTest, AnInferredCoreColumnEmptyInEveryRowIsLeftOut) {
   EXPECT_EQ(late.mapping().front(), (std::pair<std::string, std::string>{"sku", "Variant SKU"}));
   EXPECT_TRUE(late.empty_core_columns().empty());
 
-  // A mapping sent by the caller is kept as sent: the specification's MISSING_SKU holds.
+  // A generic file's empty sku column stays mapped: the specification's MISSING_SKU holds.
+  EXPECT_EQ(ScanCsv("sku,price\n,1\n,2\n").mapping().front().first, "sku");
+  // A mapping sent by the caller is kept as sent.
   SourceScan::Options sent;
   sent.mapping = Mapping{{"sku", "Variant SKU"}};
   EXPECT_EQ(ScanCsv(header + "a,A,,9.00,\n", sent).mapping(), *sent.mapping);

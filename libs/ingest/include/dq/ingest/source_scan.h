@@ -37,10 +37,10 @@ class SourceScan : public RowObserver {
 
   void Row(const std::vector<std::string>& header,
            std::span<const std::string_view> row) override;
-  // After the last row, with the final header. An inferred mapping then drops a core field
-  // (check_plan.h, CoreFields) whose column is empty in every row: checking it would blame every
-  // row for a value the file never holds (Shopify exports without SKUs); the plan says so once
-  // instead (empty_core_columns()).
+  // After the last row, with the final header. An inferred mapping then drops a core field that
+  // the source's platform does not require (SourceProfile::optional_fields) when its column is
+  // empty in every row: checking it would blame every row for a value the platform never asked
+  // for (Shopify exports without SKUs); the plan says so once instead (empty_core_columns()).
   void Finish(const std::vector<std::string>& header);
 
   const SourceDetection& detection() const { return detection_; }
