@@ -349,12 +349,15 @@ def run_job(client, sample, expect, poll_timeout):
     return detail, issues, cleaned
 
 
-def run_inline(client, expect, header, records, mapping):
+def run_inline(client, expect, header, records, mapping, source=None):
     body = {"records": records, "mapping": mapping}
     up = expect.get("upload", {})
     for k in ("check_types", "platform", "source"):
         if up.get(k):
             body[k] = up[k]
+    # Inline, no source is detected (every record is a product): send the job's, as its mapping.
+    if source and "source" not in body:
+        body["source"] = source
     answer = client.json("POST", "/v1/validate", body)
     issues = [{"row": i["row"], "code": i["code"], "field": i.get("field"),
                "severity": i.get("severity"), "original_value": i.get("original_value"),
@@ -404,7 +407,8 @@ def run_one(client, expect_path, data_dirs, poll_timeout):
                     records = original
                 else:
                     records = [dict(zip(header, r)) for r in table[2]]
-                answer, issues = run_inline(client, expect, header, records, detail["mapping"])
+                answer, issues = run_inline(client, expect, header, records, detail["mapping"],
+                                            detail.get("source"))
                 inline = judge(expect, issues, original, answer.get("cleaned"),
                                answer.get("stats", {}).get("rows"), answer.get("source"))
                 inline["score"] = answer.get("stats", {}).get("score")

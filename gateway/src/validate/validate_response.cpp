@@ -270,8 +270,14 @@ std::string WriteValidateResponse(const ValidateCommand& command,
     if (n > 0) out += ',';
     AppendJsonString(out, command.notes[n]);
   }
+  out += "],\"source\":";
+  if (command.source.empty()) {
+    out += "null";
+  } else {
+    AppendJsonString(out, command.source);
+  }
   const auto& st = result.stats();
-  out += "],\"stats\":{\"errors\":";
+  out += ",\"stats\":{\"errors\":";
   AppendNumber(out, st.errors());
   out += ",\"fixes\":";
   AppendNumber(out, st.fixes());

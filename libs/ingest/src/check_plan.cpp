@@ -125,6 +125,11 @@ std::span<const std::string_view> CoreFields(std::string_view t) {
   return {};
 }
 
+bool IsCoreField(std::string_view field) {
+  return field == "sku" || field == "title" || field == "price" || field == "email" ||
+         field == "stock_qty";
+}
+
 CheckPlan PlanChecks(const CheckPlanInput& in) {
   CheckPlan plan;
   const Mapping& mapping = *in.mapping;
@@ -138,10 +143,14 @@ CheckPlan PlanChecks(const CheckPlanInput& in) {
     }
   }
   for (std::string_view f : missing) {
+    const std::string* empty = in.empty_columns ? Mapped(*in.empty_columns, f) : nullptr;
     for (const Words& w : kWords) {
       if (w.field != f) continue;
-      plan.notes.push_back("No column looks like " + std::string(w.one) + "; " +
-                           std::string(w.many) + " were not checked.");
+      plan.notes.push_back(empty != nullptr
+                               ? "The column '" + *empty + "' is empty in every row; " +
+                                     std::string(w.many) + " were not checked."
+                               : "No column looks like " + std::string(w.one) + "; " +
+                                     std::string(w.many) + " were not checked.");
     }
   }
   if (const std::string* column = Mapped(mapping, "weight")) {

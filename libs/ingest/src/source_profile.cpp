@@ -136,7 +136,8 @@ SourceProfile Read(std::string_view file, const json& p) {
   const std::string where(file);
   if (!p.is_object()) Fail(where, "must be a JSON object");
   CheckKnownKeys(p, {"source", "name", "doc", "signatures", "evidence", "first_rows", "rows",
-                     "columns", "fields", "ignore_columns", "conventions", "weight"},
+                     "columns", "fields", "ignore_columns", "optional_fields", "conventions",
+                  "weight"},
                  where);
   SourceProfile s;
   s.source = OptionalString(p, "source", where);
@@ -187,6 +188,8 @@ SourceProfile Read(std::string_view file, const json& p) {
   s.fields = OptionalStrings(p, "fields", where);
   for (const auto& f : s.fields) CheckField(f, where + ".fields");
   s.ignore_columns = OptionalStrings(p, "ignore_columns", where);
+  s.optional_fields = OptionalStrings(p, "optional_fields", where);
+  for (const auto& f : s.optional_fields) CheckField(f, where + ".optional_fields");
   if (p.contains("conventions")) {
     if (!p["conventions"].is_array()) Fail(where + ".conventions", "must be an array");
     for (const auto& c : p["conventions"]) {

@@ -1,5 +1,7 @@
 #include "dq/ingest/source_scan.h"
 
+#include <algorithm>
+
 namespace dq::ingest {
 
 void SourceScan::Row(const std::vector<std::string>& header,
@@ -14,6 +16,21 @@ void SourceScan::Row(const std::vector<std::string>& header,
 
 void SourceScan::Finish(const std::vector<std::string>& header) {
   if (!decided_) Decide(header);
+  if (options_.mapping || rows_ == 0) return;
+  for (const auto& [column, filled] : core_filled_) {
+    if (filled) continue;
+    for (auto it = mapping_.begin(); it != mapping_.end();) {
+      if (it->second == header[column]) {
+        empty_core_.push_back(*it);
+        inferred_.erase(std::remove_if(inferred_.begin(), inferred_.end(),
+                                       [&](const InferredColumn& c) { return c.field == it->first; }),
+                        inferred_.end());
+        it = mapping_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
 }
 
 void SourceScan::Decide(const std::vector<std::string>& header) {
@@ -28,9 +45,14 @@ void SourceScan::Decide(const std::vector<std::string>& header) {
     inferred_ = std::move(inferred.columns);
   }
   for (const auto& [field, column] : mapping_) {
-    if (field != "gtin") continue;
     for (size_t i = 0; i < header.size(); ++i) {
-      if (header[i] == column) gtin_column_ = i;
+      if (header[i] != column) continue;
+      if (field == "gtin") gtin_column_ = i;
+      const auto& optional = detection_.profile->optional_fields;
+      if (IsCoreField(field) &&
+          std::find(optional.begin(), optional.end(), field) != optional.end()) {
+        core_filled_.emplace_back(i, false);
+      }
     }
   }
   for (const auto& row : sample_) {
@@ -40,7 +62,14 @@ void SourceScan::Decide(const std::vector<std::string>& header) {
 }
 
 void SourceScan::Count(std::span<const std::string_view> row) {
+  ++rows_;
   if (gtin_column_ < row.size()) gtin_.Add(row[gtin_column_]);
+  for (auto& [column, filled] : core_filled_) {
+    if (!filled && column < row.size()) {
+      const std::string_view v = row[column];
+      filled = v.find_first_not_of(" \t") != std::string_view::npos;
+    }
+  }
 }
 
 }  // namespace dq::ingest

@@ -42,6 +42,7 @@ void ApplyScan(const ingest::SourceScan& scan, std::span<const std::string> chec
   in.mapping = &check.mapping;
   in.profile = d.profile;
   in.caller_weight_unit = weight_unit;
+  in.empty_columns = &scan.empty_core_columns();
   ingest::CheckPlan plan = ingest::PlanChecks(in);
   check.notes = d.notes;
   for (auto& note : plan.notes) {

@@ -30,6 +30,19 @@ TEST(CheckPlanTest, CoreFieldWithoutAColumnGetsOneNote) {
   EXPECT_TRUE(Plan({"shipping"}, customers, nullptr).notes.empty());
 }
 
+TEST(CheckPlanTest, AnEmptyCoreColumnIsNamedInItsNote) {
+  const Mapping m = {{"title", "Title"}, {"price", "Variant Price"}};
+  const Mapping empty = {{"sku", "Variant SKU"}};
+  CheckPlanInput in;
+  const std::vector<std::string> types = {"product"};
+  in.check_types = types;
+  in.mapping = &m;
+  in.empty_columns = &empty;
+  EXPECT_EQ(PlanChecks(in).notes,
+            (std::vector<std::string>{"The column 'Variant SKU' is empty in every row; SKUs were "
+                                      "not checked."}));
+}
+
 TEST(CheckPlanTest, WeightUnitComesFromCallerHeaderProfileInThatOrder) {
   const Mapping grams = {{"weight", "Variant Grams"}};
   CheckPlan p = Plan({"shipping"}, grams, "shopify_products");

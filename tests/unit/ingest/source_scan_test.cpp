@@ -100,6 +100,32 @@ TEST(SourceScanTest, GtinPaddingEvidenceCoversRowsPastTheSample) {
   EXPECT_FALSE(ScanCsv(random).gtin_padding_evidence());
 }
 
+TEST(SourceScanTest, AnInferredCoreColumnEmptyInEveryRowIsLeftOut) {
+  const std::string header = "Handle,Title,Variant SKU,Variant Price,Variant Barcode\n";
+  const SourceScan none = ScanCsv(header + "a,A,,9.00,\nb,B,,5.00,\n");
+  EXPECT_EQ(none.mapping(), (Mapping{{"title", "Title"}, {"price", "Variant Price"},
+                                     {"gtin", "Variant Barcode"}}));
+  EXPECT_EQ(none.empty_core_columns(), (Mapping{{"sku", "Variant SKU"}}));
+  for (const auto& c : none.inferred()) EXPECT_NE(c.field, "sku");
+
+  // One SKU far past the rows the mapping is decided from keeps the column.
+  std::string csv = header;
+  for (size_t i = 0; i < SourceScan::kSampleRows + 10; ++i) {
+    csv += "h" + std::to_string(i) + ",T,,1,\n";
+  }
+  csv += "z,Z,Z-1,1,\n";
+  const SourceScan late = ScanCsv(csv);
+  EXPECT_EQ(late.mapping().front(), (std::pair<std::string, std::string>{"sku", "Variant SKU"}));
+  EXPECT_TRUE(late.empty_core_columns().empty());
+
+  // A generic file's empty sku column stays mapped: the specification's MISSING_SKU holds.
+  EXPECT_EQ(ScanCsv("sku,price\n,1\n,2\n").mapping().front().first, "sku");
+  // A mapping sent by the caller is kept as sent.
+  SourceScan::Options sent;
+  sent.mapping = Mapping{{"sku", "Variant SKU"}};
+  EXPECT_EQ(ScanCsv(header + "a,A,,9.00,\n", sent).mapping(), *sent.mapping);
+}
+
 TEST(SourceScanTest, CallersMappingIsKeptAndSourceClaimHonoured) {
   SourceScan::Options o;
   o.claimed_source = "magento2";

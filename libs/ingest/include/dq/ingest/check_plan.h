@@ -33,6 +33,9 @@ struct CheckPlanInput {
   // specification's weight field) rather than of unknown unit. For POST /v1/validate without a
   // source, whose records the specification defines.
   bool grams_when_unsaid = false;
+  // Core fields left out of the mapping because their column is empty in every row
+  // (SourceScan::empty_core_columns): their note names the column.
+  const Mapping* empty_columns = nullptr;
 };
 
 struct CheckPlan {
@@ -47,6 +50,8 @@ CheckPlan PlanChecks(const CheckPlanInput& in);
 // shipping), and its core fields.
 std::span<const std::string_view> CheckTypeFields(std::string_view check_type);
 std::span<const std::string_view> CoreFields(std::string_view check_type);
+// True for a core field of any check type: sku, title, price, email, stock_qty.
+bool IsCoreField(std::string_view field);
 
 // The check types whose fields have at least one column in `mapping`, in kCheckTypes order.
 std::vector<std::string> FittingCheckTypes(const Mapping& mapping);

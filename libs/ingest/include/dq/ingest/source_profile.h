@@ -102,6 +102,10 @@ struct SourceProfile {
   // Columns never mapped, though their names look like a field's ("Unit price" is PrestaShop's
   // price per unit of measure, not the price).
   std::vector<std::string> ignore_columns;
+  // Core fields the platform itself does not require (Shopify's Variant SKU): an inferred
+  // column for one that is empty in every row is left out, with a note, instead of blaming
+  // every row (SourceScan::Finish).
+  std::vector<std::string> optional_fields;
   std::vector<SourceConvention> conventions;
   std::vector<SourceWeightRule> weight;
 };

@@ -37,7 +37,10 @@ class SourceScan : public RowObserver {
 
   void Row(const std::vector<std::string>& header,
            std::span<const std::string_view> row) override;
-  // After the last row, with the final header.
+  // After the last row, with the final header. An inferred mapping then drops a core field that
+  // the source's platform does not require (SourceProfile::optional_fields) when its column is
+  // empty in every row: checking it would blame every row for a value the platform never asked
+  // for (Shopify exports without SKUs); the plan says so once instead (empty_core_columns()).
   void Finish(const std::vector<std::string>& header);
 
   const SourceDetection& detection() const { return detection_; }
@@ -45,6 +48,8 @@ class SourceScan : public RowObserver {
   // The inferred columns with their confidence (empty when the caller sent the mapping).
   const std::vector<InferredColumn>& inferred() const { return inferred_; }
   bool gtin_padding_evidence() const { return gtin_.evidence(); }
+  // The (field, column) pairs Finish dropped from an inferred mapping.
+  const Mapping& empty_core_columns() const { return empty_core_; }
   // The first rows read (at most kSampleRows), cells in header order.
   const std::vector<std::vector<std::string>>& sample() const { return sample_; }
 
@@ -60,6 +65,10 @@ class SourceScan : public RowObserver {
   std::vector<InferredColumn> inferred_;
   size_t gtin_column_ = SIZE_MAX;
   GtinPaddingEvidence gtin_;
+  // The inferred core fields' columns and whether a row has filled them yet.
+  std::vector<std::pair<size_t, bool>> core_filled_;
+  size_t rows_ = 0;
+  Mapping empty_core_;
 };
 
 }  // namespace dq::ingest
