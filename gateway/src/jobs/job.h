@@ -1,7 +1,7 @@
 // A job: one uploaded file, validated asynchronously. Status goes queued -> processing -> done
 // or failed (with `error`); a job whose worker dies goes back to queued and is taken again.
-// `attempts` is also the fencing token: every claim increments it, and every write of an attempt
-// is refused once a newer attempt exists (docs/architecture.md, "The job flow").
+// Every claim writes a random `claim_id`, the fencing token: every write of an attempt is refused
+// once a newer attempt exists (docs/architecture.md, "The job flow"). `attempts` only counts.
 #pragma once
 
 #include <cstdint>
@@ -56,7 +56,11 @@ struct Job {
   int64_t issues_found = 0;  // issues found, exact even when the stored ones are capped
   int64_t rows_done = 0;     // rows whose results are stored (for a cancelled job's refund)
   int64_t health_score = 0;  // 0 until done
-  int64_t attempts = 0;      // times a worker started it; the current attempt's fencing token
+  int64_t attempts = 0;      // times a worker started it (a count, not a token)
+  // The current attempt's fencing token: random, written by each claim (never by the API). A
+  // counter is not unique across a Redis failover (a claim lost with the old master reissues its
+  // number); a random id is.
+  std::string claim_id;
   // Attempts that stopped because a dependency (validator, Redis) was down, and said so. They
   // do not count against max_attempts: a validator restart must not fail the jobs it interrupts.
   int64_t postponed = 0;

@@ -51,13 +51,28 @@ std::string JobPartKey(std::string_view account_id, std::string_view id, std::st
   return AccountKey(account_id, "job:" + std::string(id) + ":" + std::string(part));
 }
 
-Status RedisJobStore::Create(const Job& job, UploadPieces& file_pieces) {
-  const std::string ttl = std::to_string(limits_.ttl.count());
-  const std::string bytes_key = AccountKey(job.account_id, "job_bytes");
-  auto reserved = redis_.Eval(scripts::kReserveBytes, {bytes_key},
-                              {job.id, std::to_string(job.file_bytes),
-                               std::to_string(limits_.max_account_bytes),
-                               AccountKey(job.account_id, "job:"), ttl});
+Status RedisJobStore::ReserveBytes(const Job& job) {
+  const std::string& a = job.account_id;
+  const std::string bytes_key = AccountKey(a, "job_bytes");
+  // The jobs whose entries may be stale: a sample of at most kReserveCheckJobs (HRANDFIELD with a
+  // positive count: distinct fields, all of them when there are fewer), so the script's key list
+  // stays bounded and every key it touches is passed in (Redis Cluster refuses any other).
+  auto listed = redis_.Command({"HRANDFIELD", bytes_key, std::to_string(kReserveCheckJobs)});
+  if (!listed.ok()) return listed.status();
+  std::vector<std::string> keys = {bytes_key, JobPartKey(a, job.id, "reserved")};
+  std::vector<std::string> args = {job.id,
+                                   std::to_string(job.file_bytes),
+                                   std::to_string(limits_.max_account_bytes),
+                                   std::to_string(limits_.ttl.count()),
+                                   std::to_string(kReservationTtl.count()),
+                                   std::to_string(listed->elements.size())};
+  for (const auto& e : listed->elements) {
+    keys.push_back(JobKey(a, e.str));
+    keys.push_back(JobPartKey(a, e.str, "file"));
+    keys.push_back(JobPartKey(a, e.str, "reserved"));
+    args.push_back(e.str);
+  }
+  auto reserved = redis_.Eval(scripts::kReserveBytes, keys, args);
   if (!reserved.ok()) return reserved.status();
   if (reserved->elements.size() == 2 && reserved->elements[0].integer == 0) {
     const int64_t stored = reserved->elements[1].integer;
@@ -69,6 +84,18 @@ Status RedisJobStore::Create(const Job& job, UploadPieces& file_pieces) {
                       " bytes; delete finished jobs (DELETE /v1/jobs/{id}) or wait until they "
                       "expire.");
   }
+  return Status::Ok();
+}
+
+Status RedisJobStore::Create(const Job& job, UploadPieces& file_pieces) {
+  if (Status s = ReserveBytes(job); !s.ok()) return s;
+  return StoreReserved(job, file_pieces);
+}
+
+Status RedisJobStore::StoreReserved(const Job& job, UploadPieces& file_pieces) {
+  const std::string ttl = std::to_string(limits_.ttl.count());
+  const std::string bytes_key = AccountKey(job.account_id, "job_bytes");
+  const std::string mark_key = JobPartKey(job.account_id, job.id, "reserved");
   const std::string file_key = JobPartKey(job.account_id, job.id, "file");
   // The file first, then the job itself: a job that exists always has its whole file. Each piece
   // is compressed (piece_codec.h): Redis's cost is the bytes it keeps and appends to its AOF. One
@@ -91,11 +118,13 @@ Status RedisJobStore::Create(const Job& job, UploadPieces& file_pieces) {
     stored.pieces = kPiecesZstd;
     std::vector<std::string> hset = {"HSET", JobKey(job.account_id, job.id)};
     for (auto& a : JobToHashArgs(stored)) hset.push_back(std::move(a));
+    // The job hash now keeps the reservation: its mark goes.
     s = CheckReplies(redis_.Pipeline({std::move(hset),
-                                      {"EXPIRE", JobKey(job.account_id, job.id), ttl}}));
+                                      {"EXPIRE", JobKey(job.account_id, job.id), ttl},
+                                      {"DEL", mark_key}}));
   }
-  if (!s.ok()) {  // leave nothing behind (best effort: the pieces expire anyway)
-    redis_.Pipeline({{"DEL", file_key, JobKey(job.account_id, job.id)},
+  if (!s.ok()) {  // leave nothing behind (best effort: the pieces and the mark expire anyway)
+    redis_.Pipeline({{"DEL", file_key, JobKey(job.account_id, job.id), mark_key},
                      {"HDEL", bytes_key, job.id}});
   }
   return s;
@@ -248,7 +277,7 @@ Result<Claim> RedisJobStore::ClaimJob(std::string_view account_id, std::string_v
                         JobPartKey(account_id, id, "cleaned"),
                         JobPartKey(account_id, id, "summary"), AccountKey(account_id, "job_bytes"),
                         JobPartKey(account_id, id, "fixes")},
-                       {std::string(started_at), std::string(id)});
+                       {std::string(started_at), std::string(id), RandomBase62(22)});
   if (!r.ok()) return r.status();
   Claim c;
   const std::string kind = r->elements.empty() ? "gone" : r->elements[0].str;
@@ -294,7 +323,7 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
       }
     }
   }
-  std::vector<std::string> args = {std::to_string(job.attempts),
+  std::vector<std::string> args = {job.claim_id,
                                    job.id,
                                    std::to_string(limits_.ttl.count()),
                                    w.summary_json,
@@ -329,7 +358,7 @@ Status RedisJobStore::WriteCleanedPiece(const Job& job, std::string_view piece) 
   auto r = redis_.Eval(
       scripts::kAppendCleaned,
       {JobKey(a, job.id), JobPartKey(a, job.id, "cleaned"), AccountKey(a, "job_bytes")},
-      {std::to_string(job.attempts), job.id, std::to_string(limits_.ttl.count()),
+      {job.claim_id, job.id, std::to_string(limits_.ttl.count()),
        job.pieces == kPiecesZstd ? CompressPiece(piece) : std::string(piece),
        std::to_string(piece.size())});
   return FenceStatus(r, job.id);
@@ -340,8 +369,7 @@ Status RedisJobStore::Finish(const Job& job, const JobWrite& w, const JobEnd& en
 }
 
 Status RedisJobStore::Postpone(const Job& job) {
-  auto r = redis_.Eval(scripts::kPostpone, {JobKey(job.account_id, job.id)},
-                       {std::to_string(job.attempts)});
+  auto r = redis_.Eval(scripts::kPostpone, {JobKey(job.account_id, job.id)}, {job.claim_id});
   return FenceStatus(r, job.id);
 }
 
