@@ -8,6 +8,7 @@
 #include "dq/webhook/curl_http_sender.h"
 #include "dq/common/allocator.h"
 #include "dq/common/log.h"
+#include "dq/common/redis_client.h"
 #include "dq/common/settings.h"
 #include "dq/common/signals.h"
 #include "gateway_app.h"
@@ -20,6 +21,10 @@ int main() {
   auto settings = dq::Settings::FromEnvironment(dq::kGateway);
   if (!settings.ok()) {
     std::fprintf(stderr, "dq-gateway: %s\n", settings.status().message().c_str());
+    return 2;
+  }
+  if (auto redis = dq::RedisOptionsFromSettings(*settings); !redis.ok()) {
+    std::fprintf(stderr, "dq-gateway: %s\n", redis.status().message().c_str());
     return 2;
   }
   auto role = dq::gateway::ParseRole(settings->String("DQ_ROLE"));

@@ -7,13 +7,10 @@ namespace dq::gateway {
 GatewayApp::GatewayApp(const Settings& s) {
   // main() rejects a bad DQ_ROLE before it gets here; tests build apps from valid settings.
   if (auto role = ParseRole(s.String("DQ_ROLE")); role.ok()) role_ = *role;
-  RedisOptions ro;
-  ro.host = s.String("DQ_REDIS_HOST");
-  ro.port = static_cast<int>(s.Int("DQ_REDIS_PORT"));
-  ro.user = s.String("DQ_REDIS_USER");
-  ro.password = s.String("DQ_REDIS_PASSWORD");
-  ro.timeout = std::chrono::milliseconds(s.Int("DQ_REDIS_TIMEOUT_MS"));
-  ro.pool_size = static_cast<size_t>(s.Int("DQ_REDIS_POOL_SIZE"));
+  // main() refuses Redis settings that do not parse before it gets here.
+  auto parsed = RedisOptionsFromSettings(s);
+  RedisOptions ro = parsed.ok() ? *parsed : RedisOptions{};
+  LogRedisMode(ro);
   redis_ = std::make_unique<RedisClient>(ro);
 
   const Clock& clock = SystemClock::Instance();

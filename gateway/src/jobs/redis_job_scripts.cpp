@@ -17,7 +17,13 @@ std::string Fenced(const char* body) { return std::string(kFence) + body; }
 const RedisScript kClaim(R"lua(
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'gone'} end
 local st = redis.call('HGET', KEYS[1], 'status')
-if st == 'done' or st == 'failed' then return {'finished', redis.call('HGETALL', KEYS[1])} end
+if st == 'done' or st == 'failed' then
+  -- Rewritten as it is: a write, so the caller's WAIT covers the finish before it publishes.
+  if redis.call('HGET', KEYS[1], 'event_published') ~= '1' then
+    redis.call('HSET', KEYS[1], 'event_published', '0')
+  end
+  return {'finished', redis.call('HGETALL', KEYS[1])}
+end
 if redis.call('HGET', KEYS[1], 'accepted') == '0' then
   return {'not_accepted', redis.call('HGETALL', KEYS[1])}
 end

@@ -13,6 +13,8 @@ namespace dq::gateway::scripts {
 // KEYS: job, issues, cleaned (an earlier version's), summary, job_bytes, fixes.
 // ARGV: started_at, job id, claim id (random; the attempt's fencing token). Counts the attempt,
 // records the claim id and drops the output of earlier attempts.
+// A finished job whose event is not published gets its event_published rewritten as it is (a
+// write the caller's WAIT then covers, with the finish before it).
 // Returns {'gone'} | {'finished', fields} | {'not_accepted', fields} | {'run', fields}.
 extern const RedisScript kClaim;
 // KEYS: job, issues, fixes, summary, job_bytes, quota, file.

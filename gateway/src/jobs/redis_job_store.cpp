@@ -33,6 +33,15 @@ Status FenceStatus(const Result<RedisReply>& r, const std::string& job_id) {
   return Status::Ok();
 }
 
+// The same for a durable write: a write that did not reach its replicas in time is kUnavailable
+// (the runner retries the job; nothing is published or acknowledged meanwhile).
+Status FenceStatus(RedisClient& redis, const Result<DurableReply>& r, const std::string& job_id) {
+  if (!r.ok()) return r.status();
+  Status s = FenceStatus(Result<RedisReply>(r->reply), job_id);
+  if (s.ok() && !r->confirmed) return redis.NotReplicated(*r);
+  return s;
+}
+
 std::string QuotaKey(const Job& job) {
   return AccountKey(job.account_id, "quota:" + job.quota_month);
 }
@@ -143,7 +152,8 @@ Status RedisJobStore::Accept(const Job& job) {
 
 Status RedisJobStore::Remove(const Job& job, const char* mode) {
   const std::string& a = job.account_id;
-  auto r = redis_.Eval(
+  // Durable: a delete or an abandon gives quota back.
+  auto r = redis_.EvalDurable(
       scripts::kRemove,
       {JobKey(a, job.id), JobPartKey(a, job.id, "file"), JobPartKey(a, job.id, "issues"),
        JobPartKey(a, job.id, "cleaned"), JobPartKey(a, job.id, "summary"),
@@ -151,7 +161,8 @@ Status RedisJobStore::Remove(const Job& job, const char* mode) {
        IdempotencyKey(a, job.idempotency_key), JobPartKey(a, job.id, "fixes")},
       {job.id, mode, job.idempotency_key});
   if (!r.ok()) return r.status();
-  return r->integer == 1 ? Status::Ok() : Status(ErrorCode::kNotFound, "no such job");
+  if (r->reply.integer != 1) return Status(ErrorCode::kNotFound, "no such job");
+  return r->confirmed ? Status::Ok() : redis_.NotReplicated(*r);
 }
 
 Status RedisJobStore::Abandon(const Job& job) {
@@ -272,16 +283,22 @@ Status RedisJobStore::ReleaseIdempotencyKey(std::string_view account_id, std::st
 
 Result<Claim> RedisJobStore::ClaimJob(std::string_view account_id, std::string_view id,
                                       std::string_view started_at) {
-  auto r = redis_.Eval(scripts::kClaim,
-                       {JobKey(account_id, id), JobPartKey(account_id, id, "issues"),
-                        JobPartKey(account_id, id, "cleaned"),
-                        JobPartKey(account_id, id, "summary"), AccountKey(account_id, "job_bytes"),
-                        JobPartKey(account_id, id, "fixes")},
-                       {std::string(started_at), std::string(id), RandomBase62(22)});
-  if (!r.ok()) return r.status();
+  // Durable: the attempt starts only once its claim would survive a failover (a claim lost with
+  // the master would leave this attempt's work to be refused and its count lost).
+  auto d = redis_.EvalDurable(
+      scripts::kClaim,
+      {JobKey(account_id, id), JobPartKey(account_id, id, "issues"),
+       JobPartKey(account_id, id, "cleaned"), JobPartKey(account_id, id, "summary"),
+       AccountKey(account_id, "job_bytes"), JobPartKey(account_id, id, "fixes")},
+      {std::string(started_at), std::string(id), RandomBase62(22)});
+  if (!d.ok()) return d.status();
+  const RedisReply* r = &d->reply;
   Claim c;
   const std::string kind = r->elements.empty() ? "gone" : r->elements[0].str;
   if (kind == "gone" || r->elements.size() < 2) return c;
+  // A claim, or a finished job's unpublished event (the finish must be replicated before its
+  // event goes out): both wrote, and wait for their replicas.
+  if ((kind == "run" || kind == "finished") && !d->confirmed) return redis_.NotReplicated(*d);
   c.job = JobFromHash(Pairs(r->elements[1]));
   if (c.job.account_id != account_id) return Claim{};
   c.kind = kind == "finished"       ? ClaimKind::kFinished
@@ -343,12 +360,15 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
   for (auto& v : hset) args.push_back(std::move(v));
   args.push_back(std::to_string(w.issues.size()));
   args.insert(args.end(), w.issues.begin(), w.issues.end());
-  auto r = redis_.Eval(scripts::kWrite,
-                       {JobKey(a, job.id), JobPartKey(a, job.id, "issues"),
-                        JobPartKey(a, job.id, "fixes"), JobPartKey(a, job.id, "summary"),
-                        AccountKey(a, "job_bytes"), QuotaKey(job), JobPartKey(a, job.id, "file")},
-                       args);
-  return FenceStatus(r, job.id);
+  const std::vector<std::string> keys = {
+      JobKey(a, job.id),          JobPartKey(a, job.id, "issues"), JobPartKey(a, job.id, "fixes"),
+      JobPartKey(a, job.id, "summary"), AccountKey(a, "job_bytes"), QuotaKey(job),
+      JobPartKey(a, job.id, "file")};
+  // The finish is durable: its event is published only once replicas have it.
+  if (end != nullptr) {
+    return FenceStatus(redis_, redis_.EvalDurable(scripts::kWrite, keys, args), job.id);
+  }
+  return FenceStatus(redis_.Eval(scripts::kWrite, keys, args), job.id);
 }
 
 Status RedisJobStore::Write(const Job& job, const JobWrite& w) { return RunWrite(job, w, nullptr); }
