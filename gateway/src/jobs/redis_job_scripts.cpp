@@ -114,6 +114,13 @@ redis.call('EXPIRE', KEYS[2], ARGV[3])
 return 1
 )lua");
 
+const RedisScript kUnaccept(R"lua(
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'accepted', '0')
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1
+)lua");
+
 const RedisScript kRemove(R"lua(
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local j = redis.call('HMGET', KEYS[1], 'status', 'accepted', 'refunded', 'rows_total',

@@ -33,6 +33,9 @@ extern const RedisScript kPostpone;
 extern const RedisScript kMarkPublished;
 // KEYS: job, list. ARGV: created_ms, prune_before_ms, ttl, job id. Returns 1, or 0 when gone.
 extern const RedisScript kAccept;
+// KEYS: job, list. ARGV: job id. Takes an acceptance back (its WAIT fell short, so the upload
+// answers 503 and abandons the job). Returns 1, or 0 when gone.
+extern const RedisScript kUnaccept;
 // KEYS: job, file, issues, cleaned, summary, job_bytes, quota, list, idempotency record, fixes.
 // ARGV: job id, mode ('delete' | 'abandon'), the job's idempotency_key (the record is deleted
 // only if the job names it). Returns 1 when removed, 0 when there was nothing

@@ -140,13 +140,23 @@ Status RedisJobStore::StoreReserved(const Job& job, UploadPieces& file_pieces) {
 }
 
 Status RedisJobStore::Accept(const Job& job) {
-  auto r = redis_.Eval(scripts::kAccept,
-                       {JobKey(job.account_id, job.id), AccountKey(job.account_id, "jobs")},
-                       {std::to_string(job.created_ms),
-                        std::to_string(job.created_ms - limits_.ttl.count() * 1000),
-                        std::to_string(limits_.ttl.count()), job.id});
+  // Durable: the 202 that follows means the job, its pieces and its quota (all before it, on the
+  // same master) would survive a failover. Unconfirmed, the acceptance is taken back, so the
+  // upload's Abandon removes the job and gives its quota back, as its 503 says.
+  const std::vector<std::string> keys = {JobKey(job.account_id, job.id),
+                                         AccountKey(job.account_id, "jobs")};
+  auto r = redis_.EvalDurable(scripts::kAccept, keys,
+                              {std::to_string(job.created_ms),
+                               std::to_string(job.created_ms - limits_.ttl.count() * 1000),
+                               std::to_string(limits_.ttl.count()), job.id});
   if (!r.ok()) return r.status();
-  if (r->integer != 1) return Status(ErrorCode::kInternal, "the job vanished before it was listed");
+  if (r->reply.integer != 1) {
+    return Status(ErrorCode::kInternal, "the job vanished before it was listed");
+  }
+  if (!r->confirmed) {
+    redis_.Eval(scripts::kUnaccept, keys, {job.id});
+    return redis_.NotReplicated(*r);
+  }
   return Status::Ok();
 }
 
