@@ -54,13 +54,14 @@ class FailoverFixture : public ::testing::Test {
                             {"DQ_REDIS_HOST", "127.0.0.1"},
                             {"DQ_REDIS_PORT", "1"},
                             {"DQ_REDIS_SENTINELS", group_->SentinelList()},
-                            {"DQ_REDIS_MIN_REPLICAS", "1"},
+                            {"DQ_REDIS_MIN_REPLICAS", std::to_string(min_replicas_)},
                             {"DQ_REDIS_WAIT_TIMEOUT_MS", "500"},
                             {"DQ_REDIS_TIMEOUT_MS", "500"},
                             {"DQ_VALIDATOR_ADDR", "127.0.0.1:" + std::to_string(validator_port_)},
                             {"DQ_JOB_CLAIM_IDLE_MS", "2000"},
                             {"DQ_RATE_LIMIT_GENERAL", "1000000"},
                             {"DQ_RATE_LIMIT_UPLOAD", "1000000"},
+            {"DQ_QUOTA_PRO", "100000000"},
                             {"DQ_WORKERS", "2"},
                             {"DQ_SHUTDOWN_GRACE_MS", "0"}});
     ASSERT_TRUE(WaitFor([&] { return Http("GET", Url("/readyz")).status == 200; },
@@ -92,7 +93,10 @@ class FailoverFixture : public ::testing::Test {
     WaitFor(
         [&] {
           HttpResult r = Get("/v1/jobs/" + id);
-          if (r.status != 200) return false;
+          if (r.status != 200) {
+            job = {{"http_status", r.status}, {"body", r.body.substr(0, 300)}};
+            return false;
+          }
           job = json::parse(r.body);
           return job["status"] == "done" || job["status"] == "failed";
         },
@@ -149,7 +153,8 @@ class FailoverFixture : public ::testing::Test {
     return out;
   }
 
-  int replicas_ = 2;  // a test may change it in its constructor
+  int replicas_ = 2;      // a test may change these in its constructor
+  int min_replicas_ = 1;  // DQ_REDIS_MIN_REPLICAS of the gateway
   std::unique_ptr<RedisGroup> group_;
   int validator_port_ = 0;
   int gateway_port_ = 0;
