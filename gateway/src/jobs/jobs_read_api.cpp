@@ -8,13 +8,14 @@
 #include "http/core/json_util.h"
 #include "dq/common/log.h"
 #include "dq/common/time_format.h"
-#include "cleaned_file.h"
+#include "dq/report/cleaned_file.h"
 #include "dq/ingest/row_writer.h"
 
 namespace dq::gateway {
 namespace {
 
 using nlohmann::json;
+using report::CleanedFile;
 
 Status NoSuchJob(const std::string& id) {
   return Status(ErrorCode::kNotFound, "There is no job " + id + ".");
@@ -314,7 +315,8 @@ HttpResponse JobsApi::IssuesPage(const HttpRequest& request, const Principal& pr
   }
   HttpResponse r;
   r.content_type = "text/csv; charset=utf-8";
-  r.body = "id,issue_row,severity,field,code,message,original_value,fixed_value\r\n";
+  r.body =
+      "id,issue_row,severity,field,code,message,original_value,fixed_value,sku,item_id,title\r\n";
   for (const auto& text : *issues) {
     json i = json::parse(text, nullptr, false);
     if (!i.is_object()) continue;
@@ -324,7 +326,9 @@ HttpResponse JobsApi::IssuesPage(const HttpRequest& request, const Principal& pr
     r.body += std::to_string(i["id"].get<int64_t>()) + "," +
               std::to_string(i["issue_row"].get<int64_t>()) + "," + str("severity") + "," +
               CsvCell(str("field")) + "," + str("code") + "," + CsvCell(str("message")) + "," +
-              CsvCell(str("original_value")) + "," + CsvCell(str("fixed_value")) + "\r\n";
+              CsvCell(str("original_value")) + "," + CsvCell(str("fixed_value")) + "," +
+              CsvCell(str("sku")) + "," + CsvCell(str("item_id")) + "," + CsvCell(str("title")) +
+              "\r\n";
   }
   r.SetHeader("X-Total-Count", std::to_string(job->issues));
   return r;

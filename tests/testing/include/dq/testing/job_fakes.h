@@ -16,24 +16,13 @@
 #include <string>
 #include <vector>
 
+#include "dq/testing/fault_plan.h"
 #include "jobs/event_publisher.h"
 #include "jobs/job_queue.h"
 #include "jobs/job_store.h"
-#include "jobs/validator_stream.h"
+#include "dq/report/validator_stream.h"
 
 namespace dq::testing {
-
-struct FaultPlan {
-  int fail_at = 0;             // 0: never
-  bool after = false;          // the failing step took effect; only its answer was lost
-  int steps = 0;               // steps seen so far
-  std::vector<std::string> log;  // step names, in order
-  // Counts one step; true when it is the one to fail.
-  bool Step(const std::string& name) {
-    log.push_back(name);
-    return ++steps == fail_at;
-  }
-};
 
 class InMemoryJobStore final : public gateway::JobStore {
  public:
@@ -138,13 +127,13 @@ class InMemoryJobQueue final : public gateway::JobQueue {
 
 // The validator's side of a stream, scripted: each chunk's issues come from `issues_for`
 // (row numbers are the file's), and the tail is `tail_issues` then the stats.
-class FakeValidatorStreamFactory final : public gateway::ValidatorStreamFactory {
+class FakeValidatorStreamFactory final : public report::ValidatorStreamFactory {
  public:
   using IssuesFor = std::function<std::vector<validator::v1::Issue>(
       uint64_t row, const validator::v1::Row& values)>;
   FakeValidatorStreamFactory(IssuesFor issues_for, FaultPlan* faults = nullptr)
       : issues_for_(std::move(issues_for)), faults_(faults) {}
-  std::unique_ptr<gateway::ValidatorStream> Open() override;
+  std::unique_ptr<report::ValidatorStream> Open() override;
 
   std::vector<validator::v1::Issue> tail_issues;
   bool refuse = false;  // the validator answers INVALID_ARGUMENT-like errors (kInvalidRequest)
