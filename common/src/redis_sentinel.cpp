@@ -1,11 +1,16 @@
 // Sentinel mode: the master is whatever the sentinels name for `master_name`.
 //
 // Resolution asks the sentinels in turn (the one that answered last first) with
-// SENTINEL get-master-addr-by-name; every new connection to the answer checks ROLE and is refused
-// unless it is a master (a sentinel may still name a master that has just been demoted). After a
-// lost connection, READONLY, MASTERDOWN or UNBLOCKED the master is forgotten and resolved again
-// before the next command. A resolution that fails waits before the next one: 50 ms, doubling to
-// at most 1 s, back to 50 ms once a command succeeds.
+// SENTINEL get-master-addr-by-name (an entry whose name has several addresses, such as a
+// Kubernetes headless Service, stands for each of them); every new connection to the answer checks
+// ROLE and is refused unless it is a master (a sentinel may still name a master that has just been
+// demoted). After a lost connection, READONLY, MASTERDOWN or UNBLOCKED the master is forgotten and
+// resolved again before the next command. A resolution that fails waits before the next one: 50 ms,
+// doubling to at most 1 s, back to 50 ms once a command succeeds.
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+
 #include <algorithm>
 #include <atomic>
 #include <mutex>
@@ -123,25 +128,55 @@ class SentinelTopology final : public RedisClient::Topology {
     std::string errors;
     for (size_t i = 0; i < sentinels_.size(); ++i) {
       const size_t at = (first_sentinel_ + i) % sentinels_.size();
-      auto r = redis_internal::OneShot(sentinels_[at], sentinel_options_,
-                                       {"SENTINEL", "get-master-addr-by-name", master_name_});
-      if (r.ok() && r->elements.size() == 2) {
-        RedisAddress a;
-        a.host = r->elements[0].str;
-        a.port = std::atoi(r->elements[1].str.c_str());
-        if (a.port > 0) {
-          first_sentinel_ = at;
-          return a;
+      // A name with several addresses (a headless Service in Kubernetes) is every sentinel
+      // behind it.
+      for (const RedisAddress& sentinel : Expand(sentinels_[at])) {
+        auto r = redis_internal::OneShot(sentinel, sentinel_options_,
+                                         {"SENTINEL", "get-master-addr-by-name", master_name_});
+        if (r.ok() && r->elements.size() == 2) {
+          RedisAddress a;
+          a.host = r->elements[0].str;
+          a.port = std::atoi(r->elements[1].str.c_str());
+          if (a.port > 0) {
+            first_sentinel_ = at;
+            return a;
+          }
         }
+        errors += (errors.empty() ? "" : "; ") + sentinel.Text() + ": " +
+                  (!r.ok()       ? r.status().message()
+                   : r->is_nil() ? "does not know \"" + master_name_ + "\""
+                                 : r->str);
       }
-      errors += (errors.empty() ? "" : "; ") + sentinels_[at].Text() + ": " +
-                (!r.ok()       ? r.status().message()
-                 : r->is_nil() ? "does not know \"" + master_name_ + "\""
-                               : r->str);
     }
     return Status(ErrorCode::kUnavailable,
                   "Redis is unavailable: no sentinel named the master of \"" + master_name_ +
                       "\" (" + errors + ")");
+  }
+
+  // Every address of the entry's host name (the name itself when it does not resolve, so the
+  // connection attempt reports why).
+  static std::vector<RedisAddress> Expand(const RedisAddress& entry) {
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo* found = nullptr;
+    std::vector<RedisAddress> out;
+    if (getaddrinfo(entry.host.c_str(), nullptr, &hints, &found) == 0) {
+      for (addrinfo* ai = found; ai != nullptr; ai = ai->ai_next) {
+        char text[INET6_ADDRSTRLEN] = {};
+        const void* where =
+            ai->ai_family == AF_INET
+                ? static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(ai->ai_addr)->sin_addr)
+                : static_cast<const void*>(
+                      &reinterpret_cast<sockaddr_in6*>(ai->ai_addr)->sin6_addr);
+        if (inet_ntop(ai->ai_family, where, text, sizeof text) == nullptr) continue;
+        RedisAddress a{text, entry.port};
+        if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
+      }
+      freeaddrinfo(found);
+    }
+    if (out.size() <= 1) return {entry};
+    return out;
   }
 
   // Drops the master the caller used (if still current), so the next command resolves again.

@@ -7,7 +7,8 @@
 // SIGKILL. The second job must end done with the reference's issues, summary and cleaned file;
 // the quota must count both jobs exactly once; the event stream must hold its job.complete;
 // reads must be served again within 10 s of the kill. The times are printed (and recorded in
-// docs/deploy.md). scripts/failover-check.sh runs it with the fuller scenarios (failover_full_test.cpp).
+// docs/deploy.md). scripts/failover-check.sh runs it with the fuller scenarios
+// (failover_full_test.cpp).
 #include <gtest/gtest.h>
 
 #include "failover_fixture.h"
