@@ -36,25 +36,35 @@ case "$cmd" in
     mkdir -p "$dir"
     : >"$dir/ports"
     : >"$dir/pids"
-    for i in 1 2 3 4 5 6; do
-      port=$(free_port)
-      mkdir -p "$dir/$port"
-      redis-server --port "$port" --bind 127.0.0.1 --cluster-enabled yes \
-        --cluster-config-file "$dir/$port/nodes.conf" --cluster-node-timeout 2000 \
-        --save '' --appendonly no --dir "$dir/$port" --logfile "$dir/$port/redis.log" \
-        --daemonize yes --pidfile "$dir/$port/redis.pid"
-      echo "$port" >>"$dir/ports"
-      for _ in $(seq 1 100); do
-        [ -s "$dir/$port/redis.pid" ] && break
-        sleep 0.05
+    for _node in 1 2 3 4 5 6; do
+      started=""
+      for _attempt in 1 2 3 4 5; do  # a port taken meanwhile: another one
+        port=$(free_port)
+        mkdir -p "$dir/$port"
+        redis-server --port "$port" --bind 127.0.0.1 --cluster-enabled yes \
+          --cluster-config-file "$dir/$port/nodes.conf" --cluster-node-timeout 2000 \
+          --save '' --appendonly no --dir "$dir/$port" --logfile "$dir/$port/redis.log" \
+          --daemonize yes --pidfile "$dir/$port/redis.pid" || true
+        for _ in $(seq 1 400); do  # up to 20 s on a loaded machine
+          if [ -s "$dir/$port/redis.pid" ] && redis-cli -p "$port" PING >/dev/null 2>&1; then
+            started=$port
+            break
+          fi
+          sleep 0.05
+        done
+        [ -n "$started" ] && break
+        if [ -s "$dir/$port/redis.pid" ]; then
+          kill -9 "$(cat "$dir/$port/redis.pid")" 2>/dev/null || true
+        fi
       done
-      cat "$dir/$port/redis.pid" >>"$dir/pids"
-      _=$i
+      if [ -z "$started" ]; then
+        echo "redis-cluster: a node did not start (see $dir/*/redis.log)" >&2
+        exit 1
+      fi
+      echo "$started" >>"$dir/ports"
+      cat "$dir/$started/redis.pid" >>"$dir/pids"
     done
     mapfile -t ports <"$dir/ports"
-    for port in "${ports[@]}"; do
-      until redis-cli -p "$port" PING >/dev/null 2>&1; do sleep 0.05; done
-    done
     nodes=()
     for port in "${ports[@]}"; do nodes+=("127.0.0.1:$port"); done
     redis-cli --cluster create "${nodes[@]}" --cluster-replicas 1 --cluster-yes \

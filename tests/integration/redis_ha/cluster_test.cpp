@@ -35,7 +35,7 @@ class ClusterTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new std::string(TempDir());
-    seeds_ = new std::string(Shell(kScript + " start " + *dir_));
+    seeds_ = new std::string(Shell(kScript + " start " + *dir_ + " 2>&1"));
     if (seeds_->find("127.0.0.1:") != 0) throw std::runtime_error("cluster: " + *seeds_);
   }
   static void TearDownTestSuite() {
@@ -103,7 +103,8 @@ TEST_F(ClusterTest, EveryKeyReachesItsSlotsNode) {
   std::set<int> owners;
   for (int i = 0; i < 60; ++i) {
     const std::string key = "dq:{acct_" + std::to_string(i) + "}:probe";
-    ASSERT_TRUE(client_->Command({"SET", key, std::to_string(i)}).ok()) << key;
+    auto set = client_->Command({"SET", key, std::to_string(i)});
+    ASSERT_TRUE(set.ok()) << key << ": " << set.status().message();
     owners.insert(OwnerPort(KeySlot(key)));
     // It is on that node, and only there.
     auto there = Node(OwnerPort(KeySlot(key)))->Command({"GET", key});
@@ -128,7 +129,8 @@ TEST_F(ClusterTest, EveryKeyReachesItsSlotsNode) {
 TEST_F(ClusterTest, AMovedSlotIsFollowedAndLearnt) {
   const std::string key = "dq:{acct_moved}:x";
   const int slot = KeySlot(key);
-  ASSERT_TRUE(client_->Command({"SET", key, "before"}).ok());
+  auto before = client_->Command({"SET", key, "before"});
+  ASSERT_TRUE(before.ok()) << before.status().message();
   const int from = OwnerPort(slot);
   const int to = OtherMaster(from);
   EXPECT_EQ(client_->Describe(key), "127.0.0.1:" + std::to_string(from));
