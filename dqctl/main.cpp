@@ -16,13 +16,14 @@ int main(int argc, char** argv) {
               << "\n";
     return dq::cli::kExitUsage;
   }
-  dq::RedisOptions ro;
-  ro.host = settings->String("DQ_REDIS_HOST");
-  ro.port = static_cast<int>(settings->Int("DQ_REDIS_PORT"));
-  ro.user = settings->String("DQ_REDIS_USER");
-  ro.password = settings->String("DQ_REDIS_PASSWORD");
-  ro.timeout = std::chrono::milliseconds(settings->Int("DQ_REDIS_TIMEOUT_MS"));
-  dq::RedisClient redis(ro);
+  auto ro = dq::RedisOptionsFromSettings(*settings);
+  if (!ro.ok()) {
+    std::cerr << nlohmann::json{{"error", "invalid_request"}, {"message", ro.status().message()}}
+                     .dump()
+              << "\n";
+    return dq::cli::kExitUsage;
+  }
+  dq::RedisClient redis(*ro);
   dq::RedisAccountStore store(redis, dq::SystemClock::Instance());
   dq::cli::CliOptions options;
   options.allow_http_webhooks = settings->Int("DQ_WEBHOOK_ALLOW_HTTP") == 1;

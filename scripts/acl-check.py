@@ -197,6 +197,21 @@ def main():
         if as_user("dq-worker", PASSWORDS["REDIS_PASSWORD_WORKER"], "XLEN", "dq:jobs:queue") \
                 .startswith("(error)"):
             failures.append("dq-worker may not read the job queue")
+        # Redis Cluster and Sentinel clients read the slot table and the server's role; nothing
+        # else of CLUSTER. (This Redis is no cluster: CLUSTER SLOTS answers an ERR, not NOPERM.)
+        for user, var in (("dq-gateway", "REDIS_PASSWORD_GATEWAY"),
+                          ("dq-worker", "REDIS_PASSWORD_WORKER"),
+                          ("dq-notifier", "REDIS_PASSWORD_NOTIFIER"),
+                          ("dq-dqctl", "REDIS_PASSWORD_DQCTL")):
+            for cmd in (["CLUSTER", "SLOTS"], ["CLUSTER", "SHARDS"], ["ROLE"]):
+                out = as_user(user, PASSWORDS[var], *cmd)
+                if "NOPERM" in out:
+                    failures.append(f"{user} may not run {' '.join(cmd)} (answer: {out!r})")
+            for cmd in (["CLUSTER", "RESET"], ["CLUSTER", "FAILOVER"], ["CLUSTER", "SETSLOT", "1",
+                                                                        "STABLE"]):
+                out = as_user(user, PASSWORDS[var], *cmd)
+                if "NOPERM" not in out:
+                    failures.append(f"{user} may run {' '.join(cmd)} (answer: {out!r})")
 
         for p in procs:
             if p.poll() is not None:

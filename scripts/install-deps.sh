@@ -24,8 +24,9 @@ packages=(
   build-essential cmake ninja-build pkgconf ccache git ca-certificates python3 curl
   # RPC and serialisation
   protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev libabsl-dev
-  # HTTP server, Redis, crypto, JSON, HTTP client
-  libpistache-dev libhiredis-dev redis-server redis-tools libssl-dev nlohmann-json3-dev
+  # HTTP server, Redis (and Sentinel: the failover tests), crypto, JSON, HTTP client
+  libpistache-dev libhiredis-dev redis-server redis-tools redis-sentinel libssl-dev
+  nlohmann-json3-dev
   libcurl4-openssl-dev
   # rule data: phone numbers (libphonenumber, and RE2 for the engine's phone fast path), ISO
   # country and currency lists, UUIDs

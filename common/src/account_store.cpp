@@ -75,15 +75,17 @@ Result<Account> RedisAccountStore::CreateAccount(Plan plan, std::string_view nam
   account.name = std::string(name);
   account.plan = plan;
   account.created_at = FormatIso8601Millis(clock_.Now());
-  auto replies = redis_.Pipeline({
+  // Two slots (the account's tag and the global set), so two commands, never one pipeline or
+  // transaction. The account first: an id in the set always names an account. Both durable: a
+  // sign-up or a dqctl account lost in a failover would leave its user without an account.
+  auto record = redis_.CommandDurable(
       {"HSET", AccountKey(account.id, "account"), "id", account.id, "name", account.name, "plan",
-       std::string(PlanName(plan)), "created_at", account.created_at},
-      {"SADD", "dq:accounts", account.id},
-  });
-  if (!replies.ok()) return replies.status();
-  for (const auto& r : *replies) {
-    if (r.is_error()) return Status(ErrorCode::kInternal, "Redis error: " + r.str);
-  }
+       std::string(PlanName(plan)), "created_at", account.created_at});
+  if (!record.ok()) return record.status();
+  if (!record->confirmed) return redis_.NotReplicated(*record);
+  auto listed = redis_.CommandDurable({"SADD", "dq:accounts", account.id});
+  if (!listed.ok()) return listed.status();
+  if (!listed->confirmed) return redis_.NotReplicated(*listed);
   return account;
 }
 
@@ -136,17 +138,29 @@ Result<CreatedKey> RedisAccountStore::CreateKey(std::string_view account_id,
   const std::string hash = Sha256Hex(created.api_key);
   // The key record first, the lookup entry last: a crash in between leaves an unusable record,
   // never a usable key without a record.
-  auto record = redis_.Pipeline({
-      {"HSET", AccountKey(account_id, "key:" + created.key_id), "hash", hash, "hint",
-       KeyHint(created.api_key), "prefix", KeyPrefix(created.api_key), "label",
-       std::string(label), "created_at", created.created_at},
-      {"SADD", AccountKey(account_id, "keys"), created.key_id},
-  });
+  // Both steps are durable (they wait for DQ_REDIS_MIN_REPLICAS): a key shown to its owner must
+  // not vanish in a failover. The record is one slot (the account's tag), the lookup another.
+  DurableReply recorded;
+  auto record = redis_.PipelineDurable(
+      {
+          {"HSET", AccountKey(account_id, "key:" + created.key_id), "hash", hash, "hint",
+           KeyHint(created.api_key), "prefix", KeyPrefix(created.api_key), "label",
+           std::string(label), "created_at", created.created_at},
+          {"SADD", AccountKey(account_id, "keys"), created.key_id},
+      },
+      &recorded);
   if (!record.ok()) return record.status();
-  auto lookup = redis_.Command(
-      {"SET", LookupKey(hash), std::string(account_id) + " " + created.key_id, "NX"});
+  if (!recorded.confirmed) return redis_.NotReplicated(recorded);
+  const std::string owner = std::string(account_id) + " " + created.key_id;
+  auto lookup = redis_.CommandDurable({"SET", LookupKey(hash), owner, "NX"});
   if (!lookup.ok()) return lookup.status();
-  if (lookup->is_nil()) return Status(ErrorCode::kInternal, "API key collision; try again");
+  if (lookup->reply.is_nil()) return Status(ErrorCode::kInternal, "API key collision; try again");
+  if (!lookup->confirmed) {
+    // Never shown, so never usable: the lookup goes again (the record stays, unusable, as after
+    // a crash between the two steps).
+    redis_.Command({"DEL", LookupKey(hash)});
+    return redis_.NotReplicated(*lookup);
+  }
   return created;
 }
 
@@ -158,13 +172,17 @@ Status RedisAccountStore::RevokeKey(std::string_view account_id, std::string_vie
     return Status(ErrorCode::kNotFound,
                   "no key " + std::string(key_id) + " on account " + std::string(account_id));
   }
-  // The lookup entry goes first: from this moment the key authenticates nothing.
-  auto del = redis_.Command({"DEL", LookupKey(hash->str)});
+  // The lookup entry goes first: from this moment the key authenticates nothing. Durable: a
+  // revocation rolled back by a failover would enable the key again; unconfirmed, it is a 503
+  // and the caller revokes again (which is harmless).
+  auto del = redis_.CommandDurable({"DEL", LookupKey(hash->str)});
   if (!del.ok()) return del.status();
+  if (!del->confirmed) return redis_.NotReplicated(*del);
   // A second revocation keeps the first time.
-  auto mark = redis_.Command(
+  auto mark = redis_.CommandDurable(
       {"HSETNX", record_key, "revoked_at", FormatIso8601Millis(clock_.Now())});
-  return mark.ok() ? Status::Ok() : mark.status();
+  if (!mark.ok()) return mark.status();
+  return mark->confirmed ? Status::Ok() : redis_.NotReplicated(*mark);
 }
 
 Result<std::vector<ApiKeyInfo>> RedisAccountStore::ListKeys(std::string_view account_id) {

@@ -1,78 +1,193 @@
 #include "dq/common/redis_client.h"
 
-#include <hiredis/hiredis.h>
 #include <openssl/sha.h>
 
-#include <cstring>
+#include <algorithm>
+#include <map>
+
+#include "dq/common/log.h"
+#include "dq/common/redis_slots.h"
+#include "dq/common/settings.h"
+#include "redis_topology.h"
 
 namespace dq {
 namespace {
 
-RedisReply Convert(const redisReply* r) {
-  RedisReply out;
-  switch (r->type) {
-    case REDIS_REPLY_STRING:
-      out.type = RedisReply::Type::kString;
-      out.str.assign(r->str, r->len);
-      break;
-    case REDIS_REPLY_STATUS:
-      out.type = RedisReply::Type::kStatus;
-      out.str.assign(r->str, r->len);
-      break;
-    case REDIS_REPLY_ERROR:
-      out.type = RedisReply::Type::kError;
-      out.str.assign(r->str, r->len);
-      break;
-    case REDIS_REPLY_INTEGER:
-      out.type = RedisReply::Type::kInteger;
-      out.integer = r->integer;
-      break;
-    case REDIS_REPLY_ARRAY:
-      out.type = RedisReply::Type::kArray;
-      out.elements.reserve(r->elements);
-      for (size_t i = 0; i < r->elements; ++i) out.elements.push_back(Convert(r->element[i]));
-      break;
-    default:
-      out.type = RedisReply::Type::kNil;
+using redis_internal::Argv;
+using redis_internal::Failure;
+using redis_internal::Node;
+
+bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// Error replies that say Redis cannot take the command now: traffic, not a bug (503, not 500).
+bool IsTransient(std::string_view error) {
+  return IsRetryableError(error) || StartsWith(error, "OOM") || StartsWith(error, "UNBLOCKED") ||
+         StartsWith(error, "MOVED") || StartsWith(error, "ASK ");
+}
+
+Status ErrorReplyStatus(const RedisReply& r) {
+  if (IsTransient(r.str)) return Status(ErrorCode::kUnavailable, "Redis is unavailable: " + r.str);
+  return Status(ErrorCode::kInternal, "Redis error: " + r.str);
+}
+
+// The slot of a command (-1 without keys); kInternal when its keys span slots.
+Result<int> SlotOf(const std::vector<std::string_view>& keys, std::string_view what) {
+  if (keys.empty()) return -1;
+  const int slot = KeySlot(keys.front());
+  for (auto k : keys) {
+    if (KeySlot(k) != slot) {
+      // A bug of the caller: Redis Cluster would refuse it with CROSSSLOT.
+      log::Error("CROSSSLOT refused by the client", {{"command", std::string(what)},
+                                                     {"first", std::string(keys.front())},
+                                                     {"other", std::string(k)}});
+      return Status(ErrorCode::kInternal, "CROSSSLOT: " + std::string(what) + " keys " +
+                                              std::string(keys.front()) + " and " + std::string(k) +
+                                              " are in different slots");
+    }
+  }
+  return slot;
+}
+
+// One server.
+class SingleTopology final : public RedisClient::Topology {
+ public:
+  explicit SingleTopology(const RedisOptions& o)
+      : node_({o.host, o.port}, redis_internal::NodeOptionsOf(o)) {}
+  Result<std::vector<RedisReply>> Run(int, const std::vector<Argv>& cmds,
+                                      std::chrono::milliseconds extra) override {
+    Failure f;
+    return node_.Run(cmds, &f, extra);
+  }
+  bool Ping() override {
+    Failure f;
+    auto r = node_.Run({{"PING"}}, &f);
+    return r.ok() && r->front().str == "PONG";
+  }
+  std::string Describe(int) override { return node_.address().Text(); }
+
+ private:
+  Node node_;
+};
+
+}  // namespace
+
+namespace redis_internal {
+
+NodeOptions NodeOptionsOf(const RedisOptions& o) {
+  NodeOptions n;
+  n.user = o.user;
+  n.password = o.password;
+  n.timeout = o.timeout;
+  n.pool_size = o.pool_size;
+  return n;
+}
+
+bool NoneRanOnAReplica(const std::vector<RedisReply>& replies) {
+  bool replica = false;
+  for (const auto& r : replies) {
+    if (!r.is_error()) return false;
+    if (IsNotMasterError(r.str) || StartsWith(r.str, "UNBLOCKED") ||
+        r.str.find("replica") != std::string::npos) {
+      replica = true;
+    }
+  }
+  return replica;
+}
+
+}  // namespace redis_internal
+
+std::unique_ptr<RedisClient::Topology> MakeSingleTopology(const RedisOptions& options) {
+  return std::make_unique<SingleTopology>(options);
+}
+
+Result<std::vector<RedisAddress>> ParseRedisAddresses(std::string_view list) {
+  std::vector<RedisAddress> out;
+  size_t at = 0;
+  while (at <= list.size()) {
+    size_t comma = list.find(',', at);
+    if (comma == std::string_view::npos) comma = list.size();
+    std::string_view item = list.substr(at, comma - at);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    at = comma + 1;
+    if (item.empty()) {
+      if (comma == list.size()) break;
+      continue;
+    }
+    const size_t colon = item.rfind(':');
+    RedisAddress a;
+    int port = 0;
+    bool ok = colon != std::string_view::npos && colon > 0 && colon + 1 < item.size();
+    if (ok) {
+      for (char c : item.substr(colon + 1)) {
+        if (c < '0' || c > '9' || port > 65535) {
+          ok = false;
+          break;
+        }
+        port = port * 10 + (c - '0');
+      }
+      ok = ok && port > 0 && port <= 65535;
+    }
+    if (!ok) {
+      return Status(ErrorCode::kInvalidRequest, "\"" + std::string(item) + "\" is not host:port");
+    }
+    std::string_view host = item.substr(0, colon);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+      host = host.substr(1, host.size() - 2);
+    }
+    a.host = std::string(host);
+    a.port = port;
+    out.push_back(std::move(a));
   }
   return out;
 }
 
-timeval ToTimeval(std::chrono::milliseconds ms) {
-  timeval tv{};
-  tv.tv_sec = static_cast<time_t>(ms.count() / 1000);
-  tv.tv_usec = static_cast<suseconds_t>((ms.count() % 1000) * 1000);
-  return tv;
-}
-
-Status Unavailable(const redisContext* c) {
-  std::string why = c != nullptr && c->errstr[0] != '\0' ? c->errstr : "connection failed";
-  return Status(ErrorCode::kUnavailable, "Redis is unavailable: " + why);
-}
-
-void AppendArgv(redisContext* ctx, const std::vector<std::string>& argv) {
-  std::vector<const char*> ptrs;
-  std::vector<size_t> lens;
-  ptrs.reserve(argv.size());
-  lens.reserve(argv.size());
-  for (const auto& a : argv) {
-    ptrs.push_back(a.data());
-    lens.push_back(a.size());
+Result<RedisOptions> RedisOptionsFromSettings(const Settings& s) {
+  RedisOptions o;
+  o.host = s.String("DQ_REDIS_HOST");
+  o.port = static_cast<int>(s.Int("DQ_REDIS_PORT"));
+  o.user = s.String("DQ_REDIS_USER");
+  o.password = s.String("DQ_REDIS_PASSWORD");
+  o.timeout = std::chrono::milliseconds(s.Int("DQ_REDIS_TIMEOUT_MS"));
+  o.pool_size = static_cast<size_t>(s.Int("DQ_REDIS_POOL_SIZE"));
+  o.master_name = s.String("DQ_REDIS_MASTER_NAME");
+  o.sentinel_password = s.String("DQ_REDIS_SENTINEL_PASSWORD");
+  o.min_replicas = static_cast<int>(s.Int("DQ_REDIS_MIN_REPLICAS"));
+  o.wait_timeout = std::chrono::milliseconds(s.Int("DQ_REDIS_WAIT_TIMEOUT_MS"));
+  auto sentinels = ParseRedisAddresses(s.String("DQ_REDIS_SENTINELS"));
+  if (!sentinels.ok()) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "DQ_REDIS_SENTINELS: " + sentinels.status().message());
   }
-  redisAppendCommandArgv(ctx, static_cast<int>(argv.size()), ptrs.data(), lens.data());
+  auto cluster = ParseRedisAddresses(s.String("DQ_REDIS_CLUSTER"));
+  if (!cluster.ok()) {
+    return Status(ErrorCode::kInvalidRequest, "DQ_REDIS_CLUSTER: " + cluster.status().message());
+  }
+  if (!sentinels->empty() && !cluster->empty()) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "DQ_REDIS_SENTINELS and DQ_REDIS_CLUSTER are both set; use one");
+  }
+  o.sentinels = std::move(*sentinels);
+  o.cluster = std::move(*cluster);
+  return o;
 }
 
-constexpr int64_t kRetryConnectAfterMs = 250;
-
-int64_t SteadyMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+void LogRedisMode(const RedisOptions& o) {
+  auto list = [](const std::vector<RedisAddress>& addresses) {
+    std::string out;
+    for (const auto& a : addresses) out += (out.empty() ? "" : ",") + a.Text();
+    return out;
+  };
+  if (!o.sentinels.empty()) {
+    log::Info("Redis through Sentinel: DQ_REDIS_HOST and DQ_REDIS_PORT are ignored",
+              {{"sentinels", list(o.sentinels)},
+               {"master_name", o.master_name},
+               {"min_replicas", std::to_string(o.min_replicas)}});
+  } else if (!o.cluster.empty()) {
+    log::Info("Redis Cluster: DQ_REDIS_HOST and DQ_REDIS_PORT are ignored",
+              {{"seeds", list(o.cluster)}, {"min_replicas", std::to_string(o.min_replicas)}});
+  }
 }
-
-}  // namespace
-
-void RedisClient::ContextDeleter::operator()(redisContext* c) const { redisFree(c); }
 
 RedisScript::RedisScript(std::string body) : body_(std::move(body)) {
   unsigned char md[SHA_DIGEST_LENGTH];
@@ -84,122 +199,161 @@ RedisScript::RedisScript(std::string body) : body_(std::move(body)) {
   }
 }
 
-RedisClient::RedisClient(RedisOptions options) : options_(std::move(options)) {}
+RedisClient::RedisClient(RedisOptions options) : options_(std::move(options)) {
+  if (!options_.cluster.empty()) {
+    topology_ = MakeClusterTopology(options_);
+  } else if (!options_.sentinels.empty()) {
+    topology_ = MakeSentinelTopology(options_);
+  } else {
+    topology_ = MakeSingleTopology(options_);
+  }
+}
 
 RedisClient::~RedisClient() = default;
 
-Result<RedisClient::ContextPtr> RedisClient::Connect(std::chrono::milliseconds read_timeout) {
-  const int64_t now = SteadyMillis();
-  const int64_t last = last_connect_failure_ms_.load(std::memory_order_relaxed);
-  if (last != 0 && now - last < kRetryConnectAfterMs) {
-    return Status(ErrorCode::kUnavailable, "Redis is unavailable (recent connect failure)");
+Result<std::vector<RedisReply>> RedisClient::Run(int slot, std::vector<Argv> cmds, bool wait) {
+  std::chrono::milliseconds extra{0};
+  if (wait && options_.min_replicas > 0) {
+    cmds.push_back({"WAIT", std::to_string(options_.min_replicas),
+                    std::to_string(options_.wait_timeout.count())});
+    extra = options_.wait_timeout;
   }
-  ContextPtr ctx(
-      redisConnectWithTimeout(options_.host.c_str(), options_.port, ToTimeval(options_.timeout)));
-  if (!ctx || ctx->err) {
-    last_connect_failure_ms_.store(SteadyMillis(), std::memory_order_relaxed);
-    return Unavailable(ctx.get());
-  }
-  last_connect_failure_ms_.store(0, std::memory_order_relaxed);
-  if (redisSetTimeout(ctx.get(), ToTimeval(read_timeout)) != REDIS_OK) {
-    return Unavailable(ctx.get());
-  }
-  redisEnableKeepAlive(ctx.get());
-  if (!options_.password.empty()) {
-    auto reply = options_.user.empty()
-                     ? RunOn(ctx.get(), {"AUTH", options_.password})
-                     : RunOn(ctx.get(), {"AUTH", options_.user, options_.password});
-    if (!reply.ok()) return reply.status();
-  }
-  return ctx;
+  return topology_->Run(slot, cmds, extra);
 }
 
-Result<RedisClient::ContextPtr> RedisClient::Acquire() {
-  {
-    std::lock_guard lock(mu_);
-    if (!idle_.empty()) {
-      ContextPtr ctx = std::move(idle_.back());
-      idle_.pop_back();
-      return ctx;
-    }
-  }
-  return Connect(options_.timeout);
+Result<RedisReply> RedisClient::Single(int slot, const Argv& argv, bool wait, int64_t* replicas) {
+  auto r = Run(slot, {argv}, wait);
+  if (!r.ok()) return r.status();
+  if (replicas != nullptr && r->size() > 1 && !r->back().is_error()) *replicas = r->back().integer;
+  RedisReply& reply = r->front();
+  if (reply.is_error()) return ErrorReplyStatus(reply);
+  return std::move(reply);
 }
 
-void RedisClient::Release(ContextPtr ctx) {
-  if (!ctx || ctx->err) return;  // a context that saw an error is never reused
-  std::lock_guard lock(mu_);
-  if (idle_.size() < options_.pool_size) idle_.push_back(std::move(ctx));
+Result<RedisReply> RedisClient::Command(const Argv& argv) {
+  auto slot = SlotOf(CommandKeys(argv), argv.empty() ? "" : argv[0]);
+  if (!slot.ok()) return slot.status();
+  return Single(*slot, argv, false, nullptr);
 }
 
-Result<RedisReply> RedisClient::RunOn(redisContext* ctx, const std::vector<std::string>& argv) {
-  AppendArgv(ctx, argv);
-  void* raw = nullptr;
-  if (redisGetReply(ctx, &raw) != REDIS_OK || raw == nullptr) return Unavailable(ctx);
-  std::unique_ptr<redisReply, decltype(&freeReplyObject)> reply(static_cast<redisReply*>(raw),
-                                                                 freeReplyObject);
-  RedisReply out = Convert(reply.get());
-  if (out.is_error()) {
-    // LOADING (restart in progress) and READONLY (failover) are transient, not bugs.
-    if (out.str.rfind("LOADING", 0) == 0 || out.str.rfind("READONLY", 0) == 0 ||
-        out.str.rfind("MASTERDOWN", 0) == 0) {
-      return Status(ErrorCode::kUnavailable, "Redis is unavailable: " + out.str);
-    }
-    return Status(ErrorCode::kInternal, "Redis error: " + out.str);
-  }
-  return out;
+Result<RedisReply> RedisClient::CommandOn(std::string_view route, const Argv& argv) {
+  return Single(KeySlot(route), argv, false, nullptr);
 }
 
-Result<RedisReply> RedisClient::Command(const std::vector<std::string>& argv) {
-  auto ctx = Acquire();
-  if (!ctx.ok()) return ctx.status();
-  auto reply = RunOn(ctx->get(), argv);
-  Release(std::move(*ctx));
-  return reply;
+Result<std::vector<RedisReply>> RedisClient::Pipeline(const std::vector<Argv>& commands) {
+  return RunPipeline(commands, nullptr);
 }
 
-Result<std::vector<RedisReply>> RedisClient::Pipeline(
-    const std::vector<std::vector<std::string>>& commands) {
-  auto ctx = Acquire();
-  if (!ctx.ok()) return ctx.status();
-  for (const auto& argv : commands) AppendArgv(ctx->get(), argv);
-  std::vector<RedisReply> replies;
-  replies.reserve(commands.size());
+Result<std::vector<RedisReply>> RedisClient::PipelineDurable(const std::vector<Argv>& commands,
+                                                             DurableReply* outcome) {
+  return RunPipeline(commands, outcome);
+}
+
+Result<std::vector<RedisReply>> RedisClient::RunPipeline(const std::vector<Argv>& commands,
+                                                         DurableReply* outcome) {
+  const bool wait = outcome != nullptr && options_.min_replicas > 0;
+  // Commands grouped by slot (one group unless the cluster shards them), each group in order.
+  std::map<int, std::vector<size_t>> groups;
+  int last_slot = -1;
   for (size_t i = 0; i < commands.size(); ++i) {
-    void* raw = nullptr;
-    if (redisGetReply(ctx->get(), &raw) != REDIS_OK || raw == nullptr) {
-      return Unavailable(ctx->get());  // ctx is dropped: it has err set
-    }
-    replies.push_back(Convert(static_cast<redisReply*>(raw)));
-    freeReplyObject(raw);
+    auto slot = SlotOf(CommandKeys(commands[i]), commands[i].empty() ? "" : commands[i][0]);
+    if (!slot.ok()) return slot.status();
+    if (*slot >= 0) last_slot = *slot;
+    groups[topology_->Sharded() ? (*slot >= 0 ? *slot : last_slot) : 0].push_back(i);
   }
-  Release(std::move(*ctx));
+  std::vector<RedisReply> replies(commands.size());
+  int64_t fewest = -1;
+  for (const auto& [slot, idx] : groups) {
+    std::vector<Argv> cmds;
+    cmds.reserve(idx.size());
+    for (size_t i : idx) cmds.push_back(commands[i]);
+    const int route = topology_->Sharded() ? slot : last_slot;
+    auto r = Run(route, std::move(cmds), wait);
+    if (!r.ok()) return r.status();
+    if (wait) {
+      const RedisReply& w = r->back();
+      const int64_t got = w.is_error() ? 0 : w.integer;
+      fewest = fewest < 0 ? got : std::min(fewest, got);
+    }
+    for (size_t k = 0; k < idx.size(); ++k) {
+      RedisReply& reply = (*r)[k];
+      if (reply.is_error() && IsTransient(reply.str)) return ErrorReplyStatus(reply);
+      replies[idx[k]] = std::move(reply);
+    }
+  }
+  if (outcome != nullptr) {
+    outcome->replicas = std::max<int64_t>(0, fewest);
+    outcome->confirmed = !wait || fewest >= options_.min_replicas;
+  }
   return replies;
 }
 
-Result<RedisReply> RedisClient::Eval(const RedisScript& script,
-                                     const std::vector<std::string>& keys,
-                                     const std::vector<std::string>& args) {
-  std::vector<std::string> argv;
+Result<RedisReply> RedisClient::EvalOn(const RedisScript& script, const Argv& keys,
+                                       const Argv& args, bool wait, int64_t* replicas) {
+  std::vector<std::string_view> views(keys.begin(), keys.end());
+  auto slot = SlotOf(views, "EVALSHA");
+  if (!slot.ok()) return slot.status();
+  Argv argv;
   argv.reserve(3 + keys.size() + args.size());
   argv.push_back("EVALSHA");
   argv.push_back(script.sha1());
   argv.push_back(std::to_string(keys.size()));
   argv.insert(argv.end(), keys.begin(), keys.end());
   argv.insert(argv.end(), args.begin(), args.end());
-  auto reply = Command(argv);
+  auto reply = Single(*slot, argv, wait, replicas);
   if (!reply.ok() && reply.status().message().find("NOSCRIPT") != std::string::npos) {
-    // The script cache is empty after a Redis restart or failover: EVAL loads it again.
+    // The script cache is empty after a Redis restart or failover: EVAL loads it again. The
+    // script did not run, so running it now runs it once.
     argv[0] = "EVAL";
     argv[1] = script.body();
-    return Command(argv);
+    return Single(*slot, argv, wait, replicas);
   }
   return reply;
 }
 
-bool RedisClient::Ping() {
-  auto reply = Command({"PING"});
-  return reply.ok() && reply->str == "PONG";
+Result<RedisReply> RedisClient::Eval(const RedisScript& script, const Argv& keys,
+                                     const Argv& args) {
+  return EvalOn(script, keys, args, false, nullptr);
+}
+
+namespace {
+Result<DurableReply> Durable(Result<RedisReply> reply, int64_t replicas, int min_replicas) {
+  if (!reply.ok()) return reply.status();
+  DurableReply d;
+  d.reply = std::move(*reply);
+  d.replicas = replicas;
+  d.confirmed = min_replicas <= 0 || replicas >= min_replicas;
+  return d;
+}
+}  // namespace
+
+Result<DurableReply> RedisClient::CommandDurable(const Argv& argv) {
+  auto slot = SlotOf(CommandKeys(argv), argv.empty() ? "" : argv[0]);
+  if (!slot.ok()) return slot.status();
+  int64_t replicas = 0;
+  auto r = Single(*slot, argv, true, &replicas);
+  return Durable(std::move(r), replicas, options_.min_replicas);
+}
+
+Result<DurableReply> RedisClient::EvalDurable(const RedisScript& script, const Argv& keys,
+                                              const Argv& args) {
+  int64_t replicas = 0;
+  auto r = EvalOn(script, keys, args, true, &replicas);
+  return Durable(std::move(r), replicas, options_.min_replicas);
+}
+
+Status RedisClient::NotReplicated(const DurableReply& reply) const {
+  return Status(ErrorCode::kUnavailable, "Redis did not confirm the write: it reached " +
+                                             std::to_string(reply.replicas) + " of the " +
+                                             std::to_string(options_.min_replicas) +
+                                             " replicas it waits for within " +
+                                             std::to_string(options_.wait_timeout.count()) + " ms");
+}
+
+bool RedisClient::Ping() { return topology_->Ping(); }
+
+std::string RedisClient::Describe(std::string_view route) const {
+  return topology_->Describe(route.empty() ? -1 : KeySlot(route));
 }
 
 std::string AccountKey(std::string_view account_id, std::string_view suffix) {

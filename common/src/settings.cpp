@@ -25,7 +25,22 @@ constexpr SettingSpec kSettings[] = {
     {"DQ_REDIS_TIMEOUT_MS", "1000", true, 10, 60000, kRedisUsers, false,
      "connect and command timeout for Redis"},
     {"DQ_REDIS_POOL_SIZE", "32", true, 1, 1024, kRedisUsers, false,
-     "idle Redis connections kept per process"},
+     "idle Redis connections kept per process (per Redis server)"},
+    {"DQ_REDIS_SENTINELS", "", false, 0, 0, kRedisUsers, false,
+     "Redis Sentinel addresses, host:port,host:port (set: the master comes from them, and "
+     "DQ_REDIS_HOST and DQ_REDIS_PORT are ignored)"},
+    {"DQ_REDIS_MASTER_NAME", "dq", false, 0, 0, kRedisUsers, false,
+     "the master's name in Sentinel (sentinel monitor <name> ...)"},
+    {"DQ_REDIS_SENTINEL_PASSWORD", "", false, 0, 0, kRedisUsers, true,
+     "AUTH password of the sentinels (empty: none)"},
+    {"DQ_REDIS_CLUSTER", "", false, 0, 0, kRedisUsers, false,
+     "Redis Cluster seed nodes, host:port,host:port (set: commands are routed by slot, and "
+     "DQ_REDIS_HOST and DQ_REDIS_PORT are ignored)"},
+    {"DQ_REDIS_MIN_REPLICAS", "0", true, 0, 16, kRedisUsers, false,
+     "writes that must survive a failover (claims, finishes, quota, keys, sign-ups) wait for "
+     "this many replicas (WAIT); fewer in time answers 503 (0: no wait, for one Redis)"},
+    {"DQ_REDIS_WAIT_TIMEOUT_MS", "500", true, 1, 60000, kRedisUsers, false,
+     "how long such a write waits for its replicas"},
     // Gateway
     {"DQ_GATEWAY_BIND", "0.0.0.0", false, 0, 0, kGateway, false, "address the HTTP server binds"},
     {"DQ_GATEWAY_PORT", "8080", true, 0, 65535, kGateway, false, "HTTP port (0: any free port)"},

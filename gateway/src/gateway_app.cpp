@@ -6,6 +6,7 @@
 namespace dq::gateway {
 
 GatewayApp::GatewayApp(const GatewaySettings& g, const Settings& table) : role_(g.role) {
+  LogRedisMode(g.redis);
   redis_ = std::make_unique<RedisClient>(g.redis);
   const Clock& clock = SystemClock::Instance();
   accounts_ = std::make_unique<RedisAccountStore>(*redis_, clock);

@@ -12,17 +12,6 @@ std::chrono::milliseconds Ms(const Settings& s, std::string_view name) {
   return std::chrono::milliseconds(s.Int(name));
 }
 
-RedisOptions BindRedis(const Settings& s) {
-  RedisOptions ro;
-  ro.host = s.String("DQ_REDIS_HOST");
-  ro.port = static_cast<int>(s.Int("DQ_REDIS_PORT"));
-  ro.user = s.String("DQ_REDIS_USER");
-  ro.password = s.String("DQ_REDIS_PASSWORD");
-  ro.timeout = Ms(s, "DQ_REDIS_TIMEOUT_MS");
-  ro.pool_size = Size(s, "DQ_REDIS_POOL_SIZE");
-  return ro;
-}
-
 void BindLimits(const Settings& s, GatewaySettings& g) {
   g.rate_limit.general = s.Int("DQ_RATE_LIMIT_GENERAL");
   g.rate_limit.upload = s.Int("DQ_RATE_LIMIT_UPLOAD");
@@ -36,6 +25,10 @@ void BindLimits(const Settings& s, GatewaySettings& g) {
     RedisOptions lo = g.redis;
     if (!host.empty()) lo.host = host;
     if (port != 0) lo.port = static_cast<int>(port);
+    // One server: its counters need neither a failover nor replicas (issue 35).
+    lo.sentinels.clear();
+    lo.cluster.clear();
+    lo.min_replicas = 0;
     g.limiter_redis = lo;
   }
   g.quota.free = s.Int("DQ_QUOTA_FREE");
@@ -94,7 +87,9 @@ Result<GatewaySettings> BindGatewaySettings(const Settings& s) {
   }
   g.log_level = s.String("DQ_LOG_LEVEL");
   g.shutdown_grace = Ms(s, "DQ_SHUTDOWN_GRACE_MS");
-  g.redis = BindRedis(s);
+  auto redis = RedisOptionsFromSettings(s);  // one server, Sentinel or Cluster
+  if (!redis.ok()) return redis.status();
+  g.redis = std::move(*redis);
   BindLimits(s, g);
   g.validator_addr = s.String("DQ_VALIDATOR_ADDR");
   g.validator_timeout = Ms(s, "DQ_VALIDATOR_TIMEOUT_MS");

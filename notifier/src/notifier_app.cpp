@@ -49,6 +49,7 @@ std::unique_ptr<webhook::HttpSender> NotifierApp::NewSender() const {
 }
 
 Status NotifierApp::Start() {
+  LogRedisMode(settings_.redis);
   redis_ = std::make_unique<RedisClient>(settings_.redis);
   RedisOptions blocking = settings_.redis;
   blocking.timeout = std::chrono::milliseconds(kBlockMs) + settings_.redis.timeout +

@@ -22,12 +22,9 @@ Result<NotifierSettings> LoadNotifierSettings(const std::map<std::string, std::s
 
   NotifierSettings out;
   out.log_level = s->String("DQ_LOG_LEVEL");
-  out.redis.host = s->String("DQ_REDIS_HOST");
-  out.redis.port = static_cast<int>(s->Int("DQ_REDIS_PORT"));
-  out.redis.user = s->String("DQ_REDIS_USER");
-  out.redis.password = s->String("DQ_REDIS_PASSWORD");
-  out.redis.timeout = std::chrono::milliseconds(s->Int("DQ_REDIS_TIMEOUT_MS"));
-  out.redis.pool_size = static_cast<size_t>(s->Int("DQ_REDIS_POOL_SIZE"));
+  auto redis = RedisOptionsFromSettings(*s);
+  if (!redis.ok()) return redis.status();
+  out.redis = std::move(*redis);
   out.bind = s->String("DQ_NOTIFIER_BIND");
   out.port = static_cast<int>(s->Int("DQ_NOTIFIER_PORT"));
   out.grpc_port = static_cast<int>(s->Int("DQ_NOTIFIER_GRPC_PORT"));

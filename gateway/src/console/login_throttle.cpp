@@ -31,13 +31,14 @@ Result<int64_t> RedisLoginThrottle::Blocked(std::string_view email, std::string_
 
 Status RedisLoginThrottle::RecordFailure(std::string_view email, std::string_view client_ip) {
   const std::string window = std::to_string(policy_.window.count());
-  std::vector<std::vector<std::string>> cmds;
+  // One pipeline per key: the two keys are in different slots (Redis Cluster).
   for (const std::string& key : {EmailKey(email), IpKey(client_ip)}) {
-    cmds.push_back({"INCR", key});
-    cmds.push_back({"EXPIRE", key, window, "NX"});  // the first failure starts the window
+    auto replies = redis_.Pipeline({{"INCR", key},
+                                    // the first failure starts the window
+                                    {"EXPIRE", key, window, "NX"}});
+    if (!replies.ok()) return replies.status();
   }
-  auto replies = redis_.Pipeline(cmds);
-  return replies.ok() ? Status::Ok() : replies.status();
+  return Status::Ok();
 }
 
 Status RedisLoginThrottle::RecordSuccess(std::string_view email) {

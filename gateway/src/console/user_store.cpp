@@ -5,19 +5,33 @@ namespace {
 
 std::string EmailKey(std::string_view email) { return "dq:email:" + std::string(email); }
 
+// KEYS: the e-mail index entry. ARGV: account id. Deletes it only if it still names the account.
+const RedisScript kReleaseEmail(R"lua(
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+)lua");
+
 }  // namespace
 
 Status RedisUserStore::Create(const User& user) {
   const std::string user_key = AccountKey(user.account_id, "user");
-  auto write = redis_.Command({"HSET", user_key, "email", user.email, "name", user.name,
-                               "password_hash", user.password_hash, "created_at",
-                               user.created_at});
+  // Durable (DQ_REDIS_MIN_REPLICAS): a sign-up that answered 201 survives a failover. Two slots,
+  // two commands; a claim not known to survive is taken back, so the 503's retry can sign up.
+  auto write = redis_.CommandDurable({"HSET", user_key, "email", user.email, "name", user.name,
+                                      "password_hash", user.password_hash, "created_at",
+                                      user.created_at});
   if (!write.ok()) return write.status();
-  auto claim = redis_.Command({"SET", EmailKey(user.email), user.account_id, "NX"});
+  if (!write->confirmed) return redis_.NotReplicated(*write);
+  auto claim = redis_.CommandDurable({"SET", EmailKey(user.email), user.account_id, "NX"});
   if (!claim.ok()) return claim.status();
-  if (claim->is_nil()) {
+  if (claim->reply.is_nil()) {
     redis_.Command({"DEL", user_key});
     return Status(ErrorCode::kEmailTaken, "An account with this e-mail address already exists.");
+  }
+  if (!claim->confirmed) {
+    redis_.Eval(kReleaseEmail, {EmailKey(user.email)}, {user.account_id});
+    redis_.Command({"DEL", user_key});
+    return redis_.NotReplicated(*claim);
   }
   return Status::Ok();
 }

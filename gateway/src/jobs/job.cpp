@@ -213,6 +213,7 @@ Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) 
     else if (k == "health_score") j.health_score = ToInt(v);
     else if (k == "channels") j.channels = v;
     else if (k == "attempts") j.attempts = ToInt(v);
+    else if (k == "claim_id") j.claim_id = v;
     else if (k == "postponed") j.postponed = ToInt(v);
     else if (k == "created_at") j.created_at = v;
     else if (k == "created_ms") j.created_ms = ToInt(v);

@@ -1,7 +1,7 @@
 // A job: one uploaded file, validated asynchronously. Status goes queued -> processing -> done
 // or failed (with `error`); a job whose worker dies goes back to queued and is taken again.
-// `attempts` is also the fencing token: every claim increments it, and every write of an attempt
-// is refused once a newer attempt exists (docs/architecture.md, "The job flow").
+// Every claim writes a random `claim_id`, the fencing token: every write of an attempt is refused
+// once a newer attempt exists (docs/architecture.md, "The job flow"). `attempts` only counts.
 #pragma once
 
 #include <cstdint>
@@ -54,7 +54,11 @@ struct Job : report::FileCheck {
   int64_t rows_done = 0;     // rows whose results are stored (for a cancelled job's refund)
   int64_t health_score = 0;  // 0 until done
   std::string channels;      // with a platform: ChannelsJson of the final stats, once done
-  int64_t attempts = 0;      // times a worker started it; the current attempt's fencing token
+  int64_t attempts = 0;      // times a worker started it (a count, not a token)
+  // The current attempt's fencing token: random, written by each claim (never by the API). A
+  // counter is not unique across a Redis failover (a claim lost with the old master reissues its
+  // number); a random id is.
+  std::string claim_id;
   // Attempts that stopped because a dependency (validator, Redis) was down, and said so. They
   // do not count against max_attempts: a validator restart must not fail the jobs it interrupts.
   int64_t postponed = 0;

@@ -17,7 +17,11 @@ std::string Numbered(const char* dir, int64_t n) {
 
 }  // namespace
 
-std::string AttemptName(const Job& job) { return "a" + std::to_string(job.attempts); }
+// The claim id (issue 35): attempt numbers are not unique across a Redis failover, and two
+// attempts with one name would write the same objects.
+std::string AttemptName(const Job& job) {
+  return "a" + std::to_string(job.attempts) + "-" + job.claim_id;
+}
 
 Result<std::string> FilePieceKey(const Job& job, int64_t index) {
   return artifact::ObjectKey({job.account_id, job.id, std::string(artifact::kUploadAttempt),

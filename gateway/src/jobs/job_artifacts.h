@@ -32,7 +32,7 @@ namespace dq::gateway {
 inline constexpr int64_t kIssuesPerPage = 1000;
 inline constexpr const char* kFileInStore = "store";  // Job::file_store
 
-// The attempt's name in object keys: "a<attempts>", the fencing token of the claim.
+// The attempt's name in object keys: "a<attempts>-<claim id>", unique per claim (issue 35).
 std::string AttemptName(const Job& job);
 
 // Object keys (kInvalidRequest only for ids that cannot be keys, which dq never makes).

@@ -5,7 +5,7 @@
 // - the API (upload, list, detail, summary, delete), which never races a worker's writes: a
 //   delete removes the job in one atomic step, and the worker's next write finds it gone;
 // - one attempt of a worker, which claims the job and then writes with its fencing token
-//   (`job.attempts` after the claim). Every attempt-side write checks, atomically with the write,
+//   (`job.claim_id` after the claim: random, so unique even when a failover loses a claim). Every attempt-side write checks, atomically with the write,
 //   that the job still exists and that no newer attempt claimed it; otherwise it writes nothing
 //   and fails with kAborted. So two workers on one job can never both write.
 //
@@ -26,7 +26,7 @@ namespace dq::gateway {
 
 // What a claim found.
 enum class ClaimKind {
-  kRun,          // claimed: job.attempts is the new token; results of earlier attempts dropped
+  kRun,          // claimed: job.claim_id is the new token; results of earlier attempts dropped
   kFinished,     // done or failed already (publish its event if job.event_published is false)
   kGone,         // no such job (deleted, expired, or its upload was abandoned)
   kNotAccepted,  // stored and queued but not yet listed (its upload may still be answering)
@@ -101,9 +101,9 @@ class JobStore {
   virtual Status ReleaseIdempotencyKey(std::string_view account_id, std::string_view key,
                                        std::string_view body_hash, std::string_view job_id) = 0;
 
-  // --- One attempt of a worker (fenced by job.attempts) ---------------------------------------
-  // Claims the job for a new attempt: increments `attempts`, sets processing and started_at and
-  // drops any output of earlier attempts, atomically.
+  // --- One attempt of a worker (fenced by job.claim_id) ---------------------------------------
+  // Claims the job for a new attempt: increments `attempts`, writes a new random `claim_id` (the
+  // token), sets processing and started_at and drops any output of earlier attempts, atomically.
   virtual Result<Claim> ClaimJob(std::string_view account_id, std::string_view id,
                                  std::string_view started_at) = 0;
   // Piece `index` of the upload: while the job runs, and after it is done (the cleaned file is

@@ -34,9 +34,13 @@ Status RedisJobQueue::EnsureGroup() {
 }
 
 Status RedisJobQueue::Enqueue(const std::string& account_id, const std::string& job_id) {
-  auto r = redis_.Command(
+  // Durable: an accepted job's entry must survive a failover (in Redis Cluster the queue is on
+  // another master than the job). Unconfirmed, the upload answers 503 and abandons the job; a
+  // worker that takes the entry finds the job gone and acknowledges it.
+  auto r = redis_.CommandDurable(
       {"XADD", kJobQueueKey, "*", "account_id", account_id, "job_id", job_id});
-  return r.ok() ? Status::Ok() : r.status();
+  if (!r.ok()) return r.status();
+  return r->confirmed ? Status::Ok() : redis_.NotReplicated(*r);
 }
 
 Result<std::optional<QueueEntry>> RedisJobQueue::Next(const std::string& consumer,

@@ -3,10 +3,11 @@
 namespace dq::gateway::scripts {
 namespace {
 
-// The fence every attempt-side write begins with.
+// The fence every attempt-side write begins with. ARGV[1] is the attempt's claim id; a job with
+// none (claimed by an earlier version) matches no caller, as HGET gives false, never a string.
 constexpr const char* kFence = R"lua(
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'gone' end
-if redis.call('HGET', KEYS[1], 'attempts') ~= ARGV[1] then return 'stale' end
+if redis.call('HGET', KEYS[1], 'claim_id') ~= ARGV[1] then return 'stale' end
 )lua";
 
 std::string Fenced(const char* body) { return std::string(kFence) + body; }
@@ -16,14 +17,20 @@ std::string Fenced(const char* body) { return std::string(kFence) + body; }
 const RedisScript kClaim(R"lua(
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'gone'} end
 local st = redis.call('HGET', KEYS[1], 'status')
-if st == 'done' or st == 'failed' then return {'finished', redis.call('HGETALL', KEYS[1])} end
+if st == 'done' or st == 'failed' then
+  -- Rewritten as it is: a write, so the caller's WAIT covers the finish before it publishes.
+  if redis.call('HGET', KEYS[1], 'event_published') ~= '1' then
+    redis.call('HSET', KEYS[1], 'event_published', '0')
+  end
+  return {'finished', redis.call('HGETALL', KEYS[1])}
+end
 if redis.call('HGET', KEYS[1], 'accepted') == '0' then
   return {'not_accepted', redis.call('HGETALL', KEYS[1])}
 end
 redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 redis.call('HSET', KEYS[1], 'status', 'processing', 'started_at', ARGV[1], 'rows_done', '0',
            'issues', '0', 'issues_found', '0', 'fix_bytes', '0', 'issue_pages', '0',
-           'fix_pieces', '0', 'cleaned_pieces', '0', 'output_attempt', '')
+           'fix_pieces', '0', 'cleaned_pieces', '0', 'output_attempt', '', 'claim_id', ARGV[3])
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[6])
 local file_bytes = redis.call('HGET', KEYS[1], 'file_bytes') or '0'
 if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('HSET', KEYS[5], ARGV[2], file_bytes) end
@@ -120,6 +127,13 @@ redis.call('EXPIRE', KEYS[2], ARGV[3])
 return 1
 )lua");
 
+const RedisScript kUnaccept(R"lua(
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'accepted', '0')
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1
+)lua");
+
 const RedisScript kRemove(R"lua(
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local j = redis.call('HMGET', KEYS[1], 'status', 'accepted', 'refunded', 'rows_total',
@@ -143,11 +157,14 @@ return 1
 )lua");
 
 const RedisScript kReserveBytes(R"lua(
+local n = tonumber(ARGV[6])
+local checked = {}
+for i = 1, n do checked[ARGV[6 + i]] = 3 * i end
 local all = redis.call('HGETALL', KEYS[1])
 local stored = 0
 for i = 1, #all, 2 do
-  local job = ARGV[4] .. all[i]
-  if redis.call('EXISTS', job) == 0 and redis.call('EXISTS', job .. ':file') == 0 then
+  local k = checked[all[i]]
+  if k and redis.call('EXISTS', KEYS[k], KEYS[k + 1], KEYS[k + 2]) == 0 then
     redis.call('HDEL', KEYS[1], all[i])
   else
     stored = stored + tonumber(all[i + 1])
@@ -156,7 +173,8 @@ end
 local ceiling = tonumber(ARGV[3])
 if ceiling > 0 and stored + tonumber(ARGV[2]) > ceiling then return {0, stored} end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-redis.call('EXPIRE', KEYS[1], ARGV[5])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('SET', KEYS[2], '1', 'EX', ARGV[5])
 return {1, stored}
 )lua");
 

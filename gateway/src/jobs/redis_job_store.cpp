@@ -38,6 +38,15 @@ Status FenceStatus(const Result<RedisReply>& r, const std::string& job_id) {
   return Status::Ok();
 }
 
+// The same for a durable write: a write that did not reach its replicas in time is kUnavailable
+// (the runner retries the job; nothing is published or acknowledged meanwhile).
+Status FenceStatus(RedisClient& redis, const Result<DurableReply>& r, const std::string& job_id) {
+  if (!r.ok()) return r.status();
+  Status s = FenceStatus(Result<RedisReply>(r->reply), job_id);
+  if (s.ok() && !r->confirmed) return redis.NotReplicated(*r);
+  return s;
+}
+
 std::string QuotaKey(const Job& job) {
   return AccountKey(job.account_id, "quota:" + job.quota_month);
 }
@@ -72,13 +81,28 @@ std::string JobPartKey(std::string_view account_id, std::string_view id, std::st
   return AccountKey(account_id, "job:" + std::string(id) + ":" + std::string(part));
 }
 
-Status RedisJobStore::Create(const Job& job, UploadPieces& file_pieces) {
-  const std::string ttl = std::to_string(limits_.ttl.count());
-  const std::string bytes_key = AccountKey(job.account_id, "job_bytes");
-  auto reserved = redis_.Eval(scripts::kReserveBytes, {bytes_key},
-                              {job.id, std::to_string(job.file_bytes),
-                               std::to_string(limits_.max_account_bytes),
-                               AccountKey(job.account_id, "job:"), ttl});
+Status RedisJobStore::ReserveBytes(const Job& job) {
+  const std::string& a = job.account_id;
+  const std::string bytes_key = AccountKey(a, "job_bytes");
+  // The jobs whose entries may be stale: a sample of at most kReserveCheckJobs (HRANDFIELD with a
+  // positive count: distinct fields, all of them when there are fewer), so the script's key list
+  // stays bounded and every key it touches is passed in (Redis Cluster refuses any other).
+  auto listed = redis_.Command({"HRANDFIELD", bytes_key, std::to_string(kReserveCheckJobs)});
+  if (!listed.ok()) return listed.status();
+  std::vector<std::string> keys = {bytes_key, JobPartKey(a, job.id, "reserved")};
+  std::vector<std::string> args = {job.id,
+                                   std::to_string(job.file_bytes),
+                                   std::to_string(limits_.max_account_bytes),
+                                   std::to_string(limits_.ttl.count()),
+                                   std::to_string(kReservationTtl.count()),
+                                   std::to_string(listed->elements.size())};
+  for (const auto& e : listed->elements) {
+    keys.push_back(JobKey(a, e.str));
+    keys.push_back(JobPartKey(a, e.str, "file"));
+    keys.push_back(JobPartKey(a, e.str, "reserved"));
+    args.push_back(e.str);
+  }
+  auto reserved = redis_.Eval(scripts::kReserveBytes, keys, args);
   if (!reserved.ok()) return reserved.status();
   if (reserved->elements.size() == 2 && reserved->elements[0].integer == 0) {
     const int64_t stored = reserved->elements[1].integer;
@@ -90,6 +114,18 @@ Status RedisJobStore::Create(const Job& job, UploadPieces& file_pieces) {
                       " bytes; delete finished jobs (DELETE /v1/jobs/{id}) or wait until they "
                       "expire.");
   }
+  return Status::Ok();
+}
+
+Status RedisJobStore::Create(const Job& job, UploadPieces& file_pieces) {
+  if (Status s = ReserveBytes(job); !s.ok()) return s;
+  return StoreReserved(job, file_pieces);
+}
+
+Status RedisJobStore::StoreReserved(const Job& job, UploadPieces& file_pieces) {
+  const std::string ttl = std::to_string(limits_.ttl.count());
+  const std::string bytes_key = AccountKey(job.account_id, "job_bytes");
+  const std::string mark_key = JobPartKey(job.account_id, job.id, "reserved");
   const std::string file_key = JobPartKey(job.account_id, job.id, "file");
   // The file first, then the job itself: a job that exists always has its whole file. Each piece
   // is compressed (piece_codec.h): Redis's cost is the bytes it keeps and appends to its AOF. One
@@ -118,11 +154,13 @@ Status RedisJobStore::Create(const Job& job, UploadPieces& file_pieces) {
     if (artifacts_ != nullptr) stored.file_store = kFileInStore;
     std::vector<std::string> hset = {"HSET", JobKey(job.account_id, job.id)};
     for (auto& a : JobToHashArgs(stored)) hset.push_back(std::move(a));
+    // The job hash now keeps the reservation: its mark goes.
     s = CheckReplies(redis_.Pipeline({std::move(hset),
-                                      {"EXPIRE", JobKey(job.account_id, job.id), ttl}}));
+                                      {"EXPIRE", JobKey(job.account_id, job.id), ttl},
+                                      {"DEL", mark_key}}));
   }
-  if (!s.ok()) {  // leave nothing behind (best effort: the pieces expire anyway)
-    redis_.Pipeline({{"DEL", file_key, JobKey(job.account_id, job.id)},
+  if (!s.ok()) {  // leave nothing behind (best effort: the pieces and the mark expire anyway)
+    redis_.Pipeline({{"DEL", file_key, JobKey(job.account_id, job.id), mark_key},
                      {"HDEL", bytes_key, job.id}});
     DeleteObjects(artifact::JobPrefix(job.account_id, job.id));
   }
@@ -130,19 +168,30 @@ Status RedisJobStore::Create(const Job& job, UploadPieces& file_pieces) {
 }
 
 Status RedisJobStore::Accept(const Job& job) {
-  auto r = redis_.Eval(scripts::kAccept,
-                       {JobKey(job.account_id, job.id), AccountKey(job.account_id, "jobs")},
-                       {std::to_string(job.created_ms),
-                        std::to_string(job.created_ms - limits_.ttl.count() * 1000),
-                        std::to_string(limits_.ttl.count()), job.id});
+  // Durable: the 202 that follows means the job, its pieces and its quota (all before it, on the
+  // same master) would survive a failover. Unconfirmed, the acceptance is taken back, so the
+  // upload's Abandon removes the job and gives its quota back, as its 503 says.
+  const std::vector<std::string> keys = {JobKey(job.account_id, job.id),
+                                         AccountKey(job.account_id, "jobs")};
+  auto r = redis_.EvalDurable(scripts::kAccept, keys,
+                              {std::to_string(job.created_ms),
+                               std::to_string(job.created_ms - limits_.ttl.count() * 1000),
+                               std::to_string(limits_.ttl.count()), job.id});
   if (!r.ok()) return r.status();
-  if (r->integer != 1) return Status(ErrorCode::kInternal, "the job vanished before it was listed");
+  if (r->reply.integer != 1) {
+    return Status(ErrorCode::kInternal, "the job vanished before it was listed");
+  }
+  if (!r->confirmed) {
+    redis_.Eval(scripts::kUnaccept, keys, {job.id});
+    return redis_.NotReplicated(*r);
+  }
   return Status::Ok();
 }
 
 Status RedisJobStore::Remove(const Job& job, const char* mode) {
   const std::string& a = job.account_id;
-  auto r = redis_.Eval(
+  // Durable: a delete or an abandon gives quota back.
+  auto r = redis_.EvalDurable(
       scripts::kRemove,
       {JobKey(a, job.id), JobPartKey(a, job.id, "file"), JobPartKey(a, job.id, "issues"),
        JobPartKey(a, job.id, "cleaned"), JobPartKey(a, job.id, "summary"),
@@ -150,9 +199,9 @@ Status RedisJobStore::Remove(const Job& job, const char* mode) {
        IdempotencyKey(a, job.idempotency_key), JobPartKey(a, job.id, "fixes")},
       {job.id, mode, job.idempotency_key});
   if (!r.ok()) return r.status();
-  if (r->integer != 1) return Status(ErrorCode::kNotFound, "no such job");
+  if (r->reply.integer != 1) return Status(ErrorCode::kNotFound, "no such job");
   DeleteObjects(artifact::JobPrefix(a, job.id));
-  return Status::Ok();
+  return r->confirmed ? Status::Ok() : redis_.NotReplicated(*r);
 }
 
 Result<Job> RedisJobStore::Committed(const Job& job) {
@@ -325,16 +374,22 @@ Status RedisJobStore::ReleaseIdempotencyKey(std::string_view account_id, std::st
 
 Result<Claim> RedisJobStore::ClaimJob(std::string_view account_id, std::string_view id,
                                       std::string_view started_at) {
-  auto r = redis_.Eval(scripts::kClaim,
-                       {JobKey(account_id, id), JobPartKey(account_id, id, "issues"),
-                        JobPartKey(account_id, id, "cleaned"),
-                        JobPartKey(account_id, id, "summary"), AccountKey(account_id, "job_bytes"),
-                        JobPartKey(account_id, id, "fixes")},
-                       {std::string(started_at), std::string(id)});
-  if (!r.ok()) return r.status();
+  // Durable: the attempt starts only once its claim would survive a failover (a claim lost with
+  // the master would leave this attempt's work to be refused and its count lost).
+  auto d = redis_.EvalDurable(
+      scripts::kClaim,
+      {JobKey(account_id, id), JobPartKey(account_id, id, "issues"),
+       JobPartKey(account_id, id, "cleaned"), JobPartKey(account_id, id, "summary"),
+       AccountKey(account_id, "job_bytes"), JobPartKey(account_id, id, "fixes")},
+      {std::string(started_at), std::string(id), RandomBase62(22)});
+  if (!d.ok()) return d.status();
+  const RedisReply* r = &d->reply;
   Claim c;
   const std::string kind = r->elements.empty() ? "gone" : r->elements[0].str;
   if (kind == "gone" || r->elements.size() < 2) return c;
+  // A claim, or a finished job's unpublished event (the finish must be replicated before its
+  // event goes out): both wrote, and wait for their replicas.
+  if ((kind == "run" || kind == "finished") && !d->confirmed) return redis_.NotReplicated(*d);
   c.job = JobFromHash(Pairs(r->elements[1]));
   if (c.job.account_id != account_id) return Claim{};
   c.kind = kind == "finished"       ? ClaimKind::kFinished
@@ -454,7 +509,7 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
     }
   }
   hset.insert(hset.end(), committed.begin(), committed.end());
-  std::vector<std::string> args = {std::to_string(job.attempts),
+  std::vector<std::string> args = {job.claim_id,
                                    job.id,
                                    std::to_string(limits_.ttl.count()),
                                    w.summary_json,
@@ -476,12 +531,16 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
   args.insert(args.end(), pushed->begin(), pushed->end());
   args.push_back(replace_tail ? "1" : "0");
   args.push_back(std::to_string(paged_bytes));
-  auto r = redis_.Eval(scripts::kWrite,
-                       {JobKey(a, job.id), JobPartKey(a, job.id, "issues"),
-                        JobPartKey(a, job.id, "fixes"), JobPartKey(a, job.id, "summary"),
-                        AccountKey(a, "job_bytes"), QuotaKey(job), JobPartKey(a, job.id, "file")},
-                       args);
-  Status s = FenceStatus(r, job.id);
+  const std::vector<std::string> keys = {
+      JobKey(a, job.id),          JobPartKey(a, job.id, "issues"), JobPartKey(a, job.id, "fixes"),
+      JobPartKey(a, job.id, "summary"), AccountKey(a, "job_bytes"), QuotaKey(job),
+      JobPartKey(a, job.id, "file")};
+  // The finish is durable: its event is published only once replicas have it.
+  Status s = end != nullptr
+                 ? FenceStatus(redis_, redis_.EvalDurable(scripts::kWrite, keys, args), job.id)
+                 : FenceStatus(redis_.Eval(scripts::kWrite, keys, args), job.id);
+  // Objects go only after a confirmed finish: one that a failover could undo would find them
+  // gone when the job runs again (unconfirmed, they are left to the sweep).
   if (s.ok() && end != nullptr && artifacts_ != nullptr &&
       !(end->status == "done" && job.cleaned_from == kCleanedFromFixes)) {
     // The script dropped the upload and the fixes (no cleaned file will be written from them):
@@ -509,14 +568,14 @@ Status RedisJobStore::WriteCleanedPiece(const Job& job, std::string_view piece) 
     auto r = redis_.Eval(
         scripts::kAppendCleaned,
         {JobKey(a, job.id), JobPartKey(a, job.id, "cleaned"), AccountKey(a, "job_bytes")},
-        {std::to_string(job.attempts), job.id, std::to_string(limits_.ttl.count()), "",
+        {job.claim_id, job.id, std::to_string(limits_.ttl.count()), "",
          std::to_string(piece.size()), std::to_string(n + 1), AttemptName(job)});
     return FenceStatus(r, job.id);
   }
   auto r = redis_.Eval(
       scripts::kAppendCleaned,
       {JobKey(a, job.id), JobPartKey(a, job.id, "cleaned"), AccountKey(a, "job_bytes")},
-      {std::to_string(job.attempts), job.id, std::to_string(limits_.ttl.count()),
+      {job.claim_id, job.id, std::to_string(limits_.ttl.count()),
        job.pieces == kPiecesZstd ? CompressPiece(piece) : std::string(piece),
        std::to_string(piece.size())});
   return FenceStatus(r, job.id);
@@ -527,8 +586,7 @@ Status RedisJobStore::Finish(const Job& job, const JobWrite& w, const JobEnd& en
 }
 
 Status RedisJobStore::Postpone(const Job& job) {
-  auto r = redis_.Eval(scripts::kPostpone, {JobKey(job.account_id, job.id)},
-                       {std::to_string(job.attempts)});
+  auto r = redis_.Eval(scripts::kPostpone, {JobKey(job.account_id, job.id)}, {job.claim_id});
   return FenceStatus(r, job.id);
 }
 

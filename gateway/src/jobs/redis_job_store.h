@@ -16,6 +16,8 @@
 //   dq:{acct}:job:<id>:summary   STRING the summary's by_field / by_code JSON
 //   dq:{acct}:job_bytes          HASH   job id -> bytes stored for it, uncompressed (the
 //                                       account's ceiling)
+//   dq:{acct}:job:<id>:reserved  STRING a reservation in job_bytes whose job is not stored yet
+//                                       (ten minutes at most)
 //   dq:{acct}:idem:<sha256>      STRING "<body sha256> <job id>" for an Idempotency-Key, 24 h
 //
 // With an artifact store (the constructor's `artifacts`), the job's files go there instead
@@ -46,7 +48,19 @@ class RedisJobStore final : public JobStore {
                 artifact::ArtifactStore* artifacts = nullptr)
       : redis_(redis), limits_(limits), artifacts_(artifacts) {}
 
+  // ReserveBytes, then StoreReserved.
   Status Create(const Job& job, UploadPieces& file_pieces) override;
+  // The two steps of Create, apart for tests that run another upload between them. ReserveBytes
+  // counts the job's bytes against the account's ceiling and marks the reservation (the mark,
+  // `:reserved`, lives kReservationTtl, so a gateway that dies before storing frees the bytes
+  // then); StoreReserved stores the pieces and the job, and drops the mark.
+  Status ReserveBytes(const Job& job);
+  Status StoreReserved(const Job& job, UploadPieces& file_pieces);
+
+  // How long a reservation's mark keeps it while nothing of its job is stored yet.
+  static constexpr std::chrono::seconds kReservationTtl{600};
+  // At most this many of the account's jobs are checked for expiry per reservation.
+  static constexpr int kReserveCheckJobs = 1000;
   Status Accept(const Job& job) override;
   Status Abandon(const Job& job) override;
   Result<std::optional<Job>> Get(std::string_view account_id, std::string_view id) override;

@@ -45,11 +45,19 @@ int64_t QuotaPolicy::For(const Account& account) const {
 Result<QuotaReservation> RedisQuotaService::Reserve(const Account& account, int64_t records) {
   QuotaReservation r{account.id, FormatYearMonth(clock_.Now()), records};
   const int64_t quota = policy_.For(account);
-  auto reply = redis_.Eval(kReserveScript, {AccountKey(account.id, "quota:" + r.month)},
-                           {std::to_string(records), std::to_string(quota),
-                            std::to_string(kCounterTtlSeconds)});
-  if (!reply.ok()) return reply.status();
+  // Durable: a reservation lost in a failover would let the account use its records twice.
+  auto durable = redis_.EvalDurable(kReserveScript, {AccountKey(account.id, "quota:" + r.month)},
+                                    {std::to_string(records), std::to_string(quota),
+                                     std::to_string(kCounterTtlSeconds)});
+  if (!durable.ok()) return durable.status();
+  const RedisReply* reply = &durable->reply;
   if (reply->elements.size() != 2) return Status(ErrorCode::kInternal, "unexpected quota reply");
+  if (reply->elements[0].integer == 1 && !durable->confirmed) {
+    // Reserved on the master, not known to survive it: given back before the 503, so a retry
+    // is charged once (if the master dies, the reservation and its refund are lost together).
+    (void)Release(r);  // best effort: the answer is a 503 either way
+    return redis_.NotReplicated(*durable);
+  }
   if (reply->elements[0].integer != 1) {
     const int64_t used = reply->elements[1].integer;
     return Status(ErrorCode::kQuotaExceeded,
@@ -63,9 +71,10 @@ Result<QuotaReservation> RedisQuotaService::Reserve(const Account& account, int6
 
 Status RedisQuotaService::Release(const QuotaReservation& r) {
   if (r.records == 0) return Status::Ok();
-  auto reply = redis_.Command(
+  auto reply = redis_.CommandDurable(
       {"DECRBY", AccountKey(r.account_id, "quota:" + r.month), std::to_string(r.records)});
-  return reply.ok() ? Status::Ok() : reply.status();
+  if (!reply.ok()) return reply.status();
+  return reply->confirmed ? Status::Ok() : redis_.NotReplicated(*reply);
 }
 
 Result<QuotaUsage> RedisQuotaService::Usage(const Account& account) {

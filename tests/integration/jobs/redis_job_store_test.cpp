@@ -3,10 +3,14 @@
 // (the cleaned file is written from them on download), a failed one does not; the account's
 // storage ceiling counts uncompressed bytes; jobs stored raw, before compression, and cleaned
 // files stored whole by an earlier version still read; a damaged piece is an error that says so.
+// Fencing is by claim id, so a reissued attempt number cannot write; two uploads near the byte
+// ceiling never pass it together.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "dq/common/redis_client.h"
 #include "dq/testing/harness.h"
@@ -173,7 +177,7 @@ TEST_F(RedisJobStoreTest, AWorkbookIsStoredWholeAndTheUploadGoes) {
   ASSERT_TRUE(CreateJob().ok());
   const Job claimed = Claim();
   Job stale = claimed;
-  stale.attempts -= 1;
+  stale.claim_id = "an earlier attempt";
   EXPECT_EQ(store_->WriteCleanedPiece(stale, "late").code(), ErrorCode::kAborted);
   ASSERT_TRUE(store_->WriteCleanedPiece(claimed, pieces_[0]).ok());
   ASSERT_TRUE(store_->WriteCleanedPiece(claimed, pieces_[2]).ok());
@@ -236,6 +240,162 @@ TEST_F(RedisJobStoreTest, AClaimDropsTheFixesOfTheAttemptBefore) {
   EXPECT_EQ(AccountBytes(), job_.file_bytes);
   // The first attempt's late write is fenced off.
   EXPECT_EQ(store_->Write(first, w).code(), ErrorCode::kAborted);
+}
+
+// The failover of issue 35: worker A claimed on the old master (attempts 1); the claim did not
+// reach the replica that was promoted, so worker B's claim counts attempt 1 again. The two hold
+// the same number but different claim ids, and only B's writes land.
+TEST_F(RedisJobStoreTest, AReissuedAttemptNumberDoesNotLetTheStaleClaimWrite) {
+  ASSERT_TRUE(CreateJob().ok());
+  const Job a = Claim();
+  ASSERT_EQ(a.attempts, 1);
+  ASSERT_FALSE(a.claim_id.empty());
+  // What the promoted replica holds: the job as it was before A's claim.
+  const std::string job_key = gateway::JobKey(job_.account_id, job_.id);
+  ASSERT_TRUE(redis_->Command({"HSET", job_key, "attempts", "0", "status", "queued"}).ok());
+  ASSERT_TRUE(redis_->Command({"HDEL", job_key, "claim_id"}).ok());
+  auto b = store_->ClaimJob(job_.account_id, job_.id, "2026-11-23T10:00:09.000Z");
+  ASSERT_TRUE(b.ok() && b->kind == gateway::ClaimKind::kRun);
+  EXPECT_EQ(b->job.attempts, a.attempts);
+  EXPECT_NE(b->job.claim_id, a.claim_id);
+
+  JobWrite stale;
+  stale.issues = {R"({"row":1,"code":"from_a"})"};
+  stale.rows_done = 1;
+  stale.issues_stored = stale.issues_found = 1;
+  EXPECT_EQ(store_->Write(a, stale).code(), ErrorCode::kAborted);
+  EXPECT_EQ(store_->WriteCleanedPiece(a, "book").code(), ErrorCode::kAborted);
+  EXPECT_EQ(store_->Postpone(a).code(), ErrorCode::kAborted);
+  Job a_done = a;
+  a_done.status = "done";
+  gateway::JobEnd end;
+  end.status = "done";
+  EXPECT_EQ(store_->Finish(a_done, stale, end).code(), ErrorCode::kAborted);
+
+  JobWrite fresh;
+  fresh.issues = {R"({"row":1,"code":"from_b"})"};
+  fresh.rows_done = 1;
+  fresh.issues_stored = fresh.issues_found = 1;
+  ASSERT_TRUE(store_->Write(b->job, fresh).ok());
+  auto issues = store_->Issues(b->job, 0, -1);
+  ASSERT_TRUE(issues.ok());
+  EXPECT_EQ(*issues, fresh.issues);
+  auto stored = store_->Get(job_.account_id, job_.id);
+  ASSERT_TRUE(stored.ok() && stored->has_value());
+  EXPECT_EQ((*stored)->status, "processing");
+  EXPECT_EQ((*stored)->claim_id, b->job.claim_id);
+}
+
+// A job claimed by an earlier version has no claim id: no caller's token matches it.
+TEST_F(RedisJobStoreTest, AJobWithoutAClaimIdFencesEveryWrite) {
+  ASSERT_TRUE(CreateJob().ok());
+  Job claimed = Claim();
+  const std::string job_key = gateway::JobKey(job_.account_id, job_.id);
+  ASSERT_TRUE(redis_->Command({"HDEL", job_key, "claim_id"}).ok());
+  claimed.claim_id = "";
+  EXPECT_EQ(store_->Write(claimed, JobWrite{}).code(), ErrorCode::kAborted);
+}
+
+// Upload A has reserved its bytes and not stored its first piece yet when upload B reserves:
+// B must count A's reservation (before, B's script found neither A's job nor its upload and
+// dropped A's entry, so both passed the ceiling).
+TEST_F(RedisJobStoreTest, AReservationNotStoredYetStillCountsAgainstTheCeiling) {
+  gateway::StoreLimits limits;
+  limits.max_account_bytes = job_.file_bytes * 3 / 2;
+  gateway::RedisJobStore store(*redis_, limits);
+  job_.account_id = "acct_ceiling_" + std::to_string(next_id_++);
+  Job b = job_;
+  b.id = job_.id + "-b";
+  ASSERT_TRUE(store.ReserveBytes(job_).ok());
+  gateway::UploadPieces b_upload(Views(), /*helpers=*/0);
+  EXPECT_EQ(store.Create(b, b_upload).code(), ErrorCode::kStorageLimitExceeded);
+  gateway::UploadPieces a_upload(Views(), /*helpers=*/0);
+  ASSERT_TRUE(store.StoreReserved(job_, a_upload).ok());
+  auto marks = redis_->Command({"EXISTS", JobPartKey(job_.account_id, job_.id, "reserved")});
+  ASSERT_TRUE(marks.ok());
+  EXPECT_EQ(marks->integer, 0);  // the job hash holds the reservation now
+  auto all = redis_->Command({"HGETALL", AccountKey(job_.account_id, "job_bytes")});
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->elements.size(), 2u);
+  EXPECT_EQ(all->elements[0].str, job_.id);
+}
+
+// A reservation whose gateway died before storing anything is dropped once its mark expires;
+// an expired job's entry is dropped too.
+TEST_F(RedisJobStoreTest, ReservationsOfNothingStoredAreDroppedWhenTheirMarkExpires) {
+  gateway::StoreLimits limits;
+  limits.max_account_bytes = job_.file_bytes * 3 / 2;
+  gateway::RedisJobStore store(*redis_, limits);
+  job_.account_id = "acct_ceiling_" + std::to_string(next_id_++);
+  ASSERT_TRUE(store.ReserveBytes(job_).ok());
+  ASSERT_TRUE(redis_->Command({"DEL", JobPartKey(job_.account_id, job_.id, "reserved")}).ok());
+  Job b = job_;
+  b.id = job_.id + "-b";
+  gateway::UploadPieces b_upload(Views(), /*helpers=*/0);
+  ASSERT_TRUE(store.Create(b, b_upload).ok());
+  // B's job expires with its pieces: a third upload gets its bytes.
+  ASSERT_TRUE(redis_->Command({"DEL", gateway::JobKey(b.account_id, b.id),
+                               JobPartKey(b.account_id, b.id, "file")}).ok());
+  Job c = job_;
+  c.id = job_.id + "-c";
+  gateway::UploadPieces c_upload(Views(), /*helpers=*/0);
+  EXPECT_TRUE(store.Create(c, c_upload).ok());
+}
+
+// Uploads racing for one account's ceiling, each a third of it plus one byte: at most two may be
+// stored at any time, whatever the interleaving.
+TEST_F(RedisJobStoreTest, ConcurrentUploadsNearTheCeilingNeverPassIt) {
+  gateway::StoreLimits limits;
+  limits.max_account_bytes = job_.file_bytes * 3 - 1;
+  job_.account_id = "acct_ceiling_" + std::to_string(next_id_++);
+  constexpr int kThreads = 6;
+  constexpr int kRounds = 15;
+  std::atomic<int> stored{0};
+  std::atomic<int> max_stored{0};
+  std::atomic<int> refused{0};
+  std::atomic<int> failed{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      RedisOptions o;
+      o.port = server_->port();
+      RedisClient client(o);
+      gateway::RedisJobStore store(client, limits);
+      for (int r = 0; r < kRounds; ++r) {
+        Job j = job_;
+        j.id = job_.id + "-" + std::to_string(t) + "-" + std::to_string(r);
+        gateway::UploadPieces upload(Views(), /*helpers=*/0);
+        Status s = store.Create(j, upload);
+        if (s.code() == ErrorCode::kStorageLimitExceeded) {
+          refused++;
+          continue;
+        }
+        if (!s.ok()) {
+          failed++;
+          continue;
+        }
+        const int now = ++stored;
+        int seen = max_stored.load();
+        while (now > seen && !max_stored.compare_exchange_weak(seen, now)) {
+        }
+        // Sum what Redis holds for the account: never over the ceiling.
+        auto all = client.Command({"HVALS", AccountKey(job_.account_id, "job_bytes")});
+        int64_t sum = 0;
+        if (all.ok()) {
+          for (const auto& v : all->elements) sum += std::stoll(v.str);
+        }
+        EXPECT_LE(sum, limits.max_account_bytes);
+        // The job expires (as if deleted by its TTL), freeing its bytes for the others.
+        --stored;
+        client.Command({"DEL", gateway::JobKey(j.account_id, j.id),
+                        JobPartKey(j.account_id, j.id, "file")});
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failed.load(), 0);
+  EXPECT_GT(refused.load(), 0);  // the ceiling was reached
+  EXPECT_LE(max_stored.load(), 2);
 }
 
 TEST_F(RedisJobStoreTest, JobsStoredRawBeforeCompressionStillReadAndWriteRaw) {

@@ -205,7 +205,11 @@ Result<gateway::Claim> InMemoryJobStore::ClaimJob(std::string_view account_id,
       c.kind = gateway::ClaimKind::kNotAccepted;
     } else {
       c.kind = gateway::ClaimKind::kRun;
+      previous_claim_[it->first] = s.job.claim_id;
       s.job.attempts += 1;
+      // Unique for the store's life, like the random ids of the real one: never reissued, even
+      // when LoseLastClaim takes a claim back.
+      s.job.claim_id = "claim-" + std::to_string(++claims_);
       s.job.status = "processing";
       s.job.started_at = started_at;
       s.job.rows_done = s.job.issues = s.job.issues_found = 0;
@@ -237,7 +241,7 @@ Result<std::string> InMemoryJobStore::FileChunk(const gateway::Job& job, int64_t
 Status InMemoryJobStore::Fence(const gateway::Job& job, Stored** out) {
   auto it = jobs_.find(Id(job.account_id, job.id));
   if (it == jobs_.end()) return Status(ErrorCode::kNotFound, "job was deleted");
-  if (it->second.job.attempts != job.attempts) {
+  if (job.claim_id.empty() || it->second.job.claim_id != job.claim_id) {
     return Status(ErrorCode::kAborted, "a newer attempt owns the job");
   }
   *out = &it->second;
@@ -316,6 +320,15 @@ Status InMemoryJobStore::MarkPublished(const gateway::Job& job) {
   auto it = jobs_.find(Id(job.account_id, job.id));
   if (it != jobs_.end()) it->second.job.event_published = true;
   return After(Status::Ok());
+}
+
+void InMemoryJobStore::LoseLastClaim(const std::string& id) {
+  std::lock_guard lock(mu_);
+  for (auto& [k, s] : jobs_) {
+    if (s.job.id != id || s.job.attempts == 0) continue;
+    s.job.attempts -= 1;
+    s.job.claim_id = previous_claim_[k];
+  }
 }
 
 std::optional<gateway::Job> InMemoryJobStore::job(const std::string& id) {

@@ -126,7 +126,7 @@ TEST(SweepTest, OrphansGoWhatIsNamedOrYoungStays) {
   put("jobs/acct_1/live/upload/file/000000.zst");
   put("jobs/acct_1/live/a1/issues/000001.zst");  // an attempt fenced out
   put("jobs/acct_1/live/a2/issues/000001.zst");  // the committed one
-  put("jobs/acct_1/live/a3/issues/000001.zst");  // the one running now
+  put("jobs/acct_1/live/a3-c3/issues/000001.zst");  // the one running now (claim c3)
   put("jobs/acct_1/gone/upload/file/000000.zst");
   put("jobs/acct_1/gone/a1/issues/000001.zst");
   put("other/not-a-job");
@@ -136,6 +136,7 @@ TEST(SweepTest, OrphansGoWhatIsNamedOrYoungStays) {
   live.account_id = "acct_1";
   live.id = "live";
   live.attempts = 3;
+  live.claim_id = "c3";
   live.output_attempt = "a2";
   std::vector<std::string> looked_up;
   auto lookup = [&](const std::string& account, const std::string& id) {
@@ -152,7 +153,7 @@ TEST(SweepTest, OrphansGoWhatIsNamedOrYoungStays) {
   std::vector<std::string> left;
   for (const auto& [key, bytes] : store.objects()) left.push_back(key);
   EXPECT_EQ(left, (std::vector<std::string>{"jobs/acct_1/live/a2/issues/000001.zst",
-                                            "jobs/acct_1/live/a3/issues/000001.zst",
+                                            "jobs/acct_1/live/a3-c3/issues/000001.zst",
                                             "jobs/acct_1/live/upload/file/000000.zst",
                                             "jobs/acct_2/young/upload/file/000000.zst",
                                             "other/not-a-job"}));

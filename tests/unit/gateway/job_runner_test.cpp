@@ -415,6 +415,42 @@ TEST(JobRunnerTest, StaleClaimIsFencedOut) {
   EXPECT_EQ(f.queue.pending(), 1u);
 }
 
+// A failover loses worker A's claim (replication is asynchronous), so worker B's claim on the
+// new master counts the same attempt number. The claim id, not the number, is the token: A's
+// writes are refused, B's run ends done with the output of one attempt.
+TEST(JobRunnerTest, AReissuedAttemptNumberIsFencedOut) {
+  Fixture f;
+  bool failed_over = false;
+  std::string b_claim;
+  f.validator = FakeValidatorStreamFactory([&](uint64_t row, const validator::v1::Row& v) {
+    if (row == 5 && !failed_over) {
+      failed_over = true;
+      EXPECT_EQ(f.Stored().attempts, 1);
+      f.store.LoseLastClaim(f.job.id);
+      auto b = f.store.ClaimJob("acct_1", f.job.id, "now");
+      EXPECT_EQ(b->kind, ClaimKind::kRun);
+      EXPECT_EQ(b->job.attempts, 1);  // the number A holds
+      b_claim = b->job.claim_id;
+    }
+    return IssuesFor(row, v);
+  });
+  EXPECT_EQ(f.Run(), RunOutcome::kSuperseded);
+  EXPECT_TRUE(f.events.records.empty());
+  const Job after_a = f.Stored();
+  EXPECT_EQ(after_a.status, "processing");
+  EXPECT_EQ(after_a.claim_id, b_claim);
+  EXPECT_EQ(after_a.rows_done, 0);
+  EXPECT_TRUE(f.Issues().empty());  // A wrote nothing after B's claim
+
+  // B (a fresh run of the same entry) ends the job as a run without the failover would.
+  Fixture clean;
+  ASSERT_EQ(clean.Run(), RunOutcome::kDone);
+  EXPECT_EQ(f.Run(), RunOutcome::kDone);
+  EXPECT_EQ(f.Issues(), clean.Issues());
+  EXPECT_EQ(f.Cleaned(), clean.Cleaned());
+  EXPECT_EQ(f.events.records.size(), 1u);
+}
+
 TEST(JobRunnerTest, ValidatorFailureMidStreamPostponesThenCompletes) {
   FaultPlan plan;
   Fixture clean;

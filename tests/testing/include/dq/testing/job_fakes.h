@@ -63,6 +63,10 @@ class InMemoryJobStore final : public gateway::JobStore {
   int64_t refunded_records() { return refunded_; }  // quota given back, all jobs
   size_t keys_of(const std::string& id);           // stored parts of the job (0 when deleted)
   void set_down(bool down) { down_ = down; }
+  // A Redis failover that lost the job's last claim (replication is asynchronous): `attempts`
+  // and `claim_id` go back to what they were before it. The next claim then counts the same
+  // attempt number again, with a new claim id.
+  void LoseLastClaim(const std::string& id);
   // Makes the job one finished by an earlier version (cleaned_from ""), whose cleaned file is
   // stored whole, and appends a piece of that file.
   void add_stored_cleaned_piece(const std::string& id, std::string piece);
@@ -87,6 +91,8 @@ class InMemoryJobStore final : public gateway::JobStore {
   std::map<std::string, Stored> jobs_;
   std::map<std::string, std::string> idempotency_;
   int64_t refunded_ = 0;
+  int64_t claims_ = 0;
+  std::map<std::string, std::string> previous_claim_;  // job key -> claim id before the last
 };
 
 class InMemoryJobQueue final : public gateway::JobQueue {
