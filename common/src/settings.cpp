@@ -54,7 +54,15 @@ constexpr SettingSpec kSettings[] = {
     {"DQ_VALIDATOR_ADDR", "127.0.0.1:50051", false, 0, 0, kGateway, false,
      "gRPC target of the validator (host:port or a gRPC URI such as dns:///validator:50051)"},
     {"DQ_VALIDATOR_TIMEOUT_MS", "10000", true, 10, 600000, kGateway, false,
-     "deadline of every validator call"},
+     "deadline of every validator call; a POST /v1/validate call counts it from admission, "
+     "queue wait included, at most 55000 (past it: 503)"},
+    {"DQ_VALIDATE_THREADS", "16", true, 1, 256, kGateway, false,
+     "threads that wait for the validator on POST /v1/validate (HTTP threads never wait)"},
+    {"DQ_VALIDATE_PER_ACCOUNT", "4", true, 1, 10000, kGateway, false,
+     "POST /v1/validate calls one account may have in progress; one more gets 429 "
+     "too_many_requests"},
+    {"DQ_VALIDATE_QUEUE", "64", true, 0, 100000, kGateway, false,
+     "POST /v1/validate calls that may wait for a thread; one more gets 503"},
     {"DQ_MAX_BODY_BYTES", "10485760", true, 1024, 1024 * kMiB, kGateway, false,
      "largest POST /v1/validate body; larger gets 413 payload_too_large"},
     {"DQ_MAX_RECORDS", "500", true, 1, 100000, kGateway, false,

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "auth/authenticator.h"
+#include "clients/validate_pool.h"
 #include "clients/validator_client.h"
 #include "console/console_api.h"
 #include "console/console_site.h"
@@ -69,6 +70,9 @@ struct GatewayDeps {
   // to accept large /console/api bodies before they are read. When null, the console door
   // (console) decides.
   std::function<bool(const HttpRequest&)> session_valid = nullptr;
+  // Where POST /v1/validate waits for the validator (clients/validate_pool.h). Null: on the
+  // calling thread (unit tests).
+  ValidatePool* validate_pool = nullptr;
 };
 
 class Gateway final : public HttpService {
@@ -115,6 +119,10 @@ class Gateway final : public HttpService {
   HttpResponse Webhooks(const struct RouteMatch& route, const HttpRequest& request,
                         const Principal& principal);
   HttpResponse Validate(const HttpRequest& request, const Principal& principal);
+  // Parse, reserve, call the validator (by deadline, if any), answer. Any thread.
+  HttpResponse ValidateNow(const std::string& body, const Account& account,
+                           const std::string& request_id,
+                           std::optional<ValidatePool::Deadline> deadline);
   HttpResponse Usage(const Principal& principal);
   HttpResponse Jobs(const struct RouteMatch& route, const HttpRequest& request,
                     const Principal& principal);

@@ -105,6 +105,16 @@ GatewayApp::GatewayApp(const Settings& s) {
                    jobs_api_.get(), clock, self_service_->console(),
                    self_service_->webhooks()};
   deps.console_site = console_site_.get();
+  ValidatePoolOptions vp;
+  vp.threads = static_cast<int>(s.Int("DQ_VALIDATE_THREADS"));
+  vp.per_account = static_cast<int>(s.Int("DQ_VALIDATE_PER_ACCOUNT"));
+  vp.queue = static_cast<int>(s.Int("DQ_VALIDATE_QUEUE"));
+  // Below the HTTP server's header timeout (60 s), which would answer 408 on a connection whose
+  // answer is still being worked on.
+  vp.deadline = std::chrono::milliseconds(std::min<int64_t>(s.Int("DQ_VALIDATOR_TIMEOUT_MS"),
+                                                            55'000));
+  validate_pool_ = std::make_unique<ValidatePool>(vp);
+  deps.validate_pool = validate_pool_.get();
   gateway_ = std::make_unique<Gateway>(std::move(deps), go);
 
   HttpServerOptions ho;
@@ -147,6 +157,9 @@ Status GatewayApp::Start() {
 
 void GatewayApp::Shutdown() {
   if (queue_sampler_) queue_sampler_->Stop();
+  // Calls still waiting are answered (503) and running ones end by their deadline while the
+  // server can still send their answers.
+  if (validate_pool_) validate_pool_->Stop();
   if (http_) http_->Shutdown();
   if (ops_) ops_->Shutdown();
   if (workers_) workers_->Stop();

@@ -1,8 +1,5 @@
 #include "self_service.h"
 
-#include <random>
-
-#include "dq/webhook/curl_http_sender.h"
 
 namespace dq::gateway {
 
@@ -30,24 +27,9 @@ SelfService::SelfService(const Settings& s, RedisClient& redis, AccountStore& ac
       ConsoleDeps{accounts, *users_, *sessions_, *throttle_, *hasher_, quota, limiter, clock}, co);
 
   delivery_log_ = std::make_unique<webhook::RedisDeliveryLog>(redis);
-  random_ = std::make_unique<webhook::MtRandomSource>(std::random_device{}());
-  webhook::RetrySchedule rs;
-  rs.base_ms = s.Int("DQ_WEBHOOK_RETRY_BASE_MS");
-  rs.max_delay_ms = s.Int("DQ_WEBHOOK_RETRY_MAX_DELAY_MS");
-  rs.total_ms = s.Int("DQ_WEBHOOK_RETRY_TOTAL_MS");
-  retry_ = std::make_unique<webhook::RetryPolicy>(rs, *random_);
   const webhook::UrlPolicy up{s.Int("DQ_WEBHOOK_ALLOW_HTTP") == 1,
                                s.Int("DQ_WEBHOOK_ALLOW_PRIVATE") == 1};
-  dispatcher_ = std::make_unique<webhook::Dispatcher>(
-      [&accounts](std::string_view account) { return accounts.GetWebhook(account); },
-      *delivery_log_, *retry_, clock, up);
-  webhook::CurlSenderOptions so;
-  so.timeout = std::chrono::milliseconds(s.Int("DQ_WEBHOOK_TIMEOUT_MS"));
-  so.allow_http = up.allow_http;
-  so.allow_private = up.allow_private;
-  webhooks_ = std::make_unique<WebhookApi>(WebhookApiDeps{
-      accounts, *delivery_log_, *dispatcher_,
-      [so] { return std::make_unique<webhook::CurlHttpSender>(so); }, up, clock});
+  webhooks_ = std::make_unique<WebhookApi>(WebhookApiDeps{accounts, *delivery_log_, up, clock});
 }
 
 }  // namespace dq::gateway

@@ -75,6 +75,7 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
   switch (decision.outcome) {
     case Outcome::kDelivered:
     case Outcome::kSkipped:
+    case Outcome::kFailed:
       if (!retry_member.empty()) {
         if (Status s = store_.RemoveRetry(retry_member); !s.ok()) return s;
       }

@@ -126,7 +126,8 @@ RouteMatch MatchRoute(std::string_view method, std::string_view path) {
   for (const Route& r : kRoutes) {
     if ((r.doors & door) == 0) continue;
     if (!Match(r.pattern, segments, &params)) continue;
-    if (r.method == method) {
+    // HEAD is answered wherever GET is, with GET's head and no body (the server drops it).
+    if (r.method == method || (method == "HEAD" && r.method == "GET")) {
       result.kind = RouteMatch::Kind::kFound;
       result.id = r.id;
       result.rate_class = r.rate_class;
