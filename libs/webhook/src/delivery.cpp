@@ -31,6 +31,7 @@ std::string_view OutcomeName(Outcome o) {
     case Outcome::kDeadLetter: return "dead_letter";
     case Outcome::kSkipped: return "skipped";
     case Outcome::kFailed: return "failed";
+    case Outcome::kDeferred: return "deferred";
   }
   return "unknown";
 }

@@ -21,8 +21,10 @@ HttpPost BuildDelivery(const Event& event, const std::string& url, const std::st
 inline bool IsSuccess(const HttpResult& r) { return r.error.empty() && r.status >= 200 && r.status < 300; }
 
 // kFailed: a test event that failed; test events are attempted once and never retried.
-enum class Outcome { kDelivered, kRetry, kDeadLetter, kSkipped, kFailed };
-// "delivered", "retry", "dead_letter", "skipped", "failed"
+// kDeferred: not attempted now (its account or destination is at its limit): put back on the
+// schedule unchanged; never logged.
+enum class Outcome { kDelivered, kRetry, kDeadLetter, kSkipped, kFailed, kDeferred };
+// "delivered", "retry", "dead_letter", "skipped", "failed", "deferred"
 std::string_view OutcomeName(Outcome o);
 
 struct Decision {
