@@ -119,12 +119,24 @@ function checkPodSpec(where, spec, opts) {
 // and metrics on the ops port only.
 const aclUsers = fs.readFileSync(process.env.DQ_ACL_FILE, "utf8").split("\n")
   .filter((l) => l.trim() && !l.startsWith("#")).map((l) => l.trim().split(/\s+/));
+// A user may take several lines; its first must start from nothing (resetchannels -@all), and
+// no line may grant everything, a dangerous category or a command that changes keyspaces or
+// scripts (issue 36: FUNCTION, SCRIPT, SELECT, MOVE, RENAME, COPY).
+const firstLine = new Map();
 for (const [user, , ...rules] of aclUsers) {
-  for (const r of rules) {
-    if (["+@all", "allcommands", "+@dangerous", "+@admin", "+flushall", "+config", "~*", "allkeys"]
-      .includes(r.toLowerCase())) err("users.acl", `user ${user} has ${r}`);
+  if (!firstLine.has(user)) firstLine.set(user, rules);
+  for (const r of rules.map((x) => x.replace(/^\(|\)$/g, "").toLowerCase())) {
+    if (["+@all", "allcommands", "+@dangerous", "+@admin", "+@scripting", "+@keyspace", "+@write",
+      "+flushall", "+flushdb", "+config", "+keys", "+function", "+script", "+script|flush",
+      "+select", "+move", "+rename", "+renamenx", "+copy", "~*", "allkeys"].includes(r)) {
+      err("users.acl", `user ${user} has ${r}`);
+    }
   }
-  if (!rules.includes("-@dangerous")) err("users.acl", `user ${user} must drop -@dangerous`);
+}
+for (const [user, rules] of firstLine) {
+  if (rules[0] !== "resetchannels" || rules[1] !== "-@all") {
+    err("users.acl", `user ${user} must start from nothing: resetchannels -@all`);
+  }
 }
 const aclNames = new Set(aclUsers.map((u) => u[0]));
 function checkLockdown(name, byKind) {

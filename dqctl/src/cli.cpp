@@ -98,6 +98,12 @@ int AccountSetQuota(Context& c) {
                        {"quota_override", c.f.records < 0 ? json(nullptr) : json(c.f.records)}});
 }
 
+int AccountMigratePlans(Context& c) {
+  auto moved = c.store.MigratePlans();
+  if (!moved.ok()) return FailStatus(c.err, moved.status());
+  return Print(c.out, {{"migrated", *moved}});
+}
+
 int KeyCreate(Context& c) {
   auto key = c.store.CreateKey(c.f.account);
   if (!key.ok()) return FailStatus(c.err, key.status());
@@ -248,6 +254,9 @@ void Build(CLI::App& app, Flags& f, std::map<const CLI::App*, Handler>& handlers
   cmd->add_option("--records", f.records, "Records a month; -1 clears the override")
       ->required()
       ->check(CLI::Range(int64_t{-1}, std::numeric_limits<int64_t>::max()));
+  leaf(account, "migrate-plans",
+       "Move plans and quota overrides stored by an earlier version into the plan records",
+       AccountMigratePlans);
 
   CLI::App* key = app.add_subcommand("key", "API keys");
   key->require_subcommand(1);

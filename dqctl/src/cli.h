@@ -8,6 +8,8 @@
 //   dqctl account list
 //   dqctl account set-plan --account ID --plan business
 //   dqctl account set-quota --account ID --records N      (N = -1 clears the override)
+//   dqctl account migrate-plans     (once, after upgrading from a version that kept the plan in
+//                                    the account hash)
 //   dqctl key create --account ID
 //   dqctl key list --account ID
 //   dqctl key revoke --account ID --key KEY_ID
