@@ -7,9 +7,12 @@
 #include <memory>
 
 #include "dq/validator/v1/validator.grpc.pb.h"
-#include "validator_stream.h"
+#include "dq/report/validator_stream.h"
 
 namespace dq::gateway {
+
+using report::ValidatorStream;
+using report::ValidatorStreamFactory;
 
 class GrpcValidatorStreamFactory final : public ValidatorStreamFactory {
  public:

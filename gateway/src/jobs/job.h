@@ -13,30 +13,20 @@
 
 #include "dq/ingest/file_format.h"
 #include "dq/ingest/row_reader.h"
+#include "dq/report/file_check.h"
 
 namespace dq::gateway {
 
 inline constexpr const char* kCleanedFromFixes = "fixes";
 
-struct Job {
+// The file's check (what is read and checked: dq/report/file_check.h) and its life as a job.
+struct Job : report::FileCheck {
   std::string id;  // UUIDv4
   std::string account_id;
   std::string filename;
   std::string status;  // queued | processing | done | failed
   std::string error;   // set when failed
-  std::string check_types;  // "product,price"
-  std::string platform;     // "" for none
-  std::vector<std::pair<std::string, std::string>> mapping;  // (standard field, column)
-  bool mapping_inferred = false;
-  ingest::FileFormat format = ingest::FileFormat::kCsv;
-  std::string encoding = "utf-8";  // of the upload, before conversion (ingest/text_encoding.h)
-  ingest::CsvDialect dialect;
-  std::vector<std::string> header;  // the file's columns, in order
-  // The day/month order of the expiry_date column's A/B/YYYY dates over the whole file ("" when
-  // unmapped or not shown), handed to the validator so every chunk reads them alike.
-  std::string expiry_date_order;
   int64_t file_bytes = 0;
-  int64_t file_chunks = 0;
   // How the store keeps the upload's pieces (and those of a cleaned file stored whole by an
   // earlier version): "zstd", or "" (raw) for jobs stored before compression
   // (jobs/piece_codec.h). Set by the store, not by the API.

@@ -5,12 +5,16 @@
 #include "dq/common/log.h"
 #include "dq/common/metrics.h"
 #include "dq/common/time_format.h"
-#include "cleaned_file.h"
 #include "dq/ingest/row_reader.h"
-#include "stage_timer.h"
+#include "dq/report/cleaned_file.h"
+#include "dq/report/stage_timer.h"
 
 namespace dq::gateway {
 namespace {
+
+using report::CleanedFile;
+using report::Fixed1;
+using report::StageTimer;
 
 bool IsFenced(const Status& s) {
   return s.code() == ErrorCode::kAborted || s.code() == ErrorCode::kNotFound;
@@ -147,113 +151,29 @@ Status JobRunner::StoreWorkbook(Job& job, JobOutput& output) {
 
 Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
                          const std::atomic<bool>& lost, JobStages& stages) {
-  if (Status s = stream.Start(output.Spec()); !s.ok()) return s;
-  auto reader = ingest::MakeRowReader(job.format);
-  // A ring of batches: up to `in_flight` sent and unanswered, plus the one being filled. The
-  // validator works on the next chunks while this thread reads, applies and stores.
-  const size_t in_flight = std::max<size_t>(1, options_.chunks_in_flight);
-  std::vector<RowBatch> ring(in_flight + 1);
-  validator::v1::RowChunk chunk;
-  validator::v1::IssueChunk answer;
-  uint64_t sent = 0;      // chunks sent
-  uint64_t answered = 0;  // chunks whose answer was applied
-  RowBatch* filling = &ring[0];
-  // The answer for the oldest chunk in flight; stored (one fenced write) once enough output is
-  // pending, so a write carries many chunks' output, not one chunk's.
-  auto collect = [&](bool last) -> Status {
-    {
-      StageTimer t(stages.wait);
-      if (Status s = stream.Receive(&answer); !s.ok()) return s;
-    }
-    RowBatch& batch = ring[answered++ % ring.size()];
-    {
-      StageTimer t(stages.apply);
-      output.Apply(answer, batch);
-    }
+  const report::StreamInput input{job, [&](int64_t i) { return store_.FileChunk(job, i); },
+                                  job.rows_total};
+  const report::StreamOptions options{options_.chunk_rows, options_.chunks_in_flight};
+  // After each answer: stored (one fenced write) once enough output is pending.
+  auto after_answer = [&](bool last) -> Status {
     if (lost.load()) return Superseded();
     if (last || !output.WriteDue()) return Status::Ok();
     StageTimer t(stages.store);
     return store_.Write(job, output.TakeWrite());
   };
-  auto send = [&]() -> Status {
-    {
-      StageTimer t(stages.encode);
-      output.Seal(*filling, &chunk);
-    }
-    {
-      StageTimer t(stages.send);
-      if (Status s = stream.Send(chunk); !s.ok()) return s;
-    }
-    ++sent;
-    if (sent - answered >= in_flight) {
-      if (Status s = collect(/*last=*/false); !s.ok()) return s;
-    }
-    filling = &ring[sent % ring.size()];
-    filling->Clear();
-    return Status::Ok();
-  };
-  for (int64_t i = 0; i < job.file_chunks; ++i) {
-    auto piece = [&] {
-      StageTimer t(stages.fetch);
-      return store_.FileChunk(job, i);
-    }();
-    if (!piece.ok()) return piece.status();
-    StageTimer t(stages.read);
-    reader->Feed(*piece);
-    if (i + 1 == job.file_chunks) reader->Finish();
-    while (true) {
-      auto state = reader->Next();
-      if (!state.ok()) {
-        if (state.status().code() == ErrorCode::kEmptyFile) break;
-        return state.status();
-      }
-      if (*state != ingest::ReadState::kRow) break;
-      output.AddRow(reader->row(), *filling, &chunk);
-      if (filling->rows() >= options_.chunk_rows) {
-        t.Pause();
-        if (Status s = send(); !s.ok()) return s;
-        t.Resume();
-      }
-    }
+  validator::v1::Stats st;
+  if (Status s = report::StreamCheck(input, output, stream, options, after_answer, stages, &st);
+      !s.ok()) {
+    return s;
   }
-  if (filling->rows() > 0) {
-    if (Status s = send(); !s.ok()) return s;
-  }
-  while (answered < sent) {
-    // The last answer's output goes with the final write (Finish).
-    if (Status s = collect(/*last=*/answered + 1 == sent); !s.ok()) return s;
-  }
-  StageTimer t_tail(stages.tail);
-  if (Status s = stream.WritesDone(); !s.ok()) return s;
-  validator::v1::ValidateStreamResponse tail;
-  bool have_stats = false;
-  while (true) {
-    auto more = stream.Tail(&tail);
-    if (!more.ok()) return more.status();
-    if (!*more) break;
-    if (tail.has_issues()) {
-      output.ApplyTail(tail.issues());
-    } else if (tail.has_stats()) {
-      const auto& st = tail.stats();
-      // Every row read from the file must have been checked: fewer means rows were lost on
-      // the way, and a job that says `done` must not hide that.
-      if (st.rows() != static_cast<uint64_t>(job.rows_total)) {
-        return Status(ErrorCode::kInternal,
-                      "The validator checked " + std::to_string(st.rows()) + " of the file's " +
-                          std::to_string(job.rows_total) + " rows; the job was stopped.");
-      }
-      job.rows_total = static_cast<int64_t>(st.rows());
-      job.rows_error = static_cast<int64_t>(st.rows_error());
-      job.rows_warning = static_cast<int64_t>(st.rows_warning());
-      job.rows_fixed = static_cast<int64_t>(st.rows_fixed());
-      job.errors = static_cast<int64_t>(st.errors());
-      job.warnings = static_cast<int64_t>(st.warnings());
-      job.fixes = static_cast<int64_t>(st.fixes());
-      job.health_score = st.score();
-      have_stats = true;
-    }
-  }
-  if (!have_stats) return Status(ErrorCode::kUnavailable, "the validator sent no stats");
+  job.rows_total = static_cast<int64_t>(st.rows());
+  job.rows_error = static_cast<int64_t>(st.rows_error());
+  job.rows_warning = static_cast<int64_t>(st.rows_warning());
+  job.rows_fixed = static_cast<int64_t>(st.rows_fixed());
+  job.errors = static_cast<int64_t>(st.errors());
+  job.warnings = static_cast<int64_t>(st.warnings());
+  job.fixes = static_cast<int64_t>(st.fixes());
+  job.health_score = st.score();
   return Status::Ok();
 }
 

@@ -20,13 +20,21 @@
 #include <chrono>
 
 #include "dq/common/clock.h"
+#include "dq/report/check_stream.h"
+#include "dq/report/job_output.h"
+#include "dq/report/validator_stream.h"
 #include "event_publisher.h"
-#include "job_output.h"
 #include "job_queue.h"
 #include "job_store.h"
-#include "validator_stream.h"
 
 namespace dq::gateway {
+
+// The job's output and its validator stream are shared with `dq check` (libs/report).
+using report::JobOutput;
+using report::JobStages;
+using report::OutputOptions;
+using report::ValidatorStream;
+using report::ValidatorStreamFactory;
 
 struct RunnerOptions {
   size_t chunk_rows = 4096;  // rows per RowChunk
@@ -60,14 +68,6 @@ enum class RunOutcome {
 };
 
 const char* RunOutcomeName(RunOutcome outcome);
-
-// Where one attempt's wall time went, in milliseconds (logged with each finished job; see
-// docs/PERFORMANCE.md, issue 15). send includes waiting for the validator's flow control, wait
-// the time Receive blocked for an answer.
-struct JobStages {
-  double fetch = 0, read = 0, encode = 0, send = 0, wait = 0, apply = 0, store = 0, tail = 0,
-         finish = 0;
-};
 
 class JobRunner {
  public:

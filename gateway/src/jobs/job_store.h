@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "dq/common/status.h"
+#include "dq/report/job_output.h"
 #include "job.h"
 #include "upload_pieces.h"
 
@@ -36,16 +37,8 @@ struct Claim {
   Job job;
 };
 
-// One step of an attempt's output, written atomically: issues, fixes and the progress counters.
-// A stored issue list never holds more than the per-job cap.
-struct JobWrite {
-  std::vector<std::string> issues;  // JSON objects, to append
-  std::string fixes;                // a piece of fixes (cleaned_file.h) to append ("" for none)
-  int64_t rows_done = 0;            // rows whose results are now stored
-  int64_t issues_stored = 0;        // after this write
-  int64_t issues_found = 0;         // after this write, exact
-  std::string summary_json;         // the summary so far ("" to leave it)
-};
+// One step of an attempt's output (dq/report/job_output.h), written atomically.
+using report::JobWrite;
 
 // How an attempt ends a job.
 struct JobEnd {

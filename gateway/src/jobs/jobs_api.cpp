@@ -14,13 +14,16 @@
 #include "dq/ingest/mapping_inference.h"
 #include "dq/ingest/row_writer.h"
 #include "dq/ingest/upload_form.h"
-#include "stage_timer.h"
+#include "dq/report/file_check.h"
+#include "dq/report/stage_timer.h"
 #include "upload_request.h"
 
 namespace dq::gateway {
 namespace {
 
 using nlohmann::json;
+using report::Fixed1;
+using report::StageTimer;
 
 std::string ExtensionFor(ingest::FileFormat f) {
   switch (f) {
@@ -35,19 +38,6 @@ std::string ExtensionFor(ingest::FileFormat f) {
 
 Status Invalid(const std::string& field, const std::string& message) {
   return Status(ErrorCode::kInvalidRequest, field + ": " + message, {{field, message}});
-}
-
-// The order the expiry_date column's dates show over the whole file; "" when the scan did not
-// learn orders (no inventory check) or the column is unmapped.
-std::string ExpiryDateOrder(const std::vector<std::pair<std::string, std::string>>& mapping,
-                            const ingest::FileSummary& summary) {
-  for (const auto& [field, column] : mapping) {
-    if (field != "expiry_date") continue;
-    for (size_t i = 0; i < summary.header.size() && i < summary.date_orders.size(); ++i) {
-      if (summary.header[i] == column) return std::string(dates::Name(summary.date_orders[i]));
-    }
-  }
-  return "";
 }
 
 // How many of the upload's pieces its helper threads compressed (the rest: the request's thread).
@@ -90,40 +80,24 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   UploadRequest& up = **parsed;
   const ingest::FileFormat format = up.file.format;
   const std::string_view file = up.file.data();
-  const std::vector<std::string>& check_types = up.check_types;
-  const std::string& platform = up.platform;
-  std::optional<std::vector<std::pair<std::string, std::string>>>& mapping = up.mapping;
 
   // The pieces the file is stored as, compressed by helper threads from now on, while this
   // thread scans the file and then waits for the store's rounds.
   UploadPieces pieces(file, options_.chunk_bytes, options_.compress_helpers);
 
-  // One pass over the whole file: every record checked, rows counted (for the quota), header
-  // and dialect found. Bad files are refused now, not discovered by a worker later.
-  const bool inventory =
-      std::find(check_types.begin(), check_types.end(), "inventory") != check_types.end();
+  // One pass over the whole file (report::PlanFile, as `dq check` reads it): every record
+  // checked, rows counted (for the quota), header and dialect found, the mapping checked or
+  // inferred. Bad files are refused now, not discovered by a worker later.
   StageTimer scan_timer(scan_ms);
-  auto summary = ingest::ScanFile(format, file, {}, /*learn_date_orders=*/inventory);
+  auto plan = report::PlanFile(
+      up.file, report::CheckRequest{up.check_types, up.platform, std::move(up.mapping)});
   scan_timer.Pause();
-  if (!summary.ok()) return ErrorResponse(summary.status());
+  if (!plan.ok()) return ErrorResponse(plan.status());
 
   Job job;
-  job.mapping_inferred = !mapping.has_value();
-  if (mapping) {
-    if (Status s = CheckMappingColumns(*mapping, summary->header); !s.ok()) {
-      return ErrorResponse(s);
-    }
-    job.mapping = std::move(*mapping);
-  } else {
-    job.mapping = ingest::InferMapping(summary->header);
-    if (job.mapping.empty()) {
-      return ErrorResponse(Invalid(
-          "mapping", "none of the file's columns could be matched to a standard field; send a "
-                     "mapping"));
-    }
-  }
+  static_cast<report::FileCheck&>(job) = std::move(plan->check);
 
-  auto reservation = quota_.Reserve(principal.account, static_cast<int64_t>(summary->data_rows));
+  auto reservation = quota_.Reserve(principal.account, static_cast<int64_t>(plan->data_rows));
   if (!reservation.ok()) return ErrorResponse(reservation.status());
 
   const auto now = clock_.Now();
@@ -132,17 +106,8 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   job.account_id = principal.account.id;
   job.filename = up.filename.empty() ? "upload" + ExtensionFor(format) : up.filename;
   job.status = "queued";
-  for (size_t i = 0; i < check_types.size(); ++i) {
-    job.check_types += (i ? "," : "") + check_types[i];
-  }
-  job.platform = platform;
-  job.format = format;
-  job.encoding = up.file.encoding;
-  job.dialect = summary->dialect;
-  job.header = summary->header;
-  job.expiry_date_order = ExpiryDateOrder(job.mapping, *summary);
   job.file_bytes = static_cast<int64_t>(file.size());
-  job.rows_total = static_cast<int64_t>(summary->data_rows);
+  job.rows_total = static_cast<int64_t>(plan->data_rows);
   job.created_at = FormatIso8601Millis(now);
   job.created_ms = UnixMillis(now);
   job.quota_month = reservation->month;

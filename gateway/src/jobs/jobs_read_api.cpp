@@ -8,13 +8,14 @@
 #include "http/core/json_util.h"
 #include "dq/common/log.h"
 #include "dq/common/time_format.h"
-#include "cleaned_file.h"
+#include "dq/report/cleaned_file.h"
 #include "dq/ingest/row_writer.h"
 
 namespace dq::gateway {
 namespace {
 
 using nlohmann::json;
+using report::CleanedFile;
 
 Status NoSuchJob(const std::string& id) {
   return Status(ErrorCode::kNotFound, "There is no job " + id + ".");

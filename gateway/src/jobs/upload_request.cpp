@@ -93,17 +93,4 @@ Result<std::unique_ptr<UploadRequest>> ParseUploadRequest(const HttpRequest& req
   return up;
 }
 
-Status CheckMappingColumns(const std::vector<std::pair<std::string, std::string>>& mapping,
-                           const std::vector<std::string>& header) {
-  std::vector<ErrorDetail> missing;
-  for (const auto& [field, column] : mapping) {
-    if (std::find(header.begin(), header.end(), column) == header.end()) {
-      missing.push_back({"mapping." + field, "column '" + column + "' is not in the file"});
-    }
-  }
-  if (missing.empty()) return Status::Ok();
-  std::string message = missing[0].field + ": " + missing[0].message;
-  return Status(ErrorCode::kInvalidRequest, message, std::move(missing));
-}
-
 }  // namespace dq::gateway

@@ -13,6 +13,7 @@
 #include "dq/common/status.h"
 #include "dq/ingest/upload_decode.h"
 #include "dq/ingest/upload_form.h"
+#include "dq/report/check_options.h"
 
 namespace dq::gateway {
 
@@ -34,8 +35,7 @@ struct UploadRequest {
 Result<std::unique_ptr<UploadRequest>> ParseUploadRequest(const HttpRequest& request,
                                                           size_t max_file_bytes);
 
-// The mapping's columns that are not in `header`, as a 400 invalid_request; Ok when all are.
-Status CheckMappingColumns(const std::vector<std::pair<std::string, std::string>>& mapping,
-                           const std::vector<std::string>& header);
+// dq/report/check_options.h: the mapping's columns that are not in the file's header.
+using report::CheckMappingColumns;
 
 }  // namespace dq::gateway

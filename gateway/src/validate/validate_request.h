@@ -27,6 +27,7 @@
 #include "dq/common/status.h"
 #include "dq/validator/v1/validator.pb.h"
 #include "dq/ingest/json_text.h"
+#include "dq/report/check_options.h"
 
 namespace dq::gateway {
 
@@ -77,11 +78,10 @@ Result<ValidateCommand> ParseValidateRequest(std::string_view body, size_t max_r
 Status ParseValidateRequestInto(std::string_view body, size_t max_records, ValidateCommand& cmd,
                                 JsonPath path = JsonPath::kFast);
 
-// Parses "product, price" into names, checking each; used for uploads too.
-Result<std::vector<std::string>> ParseCheckTypes(std::string_view text);
-// Checks a mapping object: keys are standard fields, values non-empty strings.
-Result<std::vector<std::pair<std::string, std::string>>> ParseMapping(const nlohmann::json& m);
-Status CheckPlatform(std::string_view platform);
+// The options' checks, shared with uploads and `dq check` (dq/report/check_options.h).
+using report::CheckPlatform;
+using report::ParseCheckTypes;
+using report::ParseMapping;
 
 // The most bytes a validator request built from one call may take (far below the gRPC limit).
 inline constexpr size_t kMaxValidatorRequestBytes = 32u << 20;

@@ -395,7 +395,7 @@ Status InMemoryJobQueue::Ack(const std::string& entry_id) {
 
 // --- FakeValidatorStream -----------------------------------------------------------------------
 
-class FakeValidatorStream final : public gateway::ValidatorStream {
+class FakeValidatorStream final : public report::ValidatorStream {
  public:
   explicit FakeValidatorStream(FakeValidatorStreamFactory& f) : f_(f) {}
   Status Start(const validator::v1::BatchSpec&) override {
@@ -454,7 +454,7 @@ class FakeValidatorStream final : public gateway::ValidatorStream {
   std::deque<validator::v1::IssueChunk> answers_;
 };
 
-std::unique_ptr<gateway::ValidatorStream> FakeValidatorStreamFactory::Open() {
+std::unique_ptr<report::ValidatorStream> FakeValidatorStreamFactory::Open() {
   ++opened;
   return std::make_unique<FakeValidatorStream>(*this);
 }

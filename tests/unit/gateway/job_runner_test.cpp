@@ -11,7 +11,7 @@
 #include "dq/testing/job_fakes.h"
 #include "dq/testing/gateway_fakes.h"
 #include "dq/ingest/row_writer.h"
-#include "jobs/cleaned_file.h"
+#include "dq/report/cleaned_file.h"
 #include "jobs/job_heartbeat.h"
 #include "jobs/jobs_api.h"
 
@@ -148,7 +148,7 @@ struct Fixture {
         whole += **piece;
       }
     }
-    CleanedFile file(done, [&](int64_t i) { return store.FileChunk(done, i); },
+    report::CleanedFile file(done, [&](int64_t i) { return store.FileChunk(done, i); },
                      [&](int64_t i) { return store.FixesPiece(done, i); });
     std::string all;
     while (true) {

@@ -19,7 +19,7 @@
 #include "jobs/event_publisher.h"
 #include "jobs/job_queue.h"
 #include "jobs/job_store.h"
-#include "jobs/validator_stream.h"
+#include "dq/report/validator_stream.h"
 
 namespace dq::testing {
 
@@ -132,13 +132,13 @@ class InMemoryJobQueue final : public gateway::JobQueue {
 
 // The validator's side of a stream, scripted: each chunk's issues come from `issues_for`
 // (row numbers are the file's), and the tail is `tail_issues` then the stats.
-class FakeValidatorStreamFactory final : public gateway::ValidatorStreamFactory {
+class FakeValidatorStreamFactory final : public report::ValidatorStreamFactory {
  public:
   using IssuesFor = std::function<std::vector<validator::v1::Issue>(
       uint64_t row, const validator::v1::Row& values)>;
   FakeValidatorStreamFactory(IssuesFor issues_for, FaultPlan* faults = nullptr)
       : issues_for_(std::move(issues_for)), faults_(faults) {}
-  std::unique_ptr<gateway::ValidatorStream> Open() override;
+  std::unique_ptr<report::ValidatorStream> Open() override;
 
   std::vector<validator::v1::Issue> tail_issues;
   bool refuse = false;  // the validator answers INVALID_ARGUMENT-like errors (kInvalidRequest)

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-namespace dq::gateway {
+namespace dq::report {
 
 // Adds the time it lives (less any pauses) to a stage's total.
 class StageTimer {
@@ -40,4 +40,4 @@ inline std::string Fixed1(double ms) {
   return buf;
 }
 
-}  // namespace dq::gateway
+}  // namespace dq::report

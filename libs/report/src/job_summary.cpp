@@ -1,10 +1,10 @@
-#include "job_summary.h"
+#include "dq/report/job_summary.h"
 
 #include <algorithm>
 
 #include "dq/common/json_escape.h"
 
-namespace dq::gateway {
+namespace dq::report {
 namespace {
 
 // Cuts s to at most n bytes without splitting a UTF-8 sequence.
@@ -68,4 +68,4 @@ std::string JobSummaryBuilder::Json() const {
   return out;
 }
 
-}  // namespace dq::gateway
+}  // namespace dq::report

@@ -1,12 +1,12 @@
-#include "job_output.h"
+#include "dq/report/job_output.h"
 
 #include <algorithm>
 
-#include "cleaned_file.h"
+#include "dq/report/cleaned_file.h"
 #include "dq/common/json_escape.h"
 #include "dq/ingest/mapping_inference.h"
 
-namespace dq::gateway {
+namespace dq::report {
 
 std::string IssueJson(int64_t id, const validator::v1::Issue& i) {
   std::string j;
@@ -35,7 +35,7 @@ std::string IssueJson(int64_t id, const validator::v1::Issue& i) {
   return j;
 }
 
-JobOutput::JobOutput(const Job& job, OutputOptions options)
+JobOutput::JobOutput(const FileCheck& job, OutputOptions options)
     : job_(job), options_(options) {
   for (const auto& [field, column] : job.mapping) {
     size_t index = SIZE_MAX;
@@ -146,4 +146,4 @@ JobWrite JobOutput::TakeWrite() {
   return w;
 }
 
-}  // namespace dq::gateway
+}  // namespace dq::report

@@ -1,7 +1,7 @@
 // The cleaned file as a download writes it from a job's kept upload and its fixes: the fix
 // encoding and its damage checks, and the file in every format, byte for byte what RowWriter
 // writes for the same rows fixed by hand, however the upload and the fixes are cut into pieces.
-#include "jobs/cleaned_file.h"
+#include "dq/report/cleaned_file.h"
 
 #include <gtest/gtest.h>
 
@@ -11,14 +11,14 @@
 
 #include "dq/ingest/row_writer.h"
 
-namespace dq::gateway {
+namespace dq::report {
 namespace {
 
 using ingest::CellKind;
 using ingest::FileFormat;
 
 struct Upload {
-  Job job;
+  FileCheck job;
   std::vector<std::string> pieces;
 };
 
@@ -55,7 +55,7 @@ Result<std::string> Write(const Upload& u, const std::vector<std::string>& fixes
 }
 
 // What RowWriter writes for `rows`, with the given cells replaced (row from 1, column).
-std::string Expected(const Job& job, std::vector<std::vector<std::string>> rows,
+std::string Expected(const FileCheck& job, std::vector<std::vector<std::string>> rows,
                      std::vector<std::vector<CellKind>> kinds,
                      const std::map<std::pair<size_t, size_t>, std::string>& fixed,
                      const std::string& sheet = "") {
@@ -179,7 +179,7 @@ TEST(CleanedFileTest, JsonKeepsTypesAndFixedValuesAreStrings) {
 
 // XLSX: a workbook again, with the upload's sheet name and the fixes in its cells.
 TEST(CleanedFileTest, XlsxIsAWorkbookWithTheSheetNameAndTheFixes) {
-  Job source;
+  FileCheck source;
   source.format = FileFormat::kXlsx;
   source.header = {"sku", "title"};
   const std::string book = Expected(source, {{"x1", "Blue"}, {"A2", "Red"}}, {}, {}, "Produkte");
@@ -262,4 +262,4 @@ TEST(CleanedFileTest, StoreErrorsArePassedOnAndStay) {
 }
 
 }  // namespace
-}  // namespace dq::gateway
+}  // namespace dq::report

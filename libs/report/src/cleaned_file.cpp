@@ -1,8 +1,8 @@
-#include "cleaned_file.h"
+#include "dq/report/cleaned_file.h"
 
 #include <utility>
 
-namespace dq::gateway {
+namespace dq::report {
 namespace {
 
 void AppendVarint(std::string& out, uint64_t v) {
@@ -54,7 +54,7 @@ Status DecodeFixes(std::string_view piece, std::vector<Fix>* out) {
   return Status::Ok();
 }
 
-CleanedFile::CleanedFile(const Job& job, UploadPiece upload, FixPiece fixes)
+CleanedFile::CleanedFile(const FileCheck& job, UploadPiece upload, FixPiece fixes)
     : upload_(std::move(upload)),
       fixes_(std::move(fixes)),
       file_chunks_(job.file_chunks),
@@ -176,4 +176,4 @@ Status CleanedFile::WriteRow() {
   return Status::Ok();
 }
 
-}  // namespace dq::gateway
+}  // namespace dq::report

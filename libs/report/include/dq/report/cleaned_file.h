@@ -29,9 +29,9 @@
 #include "dq/common/status.h"
 #include "dq/ingest/row_reader.h"
 #include "dq/ingest/row_writer.h"
-#include "job.h"
+#include "dq/report/file_check.h"
 
-namespace dq::gateway {
+namespace dq::report {
 
 struct Fix {
   uint64_t row = 0;     // data row, from 1
@@ -54,7 +54,8 @@ class CleanedFile {
   // Fix piece i; nullopt past the last.
   using FixPiece = std::function<Result<std::optional<std::string>>(int64_t)>;
 
-  CleanedFile(const Job& job, UploadPiece upload, FixPiece fixes);
+  // `job`: the check of the file (a job is one), read for its format, dialect, header and pieces.
+  CleanedFile(const FileCheck& job, UploadPiece upload, FixPiece fixes);
 
   // Appends the next part of the file to *out: at least `want` bytes unless the file ends first.
   // True while more follows. Errors from the callbacks are passed on; a fix for a row or column
@@ -92,4 +93,4 @@ class CleanedFile {
   bool ended_ = false;
 };
 
-}  // namespace dq::gateway
+}  // namespace dq::report

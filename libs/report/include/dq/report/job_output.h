@@ -18,11 +18,10 @@
 #include <vector>
 
 #include "dq/validator/v1/validator.pb.h"
-#include "job.h"
-#include "job_store.h"
-#include "job_summary.h"
+#include "dq/report/file_check.h"
+#include "dq/report/job_summary.h"
 
-namespace dq::gateway {
+namespace dq::report {
 
 // What the job remembers of a chunk it sent until its answer comes: where its rows start and how
 // many cells each had (a fix for a cell the row did not have is dropped, as the file has no
@@ -36,6 +35,17 @@ struct RowBatch {
   void Clear() { widths.clear(); }
 };
 
+// One step of an attempt's output, written atomically: issues, fixes and the progress counters.
+// A stored issue list never holds more than the per-job cap.
+struct JobWrite {
+  std::vector<std::string> issues;  // JSON objects, to append
+  std::string fixes;                // a piece of fixes (cleaned_file.h) to append ("" for none)
+  int64_t rows_done = 0;            // rows whose results are now stored
+  int64_t issues_stored = 0;        // after this write
+  int64_t issues_found = 0;         // after this write, exact
+  std::string summary_json;         // the summary so far ("" to leave it)
+};
+
 struct OutputOptions {
   size_t fix_piece_bytes = 1024 * 1024;  // pending fixes that make a write due
   int64_t max_stored_issues = 100000;    // per job; counters stay exact past it
@@ -45,7 +55,7 @@ struct OutputOptions {
 
 class JobOutput {
  public:
-  JobOutput(const Job& job, OutputOptions options);
+  JobOutput(const FileCheck& job, OutputOptions options);
 
   // The validator's spec for this job.
   validator::v1::BatchSpec Spec() const;
@@ -76,7 +86,7 @@ class JobOutput {
   };
   void AddIssue(const validator::v1::Issue& issue);
 
-  const Job& job_;
+  const FileCheck& job_;
   OutputOptions options_;
   JobSummaryBuilder summary_;
   std::vector<std::string> field_names_;
@@ -95,4 +105,4 @@ class JobOutput {
 // "original_value","fixed_value"}.
 std::string IssueJson(int64_t id, const validator::v1::Issue& issue);
 
-}  // namespace dq::gateway
+}  // namespace dq::report

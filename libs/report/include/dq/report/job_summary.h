@@ -14,7 +14,7 @@
 
 #include "dq/validator/v1/validator.pb.h"
 
-namespace dq::gateway {
+namespace dq::report {
 
 class JobSummaryBuilder {
  public:
@@ -37,4 +37,4 @@ class JobSummaryBuilder {
   std::map<std::tuple<std::string, std::string, std::string>, CodeCounts> codes_;
 };
 
-}  // namespace dq::gateway
+}  // namespace dq::report

@@ -13,7 +13,7 @@
 #include "dq/common/status.h"
 #include "dq/validator/v1/validator.pb.h"
 
-namespace dq::gateway {
+namespace dq::report {
 
 class ValidatorStream {
  public:
@@ -38,4 +38,4 @@ class ValidatorStreamFactory {
   virtual std::unique_ptr<ValidatorStream> Open() = 0;
 };
 
-}  // namespace dq::gateway
+}  // namespace dq::report
