@@ -38,7 +38,7 @@ json KeyJson(const ApiKeyInfo& k) {
 Result<ConsolePrincipal> ConsoleApi::Authenticate(const HttpRequest& request) {
   const std::string* header = request.Header("cookie");
   if (header == nullptr) return LoginRequired();
-  auto id = CookieValue(*header, kSessionCookie);
+  auto id = CookieValue(*header, SessionCookieName(options_.secure_cookie));
   if (!id || id->empty()) return LoginRequired();
   auto session = deps_.sessions.Find(*id);
   if (!session.ok()) return session.status();
@@ -132,14 +132,19 @@ HttpResponse ConsoleApi::Login(const HttpRequest& request) {
   if (!body.ok()) return ErrorResponse(body.status());
   auto form = ParseLogin(*body);
   if (!form.ok()) return ErrorResponse(form.status());
-  auto wait = deps_.throttle.Blocked(form->email, request.client_ip);
-  if (!wait.ok()) return ErrorResponse(wait.status());
-  if (*wait > 0) {
+  // Counted first, atomically; the password is checked only within the limit (login_throttle.h).
+  std::string device;
+  if (const std::string* cookie = request.Header("cookie")) {
+    device = CookieValue(*cookie, DeviceCookieName(options_.secure_cookie)).value_or("");
+  }
+  auto attempt = deps_.throttle.Begin(form->email, request.client_ip, device);
+  if (!attempt.ok()) return ErrorResponse(attempt.status());
+  if (attempt->retry_after > 0) {
     HttpResponse r = ErrorResponse(Status(
         ErrorCode::kTooManyRequests,
         "Too many failed sign-ins for this e-mail address or from this address; retry after " +
-            std::to_string(*wait) + " s."));
-    r.SetHeader("Retry-After", std::to_string(*wait));
+            std::to_string(attempt->retry_after) + " s."));
+    r.SetHeader("Retry-After", std::to_string(attempt->retry_after));
     return r;
   }
   auto user = deps_.users.FindByEmail(form->email);
@@ -157,14 +162,25 @@ HttpResponse ConsoleApi::Login(const HttpRequest& request) {
     }
   }
   if (!account) {
-    if (Status s = deps_.throttle.RecordFailure(form->email, request.client_ip); !s.ok()) {
-      return ErrorResponse(s);
-    }
+    // The failure is already counted.
     return ErrorResponse(
         Status(ErrorCode::kInvalidCredentials, "The e-mail address or the password is wrong."));
   }
-  if (Status s = deps_.throttle.RecordSuccess(form->email); !s.ok()) return ErrorResponse(s);
-  return WithNewSession(200, *account);
+  if (Status s = deps_.throttle.Succeeded(form->email, *attempt); !s.ok()) {
+    log::Warn("a sign-in's count could not be taken back", {{"error", s.message()}});
+  }
+  HttpResponse r = WithNewSession(200, *account);
+  if (r.status == 200 && !attempt->trusted_device) {
+    // This browser is now known for this e-mail: guesses from elsewhere cannot lock it out.
+    auto token = deps_.throttle.IssueDevice(form->email);
+    if (token.ok()) {
+      r.headers.emplace_back("Set-Cookie", DeviceCookieHeader(*token, options_.device_max.count(),
+                                                              options_.secure_cookie));
+    } else {
+      log::Warn("no device cookie issued", {{"error", token.status().message()}});
+    }
+  }
+  return r;
 }
 
 HttpResponse ConsoleApi::Logout(const ConsolePrincipal& who) {

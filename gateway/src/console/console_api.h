@@ -22,6 +22,7 @@ namespace dq::gateway {
 struct ConsoleOptions {
   bool secure_cookie = true;                      // false only with DQ_CONSOLE_ALLOW_HTTP=1
   std::chrono::seconds session_max{7 * 24 * 3600};  // the cookie's Max-Age
+  std::chrono::seconds device_max{90 * 24 * 3600};  // the device cookie's Max-Age
   bool rate_limiting = true;
 };
 

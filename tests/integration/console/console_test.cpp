@@ -3,6 +3,8 @@
 // sign-up -> 403 pro_required -> dqctl set-plan pro -> key works -> revoke -> 401.
 #include <gtest/gtest.h>
 
+#include <future>
+
 #include <nlohmann/json.hpp>
 
 #include "console_client.h"
@@ -281,6 +283,115 @@ TEST(ConsoleLoginThrottleTest, TenFailuresThen429) {
   HttpResult other = Http("POST", url, ct,
                           json{{"email", "someone@example.com"}, {"password", "whatever 123"}}.dump());
   EXPECT_EQ(other.status, 429);
+}
+
+std::string LoginBody(const std::string& email, const std::string& password) {
+  return json{{"email", email}, {"password", password}}.dump();
+}
+
+// Every attempt is counted before its password is checked: 40 guesses at once check at most 10
+// passwords (a 401 means a password was checked; a 429 that none was).
+TEST(ConsoleLoginThrottleTest, FortyParallelGuessesCheckAtMostTenPasswords) {
+  Stack stack(StackOptions{1, false, ConsoleGatewayEnv()});
+  ConsoleUser u = ConsoleUser::SignUp(stack.GatewayUrl());
+  const std::string url = stack.GatewayUrl() + "/console/api/login";
+  std::vector<std::future<int>> guesses;
+  for (int i = 0; i < 40; ++i) {
+    guesses.push_back(std::async(std::launch::async, [&, i] {
+      return Http("POST", url, {{"Content-Type", "application/json"}},
+                  LoginBody(u.email, "wrong guess " + std::to_string(i)))
+          .status;
+    }));
+  }
+  int checked = 0, refused = 0;
+  for (auto& g : guesses) {
+    const int status = g.get();
+    if (status == 401) ++checked;
+    if (status == 429) ++refused;
+  }
+  EXPECT_LE(checked, 10);
+  EXPECT_GE(checked, 1);
+  EXPECT_EQ(checked + refused, 40);
+}
+
+// A Redis that refuses the count's write (out of memory, or an ACL that denies it) refuses the
+// sign-in with 503: never a 401 for a wrong password and a different answer for the right one.
+TEST(ConsoleLoginThrottleTest, UncountableSignInsAre503WhateverThePassword) {
+  Stack stack(StackOptions{1, false, ConsoleGatewayEnv()});
+  ConsoleUser u = ConsoleUser::SignUp(stack.GatewayUrl());
+  const std::string url = stack.GatewayUrl() + "/console/api/login";
+  const std::map<std::string, std::string> ct = {{"Content-Type", "application/json"}};
+  auto expect_503 = [&](const std::string& why) {
+    for (const std::string password : {u.password, std::string("wrong password 1")}) {
+      HttpResult r = Http("POST", url, ct, LoginBody(u.email, password));
+      EXPECT_EQ(r.status, 503) << why << ": " << r.body;
+      EXPECT_EQ(ErrorCode(r), "service_unavailable") << why;
+      EXPECT_EQ(r.Header("retry-after"), "1") << why;
+      EXPECT_TRUE(r.Header("set-cookie").empty()) << why;
+    }
+  };
+  ASSERT_EQ(stack.redis().Cli({"CONFIG", "SET", "maxmemory-policy", "noeviction"}), "OK");
+  ASSERT_EQ(stack.redis().Cli({"CONFIG", "SET", "maxmemory", "1"}), "OK");
+  expect_503("maxmemory 1");
+  ASSERT_EQ(stack.redis().Cli({"CONFIG", "SET", "maxmemory", "0"}), "OK");
+  // Scripts refused to the gateway's user: the count cannot be made.
+  ASSERT_EQ(stack.redis().Cli({"ACL", "SETUSER", "default", "-evalsha", "-eval"}), "OK");
+  expect_503("EVAL refused");
+  ASSERT_EQ(stack.redis().Cli({"ACL", "SETUSER", "default", "+@all"}), "OK");
+  EXPECT_EQ(Http("POST", url, ct, LoginBody(u.email, u.password)).status, 200);
+}
+
+// OWASP's device cookie: a browser that signed in as a user keeps a cookie that exempts it from
+// that e-mail's lockout, so guesses from elsewhere cannot lock the owner out. Client addresses
+// come from X-Forwarded-For (the loopback is a trusted proxy here).
+TEST(ConsoleLoginThrottleTest, TheOwnersBrowserIsNotLockedOutByGuessesFromElsewhere) {
+  auto env = ConsoleGatewayEnv();
+  env["DQ_TRUSTED_PROXIES"] = "127.0.0.1";
+  Stack stack(StackOptions{1, false, env});
+  ConsoleUser u = ConsoleUser::SignUp(stack.GatewayUrl());
+  const std::string url = stack.GatewayUrl() + "/console/api/login";
+  auto from = [](const std::string& ip, const std::string& cookie = "") {
+    std::map<std::string, std::string> h = {{"Content-Type", "application/json"},
+                                            {"X-Forwarded-For", ip}};
+    if (!cookie.empty()) h["Cookie"] = cookie;
+    return h;
+  };
+  // The owner signs in at home: the answer sets the device cookie beside the session.
+  HttpResult home = Http("POST", url, from("203.0.113.10"), LoginBody(u.email, u.password));
+  ASSERT_EQ(home.status, 200) << home.body;
+  const std::string cookies = home.Header("set-cookie");
+  const size_t at = cookies.find("dq_device=");
+  ASSERT_NE(at, std::string::npos) << cookies;
+  const std::string device = cookies.substr(at, cookies.find(';', at) - at);
+  EXPECT_NE(cookies.find("HttpOnly", at), std::string::npos);
+  // An attacker elsewhere guesses ten times: the e-mail is locked.
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(Http("POST", url, from("198.51.100.7"), LoginBody(u.email, "guess " + std::to_string(i)))
+                  .status,
+              401);
+  }
+  EXPECT_EQ(Http("POST", url, from("198.51.100.8"), LoginBody(u.email, u.password)).status, 429);
+  // A new browser of the owner's is locked out too; the owner's own browser is not.
+  EXPECT_EQ(Http("POST", url, from("203.0.113.11"), LoginBody(u.email, u.password)).status, 429);
+  HttpResult own = Http("POST", url, from("203.0.113.11", device), LoginBody(u.email, u.password));
+  EXPECT_EQ(own.status, 200) << own.body;
+  // The cookie is the owner's for this e-mail only: it does not unlock another one.
+  ConsoleUser other = ConsoleUser::SignUp(stack.GatewayUrl());
+  for (int i = 0; i < 10; ++i) {
+    Http("POST", url, from("198.51.100.9"), LoginBody(other.email, "guess " + std::to_string(i)));
+  }
+  EXPECT_EQ(Http("POST", url, from("203.0.113.12", device), LoginBody(other.email, other.password))
+                .status,
+            429);
+  // Guessing from the owner's browser is limited too: ten failures and it is locked.
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(Http("POST", url, from("203.0.113.13", device),
+                   LoginBody(u.email, "typo " + std::to_string(i)))
+                  .status,
+              401);
+  }
+  EXPECT_EQ(Http("POST", url, from("203.0.113.14", device), LoginBody(u.email, u.password)).status,
+            429);
 }
 
 }  // namespace
