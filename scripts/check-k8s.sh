@@ -168,6 +168,26 @@ function checkLockdown(name, byKind) {
       }
     }
   }
+  // The gateway and the workers call no customer (issue 36): egress to DNS, Redis and the
+  // validator only, and no address block wider than one the overlay names for Redis.
+  const g = policies["dq-gateway-egress"];
+  if (!g) {
+    err(name, "no NetworkPolicy dq-gateway-egress");
+  } else {
+    const selected = ((g.spec.podSelector.matchExpressions || [])[0] || {}).values || [];
+    for (const app of ["dq-gateway", "dq-worker"]) {
+      if (!selected.includes(app)) err(name, `dq-gateway-egress does not select ${app}`);
+    }
+    if (!(g.spec.policyTypes || []).includes("Egress")) err(name, "gateway egress not restricted");
+    for (const rule of g.spec.egress || []) {
+      for (const t of rule.to || []) {
+        if (t.ipBlock) err(name, "gateway egress may not name address blocks (only pods)");
+      }
+      for (const p of rule.ports || []) {
+        if (![53, 6379, 50051].includes(p.port)) err(name, `gateway egress to port ${p.port}`);
+      }
+    }
+  }
   const n = policies["dq-notifier"];
   if (n) {
     if (!(n.spec.policyTypes || []).includes("Egress")) err(name, "notifier egress not restricted");

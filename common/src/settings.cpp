@@ -56,6 +56,9 @@ constexpr SettingSpec kSettings[] = {
     {"DQ_VALIDATOR_TIMEOUT_MS", "10000", true, 10, 600000, kGateway, false,
      "deadline of every validator call; a POST /v1/validate call counts it from admission, "
      "queue wait included, at most 55000 (past it: 503)"},
+    {"DQ_VALIDATOR_STREAM_DEADLINE_MS", "1800000", true, 1000, 86400000, kGateway, false,
+     "deadline of one job's stream through the validator (a job that takes longer fails this "
+     "attempt)"},
     {"DQ_VALIDATE_THREADS", "16", true, 1, 256, kGateway, false,
      "threads that wait for the validator on POST /v1/validate (HTTP threads never wait)"},
     {"DQ_VALIDATE_PER_ACCOUNT", "4", true, 1, 10000, kGateway, false,
@@ -111,6 +114,22 @@ constexpr SettingSpec kSettings[] = {
     {"DQ_CONSOLE_ALLOW_HTTP", "0", true, 0, 1, kGateway, false,
      "1: the session cookie is sent without Secure, so the console works over plain http "
      "(development only)"},
+    {"DQ_HSTS", "0", true, 0, 1, kGateway, false,
+     "1: every answer carries Strict-Transport-Security (the gateway is reached over https); it "
+     "is also sent when a trusted proxy says X-Forwarded-Proto: https"},
+    {"DQ_CONSOLE_BASE_URL", "", false, 0, 0, kGateway, false,
+     "the console's public origin (https://dq.example.com), for links in mail; empty: the links "
+     "are paths only"},
+    {"DQ_MAIL_TRANSPORT", "log", false, 0, 0, kGateway, false,
+     "how the console's mail leaves: log (written to the log) or file (one .eml per message in "
+     "DQ_MAIL_DIR, for a relay)"},
+    {"DQ_MAIL_DIR", "", false, 0, 0, kGateway, false, "where DQ_MAIL_TRANSPORT=file writes"},
+    {"DQ_MAIL_FROM", "dq <no-reply@localhost>", false, 0, 0, kGateway, false,
+     "the From of the console's mail"},
+    {"DQ_SIGNUPS_PER_ADDRESS", "10", true, 1, 1000000, kGateway, false,
+     "console sign-ups one client address may make per DQ_SIGNUP_WINDOW_SECONDS; more get 429"},
+    {"DQ_SIGNUP_WINDOW_SECONDS", "3600", true, 1, 604800, kGateway, false,
+     "the window of DQ_SIGNUPS_PER_ADDRESS, started by its first sign-up"},
     {"DQ_JOB_TTL_DAYS", "30", true, 1, 3650, kGateway, false, "days a job is kept"},
     {"DQ_WORKERS", "2", true, 0, 256, kGateway, false,
      "job worker threads in each gateway process of role worker or all (0: it takes no jobs)"},

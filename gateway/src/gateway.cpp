@@ -65,6 +65,9 @@ HttpResponse Gateway::Handle(const HttpRequest& request) {
   head.method = request.method;
   head.path = request.path;
   head.request_id = request.request_id;
+  if (const std::string* proto = request.Header("x-forwarded-proto")) {
+    head.headers["x-forwarded-proto"] = *proto;
+  }
   response.Then([this, head = std::move(head), trace, start,
                  bytes_in = request.body.size()](HttpResponse& answer) {
     Finish(head, answer);
@@ -88,7 +91,13 @@ HttpResponse Gateway::HandleUnsafe(const HttpRequest& request, RequestTrace& tra
     return deps_.console_site->Serve(request);
   }
   if (path == kConsolePrefix || path.starts_with(std::string(kConsolePrefix) + "/")) {
-    return HandleConsole(request, trace);
+    HttpResponse r = HandleConsole(request, trace);
+    // The console's data is the user's own: never sniffed into another type, never cached.
+    r.Then([](HttpResponse& answer) {
+      answer.SetHeader("X-Content-Type-Options", "nosniff");
+      if (answer.FindHeader("Cache-Control") == nullptr) answer.SetHeader("Cache-Control", "no-store");
+    });
+    return r;
   }
   // /metrics is on the ops port only (DQ_GATEWAY_OPS_PORT): never public.
   const bool ops = path == "/healthz" || path == "/readyz";
@@ -120,6 +129,10 @@ void Gateway::NominalRateHeaders(RateClass c, HttpResponse& response) const {
 }
 
 void Gateway::Finish(const HttpRequest& request, HttpResponse& response) const {
+  const std::string* proto = request.Header("x-forwarded-proto");
+  if (options_.hsts || (proto != nullptr && *proto == "https")) {
+    response.SetHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  }
   if (response.FindHeader("X-RateLimit-Limit") == nullptr) {
     NominalRateHeaders(MatchRoute(request.method, request.path).rate_class, response);
   }
@@ -363,6 +376,7 @@ HttpResponse Gateway::HandleConsole(const HttpRequest& request, RequestTrace& tr
   ConsoleApi& console = *deps_.console;
   if (route.id == RouteId::kSignup) return console.Signup(request);
   if (route.id == RouteId::kLogin) return console.Login(request);
+  if (route.id == RouteId::kVerifyEmail) return console.VerifyEmail(request);
 
   auto who = console.Authenticate(request);
   if (!who.ok()) return ErrorResponse(who.status());
@@ -371,6 +385,10 @@ HttpResponse Gateway::HandleConsole(const HttpRequest& request, RequestTrace& tr
     if (Status s = ConsoleApi::CheckCsrf(request, who->session); !s.ok()) {
       return ErrorResponse(s);
     }
+  }
+  // Setting a webhook waits for a verified e-mail address (docs/api.md, "Sign-up").
+  if (route.id == RouteId::kPutWebhook) {
+    if (Status s = console.RequireVerified(*who); !s.ok()) return ErrorResponse(s);
   }
   switch (route.id) {
     case RouteId::kLogout: return console.Logout(*who);

@@ -49,6 +49,10 @@ struct GatewayOptions {
   size_t max_body_bytes = 10 * 1024 * 1024;  // POST /v1/validate
   size_t max_records = 500;
   bool rate_limiting = true;  // false only for benchmarks: no limits, no headers
+  // DQ_HSTS: every answer carries Strict-Transport-Security. Without it, answers to requests a
+  // trusted proxy marks X-Forwarded-Proto: https carry it (the adapter drops that header from
+  // anyone else).
+  bool hsts = false;
 };
 
 struct GatewayDeps {

@@ -40,7 +40,7 @@ struct GatewaySettings {
 
   std::string validator_addr;                  // DQ_VALIDATOR_ADDR
   std::chrono::milliseconds validator_timeout{};  // DQ_VALIDATOR_TIMEOUT_MS
-  std::chrono::minutes validator_stream_deadline{30};
+  std::chrono::milliseconds validator_stream_deadline{30 * 60 * 1000};  // DQ_VALIDATOR_STREAM_DEADLINE_MS
   // DQ_VALIDATE_{THREADS,PER_ACCOUNT,QUEUE}; its deadline is DQ_VALIDATOR_TIMEOUT_MS, at most
   // 55 s (below the HTTP server's 60 s header timeout, which would answer 408 on a connection
   // whose answer is still being worked on).

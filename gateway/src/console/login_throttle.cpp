@@ -92,6 +92,17 @@ Status RedisLoginThrottle::Succeeded(std::string_view email, const LoginAttempt&
   return Status::Ok();
 }
 
+Result<int64_t> RedisLoginThrottle::CountSignup(std::string_view client_ip) {
+  auto r = redis_.Eval(CountScript(), {std::string(kFailures) + "signup:" + std::string(client_ip)},
+                       {std::to_string(policy_.signup_window.count())});
+  if (!r.ok()) return Unrecorded(r.status());
+  if (r->elements.size() != 2 || r->elements[0].type != RedisReply::Type::kInteger) {
+    return Unrecorded(Status(ErrorCode::kInternal, "unexpected reply from the count script"));
+  }
+  if (r->elements[0].integer <= policy_.max_signups) return int64_t{0};
+  return std::max<int64_t>(1, r->elements[1].integer);
+}
+
 Result<std::string> RedisLoginThrottle::IssueDevice(std::string_view email) {
   const std::string token = RandomBase62(43);
   auto r = redis_.Command({"SET", DeviceKey(token), Sha256Hex(email), "EX",

@@ -41,6 +41,8 @@ struct LoginThrottlePolicy {
   int64_t max_failures = 10;              // DQ_LOGIN_MAX_FAILURES
   std::chrono::seconds window{15 * 60};   // DQ_LOGIN_FAILURE_WINDOW_SECONDS
   std::chrono::seconds device_lifetime{90 * 24 * 3600};
+  int64_t max_signups = 10;                   // DQ_SIGNUPS_PER_ADDRESS
+  std::chrono::seconds signup_window{3600};   // DQ_SIGNUP_WINDOW_SECONDS
 };
 
 // One attempt, counted before its password is checked.
@@ -62,6 +64,9 @@ class LoginThrottle {
   virtual Status Succeeded(std::string_view email, const LoginAttempt& attempt) = 0;
   // A new device cookie value for a browser that just signed in as email. Errors: kUnavailable.
   virtual Result<std::string> IssueDevice(std::string_view email) = 0;
+  // Counts a sign-up from client_ip (dq:login_failures:signup:<address>): 0 when it may go on,
+  // else the seconds until the address's window ends. Errors: kUnavailable (refuse it).
+  virtual Result<int64_t> CountSignup(std::string_view client_ip) = 0;
 };
 
 class RedisLoginThrottle final : public LoginThrottle {
@@ -72,6 +77,7 @@ class RedisLoginThrottle final : public LoginThrottle {
                              std::string_view device_token) override;
   Status Succeeded(std::string_view email, const LoginAttempt& attempt) override;
   Result<std::string> IssueDevice(std::string_view email) override;
+  Result<int64_t> CountSignup(std::string_view client_ip) override;
 
  private:
   RedisClient& redis_;

@@ -27,6 +27,7 @@ class SelfService {
   std::unique_ptr<RedisUserStore> users_;
   std::unique_ptr<RedisSessionStore> sessions_;
   std::unique_ptr<RedisLoginThrottle> throttle_;
+  std::unique_ptr<Mailer> mailer_;
   std::unique_ptr<Argon2PasswordHasher> hasher_;
   std::unique_ptr<ConsoleApi> console_;
   std::unique_ptr<webhook::RedisDeliveryLog> delivery_log_;

@@ -55,6 +55,9 @@ TEST_F(ConsoleTest, SignUpKeyNeedsProThenWorksUntilRevoked) {
   EXPECT_EQ(set_cookie.find("Secure"), std::string::npos);  // DQ_CONSOLE_ALLOW_HTTP=1
   ConsoleUser u{Base(), email, "twelve chars!", account_id, CookiePair(set_cookie),
                 body["csrf_token"]};
+  // Keys wait for the address to be verified: the link in the sign-up mail.
+  ASSERT_EQ(Post("/console/api/verify", json{{"token", TokenIn(LastMailTo(email))}}.dump()).status,
+            200);
 
   HttpResult me = u.Call("GET", "/console/api/me", "", false);
   ASSERT_EQ(me.status, 200) << me.body;
@@ -109,10 +112,25 @@ TEST_F(ConsoleTest, SignUpRefusesTakenEmailAndBadInput) {
   ConsoleUser u = ConsoleUser::SignUp(Base());
   std::string upper = u.email;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  // A taken address answers as a new sign-up does (nothing tells it is registered); the mail
+  // goes to the address's owner, and the newcomer cannot sign in with it.
   HttpResult taken = Post("/console/api/signup",
                           json{{"email", upper}, {"password", "another password"}}.dump());
-  EXPECT_EQ(taken.status, 409);
-  EXPECT_EQ(ErrorCode(taken), "email_taken");
+  EXPECT_EQ(taken.status, 201) << taken.body;
+  const json shown = json::parse(taken.body);
+  EXPECT_NE(shown["account_id"], u.account_id);
+  EXPECT_EQ(shown["email_verified"], false);
+  EXPECT_FALSE(CookiePair(taken.Header("set-cookie")).empty());
+  const std::string notice = LastMailTo(u.email);
+  EXPECT_NE(notice.find("tried to sign up"), std::string::npos) << notice;
+  EXPECT_EQ(TokenIn(notice), "");
+  EXPECT_EQ(Post("/console/api/login", json{{"email", u.email}, {"password", "another password"}}
+                                           .dump())
+                .status,
+            401);
+  EXPECT_EQ(Post("/console/api/login", json{{"email", u.email}, {"password", u.password}}.dump())
+                .status,
+            200);
 
   const std::string fresh = "x" + RandomBase62(8) + "@example.com";
   struct Case {
@@ -357,8 +375,11 @@ TEST(ConsoleLoginThrottleTest, TheOwnersBrowserIsNotLockedOutByGuessesFromElsewh
     return h;
   };
   // The owner signs in at home: the answer sets the device cookie beside the session.
-  HttpResult home = Http("POST", url, from("203.0.113.10"), LoginBody(u.email, u.password));
+  auto https = from("203.0.113.10");
+  https["X-Forwarded-Proto"] = "https";  // from the trusted proxy: served over https
+  HttpResult home = Http("POST", url, https, LoginBody(u.email, u.password));
   ASSERT_EQ(home.status, 200) << home.body;
+  EXPECT_EQ(home.Header("strict-transport-security"), "max-age=31536000; includeSubDomains");
   const std::string cookies = home.Header("set-cookie");
   const size_t at = cookies.find("dq_device=");
   ASSERT_NE(at, std::string::npos) << cookies;
@@ -392,6 +413,91 @@ TEST(ConsoleLoginThrottleTest, TheOwnersBrowserIsNotLockedOutByGuessesFromElsewh
   }
   EXPECT_EQ(Http("POST", url, from("203.0.113.14", device), LoginBody(u.email, u.password)).status,
             429);
+}
+
+// Until the address is verified the console works (and uploads), but a webhook and API keys
+// wait; the link in the mail verifies it once; dqctl verifies by hand.
+TEST_F(ConsoleTest, VerificationGatesWebhooksAndKeys) {
+  ConsoleUser u = ConsoleUser::SignUp(Base(), "Unverified", false);
+  EXPECT_EQ(json::parse(u.Call("GET", "/console/api/me", "", false).body)["email_verified"], false);
+  HttpResult hook = u.Call("PUT", "/console/api/webhook",
+                           json{{"url", "https://hooks.example.com/x"}}.dump());
+  EXPECT_EQ(hook.status, 403);
+  EXPECT_EQ(ErrorCode(hook), "email_unverified");
+  // Console API answers are never sniffed or cached.
+  EXPECT_EQ(hook.Header("x-content-type-options"), "nosniff");
+  EXPECT_EQ(hook.Header("cache-control"), "no-store");
+  // X-Forwarded-Proto from a client that is not a trusted proxy means nothing: no HSTS.
+  EXPECT_EQ(u.Call("GET", "/console/api/me", "", false, {{"X-Forwarded-Proto", "https"}})
+                .Header("strict-transport-security"),
+            "");
+  EXPECT_NE(json::parse(hook.body)["message"].get<std::string>().find(Lower(u.email)),
+            std::string::npos);
+  ASSERT_EQ(Dqctl(*stack_, "account set-plan --account " + u.account_id + " --plan pro"), 0);
+  HttpResult key = u.Call("POST", "/console/api/keys", "{}");
+  EXPECT_EQ(key.status, 403);
+  EXPECT_EQ(ErrorCode(key), "email_unverified");
+  // The console itself works: jobs are listed.
+  EXPECT_EQ(u.Call("GET", "/console/api/jobs", "", false).status, 200);
+
+  const std::string mail = LastMailTo(u.email);
+  ASSERT_NE(mail.find("Subject: Confirm your e-mail address"), std::string::npos) << mail;
+  const std::string token = TokenIn(mail);
+  ASSERT_EQ(token.size(), 43u);
+  EXPECT_EQ(Post("/console/api/verify", json{{"token", "x" + token}}.dump()).status, 400);
+  HttpResult ok = Post("/console/api/verify", json{{"token", token}}.dump());
+  ASSERT_EQ(ok.status, 200) << ok.body;
+  HttpResult again = Post("/console/api/verify", json{{"token", token}}.dump());
+  EXPECT_EQ(again.status, 400);  // spent
+  EXPECT_EQ(ErrorCode(again), "invalid_request");
+  EXPECT_EQ(json::parse(u.Call("GET", "/console/api/me", "", false).body)["email_verified"], true);
+  EXPECT_EQ(u.Call("PUT", "/console/api/webhook",
+                   json{{"url", "https://hooks.example.com/x"}}.dump())
+                .status,
+            200);
+  EXPECT_EQ(u.Call("POST", "/console/api/keys", "{}").status, 201);
+
+  // By hand: dqctl user verify.
+  ConsoleUser v = ConsoleUser::SignUp(Base(), "By hand", false);
+  std::string upper = v.email;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  ASSERT_EQ(Dqctl(*stack_, "user verify --email " + upper), 0);
+  EXPECT_EQ(json::parse(v.Call("GET", "/console/api/me", "", false).body)["email_verified"], true);
+  EXPECT_EQ(Dqctl(*stack_, "user verify --email nobody@example.com"), 1);
+}
+
+TEST_F(ConsoleTest, CommonPasswordsAndTheEmailItselfAreRefused) {
+  const std::string email = "pw-" + RandomBase62(8) + "@example.com";
+  for (const std::string password : std::vector<std::string>{"password1234", "Password1234!", "1q2w3e4r5t6y",
+                                     "qwertyuiop123", "iloveyou2024", email}) {
+    HttpResult r = Post("/console/api/signup", json{{"email", email}, {"password", password}}.dump());
+    EXPECT_EQ(r.status, 400) << password << " " << r.body;
+    EXPECT_EQ(json::parse(r.body)["details"][0]["field"], "password") << password;
+  }
+  HttpResult own = Post("/console/api/signup", json{{"email", email}, {"password", email}}.dump());
+  EXPECT_EQ(json::parse(own.body)["details"][0]["message"], "must not be your e-mail address");
+  HttpResult common =
+      Post("/console/api/signup", json{{"email", email}, {"password", "password1234"}}.dump());
+  EXPECT_EQ(json::parse(common.body)["details"][0]["message"],
+            "is one of the most used passwords; choose another");
+  EXPECT_EQ(Post("/console/api/signup",
+                 json{{"email", email}, {"password", "violet tractor harbour"}}.dump())
+                .status,
+            201);
+}
+
+TEST(ConsoleSignupThrottleTest, SignUpsAreLimitedPerAddress) {
+  auto env = ConsoleGatewayEnv();
+  env["DQ_SIGNUPS_PER_ADDRESS"] = "3";
+  Stack stack(StackOptions{1, false, env});
+  for (int i = 0; i < 3; ++i) ConsoleUser::SignUp(stack.GatewayUrl(), "Shop", false);
+  HttpResult r = Http("POST", stack.GatewayUrl() + "/console/api/signup",
+                      {{"Content-Type", "application/json"}},
+                      json{{"email", "fourth@example.com"}, {"password", "violet tractor harbour"}}
+                          .dump());
+  EXPECT_EQ(r.status, 429);
+  EXPECT_EQ(ErrorCode(r), "too_many_requests");
+  EXPECT_FALSE(r.Header("retry-after").empty());
 }
 
 }  // namespace

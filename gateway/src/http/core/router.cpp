@@ -30,6 +30,7 @@ constexpr Route kRoutes[] = {
     {"GET", "/jobs/:id/issues", RouteId::kJobIssues, RateClass::kGeneral, kBoth},
     {"POST", "/signup", RouteId::kSignup, RateClass::kGeneral, kConsole},
     {"POST", "/login", RouteId::kLogin, RateClass::kGeneral, kConsole},
+    {"POST", "/verify", RouteId::kVerifyEmail, RateClass::kGeneral, kConsole},
     {"POST", "/logout", RouteId::kLogout, RateClass::kGeneral, kConsole},
     {"GET", "/me", RouteId::kMe, RateClass::kGeneral, kConsole},
     {"GET", "/keys", RouteId::kListKeys, RateClass::kGeneral, kConsole},

@@ -95,6 +95,20 @@ HttpRequest Convert(const Http::Request& req, const edge::TrustedProxies& proxie
   // right after onRequest returns, so moving out of it is safe.
   out.body = std::move(const_cast<std::string&>(req.body()));
   out.client_ip = proxies.ClientAddress(req.address().host(), out.Header("x-forwarded-for"));
+  // Only a trusted proxy may say the client came over https (the gateway then sends HSTS).
+  if (!proxies.Contains(req.address().host())) out.headers.erase("x-forwarded-proto");
+  if (proxies.empty() && out.Header("x-forwarded-for") != nullptr) {
+    // Behind a proxy with no trusted proxies set, every client has the proxy's address: one
+    // address for the per-address limits (10 bad sign-ins lock everyone out; 64 connections cap
+    // the service). Said once.
+    static std::atomic<bool> warned{false};
+    if (!warned.exchange(true)) {
+      log::Warn("requests arrive through a proxy (X-Forwarded-For) but DQ_TRUSTED_PROXIES is "
+                "empty: every client counts as the proxy's address for per-address limits; set "
+                "DQ_TRUSTED_PROXIES to the proxy's addresses",
+                {{"proxy", req.address().host()}});
+    }
+  }
   out.request_id = RequestIdFor(out);
   return out;
 }
