@@ -19,7 +19,8 @@ int64_t ToInt(const std::string& s) {
 
 ingest::FileFormat FormatFromName(const std::string& name) {
   for (auto f : {ingest::FileFormat::kCsv, ingest::FileFormat::kTsv, ingest::FileFormat::kJsonArray,
-                 ingest::FileFormat::kNdjson, ingest::FileFormat::kXlsx}) {
+                 ingest::FileFormat::kNdjson, ingest::FileFormat::kXlsx,
+                 ingest::FileFormat::kXml}) {
     if (ingest::FormatName(f) == name) return f;
   }
   return ingest::FileFormat::kCsv;
@@ -42,6 +43,7 @@ json JobSummaryJson(const Job& j) {
           {"filename", j.filename},
           {"status", j.status},
           {"check_types", j.check_types},
+          {"source", j.source.empty() ? json(nullptr) : json(j.source)},
           {"rows_total", j.rows_total},
           {"rows_error", j.rows_error},
           {"rows_warning", j.rows_warning},
@@ -56,8 +58,13 @@ json JobDetailJson(const Job& j) {
   d["mapping"] = MappingObject(j.mapping);
   d["mapping_inferred"] = j.mapping_inferred;
   // What inference left unmapped on purpose, and why (ingest::MappingNotes).
-  d["mapping_notes"] = j.mapping_inferred ? ingest::MappingNotes(j.header, j.mapping)
-                                          : std::vector<std::string>{};
+  std::vector<std::string> mapping_notes = j.mapping_inferred
+                                               ? ingest::MappingNotes(j.header, j.mapping)
+                                               : std::vector<std::string>{};
+  if (!j.unit_note.empty()) mapping_notes.push_back(j.unit_note);
+  d["mapping_notes"] = std::move(mapping_notes);
+  d["source_reason"] = j.source_reason.empty() ? json(nullptr) : json(j.source_reason);
+  d["notes"] = j.notes;
   d["format"] = std::string(ingest::FormatName(j.format));
   d["encoding"] = j.encoding;
   d["stats"] = {{"rows", j.rows_total},
@@ -87,6 +94,14 @@ std::vector<std::string> JobToHashArgs(const Job& j) {
           "format", std::string(ingest::FormatName(j.format)),
           "encoding", j.encoding,
           "expiry_date_order", j.expiry_date_order,
+          "source", j.source,
+          "source_reason", j.source_reason,
+          "notes", json(j.notes).dump(-1, ' ', false, json::error_handler_t::replace),
+          "unit_note", j.unit_note,
+          "planned", j.planned ? "1" : "0",
+          "weight_unit", j.weight_unit,
+          "conventions", j.conventions,
+          "gtin_padding_evidence", j.gtin_padding_evidence ? "1" : "0",
           "delimiter", std::string(1, j.dialect.delimiter),
           "crlf", j.dialect.crlf ? "1" : "0",
           "bom", j.dialect.bom ? "1" : "0",
@@ -95,6 +110,11 @@ std::vector<std::string> JobToHashArgs(const Job& j) {
           "file_chunks", std::to_string(j.file_chunks),
           "pieces", j.pieces,
           "cleaned_from", j.cleaned_from,
+          "file_store", j.file_store,
+          "output_attempt", j.output_attempt,
+          "issue_pages", std::to_string(j.issue_pages),
+          "fix_pieces", std::to_string(j.fix_pieces),
+          "cleaned_pieces", std::to_string(j.cleaned_pieces),
           "rows_total", std::to_string(j.rows_total),
           "rows_error", std::to_string(j.rows_error),
           "rows_warning", std::to_string(j.rows_warning),
@@ -140,6 +160,20 @@ Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) 
     else if (k == "format") j.format = FormatFromName(v);
     else if (k == "encoding") j.encoding = v.empty() ? "utf-8" : v;
     else if (k == "expiry_date_order") j.expiry_date_order = v;
+    else if (k == "source") j.source = v;
+    else if (k == "source_reason") j.source_reason = v;
+    else if (k == "notes") {
+      json n = json::parse(v, nullptr, false);
+      if (n.is_array()) {
+        for (const auto& s : n) {
+          if (s.is_string()) j.notes.push_back(s.get<std::string>());
+        }
+      }
+    } else if (k == "unit_note") j.unit_note = v;
+    else if (k == "planned") j.planned = v == "1";
+    else if (k == "weight_unit") j.weight_unit = v;
+    else if (k == "conventions") j.conventions = v;
+    else if (k == "gtin_padding_evidence") j.gtin_padding_evidence = v == "1";
     else if (k == "delimiter") j.dialect.delimiter = v.empty() ? ',' : v[0];
     else if (k == "crlf") j.dialect.crlf = v == "1";
     else if (k == "bom") j.dialect.bom = v == "1";
@@ -152,6 +186,11 @@ Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) 
     else if (k == "file_chunks") j.file_chunks = ToInt(v);
     else if (k == "pieces") j.pieces = v;
     else if (k == "cleaned_from") j.cleaned_from = v;
+    else if (k == "file_store") j.file_store = v;
+    else if (k == "output_attempt") j.output_attempt = v;
+    else if (k == "issue_pages") j.issue_pages = ToInt(v);
+    else if (k == "fix_pieces") j.fix_pieces = ToInt(v);
+    else if (k == "cleaned_pieces") j.cleaned_pieces = ToInt(v);
     else if (k == "rows_total") j.rows_total = ToInt(v);
     else if (k == "rows_error") j.rows_error = ToInt(v);
     else if (k == "rows_warning") j.rows_warning = ToInt(v);

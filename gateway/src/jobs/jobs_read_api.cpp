@@ -34,8 +34,12 @@ Status Invalid(const std::string& field, const std::string& message) {
   return Status(ErrorCode::kInvalidRequest, field + ": " + message, {{field, message}});
 }
 
-std::string CsvCell(std::string_view s) {
-  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
+// A cell of the issues CSV: a value that starts like a formula always gets a leading ' (OWASP's
+// rule; the CSV is for people, opened in spreadsheets), then quoted as RFC 4180 needs.
+std::string CsvCell(std::string_view value) {
+  std::string s;
+  ingest::AppendNeutralised(s, value);
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string out = "\"";
   for (char c : s) {
     if (c == '"') out += "\"\"";
@@ -174,7 +178,7 @@ HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
 // (cleaned_file.h), a part at a time (JobsOptions::cleaned_part_bytes). The first part is written
 // before answering, so a store that is down is a proper error, and a file that fits in it is sent
 // whole, with its length.
-HttpResponse JobsApi::CleanedFromFixes(const Job& job) {
+HttpResponse JobsApi::CleanedFromFixes(const Job& job, ingest::FormulaCells formulas) {
   const size_t part = std::max<size_t>(1, options_.cleaned_part_bytes);
   struct Writing {
     JobStore* store = nullptr;
@@ -187,7 +191,7 @@ HttpResponse JobsApi::CleanedFromFixes(const Job& job) {
   Writing* raw = w.get();
   w->file = std::make_unique<CleanedFile>(
       job, [raw](int64_t i) { return raw->store->FileChunk(raw->job, i); },
-      [raw](int64_t i) { return raw->store->FixesPiece(raw->job, i); });
+      [raw](int64_t i) { return raw->store->FixesPiece(raw->job, i); }, formulas);
   // Reads that end early because the job was deleted (or expired) meanwhile must not pass for
   // the end of the file: a job is deleted in one step and never comes back, so when it still
   // exists after the last read, every read saw it whole.
@@ -273,7 +277,19 @@ HttpResponse JobsApi::StoredCleaned(const Job& job) {
   return r;
 }
 
-HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id) {
+HttpResponse JobsApi::Cleaned(const HttpRequest& request, const Principal& principal,
+                              const std::string& id) {
+  const std::string formulas = request.Query("formulas").value_or("neutralise");
+  if (formulas != "neutralise" && formulas != "keep") {
+    return ErrorResponse(Invalid("formulas", "must be neutralise or keep"));
+  }
+  return Cleaned(principal, id,
+                 formulas == "keep" ? ingest::FormulaCells::kKeep
+                                    : ingest::FormulaCells::kNeutralise);
+}
+
+HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id,
+                              ingest::FormulaCells formulas) {
   auto job = Find(principal, id);
   if (!job.ok()) return ErrorResponse(job.status());
   if (job->status != "done") {
@@ -281,7 +297,7 @@ HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id)
                                                           "; its cleaned file exists once it "
                                                           "is done."));
   }
-  HttpResponse r = job->cleaned_from == kCleanedFromFixes ? CleanedFromFixes(*job)
+  HttpResponse r = job->cleaned_from == kCleanedFromFixes ? CleanedFromFixes(*job, formulas)
                                                            : StoredCleaned(*job);
   if (r.status != 200) return r;
   r.SetHeader("Content-Disposition", AttachmentDisposition("cleaned-" + job->filename));
@@ -312,7 +328,8 @@ HttpResponse JobsApi::IssuesPage(const HttpRequest& request, const Principal& pr
   }
   HttpResponse r;
   r.content_type = "text/csv; charset=utf-8";
-  r.body = "id,issue_row,severity,field,code,message,original_value,fixed_value\r\n";
+  r.body =
+      "id,issue_row,severity,field,code,message,original_value,fixed_value,sku,item_id,title\r\n";
   for (const auto& text : *issues) {
     json i = json::parse(text, nullptr, false);
     if (!i.is_object()) continue;
@@ -322,7 +339,9 @@ HttpResponse JobsApi::IssuesPage(const HttpRequest& request, const Principal& pr
     r.body += std::to_string(i["id"].get<int64_t>()) + "," +
               std::to_string(i["issue_row"].get<int64_t>()) + "," + str("severity") + "," +
               CsvCell(str("field")) + "," + str("code") + "," + CsvCell(str("message")) + "," +
-              CsvCell(str("original_value")) + "," + CsvCell(str("fixed_value")) + "\r\n";
+              CsvCell(str("original_value")) + "," + CsvCell(str("fixed_value")) + "," +
+              CsvCell(str("sku")) + "," + CsvCell(str("item_id")) + "," + CsvCell(str("title")) +
+              "\r\n";
   }
   r.SetHeader("X-Total-Count", std::to_string(job->issues));
   return r;

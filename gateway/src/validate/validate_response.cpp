@@ -51,6 +51,22 @@ std::optional<std::string_view> CompactMembers(const ValidateCommand& command, s
   return std::string_view(first, static_cast<size_t>(last.data() + last.size() - first));
 }
 
+// Record `row`'s (from 1) name k (0 sku, 1 item_id, 2 title), or null when it has none.
+void AppendName(std::string& out, const ValidateCommand& command, uint64_t row, size_t k) {
+  const size_t i = 3 * (row - 1) + k;
+  if (row < 1 || i >= command.item_name_ends.size()) {
+    out += "null";
+    return;
+  }
+  const uint32_t begin = i == 0 ? 0 : command.item_name_ends[i - 1];
+  const uint32_t end = command.item_name_ends[i];
+  if (begin == end) {
+    out += "null";
+    return;
+  }
+  AppendJsonString(out, std::string_view(command.item_names).substr(begin, end - begin));
+}
+
 }  // namespace
 
 Result<validator::v1::ValidateRequest> BuildValidatorRequest(const ValidateCommand& command) {
@@ -76,9 +92,15 @@ Status BuildValidatorRequestInto(const ValidateCommand& command,
   for (const auto& [field, column] : command.mapping) spec->add_fields(field);
   for (const auto& c : command.check_types) spec->add_check_types(c);
   spec->set_platform(command.platform);
-  for (const auto& [field, column] : command.mapping) {
-    if (field == "weight") spec->set_weight_unit(ingest::WeightUnitOfColumn(column));
+  spec->set_source(command.source);
+  spec->set_weight_unit(command.spec_weight_unit);  // the check plan's (ResolveItems)
+  for (const auto& c : command.conventions) {
+    auto* conv = spec->add_conventions();
+    conv->set_field(c.field);
+    conv->set_list_separator(c.list_separator);
+    for (const auto& [from, to] : c.value_aliases) (*conv->mutable_value_aliases())[from] = to;
   }
+  spec->set_gtin_padding_evidence(command.gtin_padding_evidence);
   // Several fields mapped to one column share its value: the row carries each column once.
   const size_t width = command.columns.size();
   bool shared = width != command.mapping.size();
@@ -100,6 +122,7 @@ Status BuildValidatorRequestInto(const ValidateCommand& command,
     data->append(cell);
     lengths->AddAlreadyReserved(static_cast<uint32_t>(cell.size()));
   }
+  for (uint8_t kind : command.kinds) packed->add_kinds(static_cast<validator::v1::RowKind>(kind));
   return Status::Ok();
 }
 
@@ -183,14 +206,26 @@ std::string WriteValidateResponse(const ValidateCommand& command,
     } else {
       out += "null";
     }
+    out += ",\"item_id\":";
+    AppendName(out, command, i.row(), 1);
     out += ",\"message\":";
     AppendJsonString(out, i.message());
     out += ",\"original_value\":";
     AppendJsonString(out, i.original_value());
     out += ",\"row\":";
     AppendNumber(out, i.row());
-    out += i.severity() == validator::v1::SEVERITY_ERROR ? ",\"severity\":\"error\"}"
-                                                           : ",\"severity\":\"warning\"}";
+    out += i.severity() == validator::v1::SEVERITY_ERROR ? ",\"severity\":\"error\""
+                                                           : ",\"severity\":\"warning\"";
+    out += ",\"sku\":";
+    AppendName(out, command, i.row(), 0);
+    out += ",\"title\":";
+    AppendName(out, command, i.row(), 2);
+    out += '}';
+  }
+  out += "],\"notes\":[";
+  for (size_t n = 0; n < command.notes.size(); ++n) {
+    if (n > 0) out += ',';
+    AppendJsonString(out, command.notes[n]);
   }
   const auto& st = result.stats();
   out += "],\"stats\":{\"errors\":";

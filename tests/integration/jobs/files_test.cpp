@@ -1,6 +1,6 @@
 // The files merchants really have, through the real gateway, worker, validator and Redis:
 // XLSX in and out, gzip (Content-Encoding and .gz files, and a bomb), Windows-1252 text, the
-// preview route, and a kg weight column converted to grams.
+// preview route, a kg weight column converted to grams, and Google's XML feeds in and out.
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -111,9 +111,12 @@ class FilesIntegrationTest : public ::testing::Test {
 Stack* FilesIntegrationTest::stack_ = nullptr;
 
 TEST_F(FilesIntegrationTest, XlsxUploadComesBackAsXlsxWithFixes) {
+  // GTINs stored as numbers lose their leading zeros; three such in the column are the evidence
+  // that lets a short one be zero-padded (docs/api.md, "GTIN padding").
   const std::string book =
       Workbook({"SKU", "Price", "GTIN", "Stock"},
-               {{"A-1", "19,99", "4006381333931", "10.0"}, {"A-2", "5", "036000291452", "3"}},
+               {{"A-1", "19,99", "4006381333931", "10.0"}, {"A-2", "5", "036000291452", "3"},
+                {"A-3", "6", "012345678905", "1"}, {"A-4", "7", "073010620025", "2"}},
                {ingest::CellKind::kString, ingest::CellKind::kString, ingest::CellKind::kNumber,
                 ingest::CellKind::kString});
   HttpResult r = Post("/v1/jobs?filename=catalogue.xlsx&check_types=product,inventory", book,
@@ -124,16 +127,114 @@ TEST_F(FilesIntegrationTest, XlsxUploadComesBackAsXlsxWithFixes) {
   ASSERT_EQ(job["status"], "done") << job.dump();
   EXPECT_EQ(job["format"], "xlsx");
   EXPECT_EQ(job["encoding"], "utf-8");
-  EXPECT_EQ(job["rows_total"], 2);
+  EXPECT_EQ(job["rows_total"], 4);
   HttpResult cleaned = Get("/v1/jobs/" + id + "/cleaned");
   ASSERT_EQ(cleaned.status, 200);
   EXPECT_EQ(cleaned.Header("content-type"), kXlsxType);
   const Sheet s = ReadWorkbook(cleaned.body);
   EXPECT_EQ(s.name, "Catalogue");
   EXPECT_EQ(s.header, (std::vector<std::string>{"SKU", "Price", "GTIN", "Stock"}));
-  ASSERT_EQ(s.rows.size(), 2u);
+  ASSERT_EQ(s.rows.size(), 4u);
   EXPECT_EQ(s.rows[0], (std::vector<std::string>{"A-1", "19.99", "4006381333931", "10"}));
   EXPECT_EQ(s.rows[1][2], "036000291452");  // written as text: the leading zero stays
+}
+
+// A Google Merchant Center RSS feed: read as rows, and its cleaned file is the same feed with
+// only the fixed value changed, byte for byte.
+TEST_F(FilesIntegrationTest, XmlFeedComesBackAsTheSameFeedWithFixes) {
+  const std::string head =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<rss xmlns:g=\"http://base.google.com/ns/1.0\" version=\"2.0\">\n<channel>\n"
+      "<title>Shop</title>\n<!-- generated -->\n";
+  auto item = [](const std::string& id, const std::string& price) {
+    return "<item>\n  <g:id>" + id + "</g:id>\n  <title><![CDATA[Mug & Co]]></title>\n"
+           "  <g:price>" + price + "</g:price>\n  <g:gtin>4006381333931</g:gtin>\n"
+           "  <g:shipping><g:country>US</g:country><g:price>4.95 USD</g:price></g:shipping>\n"
+           "</item>\n";
+  };
+  const std::string tail = "</channel>\n</rss>\n";
+  const std::string feed = head + item("A-1", "19,99") + item("A-2", "5") + tail;
+  HttpResult r = Post("/v1/jobs?filename=feed.xml&check_types=product", feed,
+                      {{"Content-Type", "application/rss+xml"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  const std::string id = json::parse(r.body)["id"];
+  json job = WaitDone(id);
+  ASSERT_EQ(job["status"], "done") << job.dump();
+  EXPECT_EQ(job["format"], "xml");
+  EXPECT_EQ(job["rows_total"], 2);
+  EXPECT_EQ(job["mapping"]["sku"], "id");
+  EXPECT_EQ(job["mapping"]["price"], "price");
+  HttpResult cleaned = Get("/v1/jobs/" + id + "/cleaned");
+  ASSERT_EQ(cleaned.status, 200);
+  EXPECT_EQ(cleaned.Header("content-type"), "application/xml");
+  EXPECT_EQ(cleaned.body, head + item("A-1", "19.99") + item("A-2", "5") + tail);
+
+  // The preview names the columns as Google does.
+  HttpResult preview = Post("/v1/jobs/preview", feed, {{"Content-Type", "application/xml"}});
+  ASSERT_EQ(preview.status, 200) << preview.body;
+  EXPECT_EQ(json::parse(preview.body)["columns"],
+            json({"id", "title", "price", "gtin", "shipping(country:price)"}));
+
+  // Gzip'd, named .xml.gz, with a generic type.
+  HttpResult gz = Post("/v1/jobs?filename=feed.xml.gz", Gzip(feed),
+                       {{"Content-Type", "application/octet-stream"}});
+  ASSERT_EQ(gz.status, 202) << gz.body;
+  EXPECT_EQ(WaitDone(json::parse(gz.body)["id"])["format"], "xml");
+}
+
+// Issue 36: formula-leading cells are neutralised (a leading ') in the issues CSV always and in
+// the cleaned CSV unless formulas=keep; a plain negative number is not a formula.
+TEST_F(FilesIntegrationTest, SpreadsheetsGetNoFormulas) {
+  const std::string csv =
+      "email,note\n@SUM(1+1),\"=HYPERLINK(\"\"http://x\"\")\"\nana@shop.de,-5\n";
+  HttpResult r = Post("/v1/jobs?filename=c.csv&check_types=customer", csv,
+                      {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  const std::string id = json::parse(r.body)["id"];
+  ASSERT_EQ(WaitDone(id)["status"], "done");
+  HttpResult cleaned = Get("/v1/jobs/" + id + "/cleaned");
+  ASSERT_EQ(cleaned.status, 200);
+  EXPECT_EQ(cleaned.body,
+            "email,note\n'@SUM(1+1),\"'=HYPERLINK(\"\"http://x\"\")\"\nana@shop.de,-5\n");
+  HttpResult kept = Get("/v1/jobs/" + id + "/cleaned?formulas=keep");
+  ASSERT_EQ(kept.status, 200);
+  EXPECT_EQ(kept.body, csv);
+  HttpResult bad = Get("/v1/jobs/" + id + "/cleaned?formulas=strip");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_EQ(json::parse(bad.body)["message"], "formulas: must be neutralise or keep");
+  // The e-mail was not "fixed" (lower-cased) into another formula; the issues CSV shows it
+  // neutralised.
+  HttpResult issues = Get("/v1/jobs/" + id + "/issues?format=csv");
+  ASSERT_EQ(issues.status, 200);
+  EXPECT_NE(issues.body.find(",INVALID_EMAIL,"), std::string::npos) << issues.body;
+  EXPECT_NE(issues.body.find(",'@SUM(1+1),"), std::string::npos) << issues.body;
+  EXPECT_EQ(issues.body.find("@sum"), std::string::npos) << issues.body;
+  EXPECT_EQ(issues.body.find(",@SUM"), std::string::npos) << issues.body;
+}
+
+TEST_F(FilesIntegrationTest, BadXmlIsRefusedWithItsPlace) {
+  HttpResult malformed = Post("/v1/jobs", "<rss version=\"2.0\"><channel>\n<item><id>1</b>",
+                              {{"Content-Type", "application/xml"}});
+  EXPECT_EQ(malformed.status, 400);
+  EXPECT_EQ(Error(malformed), "invalid_request");
+  EXPECT_EQ(json::parse(malformed.body)["message"],
+            "XML is malformed at line 2, column 14: mismatched tag");
+  const std::string laughs =
+      "<?xml version=\"1.0\"?>\n<!DOCTYPE rss [<!ENTITY a \"aaaaaaaaaa\">"
+      "<!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;\">]>\n"
+      "<rss version=\"2.0\"><channel><item><id>&c;</id></item></channel></rss>";
+  HttpResult bomb = Post("/v1/jobs", laughs, {{"Content-Type", "text/xml"}});
+  EXPECT_EQ(bomb.status, 400);
+  EXPECT_EQ(json::parse(bomb.body)["message"],
+            "XML at line 2: a document type declaration (<!DOCTYPE ...>) is not accepted: a DTD "
+            "can declare entities that expand without bound or read other files. Remove it from "
+            "the feed.");
+  HttpResult empty = Post("/v1/jobs", "<rss version=\"2.0\"><channel/></rss>",
+                          {{"Content-Type", "application/xml"}});
+  EXPECT_EQ(empty.status, 400);
+  EXPECT_EQ(Error(empty), "empty_file");
+  json usage = json::parse(Get("/v1/usage").body);
+  EXPECT_EQ(usage["records_used"], 0);
 }
 
 TEST_F(FilesIntegrationTest, GzipBodyGzipFileAndBomb) {
@@ -200,7 +301,14 @@ TEST_F(FilesIntegrationTest, PreviewShowsTheReadingAndCreatesNothing) {
   EXPECT_EQ(p["columns"], json({"SKU", "Price", "Weight (kg)"}));
   EXPECT_EQ(p["mapping"], json({{"sku", "SKU"}, {"price", "Price"}, {"weight", "Weight (kg)"}}));
   EXPECT_EQ(p["mapping_inferred"], true);
-  EXPECT_EQ(p["mapping_notes"], json::array());
+  EXPECT_EQ(p["mapping_notes"], json({"The weight column 'Weight (kg)' is read in kilograms: its "
+                                      "header names the unit."}));
+  EXPECT_EQ(p["source"], "generic");
+  EXPECT_EQ(p["source_reason"], "the header matches no known platform's export");
+  EXPECT_EQ(p["notes"],
+            json({"No column looks like a title; titles were not checked."}));
+  EXPECT_EQ(p["suggested_check_types"], json({"product"}));
+  EXPECT_EQ(p["mapping_confidence"]["sku"], json({{"confidence", 1.0}, {"found_by", "header"}}));
   ASSERT_EQ(p["sample_rows"].size(), 5u);
   EXPECT_EQ(p["sample_rows"][0], json({"A-1", "19,99", "1.2"}));
 
@@ -230,7 +338,16 @@ TEST_F(FilesIntegrationTest, AWeightInTonnesIsNotGuessedAndTheJobSaysWhy) {
   json p = json::parse(preview.body);
   EXPECT_FALSE(p["mapping"].contains("weight"));
   ASSERT_EQ(p["mapping_notes"].size(), 1u) << p.dump();
-  HttpResult r = Post("/v1/jobs?check_types=shipping", csv, {{"Content-Type", "text/csv"}});
+  // Without its weight, the file has no column for the shipping check: refused before any quota.
+  HttpResult refused = Post("/v1/jobs?check_types=shipping", csv, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(refused.status, 400) << refused.body;
+  EXPECT_EQ(Error(refused), "check_types_do_not_fit");
+  EXPECT_EQ(json::parse(refused.body)["message"],
+            "No column fits the shipping check (no weight, hs_code, country_of_origin, "
+            "vat_number or declared_value column). The columns fit: product, inventory, price.");
+  EXPECT_EQ(json::parse(refused.body)["fits"], json({"product", "inventory", "price"}));
+  EXPECT_EQ(json::parse(Get("/v1/usage").body)["records_used"], 0);
+  HttpResult r = Post("/v1/jobs?check_types=product", csv, {{"Content-Type", "text/csv"}});
   ASSERT_EQ(r.status, 202) << r.body;
   json job = WaitDone(json::parse(r.body)["id"]);
   EXPECT_FALSE(job["mapping"].contains("weight"));

@@ -37,13 +37,15 @@ Upload MakeUpload(FileFormat format, const std::string& bytes, size_t piece) {
 
 // The whole cleaned file, asked for in parts of `want` bytes.
 Result<std::string> Write(const Upload& u, const std::vector<std::string>& fixes,
-                          size_t want = 1 << 20) {
+                          size_t want = 1 << 20,
+                          ingest::FormulaCells formulas = ingest::FormulaCells::kKeep) {
   CleanedFile file(
       u.job, [&](int64_t i) { return Result<std::string>(u.pieces.at(static_cast<size_t>(i))); },
       [&](int64_t i) -> Result<std::optional<std::string>> {
         if (i >= static_cast<int64_t>(fixes.size())) return std::optional<std::string>();
         return std::optional<std::string>(fixes[static_cast<size_t>(i)]);
-      });
+      },
+      formulas);
   std::string out;
   while (true) {
     const size_t before = out.size();
@@ -205,8 +207,74 @@ TEST(CleanedFileTest, XlsxIsAWorkbookWithTheSheetNameAndTheFixes) {
   EXPECT_EQ(skus, (std::vector<std::string>{"X1", "A2"}));
 }
 
+// XML: the feed itself, with only the fixed values written anew, however the upload, the fixes
+// and the parts asked for are cut.
+TEST(CleanedFileTest, XmlIsTheFeedWithTheFixedValuesInPlace) {
+  auto feed = [](const std::string& price, const std::string& title) {
+    return "<?xml version=\"1.0\"?>\n<rss xmlns:g=\"http://base.google.com/ns/1.0\" "
+           "version=\"2.0\"><channel><!-- c -->\n<item><g:id>A1</g:id><g:price>" +
+           price + "</g:price></item>\n<item><g:id>A2</g:id><g:title><![CDATA[" + title +
+           "]]></g:title></item>\n</channel></rss>\n";
+  };
+  const std::string upload = feed("12,50", "Mug");
+  for (size_t piece : {7, 1 << 20}) {
+    for (size_t want : {10, 1 << 20}) {
+      SCOPED_TRACE(std::to_string(piece) + " " + std::to_string(want));
+      const Upload u = MakeUpload(FileFormat::kXml, upload, piece);
+      std::string first, second;
+      AppendFix(first, 1, 1, "12.50");     // price
+      AppendFix(second, 2, 2, "Mug & Co");  // title
+      auto got = Write(u, {first, second}, want);
+      ASSERT_TRUE(got.ok()) << got.status().message();
+      EXPECT_EQ(*got, feed("12.50", "Mug & Co"));
+      auto none = Write(u, {});
+      ASSERT_TRUE(none.ok()) << none.status().message();
+      EXPECT_EQ(*none, upload);
+    }
+  }
+}
+
 // Fixes that do not fit the upload mean the stored job is damaged: an error, never a file that
 // silently lacks them.
+// Issue 36: neutralised, a CSV keeps its bytes but for the cells that start like a formula (a
+// fixed value included), which get a leading '; a plain negative number is left alone.
+TEST(CleanedFileTest, NeutralisedCsvKeepsItsBytesButForFormulaCells) {
+  const std::string csv = "sku;note;stock\r\n=1+1;\"@SUM(1;2)\";-3\r\n\r\nA2;ok;+1 555\r\nA3;x;4\r\n";
+  for (size_t piece : {5, 1 << 20}) {
+    SCOPED_TRACE(piece);
+    const Upload u = MakeUpload(FileFormat::kCsv, csv, piece);
+    std::string fixes;
+    AppendFix(fixes, 3, 1, "-x");  // a fix that starts like a formula is neutralised too
+    auto got = Write(u, {fixes}, 1 << 20, ingest::FormulaCells::kNeutralise);
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    EXPECT_EQ(*got,
+              "sku;note;stock\r\n'=1+1;\"'@SUM(1;2)\";-3\r\n\r\nA2;ok;'+1 555\r\n"
+              "A3;'-x;4\r\n");
+    auto kept = Write(u, {fixes});
+    ASSERT_TRUE(kept.ok());
+    EXPECT_EQ(*kept,
+              "sku;note;stock\r\n=1+1;\"@SUM(1;2)\";-3\r\n\r\nA2;ok;+1 555\r\nA3;-x;4\r\n");
+  }
+  // A header that starts like a formula is written again by RowWriter, in the file's dialect.
+  const std::string bad_header = "\xEF\xBB\xBF=sku,title\r\nA1,Mug\r\n";
+  const Upload h = MakeUpload(FileFormat::kCsv, bad_header, 3);
+  auto got = Write(h, {}, 1 << 20, ingest::FormulaCells::kNeutralise);
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  EXPECT_EQ(*got, "\xEF\xBB\xBF'=sku,title\r\nA1,Mug\r\n");
+  EXPECT_EQ(*Write(h, {}), bad_header);
+  // JSON is no spreadsheet: as it was.
+  const Upload j = MakeUpload(FileFormat::kNdjson, "{\"a\":\"=1\"}\n", 4);
+  EXPECT_EQ(*Write(j, {}, 1 << 20, ingest::FormulaCells::kNeutralise), "{\"a\":\"=1\"}\n");
+}
+
+TEST(NeutraliseFormulasTest, OneFixPerColumnTheLastWinning) {
+  const std::vector<std::string_view> row = {"=a", "b", "c", "-5"};
+  std::vector<std::pair<uint32_t, std::string>> fixes = {{1, "@x"}, {1, "y"}, {2, "+z"}};
+  NeutraliseFormulas(row, &fixes);
+  EXPECT_EQ(fixes, (std::vector<std::pair<uint32_t, std::string>>{
+                       {0, "'=a"}, {1, "y"}, {2, "'+z"}}));
+}
+
 TEST(CleanedFileTest, FixesThatDoNotFitTheUploadAreAnError) {
   const std::string csv = "sku,title\nx1,Blue\nA2,Red\n";
   const Upload u = MakeUpload(FileFormat::kCsv, csv, 1 << 20);
@@ -259,6 +327,103 @@ TEST(CleanedFileTest, StoreErrorsArePassedOnAndStay) {
   more = fixes_down.Next(&out, 1 << 20);
   ASSERT_FALSE(more.ok());
   EXPECT_EQ(more.status().code(), ErrorCode::kUnavailable);
+}
+
+}  // namespace
+}  // namespace dq::report
+
+namespace dq::report {
+namespace {
+
+// One small file per source, written as the platform writes its exports (quoting it does not
+// need, CRLF, a BOM, ';' or TAB, blank lines, no final line end): with no fixes the cleaned file
+// is the upload, byte for byte, however it is cut into pieces.
+struct Sample {
+  const char* source;
+  FileFormat format;
+  const char* bytes;
+};
+
+const Sample kSamples[] = {
+    {"shopify_products", FileFormat::kCsv,
+     "Handle,Title,Body (HTML),Vendor,Variant SKU,Variant Grams,Variant Price,Image Src\n"
+     "gloves,Gardening Gloves,\"<p>Soft,\n warm</p>\",Acme,GL-G,0.0,9.00,https://c.example/g.jpg\n"
+     "gloves,,,,GL-Y,0.0,9.00,\n"
+     "gloves,,,,,,,https://c.example/z.jpg\n"},
+    {"shopify_customers", FileFormat::kCsv,
+     "First Name,Last Name,Email,Accepts Email Marketing,Phone,Total Spent\r\n"
+     "Ann,Lee,ann@example.org,yes,'+12025550123,10.00\r\n"},
+    {"woocommerce", FileFormat::kCsv,
+     "\xEF\xBB\xBFID,Type,SKU,Name,\"In stock?\",Stock,\"Weight (lbs)\",\"Regular price\","
+     "Images,Parent\r\n"
+     "44,variable,woo-vneck-tee,\"V-Neck T-Shirt\",1,,.5,,\"https://w.example/a.jpg, "
+     "https://w.example/b.jpg\",\r\n"
+     "76,variation,woo-vneck-tee-red,\"V-Neck T-Shirt - Red\",1,,,20,"
+     "https://w.example/a.jpg,woo-vneck-tee\r\n"},
+    {"magento2", FileFormat::kCsv,
+     "sku,store_view_code,attribute_set_code,product_type,name,weight,visibility,price,"
+     "additional_attributes\n"
+     "24-WG085,,Default,simple,Strap,1.23,\"Catalog, Search\",14,\"has_options=1,"
+     "quantity_and_stock_status=In Stock\"\n"
+     "24-WG085_Group,,Default,grouped,Set,,\"Catalog, Search\",,"},
+    {"prestashop", FileFormat::kCsv,
+     "Product ID;Active (0/1);Name *;Price tax excluded;Reference #;EAN13;Weight;"
+     "Image URLs (x,y,z...)\n"
+     "1;1;iPod Nano;100;RP-demo_1;1234567890123;0.068357;http://localhost/p/15.jpg,"
+     "http://localhost/p/23.jpg\n\n"
+     "2;1;iPod shuffle;60;RP-demo_2;1234567890123;0.027563;\n"},
+    {"bigcommerce", FileFormat::kCsv,
+     "Item,ID,Name,Type,SKU,Inventory Tracking,Price,Weight\n"
+     "Product,111,Mug,physical,MUG,none,10.00,1\nVariant,,,,MUG-RED,,11.00,\n"},
+    {"google_merchant", FileFormat::kTsv,
+     "id\ttitle\tavailability\tprice\timage_link\tshipping_weight\n"
+     "A-1\tShirt\tin stock\t15.00 USD\thttps://g.example/1.jpg\t0.3 kg\n"},
+    {"meta_catalog", FileFormat::kCsv,
+     "id,title,availability,condition,price,link,image_link,fb_product_category\n"
+     "A-1,\"Shirt\",in stock,new,15.00 USD,https://m.example/1,https://m.example/1.jpg,"
+     "\"Clothing & Accessories > Clothing\"\n"},
+    {"generic", FileFormat::kCsv, "sku,price\n\"A-1\",\"10\"\nA-2,3\n\n\n"},
+};
+
+TEST(CleanedFileTest, EverySourceSampleWithoutFixesComesBackByteForByte) {
+  for (const Sample& s : kSamples) {
+    for (size_t piece : {size_t{5}, size_t{64}, size_t{1 << 20}}) {
+      SCOPED_TRACE(std::string(s.source) + ", pieces of " + std::to_string(piece));
+      const Upload u = MakeUpload(s.format, s.bytes, piece);
+      auto got = Write(u, {}, 16);
+      ASSERT_TRUE(got.ok()) << got.status().message();
+      EXPECT_EQ(*got, s.bytes);
+    }
+  }
+}
+
+TEST(CleanedFileTest, AFixedRowKeepsItsOtherCellsAsTheyWereWritten) {
+  const std::string csv =
+      "\xEF\xBB\xBFID,Type,SKU,Name,\"Regular price\"\r\n"
+      "44,simple,woo-a,\"Hoodie\",\"12,5\"\r\n"
+      "45,simple,woo-b,\"Cap\",3\r\n";
+  std::string fixes;
+  AppendFix(fixes, 1, 4, "12.50");
+  AppendFix(fixes, 2, 2, "WOO-B");
+  const Upload u = MakeUpload(FileFormat::kCsv, csv, 7);
+  auto got = Write(u, {fixes});
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  EXPECT_EQ(*got,
+            "\xEF\xBB\xBFID,Type,SKU,Name,\"Regular price\"\r\n"
+            "44,simple,woo-a,\"Hoodie\",\"12.50\"\r\n"
+            "45,simple,WOO-B,\"Cap\",3\r\n");
+}
+
+TEST(SpliceCsvRecordTest, RewritesOnlyTheFixedCells) {
+  using Fixes = std::vector<std::pair<uint32_t, std::string>>;
+  EXPECT_EQ(SpliceCsvRecord("a,\"b\",c\r\n\n", ',', Fixes{{1, "x,y"}}), "a,\"x,y\",c\r\n\n");
+  EXPECT_EQ(SpliceCsvRecord("a,b,c\n", ',', Fixes{{0, "say \"hi\""}, {2, ""}}),
+            "\"say \"\"hi\"\"\",b,\n");
+  EXPECT_EQ(SpliceCsvRecord("a;\"b;\"\"q\"\"\";c", ';', Fixes{{2, "z"}}), "a;\"b;\"\"q\"\"\";z");
+  EXPECT_EQ(SpliceCsvRecord("a,b\n", ',', Fixes{{3, "d"}}), "a,b,,d\n");
+  EXPECT_EQ(SpliceCsvRecord("a,b\n", ',', Fixes{{1, "first"}, {1, "last"}}), "a,last\n");
+  EXPECT_EQ(SpliceCsvRecord("\"multi\nline\",2\n", ',', Fixes{{1, "3"}}), "\"multi\nline\",3\n");
+  EXPECT_EQ(SpliceCsvRecord("a\tb\n", '\t', Fixes{{0, " padded"}}), "\" padded\"\tb\n");
 }
 
 }  // namespace

@@ -59,7 +59,11 @@ struct ReaderLimits {
   uint64_t max_shared_strings = 2000000;
   uint64_t max_shared_string_bytes = 128 * 1024 * 1024;
   uint64_t max_xlsx_part_bytes = 512 * 1024 * 1024;
+  // XML feeds (see xml_reader.h): the deepest nesting of elements in the document.
+  size_t max_xml_depth = 64;
 };
+
+struct XmlRowSource;  // xml_reader.h
 
 enum class ReadState {
   kRow,       // row() holds the next data row
@@ -112,6 +116,10 @@ class RowReader {
   virtual CsvDialect dialect() const { return {}; }
   // The name of the sheet read (XLSX only; "" for text formats), for the cleaned workbook.
   virtual std::string sheet_name() const { return {}; }
+  // XML only: where the current row's values lie in the file, so that the writer can give the
+  // file back with only the fixed values changed (see xml_reader.h); after kEnd, the file's end.
+  // nullptr for the other formats.
+  virtual const XmlRowSource* xml_source() const { return nullptr; }
 };
 
 // A reader for `format`. TSV is CSV with the delimiter fixed to TAB.
@@ -131,9 +139,19 @@ struct FileSummary {
   // validator, so every chunk is read alike (docs/issue-codes.md, DATE_REFORMATTED).
   std::vector<dates::DateOrder> date_orders;
 };
+// Sees every data row of a scan, in order (the source scan of an upload: source_scan.h).
+class RowObserver {
+ public:
+  virtual ~RowObserver() = default;
+  // header: the columns so far (JSON: it may grow); row: valid during the call only.
+  virtual void Row(const std::vector<std::string>& header,
+                   std::span<const std::string_view> row) = 0;
+};
+
 // With learn_date_orders, also fills FileSummary::date_orders (about a third more time, so only
-// when an inventory check will read dates).
+// when an inventory check will read dates). With an observer, hands it every data row.
 Result<FileSummary> ScanFile(FileFormat format, std::string_view bytes,
-                             const ReaderLimits& limits = {}, bool learn_date_orders = false);
+                             const ReaderLimits& limits = {}, bool learn_date_orders = false,
+                             RowObserver* observer = nullptr);
 
 }  // namespace dq::ingest

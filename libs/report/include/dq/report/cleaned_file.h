@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,8 +46,12 @@ void AppendFix(std::string& piece, uint64_t row, uint32_t column, std::string_vi
 Status DecodeFixes(std::string_view piece, std::vector<Fix>* out);
 
 // Writes the cleaned file of a finished job from its upload and its fixes, a part at a time.
-// Memory: one upload piece, one fix piece and what Next() has not handed out yet (an XLSX
-// workbook is built whole, as RowWriter does). Not thread-safe.
+// CSV and TSV keep the upload's bytes: a row without fixes is copied as it was (its quoting,
+// line end and any blank lines after it), and a fixed row has only its fixed cells rewritten, so
+// a file with no fixes comes back byte for byte and imports back into its platform. The other
+// formats are written again by RowWriter. Memory: one upload piece (two for CSV), one fix piece
+// and what Next() has not handed out yet (an XLSX workbook is built whole, as RowWriter does).
+// Not thread-safe.
 class CleanedFile {
  public:
   // Upload piece i (0 <= i < job.file_chunks), as the store keeps it, decompressed.
@@ -55,7 +60,10 @@ class CleanedFile {
   using FixPiece = std::function<Result<std::optional<std::string>>(int64_t)>;
 
   // `job`: the check of the file (a job is one), read for its format, dialect, header and pieces.
-  CleanedFile(const FileCheck& job, UploadPiece upload, FixPiece fixes);
+  // `formulas`: CSV/TSV cells that start like a formula are written with a leading ' when
+  // kNeutralise (the download's default; ingest/row_writer.h).
+  CleanedFile(const FileCheck& job, UploadPiece upload, FixPiece fixes,
+              ingest::FormulaCells formulas = ingest::FormulaCells::kKeep);
 
   // Appends the next part of the file to *out: at least `want` bytes unless the file ends first.
   // True while more follows. Errors from the callbacks are passed on; a fix for a row or column
@@ -69,6 +77,11 @@ class CleanedFile {
   Status Step(size_t want);
   Status LoadFixes();   // the next fix piece, when the current one is used up
   Status WriteRow();
+  // CSV/TSV: the current row's fixes become the pending row's; the row before it, which ends
+  // where this one starts, is copied or spliced out.
+  Status KeepRow();
+  void EmitRaw(uint64_t end);  // the header or the pending row, up to file offset `end`
+  Status TakeFixes(std::vector<std::pair<uint32_t, std::string>>* fixes);
 
   UploadPiece upload_;
   FixPiece fixes_;
@@ -91,6 +104,34 @@ class CleanedFile {
   std::vector<ingest::CellKind> kinds_;
   std::string fixed_;  // this row's fixed values, copied: a row's fixes may span two pieces
   bool ended_ = false;
+
+  // CSV/TSV: the upload's bytes from file offset raw_base_ on, kept until the row they hold is
+  // written; the row read last (pending) starts at pending_start_ and has pending_fixes_.
+  bool raw_ = false;
+  std::string raw_buf_;
+  uint64_t raw_base_ = 0;
+  uint64_t fed_ = 0;  // bytes of the upload fed so far
+  bool have_pending_ = false;
+  uint64_t pending_start_ = 0;
+  std::vector<std::pair<uint32_t, std::string>> pending_fixes_;
+  char delimiter_ = ',';
+  // CSV/TSV with FormulaCells::kNeutralise: cells that start like a formula become fixes with a
+  // leading '; a header that does is written by RowWriter instead of copied.
+  bool neutralise_ = false;
+  bool header_from_writer_ = false;
 };
+
+// The fixes of a CSV row (sorted by column, the last of a column winning) with every cell whose
+// value (fixed or not) starts like a formula (dq::StartsLikeAFormula) given a leading ': one fix
+// per column. For CleanedFile; public for its tests.
+void NeutraliseFormulas(std::span<const std::string_view> row,
+                        std::vector<std::pair<uint32_t, std::string>>* fixes);
+
+// Rewrites the cells of one CSV record (its raw bytes, line end and all) that `fixes` name
+// (column, value; sorted by column, the last of a column winning), keeping every other byte. A
+// fixed value is quoted when it needs it or when the cell it replaces was quoted. A fix past the
+// record's last cell adds the missing empty cells. For CleanedFile; public for its tests.
+std::string SpliceCsvRecord(std::string_view record, char delimiter,
+                            std::span<const std::pair<uint32_t, std::string>> fixes);
 
 }  // namespace dq::report
