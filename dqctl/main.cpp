@@ -32,6 +32,9 @@ int main(int argc, char** argv) {
     const char* v = std::getenv(name.c_str());
     return v == nullptr ? std::nullopt : std::optional<std::string>(v);
   };
+  options.verify_user = [&redis](const std::string& email) {
+    return dq::cli::VerifyUserInRedis(redis, email);
+  };
   dq::webhook::RedisDeliveryLog deliveries(redis);
   return dq::cli::Run(args, store, &deliveries, options, std::cout, std::cerr);
 }

@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <thread>
 
-#include "dq/webhook/curl_http_sender.h"
 #include "dq/common/allocator.h"
 #include "dq/common/log.h"
 #include "dq/common/settings.h"
@@ -17,7 +16,6 @@
 int main() {
   dq::TuneAllocator(std::getenv("GLIBC_TUNABLES"));  // keeps memory between jobs (allocator.h)
   dq::BlockTerminationSignals();
-  dq::webhook::CurlHttpSender::GlobalInit();  // test deliveries; before any thread starts
   auto settings = dq::Settings::FromEnvironment(dq::kGateway);
   if (!settings.ok()) {
     std::fprintf(stderr, "dq-gateway: %s\n", settings.status().message().c_str());

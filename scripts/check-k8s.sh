@@ -119,12 +119,24 @@ function checkPodSpec(where, spec, opts) {
 // and metrics on the ops port only.
 const aclUsers = fs.readFileSync(process.env.DQ_ACL_FILE, "utf8").split("\n")
   .filter((l) => l.trim() && !l.startsWith("#")).map((l) => l.trim().split(/\s+/));
+// A user may take several lines; its first must start from nothing (resetchannels -@all), and
+// no line may grant everything, a dangerous category or a command that changes keyspaces or
+// scripts (issue 36: FUNCTION, SCRIPT, SELECT, MOVE, RENAME, COPY).
+const firstLine = new Map();
 for (const [user, , ...rules] of aclUsers) {
-  for (const r of rules) {
-    if (["+@all", "allcommands", "+@dangerous", "+@admin", "+flushall", "+config", "~*", "allkeys"]
-      .includes(r.toLowerCase())) err("users.acl", `user ${user} has ${r}`);
+  if (!firstLine.has(user)) firstLine.set(user, rules);
+  for (const r of rules.map((x) => x.replace(/^\(|\)$/g, "").toLowerCase())) {
+    if (["+@all", "allcommands", "+@dangerous", "+@admin", "+@scripting", "+@keyspace", "+@write",
+      "+flushall", "+flushdb", "+config", "+keys", "+function", "+script", "+script|flush",
+      "+select", "+move", "+rename", "+renamenx", "+copy", "~*", "allkeys"].includes(r)) {
+      err("users.acl", `user ${user} has ${r}`);
+    }
   }
-  if (!rules.includes("-@dangerous")) err("users.acl", `user ${user} must drop -@dangerous`);
+}
+for (const [user, rules] of firstLine) {
+  if (rules[0] !== "resetchannels" || rules[1] !== "-@all") {
+    err("users.acl", `user ${user} must start from nothing: resetchannels -@all`);
+  }
 }
 const aclNames = new Set(aclUsers.map((u) => u[0]));
 function checkLockdown(name, byKind) {
@@ -153,6 +165,26 @@ function checkLockdown(name, byKind) {
       if (!(rule.from || []).length) err(name, "Redis open to everyone");
       for (const f of rule.from || []) {
         if (f.namespaceSelector || f.ipBlock) err(name, "Redis must be reachable from dq pods only");
+      }
+    }
+  }
+  // The gateway and the workers call no customer (issue 36): egress to DNS, Redis and the
+  // validator only, and no address block wider than one the overlay names for Redis.
+  const g = policies["dq-gateway-egress"];
+  if (!g) {
+    err(name, "no NetworkPolicy dq-gateway-egress");
+  } else {
+    const selected = ((g.spec.podSelector.matchExpressions || [])[0] || {}).values || [];
+    for (const app of ["dq-gateway", "dq-worker"]) {
+      if (!selected.includes(app)) err(name, `dq-gateway-egress does not select ${app}`);
+    }
+    if (!(g.spec.policyTypes || []).includes("Egress")) err(name, "gateway egress not restricted");
+    for (const rule of g.spec.egress || []) {
+      for (const t of rule.to || []) {
+        if (t.ipBlock) err(name, "gateway egress may not name address blocks (only pods)");
+      }
+      for (const p of rule.ports || []) {
+        if (![53, 6379, 50051].includes(p.port)) err(name, `gateway egress to port ${p.port}`);
       }
     }
   }

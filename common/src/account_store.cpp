@@ -1,5 +1,6 @@
 #include "dq/common/account_store.h"
 
+#include <cstdlib>
 #include <map>
 
 #include "dq/common/crypto.h"
@@ -75,14 +76,20 @@ Result<Account> RedisAccountStore::CreateAccount(Plan plan, std::string_view nam
   account.name = std::string(name);
   account.plan = plan;
   account.created_at = FormatIso8601Millis(clock_.Now());
-  // Two slots (the account's tag and the global set), so two commands, never one pipeline or
-  // transaction. The account first: an id in the set always names an account. Both durable: a
+  // Two slots (the account's tag and the global set), so separate commands, never one pipeline
+  // or transaction. The account first: an id in the set always names an account. All durable: a
   // sign-up or a dqctl account lost in a failover would leave its user without an account.
-  auto record = redis_.CommandDurable(
-      {"HSET", AccountKey(account.id, "account"), "id", account.id, "name", account.name, "plan",
-       std::string(PlanName(plan)), "created_at", account.created_at});
+  auto record = redis_.CommandDurable({"HSET", AccountKey(account.id, "account"), "id", account.id,
+                                       "name", account.name, "created_at", account.created_at});
   if (!record.ok()) return record.status();
   if (!record->confirmed) return redis_.NotReplicated(*record);
+  // No plan record means free: the gateway's sign-up never writes one (its Redis user may not).
+  if (plan != Plan::kFree) {
+    auto planned =
+        redis_.CommandDurable({"HSET", AccountKey(account.id, "plan"), "plan", std::string(PlanName(plan))});
+    if (!planned.ok()) return planned.status();
+    if (!planned->confirmed) return redis_.NotReplicated(*planned);
+  }
   auto listed = redis_.CommandDurable({"SADD", "dq:accounts", account.id});
   if (!listed.ok()) return listed.status();
   if (!listed->confirmed) return redis_.NotReplicated(*listed);
@@ -90,17 +97,26 @@ Result<Account> RedisAccountStore::CreateAccount(Plan plan, std::string_view nam
 }
 
 Result<Account> RedisAccountStore::GetAccount(std::string_view account_id) {
-  auto reply = redis_.Command({"HGETALL", AccountKey(account_id, "account")});
-  if (!reply.ok()) return reply.status();
-  auto fields = HashToMap(*reply);
+  auto replies = redis_.Pipeline({{"HGETALL", AccountKey(account_id, "account")},
+                                  {"HGETALL", AccountKey(account_id, "plan")}});
+  if (!replies.ok()) return replies.status();
+  for (const auto& r : *replies) {
+    if (r.is_error()) return Status(ErrorCode::kUnavailable, "Redis error: " + r.str);
+  }
+  auto fields = HashToMap((*replies)[0]);
   if (fields.empty()) return Status(ErrorCode::kNotFound, "no account " + std::string(account_id));
+  auto plan = HashToMap((*replies)[1]);
   Account account;
   account.id = fields["id"];
   account.name = fields["name"];
-  account.plan = ParsePlan(fields["plan"]).value_or(Plan::kFree);
+  // Only the plan record counts (a "plan" or "quota" left in the account hash by an earlier
+  // version is ignored: `dqctl account migrate-plans` moves it).
+  account.plan = ParsePlan(plan["plan"]).value_or(Plan::kFree);
   account.created_at = fields["created_at"];
-  if (auto it = fields.find("quota"); it != fields.end() && !it->second.empty()) {
-    account.quota_override = std::stoll(it->second);
+  if (auto it = plan.find("quota"); it != plan.end() && !it->second.empty()) {
+    char* end = nullptr;
+    const long long q = std::strtoll(it->second.c_str(), &end, 10);
+    if (end != nullptr && *end == '\0') account.quota_override = q;
   }
   return account;
 }
@@ -116,16 +132,43 @@ Result<std::vector<std::string>> RedisAccountStore::ListAccountIds() {
 Status RedisAccountStore::SetPlan(std::string_view account_id, Plan plan) {
   if (auto s = RequireAccount(account_id); !s.ok()) return s;
   auto reply = redis_.Command(
-      {"HSET", AccountKey(account_id, "account"), "plan", std::string(PlanName(plan))});
+      {"HSET", AccountKey(account_id, "plan"), "plan", std::string(PlanName(plan))});
   return reply.ok() ? Status::Ok() : reply.status();
 }
 
 Status RedisAccountStore::SetQuota(std::string_view account_id, int64_t records) {
   if (auto s = RequireAccount(account_id); !s.ok()) return s;
-  auto reply = records < 0 ? redis_.Command({"HDEL", AccountKey(account_id, "account"), "quota"})
-                           : redis_.Command({"HSET", AccountKey(account_id, "account"), "quota",
+  auto reply = records < 0 ? redis_.Command({"HDEL", AccountKey(account_id, "plan"), "quota"})
+                           : redis_.Command({"HSET", AccountKey(account_id, "plan"), "quota",
                                              std::to_string(records)});
   return reply.ok() ? Status::Ok() : reply.status();
+}
+
+Result<int> RedisAccountStore::MigratePlans() {
+  auto ids = ListAccountIds();
+  if (!ids.ok()) return ids.status();
+  int moved = 0;
+  for (const auto& id : *ids) {
+    auto r = redis_.Pipeline({{"HMGET", AccountKey(id, "account"), "plan", "quota"},
+                              {"EXISTS", AccountKey(id, "plan")}});
+    if (!r.ok()) return r.status();
+    if ((*r)[0].is_error() || (*r)[1].is_error()) {
+      return Status(ErrorCode::kUnavailable, "Redis error while reading account " + id);
+    }
+    if ((*r)[1].integer == 1 || (*r)[0].elements.size() < 2) continue;
+    const RedisReply& plan = (*r)[0].elements[0];
+    const RedisReply& quota = (*r)[0].elements[1];
+    std::vector<std::string> hset = {"HSET", AccountKey(id, "plan")};
+    if (!plan.is_nil() && ParsePlan(plan.str) && *ParsePlan(plan.str) != Plan::kFree) {
+      hset.insert(hset.end(), {"plan", plan.str});
+    }
+    if (!quota.is_nil() && !quota.str.empty()) hset.insert(hset.end(), {"quota", quota.str});
+    if (hset.size() == 2) continue;  // free, no override: nothing to keep
+    auto w = redis_.Command(hset);
+    if (!w.ok()) return w.status();
+    ++moved;
+  }
+  return moved;
 }
 
 Result<CreatedKey> RedisAccountStore::CreateKey(std::string_view account_id,

@@ -39,6 +39,34 @@ return due
   return script;
 }
 
+const RedisScript& FairClaimScript() {
+  // KEYS[1] retry zset; ARGV: now, lease-until, max, default room, scan, then pairs of an
+  // account and its room. Looks at the first `scan` due members, in due order, and takes at most
+  // max of them, and of each account at most its room (the default room for an account not
+  // listed; 0: none). A member without an account is taken, for the caller to drop. The account
+  // is read from the member's text: EventToJson writes "account_id" before the payload, and
+  // inside the payload string every quote is escaped, so the first match is the event's own.
+  static const RedisScript script(R"lua(
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[5]))
+local room = {}
+for i = 6, #ARGV - 1, 2 do room[ARGV[i]] = tonumber(ARGV[i + 1]) end
+local max, default_room = tonumber(ARGV[3]), tonumber(ARGV[4])
+local out = {}
+for _, m in ipairs(due) do
+  if #out >= max then break end
+  local acct = string.match(m, '"account_id":"([^"\\]*)"') or ''
+  local left = room[acct] or default_room
+  if acct == '' or left > 0 then
+    room[acct] = left - 1
+    redis.call('ZADD', KEYS[1], ARGV[2], m)
+    out[#out + 1] = m
+  end
+end
+return out
+)lua");
+  return script;
+}
+
 const RedisScript& ReplaceScript() {
   // KEYS[1] retry zset; ARGV: due, member, member to replace ('' for none).
   static const RedisScript script(R"lua(
@@ -144,6 +172,31 @@ Result<std::vector<ClaimedRetry>> RedisDeliveryLog::ClaimDueRetries(int64_t now_
                        {std::to_string(now_ms), std::to_string(now_ms + lease_ms),
                         std::to_string(max)});
   if (!r.ok()) return r.status();
+  std::vector<ClaimedRetry> out;
+  for (const auto& m : r->elements) {
+    auto e = EventFromJson(m.str);
+    if (!e.ok()) {
+      RemoveRetry(m.str);  // poison: nothing could ever deliver it
+      continue;
+    }
+    out.push_back({m.str, std::move(*e)});
+  }
+  return out;
+}
+
+Result<std::vector<ClaimedRetry>> RedisDeliveryLog::ClaimDueRetriesFairly(
+    int64_t now_ms, int64_t lease_ms, int max, int default_room,
+    const std::vector<std::pair<std::string, int>>& rooms, int scan) {
+  std::vector<std::string> args = {std::to_string(now_ms), std::to_string(now_ms + lease_ms),
+                                   std::to_string(max), std::to_string(default_room),
+                                   std::to_string(std::max(scan, max))};
+  for (const auto& [account, room] : rooms) {
+    args.push_back(account);
+    args.push_back(std::to_string(room));
+  }
+  auto r = redis_.Eval(FairClaimScript(), {std::string(kRetryKey)}, args);
+  if (!r.ok()) return r.status();
+  if (r->is_error()) return Status(ErrorCode::kUnavailable, "redis: " + r->str);
   std::vector<ClaimedRetry> out;
   for (const auto& m : r->elements) {
     auto e = EventFromJson(m.str);

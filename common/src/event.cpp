@@ -36,6 +36,7 @@ std::string EventToJson(const Event& e) {
   j["created_ms"] = e.created_ms;
   j["attempts"] = e.attempts;
   j["first_attempt_ms"] = e.first_attempt_ms;
+  if (e.test) j["test"] = true;  // absent when false: older members keep their bytes
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -51,6 +52,7 @@ Result<Event> EventFromJson(std::string_view json) {
     e.created_ms = j.value("created_ms", int64_t{0});
     e.attempts = j.value("attempts", 0);
     e.first_attempt_ms = j.value("first_attempt_ms", e.created_ms);
+    e.test = j.value("test", false);
   } catch (const nlohmann::json::exception&) {
     return Invalid("stored event lacks a field or has a field of the wrong type");
   }

@@ -32,6 +32,7 @@ std::string_view ErrorCodeName(ErrorCode code) {
     case ErrorCode::kLoginRequired: return "login_required";
     case ErrorCode::kCsrfFailed: return "csrf_failed";
     case ErrorCode::kInvalidWebhookUrl: return "invalid_webhook_url";
+    case ErrorCode::kEmailUnverified: return "email_unverified";
   }
   return "internal_error";
 }

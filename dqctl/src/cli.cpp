@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <istream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -18,7 +19,7 @@ using nlohmann::json;
 
 // What the command line said; filled by CLI11.
 struct Flags {
-  std::string account, plan, name, key, url, delivery, secret_env, secret_arg;
+  std::string account, plan, name, key, url, delivery, secret_env, secret_arg, email;
   int64_t records = 0;
   int limit = 100;
   bool secret_stdin = false;
@@ -96,6 +97,23 @@ int AccountSetQuota(Context& c) {
   if (Status s = c.store.SetQuota(c.f.account, c.f.records); !s.ok()) return FailStatus(c.err, s);
   return Print(c.out, {{"account_id", c.f.account},
                        {"quota_override", c.f.records < 0 ? json(nullptr) : json(c.f.records)}});
+}
+
+int AccountMigratePlans(Context& c) {
+  auto moved = c.store.MigratePlans();
+  if (!moved.ok()) return FailStatus(c.err, moved.status());
+  return Print(c.out, {{"migrated", *moved}});
+}
+
+int UserVerify(Context& c) {
+  if (!c.options.verify_user) {
+    return Fail(c.err, kExitFailed, "internal_error", "users cannot be reached");
+  }
+  std::string email = c.f.email;
+  for (char& ch : email) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  auto account = c.options.verify_user(email);
+  if (!account.ok()) return FailStatus(c.err, account.status());
+  return Print(c.out, {{"account_id", *account}, {"email", email}, {"email_verified", true}});
 }
 
 int KeyCreate(Context& c) {
@@ -248,6 +266,14 @@ void Build(CLI::App& app, Flags& f, std::map<const CLI::App*, Handler>& handlers
   cmd->add_option("--records", f.records, "Records a month; -1 clears the override")
       ->required()
       ->check(CLI::Range(int64_t{-1}, std::numeric_limits<int64_t>::max()));
+  leaf(account, "migrate-plans",
+       "Move plans and quota overrides stored by an earlier version into the plan records",
+       AccountMigratePlans);
+
+  CLI::App* user = app.add_subcommand("user", "Console users");
+  user->require_subcommand(1);
+  cmd = leaf(user, "verify", "Mark a console user's e-mail address verified", UserVerify);
+  cmd->add_option("--email", f.email, "The user's e-mail address")->required()->check(kNonEmpty);
 
   CLI::App* key = app.add_subcommand("key", "API keys");
   key->require_subcommand(1);
@@ -324,6 +350,15 @@ int Run(const std::vector<std::string>& args, AccountStore& store,
   if (it == handlers.end()) return Fail(err, kExitUsage, "usage", app.help());
   Context c{flags, store, deliveries, options, out, err};
   return it->second(c);
+}
+
+Result<std::string> VerifyUserInRedis(RedisClient& redis, const std::string& email) {
+  auto id = redis.Command({"GET", "dq:email:" + email});
+  if (!id.ok()) return id.status();
+  if (id->is_nil()) return Status(ErrorCode::kNotFound, "no console user with e-mail " + email);
+  auto mark = redis.Command({"HSET", AccountKey(id->str, "user"), "email_verified", "1"});
+  if (!mark.ok()) return mark.status();
+  return id->str;
 }
 
 }  // namespace dq::cli

@@ -8,6 +8,8 @@
 //   dqctl account list
 //   dqctl account set-plan --account ID --plan business
 //   dqctl account set-quota --account ID --records N      (N = -1 clears the override)
+//   dqctl account migrate-plans     (once, after upgrading from a version that kept the plan in
+//                                    the account hash)
 //   dqctl key create --account ID
 //   dqctl key list --account ID
 //   dqctl key revoke --account ID --key KEY_ID
@@ -15,6 +17,7 @@
 //   dqctl webhook show --account ID
 //   dqctl webhook deliveries --account ID [--limit N]   (the last attempts and the dead letters)
 //   dqctl webhook redeliver --account ID --delivery DELIVERY_ID
+//   dqctl user verify --email E-MAIL   (a console user's address, verified by hand)
 //   dqctl --version | --help | <command> --help
 //
 // Secrets never travel as command-line arguments (they would show in `ps` and shell history):
@@ -38,7 +41,15 @@ struct CliOptions {
   // Where secrets come from: standard input and the environment (injected for tests).
   std::istream* in = nullptr;
   std::function<std::optional<std::string>(const std::string&)> env;
+  // `user verify`: marks the console user with this (lower-cased) e-mail verified and returns its
+  // account id. Errors: kNotFound, kUnavailable. Null: the command fails.
+  std::function<Result<std::string>(const std::string& email)> verify_user;
 };
+
+// The console's users as dqctl reaches them (the layout is the gateway's,
+// gateway/src/console/user_store.h): dq:email:<e-mail> names the account, whose dq:{acct}:user
+// hash gets email_verified 1.
+Result<std::string> VerifyUserInRedis(RedisClient& redis, const std::string& email);
 
 // Exit codes of Run.
 inline constexpr int kExitOk = 0;

@@ -19,7 +19,8 @@ namespace {
 using nlohmann::json;
 
 HttpResponse WithRate(HttpResponse r, const RateDecision& d) {
-  if (d.limit > 0) ApplyRateLimitHeaders(d, r);  // limit 0: rate limiting is switched off
+  // limit 0: rate limiting is switched off
+  if (d.limit > 0) r.Then([d](HttpResponse& answer) { ApplyRateLimitHeaders(d, answer); });
   return r;
 }
 
@@ -59,17 +60,27 @@ HttpResponse Gateway::Handle(const HttpRequest& request) {
     log::Error("unhandled exception", {{"request_id", request.request_id}});
     response = ErrorResponse(Status(ErrorCode::kInternal, "Something went wrong on our side."));
   }
-  Finish(request, response);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const AccessRecord record{request.request_id, request.method, trace.route, response.status,
-                            seconds, request.body.size(), response.body.size(),
-                            trace.account_id};
-  if (response.body_producer) {
-    RecordWhenBodyEnds(response, record, start, RecordRequest);  // every piece counted
-  } else {
-    RecordRequest(record);
+  // A deferred answer (POST /v1/validate on the pool) is finished and logged when it is ready.
+  HttpRequest head;
+  head.method = request.method;
+  head.path = request.path;
+  head.request_id = request.request_id;
+  if (const std::string* proto = request.Header("x-forwarded-proto")) {
+    head.headers["x-forwarded-proto"] = *proto;
   }
+  response.Then([this, head = std::move(head), trace, start,
+                 bytes_in = request.body.size()](HttpResponse& answer) {
+    Finish(head, answer);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const AccessRecord record{head.request_id, head.method, trace.route, answer.status,
+                              seconds, bytes_in, answer.body.size(), trace.account_id};
+    if (answer.body_producer) {
+      RecordWhenBodyEnds(answer, record, start, RecordRequest);  // every piece counted
+    } else {
+      RecordRequest(record);
+    }
+  });
   return response;
 }
 
@@ -80,12 +91,18 @@ HttpResponse Gateway::HandleUnsafe(const HttpRequest& request, RequestTrace& tra
     return deps_.console_site->Serve(request);
   }
   if (path == kConsolePrefix || path.starts_with(std::string(kConsolePrefix) + "/")) {
-    return HandleConsole(request, trace);
+    HttpResponse r = HandleConsole(request, trace);
+    // The console's data is the user's own: never sniffed into another type, never cached.
+    r.Then([](HttpResponse& answer) {
+      answer.SetHeader("X-Content-Type-Options", "nosniff");
+      if (answer.FindHeader("Cache-Control") == nullptr) answer.SetHeader("Cache-Control", "no-store");
+    });
+    return r;
   }
   // /metrics is on the ops port only (DQ_GATEWAY_OPS_PORT): never public.
   const bool ops = path == "/healthz" || path == "/readyz";
   if (ops) trace.route = std::string(path);
-  if (ops && request.method != "GET") {
+  if (ops && request.method != "GET" && request.method != "HEAD") {
     HttpResponse r = ErrorResponse(Status(ErrorCode::kMethodNotAllowed,
                                           request.method + " is not allowed on " +
                                               std::string(path) + "; use GET."));
@@ -112,6 +129,10 @@ void Gateway::NominalRateHeaders(RateClass c, HttpResponse& response) const {
 }
 
 void Gateway::Finish(const HttpRequest& request, HttpResponse& response) const {
+  const std::string* proto = request.Header("x-forwarded-proto");
+  if (options_.hsts || (proto != nullptr && *proto == "https")) {
+    response.SetHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  }
   if (response.FindHeader("X-RateLimit-Limit") == nullptr) {
     NominalRateHeaders(MatchRoute(request.method, request.path).rate_class, response);
   }
@@ -294,11 +315,12 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request, RequestTrace& trace) 
     case RouteMatch::Kind::kFound: response = Dispatch(route, request, *principal); break;
   }
   // A refused quota renews on the first day of next month (UTC): say when.
-  if (response.status == 429 && response.FindHeader("Retry-After") == nullptr &&
-      response.body.find("\"quota_exceeded\"") != std::string::npos) {
-    response.SetHeader("Retry-After",
-                       std::to_string(SecondsUntilNextMonth(deps_.clock.Now())));
-  }
+  response.Then([this](HttpResponse& r) {
+    if (r.status == 429 && r.FindHeader("Retry-After") == nullptr &&
+        r.body.find("\"quota_exceeded\"") != std::string::npos) {
+      r.SetHeader("Retry-After", std::to_string(SecondsUntilNextMonth(deps_.clock.Now())));
+    }
+  });
   return WithRate(std::move(response), *d);
 }
 
@@ -354,6 +376,7 @@ HttpResponse Gateway::HandleConsole(const HttpRequest& request, RequestTrace& tr
   ConsoleApi& console = *deps_.console;
   if (route.id == RouteId::kSignup) return console.Signup(request);
   if (route.id == RouteId::kLogin) return console.Login(request);
+  if (route.id == RouteId::kVerifyEmail) return console.VerifyEmail(request);
 
   auto who = console.Authenticate(request);
   if (!who.ok()) return ErrorResponse(who.status());
@@ -362,6 +385,10 @@ HttpResponse Gateway::HandleConsole(const HttpRequest& request, RequestTrace& tr
     if (Status s = ConsoleApi::CheckCsrf(request, who->session); !s.ok()) {
       return ErrorResponse(s);
     }
+  }
+  // Setting a webhook waits for a verified e-mail address (docs/api.md, "Sign-up").
+  if (route.id == RouteId::kPutWebhook) {
+    if (Status s = console.RequireVerified(*who); !s.ok()) return ErrorResponse(s);
   }
   switch (route.id) {
     case RouteId::kLogout: return console.Logout(*who);
@@ -406,6 +433,49 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
                                     " bytes; the limit is " +
                                     std::to_string(options_.max_body_bytes) + "."));
   }
+  if (deps_.validate_pool == nullptr) {
+    return ValidateNow(request.body, principal.account, request.request_id, std::nullopt);
+  }
+  // The validator may be slow or hung: the call waits on the pool, never on this thread.
+  auto ticket = deps_.validate_pool->Admit(principal.account.id);
+  if (!ticket.ok()) {
+    HttpResponse r = ErrorResponse(ticket.status());
+    r.SetHeader("Retry-After", "1");
+    return r;
+  }
+  HttpResponse deferred;
+  deferred.deferred = [this, ticket = std::make_shared<ValidatePool::Ticket>(std::move(*ticket)),
+                       body = request.body, account = principal.account,
+                       request_id = request.request_id](HttpResponse::Send send) mutable {
+    deps_.validate_pool->Run(
+        std::move(*ticket),
+        [this, body = std::move(body), account = std::move(account), request_id,
+         send](ValidatePool::Deadline deadline) {
+          HttpResponse answer;
+          try {
+            answer = ValidateNow(body, account, request_id, deadline);
+          } catch (const std::exception& e) {
+            log::Error("unhandled exception", {{"request_id", request_id}, {"what", e.what()}});
+            answer = ErrorResponse(Status(ErrorCode::kInternal,
+                                          "Something went wrong on our side; the request id is " +
+                                              request_id + "."));
+          }
+          send(std::move(answer));
+        },
+        [send] {
+          HttpResponse r = ErrorResponse(Status(
+              ErrorCode::kUnavailable,
+              "The validation service did not answer in time; retry shortly."));
+          r.SetHeader("Retry-After", "1");
+          send(std::move(r));
+        });
+  };
+  return deferred;
+}
+
+HttpResponse Gateway::ValidateNow(const std::string& body, const Account& account,
+                                  const std::string& request_id,
+                                  std::optional<ValidatePool::Deadline> deadline) {
   // One command per serving thread: its buffers are reused from request to request.
   thread_local ValidateCommand reused;
   struct Release {
@@ -413,7 +483,7 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
     ~Release() { c.ReleaseIfLarge(8u << 20); }
   } release{reused};
   ValidateCommand* command = &reused;
-  if (Status s = ParseValidateRequestInto(request.body, options_.max_records, reused); !s.ok()) {
+  if (Status s = ParseValidateRequestInto(body, options_.max_records, reused); !s.ok()) {
     return ErrorResponse(s);
   }
 
@@ -426,17 +496,18 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
   }
 
   const auto records = static_cast<int64_t>(command->records);
-  auto reservation = deps_.quota.Reserve(principal.account, records);
+  auto reservation = deps_.quota.Reserve(account, records);
   if (!reservation.ok()) return ErrorResponse(reservation.status());
 
   // The answer on the same arena: its thousand issues' strings are parsed without a malloc each.
   auto* answer = google::protobuf::Arena::CreateMessage<validator::v1::ValidateResponse>(&arena);
-  Status called = deps_.validator.Validate(*validator_request, answer);
+  Status called = deadline ? deps_.validator.ValidateBy(*validator_request, answer, *deadline)
+                           : deps_.validator.Validate(*validator_request, answer);
   // A validator that checked another number of records (one older than the packed rows it was
   // sent, mid-deploy) must not pass for a clean answer: it fails as an unavailable validator.
   if (called.ok() && answer->stats().rows() != command->records) {
     log::Error("validator answered for another number of records",
-               {{"request_id", request.request_id},
+               {{"request_id", request_id},
                 {"records", std::to_string(command->records)},
                 {"validator_rows", std::to_string(answer->stats().rows())}});
     called = Status(ErrorCode::kUnavailable,
@@ -444,11 +515,11 @@ HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& prin
   }
   if (!called.ok()) {
     if (Status s = deps_.quota.Release(*reservation); !s.ok()) {
-      log::Warn("quota release failed", {{"request_id", request.request_id},
+      log::Warn("quota release failed", {{"request_id", request_id},
                                          {"error", s.message()}});
     }
     if (called.code() != ErrorCode::kUnavailable) {
-      log::Error("validator call failed", {{"request_id", request.request_id},
+      log::Error("validator call failed", {{"request_id", request_id},
                                            {"error", called.message()}});
     }
     return ErrorResponse(called);

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "auth/authenticator.h"
+#include "clients/validate_pool.h"
 #include "clients/validator_client.h"
 #include "console/console_api.h"
 #include "console/console_site.h"
@@ -48,6 +49,10 @@ struct GatewayOptions {
   size_t max_body_bytes = 10 * 1024 * 1024;  // POST /v1/validate
   size_t max_records = 500;
   bool rate_limiting = true;  // false only for benchmarks: no limits, no headers
+  // DQ_HSTS: every answer carries Strict-Transport-Security. Without it, answers to requests a
+  // trusted proxy marks X-Forwarded-Proto: https carry it (the adapter drops that header from
+  // anyone else).
+  bool hsts = false;
 };
 
 struct GatewayDeps {
@@ -69,6 +74,9 @@ struct GatewayDeps {
   // to accept large /console/api bodies before they are read. When null, the console door
   // (console) decides.
   std::function<bool(const HttpRequest&)> session_valid = nullptr;
+  // Where POST /v1/validate waits for the validator (clients/validate_pool.h). Null: on the
+  // calling thread (unit tests).
+  ValidatePool* validate_pool = nullptr;
 };
 
 class Gateway final : public HttpService {
@@ -115,6 +123,10 @@ class Gateway final : public HttpService {
   HttpResponse Webhooks(const struct RouteMatch& route, const HttpRequest& request,
                         const Principal& principal);
   HttpResponse Validate(const HttpRequest& request, const Principal& principal);
+  // Parse, reserve, call the validator (by deadline, if any), answer. Any thread.
+  HttpResponse ValidateNow(const std::string& body, const Account& account,
+                           const std::string& request_id,
+                           std::optional<ValidatePool::Deadline> deadline);
   HttpResponse Usage(const Principal& principal);
   HttpResponse Jobs(const struct RouteMatch& route, const HttpRequest& request,
                     const Principal& principal);

@@ -80,6 +80,8 @@ void GatewayApp::WireApi(const GatewaySettings& g, const Settings& table, const 
                    jobs_api_.get(), clock, self_service_->console(),
                    self_service_->webhooks()};
   deps.console_site = console_site_.get();
+  validate_pool_ = std::make_unique<ValidatePool>(g.validate_pool);
+  deps.validate_pool = validate_pool_.get();
   gateway_ = std::make_unique<Gateway>(std::move(deps), g.api);
   http_ = std::make_unique<HttpServer>(*gateway_, g.http);
   Gateway* gw = gateway_.get();
@@ -103,6 +105,9 @@ Status GatewayApp::Start() {
 
 void GatewayApp::Shutdown() {
   if (queue_sampler_) queue_sampler_->Stop();
+  // Calls still waiting are answered (503) and running ones end by their deadline while the
+  // server can still send their answers.
+  if (validate_pool_) validate_pool_->Stop();
   if (http_) http_->Shutdown();
   if (ops_) ops_->Shutdown();
   if (workers_) workers_->Stop();

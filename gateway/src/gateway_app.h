@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "clients/grpc_validator_client.h"
+#include "clients/validate_pool.h"
 #include "console/self_service.h"
 #include "dq/common/account_store.h"
 #include "dq/common/ops_http_server.h"
@@ -62,6 +63,7 @@ class GatewayApp {
   std::unique_ptr<RedisRateLimiter> limiter_;
   std::unique_ptr<RedisQuotaService> quota_;
   std::unique_ptr<GrpcValidatorClient> validator_;
+  std::unique_ptr<ValidatePool> validate_pool_;  // roles api and all
   std::unique_ptr<RedisClient> blocking_redis_;  // long read timeout, for XREADGROUP BLOCK
   std::unique_ptr<artifact::ArtifactStore> artifacts_;  // null: job files stay in Redis
   Status init_status_;  // what Start() reports when the constructor could not set up a part

@@ -52,6 +52,7 @@ void BindHttp(const Settings& s, GatewaySettings& g) {
   g.api.max_body_bytes = Size(s, "DQ_MAX_BODY_BYTES");
   g.api.max_records = Size(s, "DQ_MAX_RECORDS");
   g.api.rate_limiting = s.Int("DQ_RATE_LIMIT_ENABLED") == 1;
+  g.api.hsts = s.Int("DQ_HSTS") == 1;
   HttpServerOptions& ho = g.http;
   ho.bind = s.String("DQ_GATEWAY_BIND");
   ho.port = static_cast<int>(s.Int("DQ_GATEWAY_PORT"));
@@ -85,6 +86,13 @@ Result<GatewaySettings> BindGatewaySettings(const Settings& s) {
     return Status(ErrorCode::kInvalidRequest,
                   "DQ_ROLE=worker needs DQ_WORKERS of at least 1");
   }
+  const std::string mail = s.String("DQ_MAIL_TRANSPORT");
+  if (mail != "log" && mail != "file") {
+    return Status(ErrorCode::kInvalidRequest, "DQ_MAIL_TRANSPORT must be log or file, not " + mail);
+  }
+  if (mail == "file" && s.String("DQ_MAIL_DIR").empty()) {
+    return Status(ErrorCode::kInvalidRequest, "DQ_MAIL_TRANSPORT=file needs DQ_MAIL_DIR");
+  }
   g.log_level = s.String("DQ_LOG_LEVEL");
   g.shutdown_grace = Ms(s, "DQ_SHUTDOWN_GRACE_MS");
   auto redis = RedisOptionsFromSettings(s);  // one server, Sentinel or Cluster
@@ -93,6 +101,11 @@ Result<GatewaySettings> BindGatewaySettings(const Settings& s) {
   BindLimits(s, g);
   g.validator_addr = s.String("DQ_VALIDATOR_ADDR");
   g.validator_timeout = Ms(s, "DQ_VALIDATOR_TIMEOUT_MS");
+  g.validator_stream_deadline = Ms(s, "DQ_VALIDATOR_STREAM_DEADLINE_MS");
+  g.validate_pool.threads = static_cast<int>(s.Int("DQ_VALIDATE_THREADS"));
+  g.validate_pool.per_account = static_cast<int>(s.Int("DQ_VALIDATE_PER_ACCOUNT"));
+  g.validate_pool.queue = static_cast<int>(s.Int("DQ_VALIDATE_QUEUE"));
+  g.validate_pool.deadline = std::min(g.validator_timeout, std::chrono::milliseconds(55'000));
   BindJobs(s, g);
   BindHttp(s, g);
   return g;

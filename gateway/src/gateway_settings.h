@@ -13,6 +13,7 @@
 
 #include "dq/common/redis_client.h"
 #include "dq/common/settings.h"
+#include "clients/validate_pool.h"
 #include "gateway.h"
 #include "http/pistache/pistache_server.h"
 #include "jobs/job_runner.h"
@@ -39,7 +40,11 @@ struct GatewaySettings {
 
   std::string validator_addr;                  // DQ_VALIDATOR_ADDR
   std::chrono::milliseconds validator_timeout{};  // DQ_VALIDATOR_TIMEOUT_MS
-  std::chrono::minutes validator_stream_deadline{30};
+  std::chrono::milliseconds validator_stream_deadline{30 * 60 * 1000};  // DQ_VALIDATOR_STREAM_DEADLINE_MS
+  // DQ_VALIDATE_{THREADS,PER_ACCOUNT,QUEUE}; its deadline is DQ_VALIDATOR_TIMEOUT_MS, at most
+  // 55 s (below the HTTP server's 60 s header timeout, which would answer 408 on a connection
+  // whose answer is still being worked on).
+  ValidatePoolOptions validate_pool;
 
   StoreLimits store;                           // DQ_JOB_TTL_DAYS, DQ_ACCOUNT_MAX_STORED_BYTES
   JobsOptions jobs;                            // DQ_UPLOAD_MAX_BYTES

@@ -1,7 +1,12 @@
-// Builds a running notifier from settings and owns its threads:
-//   - N delivery workers, each with its own curl handle: XREADGROUP (BLOCK) -> Dispatcher -> XACK;
-//   - retry schedulers: take due retries from the schedule (lease) -> Dispatcher;
-//   - one reclaimer: XAUTOCLAIM entries left pending by a consumer that died -> Dispatcher -> XACK;
+// Builds a running notifier from settings and owns its threads (docs/notifier.md, "Threads"):
+//   - one stream reader: XREADGROUP (BLOCK) -> the fair queue (an account's overflow goes on
+//     the retry schedule), while it has room;
+//   - one retry claimer: due retries, fairly (none of accounts that cannot start an attempt,
+//     at most a backlog's worth per account), leased -> the fair queue;
+//   - one reclaimer: XAUTOCLAIM entries left pending by a consumer that died -> the fair queue;
+//   - N delivery threads, each with its own curl handle: the fair queue (round-robin across
+//     accounts, per_account at a time) -> Dispatcher (through the FairGate: per-destination
+//     limit, a breaker per destination) -> XACK;
 //   - the health server (/healthz, /readyz, /metrics).
 // main() and the integration tests both use it.
 #pragma once
@@ -22,6 +27,8 @@
 #include "dq/webhook/http_sender.h"
 #include "notifier_settings.h"
 #include "redis_event_stream.h"
+#include "fair_queue.h"
+#include "dq/webhook/fair_gate.h"
 #include "dq/webhook/retry_policy.h"
 
 namespace dq::notifier {
@@ -39,11 +46,15 @@ class NotifierApp {
   int port() const { return health_ ? health_->port() : 0; }
 
  private:
-  void WorkerLoop();
+  void ReaderLoop();
+  void DeliveryLoop();
   void RetryLoop();
   void ReclaimLoop();
-  // Delivers one stream entry and acknowledges it once its outcome is durable.
-  void HandleEntry(const StreamEntry& entry, webhook::HttpSender& sender);
+  // Queues a stream entry for its account, or puts it on the retry schedule when the account's
+  // backlog is full (then acknowledges it).
+  void Enqueue(const StreamEntry& entry);
+  // Delivers one item; a stream entry is acknowledged once its outcome is durable.
+  void Deliver(const WorkItem& item, webhook::HttpSender& sender);
   std::unique_ptr<webhook::HttpSender> NewSender() const;
   // Waits up to ms or until Shutdown(); false when stopping.
   bool Pause(int64_t ms);
@@ -55,7 +66,9 @@ class NotifierApp {
   std::unique_ptr<webhook::RedisDeliveryLog> store_;
   std::unique_ptr<webhook::MtRandomSource> random_;
   std::unique_ptr<webhook::RetryPolicy> policy_;
+  std::unique_ptr<webhook::FairGate> gate_;
   std::unique_ptr<webhook::Dispatcher> dispatcher_;
+  std::unique_ptr<FairQueue> work_;
   std::unique_ptr<RedisEventStream> stream_;
   std::unique_ptr<OpsHttpServer> health_;
   std::unique_ptr<GrpcHealthServer> grpc_health_;

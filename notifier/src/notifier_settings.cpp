@@ -33,6 +33,11 @@ Result<NotifierSettings> LoadNotifierSettings(const std::map<std::string, std::s
   out.workers = static_cast<int>(s->Int("DQ_NOTIFIER_WORKERS"));
   out.batch = static_cast<int>(s->Int("DQ_NOTIFIER_BATCH"));
   out.timeout_ms = s->Int("DQ_WEBHOOK_TIMEOUT_MS");
+  out.connect_timeout_ms = s->Int("DQ_WEBHOOK_CONNECT_TIMEOUT_MS");
+  out.fairness.per_account = static_cast<int>(s->Int("DQ_NOTIFIER_PER_ACCOUNT"));
+  out.fairness.per_host = static_cast<int>(s->Int("DQ_NOTIFIER_PER_HOST"));
+  out.fairness.breaker_failures = static_cast<int>(s->Int("DQ_WEBHOOK_BREAKER_FAILURES"));
+  out.fairness.cooldown_ms = s->Int("DQ_WEBHOOK_BREAKER_COOLDOWN_MS");
   out.claim_idle_ms = s->Int("DQ_NOTIFIER_CLAIM_IDLE_MS");
   out.poll_ms = s->Int("DQ_NOTIFIER_POLL_MS");
   out.schedule.base_ms = s->Int("DQ_WEBHOOK_RETRY_BASE_MS");

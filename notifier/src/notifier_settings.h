@@ -11,6 +11,7 @@
 
 #include "dq/common/redis_client.h"
 #include "dq/common/settings.h"
+#include "dq/webhook/fair_gate.h"
 #include "dq/webhook/retry_policy.h"
 
 namespace dq::notifier {
@@ -26,6 +27,8 @@ struct NotifierSettings {
   int workers = 8;                 // DQ_NOTIFIER_WORKERS: delivery threads (one curl handle each)
   int batch = 16;                  // DQ_NOTIFIER_BATCH: entries per XREADGROUP
   int64_t timeout_ms = 10'000;     // DQ_WEBHOOK_TIMEOUT_MS
+  int64_t connect_timeout_ms = 2'000;  // DQ_WEBHOOK_CONNECT_TIMEOUT_MS
+  webhook::FairnessLimits fairness;    // DQ_NOTIFIER_PER_{ACCOUNT,HOST}, DQ_WEBHOOK_BREAKER_*
   int64_t claim_idle_ms = 120'000; // DQ_NOTIFIER_CLAIM_IDLE_MS
   int64_t poll_ms = 250;           // DQ_NOTIFIER_POLL_MS: retry-schedule and reclaim poll
   webhook::RetrySchedule schedule;          // DQ_WEBHOOK_RETRY_{BASE,MAX_DELAY,TOTAL}_MS

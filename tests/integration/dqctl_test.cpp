@@ -207,5 +207,30 @@ TEST_F(DqctlTest, RedisDownIsReportedNotHung) {
   EXPECT_EQ(WEXITSTATUS(status), 1);
 }
 
+// Plans and quota overrides live in dq:{acct}:plan, which only dqctl's Redis user may write: a
+// plan written into the account hash (which the gateway writes at sign-up) counts for nothing,
+// and migrate-plans moves what an earlier version kept there.
+TEST_F(DqctlTest, OnlyThePlanRecordCountsAndMigratePlansMovesOldOnes) {
+  const std::string id = json::parse(Run("account create --plan free").out)["account_id"];
+  const std::string account_key = "dq:{" + id + "}:account";
+  redis_->Cli({"HSET", account_key, "plan", "agency", "quota", "99999999"});
+  json shown = json::parse(Run("account show --account " + id).out);
+  EXPECT_EQ(shown["plan"], "free");
+  EXPECT_TRUE(shown["quota_override"].is_null());
+
+  // An account stored by an earlier version: its plan is moved, once.
+  CliResult migrated = Run("account migrate-plans");
+  ASSERT_EQ(migrated.exit_code, 0) << migrated.err;
+  EXPECT_GE(json::parse(migrated.out)["migrated"].get<int>(), 1);
+  shown = json::parse(Run("account show --account " + id).out);
+  EXPECT_EQ(shown["plan"], "agency");
+  EXPECT_EQ(shown["quota_override"], 99999999);
+  // The plan record wins from now on.
+  ASSERT_EQ(Run("account set-plan --account " + id + " --plan pro").exit_code, 0);
+  ASSERT_EQ(Run("account migrate-plans").exit_code, 0);
+  EXPECT_EQ(json::parse(Run("account show --account " + id).out)["plan"], "pro");
+  EXPECT_EQ(redis_->Cli({"HGET", "dq:{" + id + "}:plan", "plan"}), "pro");
+}
+
 }  // namespace
 }  // namespace dq::testing

@@ -81,6 +81,7 @@ export const api = {
   me,
   signup: (email, password, name) => request('POST', '/signup', { json: { email, password, name }, auth: false }),
   login: (email, password) => request('POST', '/login', { json: { email, password }, auth: false }),
+  verifyEmail: (token) => request('POST', '/verify', { json: { token }, auth: false }),
   logout: () => write('POST', '/logout', { auth: false }),
 
   keys: () => request('GET', '/keys'),

@@ -1,10 +1,13 @@
 // Overview: plan, the month's quota as a bar, the last jobs, and on the free plan how to upgrade.
 import { api } from './api.js';
-import { $, el, formatNumber, formatDate, jobRow, run, showError, startPrivatePage } from './ui.js';
+import { $, el, formatNumber, formatDate, jobRow, run, showError, showNotice, startPrivatePage } from './ui.js';
 
 run(async () => {
   const me = await startPrivatePage();
   $('#plan').textContent = me.plan;
+  if (me.email_verified === false) {
+    showNotice($('#verify-notice'), `Confirm your e-mail address: open the link in the mail we sent to ${me.email}. Until then you can upload and check files, but not set a webhook or get an API key.`, 'warning');
+  }
   const q = me.quota || {};
   const used = q.used || 0;
   const limit = q.limit || 0;

@@ -19,7 +19,7 @@ async function loadWebhook() {
 }
 
 function deliveryStatus(d) {
-  const named = { delivered: ['success', 'delivered'], retry: ['warning', 'retrying'], dead_letter: ['danger', 'gave up'], skipped: ['secondary', 'skipped (off)'] }[d.outcome];
+  const named = { delivered: ['success', 'delivered'], retry: ['warning', 'retrying'], dead_letter: ['danger', 'gave up'], skipped: ['secondary', 'skipped (off)'], failed: ['danger', 'failed'] }[d.outcome];
   if (named && !d.dead) return el('span', { class: `badge text-bg-${named[0]}` }, named[1]);
   if (d.dead) return el('span', { class: 'badge text-bg-danger' }, 'gave up');
   if (d.status_code >= 200 && d.status_code < 300) return el('span', { class: 'badge text-bg-success' }, 'delivered');
@@ -104,15 +104,36 @@ function showSecret(secret) {
   input.select();
 }
 
-function describeTest(outcome) {
-  if (!outcome || typeof outcome !== 'object') return ['The test event was sent.', 'success'];
-  const d = outcome.delivery || outcome;
-  const ok = d.delivered ?? d.ok ?? (d.status_code >= 200 && d.status_code < 300);
+function describeTest(d) {
+  const ok = d.outcome === 'delivered';
+  if (d.outcome === 'skipped') return ['The test event was not sent: events are switched off.', 'warning'];
   const parts = [ok ? 'The test event was delivered' : 'The test event was not delivered'];
   if (d.status_code) parts.push(`: your endpoint answered ${d.status_code}`);
   if (typeof d.duration_ms === 'number') parts.push(` in ${d.duration_ms} ms`);
-  if (d.error) parts.push(` (${d.error})`);
+  if (d.error && !ok) parts.push(` (${d.error})`);
   return [parts.join('') + '.', ok ? 'success' : 'warning'];
+}
+
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+// The test event is queued for delivery; its attempt shows in the delivery log when it has been
+// made. Waits for it (a receiver may take its time to answer), or says it is still on its way.
+async function followTest(deliveryId) {
+  const region = $('#test-message');
+  showNotice(region, 'The test event is queued; waiting for your endpoint to answer…', 'info');
+  const until = Date.now() + 30000;
+  for (let wait = 500; Date.now() < until; wait = Math.min(wait * 2, 3000)) {
+    await sleep(wait);
+    const answer = await api.deliveries(20);
+    const list = Array.isArray(answer) ? answer : answer.deliveries || [];
+    const found = list.find((d) => d.delivery_id === deliveryId);
+    if (found) {
+      const [text, kind] = describeTest(found);
+      showNotice(region, text, kind);
+      return;
+    }
+  }
+  showNotice(region, 'The test event is still on its way. Refresh the deliveries in a moment to see how your endpoint answered.', 'info');
 }
 
 run(async () => {
@@ -147,8 +168,8 @@ run(async () => {
   $('#send-test').addEventListener('click', async (event) => {
     event.target.disabled = true;
     try {
-      const [text, kind] = describeTest(await api.testWebhook());
-      showNotice($('#test-message'), text, kind);
+      const queued = await api.testWebhook();
+      await followTest(queued.delivery_id);
     } catch (err) {
       showError($('#test-message'), err);
     } finally {

@@ -60,6 +60,19 @@ Status GrpcValidatorClient::Validate(const validator::v1::ValidateRequest& reque
   return FromGrpcStatus(stub_->Validate(&ctx, request, response));
 }
 
+Status GrpcValidatorClient::ValidateBy(const validator::v1::ValidateRequest& request,
+                                       validator::v1::ValidateResponse* response,
+                                       std::chrono::steady_clock::time_point deadline) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::chrono::steady_clock::now());
+  if (left.count() <= 0) {
+    return Status(ErrorCode::kUnavailable, "The validation service is unavailable; retry shortly.");
+  }
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::min(deadline_, left));
+  return FromGrpcStatus(stub_->Validate(&ctx, request, response));
+}
+
 bool GrpcValidatorClient::Healthy() {
   grpc::ClientContext ctx;
   ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(500));

@@ -19,6 +19,9 @@ class GrpcValidatorClient final : public ValidatorClient {
 
   Status Validate(const validator::v1::ValidateRequest& request,
                   validator::v1::ValidateResponse* response) override;
+  Status ValidateBy(const validator::v1::ValidateRequest& request,
+                    validator::v1::ValidateResponse* response,
+                    std::chrono::steady_clock::time_point deadline) override;
   bool Healthy() override;
 
   // The channel, for streaming callers (the job worker).

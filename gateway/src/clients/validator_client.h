@@ -2,6 +2,8 @@
 // (grpc_validator_client.h); tests substitute their own.
 #pragma once
 
+#include <chrono>
+
 #include "dq/common/status.h"
 #include "dq/validator/v1/validator.pb.h"
 
@@ -16,6 +18,14 @@ class ValidatorClient {
   // Thread-safe.
   virtual Status Validate(const validator::v1::ValidateRequest& request,
                           validator::v1::ValidateResponse* response) = 0;
+  // The same, ending by `deadline` at the latest (the call's own deadline may be shorter).
+  // The default ignores the deadline.
+  virtual Status ValidateBy(const validator::v1::ValidateRequest& request,
+                            validator::v1::ValidateResponse* response,
+                            std::chrono::steady_clock::time_point deadline) {
+    (void)deadline;
+    return Validate(request, response);
+  }
   // True when the validator's health service answers SERVING.
   virtual bool Healthy() = 0;
 };

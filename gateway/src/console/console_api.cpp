@@ -7,6 +7,7 @@
 #include "http/core/json_body.h"
 #include "http/core/json_util.h"
 #include "credentials.h"
+#include "password_policy.h"
 #include "dq/common/crypto.h"
 #include "dq/common/log.h"
 #include "dq/common/time_format.h"
@@ -38,7 +39,7 @@ json KeyJson(const ApiKeyInfo& k) {
 Result<ConsolePrincipal> ConsoleApi::Authenticate(const HttpRequest& request) {
   const std::string* header = request.Header("cookie");
   if (header == nullptr) return LoginRequired();
-  auto id = CookieValue(*header, kSessionCookie);
+  auto id = CookieValue(*header, SessionCookieName(options_.secure_cookie));
   if (!id || id->empty()) return LoginRequired();
   auto session = deps_.sessions.Find(*id);
   if (!session.ok()) return session.status();
@@ -78,6 +79,7 @@ Result<json> ConsoleApi::MeJson(const Account& account, const Session& session) 
                 {"used", usage->used},
                 {"resets_at", FormatIso8601Millis(
                                   std::chrono::time_point_cast<std::chrono::seconds>(resets))}}},
+              {"email_verified", u.verified},
               {"csrf_token", session.csrf_token}};
 }
 
@@ -94,7 +96,76 @@ HttpResponse ConsoleApi::WithNewSession(int status, const Account& account) {
 }
 
 HttpResponse ConsoleApi::Signup(const HttpRequest& request) {
-  // Sign-ups are limited per client address like requests without a key.
+  // Sign-ups are limited per client address like requests without a key...
+  if (options_.rate_limiting) {
+    auto d = deps_.limiter.Acquire("ip_" + request.client_ip, RateClass::kAnonymous);
+    if (!d.ok()) return ErrorResponse(d.status());
+    if (!d->allowed) {
+      HttpResponse r = ErrorResponse(Status(ErrorCode::kTooManyRequests,
+                                            "Too many requests from this address; retry after " +
+                                                std::to_string(d->retry_after) + " s."));
+      r.SetHeader("Retry-After", std::to_string(d->retry_after));
+      return r;
+    }
+  }
+  // ...and counted per address over a longer window, as sign-ins are.
+  auto wait = deps_.throttle.CountSignup(request.client_ip);
+  if (!wait.ok()) return ErrorResponse(wait.status());
+  if (*wait > 0) {
+    HttpResponse r = ErrorResponse(Status(
+        ErrorCode::kTooManyRequests,
+        "Too many sign-ups from this address; retry after " + std::to_string(*wait) + " s."));
+    r.SetHeader("Retry-After", std::to_string(*wait));
+    return r;
+  }
+  auto body = ParseJsonObjectBody(request);
+  if (!body.ok()) return ErrorResponse(body.status());
+  auto form = ParseSignup(*body);
+  if (!form.ok()) return ErrorResponse(form.status());
+  if (Status s = CheckPasswordChoice(form->password, form->email); !s.ok()) {
+    return ErrorResponse(s);
+  }
+  auto hash = deps_.hasher.Hash(form->password);
+  if (!hash.ok()) return ErrorResponse(hash.status());
+  auto account = deps_.accounts.CreateAccount(Plan::kFree, form->name);
+  if (!account.ok()) return ErrorResponse(account.status());
+  User user{account->id, form->email, form->name, *hash, account->created_at, false};
+  Status created = deps_.users.Create(user);
+  const std::string console = options_.base_url + "/console/";
+  MailMessage mail;
+  mail.to = form->email;
+  if (created.ok()) {
+    auto token = deps_.users.NewVerifyToken(account->id, options_.verify_ttl);
+    if (!token.ok()) return ErrorResponse(token.status());
+    mail.subject = "Confirm your e-mail address for dq";
+    mail.text = "Welcome to dq.\n\nTo confirm that this address is yours, open this link within " +
+                std::to_string(options_.verify_ttl.count() / 3600) + " hours:\n\n" +
+                options_.base_url + "/console/verify#token=" + *token +
+                "\n\nUntil then you can upload and check files on the free plan; setting a "
+                "webhook and getting an API key wait for the confirmation.\n\nIf you did not "
+                "sign up, ignore this message.\n";
+  } else if (created.code() == ErrorCode::kEmailTaken) {
+    // The answer is the same as for a new address, so a sign-up never tells whether an address
+    // is registered. The new account works, but its user claims no e-mail: nobody can sign in to
+    // it by that address or verify it. The address's owner hears about it.
+    if (Status s = deps_.users.CreateUnclaimed(user); !s.ok()) return ErrorResponse(s);
+    mail.subject = "Someone tried to sign up to dq with your address";
+    mail.text = "Someone (perhaps you) tried to open a dq account with this e-mail address, "
+                "which already has one.\n\nIf it was you, sign in at " + console +
+                "login instead.\nIf it was not you, ignore this message: nothing was changed "
+                "on your account.\n";
+    log::Info("console sign-up with a registered address", {{"account_id", account->id}});
+  } else {
+    return ErrorResponse(created);
+  }
+  if (Status s = deps_.mailer.Send(mail); !s.ok()) {
+    log::Warn("sign-up mail not sent", {{"account_id", account->id}, {"error", s.message()}});
+  }
+  log::Info("console sign-up", {{"account_id", account->id}});
+  return WithNewSession(201, *account);
+}
+
+HttpResponse ConsoleApi::VerifyEmail(const HttpRequest& request) {
   if (options_.rate_limiting) {
     auto d = deps_.limiter.Acquire("ip_" + request.client_ip, RateClass::kAnonymous);
     if (!d.ok()) return ErrorResponse(d.status());
@@ -108,23 +179,31 @@ HttpResponse ConsoleApi::Signup(const HttpRequest& request) {
   }
   auto body = ParseJsonObjectBody(request);
   if (!body.ok()) return ErrorResponse(body.status());
-  auto form = ParseSignup(*body);
-  if (!form.ok()) return ErrorResponse(form.status());
-  const Status taken(ErrorCode::kEmailTaken,
-                     "An account with this e-mail address already exists; sign in instead.");
-  auto exists = deps_.users.EmailTaken(form->email);
-  if (!exists.ok()) return ErrorResponse(exists.status());
-  if (*exists) return ErrorResponse(taken);
-  auto hash = deps_.hasher.Hash(form->password);
-  if (!hash.ok()) return ErrorResponse(hash.status());
-  auto account = deps_.accounts.CreateAccount(Plan::kFree, form->name);
+  auto token = StringField(*body, "token", true, 200);
+  if (!token.ok()) return ErrorResponse(token.status());
+  auto account = deps_.users.Verify(**token);
   if (!account.ok()) return ErrorResponse(account.status());
-  User user{account->id, form->email, form->name, *hash, account->created_at};
-  if (Status s = deps_.users.Create(user); !s.ok()) {
-    return ErrorResponse(s.code() == ErrorCode::kEmailTaken ? taken : s);
+  if (!account->has_value()) {
+    return ErrorResponse(Status(ErrorCode::kInvalidRequest,
+                                "This confirmation link is not valid: it has expired or was used "
+                                "already.",
+                                {{"token", "unknown or expired"}}));
   }
-  log::Info("console sign-up", {{"account_id", account->id}});
-  return WithNewSession(201, *account);
+  log::Info("console e-mail verified", {{"account_id", **account}});
+  HttpResponse r = JsonResponse(200, DumpJson(json{{"email_verified", true}}));
+  r.SetHeader("Cache-Control", "no-store");
+  return r;
+}
+
+Status ConsoleApi::RequireVerified(const ConsolePrincipal& who) {
+  auto user = deps_.users.Get(who.principal.account.id);
+  if (!user.ok()) return user.status();
+  if (!user->has_value() || (*user)->verified) return Status::Ok();
+  return Status(ErrorCode::kEmailUnverified,
+                "Confirm your e-mail address first: open the link in the mail we sent to " +
+                    (*user)->email +
+                    ". Until then you can upload and check files, but not set a webhook or get "
+                    "an API key.");
 }
 
 HttpResponse ConsoleApi::Login(const HttpRequest& request) {
@@ -132,14 +211,19 @@ HttpResponse ConsoleApi::Login(const HttpRequest& request) {
   if (!body.ok()) return ErrorResponse(body.status());
   auto form = ParseLogin(*body);
   if (!form.ok()) return ErrorResponse(form.status());
-  auto wait = deps_.throttle.Blocked(form->email, request.client_ip);
-  if (!wait.ok()) return ErrorResponse(wait.status());
-  if (*wait > 0) {
+  // Counted first, atomically; the password is checked only within the limit (login_throttle.h).
+  std::string device;
+  if (const std::string* cookie = request.Header("cookie")) {
+    device = CookieValue(*cookie, DeviceCookieName(options_.secure_cookie)).value_or("");
+  }
+  auto attempt = deps_.throttle.Begin(form->email, request.client_ip, device);
+  if (!attempt.ok()) return ErrorResponse(attempt.status());
+  if (attempt->retry_after > 0) {
     HttpResponse r = ErrorResponse(Status(
         ErrorCode::kTooManyRequests,
         "Too many failed sign-ins for this e-mail address or from this address; retry after " +
-            std::to_string(*wait) + " s."));
-    r.SetHeader("Retry-After", std::to_string(*wait));
+            std::to_string(attempt->retry_after) + " s."));
+    r.SetHeader("Retry-After", std::to_string(attempt->retry_after));
     return r;
   }
   auto user = deps_.users.FindByEmail(form->email);
@@ -157,14 +241,25 @@ HttpResponse ConsoleApi::Login(const HttpRequest& request) {
     }
   }
   if (!account) {
-    if (Status s = deps_.throttle.RecordFailure(form->email, request.client_ip); !s.ok()) {
-      return ErrorResponse(s);
-    }
+    // The failure is already counted.
     return ErrorResponse(
         Status(ErrorCode::kInvalidCredentials, "The e-mail address or the password is wrong."));
   }
-  if (Status s = deps_.throttle.RecordSuccess(form->email); !s.ok()) return ErrorResponse(s);
-  return WithNewSession(200, *account);
+  if (Status s = deps_.throttle.Succeeded(form->email, *attempt); !s.ok()) {
+    log::Warn("a sign-in's count could not be taken back", {{"error", s.message()}});
+  }
+  HttpResponse r = WithNewSession(200, *account);
+  if (r.status == 200 && !attempt->trusted_device) {
+    // This browser is now known for this e-mail: guesses from elsewhere cannot lock it out.
+    auto token = deps_.throttle.IssueDevice(form->email);
+    if (token.ok()) {
+      r.headers.emplace_back("Set-Cookie", DeviceCookieHeader(*token, options_.device_max.count(),
+                                                              options_.secure_cookie));
+    } else {
+      log::Warn("no device cookie issued", {{"error", token.status().message()}});
+    }
+  }
+  return r;
 }
 
 HttpResponse ConsoleApi::Logout(const ConsolePrincipal& who) {
@@ -196,6 +291,7 @@ HttpResponse ConsoleApi::ListKeys(const ConsolePrincipal& who) {
 
 HttpResponse ConsoleApi::CreateKey(const HttpRequest& request, const ConsolePrincipal& who) {
   const Account& account = who.principal.account;
+  if (Status s = RequireVerified(who); !s.ok()) return ErrorResponse(s);
   if (!PlanHasApiAccess(account.plan)) {
     return ErrorResponse(Status(ErrorCode::kProRequired,
                                 "API keys need the Pro, Business or Agency plan; this account is "

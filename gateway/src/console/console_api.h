@@ -13,6 +13,7 @@
 #include "dq/common/account_store.h"
 #include "dq/common/clock.h"
 #include "login_throttle.h"
+#include "mailer.h"
 #include "password_hasher.h"
 #include "session_store.h"
 #include "user_store.h"
@@ -22,6 +23,9 @@ namespace dq::gateway {
 struct ConsoleOptions {
   bool secure_cookie = true;                      // false only with DQ_CONSOLE_ALLOW_HTTP=1
   std::chrono::seconds session_max{7 * 24 * 3600};  // the cookie's Max-Age
+  std::chrono::seconds device_max{90 * 24 * 3600};  // the device cookie's Max-Age
+  std::string base_url;  // DQ_CONSOLE_BASE_URL: the console's public origin, for mailed links
+  std::chrono::seconds verify_ttl{48 * 3600};      // how long a verification link works
   bool rate_limiting = true;
 };
 
@@ -34,6 +38,7 @@ struct ConsoleDeps {
   QuotaService& quota;
   RateLimiter& limiter;
   const Clock& clock;
+  Mailer& mailer;
 };
 
 // A request that carried a live session cookie.
@@ -52,7 +57,14 @@ class ConsoleApi {
   // 403 csrf_failed unless X-CSRF-Token equals the session's token.
   static Status CheckCsrf(const HttpRequest& request, const Session& session);
 
+  // Sign-up (docs/api.md): the same 201 answer whether or not the address was taken (the mail
+  // goes to the address either way: a verification link, or a notice to its owner).
   HttpResponse Signup(const HttpRequest& request);
+  // POST /console/api/verify {token}: the link in the sign-up mail. No session needed.
+  HttpResponse VerifyEmail(const HttpRequest& request);
+  // kEmailUnverified when the account's console user has not verified its e-mail address (the
+  // console's key creation and webhook settings need it).
+  Status RequireVerified(const ConsolePrincipal& who);
   HttpResponse Login(const HttpRequest& request);
   HttpResponse Logout(const ConsolePrincipal& who);
   HttpResponse Me(const ConsolePrincipal& who);

@@ -1,8 +1,5 @@
 #include "self_service.h"
 
-#include <random>
-
-#include "dq/webhook/curl_http_sender.h"
 
 namespace dq::gateway {
 
@@ -16,7 +13,14 @@ SelfService::SelfService(const Settings& s, RedisClient& redis, AccountStore& ac
   LoginThrottlePolicy tp;
   tp.max_failures = s.Int("DQ_LOGIN_MAX_FAILURES");
   tp.window = std::chrono::seconds(s.Int("DQ_LOGIN_FAILURE_WINDOW_SECONDS"));
+  tp.max_signups = s.Int("DQ_SIGNUPS_PER_ADDRESS");
+  tp.signup_window = std::chrono::seconds(s.Int("DQ_SIGNUP_WINDOW_SECONDS"));
   throttle_ = std::make_unique<RedisLoginThrottle>(redis, tp);
+  if (s.String("DQ_MAIL_TRANSPORT") == "file") {
+    mailer_ = std::make_unique<FileMailer>(s.String("DQ_MAIL_DIR"), s.String("DQ_MAIL_FROM"));
+  } else {
+    mailer_ = std::make_unique<LogMailer>();
+  }
   Argon2Params ap;
   ap.time_cost = static_cast<uint32_t>(s.Int("DQ_ARGON2_TIME_COST"));
   ap.memory_kib = static_cast<uint32_t>(s.Int("DQ_ARGON2_MEMORY_KIB"));
@@ -26,28 +30,17 @@ SelfService::SelfService(const Settings& s, RedisClient& redis, AccountStore& ac
   co.secure_cookie = s.Int("DQ_CONSOLE_ALLOW_HTTP") == 0;
   co.session_max = sp.absolute;
   co.rate_limiting = s.Int("DQ_RATE_LIMIT_ENABLED") == 1;
+  co.base_url = s.String("DQ_CONSOLE_BASE_URL");
+  while (!co.base_url.empty() && co.base_url.back() == '/') co.base_url.pop_back();
   console_ = std::make_unique<ConsoleApi>(
-      ConsoleDeps{accounts, *users_, *sessions_, *throttle_, *hasher_, quota, limiter, clock}, co);
+      ConsoleDeps{accounts, *users_, *sessions_, *throttle_, *hasher_, quota, limiter, clock,
+                  *mailer_},
+      co);
 
   delivery_log_ = std::make_unique<webhook::RedisDeliveryLog>(redis);
-  random_ = std::make_unique<webhook::MtRandomSource>(std::random_device{}());
-  webhook::RetrySchedule rs;
-  rs.base_ms = s.Int("DQ_WEBHOOK_RETRY_BASE_MS");
-  rs.max_delay_ms = s.Int("DQ_WEBHOOK_RETRY_MAX_DELAY_MS");
-  rs.total_ms = s.Int("DQ_WEBHOOK_RETRY_TOTAL_MS");
-  retry_ = std::make_unique<webhook::RetryPolicy>(rs, *random_);
   const webhook::UrlPolicy up{s.Int("DQ_WEBHOOK_ALLOW_HTTP") == 1,
                                s.Int("DQ_WEBHOOK_ALLOW_PRIVATE") == 1};
-  dispatcher_ = std::make_unique<webhook::Dispatcher>(
-      [&accounts](std::string_view account) { return accounts.GetWebhook(account); },
-      *delivery_log_, *retry_, clock, up);
-  webhook::CurlSenderOptions so;
-  so.timeout = std::chrono::milliseconds(s.Int("DQ_WEBHOOK_TIMEOUT_MS"));
-  so.allow_http = up.allow_http;
-  so.allow_private = up.allow_private;
-  webhooks_ = std::make_unique<WebhookApi>(WebhookApiDeps{
-      accounts, *delivery_log_, *dispatcher_,
-      [so] { return std::make_unique<webhook::CurlHttpSender>(so); }, up, clock});
+  webhooks_ = std::make_unique<WebhookApi>(WebhookApiDeps{accounts, *delivery_log_, up, clock});
 }
 
 }  // namespace dq::gateway

@@ -1,6 +1,6 @@
 // Wiring of the self-service parts from settings: users, sessions, sign-in throttling, password
-// hashing, the console API and the webhook API (with the notifier's dispatcher and delivery
-// log). Owned by GatewayApp.
+// hashing, the console API and the webhook API (with the notifier's delivery log). Owned by
+// GatewayApp.
 #pragma once
 
 #include <memory>
@@ -10,11 +10,9 @@
 #include "../webhooks/webhook_api.h"
 #include "console_api.h"
 #include "dq/common/delivery_log.h"
-#include "dq/webhook/dispatcher.h"
 #include "dq/common/account_store.h"
 #include "dq/common/redis_client.h"
 #include "dq/common/settings.h"
-#include "dq/webhook/retry_policy.h"
 
 namespace dq::gateway {
 
@@ -29,12 +27,10 @@ class SelfService {
   std::unique_ptr<RedisUserStore> users_;
   std::unique_ptr<RedisSessionStore> sessions_;
   std::unique_ptr<RedisLoginThrottle> throttle_;
+  std::unique_ptr<Mailer> mailer_;
   std::unique_ptr<Argon2PasswordHasher> hasher_;
   std::unique_ptr<ConsoleApi> console_;
   std::unique_ptr<webhook::RedisDeliveryLog> delivery_log_;
-  std::unique_ptr<webhook::MtRandomSource> random_;
-  std::unique_ptr<webhook::RetryPolicy> retry_;
-  std::unique_ptr<webhook::Dispatcher> dispatcher_;
   std::unique_ptr<WebhookApi> webhooks_;
 };
 

@@ -1,9 +1,23 @@
 #include "user_store.h"
 
+#include "dq/common/crypto.h"
+
 namespace dq::gateway {
 namespace {
 
 std::string EmailKey(std::string_view email) { return "dq:email:" + std::string(email); }
+std::string VerifyKey(std::string_view token) { return "dq:verify:" + Sha256Hex(token); }
+
+// Durable (DQ_REDIS_MIN_REPLICAS): a user written and answered survives a failover.
+Status Write(RedisClient& redis, const User& user) {
+  auto write = redis.CommandDurable({"HSET", AccountKey(user.account_id, "user"), "email",
+                                     user.email, "name", user.name, "password_hash",
+                                     user.password_hash, "created_at", user.created_at,
+                                     "email_verified", user.verified ? "1" : "0"});
+  if (!write.ok()) return write.status();
+  if (!write->confirmed) return redis.NotReplicated(*write);
+  return Status::Ok();
+}
 
 // KEYS: the e-mail index entry. ARGV: account id. Deletes it only if it still names the account.
 const RedisScript kReleaseEmail(R"lua(
@@ -17,11 +31,7 @@ Status RedisUserStore::Create(const User& user) {
   const std::string user_key = AccountKey(user.account_id, "user");
   // Durable (DQ_REDIS_MIN_REPLICAS): a sign-up that answered 201 survives a failover. Two slots,
   // two commands; a claim not known to survive is taken back, so the 503's retry can sign up.
-  auto write = redis_.CommandDurable({"HSET", user_key, "email", user.email, "name", user.name,
-                                      "password_hash", user.password_hash, "created_at",
-                                      user.created_at});
-  if (!write.ok()) return write.status();
-  if (!write->confirmed) return redis_.NotReplicated(*write);
+  if (Status s = Write(redis_, user); !s.ok()) return s;
   auto claim = redis_.CommandDurable({"SET", EmailKey(user.email), user.account_id, "NX"});
   if (!claim.ok()) return claim.status();
   if (claim->reply.is_nil()) {
@@ -49,6 +59,7 @@ Result<std::optional<User>> RedisUserStore::Get(std::string_view account_id) {
     else if (k == "name") u.name = v;
     else if (k == "password_hash") u.password_hash = v;
     else if (k == "created_at") u.created_at = v;
+    else if (k == "email_verified") u.verified = v != "0";
   }
   return std::optional<User>(std::move(u));
 }
@@ -68,6 +79,30 @@ Result<bool> RedisUserStore::EmailTaken(std::string_view email) {
   auto reply = redis_.Command({"EXISTS", EmailKey(email)});
   if (!reply.ok()) return reply.status();
   return reply->integer == 1;
+}
+
+Status RedisUserStore::CreateUnclaimed(const User& user) { return Write(redis_, user); }
+
+Result<std::string> RedisUserStore::NewVerifyToken(std::string_view account_id,
+                                                   std::chrono::seconds ttl) {
+  const std::string token = RandomBase62(43);
+  auto r = redis_.Command({"SET", VerifyKey(token), std::string(account_id), "EX",
+                           std::to_string(ttl.count())});
+  if (!r.ok()) return r.status();
+  return token;
+}
+
+Result<std::optional<std::string>> RedisUserStore::Verify(std::string_view token) {
+  auto id = redis_.Command({"GET", VerifyKey(token)});
+  if (!id.ok()) return id.status();
+  if (id->is_nil()) return std::optional<std::string>();
+  auto user = Get(id->str);
+  if (!user.ok()) return user.status();
+  if (!user->has_value()) return std::optional<std::string>();
+  auto mark = redis_.Command({"HSET", AccountKey(id->str, "user"), "email_verified", "1"});
+  if (!mark.ok()) return mark.status();
+  redis_.Command({"DEL", VerifyKey(token)});  // spent; it expires anyway
+  return std::optional<std::string>(id->str);
 }
 
 }  // namespace dq::gateway

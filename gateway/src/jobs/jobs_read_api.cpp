@@ -1,4 +1,5 @@
 // The job reads: list, detail (streamed page by page), cleaned download and the issues page.
+#include "http/core/content_disposition.h"
 #include "jobs_api.h"
 
 #include <algorithm>
@@ -299,11 +300,7 @@ HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id,
   HttpResponse r = job->cleaned_from == kCleanedFromFixes ? CleanedFromFixes(*job, formulas)
                                                            : StoredCleaned(*job);
   if (r.status != 200) return r;
-  std::string name = job->filename;
-  for (char& c : name) {
-    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '_';
-  }
-  r.SetHeader("Content-Disposition", "attachment; filename=\"cleaned-" + name + "\"");
+  r.SetHeader("Content-Disposition", AttachmentDisposition("cleaned-" + job->filename));
   return r;
 }
 

@@ -112,28 +112,14 @@ HttpResponse WebhookApi::Test(const Principal& who) {
                                            {"score", 100}}},
                                 {"status", "done"},
                                 {"test", true}});
-  auto sender = deps_.make_sender();
-  auto outcome = deps_.dispatcher.Handle(event, "", *sender);
-  if (!outcome.ok()) return ErrorResponse(outcome.status());
-  // The attempt just logged carries the status code, error and duration.
-  json body = {{"delivery_id", event.delivery_id},
-               {"job_id", job_id},
-               {"outcome", std::string(webhook::OutcomeName(*outcome))},
-               {"delivered", *outcome == webhook::Outcome::kDelivered},
-               {"status_code", nullptr},
-               {"error", nullptr},
-               {"duration_ms", nullptr}};
-  auto attempts = deps_.log.Deliveries(who.account.id, 10);
-  if (attempts.ok()) {
-    for (const auto& a : *attempts) {
-      if (a.delivery_id != event.delivery_id) continue;
-      body["status_code"] = a.http_status > 0 ? json(a.http_status) : json(nullptr);
-      body["error"] = Nullable(a.error);
-      body["duration_ms"] = a.latency_ms;
-      break;
-    }
+  event.first_attempt_ms = event.created_ms;
+  event.test = true;
+  if (Status s = deps_.log.ScheduleRetry(event, event.created_ms, ""); !s.ok()) {
+    return ErrorResponse(s);
   }
-  return JsonResponse(200, DumpJson(body));
+  return JsonResponse(202, DumpJson(json{{"delivery_id", event.delivery_id},
+                                          {"job_id", job_id},
+                                          {"status", "queued"}}));
 }
 
 HttpResponse WebhookApi::Deliveries(const HttpRequest& request, const Principal& who) {

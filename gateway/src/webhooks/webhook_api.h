@@ -1,8 +1,9 @@
 // Webhook self-service, one implementation behind both doors (/v1/webhook… with an API key,
 // /console/api/webhook… with a session): read and set the URL, roll the secret, send a test
 // event, read the delivery log, redeliver. The URL is checked by the notifier's own address
-// policy and the test event goes through the notifier's own dispatcher (library dq_webhook), so
-// the gateway and the notifier cannot disagree about what a delivery is.
+// policy (library dq_webhook). Nothing here sends HTTP: a test event is queued for the notifier
+// (the webhook retry schedule, due at once, as a redelivery is), so a slow or dead receiver
+// never holds an HTTP thread.
 #pragma once
 
 #include <functional>
@@ -12,20 +13,14 @@
 #include "http/core/http_types.h"
 #include "dq/webhook/address_policy.h"
 #include "dq/common/delivery_log.h"
-#include "dq/webhook/dispatcher.h"
 #include "dq/common/account_store.h"
 #include "dq/common/clock.h"
-#include "dq/webhook/http_sender.h"
 
 namespace dq::gateway {
 
 struct WebhookApiDeps {
   AccountStore& accounts;
   webhook::RedisDeliveryLog& log;
-  webhook::Dispatcher& dispatcher;
-  // A sender for one test delivery (CurlHttpSender in the service; senders are not
-  // thread-safe, so each request makes its own).
-  std::function<std::unique_ptr<webhook::HttpSender>()> make_sender;
   webhook::UrlPolicy url_policy;
   const Clock& clock;
 };
@@ -40,7 +35,9 @@ class WebhookApi {
   HttpResponse Put(const HttpRequest& request, const Principal& who);
   // POST …/secret: a new "whsec_" secret, returned once: {secret, secret_hint}.
   HttpResponse RollSecret(const Principal& who);
-  // POST …/test: sends a job.complete with "test": true now and answers with the outcome.
+  // POST …/test: queues a job.complete with "test": true for the notifier, due now: 202
+  // {delivery_id, job_id, status: "queued"}. The notifier attempts it once (never retried); the
+  // outcome appears in the delivery log under that delivery_id.
   HttpResponse Test(const Principal& who);
   // GET …/deliveries?limit=1..100 (default 20): newest attempts first.
   HttpResponse Deliveries(const HttpRequest& request, const Principal& who);

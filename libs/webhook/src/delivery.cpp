@@ -30,6 +30,8 @@ std::string_view OutcomeName(Outcome o) {
     case Outcome::kRetry: return "retry";
     case Outcome::kDeadLetter: return "dead_letter";
     case Outcome::kSkipped: return "skipped";
+    case Outcome::kFailed: return "failed";
+    case Outcome::kDeferred: return "deferred";
   }
   return "unknown";
 }
@@ -37,6 +39,7 @@ std::string_view OutcomeName(Outcome o) {
 Decision Decide(const Event& event, const HttpResult& r, const RetryPolicy& policy,
                 int64_t now_ms) {
   if (IsSuccess(r)) return {Outcome::kDelivered, 0};
+  if (event.test) return {Outcome::kFailed, 0};
   const int64_t first = event.first_attempt_ms > 0 ? event.first_attempt_ms : now_ms;
   if (auto next = policy.NextAttemptMs(event.attempts + 1, first, now_ms)) {
     return {Outcome::kRetry, *next};

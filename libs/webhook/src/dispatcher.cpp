@@ -50,11 +50,38 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
   if (auto url = ValidateWebhookUrl(hook.url, url_policy_); !url.ok()) {
     result.error = url.status().message();
   } else {
-    result = sender.Post(
-        BuildDelivery(event, hook.url, hook.secret, UnixMillis(clock_.Now()) / 1000));
-    Metrics::Global()
-        .Histogram("dq_notifier_http_seconds", "Webhook POST latency")
-        .Observe(static_cast<double>(result.latency_ms) / 1000.0);
+    const std::string destination = url->host + ":" + std::to_string(url->port);
+    const int64_t start_ms = UnixMillis(clock_.Now());
+    const Admission admission =
+        gate_ != nullptr ? gate_->Admit(event.account_id, destination, start_ms) : Admission::kGo;
+    if (admission == Admission::kAccountBusy || admission == Admission::kHostBusy) {
+      // Not now: back on the schedule, unchanged, so this thread serves someone else.
+      if (Status s = store_.ScheduleRetry(event, start_ms + defer_ms_, retry_member); !s.ok()) {
+        return s;
+      }
+      Count(Outcome::kDeferred);
+      return Outcome::kDeferred;
+    }
+    if (admission == Admission::kHostOpen) {
+      result.error = destination + " is not answering; attempts to it are paused until " +
+                     FormatIso8601Millis(std::chrono::system_clock::time_point(
+                         std::chrono::milliseconds(gate_->OpenUntil(destination))));
+      Metrics::Global()
+          .Counter("dq_notifier_breaker_refusals_total",
+                   "Attempts failed at once because their destination's breaker was open")
+          .Inc();
+    } else {
+      result = sender.Post(BuildDelivery(event, hook.url, hook.secret, start_ms / 1000));
+      Metrics::Global()
+          .Histogram("dq_notifier_http_seconds", "Webhook POST latency")
+          .Observe(static_cast<double>(result.latency_ms) / 1000.0);
+      if (gate_ != nullptr) {
+        // A refused address was never tried: it says nothing about the destination.
+        const bool answered = result.status > 0 || result.error.starts_with("refused address");
+        gate_->Done(event.account_id, destination, answered ? Reach::kAnswered : Reach::kNoAnswer,
+                    UnixMillis(clock_.Now()));
+      }
+    }
   }
   const auto now = clock_.Now();
   const int64_t now_ms = UnixMillis(now);
@@ -75,6 +102,8 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
   switch (decision.outcome) {
     case Outcome::kDelivered:
     case Outcome::kSkipped:
+    case Outcome::kFailed:
+    case Outcome::kDeferred:
       if (!retry_member.empty()) {
         if (Status s = store_.RemoveRetry(retry_member); !s.ok()) return s;
       }

@@ -23,14 +23,22 @@ struct ConsoleUser {
   std::string cookie;  // "dq_session=…"
   std::string csrf;
 
-  // Signs up a fresh user (a unique e-mail); throws on anything but 201.
-  static ConsoleUser SignUp(const std::string& base, const std::string& name = "Test Shop");
+  // Signs up a fresh user (a unique e-mail) and, unless verify is false, opens the link of its
+  // verification mail (DQ_MAIL_TRANSPORT=file, MailDir()); throws on anything but 201 and 200.
+  static ConsoleUser SignUp(const std::string& base, const std::string& name = "Test Shop",
+                            bool verify = true);
 
   // A request with the session cookie and (unless csrf is false) the CSRF token.
   HttpResult Call(const std::string& method, const std::string& path,
                   const std::string& body = "", bool csrf = true,
                   std::map<std::string, std::string> headers = {}) const;
 };
+
+// Where the console's mail goes in these tests (one folder per test process), the newest message
+// to an address (its whole text; "" when none), and the verification token in a message.
+const std::string& MailDir();
+std::string LastMailTo(const std::string& email);
+std::string TokenIn(const std::string& mail);
 
 // The cookie pair ("dq_session=…") from a Set-Cookie header.
 std::string CookiePair(const std::string& set_cookie);

@@ -3,6 +3,8 @@
 // sign-up -> 403 pro_required -> dqctl set-plan pro -> key works -> revoke -> 401.
 #include <gtest/gtest.h>
 
+#include <future>
+
 #include <nlohmann/json.hpp>
 
 #include "console_client.h"
@@ -53,6 +55,9 @@ TEST_F(ConsoleTest, SignUpKeyNeedsProThenWorksUntilRevoked) {
   EXPECT_EQ(set_cookie.find("Secure"), std::string::npos);  // DQ_CONSOLE_ALLOW_HTTP=1
   ConsoleUser u{Base(), email, "twelve chars!", account_id, CookiePair(set_cookie),
                 body["csrf_token"]};
+  // Keys wait for the address to be verified: the link in the sign-up mail.
+  ASSERT_EQ(Post("/console/api/verify", json{{"token", TokenIn(LastMailTo(email))}}.dump()).status,
+            200);
 
   HttpResult me = u.Call("GET", "/console/api/me", "", false);
   ASSERT_EQ(me.status, 200) << me.body;
@@ -107,10 +112,25 @@ TEST_F(ConsoleTest, SignUpRefusesTakenEmailAndBadInput) {
   ConsoleUser u = ConsoleUser::SignUp(Base());
   std::string upper = u.email;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  // A taken address answers as a new sign-up does (nothing tells it is registered); the mail
+  // goes to the address's owner, and the newcomer cannot sign in with it.
   HttpResult taken = Post("/console/api/signup",
                           json{{"email", upper}, {"password", "another password"}}.dump());
-  EXPECT_EQ(taken.status, 409);
-  EXPECT_EQ(ErrorCode(taken), "email_taken");
+  EXPECT_EQ(taken.status, 201) << taken.body;
+  const json shown = json::parse(taken.body);
+  EXPECT_NE(shown["account_id"], u.account_id);
+  EXPECT_EQ(shown["email_verified"], false);
+  EXPECT_FALSE(CookiePair(taken.Header("set-cookie")).empty());
+  const std::string notice = LastMailTo(u.email);
+  EXPECT_NE(notice.find("tried to sign up"), std::string::npos) << notice;
+  EXPECT_EQ(TokenIn(notice), "");
+  EXPECT_EQ(Post("/console/api/login", json{{"email", u.email}, {"password", "another password"}}
+                                           .dump())
+                .status,
+            401);
+  EXPECT_EQ(Post("/console/api/login", json{{"email", u.email}, {"password", u.password}}.dump())
+                .status,
+            200);
 
   const std::string fresh = "x" + RandomBase62(8) + "@example.com";
   struct Case {
@@ -281,6 +301,203 @@ TEST(ConsoleLoginThrottleTest, TenFailuresThen429) {
   HttpResult other = Http("POST", url, ct,
                           json{{"email", "someone@example.com"}, {"password", "whatever 123"}}.dump());
   EXPECT_EQ(other.status, 429);
+}
+
+std::string LoginBody(const std::string& email, const std::string& password) {
+  return json{{"email", email}, {"password", password}}.dump();
+}
+
+// Every attempt is counted before its password is checked: 40 guesses at once check at most 10
+// passwords (a 401 means a password was checked; a 429 that none was).
+TEST(ConsoleLoginThrottleTest, FortyParallelGuessesCheckAtMostTenPasswords) {
+  Stack stack(StackOptions{1, false, ConsoleGatewayEnv()});
+  ConsoleUser u = ConsoleUser::SignUp(stack.GatewayUrl());
+  const std::string url = stack.GatewayUrl() + "/console/api/login";
+  std::vector<std::future<int>> guesses;
+  for (int i = 0; i < 40; ++i) {
+    guesses.push_back(std::async(std::launch::async, [&, i] {
+      return Http("POST", url, {{"Content-Type", "application/json"}},
+                  LoginBody(u.email, "wrong guess " + std::to_string(i)))
+          .status;
+    }));
+  }
+  int checked = 0, refused = 0;
+  for (auto& g : guesses) {
+    const int status = g.get();
+    if (status == 401) ++checked;
+    if (status == 429) ++refused;
+  }
+  EXPECT_LE(checked, 10);
+  EXPECT_GE(checked, 1);
+  EXPECT_EQ(checked + refused, 40);
+}
+
+// A Redis that refuses the count's write (out of memory, or an ACL that denies it) refuses the
+// sign-in with 503: never a 401 for a wrong password and a different answer for the right one.
+TEST(ConsoleLoginThrottleTest, UncountableSignInsAre503WhateverThePassword) {
+  Stack stack(StackOptions{1, false, ConsoleGatewayEnv()});
+  ConsoleUser u = ConsoleUser::SignUp(stack.GatewayUrl());
+  const std::string url = stack.GatewayUrl() + "/console/api/login";
+  const std::map<std::string, std::string> ct = {{"Content-Type", "application/json"}};
+  auto expect_503 = [&](const std::string& why) {
+    for (const std::string password : {u.password, std::string("wrong password 1")}) {
+      HttpResult r = Http("POST", url, ct, LoginBody(u.email, password));
+      EXPECT_EQ(r.status, 503) << why << ": " << r.body;
+      EXPECT_EQ(ErrorCode(r), "service_unavailable") << why;
+      EXPECT_EQ(r.Header("retry-after"), "1") << why;
+      EXPECT_TRUE(r.Header("set-cookie").empty()) << why;
+    }
+  };
+  ASSERT_EQ(stack.redis().Cli({"CONFIG", "SET", "maxmemory-policy", "noeviction"}), "OK");
+  ASSERT_EQ(stack.redis().Cli({"CONFIG", "SET", "maxmemory", "1"}), "OK");
+  expect_503("maxmemory 1");
+  ASSERT_EQ(stack.redis().Cli({"CONFIG", "SET", "maxmemory", "0"}), "OK");
+  // Scripts refused to the gateway's user: the count cannot be made.
+  ASSERT_EQ(stack.redis().Cli({"ACL", "SETUSER", "default", "-evalsha", "-eval"}), "OK");
+  expect_503("EVAL refused");
+  ASSERT_EQ(stack.redis().Cli({"ACL", "SETUSER", "default", "+@all"}), "OK");
+  EXPECT_EQ(Http("POST", url, ct, LoginBody(u.email, u.password)).status, 200);
+}
+
+// OWASP's device cookie: a browser that signed in as a user keeps a cookie that exempts it from
+// that e-mail's lockout, so guesses from elsewhere cannot lock the owner out. Client addresses
+// come from X-Forwarded-For (the loopback is a trusted proxy here).
+TEST(ConsoleLoginThrottleTest, TheOwnersBrowserIsNotLockedOutByGuessesFromElsewhere) {
+  auto env = ConsoleGatewayEnv();
+  env["DQ_TRUSTED_PROXIES"] = "127.0.0.1";
+  Stack stack(StackOptions{1, false, env});
+  ConsoleUser u = ConsoleUser::SignUp(stack.GatewayUrl());
+  const std::string url = stack.GatewayUrl() + "/console/api/login";
+  auto from = [](const std::string& ip, const std::string& cookie = "") {
+    std::map<std::string, std::string> h = {{"Content-Type", "application/json"},
+                                            {"X-Forwarded-For", ip}};
+    if (!cookie.empty()) h["Cookie"] = cookie;
+    return h;
+  };
+  // The owner signs in at home: the answer sets the device cookie beside the session.
+  auto https = from("203.0.113.10");
+  https["X-Forwarded-Proto"] = "https";  // from the trusted proxy: served over https
+  HttpResult home = Http("POST", url, https, LoginBody(u.email, u.password));
+  ASSERT_EQ(home.status, 200) << home.body;
+  EXPECT_EQ(home.Header("strict-transport-security"), "max-age=31536000; includeSubDomains");
+  const std::string cookies = home.Header("set-cookie");
+  const size_t at = cookies.find("dq_device=");
+  ASSERT_NE(at, std::string::npos) << cookies;
+  const std::string device = cookies.substr(at, cookies.find(';', at) - at);
+  EXPECT_NE(cookies.find("HttpOnly", at), std::string::npos);
+  // An attacker elsewhere guesses ten times: the e-mail is locked.
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(Http("POST", url, from("198.51.100.7"), LoginBody(u.email, "guess " + std::to_string(i)))
+                  .status,
+              401);
+  }
+  EXPECT_EQ(Http("POST", url, from("198.51.100.8"), LoginBody(u.email, u.password)).status, 429);
+  // A new browser of the owner's is locked out too; the owner's own browser is not.
+  EXPECT_EQ(Http("POST", url, from("203.0.113.11"), LoginBody(u.email, u.password)).status, 429);
+  HttpResult own = Http("POST", url, from("203.0.113.11", device), LoginBody(u.email, u.password));
+  EXPECT_EQ(own.status, 200) << own.body;
+  // The cookie is the owner's for this e-mail only: it does not unlock another one.
+  ConsoleUser other = ConsoleUser::SignUp(stack.GatewayUrl());
+  for (int i = 0; i < 10; ++i) {
+    Http("POST", url, from("198.51.100.9"), LoginBody(other.email, "guess " + std::to_string(i)));
+  }
+  EXPECT_EQ(Http("POST", url, from("203.0.113.12", device), LoginBody(other.email, other.password))
+                .status,
+            429);
+  // Guessing from the owner's browser is limited too: ten failures and it is locked.
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(Http("POST", url, from("203.0.113.13", device),
+                   LoginBody(u.email, "typo " + std::to_string(i)))
+                  .status,
+              401);
+  }
+  EXPECT_EQ(Http("POST", url, from("203.0.113.14", device), LoginBody(u.email, u.password)).status,
+            429);
+}
+
+// Until the address is verified the console works (and uploads), but a webhook and API keys
+// wait; the link in the mail verifies it once; dqctl verifies by hand.
+TEST_F(ConsoleTest, VerificationGatesWebhooksAndKeys) {
+  ConsoleUser u = ConsoleUser::SignUp(Base(), "Unverified", false);
+  EXPECT_EQ(json::parse(u.Call("GET", "/console/api/me", "", false).body)["email_verified"], false);
+  HttpResult hook = u.Call("PUT", "/console/api/webhook",
+                           json{{"url", "https://hooks.example.com/x"}}.dump());
+  EXPECT_EQ(hook.status, 403);
+  EXPECT_EQ(ErrorCode(hook), "email_unverified");
+  // Console API answers are never sniffed or cached.
+  EXPECT_EQ(hook.Header("x-content-type-options"), "nosniff");
+  EXPECT_EQ(hook.Header("cache-control"), "no-store");
+  // X-Forwarded-Proto from a client that is not a trusted proxy means nothing: no HSTS.
+  EXPECT_EQ(u.Call("GET", "/console/api/me", "", false, {{"X-Forwarded-Proto", "https"}})
+                .Header("strict-transport-security"),
+            "");
+  EXPECT_NE(json::parse(hook.body)["message"].get<std::string>().find(Lower(u.email)),
+            std::string::npos);
+  ASSERT_EQ(Dqctl(*stack_, "account set-plan --account " + u.account_id + " --plan pro"), 0);
+  HttpResult key = u.Call("POST", "/console/api/keys", "{}");
+  EXPECT_EQ(key.status, 403);
+  EXPECT_EQ(ErrorCode(key), "email_unverified");
+  // The console itself works: jobs are listed.
+  EXPECT_EQ(u.Call("GET", "/console/api/jobs", "", false).status, 200);
+
+  const std::string mail = LastMailTo(u.email);
+  ASSERT_NE(mail.find("Subject: Confirm your e-mail address"), std::string::npos) << mail;
+  const std::string token = TokenIn(mail);
+  ASSERT_EQ(token.size(), 43u);
+  EXPECT_EQ(Post("/console/api/verify", json{{"token", "x" + token}}.dump()).status, 400);
+  HttpResult ok = Post("/console/api/verify", json{{"token", token}}.dump());
+  ASSERT_EQ(ok.status, 200) << ok.body;
+  HttpResult again = Post("/console/api/verify", json{{"token", token}}.dump());
+  EXPECT_EQ(again.status, 400);  // spent
+  EXPECT_EQ(ErrorCode(again), "invalid_request");
+  EXPECT_EQ(json::parse(u.Call("GET", "/console/api/me", "", false).body)["email_verified"], true);
+  EXPECT_EQ(u.Call("PUT", "/console/api/webhook",
+                   json{{"url", "https://hooks.example.com/x"}}.dump())
+                .status,
+            200);
+  EXPECT_EQ(u.Call("POST", "/console/api/keys", "{}").status, 201);
+
+  // By hand: dqctl user verify.
+  ConsoleUser v = ConsoleUser::SignUp(Base(), "By hand", false);
+  std::string upper = v.email;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  ASSERT_EQ(Dqctl(*stack_, "user verify --email " + upper), 0);
+  EXPECT_EQ(json::parse(v.Call("GET", "/console/api/me", "", false).body)["email_verified"], true);
+  EXPECT_EQ(Dqctl(*stack_, "user verify --email nobody@example.com"), 1);
+}
+
+TEST_F(ConsoleTest, CommonPasswordsAndTheEmailItselfAreRefused) {
+  const std::string email = "pw-" + RandomBase62(8) + "@example.com";
+  for (const std::string password : std::vector<std::string>{"password1234", "Password1234!", "1q2w3e4r5t6y",
+                                     "qwertyuiop123", "iloveyou2024", email}) {
+    HttpResult r = Post("/console/api/signup", json{{"email", email}, {"password", password}}.dump());
+    EXPECT_EQ(r.status, 400) << password << " " << r.body;
+    EXPECT_EQ(json::parse(r.body)["details"][0]["field"], "password") << password;
+  }
+  HttpResult own = Post("/console/api/signup", json{{"email", email}, {"password", email}}.dump());
+  EXPECT_EQ(json::parse(own.body)["details"][0]["message"], "must not be your e-mail address");
+  HttpResult common =
+      Post("/console/api/signup", json{{"email", email}, {"password", "password1234"}}.dump());
+  EXPECT_EQ(json::parse(common.body)["details"][0]["message"],
+            "is one of the most used passwords; choose another");
+  EXPECT_EQ(Post("/console/api/signup",
+                 json{{"email", email}, {"password", "violet tractor harbour"}}.dump())
+                .status,
+            201);
+}
+
+TEST(ConsoleSignupThrottleTest, SignUpsAreLimitedPerAddress) {
+  auto env = ConsoleGatewayEnv();
+  env["DQ_SIGNUPS_PER_ADDRESS"] = "3";
+  Stack stack(StackOptions{1, false, env});
+  for (int i = 0; i < 3; ++i) ConsoleUser::SignUp(stack.GatewayUrl(), "Shop", false);
+  HttpResult r = Http("POST", stack.GatewayUrl() + "/console/api/signup",
+                      {{"Content-Type", "application/json"}},
+                      json{{"email", "fourth@example.com"}, {"password", "violet tractor harbour"}}
+                          .dump());
+  EXPECT_EQ(r.status, 429);
+  EXPECT_EQ(ErrorCode(r), "too_many_requests");
+  EXPECT_FALSE(r.Header("retry-after").empty());
 }
 
 }  // namespace

@@ -26,6 +26,7 @@ using dq::testing::RedisServer;
 using dq::testing::WaitFor;
 using testing::ReceivedRequest;
 using testing::ReceiverReply;
+using testing::BlackHole;
 using testing::TestReceiver;
 using webhook::DeadLetter;
 using webhook::RedisDeliveryLog;
@@ -323,6 +324,63 @@ TEST_F(NotifierIntegrationTest, Kill9MidStreamLosesNoEvent) {
   for (const auto& r : receiver.Requests()) {
     ASSERT_TRUE(VerifySignature(r.body, "s", r.Header("x-service-signature")));
   }
+}
+
+// One tenant's dead endpoint (and two more accounts pointed at it) must not hold up another
+// tenant: its attempts are capped per account and per destination, its breaker opens after a
+// few timeouts, and the other tenant's new event and its retry are delivered on time.
+TEST_F(NotifierIntegrationTest, ADeadEndpointDelaysNoOtherTenantByMoreThanOneAttempt) {
+  BlackHole hole;
+  TestReceiver good([](const ReceivedRequest&, int i) { return ReceiverReply{i == 0 ? 500 : 200}; });
+  for (const std::string a : {"acct_dead1", "acct_dead2", "acct_dead3"}) SetWebhook(a, hole.Url(), "s");
+  SetWebhook("acct_good", good.Url(), "s");
+  auto notifier = StartNotifier({{"DQ_WEBHOOK_TIMEOUT_MS", "1500"},
+                                 {"DQ_NOTIFIER_WORKERS", "8"},
+                                 {"DQ_WEBHOOK_RETRY_BASE_MS", "1000"},
+                                 {"DQ_WEBHOOK_RETRY_MAX_DELAY_MS", "1000"},
+                                 {"DQ_NOTIFIER_PER_ACCOUNT", "2"},
+                                 {"DQ_NOTIFIER_PER_HOST", "4"},
+                                 {"DQ_WEBHOOK_BREAKER_COOLDOWN_MS", "60000"}});
+  for (int i = 0; i < 20; ++i) {
+    for (const std::string a : {"acct_dead1", "acct_dead2", "acct_dead3"}) Publish(a);
+  }
+  // The dead endpoint holds its attempts (each for the whole 1.5 s timeout).
+  ASSERT_TRUE(WaitFor([&] { return hole.accepted() >= 4; }, 10s)) << notifier->Log();
+
+  const auto published = std::chrono::steady_clock::now();
+  Publish("acct_good");
+  ASSERT_TRUE(WaitFor([&] { return good.Requests().size() >= 2; }, 10s)) << notifier->Log();
+  const auto got = good.Requests();
+  // The new event: at once, not after the dead endpoint's attempts (one attempt is 1.5 s).
+  EXPECT_LT(got[0].at - published, 1500ms);
+  // Its retry (the first answer was 500) comes when it is due, not after the dead backlog.
+  const auto attempts = *log_.Deliveries("acct_good");
+  ASSERT_GE(attempts.size(), 2u);
+  const int64_t due_ms = attempts.back().next_attempt_ms;
+  ASSERT_GT(due_ms, 0);
+  const int64_t arrived_ms =
+      UnixMillis(std::chrono::system_clock::now()) -
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                            got[1].at)
+          .count();
+  EXPECT_LT(arrived_ms - due_ms, 1500) << "the retry was due at " << due_ms;
+
+  // The dead destination never had more than its 4 attempts at once, and its breaker opened:
+  // later attempts fail at once without a connection.
+  EXPECT_LE(hole.peak(), 4);
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        auto d = log_.Deliveries("acct_dead1");
+        if (!d.ok()) return false;
+        for (const auto& a : *d) {
+          if (a.error.find("is not answering") != std::string::npos) return true;
+        }
+        return false;
+      },
+      15s))
+      << notifier->Log();
+  const int connections = hole.accepted();
+  EXPECT_LT(connections, 30) << "attempts still connect to an open breaker's destination";
 }
 
 }  // namespace

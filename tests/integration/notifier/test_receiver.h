@@ -201,4 +201,68 @@ class TestReceiver {
   std::vector<std::thread> workers_;
 };
 
+// A receiver that accepts connections and never answers: a dead endpoint that holds every
+// attempt for the sender's whole timeout. Counts the connections open at once (a connection
+// ends when the sender closes it) and the most seen.
+class BlackHole {
+ public:
+  BlackHole() {
+    listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int one = 1;
+    setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    listen(listen_fd_, 512);
+    socklen_t len = sizeof addr;
+    getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    thread_ = std::thread([this] { Loop(); });
+  }
+  ~BlackHole() {
+    stop_ = true;
+    thread_.join();
+    for (int fd : open_) close(fd);
+    close(listen_fd_);
+  }
+  std::string Url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/hook"; }
+  std::string Destination() const { return "127.0.0.1:" + std::to_string(port_); }
+  int accepted() const { return accepted_.load(); }
+  int peak() const { return peak_.load(); }
+
+ private:
+  void Loop() {
+    char buf[4096];
+    while (!stop_) {
+      std::vector<pollfd> fds = {{listen_fd_, POLLIN, 0}};
+      for (int fd : open_) fds.push_back({fd, POLLIN, 0});
+      if (poll(fds.data(), fds.size(), 50) <= 0) continue;
+      if (fds[0].revents & POLLIN) {
+        const int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+        if (fd >= 0) {
+          open_.push_back(fd);
+          ++accepted_;
+          peak_ = std::max<int>(peak_.load(), static_cast<int>(open_.size()));
+        }
+      }
+      for (size_t i = 1; i < fds.size(); ++i) {
+        if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        if (recv(fds[i].fd, buf, sizeof buf, MSG_DONTWAIT) == 0 || (fds[i].revents & POLLERR)) {
+          close(fds[i].fd);  // the sender gave up
+          open_.erase(std::find(open_.begin(), open_.end(), fds[i].fd));
+        }
+      }
+    }
+  }
+
+  int listen_fd_ = -1;
+  int port_ = 0;
+  std::vector<int> open_;
+  std::atomic<int> accepted_{0};
+  std::atomic<int> peak_{0};
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
 }  // namespace dq::notifier::testing

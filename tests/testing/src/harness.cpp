@@ -198,7 +198,10 @@ size_t WriteHeader(char* data, size_t size, size_t n, void* user) {
     std::string value = line.substr(colon + 1);
     while (!value.empty() && (value.front() == ' ')) value.erase(0, 1);
     while (!value.empty() && (value.back() == '\r' || value.back() == '\n')) value.pop_back();
-    (*static_cast<std::map<std::string, std::string>*>(user))[name] = value;
+    // A repeated header (two Set-Cookie lines) keeps every value, one per line, in order.
+    auto& headers = *static_cast<std::map<std::string, std::string>*>(user);
+    auto [it, added] = headers.emplace(name, value);
+    if (!added) it->second += "\n" + value;
   }
   return size * n;
 }

@@ -19,10 +19,16 @@ TEST(CookiesTest, FindsTheNamedCookie) {
 }
 
 TEST(CookiesTest, SessionCookieAttributes) {
+  // Over https: the __Host- prefix (Secure, Path=/, no Domain).
   EXPECT_EQ(SessionCookieHeader("id", 604800, true),
-            "dq_session=id; Path=/; HttpOnly; SameSite=Strict; Max-Age=604800; Secure");
+            "__Host-dq_session=id; Path=/; HttpOnly; SameSite=Strict; Max-Age=604800; Secure");
   EXPECT_EQ(SessionCookieHeader("", 0, false),
             "dq_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
+  EXPECT_EQ(DeviceCookieHeader("t", 7776000, true),
+            "__Host-dq_device=t; Path=/; HttpOnly; SameSite=Strict; Max-Age=7776000; Secure");
+  EXPECT_EQ(DeviceCookieName(false), "dq_device");
+  EXPECT_EQ(CookieValue("a=1; __Host-dq_session=x", SessionCookieName(true)), "x");
+  EXPECT_EQ(CookieValue("dq_session=x", SessionCookieName(true)), std::nullopt);
 }
 
 std::string ErrorField(const Status& s) {

@@ -178,5 +178,78 @@ TEST_F(DispatcherTest, StoreOrLookupDownIsAnErrorSoTheEventStaysPending) {
             ErrorCode::kUnavailable);
 }
 
+TEST_F(DispatcherTest, AFailedTestEventIsNotRetried) {
+  sender_.next = {500, 2, ""};
+  Event e = MakeEvent();
+  e.test = true;
+  ASSERT_EQ(*dispatcher_.Handle(e, "", sender_), Outcome::kFailed);
+  EXPECT_TRUE(store_.retries.empty());
+  EXPECT_TRUE(store_.dead.empty());
+  EXPECT_EQ(store_.log["acct_1"].at(0).outcome, "failed");
+  EXPECT_EQ(store_.log["acct_1"].at(0).next_attempt_ms, 0);
+  // Queued as a retry member (as the gateway queues it): the member is removed.
+  store_.retries[EventToJson(e)] = clock_.now_ms;
+  ASSERT_EQ(*dispatcher_.Handle(e, EventToJson(e), sender_), Outcome::kFailed);
+  EXPECT_TRUE(store_.retries.empty());
+}
+
+class GatedDispatcherTest : public DispatcherTest {
+ protected:
+  GatedDispatcherTest()
+      : gate_(FairnessLimits{1, 4, 2, 5000, 60000}),
+        gated_([this](std::string_view a) { return Lookup(a); }, store_, policy_, clock_,
+               UrlPolicy{true, true}, &gate_, 700) {}
+  FairGate gate_;
+  Dispatcher gated_;
+};
+
+TEST_F(GatedDispatcherTest, AnAttemptThatMayNotStartIsPutBackUnchanged) {
+  // Another attempt of the account is in flight.
+  ASSERT_EQ(gate_.Admit("acct_1", "127.0.0.1:9", clock_.now_ms), Admission::kGo);
+  const Event e = MakeEvent();
+  ASSERT_EQ(*gated_.Handle(e, "", sender_), Outcome::kDeferred);
+  EXPECT_TRUE(sender_.posts.empty());
+  EXPECT_TRUE(store_.log["acct_1"].empty());  // not an attempt: not logged
+  ASSERT_EQ(store_.retries.size(), 1u);
+  EXPECT_EQ(store_.retries.begin()->first, EventToJson(e));  // attempts unchanged
+  EXPECT_EQ(store_.retries.begin()->second, clock_.now_ms + 700);
+  // A claimed retry put back replaces its own member.
+  const std::string member = store_.retries.begin()->first;
+  ASSERT_EQ(*gated_.Handle(e, member, sender_), Outcome::kDeferred);
+  EXPECT_EQ(store_.retries.size(), 1u);
+  // Once the other attempt ends, it goes.
+  gate_.Done("acct_1", "127.0.0.1:9", Reach::kAnswered, clock_.now_ms);
+  ASSERT_EQ(*gated_.Handle(e, member, sender_), Outcome::kDelivered);
+  EXPECT_TRUE(store_.retries.empty());
+  EXPECT_EQ(gate_.InFlight("acct_1"), 0);
+}
+
+TEST_F(GatedDispatcherTest, ASilentDestinationFailsAtOnceOnceItsBreakerOpens) {
+  sender_.next = {0, 5000, "timeout"};
+  ASSERT_EQ(*gated_.Handle(MakeEvent(), "", sender_), Outcome::kRetry);
+  ASSERT_EQ(*gated_.Handle(MakeEvent(), "", sender_), Outcome::kRetry);
+  EXPECT_EQ(sender_.posts.size(), 2u);
+  EXPECT_EQ(gate_.OpenUntil("127.0.0.1:9"), clock_.now_ms + 5000);
+  // The third attempt makes no connection and is scheduled like any failure.
+  ASSERT_EQ(*gated_.Handle(MakeEvent(), "", sender_), Outcome::kRetry);
+  EXPECT_EQ(sender_.posts.size(), 2u);
+  EXPECT_EQ(store_.log["acct_1"].back().error,
+            "127.0.0.1:9 is not answering; attempts to it are paused until "
+            "2027-01-15T08:00:05.000Z");
+  // A test event to it fails at once too, and is not retried.
+  Event test = MakeEvent();
+  test.test = true;
+  test.delivery_id = "d-test";
+  ASSERT_EQ(*gated_.Handle(test, "", sender_), Outcome::kFailed);
+  EXPECT_EQ(sender_.posts.size(), 2u);
+}
+
+TEST_F(GatedDispatcherTest, ARefusedAddressSaysNothingAboutTheDestination) {
+  sender_.next = {0, 0, "refused address 10.0.0.1 (private)"};
+  for (int i = 0; i < 4; ++i) ASSERT_EQ(*gated_.Handle(MakeEvent(), "", sender_), Outcome::kRetry);
+  EXPECT_EQ(gate_.OpenUntil("127.0.0.1:9"), 0);
+  EXPECT_EQ(sender_.posts.size(), 4u);
+}
+
 }  // namespace
 }  // namespace dq::webhook

@@ -6,7 +6,11 @@
 // effect on the next request, since nothing caches keys.
 //
 // Redis layout (every key tagged with its account, see AccountKey):
-//   dq:{acct}:account        HASH id, name, plan, created_at, quota (override, optional)
+//   dq:{acct}:account        HASH id, name, created_at
+//   dq:{acct}:plan           HASH plan, quota (override, optional); absent: free, the plan's
+//                                 quota. Only dqctl's Redis user may write it (deploy/redis/
+//                                 users.acl): the gateway, which creates free accounts at
+//                                 sign-up, can read it and nothing more.
 //   dq:{acct}:keys           SET  key ids
 //   dq:{acct}:key:<key_id>   HASH hash, hint, prefix, label, created_at, last_used_at,
 //                                 revoked_at
@@ -90,6 +94,9 @@ class AccountStore {
   virtual Status SetPlan(std::string_view account_id, Plan plan) = 0;
   // records < 0 clears the override.
   virtual Status SetQuota(std::string_view account_id, int64_t records) = 0;
+  // Accounts stored by an earlier version kept plan and quota in the account hash; this copies
+  // them into the plan record where none exists yet. Returns the number of accounts moved.
+  virtual Result<int> MigratePlans() { return 0; }
 
   virtual Result<CreatedKey> CreateKey(std::string_view account_id,
                                        std::string_view label = {}) = 0;
@@ -119,6 +126,7 @@ class RedisAccountStore final : public AccountStore {
   Result<std::vector<std::string>> ListAccountIds() override;
   Status SetPlan(std::string_view account_id, Plan plan) override;
   Status SetQuota(std::string_view account_id, int64_t records) override;
+  Result<int> MigratePlans() override;
   Result<CreatedKey> CreateKey(std::string_view account_id, std::string_view label = {}) override;
   Status RevokeKey(std::string_view account_id, std::string_view key_id) override;
   Result<std::vector<ApiKeyInfo>> ListKeys(std::string_view account_id) override;

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "dq/common/redis_client.h"
@@ -95,6 +96,12 @@ class RedisDeliveryLog final : public DeliveryStore {
   // Takes up to max retries due at now_ms and leases them until now_ms + lease_ms. Unparseable
   // members are removed and skipped.
   Result<std::vector<ClaimedRetry>> ClaimDueRetries(int64_t now_ms, int64_t lease_ms, int max);
+  // The same, fairly: among the first `scan` due retries (in due order), of each account at most
+  // its room in `rooms` (default_room for an account not listed; 0: none), so one account's
+  // backlog does not fill the claim and accounts that cannot start an attempt are left alone.
+  Result<std::vector<ClaimedRetry>> ClaimDueRetriesFairly(
+      int64_t now_ms, int64_t lease_ms, int max, int default_room,
+      const std::vector<std::pair<std::string, int>>& rooms, int scan);
 
   // The account's last attempts, newest first (at most limit, at most 100).
   Result<std::vector<DeliveryAttempt>> Deliveries(std::string_view account_id, int limit = 100);

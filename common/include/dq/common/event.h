@@ -26,6 +26,7 @@ struct Event {
   int64_t created_ms = 0;   // Unix ms when the job worker appended the event
   int attempts = 0;         // failed attempts so far
   int64_t first_attempt_ms = 0;  // start of the retry schedule (created_ms for stream events)
+  bool test = false;  // a test event (POST …/webhook/test): attempted once, never retried
   bool operator==(const Event&) const = default;
 };
 

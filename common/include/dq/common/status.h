@@ -50,6 +50,7 @@ enum class ErrorCode {
   kLoginRequired,         // 401
   kCsrfFailed,            // 403
   kInvalidWebhookUrl,     // 400
+  kEmailUnverified,       // 403: the console user has not verified their e-mail address
 };
 
 // "api_key_required", "invalid_request", ... ("ok" for kOk).

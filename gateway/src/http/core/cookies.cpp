@@ -19,13 +19,34 @@ std::optional<std::string> CookieValue(std::string_view header, std::string_view
   return std::nullopt;
 }
 
-std::string SessionCookieHeader(std::string_view value, int64_t max_age_seconds, bool secure) {
-  std::string out(kSessionCookie);
+std::string SessionCookieName(bool secure) {
+  return (secure ? "__Host-" : "") + std::string(kSessionCookie);
+}
+
+std::string DeviceCookieName(bool secure) {
+  return (secure ? "__Host-" : "") + std::string(kDeviceCookie);
+}
+
+namespace {
+
+std::string CookieHeader(const std::string& name, std::string_view value, int64_t max_age,
+                         bool secure) {
+  std::string out = name;
   out += '=';
   out += value;
-  out += "; Path=/; HttpOnly; SameSite=Strict; Max-Age=" + std::to_string(max_age_seconds);
+  out += "; Path=/; HttpOnly; SameSite=Strict; Max-Age=" + std::to_string(max_age);
   if (secure) out += "; Secure";
   return out;
+}
+
+}  // namespace
+
+std::string SessionCookieHeader(std::string_view value, int64_t max_age_seconds, bool secure) {
+  return CookieHeader(SessionCookieName(secure), value, max_age_seconds, secure);
+}
+
+std::string DeviceCookieHeader(std::string_view value, int64_t max_age_seconds, bool secure) {
+  return CookieHeader(DeviceCookieName(secure), value, max_age_seconds, secure);
 }
 
 }  // namespace dq::gateway

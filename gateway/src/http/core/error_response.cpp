@@ -21,6 +21,7 @@ int HttpStatusFor(ErrorCode code) {
     case ErrorCode::kInvalidRequest:
     case ErrorCode::kTooManyRecords:
     case ErrorCode::kInvalidWebhookUrl: return 400;
+    case ErrorCode::kEmailUnverified: return 403;
     case ErrorCode::kNotFound: return 404;
     case ErrorCode::kPayloadTooLarge:
     case ErrorCode::kFileTooLarge: return 413;

@@ -48,6 +48,28 @@ struct HttpResponse {
   // connection without the last chunk, so the client sees an incomplete answer, never a short
   // one that looks whole.
   std::function<BodyStep(std::string* out)> body_producer;
+  // Optional: the answer is not ready yet; slow work (a validator call) runs elsewhere, so the
+  // HTTP thread is free at once. The server calls `deferred` once, on its thread, with a `send`
+  // function; the work calls send(answer) exactly once, from any thread, when the answer is
+  // ready. The connection reads no further request until then, so answers keep their order.
+  // The other fields of a deferred response are ignored; a deferred answer may not be deferred
+  // again.
+  using Send = std::function<void(HttpResponse)>;
+  std::function<void(Send send)> deferred;
+
+  // Applies f to this answer now, or, for a deferred one, to the answer when it is ready.
+  void Then(std::function<void(HttpResponse&)> f) {
+    if (!deferred) {
+      f(*this);
+      return;
+    }
+    deferred = [inner = std::move(deferred), f = std::move(f)](Send send) {
+      inner([f, send = std::move(send)](HttpResponse answer) {
+        f(answer);
+        send(std::move(answer));
+      });
+    };
+  }
 
   void SetHeader(std::string name, std::string value) {
     for (auto& [k, v] : headers) {

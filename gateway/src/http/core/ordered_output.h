@@ -14,12 +14,14 @@
 // rejects, a chunked stream written through the library) may still wait in the queue unseen:
 // after one, LoseTrack() queues everything for the rest of the connection.
 //
-// Not thread-safe: a connection's writes, and the queue's completions, happen on its one worker
-// thread.
+// Not thread-safe: a connection's writes happen one at a time (on its worker thread, or, for a
+// deferred answer, on the thread that finished it while the worker reads nothing of the
+// connection). The queue's completions run on the worker thread; the count they change is atomic.
 #pragma once
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -56,7 +58,7 @@ class OrderedOutput {
 
  private:
   // Shared with the completions, which may run after the connection (and this object) is gone.
-  std::shared_ptr<size_t> waiting_ = std::make_shared<size_t>(0);
+  std::shared_ptr<std::atomic<size_t>> waiting_ = std::make_shared<std::atomic<size_t>>(0);
   bool tracking_ = true;
 };
 

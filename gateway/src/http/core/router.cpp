@@ -30,6 +30,7 @@ constexpr Route kRoutes[] = {
     {"GET", "/jobs/:id/issues", RouteId::kJobIssues, RateClass::kGeneral, kBoth},
     {"POST", "/signup", RouteId::kSignup, RateClass::kGeneral, kConsole},
     {"POST", "/login", RouteId::kLogin, RateClass::kGeneral, kConsole},
+    {"POST", "/verify", RouteId::kVerifyEmail, RateClass::kGeneral, kConsole},
     {"POST", "/logout", RouteId::kLogout, RateClass::kGeneral, kConsole},
     {"GET", "/me", RouteId::kMe, RateClass::kGeneral, kConsole},
     {"GET", "/keys", RouteId::kListKeys, RateClass::kGeneral, kConsole},
@@ -126,7 +127,8 @@ RouteMatch MatchRoute(std::string_view method, std::string_view path) {
   for (const Route& r : kRoutes) {
     if ((r.doors & door) == 0) continue;
     if (!Match(r.pattern, segments, &params)) continue;
-    if (r.method == method) {
+    // HEAD is answered wherever GET is, with GET's head and no body (the server drops it).
+    if (r.method == method || (method == "HEAD" && r.method == "GET")) {
       result.kind = RouteMatch::Kind::kFound;
       result.id = r.id;
       result.rate_class = r.rate_class;

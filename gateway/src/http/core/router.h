@@ -33,6 +33,7 @@ enum class RouteId {
   kListKeys,     // GET    /console/api/keys
   kCreateKey,    // POST   /console/api/keys
   kRevokeKey,    // DELETE /console/api/keys/:key_id
+  kVerifyEmail,  // POST   /console/api/verify
   // Both doors.
   kGetWebhook,         // GET  …/webhook
   kPutWebhook,         // PUT  …/webhook

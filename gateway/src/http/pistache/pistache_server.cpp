@@ -8,6 +8,8 @@
 
 
 #include <condition_variable>
+#include <deque>
+#include <future>
 #include <mutex>
 #include <optional>
 #include <cstdio>
@@ -93,6 +95,20 @@ HttpRequest Convert(const Http::Request& req, const edge::TrustedProxies& proxie
   // right after onRequest returns, so moving out of it is safe.
   out.body = std::move(const_cast<std::string&>(req.body()));
   out.client_ip = proxies.ClientAddress(req.address().host(), out.Header("x-forwarded-for"));
+  // Only a trusted proxy may say the client came over https (the gateway then sends HSTS).
+  if (!proxies.Contains(req.address().host())) out.headers.erase("x-forwarded-proto");
+  if (proxies.empty() && out.Header("x-forwarded-for") != nullptr) {
+    // Behind a proxy with no trusted proxies set, every client has the proxy's address: one
+    // address for the per-address limits (10 bad sign-ins lock everyone out; 64 connections cap
+    // the service). Said once.
+    static std::atomic<bool> warned{false};
+    if (!warned.exchange(true)) {
+      log::Warn("requests arrive through a proxy (X-Forwarded-For) but DQ_TRUSTED_PROXIES is "
+                "empty: every client counts as the proxy's address for per-address limits; set "
+                "DQ_TRUSTED_PROXIES to the proxy's addresses",
+                {{"proxy", req.address().host()}});
+    }
+  }
   out.request_id = RequestIdFor(out);
   return out;
 }
@@ -125,7 +141,7 @@ bool WantsKeepAlive(const Http::Request& req) {
 // with Pistache's own types (reason phrase, Connection and Content-Type values) so they read
 // the same.
 std::string ResponseHead(const HttpResponse& r, const std::string& request_id,
-                         Http::Version version, bool keep_alive) {
+                         Http::Version version, bool keep_alive, bool content_length = true) {
   std::ostringstream os;
   os << version << ' ' << r.status << ' ' << static_cast<Http::Code>(r.status) << "\r\n";
   os << Http::Header::Connection::Name << ": ";
@@ -140,7 +156,8 @@ std::string ResponseHead(const HttpResponse& r, const std::string& request_id,
     Http::Header::ContentType(Http::Mime::MediaType::fromString(r.content_type)).write(os);
     os << "\r\n";
   }
-  os << Http::Header::ContentLength::Name << ": " << r.body.size() << "\r\n\r\n";
+  if (content_length) os << Http::Header::ContentLength::Name << ": " << r.body.size() << "\r\n";
+  os << "\r\n";
   return os.str();
 }
 
@@ -148,11 +165,24 @@ std::string ResponseHead(const HttpResponse& r, const std::string& request_id,
 bool WriteAnswer(const std::shared_ptr<Tcp::Peer>& peer, std::string_view head,
                  std::string_view body);
 void LoseTrack(const std::shared_ptr<Tcp::Peer>& peer);
+// A deferred answer (HttpResponse::deferred): the connection reads nothing more until it is sent.
+void Defer(const std::shared_ptr<Tcp::Peer>& peer, HttpResponse::Send* send,
+           const std::string& request_id, Http::Version version, bool keep_alive,
+           bool head_only);
 
 void Send(const HttpResponse& r, const std::string& request_id, Http::Version version,
-          Http::ResponseWriter& writer, bool keep_alive = true) {
+          Http::ResponseWriter& writer, bool keep_alive = true, bool head_only = false) {
   auto peer = writer.peer();
   if (!peer) return;  // the client has gone
+  if (head_only) {
+    // HEAD: the head GET would send, no body. A streamed body's length is not known: none is
+    // named.
+    const std::string head = ResponseHead(r, request_id, version, keep_alive, !r.body_producer);
+    if (WriteAnswer(peer, head, {})) {
+      peer->setIdle(true);
+      return;
+    }
+  }
   if (!r.body_producer) {
     const std::string head = ResponseHead(r, request_id, version, keep_alive);
     if (WriteAnswer(peer, head, r.body)) {
@@ -235,8 +265,26 @@ class ApiHandler final : public Http::Handler {
       request.headers["content-length"] = std::to_string(request.body.size());
     }
     const size_t bytes_in = request.body.size();
-    const HttpResponse response = service_->Handle(request);
-    Send(response, request.request_id, req.version(), writer, WantsKeepAlive(req));
+    HttpResponse response = service_->Handle(request);
+    const bool head_only = request.method == "HEAD";
+    if (response.deferred) {
+      // Slow work runs elsewhere; this thread goes back to its other connections at once.
+      HttpResponse::Send send;
+      Defer(writer.peer(), &send, request.request_id, req.version(), WantsKeepAlive(req),
+            head_only);
+      if (send) {
+        response.deferred(std::move(send));
+      } else {
+        // No connection state (cannot happen behind the guard): wait here, as before.
+        std::promise<HttpResponse> ready;
+        auto answer = ready.get_future();
+        response.deferred([&ready](HttpResponse r) { ready.set_value(std::move(r)); });
+        Send(answer.get(), request.request_id, req.version(), writer, WantsKeepAlive(req),
+             head_only);
+      }
+      return;
+    }
+    Send(response, request.request_id, req.version(), writer, WantsKeepAlive(req), head_only);
     // The access-log hook.
     service_->Record(ExchangeRecord{&request, &response, bytes_in,
                                     std::chrono::steady_clock::now() - start, false});
@@ -278,13 +326,23 @@ class PeerTransport final : public edge::EdgeTransport, public OutputSink {
   void set_full_close() { full_close_ = true; }
 
   void Forward(std::string_view bytes) override {
-    if (auto p = peer_.lock()) Parse(p, bytes);
+    auto p = peer_.lock();
+    if (!p) return;
+    if (pending_) {
+      Hold(std::string(bytes), std::string(), false);
+      return;
+    }
+    Parse(p, bytes);
   }
   // Pistache is given the head with Content-Length 0 and handles the request at once; its
   // handler takes the body from here (TakeEdgeBody). So Pistache never copies the body.
   void ForwardRequest(std::string_view head, std::string body) override {
     auto p = peer_.lock();
     if (!p) return;
+    if (pending_) {
+      Hold(std::string(head), std::move(body), true);
+      return;
+    }
     const std::string bare = edge::HeadWithoutBody(head);
     body_ = std::move(body);
     has_body_ = true;
@@ -324,7 +382,46 @@ class PeerTransport final : public edge::EdgeTransport, public OutputSink {
   // An answer of ApiHandler's, in order after everything written before.
   void WriteAnswer(std::string_view head, std::string_view body) {
     ++answered_;
+    std::lock_guard lock(write_mu_);
     output_.Write(*this, head, body);
+  }
+
+  // A deferred answer is coming: until Resume(), what the edge forwards is held, not parsed.
+  void BeginDeferred() {
+    ++answered_;  // the request is taken care of: the peer stays busy, not idle
+    pending_ = true;
+  }
+  // From the thread that finished the work: writes the deferred answer, in order, unless the
+  // connection has gone (its descriptor may then belong to another connection already).
+  bool WriteDeferred(std::string_view head, std::string_view body) {
+    std::lock_guard lock(write_mu_);
+    if (closed_) return false;
+    output_.Write(*this, head, body);
+    return true;
+  }
+  // On the connection's worker thread, before Pistache closes the descriptor.
+  void MarkClosed() {
+    std::lock_guard lock(write_mu_);
+    closed_ = true;
+  }
+  // On the connection's worker thread, once the deferred answer is on its way: what arrived
+  // meanwhile is read now, in order, until another answer is deferred.
+  void Resume(const std::shared_ptr<Tcp::Peer>& p) {
+    pending_ = false;
+    while (!pending_ && !held_.empty()) {
+      Held h = std::move(held_.front());
+      held_.pop_front();
+      held_bytes_ -= h.head.size() + h.body.size();
+      if (h.with_body) {
+        body_ = std::move(h.body);
+        has_body_ = true;
+        Parse(p, edge::HeadWithoutBody(h.head));
+        has_body_ = false;
+        body_ = std::string();
+      } else {
+        Parse(p, h.head);
+      }
+    }
   }
   void LoseTrack() { output_.LoseTrack(); }
 
@@ -369,9 +466,31 @@ class PeerTransport final : public edge::EdgeTransport, public OutputSink {
     }
   }
 
+  // A client that pipelines more than this behind a deferred answer is cut off.
+  static constexpr size_t kMaxHeldBytes = 16u << 20;
+  struct Held {
+    std::string head;  // or raw bytes, when !with_body
+    std::string body;
+    bool with_body = false;
+  };
+  void Hold(std::string head, std::string body, bool with_body) {
+    held_bytes_ += head.size() + body.size();
+    held_.push_back(Held{std::move(head), std::move(body), with_body});
+    if (held_bytes_ > kMaxHeldBytes) {
+      if (auto p = peer_.lock()) ::shutdown(p->fd(), SHUT_RDWR);
+      held_.clear();
+      held_bytes_ = 0;
+    }
+  }
+
   std::weak_ptr<Tcp::Peer> peer_;
   Tcp::Handler* inner_;
   bool full_close_ = false;
+  bool pending_ = false;  // a deferred answer is being worked on
+  std::deque<Held> held_;
+  size_t held_bytes_ = 0;
+  std::mutex write_mu_;   // output_ and closed_, for a deferred answer's thread
+  bool closed_ = false;
   std::string body_;
   bool has_body_ = false;
   OrderedOutput output_;
@@ -405,6 +524,38 @@ bool WriteAnswer(const std::shared_ptr<Tcp::Peer>& peer, std::string_view head,
 
 void LoseTrack(const std::shared_ptr<Tcp::Peer>& peer) {
   if (auto state = StateOf(peer); state && state->transport) state->transport->LoseTrack();
+}
+
+void Defer(const std::shared_ptr<Tcp::Peer>& peer, HttpResponse::Send* send,
+           const std::string& request_id, Http::Version version, bool keep_alive,
+           bool head_only) {
+  auto state = StateOf(peer);
+  if (!state || !state->transport) return;
+  state->transport->BeginDeferred();
+  std::weak_ptr<Tcp::Peer> weak = peer;
+  *send = [weak, request_id, version, keep_alive, head_only](HttpResponse r) {
+    auto p = weak.lock();
+    if (!p) return;  // the client has gone
+    auto st = StateOf(p);
+    if (!st || !st->transport) return;
+    if (r.body_producer) {  // not expected here; sent whole rather than streamed
+      r.body = r.FullBody();
+      r.body_producer = nullptr;
+    }
+    const std::string head = ResponseHead(r, request_id, version, keep_alive);
+    if (!st->transport->WriteDeferred(head, head_only ? std::string_view() : r.body)) return;
+    // An empty write through Pistache's queue completes on the connection's worker thread,
+    // after whatever of the answer waits there: the place to read on.
+    p->send(RawBuffer(std::string(), 0))
+        .then(
+            [weak](ssize_t) {
+              auto again = weak.lock();
+              if (!again) return;
+              again->setIdle(true);  // as after any answer: the keep-alive clock
+              if (auto s = StateOf(again); s && s->transport) s->transport->Resume(again);
+            },
+            [](std::exception_ptr) {});
+  };
 }
 
 // In front of Pistache's parser: every byte goes through the connection's EdgeConnection.
@@ -466,6 +617,7 @@ class GuardHandler final : public Http::Handler {
     shared_->table.Close(peer->getID());
     if (auto data = peer->tryGetData(kStateKey)) {
       auto state = std::static_pointer_cast<ConnectionState>(data);
+      if (state->transport) state->transport->MarkClosed();
       state->edge.reset();  // releases the connection's body reservation
     }
   }

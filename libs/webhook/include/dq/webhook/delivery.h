@@ -20,8 +20,12 @@ HttpPost BuildDelivery(const Event& event, const std::string& url, const std::st
 // Success is any 2xx.
 inline bool IsSuccess(const HttpResult& r) { return r.error.empty() && r.status >= 200 && r.status < 300; }
 
-enum class Outcome { kDelivered, kRetry, kDeadLetter, kSkipped };
-std::string_view OutcomeName(Outcome o);  // "delivered", "retry", "dead_letter", "skipped"
+// kFailed: a test event that failed; test events are attempted once and never retried.
+// kDeferred: not attempted now (its account or destination is at its limit): put back on the
+// schedule unchanged; never logged.
+enum class Outcome { kDelivered, kRetry, kDeadLetter, kSkipped, kFailed, kDeferred };
+// "delivered", "retry", "dead_letter", "skipped", "failed", "deferred"
+std::string_view OutcomeName(Outcome o);
 
 struct Decision {
   Outcome outcome = Outcome::kDelivered;
@@ -29,7 +33,7 @@ struct Decision {
 };
 
 // What follows an attempt made at now_ms with result r. event.attempts counts the failures
-// before this attempt.
+// before this attempt. A failed test event is kFailed, whatever the schedule.
 Decision Decide(const Event& event, const HttpResult& r, const RetryPolicy& policy,
                 int64_t now_ms);
 

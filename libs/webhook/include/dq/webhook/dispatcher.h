@@ -3,6 +3,11 @@
 // letter). The dispatcher owns no thread and no socket: callers pass the HttpSender of their
 // thread, and acknowledge the stream entry (or drop the claimed retry) only when Handle() returns
 // OK. That ordering is the at-least-once guarantee.
+//
+// With a FairGate, an attempt starts only when the gate lets it (fair_gate.h): one that may not
+// start now is put back on the retry schedule, due after `defer_ms`, unchanged (it costs no
+// attempt), and Handle() answers kDeferred; one whose destination's breaker is open fails at
+// once without a connection.
 #pragma once
 
 #include <functional>
@@ -12,6 +17,7 @@
 
 #include "dq/webhook/address_policy.h"
 #include "dq/webhook/delivery.h"
+#include "dq/webhook/fair_gate.h"
 #include "dq/common/delivery_log.h"
 #include "dq/common/account_store.h"
 #include "dq/common/clock.h"
@@ -26,12 +32,15 @@ using WebhookLookup = std::function<Result<std::optional<Webhook>>(std::string_v
 class Dispatcher {
  public:
   Dispatcher(WebhookLookup lookup, DeliveryStore& store, const RetryPolicy& policy,
-             const Clock& clock, UrlPolicy url_policy)
+             const Clock& clock, UrlPolicy url_policy, FairGate* gate = nullptr,
+             int64_t defer_ms = 1000)
       : lookup_(std::move(lookup)),
         store_(store),
         policy_(policy),
         clock_(clock),
-        url_policy_(url_policy) {}
+        url_policy_(url_policy),
+        gate_(gate),
+        defer_ms_(defer_ms) {}
 
   // Delivers event once. retry_member is the retry-schedule member the event came from ("" for
   // a stream entry); it is replaced by the next retry or removed. Returns the outcome once it is
@@ -45,6 +54,8 @@ class Dispatcher {
   const RetryPolicy& policy_;
   const Clock& clock_;
   UrlPolicy url_policy_;
+  FairGate* gate_;
+  int64_t defer_ms_;
 };
 
 }  // namespace dq::webhook

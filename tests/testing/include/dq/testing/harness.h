@@ -74,7 +74,7 @@ class RedisServer {
 
 struct HttpResult {
   int status = 0;  // 0: the connection failed
-  std::map<std::string, std::string> headers;  // names lower-cased
+  std::map<std::string, std::string> headers;  // names lower-cased; repeated: one value a line
   std::string body;
   std::string Header(const std::string& lower_name) const {
     auto it = headers.find(lower_name);
