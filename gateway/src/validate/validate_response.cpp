@@ -6,6 +6,7 @@
 
 #include "http/core/json_writer.h"
 #include "dq/ingest/mapping_inference.h"
+#include "dq/report/issue_json.h"
 #include "validate_request.h"
 
 namespace dq::gateway {
@@ -171,26 +172,8 @@ std::string WriteValidateResponse(const ValidateCommand& command,
   }
   out += "],\"issues\":[";
   for (int k = 0; k < issues.size(); ++k) {
-    const auto& i = issues[k];
     if (k > 0) out += ',';
-    out += "{\"code\":";
-    AppendJsonString(out, i.code());
-    out += ",\"field\":";
-    AppendJsonString(out, i.field());
-    out += ",\"fixed_value\":";
-    if (i.has_fixed_value()) {
-      AppendJsonString(out, i.fixed_value());
-    } else {
-      out += "null";
-    }
-    out += ",\"message\":";
-    AppendJsonString(out, i.message());
-    out += ",\"original_value\":";
-    AppendJsonString(out, i.original_value());
-    out += ",\"row\":";
-    AppendNumber(out, i.row());
-    out += i.severity() == validator::v1::SEVERITY_ERROR ? ",\"severity\":\"error\"}"
-                                                           : ",\"severity\":\"warning\"}";
+    report::AppendIssueJson(out, issues[k], report::IssueForm::kValidate);
   }
   const auto& st = result.stats();
   out += "],\"stats\":{\"errors\":";

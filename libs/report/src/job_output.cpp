@@ -3,37 +3,9 @@
 #include <algorithm>
 
 #include "dq/report/cleaned_file.h"
-#include "dq/common/json_escape.h"
 #include "dq/ingest/mapping_inference.h"
 
 namespace dq::report {
-
-std::string IssueJson(int64_t id, const validator::v1::Issue& i) {
-  std::string j;
-  j.reserve(160 + i.message().size() + 2 * i.original_value().size());
-  j += "{\"id\":";
-  j += std::to_string(id);
-  j += ",\"issue_row\":";
-  j += std::to_string(i.row());
-  j += i.severity() == validator::v1::SEVERITY_ERROR ? ",\"severity\":\"error\""
-                                                     : ",\"severity\":\"warning\"";
-  j += ",\"field\":";
-  AppendJsonString(j, i.field());
-  j += ",\"code\":";
-  AppendJsonString(j, i.code());
-  j += ",\"message\":";
-  AppendJsonString(j, i.message());
-  j += ",\"original_value\":";
-  AppendJsonString(j, i.original_value());
-  j += ",\"fixed_value\":";
-  if (i.has_fixed_value()) {
-    AppendJsonString(j, i.fixed_value());
-  } else {
-    j += "null";
-  }
-  j += '}';
-  return j;
-}
 
 JobOutput::JobOutput(const FileCheck& job, OutputOptions options)
     : job_(job), options_(options) {

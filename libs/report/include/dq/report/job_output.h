@@ -19,6 +19,7 @@
 
 #include "dq/validator/v1/validator.pb.h"
 #include "dq/report/file_check.h"
+#include "dq/report/issue_json.h"
 #include "dq/report/job_summary.h"
 
 namespace dq::report {
@@ -100,9 +101,5 @@ class JobOutput {
   int64_t issues_stored_ = 0;
   int64_t issues_found_ = 0;
 };
-
-// One issue record as stored and served: {"id","issue_row","severity","field","code","message",
-// "original_value","fixed_value"}.
-std::string IssueJson(int64_t id, const validator::v1::Issue& issue);
 
 }  // namespace dq::report
