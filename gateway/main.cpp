@@ -11,6 +11,7 @@
 #include "dq/common/settings.h"
 #include "dq/common/signals.h"
 #include "gateway_app.h"
+#include "gateway_settings.h"
 #include "role.h"
 
 int main() {
@@ -22,21 +23,17 @@ int main() {
     std::fprintf(stderr, "dq-gateway: %s\n", settings.status().message().c_str());
     return 2;
   }
-  auto role = dq::gateway::ParseRole(settings->String("DQ_ROLE"));
-  if (!role.ok()) {
-    std::fprintf(stderr, "dq-gateway: %s\n", role.status().message().c_str());
-    return 2;
-  }
-  if (*role == dq::gateway::Role::kWorker && settings->Int("DQ_WORKERS") == 0) {
-    std::fprintf(stderr, "dq-gateway: DQ_ROLE=worker needs DQ_WORKERS of at least 1\n");
+  auto typed = dq::gateway::BindGatewaySettings(*settings);
+  if (!typed.ok()) {
+    std::fprintf(stderr, "dq-gateway: %s\n", typed.status().message().c_str());
     return 2;
   }
   dq::log::Level level = dq::log::Level::kInfo;
-  dq::log::ParseLevel(settings->String("DQ_LOG_LEVEL"), &level);
+  dq::log::ParseLevel(typed->log_level, &level);
   dq::log::Init("gateway", level);
   dq::log::Info("starting", {{"settings", settings->Describe()}});
 
-  dq::gateway::GatewayApp app(*settings);
+  dq::gateway::GatewayApp app(*typed, *settings);
   if (dq::Status s = app.Start(); !s.ok()) {
     dq::log::Error("could not start", {{"error", s.message()}});
     return 1;
@@ -44,13 +41,13 @@ int main() {
   const int sig = dq::WaitForTerminationSignal();
   // Drain: readiness fails first so load balancers stop routing here, in-flight requests finish,
   // then the server stops. A second signal is not waited for; SIGKILL ends it early.
-  const auto grace = std::chrono::milliseconds(settings->Int("DQ_SHUTDOWN_GRACE_MS"));
+  const auto grace = typed->shutdown_grace;
   dq::log::Info("draining", {{"signal", std::to_string(sig)},
                              {"grace_ms", std::to_string(grace.count())}});
   app.BeginDrain();
   // The worker role has no HTTP traffic to drain: its workers stop taking jobs at once, and
   // Shutdown() gives running ones a moment; an unfinished job is taken over by another worker.
-  if (*role != dq::gateway::Role::kWorker) std::this_thread::sleep_for(grace);
+  if (typed->role != dq::gateway::Role::kWorker) std::this_thread::sleep_for(grace);
   app.Shutdown();
   dq::log::Info("stopped");
   return 0;

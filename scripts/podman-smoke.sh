@@ -24,7 +24,7 @@
 # REDIS_HOST_PORT (default: free ports), KEEP=1, SOURCE=worktree|head, NO_BUILD=1 (reuse the
 # images already built).
 #
-# Why the generated containers.conf (see ../shared/docs/containers.md for the full story):
+# Why the generated containers.conf:
 #   runtime=runc            crun 1.8.1 fails on hybrid cgroup v1+v2 hosts
 #   default_ulimits         podman's defaults exceed what root may set here (no CAP_SYS_RESOURCE)
 #   cgroup_manager=cgroupfs there is no systemd

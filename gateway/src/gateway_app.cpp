@@ -4,71 +4,19 @@
 
 namespace dq::gateway {
 
-GatewayApp::GatewayApp(const Settings& s) {
-  // main() rejects a bad DQ_ROLE before it gets here; tests build apps from valid settings.
-  if (auto role = ParseRole(s.String("DQ_ROLE")); role.ok()) role_ = *role;
-  RedisOptions ro;
-  ro.host = s.String("DQ_REDIS_HOST");
-  ro.port = static_cast<int>(s.Int("DQ_REDIS_PORT"));
-  ro.user = s.String("DQ_REDIS_USER");
-  ro.password = s.String("DQ_REDIS_PASSWORD");
-  ro.timeout = std::chrono::milliseconds(s.Int("DQ_REDIS_TIMEOUT_MS"));
-  ro.pool_size = static_cast<size_t>(s.Int("DQ_REDIS_POOL_SIZE"));
-  redis_ = std::make_unique<RedisClient>(ro);
-
+GatewayApp::GatewayApp(const GatewaySettings& g, const Settings& table) : role_(g.role) {
+  redis_ = std::make_unique<RedisClient>(g.redis);
   const Clock& clock = SystemClock::Instance();
   accounts_ = std::make_unique<RedisAccountStore>(*redis_, clock);
-  RateLimitPolicy rl;
-  rl.general = s.Int("DQ_RATE_LIMIT_GENERAL");
-  rl.upload = s.Int("DQ_RATE_LIMIT_UPLOAD");
-  rl.anonymous = s.Int("DQ_RATE_LIMIT_ANONYMOUS");
-  rl.window_seconds = s.Int("DQ_RATE_LIMIT_WINDOW_SECONDS");
-  // Rate-limit counters are hot, short-lived and need no durability: they may live in a Redis of
-  // their own without an append-only file, so every request does not wait for an fsync.
   RedisClient* limiter_redis = redis_.get();
-  if (!s.String("DQ_RATE_LIMIT_REDIS_HOST").empty() || s.Int("DQ_RATE_LIMIT_REDIS_PORT") != 0) {
-    RedisOptions lo = ro;
-    if (!s.String("DQ_RATE_LIMIT_REDIS_HOST").empty()) lo.host = s.String("DQ_RATE_LIMIT_REDIS_HOST");
-    if (s.Int("DQ_RATE_LIMIT_REDIS_PORT") != 0) lo.port = static_cast<int>(s.Int("DQ_RATE_LIMIT_REDIS_PORT"));
-    limiter_redis_ = std::make_unique<RedisClient>(lo);
+  if (g.limiter_redis) {
+    limiter_redis_ = std::make_unique<RedisClient>(*g.limiter_redis);
     limiter_redis = limiter_redis_.get();
   }
-  limiter_ = std::make_unique<RedisRateLimiter>(*limiter_redis, clock, rl);
-  QuotaPolicy qp;
-  qp.free = s.Int("DQ_QUOTA_FREE");
-  qp.pro = s.Int("DQ_QUOTA_PRO");
-  qp.business = s.Int("DQ_QUOTA_BUSINESS");
-  qp.agency = s.Int("DQ_QUOTA_AGENCY");
-  quota_ = std::make_unique<RedisQuotaService>(*redis_, clock, qp);
-  validator_ = std::make_unique<GrpcValidatorClient>(
-      s.String("DQ_VALIDATOR_ADDR"), std::chrono::milliseconds(s.Int("DQ_VALIDATOR_TIMEOUT_MS")));
-
-  RedisOptions blocking = ro;
-  blocking.timeout = std::chrono::milliseconds(ro.timeout.count() + 2000);
-  blocking_redis_ = std::make_unique<RedisClient>(blocking);
-  StoreLimits sl;
-  sl.ttl = std::chrono::seconds(s.Int("DQ_JOB_TTL_DAYS") * 24 * 3600);
-  sl.max_account_bytes = s.Int("DQ_ACCOUNT_MAX_STORED_BYTES");
-  jobs_store_ = std::make_unique<RedisJobStore>(*redis_, sl);
-  queue_ = std::make_unique<RedisJobQueue>(*redis_, *blocking_redis_);
-  JobsOptions jo;
-  jo.upload_max_bytes = static_cast<size_t>(s.Int("DQ_UPLOAD_MAX_BYTES"));
-  jobs_api_ = std::make_unique<JobsApi>(*jobs_store_, *queue_, *quota_, clock, jo);
-  events_ = std::make_unique<RedisEventPublisher>(*redis_);
-  streams_ = std::make_unique<GrpcValidatorStreamFactory>(validator_->channel(),
-                                                          std::chrono::minutes(30));
-  RunnerOptions ro_run;
-  ro_run.output.max_stored_issues = s.Int("DQ_JOB_MAX_STORED_ISSUES");
-  runner_ = std::make_unique<JobRunner>(*jobs_store_, *queue_, *streams_, *events_, clock, ro_run);
-  WorkerOptions wo;
-  wo.threads = RunsWorkers(role_) ? static_cast<int>(s.Int("DQ_WORKERS")) : 0;
-  wo.claim_idle = std::chrono::milliseconds(s.Int("DQ_JOB_CLAIM_IDLE_MS"));
-  wo.heartbeat = wo.claim_idle / 6;
-  workers_ = std::make_unique<JobWorkers>(*queue_, *runner_, wo);
-
-  queue_stats_ = std::make_unique<RedisQueueStats>(*redis_, clock);
-  queue_sampler_ = std::make_unique<QueueMetricsSampler>(
-      *queue_stats_, std::chrono::milliseconds(s.Int("DQ_QUEUE_METRICS_INTERVAL_MS")));
+  limiter_ = std::make_unique<RedisRateLimiter>(*limiter_redis, clock, g.rate_limit);
+  quota_ = std::make_unique<RedisQuotaService>(*redis_, clock, g.quota);
+  validator_ = std::make_unique<GrpcValidatorClient>(g.validator_addr, g.validator_timeout);
+  WireJobs(g, clock);
 
   RedisClient* redis = redis_.get();
   if (!ServesApi(role_)) {
@@ -76,28 +24,46 @@ GatewayApp::GatewayApp(const Settings& s) {
     // ready while Redis and the validator answer and the process is not draining.
     GrpcValidatorClient* validator = validator_.get();
     ops_ = std::make_unique<OpsHttpServer>(
-        s.String("DQ_GATEWAY_BIND"), static_cast<int>(s.Int("DQ_GATEWAY_OPS_PORT")),
+        g.http.bind, g.ops_port,
         [this, redis, validator] {
           return !draining_.load() && redis->Ping() && validator->Healthy();
         });
     return;
   }
+  WireApi(g, table, clock, limiter_redis);
+}
 
-  GatewayOptions go;
-  go.max_body_bytes = static_cast<size_t>(s.Int("DQ_MAX_BODY_BYTES"));
-  go.max_records = static_cast<size_t>(s.Int("DQ_MAX_RECORDS"));
-  go.rate_limiting = s.Int("DQ_RATE_LIMIT_ENABLED") == 1;
-  if (!go.rate_limiting) log::Warn("rate limiting is OFF (DQ_RATE_LIMIT_ENABLED=0)");
+void GatewayApp::WireJobs(const GatewaySettings& g, const Clock& clock) {
+  RedisOptions blocking = g.redis;
+  blocking.timeout = std::chrono::milliseconds(g.redis.timeout.count() + 2000);
+  blocking_redis_ = std::make_unique<RedisClient>(blocking);
+  jobs_store_ = std::make_unique<RedisJobStore>(*redis_, g.store);
+  queue_ = std::make_unique<RedisJobQueue>(*redis_, *blocking_redis_);
+  jobs_api_ = std::make_unique<JobsApi>(*jobs_store_, *queue_, *quota_, clock, g.jobs);
+  events_ = std::make_unique<RedisEventPublisher>(*redis_);
+  streams_ = std::make_unique<GrpcValidatorStreamFactory>(validator_->channel(),
+                                                          g.validator_stream_deadline);
+  runner_ =
+      std::make_unique<JobRunner>(*jobs_store_, *queue_, *streams_, *events_, clock, g.runner);
+  workers_ = std::make_unique<JobWorkers>(*queue_, *runner_, g.workers);
+  queue_stats_ = std::make_unique<RedisQueueStats>(*redis_, clock);
+  queue_sampler_ = std::make_unique<QueueMetricsSampler>(*queue_stats_, g.queue_metrics_interval);
+}
+
+void GatewayApp::WireApi(const GatewaySettings& g, const Settings& table, const Clock& clock,
+                         RedisClient* limiter_redis) {
+  if (!g.api.rate_limiting) log::Warn("rate limiting is OFF (DQ_RATE_LIMIT_ENABLED=0)");
   self_service_ =
-      std::make_unique<SelfService>(s, *redis_, *accounts_, *quota_, *limiter_, clock);
+      std::make_unique<SelfService>(table, *redis_, *accounts_, *quota_, *limiter_, clock);
   // The web console's files; without them the gateway still serves the API.
-  auto site = LoadConsoleSite(s.String("DQ_CONSOLE_DIR"), s.String("DQ_CONSOLE_VENDOR_DIR"));
+  auto site = LoadConsoleSite(g.console_dir, g.console_vendor_dir);
   if (site.ok()) {
     console_site_ = std::make_unique<ConsoleSite>(std::move(*site));
     log::Info("console served at /console/", {{"version", console_site_->version()}});
   } else {
     log::Warn("console not served", {{"error", site.status().message()}});
   }
+  RedisClient* redis = redis_.get();
   GatewayDeps deps{*accounts_, *limiter_, *quota_, *validator_,
                    [redis, limiter_redis] {
                      return redis->Ping() && (limiter_redis == redis || limiter_redis->Ping());
@@ -105,30 +71,10 @@ GatewayApp::GatewayApp(const Settings& s) {
                    jobs_api_.get(), clock, self_service_->console(),
                    self_service_->webhooks()};
   deps.console_site = console_site_.get();
-  gateway_ = std::make_unique<Gateway>(std::move(deps), go);
-
-  HttpServerOptions ho;
-  ho.bind = s.String("DQ_GATEWAY_BIND");
-  ho.port = static_cast<int>(s.Int("DQ_GATEWAY_PORT"));
-  ho.threads = static_cast<int>(s.Int("DQ_GATEWAY_THREADS"));
-  ho.trusted_proxies = s.String("DQ_TRUSTED_PROXIES");
-  edge::EdgeLimits& el = ho.limits;
-  el.max_header_bytes = static_cast<size_t>(s.Int("DQ_MAX_HEADER_BYTES"));
-  el.max_unauthenticated_body = static_cast<size_t>(s.Int("DQ_UNAUTHENTICATED_BODY_BYTES"));
-  // The largest body any route accepts, plus room for the multipart envelope of an upload.
-  el.max_request_body = static_cast<size_t>(
-      std::max(s.Int("DQ_MAX_BODY_BYTES"), s.Int("DQ_UPLOAD_MAX_BYTES")) + (1 << 20));
-  el.body_memory_bytes = static_cast<size_t>(s.Int("DQ_BODY_MEMORY_BYTES"));
-  el.max_connections = static_cast<size_t>(s.Int("DQ_MAX_CONNECTIONS"));
-  el.max_connections_per_address = static_cast<size_t>(s.Int("DQ_MAX_CONNECTIONS_PER_ADDRESS"));
-  el.min_bytes_per_second = static_cast<size_t>(s.Int("DQ_MIN_BYTES_PER_SECOND"));
-  el.rate_grace = std::chrono::milliseconds(s.Int("DQ_REQUEST_GRACE_MS"));
-  el.idle_timeout = std::chrono::milliseconds(s.Int("DQ_IDLE_TIMEOUT_MS"));
-  http_ = std::make_unique<HttpServer>(*gateway_, ho);
+  gateway_ = std::make_unique<Gateway>(std::move(deps), g.api);
+  http_ = std::make_unique<HttpServer>(*gateway_, g.http);
   Gateway* gw = gateway_.get();
-  ops_ = std::make_unique<OpsHttpServer>(s.String("DQ_GATEWAY_BIND"),
-                                         static_cast<int>(s.Int("DQ_GATEWAY_OPS_PORT")),
-                                         [gw] { return gw->Ready(); });
+  ops_ = std::make_unique<OpsHttpServer>(g.http.bind, g.ops_port, [gw] { return gw->Ready(); });
 }
 
 GatewayApp::~GatewayApp() { Shutdown(); }

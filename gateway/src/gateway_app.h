@@ -1,4 +1,4 @@
-// Builds a running gateway from settings: Redis, the account store, limits, the validator
+// Builds a running gateway from its typed settings (gateway_settings.h): Redis, the account store, limits, the validator
 // client, the pipeline and the HTTP server. main() and the integration tests both use it.
 // DQ_ROLE (role.h) picks what runs: the API role has no job workers; the worker role has no
 // public listener, only the operations port. Every role samples the queue for /metrics.
@@ -14,6 +14,7 @@
 #include "dq/common/redis_client.h"
 #include "dq/common/settings.h"
 #include "gateway.h"
+#include "gateway_settings.h"
 #include "http/pistache/pistache_server.h"
 #include "jobs/grpc_validator_stream.h"
 #include "jobs/job_runner.h"
@@ -31,7 +32,9 @@ namespace dq::gateway {
 
 class GatewayApp {
  public:
-  explicit GatewayApp(const Settings& settings);
+  // `table` is the validated settings table the typed settings were bound from; only
+  // SelfService still reads rows from it.
+  GatewayApp(const GatewaySettings& settings, const Settings& table);
   ~GatewayApp();
 
   Status Start();
@@ -48,6 +51,11 @@ class GatewayApp {
   int ops_port() const { return ops_->port(); }
 
  private:
+  // The job system (every role) and the API (roles api and all).
+  void WireJobs(const GatewaySettings& g, const Clock& clock);
+  void WireApi(const GatewaySettings& g, const Settings& table, const Clock& clock,
+               RedisClient* limiter_redis);
+
   std::unique_ptr<RedisClient> redis_;
   std::unique_ptr<RedisClient> limiter_redis_;  // only when counters live in their own Redis
   std::unique_ptr<RedisAccountStore> accounts_;

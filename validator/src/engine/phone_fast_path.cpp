@@ -9,6 +9,8 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <vector>
 
 // libphonenumber exports its compiled-in metadata (the PhoneMetadataCollection it parses at
@@ -291,37 +293,32 @@ class Tables {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-}  // namespace
-
-Outcome Check(std::string_view number, std::string_view region, std::string* e164) {
-  // The shape: see the header. Digits are collected as Normalize() would leave them.
-  if (number.size() > 64) return Outcome::kUnsure;
-  char digits[kMaxDigits];
-  size_t nd = 0;
-  bool plus = false, started = false;
+// The shape: see the header. Collects the digits as Normalize() would leave them and whether a
+// '+' leads them; false for any other shape (the fast path is then unsure).
+bool CollectDigits(std::string_view number, std::string& digits, bool& plus) {
+  if (number.size() > 64) return false;
+  bool started = false;
   for (char c : number) {
     if (IsDigit(c)) {
-      if (nd == kMaxDigits) return Outcome::kUnsure;
-      digits[nd++] = c;
+      if (digits.size() == kMaxDigits) return false;
+      digits.push_back(c);
       started = true;
     } else if (c == '+') {
-      if (started) return Outcome::kUnsure;
+      if (started) return false;
       plus = started = true;
     } else if (c != ' ' && c != '-' && c != '.' && c != '(' && c != ')') {
-      return Outcome::kUnsure;
+      return false;
     }
   }
-  if (nd < 3) return Outcome::kUnsure;
+  return digits.size() >= 3;
+}
 
-  const Tables& tables = Tables::Get();
-  if (!tables.ok()) return Outcome::kUnsure;
-  Meta* default_meta = tables.Region(region);
-  if (default_meta == nullptr && !plus) return Outcome::kInvalid;  // INVALID_COUNTRY_CODE_ERROR
-  if (default_meta != nullptr && !default_meta->Ready()) return Outcome::kUnsure;
+// Each step below answers (kInvalid or kUnsure), or gives nullopt to go on to the next.
 
-  // MaybeExtractCountryCode.
-  std::string national(digits, nd);
-  int cc = 0;
+// MaybeExtractCountryCode: sets cc to the calling code the number names (0: it names none and is
+// read in the default region) and leaves the rest of the digits in `national`.
+std::optional<Outcome> ExtractCountryCode(const Tables& tables, Meta* default_meta, bool plus,
+                                          std::string& national, int& cc) {
   bool idd = plus;
   if (!plus) {
     re2::StringPiece m;
@@ -349,21 +346,27 @@ Outcome Check(std::string_view number, std::string_view region, std::string* e16
     // Unknown calling code: after a '+', libphonenumber retries without it; after an IDD it
     // gives INVALID_COUNTRY_CODE_ERROR.
     if (cc == 0) return plus ? Outcome::kUnsure : Outcome::kInvalid;
-  } else {
-    const std::string& ccs = default_meta->country_code_str;
-    if (national.compare(0, ccs.size(), ccs) == 0) {
-      std::string potential = national.substr(ccs.size());
-      default_meta->StripNationalPrefix(&potential);
-      if ((!default_meta->general.PatternMatches(national) &&
-           default_meta->general.PatternMatches(potential)) ||
-          default_meta->TestLength(national.size()) == LengthResult::kTooLong) {
-        national = std::move(potential);
-        cc = default_meta->country_code;
-      }
+    return std::nullopt;
+  }
+  const std::string& ccs = default_meta->country_code_str;
+  if (national.compare(0, ccs.size(), ccs) == 0) {
+    std::string potential = national.substr(ccs.size());
+    default_meta->StripNationalPrefix(&potential);
+    if ((!default_meta->general.PatternMatches(national) &&
+         default_meta->general.PatternMatches(potential)) ||
+        default_meta->TestLength(national.size()) == LengthResult::kTooLong) {
+      national = std::move(potential);
+      cc = default_meta->country_code;
     }
   }
+  return std::nullopt;
+}
 
-  // The metadata the national number is read with.
+// The national significant number, read with the calling code's metadata (cc 0 becomes the
+// default region's code). It keeps its leading zeros, as Parse (italian_leading_zero,
+// number_of_leading_zeros) and GetNationalSignificantNumber do together.
+std::optional<Outcome> NationalSignificantNumber(const Tables& tables, Meta* default_meta,
+                                                 int& cc, std::string& national) {
   Meta* meta = default_meta;
   if (cc != 0) {
     if (!tables.CallingCodeUsable(cc)) return Outcome::kUnsure;
@@ -373,45 +376,59 @@ Outcome Check(std::string_view number, std::string_view region, std::string* e16
   }
   if (!meta->Ready()) return Outcome::kUnsure;
   if (national.size() < kMinLengthForNsn) return Outcome::kInvalid;  // TOO_SHORT_NSN
-  {
-    std::string potential = national;
-    meta->StripNationalPrefix(&potential);
-    const LengthResult r = meta->TestLength(potential.size());
-    if (r != LengthResult::kTooShort && r != LengthResult::kLocalOnly &&
-        r != LengthResult::kInvalidLength) {
-      national = std::move(potential);
-    }
+  std::string potential = national;
+  meta->StripNationalPrefix(&potential);
+  const LengthResult r = meta->TestLength(potential.size());
+  if (r != LengthResult::kTooShort && r != LengthResult::kLocalOnly &&
+      r != LengthResult::kInvalidLength) {
+    national = std::move(potential);
   }
   if (national.size() < kMinLengthForNsn || national.size() > kMaxLengthForNsn) {
     return Outcome::kInvalid;  // TOO_SHORT_NSN, TOO_LONG_NSN
   }
-  // The national significant number is `national` itself: Parse keeps its leading zeros
-  // (italian_leading_zero, number_of_leading_zeros) and GetNationalSignificantNumber puts
-  // them back.
+  return std::nullopt;
+}
 
-  // IsValidNumber: GetRegionCodeForNumber, then IsValidNumberForRegion.
+// IsValidNumber: GetRegionCodeForNumber, then IsValidNumberForRegion.
+Outcome Validity(const Tables& tables, int cc, const std::string& national) {
   if (!tables.CallingCodeUsable(cc)) return Outcome::kUnsure;
   const std::vector<Meta*>& candidates = tables.ForCallingCode(cc);
-  bool valid = false;
   if (candidates.size() == 1) {
     if (!candidates[0]->Ready()) return Outcome::kUnsure;
-    valid = candidates[0]->HasKnownType(national);
-  } else {
-    for (Meta* m : candidates) {
-      if (!m->Ready()) return Outcome::kUnsure;
-      if (m->leading_digits) {
-        if (m->leading_digits->Match(Piece(national), 0, national.size(), RE2::ANCHOR_START,
-                                     nullptr, 0)) {
-          valid = m->HasKnownType(national);
-          break;
-        }
-      } else if (m->HasKnownType(national)) {
-        valid = true;
-        break;
+    return candidates[0]->HasKnownType(national) ? Outcome::kValid : Outcome::kInvalid;
+  }
+  for (Meta* m : candidates) {
+    if (!m->Ready()) return Outcome::kUnsure;
+    if (m->leading_digits) {
+      if (m->leading_digits->Match(Piece(national), 0, national.size(), RE2::ANCHOR_START,
+                                   nullptr, 0)) {
+        return m->HasKnownType(national) ? Outcome::kValid : Outcome::kInvalid;
       }
+    } else if (m->HasKnownType(national)) {
+      return Outcome::kValid;
     }
   }
-  if (!valid) return Outcome::kInvalid;
+  return Outcome::kInvalid;
+}
+
+}  // namespace
+
+Outcome Check(std::string_view number, std::string_view region, std::string* e164) {
+  std::string national;
+  bool plus = false;
+  if (!CollectDigits(number, national, plus)) return Outcome::kUnsure;
+
+  const Tables& tables = Tables::Get();
+  if (!tables.ok()) return Outcome::kUnsure;
+  Meta* default_meta = tables.Region(region);
+  if (default_meta == nullptr && !plus) return Outcome::kInvalid;  // INVALID_COUNTRY_CODE_ERROR
+  if (default_meta != nullptr && !default_meta->Ready()) return Outcome::kUnsure;
+
+  int cc = 0;
+  if (auto answer = ExtractCountryCode(tables, default_meta, plus, national, cc)) return *answer;
+  if (auto answer = NationalSignificantNumber(tables, default_meta, cc, national)) return *answer;
+  const Outcome outcome = Validity(tables, cc, national);
+  if (outcome != Outcome::kValid) return outcome;
   e164->clear();
   e164->push_back('+');
   e164->append(std::to_string(cc));
