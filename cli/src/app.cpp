@@ -154,7 +154,7 @@ int Run(const std::vector<std::string>& args, const Io& io) {
                     "Check types, comma-separated: product, customer, shipping, inventory, price")
       ->capture_default_str();
   check->add_option("--platform", f.platform,
-                    "A target platform template (see docs/api.md), or several, comma-separated");
+                    "A target platform's template (see docs/api.md)");
   check->add_option("--source", f.source,
                     "The platform the file was exported from (as the API's source)");
   check->add_option("--mapping", f.mapping,

@@ -138,10 +138,12 @@ void WriteJson(const CheckOutcome& o, std::string_view name, std::ostream& out) 
         {"score", o.stats.score()}}},
       {"issues_total", std::max<int64_t>(static_cast<int64_t>(o.issues.size()), o.issues_found)},
       {"issues_truncated", o.issues_found > static_cast<int64_t>(o.issues.size())}};
-  head["summary"] = json::parse(o.summary_json.empty() ? "{}" : o.summary_json);
-  // Written as the API writes a job detail: the members, then the stored records as they are.
+  // Written as the API writes a job detail: the members, then what the job stores as it is: the
+  // summary (as GET /v1/jobs/:id/summary splices it) and the issue records.
   std::string text = head.dump(-1, ' ', false, json::error_handler_t::replace);
   text.pop_back();  // '}'
+  text += ",\"summary\":";
+  text += o.summary_json.empty() ? R"({"by_field":[],"by_code":[]})" : o.summary_json;
   text += ",\"issues\":[";
   out << text;
   for (size_t i = 0; i < o.issues.size(); ++i) {
