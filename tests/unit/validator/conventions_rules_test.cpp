@@ -86,7 +86,7 @@ const RuleCase kConventions[] = {
      "",
      {{"declared_value", "-3"}},
      {"INVALID_DECLARED_VALUE"}},
-    {"declared_value_empty", "shipping", "", {{"declared_value", ""}}, {"INVALID_DECLARED_VALUE"}},
+    {"declared_value_empty_is_fine", "shipping", "", {{"declared_value", ""}}, {}},  // issue 31
     {"declared_value_comma", "shipping", "", {{"declared_value", "19,99"}},
      {"DECIMAL_COMMA_FIXED=19.99"}},
     {"price_is_declared_value_when_unmapped", "shipping", "", {{"price", "abc"}},

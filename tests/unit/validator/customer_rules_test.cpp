@@ -216,7 +216,7 @@ const RuleCase kCases[] = {
     {"country_uk_fixed", "customer", "", {{"country", "uk"}}, {"COUNTRY_CODE_NORMALIZED=GB"}},
     {"country_user_assigned_zz", "customer", "", {{"country", "ZZ"}}, {"INVALID_COUNTRY_CODE"}},
     {"country_name", "customer", "", {{"country", "Germany"}}, {"INVALID_COUNTRY_CODE"}},
-    {"country_empty", "customer", "", {{"country", ""}}, {"INVALID_COUNTRY_CODE"}},
+    {"country_empty_is_fine", "customer", "", {{"country", ""}}, {}},  // issue 31
     {"country_invalid_and_national_phone",
      "customer",
      "",

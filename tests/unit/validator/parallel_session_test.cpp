@@ -1,8 +1,8 @@
 // A chunk evaluated on several threads (Session::AddRows with a WorkerPool) gives exactly the
 // issues, order, messages and stats of the same rows added one by one on one thread: the
-// cross-row checks (duplicate SKUs, e-mails and phones; price outliers; the date order a column
-// shows) are merged in row order whatever the number of threads, the chunk size, or the order in
-// which slices finish.
+// cross-row checks (duplicate SKUs, GTINs on two SKUs, e-mails and phones; price outliers; the
+// date order a column shows) are merged in row order whatever the number of threads, the chunk
+// size, the rows' kinds, or the order in which slices finish.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -24,8 +24,9 @@ namespace {
 
 using Rows = std::vector<std::vector<std::string>>;
 
-const std::vector<std::string> kFields = {"sku",   "title",   "price",       "category", "email",
-                                          "phone", "country", "expiry_date", "stock_qty"};
+const std::vector<std::string> kFields = {"sku",   "title",   "price",       "category",
+                                          "email", "phone",   "country",     "expiry_date",
+                                          "stock_qty", "gtin"};
 
 BatchSpec Spec() {
   const std::vector<std::string> checks = {"product", "price", "customer", "inventory"};
@@ -36,15 +37,30 @@ BatchSpec Spec() {
 }
 
 // Rows with duplicates spread over the whole file. `first_sku` / `first_email` record, for each
-// row that repeats a key, the row (from 1) that used it first: computed here, independently of
-// the engine.
+// row that repeats a key, the row (from 1) that used it first, and `first_gtin` the first row
+// that carried a row's GTIN with another SKU: computed here, independently of the engine. With
+// `kinds`, rows are products, variants, parents and images at random, and only products and
+// variants count for the SKUs and GTINs; without, every row is a product (`kinds` stays empty).
 struct Data {
   Rows rows;
+  std::vector<RowKind> kinds;
   std::map<uint64_t, uint64_t> first_sku;
   std::map<uint64_t, uint64_t> first_email;
+  std::map<uint64_t, uint64_t> first_gtin;
 };
 
-Data Generate(size_t n, uint64_t seed) {
+// A GTIN-13 starting with 4 (a German prefix, neither restricted nor a coupon) and a valid
+// check digit.
+std::string Gtin13(std::mt19937_64& rng) {
+  std::string g = "4";
+  for (int i = 0; i < 11; ++i) g.push_back(static_cast<char>('0' + rng() % 10));
+  int sum = 0;
+  for (size_t i = 0; i < 12; ++i) sum += (g[i] - '0') * (i % 2 ? 3 : 1);
+  g.push_back(static_cast<char>('0' + (10 - sum % 10) % 10));
+  return g;
+}
+
+Data Generate(size_t n, uint64_t seed, bool kinds = false) {
   std::mt19937_64 rng(seed);
   auto pick = [&](size_t k) { return static_cast<size_t>(rng() % k); };
   const char* categories[] = {"Kitchen", "Garden", "Toys", "Books", "Rare"};
@@ -53,8 +69,17 @@ Data Generate(size_t n, uint64_t seed) {
       "+49 30 901820", "+33 1 44 55 66 77", "030 901820", "+44 20 7946 0958", "12", ""};
   Data d;
   std::map<std::string, uint64_t> skus, emails;
+  std::map<std::string, std::pair<uint64_t, std::string>> gtins;  // first row, its SKU
   for (size_t i = 0; i < n; ++i) {
     const uint64_t row = i + 1;
+    RowKind kind = RowKind::kProduct;
+    if (kinds) {
+      const size_t k = pick(20);
+      kind = k < 12 ? RowKind::kProduct
+                    : (k < 16 ? RowKind::kVariant : (k < 18 ? RowKind::kParent : RowKind::kImage));
+      d.kinds.push_back(kind);
+    }
+    const bool purchasable = kind == RowKind::kProduct || kind == RowKind::kVariant;
     std::string sku = "SKU-" + std::to_string(i);
     std::string sku_key = sku;
     if (i > 10 && pick(9) == 0) {  // repeat an earlier row's SKU, sometimes with spaces
@@ -63,7 +88,16 @@ Data Generate(size_t n, uint64_t seed) {
       while (!sku_key.empty() && sku_key.back() == ' ') sku_key.pop_back();
       sku = pick(2) ? " " + sku_key + " " : sku_key;
     }
-    if (auto [it, fresh] = skus.emplace(sku_key, row); !fresh) d.first_sku[row] = it->second;
+    if (purchasable) {
+      if (auto [it, fresh] = skus.emplace(sku_key, row); !fresh) d.first_sku[row] = it->second;
+    }
+    // A GTIN of its own, or (one row in eight) an earlier row's.
+    const std::string gtin = i > 10 && pick(8) == 0 ? d.rows[pick(i)][9] : Gtin13(rng);
+    if (purchasable) {
+      if (auto [it, fresh] = gtins.emplace(gtin, std::make_pair(row, sku_key)); !fresh) {
+        if (it->second.second != sku_key) d.first_gtin[row] = it->second.first;
+      }
+    }
 
     std::string email;
     const size_t e = pick(10);
@@ -74,7 +108,7 @@ Data Generate(size_t n, uint64_t seed) {
     } else if (e == 7) {
       email = "not-an-email";
     }  // else no e-mail: such rows are matched on phone
-    if (e < 7) {
+    if (e < 7 && kind != RowKind::kImage) {
       std::string key = email;
       for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       if (auto [it, fresh] = emails.emplace(key, row); !fresh) d.first_email[row] = it->second;
@@ -94,7 +128,7 @@ Data Generate(size_t n, uint64_t seed) {
     if (x == 2) expiry = "2023-01-01";
     d.rows.push_back({sku, pick(30) ? "Product " + std::to_string(i) : "", price, category, email,
                       phones[pick(6)], countries[pick(6)], expiry,
-                      pick(20) ? std::to_string(pick(500)) : "-3"});
+                      pick(20) ? std::to_string(pick(500)) : "-3", gtin});
   }
   return d;
 }
@@ -111,7 +145,7 @@ struct Outcome {
 };
 
 // The reference: every chunk observed, then its rows added one by one, on this thread.
-Outcome OneByOne(const Rows& rows, size_t chunk) {
+Outcome OneByOne(const Rows& rows, size_t chunk, const std::vector<RowKind>& kinds = {}) {
   Session s(ReferenceData::Default(), Spec());
   std::vector<Issue> issues;
   std::vector<std::string_view> values;
@@ -123,7 +157,7 @@ Outcome OneByOne(const Rows& rows, size_t chunk) {
     }
     for (size_t r = begin; r < end; ++r) {
       values.assign(rows[r].begin(), rows[r].end());
-      s.AddRow(values, issues);
+      s.AddRow(values, issues, kinds.empty() ? RowKind::kProduct : kinds[r]);
     }
   }
   s.Finish(issues);
@@ -139,12 +173,15 @@ Session::RowReader Reader(const Rows& rows, size_t begin) {
   };
 }
 
-Outcome Chunked(const Rows& rows, size_t chunk, WorkerPool* pool) {
+Outcome Chunked(const Rows& rows, size_t chunk, WorkerPool* pool,
+                const std::vector<RowKind>& kinds = {}) {
   Session s(ReferenceData::Default(), Spec(), pool);
   std::vector<Issue> issues;
   for (size_t begin = 0; begin < rows.size(); begin += chunk) {
     const size_t n = std::min(chunk, rows.size() - begin);
-    s.AddRows(n, Reader(rows, begin), issues);
+    std::vector<RowKind> chunk_kinds;
+    if (!kinds.empty()) chunk_kinds.assign(kinds.begin() + begin, kinds.begin() + begin + n);
+    s.AddRows(n, Reader(rows, begin), issues, std::move(chunk_kinds));
   }
   s.Finish(issues);
   Outcome o;
@@ -209,6 +246,43 @@ TEST(ParallelSession, DuplicatesNameTheFirstRowAcrossChunks) {
   const auto emails = ByRow(o.issues, "DUPLICATE_CUSTOMER", "Same e-mail as row ");
   ASSERT_GT(emails.size(), 1000u);
   for (auto [row, first] : emails) EXPECT_EQ(first, std::to_string(d.first_email.at(row))) << row;
+}
+
+// Row kinds: duplicates of SKUs and GTINs among products and variants only, named exactly as the
+// generator recorded them, and image rows without any issue.
+TEST(ParallelSession, KindsKeepDuplicatesAmongPurchasableRowsAcrossChunks) {
+  const Data d = Generate(20000, 29, /*kinds=*/true);
+  WorkerPool pool(4);
+  const Outcome o = Chunked(d.rows, 4096, &pool, d.kinds);
+  const auto skus = ByRow(o.issues, "DUPLICATE_SKU", "SKU is already used by row ");
+  ASSERT_EQ(skus.size(), d.first_sku.size());
+  for (auto [row, first] : d.first_sku) EXPECT_EQ(skus.at(row), std::to_string(first)) << row;
+  const auto gtins =
+      ByRow(o.issues, "DUPLICATE_GTIN", "GTIN is already used by another SKU in row ");
+  ASSERT_GT(d.first_gtin.size(), 500u);
+  ASSERT_EQ(gtins.size(), d.first_gtin.size());
+  for (auto [row, first] : d.first_gtin) EXPECT_EQ(gtins.at(row), std::to_string(first)) << row;
+  size_t image_rows = 0;
+  for (size_t r = 0; r < d.kinds.size(); ++r) image_rows += d.kinds[r] == RowKind::kImage;
+  ASSERT_GT(image_rows, 500u);
+  for (const std::string& i : o.issues) {
+    EXPECT_NE(d.kinds[std::stoull(i) - 1], RowKind::kImage) << i;
+  }
+  EXPECT_EQ(o.stats.rows, 20000u);
+}
+
+TEST(ParallelSession, KindsGiveTheOneThreadIssuesOnAnyThreadCount) {
+  const Data d = Generate(12000, 31, /*kinds=*/true);
+  for (size_t chunk : {4096u, 333u}) {
+    const Outcome want = OneByOne(d.rows, chunk, d.kinds);
+    for (size_t threads : {1u, 3u}) {
+      SCOPED_TRACE("chunk " + std::to_string(chunk) + ", threads " + std::to_string(threads));
+      WorkerPool pool(threads);
+      const Outcome got = Chunked(d.rows, chunk, &pool, d.kinds);
+      EXPECT_EQ(got.issues, want.issues);
+      ExpectSameStats(got.stats, want.stats);
+    }
+  }
 }
 
 TEST(ParallelSession, AnyThreadCountAndChunkSizeGivesTheOneThreadIssues) {

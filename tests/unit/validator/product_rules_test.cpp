@@ -64,7 +64,8 @@ const RuleCase kCases[] = {
      "",
      {{"image_url", "https://cdn.example.com:8443/a.jpg?w=500&h=500"}},
      {}},
-    {"image_empty", "product", "", {{"image_url", ""}}, {"MISSING_IMAGE_URL"}},
+    // Issue 31: an empty value is wrong only when required (core: sku, price, title).
+    {"image_empty_is_fine", "product", "", {{"image_url", ""}}, {}},
     {"image_not_a_url", "product", "", {{"image_url", "not a url"}}, {"INVALID_IMAGE_URL"}},
     {"image_ftp_scheme", "product", "", {{"image_url", "ftp://x/y.jpg"}}, {"INVALID_IMAGE_URL"}},
     {"image_relative", "product", "", {{"image_url", "/img/1.jpg"}}, {"INVALID_IMAGE_URL"}},
@@ -90,7 +91,7 @@ const RuleCase kCases[] = {
      {"IMAGE_URL_NOT_HTTPS"}},
     // brand
     {"brand_valid", "product", "", {{"brand", "Nordwind"}}, {}},
-    {"brand_empty", "product", "", {{"brand", ""}}, {"MISSING_BRAND"}},
+    {"brand_empty_is_fine", "product", "", {{"brand", ""}}, {}},
     {"brand_71_chars", "product", "", {{"brand", std::string(71, 'b')}}, {"BRAND_TOO_LONG"}},
     // availability
     {"availability_in_stock", "product", "", {{"availability", "in_stock"}}, {}},
@@ -121,7 +122,7 @@ const RuleCase kCases[] = {
      "",
      {{"availability", "backorder"}},
      {"INVALID_AVAILABILITY"}},
-    {"availability_empty", "product", "", {{"availability", ""}}, {"INVALID_AVAILABILITY"}},
+    {"availability_empty_is_fine", "product", "", {{"availability", ""}}, {}},
     // GTIN: known vectors (rules-reference.md §1.2-1.5)
     {"gtin13_valid", "product", "", {{"gtin", "4006381333931"}}, {}},
     {"gtin13_wrong_check_digit",
@@ -208,16 +209,23 @@ const RuleCase kCases[] = {
      "",
      {{"gtin", "4-006381-333932"}},
      {"GTIN_REFORMATTED=4006381333932", "INVALID_GTIN_CHECKSUM"}},
-    {"gtin_lost_leading_zero_fixed",
+    // Issue 31: padding only with the column's evidence (BatchSpec::gtin_padding_evidence).
+    {"gtin_lost_leading_zero_fixed_with_evidence",
      "product",
      "",
      {{"gtin", "36000291452"}},
-     {"GTIN_LEADING_ZEROS_RESTORED=036000291452"}},
-    {"gtin_lost_two_zeros_fixed",
+     {"GTIN_LEADING_ZEROS_RESTORED=036000291452"},
+     testing::Options().PaddingEvidence()},
+    {"gtin_lost_two_zeros_fixed_with_evidence",
      "product",
      "",
      {{"gtin", "0360002911"}},
-     {"GTIN_LEADING_ZEROS_RESTORED=000360002911"}},
+     {"GTIN_LEADING_ZEROS_RESTORED=000360002911"},
+     testing::Options().PaddingEvidence()},
+    {"gtin_11_digits_without_evidence_reported", "product", "", {{"gtin", "36000291452"}},
+     {"INVALID_GTIN"}},
+    {"gtin_10_digits_without_evidence_reported", "product", "", {{"gtin", "0360002911"}},
+     {"INVALID_GTIN"}},
     {"gtin_11_digits_bad_check_not_padded",
      "product",
      "",
@@ -244,7 +252,7 @@ const RuleCase kCases[] = {
     {"currency_unknown", "product", "", {{"currency", "XYZ"}}, {"INVALID_CURRENCY"}},
     {"currency_word", "product", "", {{"currency", "euro"}}, {"INVALID_CURRENCY"}},
     {"currency_symbol", "product", "", {{"currency", "US$"}}, {"INVALID_CURRENCY"}},
-    {"currency_empty", "product", "", {{"currency", ""}}, {"INVALID_CURRENCY"}},
+    {"currency_empty_is_fine", "product", "", {{"currency", ""}}, {}},
 };
 
 DQ_RULE_CASES(ProductRules, kCases);

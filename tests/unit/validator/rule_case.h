@@ -18,12 +18,57 @@ namespace dq::validator::testing {
 // The fixed "today" of every rule test: 2026-06-15.
 inline int32_t TestToday() { return iso_date::DaysFromCivil(2026, 6, 15); }
 
+// A field's convention in a case: {field, list separator, {{spelling, meaning}, ...}}.
+struct CaseConvention {
+  std::string field;
+  std::string list_separator;
+  std::vector<std::pair<std::string, std::string>> aliases;
+};
+
+// What a case sets beyond fields, check types and platform, written in a table as
+// Options().Kind(RowKind::kVariant).List("image_url", ",").
+struct CaseOptions {
+  RowKind kind = RowKind::kProduct;
+  std::string weight_unit;
+  bool gtin_padding_evidence = false;
+  std::vector<CaseConvention> conventions;
+
+  CaseOptions Kind(RowKind k) const {
+    CaseOptions o = *this;
+    o.kind = k;
+    return o;
+  }
+  CaseOptions WeightUnit(std::string unit) const {
+    CaseOptions o = *this;
+    o.weight_unit = std::move(unit);
+    return o;
+  }
+  CaseOptions PaddingEvidence() const {
+    CaseOptions o = *this;
+    o.gtin_padding_evidence = true;
+    return o;
+  }
+  CaseOptions List(std::string field, std::string separator) const {
+    CaseOptions o = *this;
+    o.conventions.push_back({std::move(field), std::move(separator), {}});
+    return o;
+  }
+  CaseOptions Aliases(std::string field,
+                      std::vector<std::pair<std::string, std::string>> aliases) const {
+    CaseOptions o = *this;
+    o.conventions.push_back({std::move(field), "", std::move(aliases)});
+    return o;
+  }
+};
+inline CaseOptions Options() { return CaseOptions(); }
+
 struct RuleCase {
   std::string name;                                      // test name: letters, digits, underscores
   std::string checks;                                    // comma-separated check types
   std::string platform;                                  // "" for none
   std::vector<std::pair<std::string, std::string>> row;  // field, value
   std::vector<std::string> expect;                       // "CODE" or "CODE=fixed"
+  CaseOptions options = {};
 };
 
 inline std::vector<std::string> Split(const std::string& s) {
@@ -39,11 +84,17 @@ inline std::vector<std::string> Split(const std::string& s) {
 }
 
 inline BatchSpec MakeSpec(const std::vector<std::string>& fields, const std::string& checks,
-                          const std::string& platform) {
+                          const std::string& platform, const CaseOptions& options = {}) {
   auto spec = BatchSpec::Make(fields, Split(checks), platform);
   EXPECT_TRUE(spec.ok()) << spec.status().message();
   BatchSpec s = spec.ok() ? *spec : BatchSpec{};
   s.today = TestToday();
+  EXPECT_TRUE(s.SetWeightUnit(options.weight_unit).ok());
+  s.gtin_padding_evidence = options.gtin_padding_evidence;
+  for (const CaseConvention& c : options.conventions) {
+    const Status st = s.AddConvention(c.field, c.list_separator, c.aliases);
+    EXPECT_TRUE(st.ok()) << st.message();
+  }
   return s;
 }
 
@@ -53,23 +104,26 @@ inline std::string Describe(const Issue& i) {
   return s;
 }
 
-// Runs rows through one session and returns all issues (row-level, then batch-level).
+// Runs rows through one session and returns all issues (row-level, then batch-level). kinds:
+// one per row, or empty for all products.
 inline std::vector<Issue> RunRows(const std::vector<std::string>& fields, const std::string& checks,
                                   const std::string& platform,
                                   const std::vector<std::vector<std::string>>& rows,
-                                  Stats* stats = nullptr) {
-  Session s(ReferenceData::Default(), MakeSpec(fields, checks, platform));
+                                  Stats* stats = nullptr, const CaseOptions& options = {},
+                                  const std::vector<RowKind>& kinds = {}) {
+  Session s(ReferenceData::Default(), MakeSpec(fields, checks, platform, options));
   std::vector<Issue> issues;
-  for (const auto& row : rows) {
-    std::vector<std::string_view> values(row.begin(), row.end());
-    s.AddRow(values, issues);
+  for (size_t r = 0; r < rows.size(); ++r) {
+    std::vector<std::string_view> values(rows[r].begin(), rows[r].end());
+    s.AddRow(values, issues, kinds.empty() ? options.kind : kinds[r]);
   }
   s.Finish(issues);
   if (stats) *stats = s.stats();
   return issues;
 }
 
-// The product check always looks at sku and price: cases that do not name them get valid ones.
+// Cases of the product check that do not name sku or price get valid ones (a realistic row:
+// the product check's core requires both).
 inline std::vector<std::string> RunCase(const RuleCase& c) {
   std::vector<std::string> fields, values;
   for (const auto& [f, v] : c.row) fields.push_back(f), values.push_back(v);
@@ -81,7 +135,9 @@ inline std::vector<std::string> RunCase(const RuleCase& c) {
     fields.push_back("price"), values.push_back("10.00");
   }
   std::vector<std::string> got;
-  for (const Issue& i : RunRows(fields, c.checks, c.platform, {values})) got.push_back(Describe(i));
+  for (const Issue& i : RunRows(fields, c.checks, c.platform, {values}, nullptr, c.options)) {
+    got.push_back(Describe(i));
+  }
   std::sort(got.begin(), got.end());
   return got;
 }

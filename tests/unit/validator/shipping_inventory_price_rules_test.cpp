@@ -31,7 +31,7 @@ const RuleCase kShipping[] = {
     {"hs_4_digits_heading_only", "shipping", "", {{"hs_code", "8471"}}, {"INVALID_HS_CODE"}},
     {"hs_letters", "shipping", "", {{"hs_code", "ABCDEF"}}, {"INVALID_HS_CODE"}},
     {"hs_chapter_00", "shipping", "", {{"hs_code", "000000"}}, {"INVALID_HS_CODE"}},
-    {"hs_empty", "shipping", "", {{"hs_code", ""}}, {"INVALID_HS_CODE"}},
+    {"hs_empty_is_fine", "shipping", "", {{"hs_code", ""}}, {}},  // issue 31
     {"hs_chapter_77_reserved", "shipping", "", {{"hs_code", "770100"}}, {"HS_RESERVED_CHAPTER"}},
     {"hs_chapter_98_national", "shipping", "", {{"hs_code", "980100"}}, {"HS_NATIONAL_CHAPTER"}},
     {"hs_chapter_99_national",
@@ -101,7 +101,7 @@ const RuleCase kShipping[] = {
     {"weight_negative", "shipping", "", {{"weight", "-1"}}, {"INVALID_WEIGHT"}},
     {"weight_zero", "shipping", "", {{"weight", "0"}}, {"INVALID_WEIGHT"}},
     {"weight_text", "shipping", "", {{"weight", "heavy"}}, {"INVALID_WEIGHT"}},
-    {"weight_empty", "shipping", "", {{"weight", ""}}, {"INVALID_WEIGHT"}},
+    {"weight_empty_is_fine", "shipping", "", {{"weight", ""}}, {}},  // issue 31
     {"weight_below_a_gram", "shipping", "", {{"weight", "0.5"}}, {"IMPLAUSIBLE_WEIGHT"}},
     {"weight_above_a_tonne", "shipping", "", {{"weight", "2000000"}}, {"IMPLAUSIBLE_WEIGHT"}},
 };
@@ -160,7 +160,7 @@ const RuleCase kInventory[] = {
     {"warehouse_valid", "inventory", "", {{"warehouse_id", "WH-TPE-3"}}, {}},
     {"warehouse_name_with_space", "inventory", "", {{"warehouse_id", "Main Street Store"}}, {}},
     {"warehouse_non_latin", "inventory", "", {{"warehouse_id", "\xE5\x80\x89\xE5\xBA\xAB 1"}}, {}},
-    {"warehouse_empty", "inventory", "", {{"warehouse_id", ""}}, {"MISSING_WAREHOUSE_ID"}},
+    {"warehouse_empty_is_fine", "inventory", "", {{"warehouse_id", ""}}, {}},  // issue 31
     {"warehouse_angle_brackets",
      "inventory",
      "",

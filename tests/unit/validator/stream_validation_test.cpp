@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -291,6 +292,169 @@ TEST(StreamValidation, BadPackedRowsAreErrorsThatSayWhy) {
     EXPECT_EQ(s.code(), ErrorCode::kInvalidRequest);
     EXPECT_EQ(s.message(), c.message);
   }
+}
+
+// Issue 31: the row model, the conventions and the GTIN evidence travel in the v1 messages.
+v1::ValidateRequest ShopifyShaped(bool packed) {
+  v1::ValidateRequest r;
+  for (const char* f : {"sku", "title", "price", "image_url", "availability", "gtin"}) {
+    r.mutable_spec()->add_fields(f);
+  }
+  r.mutable_spec()->add_check_types("product");
+  r.mutable_spec()->set_source("woocommerce");
+  r.mutable_spec()->set_gtin_padding_evidence(true);
+  v1::FieldConvention* images = r.mutable_spec()->add_conventions();
+  images->set_field("image_url");
+  images->set_list_separator(",");
+  v1::FieldConvention* stock = r.mutable_spec()->add_conventions();
+  stock->set_field("availability");
+  (*stock->mutable_value_aliases())["1"] = "in_stock";
+  (*stock->mutable_value_aliases())["0"] = "out_of_stock";
+  const std::vector<std::pair<v1::RowKind, std::vector<const char*>>> rows = {
+      {v1::ROW_KIND_PARENT,
+       {"TEE", "Tee", "", "https://a.example.com/1.jpg,ftp://b/2.jpg", "1", ""}},
+      {v1::ROW_KIND_VARIANT, {"TEE-S", "", "10", "", "0", "36000291452"}},
+      {v1::ROW_KIND_VARIANT, {"TEE-M", "", "", "", "1", ""}},
+      {v1::ROW_KIND_IMAGE, {"", "", "", "not a url", "", ""}},
+  };
+  for (const auto& [kind, values] : rows) {
+    v1::Row* row = r.add_rows();
+    row->set_kind(kind);
+    for (const char* v : values) row->add_values(v);
+  }
+  if (packed) {
+    *r.mutable_packed() = Pack(r.rows(), 6);
+    for (const v1::Row& row : r.rows()) r.mutable_packed()->add_kinds(row.kind());
+    r.clear_rows();
+  }
+  return r;
+}
+
+TEST(StreamValidation, RowKindsConventionsAndEvidenceReachTheRules) {
+  for (bool packed : {false, true}) {
+    SCOPED_TRACE(packed ? "packed" : "rows");
+    v1::ValidateResponse response;
+    ASSERT_TRUE(ValidateBatch(ReferenceData::Default(), ShopifyShaped(packed), &response).ok());
+    std::vector<std::string> got;
+    for (const v1::Issue& i : response.issues()) {
+      got.push_back(std::to_string(i.row()) + ":" + i.code() + ":" + i.message() +
+                    (i.has_fixed_value() ? "=" + i.fixed_value() : ""));
+    }
+    EXPECT_EQ(got, (std::vector<std::string>{
+                       "1:INVALID_IMAGE_URL:Image URL must be an absolute http or https URL: "
+                       "item 2 of 2, 'ftp://b/2.jpg'",
+                       "2:GTIN_LEADING_ZEROS_RESTORED:Leading zeros lost by a spreadsheet were "
+                       "restored=036000291452",
+                       "3:INVALID_PRICE:Price must be a positive number"}));
+    EXPECT_EQ(response.stats().rows(), 4u);
+  }
+}
+
+TEST(StreamValidation, RowKindsGiveTheSameAnswersOnAStreamOfAnyThreads) {
+  const v1::ValidateRequest rows = ShopifyShaped(false);
+  auto run = [&](WorkerPool* pool, bool packed) {
+    const v1::ValidateRequest r = ShopifyShaped(packed);
+    auto call = StreamValidation::Start(ReferenceData::Default(), r.spec(), pool);
+    EXPECT_TRUE(call.ok());
+    v1::RowChunk chunk;
+    if (packed) {
+      *chunk.mutable_packed() = r.packed();
+    } else {
+      *chunk.mutable_rows() = r.rows();
+    }
+    v1::IssueChunk answer, tail;
+    v1::Stats stats;
+    EXPECT_TRUE((*call)->Begin(chunk).ok());
+    (*call)->End(&answer);
+    (*call)->Finish(&tail, &stats);
+    return answer.SerializeAsString() + stats.SerializeAsString();
+  };
+  WorkerPool pool(3);
+  EXPECT_EQ(run(nullptr, false), run(&pool, true));
+}
+
+TEST(StreamValidation, BadKindsAreErrorsThatSayWhy) {
+  struct Case {
+    const char* name;
+    std::function<void(v1::ValidateRequest&)> edit;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"packed_kinds_short",
+       [](v1::ValidateRequest& r) { r.mutable_packed()->mutable_kinds()->RemoveLast(); },
+       "packed rows: 3 kinds for 4 rows; send one kind a row, or none"},
+      {"packed_unknown_kind",
+       [](v1::ValidateRequest& r) {
+         r.mutable_packed()->set_kinds(1, static_cast<v1::RowKind>(7));
+       },
+       "packed rows: row 2 has the unknown kind 7; a row is a product (0), variant (1), parent "
+       "(2) or image (3)"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    v1::ValidateRequest r = ShopifyShaped(true);
+    c.edit(r);
+    v1::ValidateResponse response;
+    const Status s = ValidateBatch(ReferenceData::Default(), r, &response);
+    EXPECT_EQ(s.code(), ErrorCode::kInvalidRequest);
+    EXPECT_EQ(s.message(), c.message);
+  }
+  // Repeated rows: the row is numbered across the chunks of a stream.
+  v1::ValidateRequest r = ShopifyShaped(false);
+  auto call = StreamValidation::Start(ReferenceData::Default(), r.spec(), nullptr);
+  ASSERT_TRUE(call.ok());
+  v1::RowChunk chunk;
+  *chunk.mutable_rows() = r.rows();
+  v1::IssueChunk answer;
+  ASSERT_TRUE((*call)->Begin(chunk).ok());
+  (*call)->End(&answer);
+  chunk.mutable_rows(2)->set_kind(static_cast<v1::RowKind>(9));
+  const Status s = (*call)->Begin(chunk);
+  EXPECT_EQ(s.code(), ErrorCode::kInvalidRequest);
+  EXPECT_EQ(s.message(),
+            "row 7 has the unknown kind 9; a row is a product (0), variant (1), parent (2) or "
+            "image (3)");
+}
+
+TEST(StreamValidation, BadConventionsAreRejectedAtStart) {
+  struct Case {
+    const char* name;
+    std::function<void(v1::BatchSpec&)> edit;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"unknown_field",
+       [](v1::BatchSpec& s) { s.add_conventions()->set_field("colour"); },
+       "conventions: unknown standard field 'colour'"},
+      {"field_not_in_fields",
+       [](v1::BatchSpec& s) {
+         v1::FieldConvention* c = s.add_conventions();
+         c->set_field("brand");
+         c->set_list_separator(",");
+       },
+       "conventions: field 'brand' is not one of the batch's fields"},
+      {"field_twice",
+       [](v1::BatchSpec& s) {
+         v1::FieldConvention* c = s.add_conventions();
+         c->set_field("image_url");
+         c->set_list_separator("|");
+       },
+       "conventions: field 'image_url' is listed twice"},
+      {"unknown_weight_unit", [](v1::BatchSpec& s) { s.set_weight_unit("stone"); },
+       "unknown weight unit 'stone'; use g, kg, lb, oz or unknown"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    v1::BatchSpec spec = ShopifyShaped(false).spec();
+    c.edit(spec);
+    auto call = StreamValidation::Start(ReferenceData::Default(), spec, nullptr);
+    ASSERT_FALSE(call.ok());
+    EXPECT_EQ(call.status().code(), ErrorCode::kInvalidRequest);
+    EXPECT_EQ(call.status().message(), c.message);
+  }
+  v1::BatchSpec unknown = ShopifyShaped(false).spec();
+  unknown.set_weight_unit("unknown");
+  EXPECT_TRUE(StreamValidation::Start(ReferenceData::Default(), unknown, nullptr).ok());
 }
 
 }  // namespace

@@ -54,9 +54,43 @@ class FirstSeen {
   size_t size_ = 0;
 };
 
+// Remembers, for each key, the first row that used it and that row's owner, so that a later
+// row can tell "the same key on another owner" (one GTIN on two SKUs) from a repeat of the
+// same item. Keys are exact 64-bit values (a GTIN as a number: leading zeros do not count) and
+// owners 32-bit hashes; a slot is 16 bytes, so memory is bounded like FirstSeen's. Rows past
+// 2^32 - 1 are not recorded (a stream that long is far beyond any upload limit).
+class FirstOwner {
+ public:
+  // The first row that used key with an owner other than `owner`, or nullopt: the key is new
+  // (recorded as first used by row, with owner) or its first row had the same owner.
+  std::optional<uint64_t> Insert(uint64_t key, uint64_t row, uint32_t owner);
+  void Prefetch(uint64_t key) const {
+    if (const size_t n = capacity(); n != 0) __builtin_prefetch(&slots()[Slot(key, n)], 1);
+  }
+  size_t size() const { return size_; }
+  size_t bytes() const { return block_.size(); }  // memory held, whatever the keys' text
+
+ private:
+  struct Entry {
+    uint64_t key;
+    uint32_t row;  // 0: empty
+    uint32_t owner;
+  };
+  static size_t Slot(uint64_t key, size_t capacity) {
+    return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 20) & (capacity - 1);
+  }
+  void Grow();
+  Entry* slots() const { return static_cast<Entry*>(block_.data()); }
+  size_t capacity() const { return block_.size() / sizeof(Entry); }
+  ZeroedBlock block_;
+  size_t size_ = 0;
+};
+
 struct BatchState {
   // Indexed by KeySet: SKUs, e-mail addresses (lower-cased), phone numbers (E.164).
   FirstSeen keys[kKeySetCount];
+  // KeySet::kGtin: GTINs (as numbers) and the SKU of the row that first carried each.
+  FirstOwner gtins;
   PriceOutliers prices;
   // Day/month order of the expiry_date column, learnt by Session::Observe (and AddRow).
   iso_date::DateOrder date_order = iso_date::DateOrder::kUnknown;

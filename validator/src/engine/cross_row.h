@@ -17,8 +17,9 @@
 
 namespace dq::validator {
 
-// The duplicate-key sets of a batch (BatchState::keys).
-enum class KeySet : uint8_t { kSku, kEmail, kPhone };
+// The duplicate-key sets of a batch: BatchState::keys, indexed by the first kKeySetCount, and
+// kGtin, BatchState::gtins, whose keys carry an owner (the row's SKU) as well.
+enum class KeySet : uint8_t { kSku, kEmail, kPhone, kGtin };
 inline constexpr size_t kKeySetCount = 3;
 
 // Hash of a duplicate key; FirstSeen stores only this (see batch_state.h).
@@ -26,12 +27,14 @@ uint64_t KeyHash(std::string_view key);
 
 // One row's use of a key. When `issue` is not kNoIssue, issues[issue] of the same RowsOutput is a
 // placeholder: if an earlier row used the key it becomes a real issue whose message is `prefix`
-// followed by that row's number; otherwise it is dropped.
+// followed by that row's number; otherwise it is dropped. In set kGtin, `hash` is the GTIN's
+// value as a number and only an earlier row with another `owner` (SKU hash) counts.
 struct KeyUse {
   static constexpr uint32_t kNoIssue = UINT32_MAX;
   uint64_t hash = 0;
   uint64_t row = 0;
   uint32_t issue = kNoIssue;
+  uint32_t owner = 0;  // kGtin: the low 32 bits of the row's SKU hash
   KeySet set = KeySet::kSku;
   const char* prefix = "";  // a string literal
 };

@@ -1,60 +1,201 @@
 #include "row_context.h"
 
 #include "price_outliers.h"
+#include "rules/rules.h"
+#include "text.h"
 
 namespace dq::validator {
+namespace {
 
-void RowContext::Begin(uint64_t row, std::span<const std::string_view> values) {
+// True when v equals key (ASCII lower case) without regard to ASCII case.
+bool EqualsLowered(std::string_view v, std::string_view key) {
+  if (v.size() != key.size()) return false;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (text::ToLower(v[i]) != key[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+RowContext::RowContext(const BatchSpec& spec, const ReferenceData& ref, PhoneChecker& phones)
+    : spec_(spec), ref_(ref), phones_(phones), has_aliases_(spec.aliased.any()) {
+  const std::bitset<kFieldCount> core = CoreRequiredFields(spec.checks) & spec.mapped;
+  std::bitset<kFieldCount> platform;
+  for (size_t f = 0; f < kFieldCount; ++f) {
+    if (rules::PlatformRequires(spec.platform, static_cast<Field>(f))) platform.set(f);
+  }
+  platform &= spec.mapped;
+  for (size_t k = 0; k < kRowKindCount; ++k) {
+    answers_[k] = FieldsAnsweredBy(static_cast<RowKind>(k));
+    core_required_[k] = core & answers_[k];
+    required_[k] = (core | platform) & answers_[k];
+  }
+}
+
+void RowContext::Begin(uint64_t row, std::span<const std::string_view> values, RowKind kind) {
   row_ = row;
+  kind_ = kind;
   original_.fill(std::string_view());
   for (size_t i = 0; i < values.size() && i < spec_.columns.size(); ++i) {
     original_[Index(spec_.columns[i])] = values[i];
   }
   current_ = original_;
   fixed_.reset();
+  alias_hit_.reset();
   reported_.clear();
   keys_.clear();
   prices_.clear();
+  if (has_aliases_) ResolveAliases();
+}
+
+void RowContext::ResolveAliases() {
+  for (size_t i = 0; i < kFieldCount; ++i) {
+    if (!spec_.aliased.test(i)) continue;
+    const std::string_view v = text::Trim(original_[i]);
+    for (const auto& [spelling, meaning] : spec_.conventions[i].aliases) {
+      if (EqualsLowered(v, spelling)) {
+        current_[i] = meaning;
+        alias_hit_.set(i);
+        break;
+      }
+    }
+  }
 }
 
 void RowContext::Report(IssueCode code, Field f, std::string message) {
-  for (const Issue& i : reported_) {
-    if (i.code == code && i.field == f) return;
+  const size_t fi = Index(f);
+  if (alias_hit_.test(fi)) return;  // the source's own spelling: valid as it is
+  if (current_[fi].empty() && !answers_[static_cast<size_t>(kind_)].test(fi)) return;
+  const bool in_item = item_ != 0 && f == item_field_;
+  for (size_t k = in_item ? item_reports_from_ : 0; k < reported_.size(); ++k) {
+    if (reported_[k].code == code && reported_[k].field == f) return;
   }
   Issue issue;
   issue.row = row_;
   issue.code = code;
   issue.field = f;
-  issue.original = std::string(original_[Index(f)]);
+  issue.original = std::string(original_[fi]);
   issue.message = std::move(message);
+  if (in_item) {
+    if (issue.message.empty()) issue.message = std::string(Def(code).message);
+    issue.message += ": item " + std::to_string(item_) + " of " + std::to_string(item_count_) +
+                     ", '" + std::string(item_text_) + "'";
+  }
   reported_.push_back(std::move(issue));
 }
 
 void RowContext::Fix(Field f, std::string value, IssueCode code) {
   const size_t i = Index(f);
+  if (alias_hit_.test(i)) return;
+  if (item_ != 0 && f == item_field_) {
+    item_storage_ = std::move(value);
+    current_[i] = item_storage_;
+    item_fixed_ = true;
+    item_fix_code_ = code;
+    return;
+  }
   fixed_storage_[i] = std::move(value);
   current_[i] = fixed_storage_[i];
   fix_code_[i] = code;
   fixed_.set(i);
 }
 
-void RowContext::UseKey(KeySet set, std::string_view key) {
+void RowContext::ForEachItem(Field f, void (*check)(RowContext&)) {
+  const size_t i = Index(f);
+  const std::string_view sep = spec_.conventions[i].list_separator;
+  if (sep.empty() || alias_hit_.test(i)) {
+    check(*this);
+    return;
+  }
+  const std::string_view cell = current_[i];
+  // Where the item after `pos` ends: at the next separator or the cell's end.
+  auto end_of = [&](size_t pos) {
+    const size_t end = cell.find(sep, pos);
+    return end == std::string_view::npos ? cell.size() : end;
+  };
+  size_t count = 0;
+  for (size_t pos = 0;; pos = end_of(pos) + sep.size()) {
+    if (!text::Trim(cell.substr(pos, end_of(pos) - pos)).empty()) ++count;
+    if (end_of(pos) == cell.size()) break;
+  }
+  // The rewritten cell, built only from the first item that changes.
+  bool changed = false;
+  std::string& out = list_storage_;
+  size_t n = 0;
+  item_field_ = f;
+  for (size_t pos = 0;;) {
+    const size_t end = end_of(pos);
+    const std::string_view raw = cell.substr(pos, end - pos);
+    const std::string_view item = text::Trim(raw);
+    bool fixed = false;
+    if (!item.empty()) {
+      item_ = ++n;
+      item_count_ = count;
+      item_text_ = item;
+      item_fixed_ = false;
+      item_reports_from_ = reported_.size();
+      current_[i] = item;
+      check(*this);
+      fixed = item_fixed_ && current_[i] != item;
+      if (fixed && !changed) {
+        out.assign(cell.substr(0, pos));
+        changed = true;
+      }
+    }
+    if (fixed) {
+      const size_t lead = static_cast<size_t>(item.data() - raw.data());
+      out.append(raw.substr(0, lead));
+      out.append(current_[i]);
+      out.append(raw.substr(lead + item.size()));
+    } else if (changed) {
+      out.append(raw);
+    }
+    if (end == cell.size()) break;
+    if (changed) out.append(sep);
+    pos = end + sep.size();
+  }
+  item_ = 0;
+  current_[i] = cell;
+  if (changed) Fix(f, out, item_fix_code_);
+}
+
+uint64_t RowContext::UseKey(KeySet set, std::string_view key) {
   KeyUse use;
   use.hash = KeyHash(key);
   use.row = row_;
   use.set = set;
   keys_.push_back(use);
+  return use.hash;
 }
 
-void RowContext::ReportIfUsedBefore(KeySet set, std::string_view key, IssueCode code, Field f,
-                                    const char* prefix) {
-  UseKey(set, key);
+void RowContext::AddPlaceholder(IssueCode code, Field f, const char* prefix) {
   for (const Issue& i : reported_) {
     if (i.code == code && i.field == f) return;  // as Report(): once per (code, field)
   }
-  keys_.back().issue = static_cast<uint32_t>(reported_.size());
-  keys_.back().prefix = prefix;
+  const size_t at = reported_.size();
   Report(code, f);  // the placeholder; Session::Merge writes its message or drops it
+  if (reported_.size() == at) return;  // dropped (an alias, or a field the row does not answer for)
+  keys_.back().issue = static_cast<uint32_t>(at);
+  keys_.back().prefix = prefix;
+}
+
+uint64_t RowContext::ReportIfUsedBefore(KeySet set, std::string_view key, IssueCode code, Field f,
+                                        const char* prefix) {
+  const uint64_t hash = UseKey(set, key);
+  AddPlaceholder(code, f, prefix);
+  return hash;
+}
+
+void RowContext::ReportIfCarriedByAnother(uint64_t key, uint64_t owner, IssueCode code, Field f,
+                                          const char* prefix) {
+  KeyUse use;
+  use.hash = key;
+  use.row = row_;
+  use.set = KeySet::kGtin;
+  use.owner = static_cast<uint32_t>(owner);
+  keys_.push_back(use);
+  AddPlaceholder(code, f, prefix);
 }
 
 void RowContext::AddPriceSample(std::optional<double> price, uint8_t decimals,

@@ -11,6 +11,17 @@
 // RowsOutput and applied in row order by the Session afterwards (cross_row.h). So a RowContext
 // only reads shared, immutable data, and several can evaluate rows of one batch at once.
 //
+// Row kinds (types.h RowKind): a row answers only for the fields its kind owns. Report() drops
+// an issue on an empty value of a field the row does not answer for (a variant's empty title, a
+// parent's empty price), so no rule, platform template included, blames a row for what its
+// product or its variants hold. Required() says when an empty value is wrong at all: the field
+// is mapped, the row answers for it, and a selected check type's core or the platform template
+// requires it.
+//
+// Source conventions (BatchSpec::conventions): a value that is one of its field's aliases reads
+// as the alias's meaning (value()), is never reported and never rewritten. A list cell is
+// checked item by item with ForEachItem().
+//
 // Not thread-safe: one RowContext per evaluating thread (a Session lane).
 #pragma once
 
@@ -34,12 +45,12 @@ class PhoneChecker;
 
 class RowContext {
  public:
-  RowContext(const BatchSpec& spec, const ReferenceData& ref, PhoneChecker& phones)
-      : spec_(spec), ref_(ref), phones_(phones) {}
+  RowContext(const BatchSpec& spec, const ReferenceData& ref, PhoneChecker& phones);
 
-  // Starts row `row` (from 1). values[i] belongs to spec.columns[i]; the views must outlive the
-  // row.
-  void Begin(uint64_t row, std::span<const std::string_view> values);
+  // Starts row `row` (from 1), of kind `kind`. values[i] belongs to spec.columns[i]; the views
+  // must outlive the row.
+  void Begin(uint64_t row, std::span<const std::string_view> values,
+             RowKind kind = RowKind::kProduct);
   // Moves this row's issues to out.issues (reported ones in order, then one per fixed field) and
   // its key uses and price sample to out.keys and out.prices.
   void Finish(RowsOutput& out);
@@ -56,23 +67,52 @@ class RowContext {
   void set_date_order(iso_date::DateOrder order) { date_order_ = order; }
 
   bool mapped(Field f) const { return spec_.mapped.test(Index(f)); }
+  RowKind kind() const { return kind_; }
+  // Products and variants: what can be bought. Cross-row checks (duplicate SKUs and GTINs,
+  // price samples) count only these rows.
+  bool purchasable() const { return kind_ == RowKind::kProduct || kind_ == RowKind::kVariant; }
+  // True when an empty value of f is wrong in this row: f is mapped, this row's kind answers for
+  // it, and a selected check type's core or the platform template requires it.
+  bool Required(Field f) const { return required_[static_cast<size_t>(kind_)].test(Index(f)); }
+  // The same, counting the check types' core requirements only (not the platform template's).
+  bool CoreRequired(Field f) const {
+    return core_required_[static_cast<size_t>(kind_)].test(Index(f));
+  }
+  // True when f's cells are lists (a list separator in the source's conventions).
+  bool IsList(Field f) const { return spec_.listed.test(Index(f)); }
   std::string_view original(Field f) const { return original_[Index(f)]; }
   std::string_view value(Field f) const { return current_[Index(f)]; }
 
+  // Reports code on f, once per (code, field) in a row (once per item of a list cell). Dropped
+  // when f's value is empty and this row's kind does not answer for f, or when f's value is one
+  // of its aliases.
   void Report(IssueCode code, Field f, std::string message = {});
-  // Sets f's current value to `value`, recorded as a fix with `code` (a fixable code).
+  // Sets f's current value to `value`, recorded as a fix with `code` (a fixable code). Ignored
+  // when f's value is one of its aliases (kept as the source wrote it).
   void Fix(Field f, std::string value, IssueCode code);
 
+  // Runs check once for each non-empty item of f's list cell (IsList(f)). While it runs, value(f)
+  // is the item without surrounding whitespace, Report() adds to its message which item it is
+  // ("item 2 of 3, 'http:/x.jpg'"), and Fix() rewrites that item only: the cell's fix keeps the
+  // separators, the whitespace around the items and the other items as they were.
+  void ForEachItem(Field f, void (*check)(RowContext&));
+
   // Records that this row uses `key` in `set` (a later row with the same key is a duplicate of
-  // the first row that used it).
-  void UseKey(KeySet set, std::string_view key);
+  // the first row that used it). Returns the key's hash (KeyHash).
+  uint64_t UseKey(KeySet set, std::string_view key);
   // UseKey, and when an earlier row of the batch used the key, reports `code` on `f` with the
   // message `prefix` (a string literal) followed by that row's number. The issue keeps its place
   // among the row's issues (a placeholder until the Session resolves it). A code reported this
   // way must be reported only this way: a placeholder that turns out not to be a duplicate is
   // dropped, yet it has already hidden a Report() of the same (code, field) in this row.
-  void ReportIfUsedBefore(KeySet set, std::string_view key, IssueCode code, Field f,
-                          const char* prefix);
+  uint64_t ReportIfUsedBefore(KeySet set, std::string_view key, IssueCode code, Field f,
+                              const char* prefix);
+  // Records that this row carries `key` (KeySet::kGtin: a GTIN as a number) for `owner` (the
+  // hash of its SKU); when an earlier row carried it for another owner, reports `code` on f with
+  // the message `prefix` followed by that row's number (a placeholder until the Session
+  // resolves it, as ReportIfUsedBefore).
+  void ReportIfCarriedByAnother(uint64_t key, uint64_t owner, IssueCode code, Field f,
+                                const char* prefix);
   // Records the row's price sample for the outlier check; category empty: none.
   // (An optional, though always set: GCC 12 wrongly warns that *price may be uninitialized
   // when the caller unwraps it.)
@@ -80,11 +120,33 @@ class RowContext {
 
  private:
   static size_t Index(Field f) { return static_cast<size_t>(f); }
+  // Reads the aliased fields' values as their meanings (BatchSpec::aliased).
+  void ResolveAliases();
+  // Adds the placeholder of a key use (keys_.back()) unless (code, f) is already reported.
+  void AddPlaceholder(IssueCode code, Field f, const char* prefix);
 
   const BatchSpec& spec_;
   const ReferenceData& ref_;
   PhoneChecker& phones_;
   iso_date::DateOrder date_order_ = iso_date::DateOrder::kUnknown;
+  // Per RowKind: the fields its rows answer for, and those of them that are required.
+  std::array<std::bitset<kFieldCount>, kRowKindCount> answers_{};
+  std::array<std::bitset<kFieldCount>, kRowKindCount> required_{};
+  std::array<std::bitset<kFieldCount>, kRowKindCount> core_required_{};
+  bool has_aliases_ = false;
+  RowKind kind_ = RowKind::kProduct;
+  std::bitset<kFieldCount> alias_hit_;  // this row's value of f is one of f's aliases
+  // ForEachItem's state: the item being checked (1-based; 0: none), how many there are, where
+  // this item's reports start in reported_, its text, and its fix.
+  size_t item_ = 0;
+  size_t item_count_ = 0;
+  Field item_field_{};
+  size_t item_reports_from_ = 0;
+  std::string_view item_text_;
+  bool item_fixed_ = false;
+  IssueCode item_fix_code_{};
+  std::string item_storage_;
+  std::string list_storage_;
   uint64_t row_ = 0;
   std::array<std::string_view, kFieldCount> original_{};
   std::array<std::string_view, kFieldCount> current_{};

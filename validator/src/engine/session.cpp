@@ -54,8 +54,9 @@ class Session::Chunk final : public WorkerPool::Job {
 
   // Under the session's merge_mu_ (merging threads read what this sets).
   void Open(uint64_t first_row, size_t rows, size_t slice_rows, dates::DateOrder date_order,
-            RowReader read) {
+            RowReader read, std::vector<RowKind> kinds) {
     std::lock_guard lock(mu_);
+    kinds_ = std::move(kinds);
     first_row_ = first_row;
     rows_ = rows;
     slice_rows_ = slice_rows;
@@ -68,7 +69,10 @@ class Session::Chunk final : public WorkerPool::Job {
     merged_ = 0;
     offered_ = false;
   }
-  void Close() { read_ = nullptr; }
+  void Close() {
+    read_ = nullptr;
+    kinds_.clear();
+  }
   // Leaves the remaining slices unclaimed (the chunk is being abandoned).
   void Cancel() { next_.store(slices_); }
 
@@ -124,6 +128,8 @@ class Session::Chunk final : public WorkerPool::Job {
   size_t slice_rows() const { return slice_rows_; }
   dates::DateOrder date_order() const { return date_order_; }
   const RowReader& read() const { return read_; }
+  // Row i's kind (a product when the chunk has no kinds).
+  RowKind kind(size_t i) const { return kinds_.empty() ? RowKind::kProduct : kinds_[i]; }
   RowsOutput& output(size_t k) { return outputs_[k]; }
   bool offered() const { return offered_; }
   void set_offered() { offered_ = true; }
@@ -136,6 +142,7 @@ class Session::Chunk final : public WorkerPool::Job {
   size_t slices_ = 0;
   dates::DateOrder date_order_ = dates::DateOrder::kUnknown;  // what its rows are judged with
   RowReader read_;
+  std::vector<RowKind> kinds_;       // empty: all products
   std::vector<RowsOutput> outputs_;  // per slice (capacity reused by the chunks that follow)
   bool offered_ = false;              // offered to the pool (the caller's thread only)
   std::atomic<size_t> next_{0};       // next slice to claim
@@ -147,11 +154,6 @@ class Session::Chunk final : public WorkerPool::Job {
 
 Session::Session(const ReferenceData& ref, BatchSpec spec, WorkerPool* pool)
     : spec_(std::move(spec)), pool_(pool) {
-  // The product check always looks at sku and price; unmapped counts as empty.
-  if (spec_.checks & kProductCheck) {
-    spec_.mapped.set(static_cast<size_t>(Field::kSku));
-    spec_.mapped.set(static_cast<size_t>(Field::kPrice));
-  }
   if (!spec_.today) spec_.today = TodayUtc();
   batch_.date_order = spec_.expiry_date_order;
   const size_t lanes = pool_ ? pool_->threads() : 1;
@@ -237,9 +239,10 @@ dates::DateOrder Session::ObserveRows(size_t n, const RowReader& read) const {
 }
 
 void Session::Evaluate(Lane& lane, uint64_t row, std::span<const std::string_view> values,
-                       RowsOutput& out) {
+                       RowKind kind, RowsOutput& out) {
+  if (kind == RowKind::kImage) return;  // folded into its product's images: never in error
   RowContext& ctx = lane.ctx;
-  ctx.Begin(row, values);
+  ctx.Begin(row, values, kind);
   rules::NormalizeWhitespace(ctx);
   if (spec_.checks & kProductCheck) rules::CheckProduct(ctx);
   if (spec_.checks & kCustomerCheck) rules::CheckCustomer(ctx);
@@ -278,16 +281,20 @@ void Session::MergeState(RowsOutput& out) {
   // Key tables outgrow the caches: load the slot a few keys ahead (see FirstSeen::Prefetch).
   constexpr size_t kAhead = 8;
   const size_t n = out.keys.size();
-  for (size_t j = 0; j < std::min(n, kAhead); ++j) {
-    batch_.keys[static_cast<size_t>(out.keys[j].set)].Prefetch(out.keys[j].hash);
-  }
-  for (size_t j = 0; j < n; ++j) {
-    if (j + kAhead < n) {
-      const KeyUse& ahead = out.keys[j + kAhead];
-      batch_.keys[static_cast<size_t>(ahead.set)].Prefetch(ahead.hash);
+  auto prefetch = [this](const KeyUse& k) {
+    if (k.set == KeySet::kGtin) {
+      batch_.gtins.Prefetch(k.hash);
+    } else {
+      batch_.keys[static_cast<size_t>(k.set)].Prefetch(k.hash);
     }
+  };
+  for (size_t j = 0; j < std::min(n, kAhead); ++j) prefetch(out.keys[j]);
+  for (size_t j = 0; j < n; ++j) {
+    if (j + kAhead < n) prefetch(out.keys[j + kAhead]);
     const KeyUse& k = out.keys[j];
-    const auto first = batch_.keys[static_cast<size_t>(k.set)].InsertHash(k.hash, k.row);
+    const auto first = k.set == KeySet::kGtin
+                           ? batch_.gtins.Insert(k.hash, k.row, k.owner)
+                           : batch_.keys[static_cast<size_t>(k.set)].InsertHash(k.hash, k.row);
     if (k.issue == KeyUse::kNoIssue) continue;
     Issue& issue = out.issues[k.issue];
     if (first) {
@@ -313,7 +320,8 @@ void Session::Emit(RowsOutput& out, const IssueSink& sink) {
   out.Clear();
 }
 
-void Session::AddRow(std::span<const std::string_view> values, std::vector<Issue>& out) {
+void Session::AddRow(std::span<const std::string_view> values, std::vector<Issue>& out,
+                     RowKind kind) {
   if (begun_ != ended_) std::abort();  // broken contract: a chunk is being evaluated
   Observe(values);
   ++rows_;
@@ -321,19 +329,21 @@ void Session::AddRow(std::span<const std::string_view> values, std::vector<Issue
   row_flags_.push_back(0);
   Lane& lane = *lanes_[0];
   lane.ctx.set_date_order(batch_.date_order);
-  Evaluate(lane, rows_, values, row_out_);
+  Evaluate(lane, rows_, values, kind, row_out_);
   MergeState(row_out_);
   Emit(row_out_, [&out](Issue&& issue) { out.push_back(std::move(issue)); });
 }
 
-void Session::BeginRows(size_t n, RowReader read) {
+void Session::BeginRows(size_t n, RowReader read, std::vector<RowKind> kinds) {
   if (begun_ - ended_ >= kMaxOpenChunks) std::abort();  // broken contract: EndRows first
   const dates::DateOrder observed = ObserveRows(n, read);
-  BeginRows(n, std::move(read), observed);
+  BeginRows(n, std::move(read), observed, std::move(kinds));
 }
 
-void Session::BeginRows(size_t n, RowReader read, dates::DateOrder observed) {
+void Session::BeginRows(size_t n, RowReader read, dates::DateOrder observed,
+                        std::vector<RowKind> kinds) {
   if (begun_ - ended_ >= kMaxOpenChunks) std::abort();  // broken contract: EndRows first
+  if (!kinds.empty() && kinds.size() != n) std::abort();  // broken contract: one kind a row
   // A chunk is judged with what the rows up to its own end show; an open chunk before it keeps
   // what it was begun with.
   if (ObservesDates()) batch_.date_order = iso_date::Combine(batch_.date_order, observed);
@@ -353,7 +363,8 @@ void Session::BeginRows(size_t n, RowReader read, dates::DateOrder observed) {
       next_merge_ = nullptr;
     }
     if (head != nullptr && head->NextToMerge() == Chunk::kAllMerged) head = nullptr;
-    chunk.Open(rows_begun_ + 1, n, slice_rows, batch_.date_order, std::move(read));
+    chunk.Open(rows_begun_ + 1, n, slice_rows, batch_.date_order, std::move(read),
+               std::move(kinds));
     if (head == nullptr) {
       head = &chunk;
     } else {
@@ -380,8 +391,10 @@ void Session::EvaluateSlice(Lane& lane, Chunk& chunk, size_t k) {
   const uint64_t first_row = chunk.first_row();
   const RowReader& read = chunk.read();
   for (size_t i = begin; i < end; ++i) {
+    const RowKind kind = chunk.kind(i);
+    if (kind == RowKind::kImage) continue;  // nothing to read: it gets no issue
     read(i, lane.values);
-    Evaluate(lane, first_row + i, lane.values, out);
+    Evaluate(lane, first_row + i, lane.values, kind, out);
   }
 }
 
@@ -411,8 +424,9 @@ void Session::EndRows(const IssueSink& sink) {
   ++ended_;
 }
 
-void Session::AddRows(size_t n, RowReader read, std::vector<Issue>& out) {
-  BeginRows(n, std::move(read));
+void Session::AddRows(size_t n, RowReader read, std::vector<Issue>& out,
+                      std::vector<RowKind> kinds) {
+  BeginRows(n, std::move(read), std::move(kinds));
   EndRows([&out](Issue&& issue) { out.push_back(std::move(issue)); });
 }
 

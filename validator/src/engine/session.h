@@ -9,6 +9,10 @@
 // session keeps numbers, not text).
 //   Stats st = s.stats();
 //
+// Row kinds (types.h RowKind, row_context.h): each row is evaluated as its kind says; image rows
+// are counted and get no issue; cross-row checks (duplicate SKUs and GTINs, price samples) see
+// products and variants only.
+//
 // Rows are numbered from 1 in the order they are added, across any number of chunks. Row-level
 // issues, including duplicates of earlier rows, come out as each row is added; only the checks
 // that need the whole batch (outliers) wait for Finish(). Memory per row is one byte of flags
@@ -77,28 +81,32 @@ class Session {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  // values[i] is the value of spec.columns[i]; missing trailing values count as empty.
-  void AddRow(std::span<const std::string_view> values, std::vector<Issue>& out);
+  // values[i] is the value of spec.columns[i]; missing trailing values count as empty. An image
+  // row (RowKind::kImage) is counted and gets no issue.
+  void AddRow(std::span<const std::string_view> values, std::vector<Issue>& out,
+              RowKind kind = RowKind::kProduct);
 
   // Adds rows [0, n) of a chunk: the same issues, in the same order, as Observe() on every row
   // followed by AddRow() on every row. BeginRows observes the rows and offers the evaluation to
   // the pool, then returns; EndRows takes part in it and passes the oldest open chunk's issues
   // to sink, in row order, as slices finish. At most kMaxOpenChunks chunks are open (begun and
   // not ended); no other call while one is. `read` (and what it reads) must stay valid until
-  // the EndRows that ends its chunk returns.
+  // the EndRows that ends its chunk returns. `kinds`: one per row, or empty when every row is a
+  // product (the usual case, which costs nothing).
   static constexpr size_t kMaxOpenChunks = 2;
-  void BeginRows(size_t n, RowReader read);
+  void BeginRows(size_t n, RowReader read, std::vector<RowKind> kinds = {});
   // The same, with what the chunk's rows show already worked out by ObserveRows (on another
   // thread, e.g. the one that read the chunk): BeginRows then has nothing to read before it
   // offers the evaluation.
-  void BeginRows(size_t n, RowReader read, dates::DateOrder observed);
+  void BeginRows(size_t n, RowReader read, dates::DateOrder observed,
+                 std::vector<RowKind> kinds = {});
   // What rows [0, n) show of the column-wide conventions, combined, as BeginRows would observe
   // them. Reads only the spec: any thread, while the session evaluates another chunk.
   dates::DateOrder ObserveRows(size_t n, const RowReader& read) const;
   // The same, reading only the columns it looks at (one value a row instead of all of them).
   dates::DateOrder ObserveRows(size_t n, const ValueReader& value) const;
   void EndRows(const IssueSink& sink);
-  void AddRows(size_t n, RowReader read, std::vector<Issue>& out);
+  void AddRows(size_t n, RowReader read, std::vector<Issue>& out, std::vector<RowKind> kinds = {});
   // Learns from a row what column-wide conventions it shows (the day/month order of
   // expiry_date), without checking it. Callers that hold several rows at once observe them all
   // before adding them, so an early row benefits from a later one (docs/issue-codes.md,
@@ -131,8 +139,8 @@ class Session {
   class Chunk;
 
   bool ObservesDates() const;
-  // Runs the rules on one row into out (RowContext::Finish).
-  void Evaluate(Lane& lane, uint64_t row, std::span<const std::string_view> values,
+  // Runs the rules on one row into out (RowContext::Finish); nothing for an image row.
+  void Evaluate(Lane& lane, uint64_t row, std::span<const std::string_view> values, RowKind kind,
                 RowsOutput& out);
   // Evaluates slice k of an open chunk with lane (any thread).
   void EvaluateSlice(Lane& lane, Chunk& chunk, size_t k);

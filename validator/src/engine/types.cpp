@@ -1,6 +1,46 @@
 #include "types.h"
 
+#include <algorithm>
+
+#include "text.h"
+
 namespace dq::validator {
+namespace {
+
+template <typename... F>
+std::bitset<kFieldCount> Fields(F... fields) {
+  std::bitset<kFieldCount> out;
+  (out.set(static_cast<size_t>(fields)), ...);
+  return out;
+}
+
+const std::bitset<kFieldCount> kProductLevel =
+    Fields(Field::kTitle, Field::kDescription, Field::kBrand, Field::kImageUrl, Field::kCategory);
+const std::bitset<kFieldCount> kPurchasable =
+    Fields(Field::kSku, Field::kPrice, Field::kCompareAtPrice, Field::kCostPrice, Field::kStockQty,
+           Field::kWeight, Field::kGtin, Field::kAvailability);
+
+}  // namespace
+
+std::bitset<kFieldCount> FieldsAnsweredBy(RowKind kind) {
+  const std::bitset<kFieldCount> all = ~std::bitset<kFieldCount>();
+  switch (kind) {
+    case RowKind::kProduct: return all;
+    case RowKind::kVariant: return all & ~kProductLevel;
+    case RowKind::kParent: return all & ~kPurchasable;
+    case RowKind::kImage: return {};
+  }
+  return {};
+}
+
+std::bitset<kFieldCount> CoreRequiredFields(uint8_t checks) {
+  std::bitset<kFieldCount> out;
+  if (checks & kProductCheck) out |= Fields(Field::kSku, Field::kPrice, Field::kTitle);
+  if (checks & kCustomerCheck) out |= Fields(Field::kEmail);
+  if (checks & kInventoryCheck) out |= Fields(Field::kSku, Field::kStockQty);
+  if (checks & kPriceCheck) out |= Fields(Field::kPrice);
+  return out;
+}
 
 std::optional<Field> ParseField(std::string_view name) {
   if (auto i = IndexOf(kStandardFields, name)) return static_cast<Field>(*i);
@@ -39,8 +79,12 @@ Result<BatchSpec> BatchSpec::Make(std::span<const std::string> fields,
 }
 
 Status BatchSpec::SetWeightUnit(std::string_view unit) {
+  weight_unit_known = true;
   if (unit.empty() || unit == "g") {
     weight_grams_per_unit = 0;
+  } else if (unit == "unknown") {
+    weight_grams_per_unit = 0;
+    weight_unit_known = false;
   } else if (unit == "kg") {
     weight_grams_per_unit = 1000;
   } else if (unit == "lb") {
@@ -49,9 +93,47 @@ Status BatchSpec::SetWeightUnit(std::string_view unit) {
     weight_grams_per_unit = 28.349523125;
   } else {
     return Status(ErrorCode::kInvalidRequest,
-                  "unknown weight unit '" + std::string(unit) + "'; use g, kg, lb or oz");
+                  "unknown weight unit '" + std::string(unit) + "'; use g, kg, lb, oz or unknown");
   }
   weight_unit = std::string(unit);
+  return Status::Ok();
+}
+
+Status BatchSpec::AddConvention(std::string_view field, std::string_view list_separator,
+                                std::vector<std::pair<std::string, std::string>> aliases) {
+  const std::string name(field);
+  const auto f = ParseField(field);
+  if (!f) {
+    return Status(ErrorCode::kInvalidRequest, "conventions: unknown standard field '" + name + "'");
+  }
+  const size_t i = static_cast<size_t>(*f);
+  if (!mapped.test(i)) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "conventions: field '" + name + "' is not one of the batch's fields");
+  }
+  if (has_convention.test(i)) {
+    return Status(ErrorCode::kInvalidRequest, "conventions: field '" + name + "' is listed twice");
+  }
+  for (auto& [spelling, meaning] : aliases) {
+    std::string key(text::Trim(spelling));
+    for (char& c : key) c = text::ToLower(c);
+    spelling = std::move(key);
+  }
+  std::sort(aliases.begin(), aliases.end());
+  aliases.erase(std::unique(aliases.begin(), aliases.end()), aliases.end());
+  for (size_t k = 1; k < aliases.size(); ++k) {
+    if (aliases[k].first == aliases[k - 1].first) {
+      return Status(ErrorCode::kInvalidRequest,
+                    "conventions: field '" + name + "' gives the alias '" + aliases[k].first +
+                        "' two meanings (aliases are compared trimmed and without regard to "
+                        "case)");
+    }
+  }
+  has_convention.set(i);
+  listed.set(i, !list_separator.empty());
+  aliased.set(i, !aliases.empty());
+  conventions[i].list_separator = std::string(list_separator);
+  conventions[i].aliases = std::move(aliases);
   return Status::Ok();
 }
 

@@ -2,12 +2,14 @@
 // Pure data; no I/O.
 #pragma once
 
+#include <array>
 #include <bitset>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "dq/common/date_order.h"
@@ -72,6 +74,29 @@ enum class Platform : uint8_t {
   kMarketplace5,
 };
 
+// What a row is in a source whose products span several rows (proto RowKind, same numbers).
+// Product-level fields (title, description, brand, image_url, category) are answered for by
+// products and parents; purchasable fields (sku, price, compare_at_price, cost_price, stock_qty,
+// weight, gtin, availability) by products and variants; every other field by all three. Image
+// rows get no issue at all.
+enum class RowKind : uint8_t { kProduct = 0, kVariant = 1, kParent = 2, kImage = 3 };
+inline constexpr size_t kRowKindCount = 4;
+
+// The fields a row of `kind` answers for: an empty value in any other field is never its fault.
+std::bitset<kFieldCount> FieldsAnsweredBy(RowKind kind);
+// The core fields the selected check types require (product: sku, price, title; customer:
+// email; inventory: sku, stock_qty; price: price; shipping: none).
+std::bitset<kFieldCount> CoreRequiredFields(uint8_t checks);
+
+// How the source writes one field (proto FieldConvention).
+struct FieldConvention {
+  // Non-empty: a cell is a list of items separated by this string, each checked on its own.
+  std::string list_separator;
+  // Source spellings (trimmed, ASCII lower-cased, sorted) and their standard meaning. A value
+  // that is one of them is valid as it is and never rewritten.
+  std::vector<std::pair<std::string, std::string>> aliases;
+};
+
 // What a batch checks and how its row values are laid out.
 struct BatchSpec {
   std::vector<Field> columns;  // row value i is the value of columns[i]
@@ -82,9 +107,24 @@ struct BatchSpec {
   // takes the current UTC date once, when it is constructed. Tests set it.
   std::optional<int32_t> today;
   // Grams per unit of a bare weight value, when the weight column's header names a unit
-  // ("Weight (kg)": 1000). 0: the values are grams (or carry their own unit).
+  // ("Weight (kg)": 1000). 0: the values are grams (or carry their own unit), or their unit is
+  // unknown (weight_unit_known false).
   double weight_grams_per_unit = 0;
-  std::string weight_unit;  // "kg", "lb", "oz", "g" or "" (for messages)
+  std::string weight_unit;  // "kg", "lb", "oz", "g", "unknown" or "" (for messages)
+  // False for weight_unit "unknown": a bare number is not assumed to be grams; it is only checked
+  // as a non-negative number (no conversion, no plausibility verdict).
+  bool weight_unit_known = true;
+  // True when the caller saw, over the whole gtin column, that bare GTINs lost their leading
+  // zeros: only then is zero-padding a fix (GTIN_LEADING_ZEROS_RESTORED).
+  bool gtin_padding_evidence = false;
+  // The source platform the caller detected (for messages only; the rules never read it).
+  std::string source;
+  // Per field, how the source writes it; `listed` and `aliased` say which fields have a list
+  // separator or aliases (tested on the hot path instead of the strings).
+  std::array<FieldConvention, kFieldCount> conventions;
+  std::bitset<kFieldCount> listed;
+  std::bitset<kFieldCount> aliased;
+  std::bitset<kFieldCount> has_convention;
   // The day/month order of the expiry_date column as the caller saw it in the whole file (jobs:
   // the gateway reads the file before any row is sent). kUnknown: the session learns it from the
   // rows it is given, as they come.
@@ -95,8 +135,13 @@ struct BatchSpec {
   static Result<BatchSpec> Make(std::span<const std::string> fields,
                                 std::span<const std::string> check_types,
                                 std::string_view platform);
-  // "g", "kg", "lb", "oz" or "" (grams). Errors: kInvalidRequest for another unit.
+  // "g", "kg", "lb", "oz", "unknown" or "" (grams). Errors: kInvalidRequest for another unit.
   Status SetWeightUnit(std::string_view unit);
+  // Adds the convention of one field. Errors (kInvalidRequest): an unknown field name, a field
+  // that is not among the batch's fields, a field given a convention twice, two aliases that are
+  // the same spelling once trimmed and lower-cased.
+  Status AddConvention(std::string_view field, std::string_view list_separator,
+                       std::vector<std::pair<std::string, std::string>> aliases);
   // "day_first", "month_first", "conflicting" or "" (unknown). Errors: kInvalidRequest.
   Status SetExpiryDateOrder(std::string_view order);
 };

@@ -1,6 +1,7 @@
 #include "convert.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dq::validator::rpc {
@@ -14,9 +15,17 @@ Result<BatchSpec> FromProto(const v1::BatchSpec& spec) {
   std::vector<std::string> fields(spec.fields().begin(), spec.fields().end());
   std::vector<std::string> checks(spec.check_types().begin(), spec.check_types().end());
   auto out = BatchSpec::Make(fields, checks, spec.platform());
-  if (out.ok()) {
-    if (Status s = out->SetWeightUnit(spec.weight_unit()); !s.ok()) return s;
-    if (Status s = out->SetExpiryDateOrder(spec.expiry_date_order()); !s.ok()) return s;
+  if (!out.ok()) return out;
+  if (Status s = out->SetWeightUnit(spec.weight_unit()); !s.ok()) return s;
+  if (Status s = out->SetExpiryDateOrder(spec.expiry_date_order()); !s.ok()) return s;
+  out->source = spec.source();
+  out->gtin_padding_evidence = spec.gtin_padding_evidence();
+  for (const v1::FieldConvention& c : spec.conventions()) {
+    std::vector<std::pair<std::string, std::string>> aliases(c.value_aliases().begin(),
+                                                             c.value_aliases().end());
+    if (Status s = out->AddConvention(c.field(), c.list_separator(), std::move(aliases)); !s.ok()) {
+      return s;
+    }
   }
   return out;
 }

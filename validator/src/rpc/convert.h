@@ -10,6 +10,9 @@
 
 namespace dq::validator::rpc {
 
+// Errors (kInvalidRequest): an unknown field, check type, platform, weight unit or date order; a
+// field listed twice; a value_index of another length than fields; a convention for an unknown
+// field, a field not in fields, or a field given twice (BatchSpec::AddConvention).
 Result<BatchSpec> FromProto(const v1::BatchSpec& spec);
 void ToProto(const Issue& issue, v1::Issue* out);
 void ToProto(const Stats& stats, v1::Stats* out);

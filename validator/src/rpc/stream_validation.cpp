@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,39 @@ struct RowsIn {
   size_t count = 0;
   Session::RowReader read;
   Session::ValueReader value;
+  std::vector<RowKind> kinds;  // one per row, or empty when every row is a product
 };
+
+// A RowKind from the wire (proto3 keeps numbers it does not know), or nullopt.
+std::optional<RowKind> KindOf(int kind) {
+  if (kind < 0 || kind >= static_cast<int>(kRowKindCount)) return std::nullopt;
+  return static_cast<RowKind>(kind);
+}
+
+std::string UnknownKind(uint64_t row, int kind) {
+  return "row " + std::to_string(row) + " has the unknown kind " + std::to_string(kind) +
+         "; a row is a product (0), variant (1), parent (2) or image (3)";
+}
+
+// The kinds of packed rows: checked, and left empty when every row is a product.
+Result<std::vector<RowKind>> PackedKinds(const v1::PackedRows& packed, uint64_t rows_before) {
+  std::vector<RowKind> kinds;
+  if (packed.kinds_size() == 0) return kinds;
+  if (static_cast<size_t>(packed.kinds_size()) != packed.rows()) {
+    return BadRows("packed rows: " + std::to_string(packed.kinds_size()) + " kinds for " +
+                   std::to_string(packed.rows()) + " rows; send one kind a row, or none");
+  }
+  bool all_products = true;
+  for (int i = 0; i < packed.kinds_size(); ++i) {
+    const auto kind = KindOf(packed.kinds(i));
+    if (!kind) return BadRows("packed rows: " + UnknownKind(rows_before + i + 1, packed.kinds(i)));
+    all_products = all_products && *kind == RowKind::kProduct;
+  }
+  if (all_products) return kinds;
+  kinds.reserve(static_cast<size_t>(packed.kinds_size()));
+  for (int k : packed.kinds()) kinds.push_back(static_cast<RowKind>(k));
+  return kinds;
+}
 
 // Checks that each row has exactly one value per field or, with a value_index, at least one
 // value past the highest index.
@@ -70,6 +103,8 @@ Result<RowsIn> ReadRows(const v1::BatchSpec& spec, size_t width, const Rows& row
                      " bytes, the data has " + std::to_string(packed.data().size()));
     }
     if (!text::IsValidUtf8(packed.data())) return BadRows("packed rows: data is not UTF-8");
+    auto kinds = PackedKinds(packed, rows_before);
+    if (!kinds.ok()) return kinds.status();
     const std::string_view data = packed.data();
     // Value k of row i: its column's offset is the row's start plus the lengths before it.
     auto value = [&packed, &index, data, n, shared_starts](size_t i,
@@ -101,11 +136,20 @@ Result<RowsIn> ReadRows(const v1::BatchSpec& spec, size_t width, const Rows& row
                       for (uint32_t k : index) values.push_back(all[k]);
                     }
                   },
-                  std::move(value)};
+                  std::move(value), std::move(*kinds)};
   }
+  bool all_products = true;
   for (int i = 0; i < rows.size(); ++i) {
     const size_t n = static_cast<size_t>(rows[i].values_size());
     if (index.empty() ? n != width : n < needed) return wrong_count(static_cast<uint64_t>(i), n);
+    const auto kind = KindOf(rows[i].kind());
+    if (!kind) return BadRows(UnknownKind(rows_before + i + 1, rows[i].kind()));
+    all_products = all_products && *kind == RowKind::kProduct;
+  }
+  std::vector<RowKind> kinds;
+  if (!all_products) {
+    kinds.reserve(static_cast<size_t>(rows.size()));
+    for (const v1::Row& row : rows) kinds.push_back(static_cast<RowKind>(row.kind()));
   }
   // Reads only: called from several threads at once.
   return RowsIn{static_cast<size_t>(rows.size()),
@@ -123,7 +167,8 @@ Result<RowsIn> ReadRows(const v1::BatchSpec& spec, size_t width, const Rows& row
                   const size_t column = index.empty() ? k : index[static_cast<int>(k)];
                   if (column >= static_cast<size_t>(row.values_size())) return {};
                   return row.values(static_cast<int>(column));
-                }};
+                },
+                std::move(kinds)};
 }
 
 }  // namespace
@@ -143,7 +188,7 @@ Result<StreamValidation::Checked> StreamValidation::Check(const v1::RowChunk& ch
                        rows_before);
   if (!read.ok()) return read.status();
   const dates::DateOrder observed = session_.ObserveRows(read->count, read->value);
-  return Checked{read->count, std::move(read->read), observed};
+  return Checked{read->count, std::move(read->read), observed, std::move(read->kinds)};
 }
 
 Status StreamValidation::Begin(const v1::RowChunk& chunk) {
@@ -154,7 +199,8 @@ Status StreamValidation::Begin(const v1::RowChunk& chunk) {
 }
 
 void StreamValidation::Begin(Checked checked) {
-  session_.BeginRows(checked.rows, std::move(checked.read), checked.observed);
+  session_.BeginRows(checked.rows, std::move(checked.read), checked.observed,
+                     std::move(checked.kinds));
   ++open_;
 }
 
@@ -192,7 +238,7 @@ Status ValidateBatch(const ReferenceData& ref, const v1::ValidateRequest& reques
   if (!read.ok()) return read.status();
   std::vector<Issue> issues;
   const dates::DateOrder observed = session.ObserveRows(read->count, read->value);
-  session.BeginRows(read->count, std::move(read->read), observed);
+  session.BeginRows(read->count, std::move(read->read), observed, std::move(read->kinds));
   session.EndRows([&issues](Issue&& issue) { issues.push_back(std::move(issue)); });
   session.Finish(issues);
   // Batch-level issues come last; the response is ordered by row.

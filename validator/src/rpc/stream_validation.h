@@ -21,6 +21,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "../engine/reference_data.h"
 #include "../engine/session.h"
@@ -44,11 +45,13 @@ class StreamValidation {
     size_t rows = 0;
     Session::RowReader read;
     dates::DateOrder observed = dates::DateOrder::kUnknown;
+    std::vector<RowKind> kinds;  // one per row, or empty when every row is a product
   };
 
   // Checks that every row of chunk has the values the spec needs, then starts evaluating them.
   // chunk must stay alive and unchanged until End() returns. Errors: kInvalidRequest naming the
-  // first row with a wrong value count (nothing is started then).
+  // first row with a wrong value count or an unknown kind, or packed kinds of another count than
+  // the rows (nothing is started then).
   Status Begin(const v1::RowChunk& chunk);
   // Begin's check alone, for a chunk that will follow `rows_before` rows; any thread, also while
   // another chunk is being evaluated.

@@ -28,7 +28,7 @@ bool DomainHasUpper(std::string_view v) {
 bool CheckEmail(RowContext& ctx) {
   std::string_view v = ctx.value(Field::kEmail);
   if (v.empty()) {
-    ctx.Report(IssueCode::MISSING_EMAIL, Field::kEmail);
+    if (ctx.Required(Field::kEmail)) ctx.Report(IssueCode::MISSING_EMAIL, Field::kEmail);
     return false;
   }
   // The whitespace rule has trimmed it; fold that and the domain's case into one fix.
@@ -93,7 +93,7 @@ std::string_view CheckCountryCode(RowContext& ctx, Field f) {
   const ReferenceData& ref = ctx.ref();
   if (ref.IsCountryAlpha2(v)) return v;
   if (v.empty()) {
-    ctx.Report(IssueCode::INVALID_COUNTRY_CODE, f, "Country is empty");
+    if (ctx.Required(f)) ctx.Report(IssueCode::INVALID_COUNTRY_CODE, f, "Country is empty");
     return {};
   }
   if (v.size() == 2 || v.size() == 3) {

@@ -1,5 +1,6 @@
 // The product check's GTIN rule (rules-reference.md §1): separators, spreadsheet damage,
-// length, GS1 check digit, UPC-E, ISBN-10/13, restricted and coupon prefixes.
+// length, GS1 check digit, UPC-E, ISBN-10/13, restricted and coupon prefixes; and the batch-level
+// DUPLICATE_GTIN (one GTIN on two SKUs).
 #include "../gtin.h"
 #include "../text.h"
 #include "rules.h"
@@ -35,11 +36,9 @@ bool CheckIsbn10(RowContext& ctx, std::string_view v) {
   return false;  // ten digits that are no ISBN-10: maybe a UPC that lost two zeros
 }
 
-}  // namespace
-
-void CheckGtin(RowContext& ctx) {
+// One GTIN (a cell, or an item of a list cell).
+void CheckOneGtin(RowContext& ctx) {
   std::string_view v = ctx.value(Field::kGtin);
-  if (v.empty()) return;
   if (gtin::LooksScientific(v)) {
     ctx.Report(IssueCode::GTIN_SCIENTIFIC_NOTATION, Field::kGtin);
     return;
@@ -73,9 +72,12 @@ void CheckGtin(RowContext& ctx) {
     ctx.Report(IssueCode::INVALID_GTIN, Field::kGtin, "GTIN must contain only digits");
     return;
   }
-  // Lost leading zeros: a 9-11 digit value whose check digit passes is a UPC-A without its
-  // leading zeros (padding with zeros never changes the GS1 sum, so the check is certain).
-  if (v.size() >= 9 && v.size() <= 11 && gtin::Gs1Valid(v)) {
+  // Lost leading zeros: a 9-11 digit value whose check digit passes may be a UPC-A without its
+  // leading zeros (padding with zeros never changes the GS1 sum). About one random number in ten
+  // passes too, so the padding is a fix only when the caller saw, over the whole column, that
+  // the values lost their zeros (BatchSpec::gtin_padding_evidence); otherwise the length is
+  // reported below.
+  if (ctx.spec().gtin_padding_evidence && v.size() >= 9 && v.size() <= 11 && gtin::Gs1Valid(v)) {
     std::string padded(12 - v.size(), '0');
     padded.append(v);
     ctx.Fix(Field::kGtin, std::move(padded), IssueCode::GTIN_LEADING_ZEROS_RESTORED);
@@ -114,6 +116,27 @@ void CheckGtin(RowContext& ctx) {
   } else if (prefix == gtin::Prefix::kCoupon) {
     ctx.Report(IssueCode::GTIN_COUPON_PREFIX, Field::kGtin);
   }
+}
+
+}  // namespace
+
+void CheckGtin(RowContext& ctx) {
+  if (ctx.value(Field::kGtin).empty()) return;  // a GTIN is never required
+  ctx.ForEachItem(Field::kGtin, CheckOneGtin);
+}
+
+void CheckGtinOwner(RowContext& ctx, uint64_t sku_hash) {
+  if (!ctx.purchasable() || ctx.IsList(Field::kGtin)) return;
+  const std::string_view v = ctx.value(Field::kGtin);
+  if (v.size() < 8 || v.size() > 14) return;
+  uint64_t key = 0;  // the GTIN as a number: 0012345678905 and 012345678905 are one GTIN
+  for (char c : v) {
+    if (!text::IsDigit(c)) return;
+    key = key * 10 + static_cast<uint64_t>(c - '0');
+  }
+  if (key == 0) return;
+  ctx.ReportIfCarriedByAnother(key, sku_hash, IssueCode::DUPLICATE_GTIN, Field::kGtin,
+                               "GTIN is already used by another SKU in row ");
 }
 
 }  // namespace dq::validator::rules

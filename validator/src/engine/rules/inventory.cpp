@@ -1,4 +1,5 @@
-// The inventory check: stock quantity, reorder point, expiry date and warehouse id.
+// The inventory check: stock quantity, reorder point, expiry date and warehouse id. Its core
+// requires sku and stock_qty; any other empty value is fine.
 #include <charconv>
 
 #include "../iso_date.h"
@@ -34,11 +35,16 @@ std::string_view WholeNumber(RowContext& ctx, Field f) {
 }
 
 std::optional<int64_t> CheckStock(RowContext& ctx) {
+  if (ctx.value(Field::kStockQty).empty()) {
+    if (ctx.Required(Field::kStockQty)) {
+      ctx.Report(IssueCode::INVALID_STOCK_QTY, Field::kStockQty, "Stock quantity is empty");
+    }
+    return std::nullopt;
+  }
   const std::string_view v = WholeNumber(ctx, Field::kStockQty);
   const auto qty = ParseInteger(v);
   if (!qty) {
-    ctx.Report(IssueCode::INVALID_STOCK_QTY, Field::kStockQty,
-               v.empty() ? "Stock quantity is empty" : std::string());
+    ctx.Report(IssueCode::INVALID_STOCK_QTY, Field::kStockQty);
     return std::nullopt;
   }
   if (*qty < 0) {
@@ -107,9 +113,8 @@ bool IsSaneWarehouseId(std::string_view v) {
 
 void CheckWarehouse(RowContext& ctx) {
   const std::string_view v = ctx.value(Field::kWarehouseId);
-  if (v.empty()) {
-    ctx.Report(IssueCode::MISSING_WAREHOUSE_ID, Field::kWarehouseId);
-  } else if (!IsSaneWarehouseId(v)) {
+  if (v.empty()) return;  // never required
+  if (!IsSaneWarehouseId(v)) {
     ctx.Report(IssueCode::INVALID_WAREHOUSE_ID, Field::kWarehouseId);
   }
 }
@@ -117,6 +122,12 @@ void CheckWarehouse(RowContext& ctx) {
 }  // namespace
 
 void CheckInventory(RowContext& ctx) {
+  // The inventory core requires a SKU; the product check reports it when it runs, and a template
+  // that requires one reports it too (PLATFORM_MISSING_FIELD).
+  if (!ctx.checks(kProductCheck) && ctx.mapped(Field::kSku) && ctx.value(Field::kSku).empty() &&
+      ctx.CoreRequired(Field::kSku) && !PlatformRequires(ctx.spec().platform, Field::kSku)) {
+    ctx.Report(IssueCode::MISSING_SKU, Field::kSku);
+  }
   std::optional<int64_t> stock, point;
   if (ctx.mapped(Field::kStockQty)) stock = CheckStock(ctx);
   if (ctx.mapped(Field::kReorderPoint)) point = CheckReorderPoint(ctx);

@@ -25,14 +25,15 @@ void CheckPrice(RowContext& ctx) {
   }
   if (!ctx.checks(kProductCheck) && ctx.mapped(Field::kCurrency)) CheckCurrency(ctx);
 
-  const std::string_view price_text = ctx.value(Field::kPrice);
+  // With search_merchant the price keeps its code ("15.00 USD"): its number is what counts.
+  const std::string_view price_text = AmountNumber(ctx, ctx.value(Field::kPrice));
   std::optional<double> price = text::ParsePlainDecimal(price_text);
   if (price && *price <= 0) price.reset();
 
   if (ctx.mapped(Field::kCompareAtPrice) && !ctx.value(Field::kCompareAtPrice).empty()) {
-    bool ambiguous = false;
-    const auto compare_at = NormalizedAmount(ctx, Field::kCompareAtPrice, &ambiguous);
-    if (ambiguous) {
+    bool reported = false;
+    const auto compare_at = NormalizedAmount(ctx, Field::kCompareAtPrice, &reported);
+    if (reported) {
       // reported; not judged further
     } else if (!compare_at || *compare_at <= 0) {
       ctx.Report(IssueCode::INVALID_COMPARE_AT_PRICE, Field::kCompareAtPrice);
@@ -42,9 +43,9 @@ void CheckPrice(RowContext& ctx) {
   }
 
   if (ctx.mapped(Field::kCostPrice) && !ctx.value(Field::kCostPrice).empty()) {
-    bool ambiguous = false;
-    const auto cost = NormalizedAmount(ctx, Field::kCostPrice, &ambiguous);
-    if (ambiguous) {
+    bool reported = false;
+    const auto cost = NormalizedAmount(ctx, Field::kCostPrice, &reported);
+    if (reported) {
       // reported; not judged further
     } else if (!cost) {
       ctx.Report(IssueCode::INVALID_COST_PRICE, Field::kCostPrice);
@@ -59,7 +60,8 @@ void CheckPrice(RowContext& ctx) {
     }
   }
 
-  if (price) {
+  // Outliers are judged among what can be bought: a parent's price (if any) is no sample.
+  if (price && ctx.purchasable()) {
     const std::string_view category =
         ctx.mapped(Field::kCategory) ? ctx.value(Field::kCategory) : std::string_view();
     ctx.AddPriceSample(price, Decimals(price_text), category);

@@ -1,4 +1,10 @@
 // The product check: SKU, price, title, image URL, brand, availability, GTIN, currency.
+//
+// Only mapped fields are checked, and an empty value is wrong only when it is required
+// (RowContext::Required: the core's sku, price and title, or the platform template's fields, for
+// the row kinds that answer for them). With platform search_merchant, values are judged and fixed
+// in Merchant Center's formats: a price keeps its ISO 4217 code ("15.00 USD") and Google's
+// availability spellings are valid.
 #include "../reference_data.h"
 #include "../text.h"
 #include "rules.h"
@@ -13,20 +19,31 @@ bool PlatformOwns(const RowContext& ctx, Field f) {
   return PlatformRequires(ctx.spec().platform, f);
 }
 
-void CheckSku(RowContext& ctx) {
+bool IsSearchMerchant(const RowContext& ctx) {
+  return ctx.spec().platform == Platform::kSearchMerchant;
+}
+
+// Returns the hash of the row's SKU when it counts among the batch's SKUs (a purchasable row
+// with a SKU), else 0.
+uint64_t CheckSku(RowContext& ctx) {
   const std::string_view sku = ctx.value(Field::kSku);
   if (sku.empty()) {
-    ctx.Report(IssueCode::MISSING_SKU, Field::kSku);
-    return;
+    if (ctx.Required(Field::kSku)) ctx.Report(IssueCode::MISSING_SKU, Field::kSku);
+    return 0;
   }
-  ctx.ReportIfUsedBefore(KeySet::kSku, sku, IssueCode::DUPLICATE_SKU, Field::kSku,
-                         "SKU is already used by row ");
+  // Duplicates only among what can be bought: a parent shares nothing with its variants' SKUs.
+  if (!ctx.purchasable()) return 0;
+  return ctx.ReportIfUsedBefore(KeySet::kSku, sku, IssueCode::DUPLICATE_SKU, Field::kSku,
+                                "SKU is already used by row ");
 }
 
 void CheckTitle(RowContext& ctx) {
   const std::string_view title = ctx.value(Field::kTitle);
   if (title.empty()) {
-    if (!PlatformOwns(ctx, Field::kTitle)) ctx.Report(IssueCode::MISSING_TITLE, Field::kTitle);
+    // A template that requires the title reports it (PLATFORM_MISSING_FIELD).
+    if (ctx.CoreRequired(Field::kTitle) && !PlatformOwns(ctx, Field::kTitle)) {
+      ctx.Report(IssueCode::MISSING_TITLE, Field::kTitle);
+    }
     return;
   }
   // A template applies its own limit (PLATFORM_TITLE_TOO_LONG) instead of the general one.
@@ -117,14 +134,9 @@ bool IsWellFormedHttpUrl(std::string_view url) {
 
 namespace {
 
-void CheckImageUrl(RowContext& ctx) {
+// One image URL (a cell, or an item of a list cell).
+void CheckOneImageUrl(RowContext& ctx) {
   const std::string_view url = ctx.value(Field::kImageUrl);
-  if (url.empty()) {
-    if (!PlatformOwns(ctx, Field::kImageUrl)) {
-      ctx.Report(IssueCode::MISSING_IMAGE_URL, Field::kImageUrl);
-    }
-    return;
-  }
   if (!IsWellFormedHttpUrl(url)) {
     ctx.Report(IssueCode::INVALID_IMAGE_URL, Field::kImageUrl);
     return;
@@ -135,20 +147,25 @@ void CheckImageUrl(RowContext& ctx) {
   }
 }
 
+// An empty image URL is never wrong here: a template that requires one reports it.
+void CheckImageUrl(RowContext& ctx) {
+  if (ctx.value(Field::kImageUrl).empty()) return;
+  ctx.ForEachItem(Field::kImageUrl, CheckOneImageUrl);
+}
+
+// An empty brand is never wrong here: a template that requires one reports it.
 void CheckBrand(RowContext& ctx) {
   const std::string_view brand = ctx.value(Field::kBrand);
-  if (brand.empty()) {
-    if (!PlatformOwns(ctx, Field::kBrand)) ctx.Report(IssueCode::MISSING_BRAND, Field::kBrand);
-    return;
-  }
+  if (brand.empty()) return;
   if (brand.size() > kBrandLimit && text::Utf8Length(brand) > kBrandLimit) {
     ctx.Report(IssueCode::BRAND_TOO_LONG, Field::kBrand);
   }
 }
 
 // The standard availability value for v, written with any case and with spaces, hyphens or
-// underscores between its words (or none); empty when v is no spelling of one.
-std::string_view AvailabilitySynonym(std::string_view v) {
+// underscores between its words (or none); empty when v is no spelling of one. backorder counts
+// only for Merchant Center (search_merchant), whose values include it.
+std::string_view AvailabilitySynonym(std::string_view v, bool merchant) {
   char buf[16];
   size_t n = 0;
   for (char c : v) {
@@ -160,21 +177,24 @@ std::string_view AvailabilitySynonym(std::string_view v) {
   if (key == "instock") return "in_stock";
   if (key == "outofstock") return "out_of_stock";
   if (key == "preorder") return "preorder";
+  if (merchant && key == "backorder") return "backorder";
   return {};
 }
 
+// An empty availability is never wrong here: a template that requires one reports it.
 void CheckAvailability(RowContext& ctx) {
   const std::string_view v = ctx.value(Field::kAvailability);
-  if (v == "in_stock" || v == "out_of_stock" || v == "preorder") return;
-  if (v.empty()) {
-    if (!PlatformOwns(ctx, Field::kAvailability)) {
-      ctx.Report(IssueCode::INVALID_AVAILABILITY, Field::kAvailability, "Availability is empty");
-    }
-    return;
-  }
-  const std::string_view fixed = AvailabilitySynonym(v);
+  if (v == "in_stock" || v == "out_of_stock" || v == "preorder" || v.empty()) return;
+  const bool merchant = IsSearchMerchant(ctx);
+  // Merchant Center's values and their accepted spellings (Google's product data
+  // specification, availability) stay as they are.
+  if (merchant && (v == "in stock" || v == "out of stock" || v == "backorder")) return;
+  const std::string_view fixed = AvailabilitySynonym(v, merchant);
   if (fixed.empty()) {
-    ctx.Report(IssueCode::INVALID_AVAILABILITY, Field::kAvailability);
+    ctx.Report(IssueCode::INVALID_AVAILABILITY, Field::kAvailability,
+               merchant ? "Availability must be in_stock, out_of_stock, preorder or backorder "
+                          "(in stock and out of stock are accepted too)"
+                        : std::string());
   } else {
     ctx.Fix(Field::kAvailability, std::string(fixed), IssueCode::AVAILABILITY_NORMALIZED);
   }
@@ -185,6 +205,12 @@ void CheckAvailability(RowContext& ctx) {
 void CheckCurrency(RowContext& ctx) {
   const std::string_view v = ctx.value(Field::kCurrency);
   if (ctx.ref().IsCurrency(v)) return;
+  if (v.empty()) {
+    if (ctx.Required(Field::kCurrency)) {
+      ctx.Report(IssueCode::INVALID_CURRENCY, Field::kCurrency, "Currency is empty");
+    }
+    return;
+  }
   if (v.size() == 3) {
     const char up[3] = {text::ToUpper(v[0]), text::ToUpper(v[1]), text::ToUpper(v[2])};
     if (const char* why = ReferenceData::NotMoney(std::string_view(up, 3))) {
@@ -192,10 +218,6 @@ void CheckCurrency(RowContext& ctx) {
                  std::string(up, 3) + " is " + why + ", not a current currency for a price");
       return;
     }
-  }
-  if (v.empty()) {
-    ctx.Report(IssueCode::INVALID_CURRENCY, Field::kCurrency, "Currency is empty");
-    return;
   }
   if (v.size() == 3) {
     const char up[3] = {text::ToUpper(v[0]), text::ToUpper(v[1]), text::ToUpper(v[2])};
@@ -207,10 +229,23 @@ void CheckCurrency(RowContext& ctx) {
   ctx.Report(IssueCode::INVALID_CURRENCY, Field::kCurrency);
 }
 
+void ReportAmbiguousAmount(RowContext& ctx, Field f, std::string_view v) {
+  const std::string_view before = v.substr(0, v.find(','));
+  const std::string_view after = v.substr(v.find(',') + 1);
+  ctx.Report(IssueCode::AMBIGUOUS_DECIMAL_SEPARATOR, f,
+             std::string(v) + " is " + std::string(before) + "." + std::string(after) +
+                 " with a decimal comma and " + std::string(before) + std::string(after) +
+                 " with a thousands comma; write it without the comma ambiguity");
+}
+
 std::optional<double> NormalizedAmount(RowContext& ctx, Field f, bool* ambiguous) {
   std::string_view v = ctx.value(f);
   if (ambiguous) *ambiguous = false;
   if (auto plain = text::ParsePlainDecimal(v)) return plain;  // the usual case: one pass
+  if (ctx.spec().platform == Platform::kSearchMerchant) {
+    std::optional<double> value;
+    if (MerchantAmount(ctx, f, &value, ambiguous)) return value;
+  }
   text::Amount a = text::ReadAmount(v);
   switch (a.form) {
     case text::AmountForm::kPlain:
@@ -222,11 +257,7 @@ std::optional<double> NormalizedAmount(RowContext& ctx, Field f, bool* ambiguous
       ctx.Fix(f, std::move(a.value), IssueCode::DECIMAL_COMMA_FIXED);
       break;
     case text::AmountForm::kAmbiguous:
-      ctx.Report(IssueCode::AMBIGUOUS_DECIMAL_SEPARATOR, f,
-                 std::string(v) + " is " + std::string(v.substr(0, v.find(','))) + "." +
-                     std::string(v.substr(v.find(',') + 1)) + " with a decimal comma and " +
-                     std::string(v.substr(0, v.find(','))) + std::string(v.substr(v.find(',') + 1)) +
-                     " with a thousands comma; write it without the comma ambiguity");
+      ReportAmbiguousAmount(ctx, f, v);
       if (ambiguous) *ambiguous = true;
       return std::nullopt;
   }
@@ -234,11 +265,18 @@ std::optional<double> NormalizedAmount(RowContext& ctx, Field f, bool* ambiguous
 }
 
 void CheckPriceFormat(RowContext& ctx) {
-  bool ambiguous = false;
-  auto v = NormalizedAmount(ctx, Field::kPrice, &ambiguous);
-  if (!ambiguous && (!v || *v <= 0)) ctx.Report(IssueCode::INVALID_PRICE, Field::kPrice);
+  if (ctx.value(Field::kPrice).empty()) {
+    // Rule 2 of the specification, for the rows that have a price of their own.
+    if (ctx.Required(Field::kPrice)) ctx.Report(IssueCode::INVALID_PRICE, Field::kPrice);
+    return;
+  }
+  bool reported = false;
+  auto v = NormalizedAmount(ctx, Field::kPrice, &reported);
+  if (!reported && (!v || *v <= 0)) ctx.Report(IssueCode::INVALID_PRICE, Field::kPrice);
 }
 
+// A selected check type owns the price (its emptiness is that check's concern, even when the
+// price has no column: the caller notes a missing core column once, not on every row).
 bool PriceFormatChecked(const RowContext& ctx) {
   return ctx.checks(kProductCheck) || (ShippingChecksPrice(ctx) && ctx.mapped(Field::kPrice)) ||
          (ctx.checks(kPriceCheck) && ctx.mapped(Field::kPrice));
@@ -249,13 +287,17 @@ bool ShippingChecksPrice(const RowContext& ctx) {
 }
 
 void CheckProduct(RowContext& ctx) {
-  CheckSku(ctx);
-  CheckPriceFormat(ctx);
+  uint64_t sku_hash = 0;
+  if (ctx.mapped(Field::kSku)) sku_hash = CheckSku(ctx);
+  if (ctx.mapped(Field::kPrice)) CheckPriceFormat(ctx);
   if (ctx.mapped(Field::kTitle)) CheckTitle(ctx);
   if (ctx.mapped(Field::kImageUrl)) CheckImageUrl(ctx);
   if (ctx.mapped(Field::kBrand)) CheckBrand(ctx);
   if (ctx.mapped(Field::kAvailability)) CheckAvailability(ctx);
-  if (ctx.mapped(Field::kGtin)) CheckGtin(ctx);
+  if (ctx.mapped(Field::kGtin)) {
+    CheckGtin(ctx);
+    if (sku_hash != 0) CheckGtinOwner(ctx, sku_hash);
+  }
   if (ctx.mapped(Field::kCurrency)) CheckCurrency(ctx);
 }
 

@@ -1,5 +1,8 @@
 // The rules, one function per check type, each in its own file (rules/<type>.cpp). Each reads a
-// RowContext and Report()s or Fix()es. A rule is pure: no I/O, no allocation on a clean value,
+// RowContext and Report()s or Fix()es. Only mapped fields are checked; an empty value is reported
+// only when ctx.Required() (or ctx.CoreRequired(), where the platform template reports its own
+// required fields) says so. A rule for a field whose cells may be lists checks them with
+// ctx.ForEachItem(). A rule is pure: no I/O, no allocation on a clean value,
 // no state of its own; batch-level checks record key uses and price samples through the
 // RowContext (cross_row.h), which the Session applies in row order. Rules may run on several
 // threads at once (one RowContext each). Session calls them in a fixed order: whitespace,
@@ -7,6 +10,7 @@
 // See docs/adding-a-rule.md.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -30,9 +34,11 @@ void CheckPlatform(RowContext& ctx);   // rules/platform.cpp
 // the field calls it (see PriceFormatOwner and the callers).
 //
 // Price must be a positive plain decimal; safe rewrites are fixes (PRICE_REFORMATTED), the rest
-// INVALID_PRICE. Run by product, else shipping (declared value), else price.
+// INVALID_PRICE; empty is INVALID_PRICE when required. Run by product, else shipping (declared
+// value), else price.
 void CheckPriceFormat(RowContext& ctx);
-// True when this row's price format is checked by some selected check type.
+// True when some selected check type owns the price: the product check (mapped or not), or the
+// shipping or price check when the price is mapped.
 bool PriceFormatChecked(const RowContext& ctx);
 // True when the shipping check runs and judges the price as the declared value (declared_value
 // not mapped).
@@ -40,15 +46,38 @@ bool ShippingChecksPrice(const RowContext& ctx);
 // ISO 4217 currency, upper-casing as a fix. Run by product, else price.
 void CheckCurrency(RowContext& ctx);
 void CheckGtin(RowContext& ctx);  // rules/gtin_rule.cpp
+// DUPLICATE_GTIN: the row's GTIN (after CheckGtin) on an earlier purchasable row with another
+// SKU (sku_hash: the row's, from ReportIfUsedBefore). rules/gtin_rule.cpp.
+void CheckGtinOwner(RowContext& ctx, uint64_t sku_hash);
 // ISO 3166-1 alpha-2 country in field f (country or country_of_origin), with fixes. Returns the
 // valid (possibly fixed) code, or an empty view.
 std::string_view CheckCountryCode(RowContext& ctx, Field f);
 
 // Rewrites a money amount in f as a plain decimal when that is safe (PRICE_REFORMATTED,
 // DECIMAL_COMMA_FIXED) and returns its value; nullopt when it is not a plain decimal afterwards.
-// An ambiguous comma ("12,500") is reported (AMBIGUOUS_DECIMAL_SEPARATOR), *ambiguous is set and
-// the caller reports nothing more about the value.
-std::optional<double> NormalizedAmount(RowContext& ctx, Field f, bool* ambiguous = nullptr);
+// With platform search_merchant the amount is kept in Merchant Center's form instead
+// (MerchantAmount). When the value was reported here (an ambiguous comma, "12,500":
+// AMBIGUOUS_DECIMAL_SEPARATOR; a currency that is not certain), *reported is set and the caller
+// reports nothing more about it.
+std::optional<double> NormalizedAmount(RowContext& ctx, Field f, bool* reported = nullptr);
+
+// Target-channel formats (rules/target_format.cpp).
+//
+// Merchant Center (search_merchant) writes an amount as a number and its ISO 4217 code,
+// "15.00 USD" (Google's product data specification, price). Such a value is valid as it is; a
+// decimal comma or thousands separators in its number are fixed keeping the code; a currency
+// symbol becomes the code ("$15" -> "15.00 USD", number with at least two decimals) only when
+// the currency is certain: a symbol that names one currency (US$, CA$, AU$, NZ$, HK$, S$, EUR's
+// and GBP's signs), or a $ or yen sign that agrees with the row's valid currency field. Otherwise
+// the value is reported with f's invalid-amount code and *reported is set. Returns the number.
+// True when it judged the value (a code or a currency symbol), with its number in *value
+// (nullopt when unreadable); false for any other form, which the general rules judge.
+bool MerchantAmount(RowContext& ctx, Field f, std::optional<double>* value, bool* reported);
+// Reports AMBIGUOUS_DECIMAL_SEPARATOR on f for the number v ("12,500"), naming both readings.
+void ReportAmbiguousAmount(RowContext& ctx, Field f, std::string_view v);
+// The number of an amount as the rules read it: v itself, or with platform search_merchant the
+// number of "<number> <CODE>" (v when it has no code).
+std::string_view AmountNumber(const RowContext& ctx, std::string_view v);
 
 // An absolute http(s) URL with a proper host and no characters that need escaping.
 bool IsWellFormedHttpUrl(std::string_view url);

@@ -1,0 +1,290 @@
+// Issue 31's source conventions and target formats: value aliases (WooCommerce's 1/0 stock
+// flags), list cells (galleries), weights of an unknown unit, GTIN padding only with the column's
+// evidence, Merchant Center's formats with platform search_merchant, and the spec's errors.
+#include <string>
+#include <vector>
+
+#include "rule_case.h"
+
+namespace dq::validator {
+namespace {
+
+using testing::Options;
+using testing::RuleCase;
+
+const std::vector<std::pair<std::string, std::string>> kStockFlags = {
+    {"1", "in_stock"}, {"0", "out_of_stock"}, {"instock", "in_stock"},
+    {"outofstock", "out_of_stock"}, {"onbackorder", "backorder"}};
+
+const RuleCase kAliases[] = {
+    {"stock_flag_1", "product", "", {{"availability", "1"}}, {},
+     Options().Aliases("availability", kStockFlags)},
+    {"stock_flag_0", "product", "", {{"availability", "0"}}, {},
+     Options().Aliases("availability", kStockFlags)},
+    {"stock_flag_with_spaces_kept", "product", "", {{"availability", " 1 "}}, {},
+     Options().Aliases("availability", kStockFlags)},
+    {"woocommerce_onbackorder", "product", "", {{"availability", "onbackorder"}}, {},
+     Options().Aliases("availability", kStockFlags)},
+    {"alias_any_case", "product", "", {{"availability", "InStock"}}, {},
+     Options().Aliases("availability", kStockFlags)},
+    {"not_an_alias_still_judged", "product", "", {{"availability", "2"}},
+     {"INVALID_AVAILABILITY"}, Options().Aliases("availability", kStockFlags)},
+    {"standard_value_still_valid", "product", "", {{"availability", "preorder"}}, {},
+     Options().Aliases("availability", kStockFlags)},
+    {"synonym_still_fixed", "product", "", {{"availability", "In Stock"}},
+     {"AVAILABILITY_NORMALIZED=in_stock"}, Options().Aliases("availability", kStockFlags)},
+    {"without_aliases_1_is_invalid", "product", "", {{"availability", "1"}},
+     {"INVALID_AVAILABILITY"}},
+};
+DQ_RULE_CASES(AliasRules, kAliases);
+
+const RuleCase kLists[] = {
+    {"gallery_all_good", "product", "",
+     {{"image_url", "https://a.example.com/1.jpg,https://b.example.com/2.jpg"}}, {},
+     Options().List("image_url", ",")},
+    {"gallery_one_bad_url", "product", "",
+     {{"image_url", "https://a.example.com/1.jpg, not a url, https://c.example.com/3.jpg"}},
+     {"INVALID_IMAGE_URL"}, Options().List("image_url", ",")},
+    {"gallery_two_bad_urls", "product", "",
+     {{"image_url", "ftp://a/1.jpg|https://b.example.com/2.jpg|nope"}},
+     {"INVALID_IMAGE_URL", "INVALID_IMAGE_URL"}, Options().List("image_url", "|")},
+    {"gallery_http_item", "product", "",
+     {{"image_url", "https://a.example.com/1.jpg,http://b.example.com/2.jpg"}},
+     {"IMAGE_URL_NOT_HTTPS"}, Options().List("image_url", ",")},
+    {"gallery_empty_items_skipped", "product", "",
+     {{"image_url", "https://a.example.com/1.jpg,,https://b.example.com/2.jpg,"}}, {},
+     Options().List("image_url", ",")},
+    {"gallery_without_convention_is_one_bad_url", "product", "",
+     {{"image_url", "https://a.example.com/1.jpg, https://b.example.com/2.jpg"}},
+     {"INVALID_IMAGE_URL"}},
+    // A fix rewrites only the item it fixes, keeping the separator and the spaces around items.
+    {"gtin_list_fix_rewrites_one_item", "product", "",
+     {{"gtin", "4006381 333931 , 036000291452"}},
+     {"GTIN_REFORMATTED=4006381333931 , 036000291452"}, Options().List("gtin", ",")},
+    {"gtin_list_second_item_bad", "product", "", {{"gtin", "4006381333931;4006381333932"}},
+     {"INVALID_GTIN_CHECKSUM"}, Options().List("gtin", ";")},
+};
+DQ_RULE_CASES(ListCellRules, kLists);
+
+std::vector<Issue> RunOne(const std::vector<std::pair<std::string, std::string>>& row,
+                          const std::string& checks, const std::string& platform,
+                          const testing::CaseOptions& options) {
+  std::vector<std::string> fields, values;
+  for (const auto& [f, v] : row) fields.push_back(f), values.push_back(v);
+  return testing::RunRows(fields, checks, platform, {values}, nullptr, options);
+}
+
+TEST(ListCells, TheMessageNamesEachBadItem) {
+  const auto issues = RunOne(
+      {{"image_url", "https://a.example.com/1.jpg, not a url, ftp://c/3.jpg"}}, "product", "",
+      Options().List("image_url", ","));
+  ASSERT_EQ(issues.size(), 2u);
+  EXPECT_EQ(issues[0].message,
+            "Image URL must be an absolute http or https URL: item 2 of 3, 'not a url'");
+  EXPECT_EQ(issues[1].message,
+            "Image URL must be an absolute http or https URL: item 3 of 3, 'ftp://c/3.jpg'");
+  EXPECT_EQ(issues[0].original, "https://a.example.com/1.jpg, not a url, ftp://c/3.jpg");
+}
+
+// Weights: "unknown" makes no grams assumption; g, kg, lb and oz work as before.
+const RuleCase kWeights[] = {
+    {"unknown_bare_number_fine", "shipping", "", {{"weight", "2.98"}}, {},
+     Options().WeightUnit("unknown")},
+    {"unknown_tiny_number_not_implausible", "shipping", "", {{"weight", "0.001"}}, {},
+     Options().WeightUnit("unknown")},
+    {"unknown_zero_is_non_negative", "shipping", "", {{"weight", "0"}}, {},
+     Options().WeightUnit("unknown")},
+    {"unknown_negative", "shipping", "", {{"weight", "-1"}}, {"INVALID_WEIGHT"},
+     Options().WeightUnit("unknown")},
+    {"unknown_word", "shipping", "", {{"weight", "heavy"}}, {"INVALID_WEIGHT"},
+     Options().WeightUnit("unknown")},
+    {"unknown_decimal_comma_fixed", "shipping", "", {{"weight", "2,98"}},
+     {"DECIMAL_COMMA_FIXED=2.98"}, Options().WeightUnit("unknown")},
+    {"unknown_own_unit_converted", "shipping", "", {{"weight", "1.2 kg"}},
+     {"WEIGHT_CONVERTED_TO_GRAMS=1200"}, Options().WeightUnit("unknown")},
+    {"grams_by_default_tiny_is_implausible", "shipping", "", {{"weight", "0.5"}},
+     {"IMPLAUSIBLE_WEIGHT"}},
+    {"kg_header_converted_as_before", "shipping", "", {{"weight", "2.98"}},
+     {"WEIGHT_CONVERTED_TO_GRAMS=2980"}, Options().WeightUnit("kg")},
+    {"lb_header_converted_as_before", "shipping", "", {{"weight", "2"}},
+     {"WEIGHT_CONVERTED_TO_GRAMS=907.18"}, Options().WeightUnit("lb")},
+};
+DQ_RULE_CASES(WeightUnitRules, kWeights);
+
+TEST(WeightUnit, UnknownSaysWhatIsExpected) {
+  const auto issues = RunOne({{"weight", "-1"}}, "shipping", "", Options().WeightUnit("unknown"));
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].message, "Weight must be a non-negative number");
+}
+
+// GTIN zero-padding: only with the column's evidence; otherwise a short GTIN is reported.
+const RuleCase kPadding[] = {
+    {"eleven_digits_padded_with_evidence", "product", "", {{"gtin", "36000291452"}},
+     {"GTIN_LEADING_ZEROS_RESTORED=036000291452"}, Options().PaddingEvidence()},
+    {"eleven_digits_reported_without_evidence", "product", "", {{"gtin", "36000291452"}},
+     {"INVALID_GTIN"}},
+    {"random_ten_digits_reported_without_evidence", "product", "", {{"gtin", "1234567895"}},
+     {"INVALID_GTIN"}},
+    {"bad_check_digit_never_padded", "product", "", {{"gtin", "36000291453"}}, {"INVALID_GTIN"},
+     Options().PaddingEvidence()},
+    {"full_length_unaffected_by_evidence", "product", "", {{"gtin", "4006381333931"}}, {},
+     Options().PaddingEvidence()},
+};
+DQ_RULE_CASES(GtinPaddingRules, kPadding);
+
+TEST(GtinPadding, AShortGtinSaysHowManyDigitsItHas) {
+  const auto issues = RunOne({{"gtin", "36000291452"}}, "product", "", Options());
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].message, "GTIN has 11 digits; it must have 8, 12, 13 or 14");
+  EXPECT_FALSE(issues[0].fixed.has_value());
+}
+
+// Merchant Center (search_merchant): fixes in the channel's format.
+std::vector<std::pair<std::string, std::string>> Merchant(
+    std::vector<std::pair<std::string, std::string>> extra) {
+  std::vector<std::pair<std::string, std::string>> row = {
+      {"sku", "A1"},
+      {"title", "Acme Mug"},
+      {"description", "A mug."},
+      {"price", "15.00 USD"},
+      {"image_url", "https://cdn.example.com/1.jpg"},
+      {"availability", "in stock"},
+      {"brand", "Acme"}};
+  for (auto& [field, value] : extra) {
+    bool replaced = false;
+    for (auto& [f, v] : row) {
+      if (f == field) v = value, replaced = true;
+    }
+    if (!replaced) row.emplace_back(field, value);
+  }
+  return row;
+}
+
+const RuleCase kMerchant[] = {
+    {"price_with_code_kept", "product", "search_merchant", Merchant({}), {}},
+    {"price_aed_kept", "product", "search_merchant", Merchant({{"price", "352 AED"}}), {}},
+    {"price_aed_without_platform_reformatted", "product", "", {{"price", "352 AED"}},
+     {"PRICE_REFORMATTED=352"}},
+    {"price_bare_number_kept", "product", "search_merchant", Merchant({{"price", "15.00"}}), {}},
+    {"price_decimal_comma_keeps_code", "product", "search_merchant",
+     Merchant({{"price", "15,00 USD"}}), {"DECIMAL_COMMA_FIXED=15.00 USD"}},
+    {"price_thousands_keep_code", "product", "search_merchant",
+     Merchant({{"price", "1,299.00 USD"}}), {"PRICE_REFORMATTED=1299.00 USD"}},
+    {"price_code_first_moved_after", "product", "search_merchant",
+     Merchant({{"price", "USD 15.00"}}), {"PRICE_REFORMATTED=15.00 USD"}},
+    {"price_code_upper_cased", "product", "search_merchant", Merchant({{"price", "15.00 usd"}}),
+     {"PRICE_REFORMATTED=15.00 USD"}},
+    {"price_dollar_with_row_currency", "product", "search_merchant",
+     Merchant({{"price", "$15"}, {"currency", "USD"}}), {"PRICE_REFORMATTED=15.00 USD"}},
+    {"price_dollar_uncertain", "product", "search_merchant", Merchant({{"price", "$15"}}),
+     {"INVALID_PRICE"}},
+    {"price_euro_sign_certain", "product", "search_merchant",
+     Merchant({{"price", "\xE2\x82\xAC" "4,5"}}), {"DECIMAL_COMMA_FIXED=4.50 EUR"}},
+    {"price_euro_sign_against_row_currency", "product", "search_merchant",
+     Merchant({{"price", "\xE2\x82\xAC" "15"}, {"currency", "USD"}}), {"INVALID_PRICE"}},
+    {"price_unknown_code", "product", "search_merchant", Merchant({{"price", "15.00 XYZ"}}),
+     {"INVALID_PRICE"}},
+    {"price_zero_with_code", "product", "search_merchant", Merchant({{"price", "0.00 USD"}}),
+     {"INVALID_PRICE"}},
+    {"price_with_code_feeds_margin", "product,price", "search_merchant",
+     Merchant({{"cost_price", "20.00 USD"}}), {"NEGATIVE_MARGIN"}},
+    {"price_with_code_feeds_compare_at", "product,price", "search_merchant",
+     Merchant({{"compare_at_price", "12.00 USD"}}), {"COMPARE_AT_NOT_HIGHER"}},
+    // Google's availability values and spellings stay as they are.
+    {"availability_in_stock_spaced", "product", "search_merchant", Merchant({}), {}},
+    {"availability_in_stock", "product", "search_merchant",
+     Merchant({{"availability", "in_stock"}}), {}},
+    {"availability_out_of_stock_spaced", "product", "search_merchant",
+     Merchant({{"availability", "out of stock"}}), {}},
+    {"availability_out_of_stock", "product", "search_merchant",
+     Merchant({{"availability", "out_of_stock"}}), {}},
+    {"availability_preorder", "product", "search_merchant",
+     Merchant({{"availability", "preorder"}}), {}},
+    {"availability_backorder", "product", "search_merchant",
+     Merchant({{"availability", "backorder"}}), {}},
+    {"availability_back_order_fixed", "product", "search_merchant",
+     Merchant({{"availability", "Back Order"}}), {"AVAILABILITY_NORMALIZED=backorder"}},
+    {"availability_capitalised_fixed", "product", "search_merchant",
+     Merchant({{"availability", "In Stock"}}), {"AVAILABILITY_NORMALIZED=in_stock"}},
+    {"availability_unknown", "product", "search_merchant", Merchant({{"availability", "maybe"}}),
+     {"INVALID_AVAILABILITY"}},
+    {"availability_backorder_without_platform", "product", "", {{"availability", "backorder"}},
+     {"INVALID_AVAILABILITY"}},
+    {"availability_spaced_without_platform_fixed", "product", "",
+     {{"availability", "in stock"}}, {"AVAILABILITY_NORMALIZED=in_stock"}},
+    // A shipping weight keeps its unit.
+    {"weight_keeps_unit", "product,shipping", "search_merchant", Merchant({{"weight", "0.3 kg"}}),
+     {}},
+    {"weight_keeps_unit_still_judged", "product,shipping", "search_merchant",
+     Merchant({{"weight", "5000 kg"}}), {"IMPLAUSIBLE_WEIGHT"}},
+    {"weight_bare_number_in_header_unit_kept", "product,shipping", "search_merchant",
+     Merchant({{"weight", "0.3"}}), {}, Options().WeightUnit("kg")},
+    {"weight_converted_without_platform", "shipping", "", {{"weight", "0.3 kg"}},
+     {"WEIGHT_CONVERTED_TO_GRAMS=300"}},
+};
+DQ_RULE_CASES(MerchantFormatRules, kMerchant);
+
+TEST(MerchantFormat, AnUncertainCurrencySaysWhy) {
+  const auto issues = RunOne(Merchant({{"price", "$15"}}), "product", "search_merchant", Options());
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].message,
+            "The currency of $15 is not certain; Merchant Center needs the amount and its ISO "
+            "4217 code, such as 15.00 USD");
+  const auto code = RunOne(Merchant({{"price", "15.00 XYZ"}}), "product", "search_merchant",
+                           Options());
+  ASSERT_EQ(code.size(), 1u);
+  EXPECT_EQ(code[0].message,
+            "XYZ is not an ISO 4217 currency code; Merchant Center needs the amount and its "
+            "code, such as 15.00 USD");
+}
+
+// The spec's knobs, checked when the batch starts.
+TEST(SpecConventions, BadConventionsAreRefusedWithTheReason) {
+  const std::vector<std::string> fields = {"sku", "availability", "image_url"};
+  auto make = [&] {
+    auto spec = BatchSpec::Make(fields, {}, "");
+    EXPECT_TRUE(spec.ok());
+    return *spec;
+  };
+  struct Case {
+    std::string name, field, separator;
+    std::vector<std::pair<std::string, std::string>> aliases;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"unknown_field", "colour", "", {}, "conventions: unknown standard field 'colour'"},
+      {"not_in_fields", "gtin", ",", {},
+       "conventions: field 'gtin' is not one of the batch's fields"},
+      {"alias_with_two_meanings", "availability", "", {{"Yes", "in_stock"}, {" yes", "preorder"}},
+       "conventions: field 'availability' gives the alias 'yes' two meanings (aliases are "
+       "compared trimmed and without regard to case)"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    BatchSpec spec = make();
+    const Status s = spec.AddConvention(c.field, c.separator, c.aliases);
+    EXPECT_EQ(s.code(), ErrorCode::kInvalidRequest);
+    EXPECT_EQ(s.message(), c.message);
+  }
+  BatchSpec spec = make();
+  ASSERT_TRUE(spec.AddConvention("image_url", ",", {}).ok());
+  const Status twice = spec.AddConvention("image_url", "|", {});
+  EXPECT_EQ(twice.message(), "conventions: field 'image_url' is listed twice");
+  // The same spelling twice with one meaning is no conflict.
+  EXPECT_TRUE(spec.AddConvention("availability", "", {{"1", "in_stock"}, {" 1", "in_stock"}}).ok());
+  EXPECT_EQ(spec.conventions[static_cast<size_t>(Field::kAvailability)].aliases.size(), 1u);
+}
+
+TEST(SpecConventions, WeightUnitsAndTheirErrors) {
+  BatchSpec spec;
+  for (const char* unit : {"", "g", "kg", "lb", "oz", "unknown"}) {
+    EXPECT_TRUE(spec.SetWeightUnit(unit).ok()) << unit;
+    EXPECT_EQ(spec.weight_unit_known, std::string(unit) != "unknown") << unit;
+  }
+  const Status s = spec.SetWeightUnit("stone");
+  EXPECT_EQ(s.code(), ErrorCode::kInvalidRequest);
+  EXPECT_EQ(s.message(), "unknown weight unit 'stone'; use g, kg, lb, oz or unknown");
+}
+
+}  // namespace
+}  // namespace dq::validator

@@ -1,0 +1,184 @@
+// Fixes in the target channel's format (rules.h): Merchant Center's amounts, "15.00 USD".
+#include <string>
+
+#include "../reference_data.h"
+#include "../text.h"
+#include "rules.h"
+
+namespace dq::validator::rules {
+namespace {
+
+// An amount written with its ISO 4217 code: "15.00 USD" or "USD 15.00".
+struct Coded {
+  std::string_view number;
+  char code[3];
+  bool canonical;  // "<number> <CODE>": one space, the code after the number, upper case
+};
+
+bool IsThreeLetters(std::string_view s) {
+  return s.size() == 3 && text::IsAsciiAlpha(s[0]) && text::IsAsciiAlpha(s[1]) &&
+         text::IsAsciiAlpha(s[2]);
+}
+
+std::optional<Coded> SplitCode(std::string_view v) {
+  if (v.size() < 5) return std::nullopt;
+  Coded c{};
+  std::string_view letters;
+  if (const size_t sp = v.rfind(' ');
+      sp != std::string_view::npos && IsThreeLetters(v.substr(sp + 1))) {
+    letters = v.substr(sp + 1);
+    c.number = text::Trim(v.substr(0, sp));
+    c.canonical = c.number.size() == sp;
+  } else if (const size_t first = v.find(' ');
+             first != std::string_view::npos && IsThreeLetters(v.substr(0, first))) {
+    letters = v.substr(0, first);
+    c.number = text::Trim(v.substr(first + 1));
+    c.canonical = false;
+  } else {
+    return std::nullopt;
+  }
+  for (size_t i = 0; i < 3; ++i) {
+    c.code[i] = text::ToUpper(letters[i]);
+    c.canonical = c.canonical && c.code[i] == letters[i];
+  }
+  return c;
+}
+
+// Currency signs, longest first; `code` is empty when the sign is shared by several currencies.
+struct Sign {
+  std::string_view text;
+  std::string_view code;
+};
+constexpr Sign kSigns[] = {{"US$", "USD"},           {"CA$", "CAD"}, {"AU$", "AUD"},
+                           {"NZ$", "NZD"},           {"HK$", "HKD"}, {"S$", "SGD"},
+                           {"\xE2\x82\xAC", "EUR"},  // €
+                           {"\xC2\xA3", "GBP"},      // £
+                           {"$", ""},
+                           {"\xC2\xA5", ""}};  // ¥
+
+// Currencies written with a bare $ or a bare yen sign.
+bool SharesSign(std::string_view sign, std::string_view code) {
+  static constexpr std::string_view kDollars[] = {"USD", "CAD", "AUD", "NZD", "HKD", "SGD",
+                                                  "TWD", "MXN", "ARS", "CLP", "COP"};
+  if (sign == "$") {
+    for (std::string_view d : kDollars) {
+      if (d == code) return true;
+    }
+    return false;
+  }
+  return code == "JPY" || code == "CNY";
+}
+
+// The currency a sign certainly names in this row, or empty: the sign's own currency, or for a
+// shared sign the row's currency field when it is valid and written with that sign. A row
+// currency that disagrees with the sign makes it uncertain.
+std::string RowCurrency(const RowContext& ctx) {
+  if (!ctx.mapped(Field::kCurrency)) return {};
+  const std::string_view v = ctx.value(Field::kCurrency);
+  if (v.size() != 3) return {};
+  std::string up = {text::ToUpper(v[0]), text::ToUpper(v[1]), text::ToUpper(v[2])};
+  return ctx.ref().IsCurrency(up) ? up : std::string();
+}
+
+std::string CertainCurrency(const RowContext& ctx, const Sign& sign) {
+  const std::string row = RowCurrency(ctx);
+  if (!sign.code.empty()) return row.empty() || row == sign.code ? std::string(sign.code) : "";
+  return !row.empty() && SharesSign(sign.text, row) ? row : "";
+}
+
+IssueCode InvalidAmountCode(Field f) {
+  switch (f) {
+    case Field::kCompareAtPrice: return IssueCode::INVALID_COMPARE_AT_PRICE;
+    case Field::kCostPrice: return IssueCode::INVALID_COST_PRICE;
+    case Field::kDeclaredValue: return IssueCode::INVALID_DECLARED_VALUE;
+    default: return IssueCode::INVALID_PRICE;
+  }
+}
+
+// A plain decimal with at least two decimals: "15" -> "15.00", "4.5" -> "4.50".
+std::string TwoDecimals(std::string_view plain) {
+  std::string out(plain);
+  const size_t dot = out.find('.');
+  if (dot == std::string::npos) return out + ".00";
+  if (out.size() - dot - 1 < 2) out.append(2 - (out.size() - dot - 1), '0');
+  return out;
+}
+
+IssueCode FixCode(text::AmountForm form) {
+  return form == text::AmountForm::kDecimalComma ? IssueCode::DECIMAL_COMMA_FIXED
+                                                 : IssueCode::PRICE_REFORMATTED;
+}
+
+}  // namespace
+
+bool MerchantAmount(RowContext& ctx, Field f, std::optional<double>* value, bool* reported) {
+  const std::string_view v = ctx.value(f);
+  *value = std::nullopt;
+  auto report = [&](std::string message) {
+    ctx.Report(InvalidAmountCode(f), f, std::move(message));
+    if (reported) *reported = true;
+  };
+  if (const auto coded = SplitCode(v)) {
+    const std::string code(coded->code, 3);
+    if (!ctx.ref().IsCurrency(code)) {
+      report(code +
+             " is not an ISO 4217 currency code; Merchant Center needs the amount and its code, "
+             "such as 15.00 USD");
+      return true;
+    }
+    text::Amount a = text::ReadAmount(coded->number);
+    switch (a.form) {
+      case text::AmountForm::kUnreadable: return true;
+      case text::AmountForm::kAmbiguous:
+        ReportAmbiguousAmount(ctx, f, coded->number);
+        if (reported) *reported = true;
+        return true;
+      case text::AmountForm::kPlain:
+        if (coded->canonical) break;  // "15.00 USD": Merchant Center's own form
+        [[fallthrough]];
+      case text::AmountForm::kReformatted:
+      case text::AmountForm::kDecimalComma:
+        ctx.Fix(f, a.value + " " + code, FixCode(a.form));
+        break;
+    }
+    *value = text::ParsePlainDecimal(a.value);
+    return true;
+  }
+  for (const Sign& sign : kSigns) {
+    std::string_view number;
+    if (v.size() > sign.text.size() && v.substr(0, sign.text.size()) == sign.text) {
+      number = v.substr(sign.text.size());
+    } else if (v.size() > sign.text.size() && v.substr(v.size() - sign.text.size()) == sign.text) {
+      number = v.substr(0, v.size() - sign.text.size());
+    } else {
+      continue;
+    }
+    number = text::Trim(number);
+    const text::Amount a = text::ReadAmount(number);
+    if (a.form == text::AmountForm::kUnreadable) return true;
+    if (a.form == text::AmountForm::kAmbiguous) {
+      ReportAmbiguousAmount(ctx, f, number);
+      if (reported) *reported = true;
+      return true;
+    }
+    const std::string code = CertainCurrency(ctx, sign);
+    if (code.empty()) {
+      report("The currency of " + std::string(v) +
+             " is not certain; Merchant Center needs the amount and its ISO 4217 code, such as "
+             "15.00 USD");
+      return true;
+    }
+    ctx.Fix(f, TwoDecimals(a.value) + " " + code, FixCode(a.form));
+    *value = text::ParsePlainDecimal(a.value);
+    return true;
+  }
+  return false;
+}
+
+std::string_view AmountNumber(const RowContext& ctx, std::string_view v) {
+  if (ctx.spec().platform != Platform::kSearchMerchant) return v;
+  if (const auto coded = SplitCode(v); coded && coded->canonical) return coded->number;
+  return v;
+}
+
+}  // namespace dq::validator::rules
