@@ -28,7 +28,7 @@ constexpr const char* kProducts =
     "A1,Blue mug,12.50,EUR,4006381333931\n"
     ",Red plate,abc,EUR,\n"
     "A3,\"Bowl, large\",\"$1,299.00\",usd,1234567890123\n"
-    "A4,Green cup,7.00,EUR,4006381333931\n"
+    "A4,Green cup,7.00,EUR,036000291452\n"
     "A5,  Spoon ,3.10,eur,\n";
 // Warnings only (a currency upper-cased).
 constexpr const char* kWarningsOnly = "SKU,Title,Price,Currency\nB1,Lamp,5.00,eur\n";
@@ -159,7 +159,7 @@ TEST_F(AppTest, TheCleanedFileHasTheFixesInPlace) {
             "A1,Blue mug,12.50,EUR,4006381333931\n"
             ",Red plate,abc,EUR,\n"
             "A3,\"Bowl, large\",1299.00,USD,1234567890123\n"
-            "A4,Green cup,7.00,EUR,4006381333931\n"
+            "A4,Green cup,7.00,EUR,036000291452\n"
             "A5,Spoon,3.10,EUR,\n");
 }
 
