@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -26,6 +27,7 @@ TEST(ReadInputTest, AFileIsReadWholeAcrossBlocks) {
   EXPECT_TRUE(*read == bytes);
   std::ofstream(dir + "/empty.csv", std::ios::binary);
   EXPECT_EQ(*ReadInput(dir + "/empty.csv"), "");
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ReadInputTest, ErrorsNameThePathAndTheReason) {
@@ -37,6 +39,7 @@ TEST(ReadInputTest, ErrorsNameThePathAndTheReason) {
   auto directory = ReadInput(dir);
   EXPECT_EQ(directory.status().code(), ErrorCode::kInvalidRequest);
   EXPECT_EQ(directory.status().message(), dir + ": cannot be read (Is a directory)");
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
