@@ -218,6 +218,8 @@ struct UsageCase {
   const char* error;
 };
 
+void PrintTo(const UsageCase& c, std::ostream* os) { *os << c.name; }
+
 class UsageTest : public AppTest, public ::testing::WithParamInterface<UsageCase> {};
 
 TEST_P(UsageTest, IsExitTwoWithTheExactWords) {
