@@ -11,6 +11,9 @@
 #                                         (tests/crosscheck, docs/crosscheck.md) compares against
 #   scripts/install-deps.sh --browser  also Chromium, ChromeDriver and Selenium for the console's
 #                                      browser tests
+#   scripts/install-deps.sh --s3       also Ceph's RADOS Gateway (ceph-mon, ceph-osd, radosgw,
+#                                      ceph-common: ~264 MB), the real S3 server the S3 artifact
+#                                      store's integration tests run against (scripts/start-rgw.sh)
 #   scripts/install-deps.sh --node     also Node.js tools used only by tests and linters (OpenAPI
 #                                      linters, the Standard Webhooks verifier, axe-core), pinned in
 #                                      scripts/package.json and installed into scripts/node_modules
@@ -46,6 +49,7 @@ for arg in "$@"; do
     --crosscheck)
       packages+=(python3-stdnum python3-phonenumbers python3-email-validator python3-pycountry) ;;
     --browser) packages+=(chromium chromium-driver python3-selenium libreoffice-calc-nogui) ;;
+    --s3) packages+=(ceph-mon ceph-osd radosgw ceph-common) ;;
     --node) packages+=(nodejs); node_tools=1 ;;
     *) echo "install-deps: unknown option $arg" >&2; exit 2 ;;
   esac

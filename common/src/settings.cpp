@@ -116,8 +116,32 @@ constexpr SettingSpec kSettings[] = {
      "issues stored per job; past it counters and the summary stay exact and the job detail "
      "says issues_truncated"},
     {"DQ_ACCOUNT_MAX_STORED_BYTES", "2147483648", true, 0, INT64_MAX, kGateway, false,
-     "bytes of job data (uploads, issues, cleaned files) one account may store; past it uploads "
-     "answer 429 storage_limit_exceeded (0: no ceiling)"},
+     "bytes of job data (uploads, issues, cleaned files) one account may store, counted "
+     "uncompressed (Redis holds the file pieces zstd-compressed); past it uploads answer 429 "
+     "storage_limit_exceeded (0: no ceiling)"},
+    // Job files: the artifact store (docs/deploy.md, "Job files"; S3 credentials come from the
+    // environment as AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN)
+    {"DQ_ARTIFACT_STORE", "fs", false, 0, 0, kGateway, false,
+     "where job files (uploads, issues, fixes, cleaned workbooks) are kept: fs (a directory), s3 "
+     "(an S3-compatible service), or redis (in Redis, as before the store; for a deployment "
+     "whose processes share no directory and that has no S3 service yet)"},
+    {"DQ_ARTIFACT_DIR", "/var/lib/dq/artifacts", false, 0, 0, kGateway, false,
+     "the fs store's directory, an absolute path shared by the gateway and its workers (one "
+     "host only; several hosts use s3)"},
+    {"DQ_S3_ENDPOINT", "", false, 0, 0, kGateway, false,
+     "the s3 store's endpoint, http(s)://host[:port]; requests are path-style "
+     "(<endpoint>/<bucket>/<key>)"},
+    {"DQ_S3_BUCKET", "", false, 0, 0, kGateway, false,
+     "the s3 store's bucket (it must exist; give it a lifecycle rule, docs/deploy.md)"},
+    {"DQ_S3_REGION", "us-east-1", false, 0, 0, kGateway, false,
+     "the region requests are signed for (AWS: the bucket's region; most other services accept "
+     "us-east-1)"},
+    {"DQ_S3_PART_BYTES", "8388608", true, 5 * kMiB, 1024 * kMiB, kGateway, false,
+     "objects larger than this go up as a multipart upload in parts of this size; each writer "
+     "holds one part in memory"},
+    {"DQ_S3_MAX_ATTEMPTS", "5", true, 1, 20, kGateway, false,
+     "tries of one S3 request (network errors, 5xx, 429, SlowDown), with exponential backoff "
+     "and jitter"},
     {"DQ_CONSOLE_DIR", "/usr/share/dq/console", false, 0, 0, kGateway, false,
      "the web console's folder (pages/ and static/); missing: /console/ is not served"},
     {"DQ_CONSOLE_VENDOR_DIR", "/usr/share/javascript", false, 0, 0, kGateway, false,

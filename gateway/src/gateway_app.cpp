@@ -1,5 +1,6 @@
 #include "gateway_app.h"
 
+#include "dq/artifact/store_factory.h"
 #include "dq/common/log.h"
 
 namespace dq::gateway {
@@ -16,6 +17,13 @@ GatewayApp::GatewayApp(const GatewaySettings& g, const Settings& table) : role_(
   limiter_ = std::make_unique<RedisRateLimiter>(*limiter_redis, clock, g.rate_limit);
   quota_ = std::make_unique<RedisQuotaService>(*redis_, clock, g.quota);
   validator_ = std::make_unique<GrpcValidatorClient>(g.validator_addr, g.validator_timeout);
+  // Job files: in the artifact store (DQ_ARTIFACT_STORE), or in Redis when it says redis. A
+  // store that cannot be opened stops Start() with its reason.
+  if (auto store = artifact::MakeArtifactStore(table, artifact::ProcessEnvironment()); store.ok()) {
+    artifacts_ = std::move(*store);
+  } else {
+    init_status_ = store.status();
+  }
   WireJobs(g, clock);
 
   RedisClient* redis = redis_.get();
@@ -37,7 +45,7 @@ void GatewayApp::WireJobs(const GatewaySettings& g, const Clock& clock) {
   RedisOptions blocking = g.redis;
   blocking.timeout = std::chrono::milliseconds(g.redis.timeout.count() + 2000);
   blocking_redis_ = std::make_unique<RedisClient>(blocking);
-  jobs_store_ = std::make_unique<RedisJobStore>(*redis_, g.store);
+  jobs_store_ = std::make_unique<RedisJobStore>(*redis_, g.store, artifacts_.get());
   queue_ = std::make_unique<RedisJobQueue>(*redis_, *blocking_redis_);
   jobs_api_ = std::make_unique<JobsApi>(*jobs_store_, *queue_, *quota_, clock, g.jobs);
   events_ = std::make_unique<RedisEventPublisher>(*redis_);
@@ -80,6 +88,7 @@ void GatewayApp::WireApi(const GatewaySettings& g, const Settings& table, const 
 GatewayApp::~GatewayApp() { Shutdown(); }
 
 Status GatewayApp::Start() {
+  if (!init_status_.ok()) return init_status_;  // e.g. an artifact directory it cannot write
   // The ops port (probes, /metrics) in every role; the API listener in roles api and all.
   if (Status s = ops_->Start(); !s.ok()) return s;
   if (http_) {

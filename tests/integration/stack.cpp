@@ -89,6 +89,8 @@ std::map<std::string, std::string> Stack::CommonEnv() const {
       {"DQ_VALIDATOR_TIMEOUT_MS", "3000"},
       {"DQ_REDIS_TIMEOUT_MS", "500"},
       {"DQ_SHUTDOWN_GRACE_MS", "0"},  // tests stop gateways often; drains are tested apart
+      // Job files: one directory per stack, shared by its gateways and workers.
+      {"DQ_ARTIFACT_DIR", "/tmp/dq-test-artifacts/" + std::to_string(redis_->port())},
   };
 }
 

@@ -95,6 +95,11 @@ std::vector<std::string> JobToHashArgs(const Job& j) {
           "file_chunks", std::to_string(j.file_chunks),
           "pieces", j.pieces,
           "cleaned_from", j.cleaned_from,
+          "file_store", j.file_store,
+          "output_attempt", j.output_attempt,
+          "issue_pages", std::to_string(j.issue_pages),
+          "fix_pieces", std::to_string(j.fix_pieces),
+          "cleaned_pieces", std::to_string(j.cleaned_pieces),
           "rows_total", std::to_string(j.rows_total),
           "rows_error", std::to_string(j.rows_error),
           "rows_warning", std::to_string(j.rows_warning),
@@ -152,6 +157,11 @@ Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) 
     else if (k == "file_chunks") j.file_chunks = ToInt(v);
     else if (k == "pieces") j.pieces = v;
     else if (k == "cleaned_from") j.cleaned_from = v;
+    else if (k == "file_store") j.file_store = v;
+    else if (k == "output_attempt") j.output_attempt = v;
+    else if (k == "issue_pages") j.issue_pages = ToInt(v);
+    else if (k == "fix_pieces") j.fix_pieces = ToInt(v);
+    else if (k == "cleaned_pieces") j.cleaned_pieces = ToInt(v);
     else if (k == "rows_total") j.rows_total = ToInt(v);
     else if (k == "rows_error") j.rows_error = ToInt(v);
     else if (k == "rows_warning") j.rows_warning = ToInt(v);

@@ -35,6 +35,13 @@ struct Job : report::FileCheck {
   // (dq/report/cleaned_file.h), written on download; or "" for jobs finished by an earlier version,
   // which stored the cleaned file itself in pieces. Set by the worker that finishes the job.
   std::string cleaned_from;
+  // Where the job's files are (job_artifacts.h). All empty or 0 for jobs stored before the
+  // artifact store, whose files are all in Redis. Set by the store, not by the API.
+  std::string file_store;      // kFileInStore: the upload's pieces are objects; "": in Redis
+  std::string output_attempt;  // the attempt whose issue pages and fix pieces are committed
+  int64_t issue_pages = 0;     // committed issue pages (the records after them are in Redis)
+  int64_t fix_pieces = 0;      // committed fix pieces (those after them are in Redis)
+  int64_t cleaned_pieces = 0;  // committed pieces of a cleaned file kept whole
   int64_t rows_total = 0;
   int64_t rows_error = 0;
   int64_t rows_warning = 0;

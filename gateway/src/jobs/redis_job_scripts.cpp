@@ -22,7 +22,8 @@ if redis.call('HGET', KEYS[1], 'accepted') == '0' then
 end
 redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 redis.call('HSET', KEYS[1], 'status', 'processing', 'started_at', ARGV[1], 'rows_done', '0',
-           'issues', '0', 'issues_found', '0', 'fix_bytes', '0')
+           'issues', '0', 'issues_found', '0', 'fix_bytes', '0', 'issue_pages', '0',
+           'fix_pieces', '0', 'cleaned_pieces', '0', 'output_attempt', '')
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[6])
 local file_bytes = redis.call('HGET', KEYS[1], 'file_bytes') or '0'
 if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('HSET', KEYS[5], ARGV[2], file_bytes) end
@@ -36,6 +37,11 @@ local m = tonumber(ARGV[10])
 local n = tonumber(ARGV[11 + m])
 local first = 12 + m
 local last = first + n - 1
+-- Issues moved into pages in the artifact store: the list is replaced by what is left
+-- (ARGV[last + 1] == '1'), and ARGV[last + 2] counts the bytes of the new issues the list does
+-- not get (they are in the pages), so the account's bytes stay exact.
+if ARGV[last + 1] == '1' then redis.call('DEL', KEYS[2]) end
+bytes = bytes + tonumber(ARGV[last + 2] or '0')
 for i = first, last, 1000 do
   local upto = math.min(i + 999, last)
   for k = i, upto do bytes = bytes + #ARGV[k] end
@@ -45,6 +51,9 @@ if n > 0 then redis.call('EXPIRE', KEYS[2], ttl) end
 if #ARGV[5] > 0 then
   redis.call('RPUSH', KEYS[3], ARGV[5])
   redis.call('EXPIRE', KEYS[3], ttl)
+end
+-- ARGV[9]: the fixes' bytes, in Redis (ARGV[5]) or in a committed object of the store.
+if tonumber(ARGV[9]) > 0 then
   bytes = bytes + tonumber(ARGV[9])
   redis.call('HINCRBY', KEYS[1], 'fix_bytes', tonumber(ARGV[9]))
 end
@@ -76,8 +85,12 @@ return 'ok'
 )lua"));
 
 const RedisScript kAppendCleaned(Fenced(R"lua(
-redis.call('RPUSH', KEYS[2], ARGV[4])
-redis.call('EXPIRE', KEYS[2], ARGV[3])
+if #ARGV[4] > 0 then
+  redis.call('RPUSH', KEYS[2], ARGV[4])
+  redis.call('EXPIRE', KEYS[2], ARGV[3])
+end
+-- A piece stored in the artifact store: commit it (ARGV[6] pieces of attempt ARGV[7]).
+if ARGV[6] then redis.call('HSET', KEYS[1], 'cleaned_pieces', ARGV[6], 'output_attempt', ARGV[7]) end
 if redis.call('HEXISTS', KEYS[3], ARGV[2]) == 1 then
   redis.call('HINCRBY', KEYS[3], ARGV[2], tonumber(ARGV[5]))
 end

@@ -1,6 +1,11 @@
 #include "redis_job_store.h"
 
+#include <cstdlib>
+
+#include "dq/artifact/object_key.h"
 #include "dq/common/crypto.h"
+#include "dq/common/log.h"
+#include "job_artifacts.h"
 #include "piece_codec.h"
 #include "redis_job_scripts.h"
 
@@ -41,6 +46,22 @@ std::string IdempotencyKey(std::string_view account_id, std::string_view key) {
   return AccountKey(account_id, "idem:" + std::string(key));
 }
 
+int64_t Int(const std::string& text) { return std::strtoll(text.c_str(), nullptr, 10); }
+
+// One object of the store, decompressed; kNotFound when it is not there.
+Result<std::string> ReadPiece(artifact::ArtifactStore& store, const Result<std::string>& key) {
+  if (!key.ok()) return key.status();
+  auto stored = store.GetAll(*key, static_cast<int64_t>(kMaxPieceBytes));
+  if (!stored.ok()) return stored.status();
+  return DecompressPiece(*stored);
+}
+
+Status NoStore(const Job& job) {
+  return Status(ErrorCode::kInternal, "job " + job.id +
+                                          " keeps its files in the artifact store, which this "
+                                          "process has not been given (DQ_ARTIFACT_STORE)");
+}
+
 }  // namespace
 
 std::string JobKey(std::string_view account_id, std::string_view id) {
@@ -78,7 +99,12 @@ Status RedisJobStore::Create(const Job& job, UploadPieces& file_pieces) {
   constexpr size_t kPiecesPerRound = 8;
   Status s = Status::Ok();
   const size_t pieces = file_pieces.size();
-  for (size_t i = 0; i < pieces && s.ok(); i += kPiecesPerRound) {
+  // With the artifact store, each piece is an object (jobs/<a>/<j>/upload/file/<n>.zst).
+  for (size_t i = 0; artifacts_ != nullptr && i < pieces && s.ok(); ++i) {
+    auto key = FilePieceKey(job, static_cast<int64_t>(i));
+    s = key.ok() ? artifacts_->Put(*key, file_pieces.TakeCompressed(i)) : key.status();
+  }
+  for (size_t i = 0; artifacts_ == nullptr && i < pieces && s.ok(); i += kPiecesPerRound) {
     std::vector<std::vector<std::string>> round;
     for (size_t k = i; k < std::min(pieces, i + kPiecesPerRound); ++k) {
       round.push_back({"RPUSH", file_key, file_pieces.TakeCompressed(k)});
@@ -89,6 +115,7 @@ Status RedisJobStore::Create(const Job& job, UploadPieces& file_pieces) {
   if (s.ok()) {
     Job stored = job;
     stored.pieces = kPiecesZstd;
+    if (artifacts_ != nullptr) stored.file_store = kFileInStore;
     std::vector<std::string> hset = {"HSET", JobKey(job.account_id, job.id)};
     for (auto& a : JobToHashArgs(stored)) hset.push_back(std::move(a));
     s = CheckReplies(redis_.Pipeline({std::move(hset),
@@ -97,6 +124,7 @@ Status RedisJobStore::Create(const Job& job, UploadPieces& file_pieces) {
   if (!s.ok()) {  // leave nothing behind (best effort: the pieces expire anyway)
     redis_.Pipeline({{"DEL", file_key, JobKey(job.account_id, job.id)},
                      {"HDEL", bytes_key, job.id}});
+    DeleteObjects(artifact::JobPrefix(job.account_id, job.id));
   }
   return s;
 }
@@ -122,7 +150,32 @@ Status RedisJobStore::Remove(const Job& job, const char* mode) {
        IdempotencyKey(a, job.idempotency_key), JobPartKey(a, job.id, "fixes")},
       {job.id, mode, job.idempotency_key});
   if (!r.ok()) return r.status();
-  return r->integer == 1 ? Status::Ok() : Status(ErrorCode::kNotFound, "no such job");
+  if (r->integer != 1) return Status(ErrorCode::kNotFound, "no such job");
+  DeleteObjects(artifact::JobPrefix(a, job.id));
+  return Status::Ok();
+}
+
+Result<Job> RedisJobStore::Committed(const Job& job) {
+  if (artifacts_ == nullptr || job.finished()) return job;
+  auto r = redis_.Command({"HMGET", JobKey(job.account_id, job.id), "issue_pages", "fix_pieces",
+                           "cleaned_pieces", "output_attempt"});
+  if (!r.ok()) return r.status();
+  if (r->elements.size() != 4) return job;
+  Job now = job;
+  now.issue_pages = Int(r->elements[0].str);
+  now.fix_pieces = Int(r->elements[1].str);
+  now.cleaned_pieces = Int(r->elements[2].str);
+  now.output_attempt = r->elements[3].str;
+  return now;
+}
+
+void RedisJobStore::DeleteObjects(const Result<std::string>& prefix) {
+  if (artifacts_ == nullptr || !prefix.ok()) return;
+  auto deleted = artifacts_->DeletePrefix(*prefix);
+  if (!deleted.ok()) {
+    log::Warn("job objects left for the sweep",
+              {{"prefix", *prefix}, {"error", deleted.status().message()}});
+  }
 }
 
 Status RedisJobStore::Abandon(const Job& job) {
@@ -176,29 +229,58 @@ Result<std::vector<Job>> RedisJobStore::ListBefore(std::string_view account_id, 
   return jobs;
 }
 
-Result<std::vector<std::string>> RedisJobStore::Issues(const Job& job, int64_t offset,
+Result<std::vector<std::string>> RedisJobStore::Issues(const Job& snapshot, int64_t offset,
                                                        int64_t count) {
-  const int64_t stop = count < 0 ? -1 : offset + count - 1;
-  auto reply = redis_.Command({"LRANGE", JobPartKey(job.account_id, job.id, "issues"),
-                               std::to_string(offset), std::to_string(stop)});
-  if (!reply.ok()) return reply.status();
-  std::vector<std::string> out;
-  out.reserve(reply->elements.size());
-  for (auto& e : reply->elements) out.push_back(std::move(e.str));
-  return out;
+  auto committed = Committed(snapshot);
+  if (!committed.ok()) return committed.status();
+  const Job& job = *committed;
+  // The records in the :issues list: every issue of a job stored before the artifact store, or
+  // those not yet in a whole page.
+  auto list = [&](int64_t from, int64_t n) -> Result<std::vector<std::string>> {
+    const int64_t stop = n < 0 ? -1 : from + n - 1;
+    auto reply = redis_.Command({"LRANGE", JobPartKey(job.account_id, job.id, "issues"),
+                                 std::to_string(from), std::to_string(stop)});
+    if (!reply.ok()) return reply.status();
+    std::vector<std::string> out;
+    out.reserve(reply->elements.size());
+    for (auto& e : reply->elements) out.push_back(std::move(e.str));
+    return out;
+  };
+  if (job.issue_pages == 0) return list(offset, count);
+  if (artifacts_ == nullptr) return NoStore(job);
+  return ReadIssues(*artifacts_, job, offset, count, list);
 }
 
-Result<std::optional<std::string>> RedisJobStore::FixesPiece(const Job& job, int64_t index) {
-  auto reply = redis_.Command(
-      {"LINDEX", JobPartKey(job.account_id, job.id, "fixes"), std::to_string(index)});
+Result<std::optional<std::string>> RedisJobStore::FixesPiece(const Job& snapshot, int64_t index) {
+  auto committed = Committed(snapshot);
+  if (!committed.ok()) return committed.status();
+  const Job& job = *committed;
+  if (index < job.fix_pieces) {
+    if (artifacts_ == nullptr) return NoStore(job);
+    auto piece = ReadPiece(*artifacts_, FixPieceKey(job, job.output_attempt, index));
+    if (!piece.ok()) return piece.status();
+    return std::optional<std::string>(std::move(*piece));
+  }
+  auto reply = redis_.Command({"LINDEX", JobPartKey(job.account_id, job.id, "fixes"),
+                               std::to_string(index - job.fix_pieces)});
   if (!reply.ok()) return reply.status();
   if (reply->is_nil()) return std::optional<std::string>();
   return std::optional<std::string>(std::move(reply->str));
 }
 
-Result<std::optional<std::string>> RedisJobStore::CleanedPiece(const Job& job, int64_t index) {
-  auto reply = redis_.Command(
-      {"LINDEX", JobPartKey(job.account_id, job.id, "cleaned"), std::to_string(index)});
+Result<std::optional<std::string>> RedisJobStore::CleanedPiece(const Job& snapshot,
+                                                               int64_t index) {
+  auto committed = Committed(snapshot);
+  if (!committed.ok()) return committed.status();
+  const Job& job = *committed;
+  if (index < job.cleaned_pieces) {
+    if (artifacts_ == nullptr) return NoStore(job);
+    auto piece = ReadPiece(*artifacts_, CleanedPieceKey(job, job.output_attempt, index));
+    if (!piece.ok()) return piece.status();
+    return std::optional<std::string>(std::move(*piece));
+  }
+  auto reply = redis_.Command({"LINDEX", JobPartKey(job.account_id, job.id, "cleaned"),
+                               std::to_string(index - job.cleaned_pieces)});
   if (!reply.ok()) return reply.status();
   if (reply->is_nil()) return std::optional<std::string>();
   auto piece = DecodePiece(job.pieces, std::move(reply->str));
@@ -258,10 +340,40 @@ Result<Claim> RedisJobStore::ClaimJob(std::string_view account_id, std::string_v
   c.kind = kind == "finished"       ? ClaimKind::kFinished
            : kind == "not_accepted" ? ClaimKind::kNotAccepted
                                     : ClaimKind::kRun;
+  if (c.kind == ClaimKind::kRun && artifacts_ != nullptr) {
+    // The objects of earlier attempts are no longer named by the job: drop them now rather than
+    // wait for the sweep (best effort; a fenced-out attempt may still add some, the sweep's).
+    auto prefix = artifact::JobPrefix(account_id, id);
+    auto objects = prefix.ok() ? artifacts_->ListAll(*prefix) : Result<std::vector<artifact::ObjectInfo>>(prefix.status());
+    std::string last;
+    for (const auto& o : objects.ok() ? *objects : std::vector<artifact::ObjectInfo>{}) {
+      auto name = artifact::ParseObjectKey(o.key);
+      if (!name || name->attempt == artifact::kUploadAttempt || name->attempt == AttemptName(c.job) ||
+          name->attempt == last) {
+        continue;
+      }
+      last = name->attempt;
+      DeleteObjects(artifact::AttemptPrefix(account_id, id, name->attempt));
+    }
+  }
   return c;
 }
 
 Result<std::string> RedisJobStore::FileChunk(const Job& job, int64_t index) {
+  if (job.file_store == kFileInStore) {
+    if (artifacts_ == nullptr) return NoStore(job);
+    auto key = FilePieceKey(job, index);
+    if (!key.ok()) return key.status();
+    auto stored = artifacts_->GetAll(*key, static_cast<int64_t>(kMaxPieceBytes));
+    if (stored.ok()) return DecodePiece(job.pieces, std::move(*stored));
+    if (stored.status().code() != ErrorCode::kNotFound) return stored.status();
+    auto exists = redis_.Command({"EXISTS", JobKey(job.account_id, job.id)});
+    if (exists.ok() && exists->integer == 0) {
+      return Status(ErrorCode::kNotFound, "job " + job.id + " was deleted");
+    }
+    return Status(ErrorCode::kInternal,
+                  "chunk " + std::to_string(index) + " of the upload is missing");
+  }
   auto reply =
       redis_.Command({"LINDEX", JobPartKey(job.account_id, job.id, "file"), std::to_string(index)});
   if (!reply.ok()) return reply.status();
@@ -279,6 +391,51 @@ Result<std::string> RedisJobStore::FileChunk(const Job& job, int64_t index) {
 
 Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* end) {
   const std::string& a = job.account_id;
+  // With the artifact store, the write's whole issue pages and its fixes piece are objects,
+  // written first; the script below commits them (the counts in `committed`) with the batch.
+  const std::vector<std::string>* pushed = &w.issues;  // what the :issues list gets
+  std::vector<std::string> records;
+  bool replace_tail = false;
+  int64_t paged_bytes = 0;  // bytes of new issues that went into pages, not into the list
+  std::string fixes_in_redis = w.fixes;
+  std::vector<std::string> committed;
+  if (artifacts_ != nullptr) {
+    const std::string attempt = AttemptName(job);
+    auto state = redis_.Pipeline({{"HMGET", JobKey(a, job.id), "issue_pages", "fix_pieces"},
+                                  {"LRANGE", JobPartKey(a, job.id, "issues"), "0", "-1"}});
+    if (Status s = CheckReplies(state); !s.ok()) return s;
+    const RedisReply& counts = (*state)[0];
+    const int64_t pages = counts.elements.size() > 0 ? Int(counts.elements[0].str) : 0;
+    int64_t fix_pieces = counts.elements.size() > 1 ? Int(counts.elements[1].str) : 0;
+    for (auto& e : (*state)[1].elements) records.push_back(std::move(e.str));
+    const size_t tail = records.size();
+    records.insert(records.end(), w.issues.begin(), w.issues.end());
+    const PageCut cut = CutPages(tail, w.issues.size(), end != nullptr);
+    for (int64_t p = 0; p < cut.pages; ++p) {
+      const size_t from = static_cast<size_t>(p * kIssuesPerPage);
+      const size_t n = std::min(static_cast<size_t>(kIssuesPerPage), cut.paged_records - from);
+      auto key = IssuePageKey(job, attempt, pages + p + 1);
+      if (!key.ok()) return key.status();
+      if (Status s = artifacts_->Put(*key, EncodeIssuePage(records, from, n)); !s.ok()) return s;
+    }
+    if (cut.replace_tail) {
+      records.erase(records.begin(), records.begin() + static_cast<ptrdiff_t>(cut.paged_records));
+      pushed = &records;
+      replace_tail = true;
+      for (const auto& r : w.issues) paged_bytes += static_cast<int64_t>(r.size());
+      for (const auto& r : records) paged_bytes -= static_cast<int64_t>(r.size());
+    }
+    if (!w.fixes.empty()) {
+      auto key = FixPieceKey(job, attempt, fix_pieces);
+      if (!key.ok()) return key.status();
+      if (Status s = artifacts_->Put(*key, CompressPiece(w.fixes)); !s.ok()) return s;
+      ++fix_pieces;
+      fixes_in_redis.clear();
+    }
+    committed = {"issue_pages", std::to_string(pages + cut.pages),
+                 "fix_pieces", std::to_string(fix_pieces),
+                 "output_attempt", attempt};
+  }
   std::vector<std::string> hset = {"rows_done", std::to_string(w.rows_done),
                                    "issues", std::to_string(w.issues_stored),
                                    "issues_found", std::to_string(w.issues_found)};
@@ -288,17 +445,20 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
     for (size_t i = 0; i + 1 < hset.size(); i += 2) {
       if (hset[i] == "attempts" || hset[i] == "postponed" || hset[i] == "accepted" ||
           hset[i] == "event_published" || hset[i] == "refunded" ||
-          hset[i] == "idempotency_key" || hset[i] == "pieces") {
+          hset[i] == "idempotency_key" || hset[i] == "pieces" || hset[i] == "file_store" ||
+          hset[i] == "output_attempt" || hset[i] == "issue_pages" || hset[i] == "fix_pieces" ||
+          hset[i] == "cleaned_pieces") {
         hset.erase(hset.begin() + static_cast<ptrdiff_t>(i), hset.begin() + static_cast<ptrdiff_t>(i) + 2);
         i -= 2;
       }
     }
   }
+  hset.insert(hset.end(), committed.begin(), committed.end());
   std::vector<std::string> args = {std::to_string(job.attempts),
                                    job.id,
                                    std::to_string(limits_.ttl.count()),
                                    w.summary_json,
-                                   w.fixes,
+                                   fixes_in_redis,
                                    std::to_string(end ? end->refund : 0),
                                    // 0: not the end; 1: the end, the upload goes; 2: the end,
                                    // done, the upload stays: the cleaned file comes from it
@@ -310,22 +470,49 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
                                    std::to_string(job.file_bytes),
                                    std::to_string(w.fixes.size()),
                                    std::to_string(hset.size())};
-  args.reserve(args.size() + hset.size() + 1 + w.issues.size());
+  args.reserve(args.size() + hset.size() + 3 + pushed->size());
   for (auto& v : hset) args.push_back(std::move(v));
-  args.push_back(std::to_string(w.issues.size()));
-  args.insert(args.end(), w.issues.begin(), w.issues.end());
+  args.push_back(std::to_string(pushed->size()));
+  args.insert(args.end(), pushed->begin(), pushed->end());
+  args.push_back(replace_tail ? "1" : "0");
+  args.push_back(std::to_string(paged_bytes));
   auto r = redis_.Eval(scripts::kWrite,
                        {JobKey(a, job.id), JobPartKey(a, job.id, "issues"),
                         JobPartKey(a, job.id, "fixes"), JobPartKey(a, job.id, "summary"),
                         AccountKey(a, "job_bytes"), QuotaKey(job), JobPartKey(a, job.id, "file")},
                        args);
-  return FenceStatus(r, job.id);
+  Status s = FenceStatus(r, job.id);
+  if (s.ok() && end != nullptr && artifacts_ != nullptr &&
+      !(end->status == "done" && job.cleaned_from == kCleanedFromFixes)) {
+    // The script dropped the upload and the fixes (no cleaned file will be written from them):
+    // their objects go too.
+    if (job.file_store == kFileInStore) {
+      DeleteObjects(artifact::AttemptPrefix(a, job.id, artifact::kUploadAttempt));
+    }
+    auto attempt = artifact::AttemptPrefix(a, job.id, AttemptName(job));
+    if (attempt.ok()) DeleteObjects(*attempt + "fixes/");
+  }
+  return s;
 }
 
 Status RedisJobStore::Write(const Job& job, const JobWrite& w) { return RunWrite(job, w, nullptr); }
 
 Status RedisJobStore::WriteCleanedPiece(const Job& job, std::string_view piece) {
   const std::string& a = job.account_id;
+  if (artifacts_ != nullptr) {
+    auto count = redis_.Command({"HGET", JobKey(a, job.id), "cleaned_pieces"});
+    if (!count.ok()) return count.status();
+    const int64_t n = Int(count->str);
+    auto key = CleanedPieceKey(job, AttemptName(job), n);
+    if (!key.ok()) return key.status();
+    if (Status s = artifacts_->Put(*key, CompressPiece(piece)); !s.ok()) return s;
+    auto r = redis_.Eval(
+        scripts::kAppendCleaned,
+        {JobKey(a, job.id), JobPartKey(a, job.id, "cleaned"), AccountKey(a, "job_bytes")},
+        {std::to_string(job.attempts), job.id, std::to_string(limits_.ttl.count()), "",
+         std::to_string(piece.size()), std::to_string(n + 1), AttemptName(job)});
+    return FenceStatus(r, job.id);
+  }
   auto r = redis_.Eval(
       scripts::kAppendCleaned,
       {JobKey(a, job.id), JobPartKey(a, job.id, "cleaned"), AccountKey(a, "job_bytes")},

@@ -17,10 +17,17 @@
 //   dq:{acct}:job_bytes          HASH   job id -> bytes stored for it, uncompressed (the
 //                                       account's ceiling)
 //   dq:{acct}:idem:<sha256>      STRING "<body sha256> <job id>" for an Idempotency-Key, 24 h
+//
+// With an artifact store (the constructor's `artifacts`), the job's files go there instead
+// (job_artifacts.h): the upload's pieces, the issues in pages of 1,000 (only the records not yet
+// in a full page stay in the :issues list while the job runs), the fixes and a workbook kept
+// whole. Each object is written first and committed after, in the job's hash, by the same fenced
+// script that commits the batch. Jobs stored without it keep reading from Redis.
 #pragma once
 
 #include <chrono>
 
+#include "dq/artifact/artifact_store.h"
 #include "dq/common/redis_client.h"
 #include "job_store.h"
 
@@ -34,7 +41,10 @@ struct StoreLimits {
 
 class RedisJobStore final : public JobStore {
  public:
-  RedisJobStore(RedisClient& redis, StoreLimits limits) : redis_(redis), limits_(limits) {}
+  // artifacts: where job files go (nullptr: all in Redis, as before the artifact store).
+  RedisJobStore(RedisClient& redis, StoreLimits limits,
+                artifact::ArtifactStore* artifacts = nullptr)
+      : redis_(redis), limits_(limits), artifacts_(artifacts) {}
 
   Status Create(const Job& job, UploadPieces& file_pieces) override;
   Status Accept(const Job& job) override;
@@ -66,9 +76,15 @@ class RedisJobStore final : public JobStore {
  private:
   Status RunWrite(const Job& job, const JobWrite& write, const JobEnd* end);
   Status Remove(const Job& job, const char* mode);
+  // `job` with the committed object counts as the hash has them now: a running attempt's own
+  // snapshot (its claim) does not know what it committed since. Finished jobs' are final.
+  Result<Job> Committed(const Job& job);
+  // Best effort: objects left behind are the sweep's (SweepOrphans).
+  void DeleteObjects(const Result<std::string>& prefix);
 
   RedisClient& redis_;
   StoreLimits limits_;
+  artifact::ArtifactStore* artifacts_;
 };
 
 // Key names (exposed for tests and the worker).

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -204,10 +206,16 @@ TEST_F(JobsManageTest, ALargeCleanedFileIsSentPieceByPieceAndACutIsNeverSilent) 
   ASSERT_EQ(up.status, 202) << up.body;
   const std::string id = json::parse(up.body)["id"].get<std::string>();
   ASSERT_EQ(WaitDone(id)["status"], "done");
-  const std::string key = KeysWith(id + ":file");
-  ASSERT_FALSE(key.empty());
-  const std::string file_key = key.substr(0, key.find('\n'));
-  ASSERT_GE(std::stoi(stack_->redis().Cli({"LLEN", file_key})), 3);
+  // The upload's pieces are objects of the stack's fs artifact store (DQ_ARTIFACT_DIR).
+  std::string pieces;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(
+           "/tmp/dq-test-artifacts/" + std::to_string(stack_->redis().port()))) {
+    if (e.is_directory() && e.path().string().ends_with(id + "/upload/file")) pieces = e.path();
+  }
+  ASSERT_FALSE(pieces.empty());
+  ASSERT_GE(std::distance(std::filesystem::directory_iterator(pieces),
+                          std::filesystem::directory_iterator()),
+            3);
 
   HttpResult whole = Call("GET", "/v1/jobs/" + id + "/cleaned");
   ASSERT_EQ(whole.status, 200);
@@ -216,13 +224,13 @@ TEST_F(JobsManageTest, ALargeCleanedFileIsSentPieceByPieceAndACutIsNeverSilent) 
 
   // A piece that cannot be read once the answer has begun: the download is cut off (curl sees an
   // incomplete transfer), never ended as if the file were whole.
-  stack_->redis().Cli({"LSET", file_key, "2", "not a frame"});
+  std::ofstream(pieces + "/000002.zst", std::ios::trunc) << "not a frame";
   HttpResult cut = Call("GET", "/v1/jobs/" + id + "/cleaned");
   EXPECT_EQ(cut.status, 0) << "a cut download must not look complete";
   EXPECT_LT(cut.body.size(), big.size());
   EXPECT_EQ(cut.body, big.substr(0, cut.body.size()));
   // A damaged first piece is still a proper error, before any of the file.
-  stack_->redis().Cli({"LSET", file_key, "0", "not a frame"});
+  std::ofstream(pieces + "/000000.zst", std::ios::trunc) << "not a frame";
   HttpResult early = Call("GET", "/v1/jobs/" + id + "/cleaned");
   EXPECT_EQ(early.status, 500);
   EXPECT_EQ(json::parse(early.body)["error"], "internal_error");

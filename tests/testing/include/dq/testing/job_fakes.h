@@ -16,24 +16,13 @@
 #include <string>
 #include <vector>
 
+#include "dq/testing/fault_plan.h"
 #include "jobs/event_publisher.h"
 #include "jobs/job_queue.h"
 #include "jobs/job_store.h"
 #include "dq/report/validator_stream.h"
 
 namespace dq::testing {
-
-struct FaultPlan {
-  int fail_at = 0;             // 0: never
-  bool after = false;          // the failing step took effect; only its answer was lost
-  int steps = 0;               // steps seen so far
-  std::vector<std::string> log;  // step names, in order
-  // Counts one step; true when it is the one to fail.
-  bool Step(const std::string& name) {
-    log.push_back(name);
-    return ++steps == fail_at;
-  }
-};
 
 class InMemoryJobStore final : public gateway::JobStore {
  public:
