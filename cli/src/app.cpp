@@ -18,6 +18,7 @@ struct Flags {
   std::string checks = "product";
   std::string platform;
   std::string source;
+  std::string weight_unit;
   std::string mapping;
   std::string format = "text";
   std::string cleaned;
@@ -70,6 +71,14 @@ Result<report::CheckRequest> Request(const Flags& f, const Io& io) {
   r.platform = f.platform;
   if (!r.platform.empty()) {
     if (Status s = report::CheckPlatform(r.platform); !s.ok()) return s;
+  }
+  r.source = f.source;
+  if (!r.source.empty()) {
+    if (Status s = report::CheckSource(r.source); !s.ok()) return s;
+  }
+  r.weight_unit = f.weight_unit;
+  if (!r.weight_unit.empty()) {
+    if (Status s = report::CheckWeightUnit(r.weight_unit); !s.ok()) return s;
   }
   if (!f.mapping.empty()) {
     std::string text = f.mapping;
@@ -156,7 +165,10 @@ int Run(const std::vector<std::string>& args, const Io& io) {
   check->add_option("--platform", f.platform,
                     "A target platform's template (see docs/api.md)");
   check->add_option("--source", f.source,
-                    "The platform the file was exported from (as the API's source)");
+                    "The platform the file was exported from (as the API's source); detected "
+                    "from the header and the first rows when absent");
+  check->add_option("--weight-unit", f.weight_unit,
+                    "The unit of bare numbers in the weight column: g, kg, lb or oz");
   check->add_option("--mapping", f.mapping,
                     "Standard field to column, as JSON ({\"sku\": \"Variant SKU\"}) or @FILE; "
                     "inferred from the header when absent");

@@ -45,6 +45,9 @@ Result<CheckOutcome> RunCheck(const CheckInput& input) {
   outcome.prepared = std::make_shared<ingest::PreparedFile>(std::move(*prepared));
   auto plan = report::PlanFile(*outcome.prepared, input.request);
   if (!plan.ok()) return plan.status();
+  // A check type none of whose fields has a column: refused, as an upload is (400
+  // check_types_do_not_fit), with the check types that would fit.
+  if (plan->misfit) return Status(ErrorCode::kInvalidRequest, *plan->misfit);
   outcome.check = std::move(plan->check);
   outcome.data_rows = plan->data_rows;
 
@@ -112,19 +115,10 @@ Status WriteCleaned(const CheckOutcome& outcome, std::ostream& out) {
 
 void WriteJson(const CheckOutcome& o, std::string_view name, std::ostream& out) {
   using nlohmann::json;
-  const report::FileCheck& c = o.check;
-  json mapping = json::object();
-  for (const auto& [field, column] : c.mapping) mapping[field] = column;
-  json head = {
+  // How the file was read and checked, as the job detail says it (report::FileCheckJson).
+  json head = report::FileCheckJson(o.check);
+  head.update(json{
       {"filename", std::string(name)},
-      {"check_types", c.check_types},
-      {"platform", c.platform.empty() ? json(nullptr) : json(c.platform)},
-      {"mapping", std::move(mapping)},
-      {"mapping_inferred", c.mapping_inferred},
-      {"mapping_notes", c.mapping_inferred ? ingest::MappingNotes(c.header, c.mapping)
-                                           : std::vector<std::string>{}},
-      {"format", std::string(ingest::FormatName(c.format))},
-      {"encoding", c.encoding},
       {"rows_total", o.stats.rows()},
       {"rows_error", o.stats.rows_error()},
       {"rows_warning", o.stats.rows_warning()},
@@ -137,7 +131,7 @@ void WriteJson(const CheckOutcome& o, std::string_view name, std::ostream& out) 
         {"fixes", o.stats.fixes()},
         {"score", o.stats.score()}}},
       {"issues_total", std::max<int64_t>(static_cast<int64_t>(o.issues.size()), o.issues_found)},
-      {"issues_truncated", o.issues_found > static_cast<int64_t>(o.issues.size())}};
+      {"issues_truncated", o.issues_found > static_cast<int64_t>(o.issues.size())}});
   // Written as the API writes a job detail: the members, then what the job stores as it is: the
   // summary (as GET /v1/jobs/:id/summary splices it) and the issue records.
   std::string text = head.dump(-1, ' ', false, json::error_handler_t::replace);

@@ -60,11 +60,19 @@ void WriteTextReport(const CheckOutcome& o, std::string_view name, std::ostream&
       << "; checks " << c.check_types;
   if (!c.platform.empty()) out << "; platform " << c.platform;
   out << "\n";
+  if (!c.source.empty() && c.source != "generic") {
+    out << "Source: " << c.source;
+    if (!c.source_reason.empty()) out << " (" << c.source_reason << ")";
+    out << "\n";
+  }
   out << "Mapping" << (c.mapping_inferred ? " (inferred)" : "") << ":";
   for (size_t i = 0; i < c.mapping.size(); ++i) {
     out << (i ? ", " : " ") << c.mapping[i].first << " = " << Shown(c.mapping[i].second);
   }
-  out << "\n\n";
+  out << "\n";
+  for (const std::string& note : c.notes) out << "Note: " << note << "\n";
+  if (!c.unit_note.empty()) out << "Note: " << c.unit_note << "\n";
+  out << "\n";
   out << "  Health score  " << st.score() << " / 100\n";
   out << "  Rows          " << Count(st.rows_error()) << " with errors, "
       << Count(st.rows_warning()) << " with warnings only, " << Count(st.rows_fixed())

@@ -160,7 +160,8 @@ def run_client(argv, stack, key, out_dir, env_extra=None):
         check(f.read() == api(f"/v1/jobs/{job_id}/cleaned")[1], "cleaned file differs")
     with open(summary["issues_csv"], "rb") as f:
         lines = f.read().decode().splitlines()
-    check(lines[0] == "id,issue_row,severity,field,code,message,original_value,fixed_value", lines[0])
+    check(lines[0] == "id,issue_row,severity,field,code,message,original_value,fixed_value,"
+          "sku,item_id,title", lines[0])
     check(len(lines) == job["issues_total"] + 1, f"{len(lines)} CSV lines")
     return summary
 

@@ -42,6 +42,7 @@ json JobSummaryJson(const Job& j) {
           {"filename", j.filename},
           {"status", j.status},
           {"check_types", j.check_types},
+          {"source", j.source.empty() ? json(nullptr) : json(j.source)},
           {"rows_total", j.rows_total},
           {"rows_error", j.rows_error},
           {"rows_warning", j.rows_warning},
@@ -52,14 +53,7 @@ json JobSummaryJson(const Job& j) {
 
 json JobDetailJson(const Job& j) {
   json d = JobSummaryJson(j);
-  d["platform"] = j.platform.empty() ? json(nullptr) : json(j.platform);
-  d["mapping"] = MappingObject(j.mapping);
-  d["mapping_inferred"] = j.mapping_inferred;
-  // What inference left unmapped on purpose, and why (ingest::MappingNotes).
-  d["mapping_notes"] = j.mapping_inferred ? ingest::MappingNotes(j.header, j.mapping)
-                                          : std::vector<std::string>{};
-  d["format"] = std::string(ingest::FormatName(j.format));
-  d["encoding"] = j.encoding;
+  d.update(report::FileCheckJson(j));  // how the file was read and checked, as `dq check` says
   d["stats"] = {{"rows", j.rows_total},
                 {"errors", j.errors},
                 {"warnings", j.warnings},
@@ -87,6 +81,14 @@ std::vector<std::string> JobToHashArgs(const Job& j) {
           "format", std::string(ingest::FormatName(j.format)),
           "encoding", j.encoding,
           "expiry_date_order", j.expiry_date_order,
+          "source", j.source,
+          "source_reason", j.source_reason,
+          "notes", json(j.notes).dump(-1, ' ', false, json::error_handler_t::replace),
+          "unit_note", j.unit_note,
+          "planned", j.planned ? "1" : "0",
+          "weight_unit", j.weight_unit,
+          "conventions", j.conventions,
+          "gtin_padding_evidence", j.gtin_padding_evidence ? "1" : "0",
           "delimiter", std::string(1, j.dialect.delimiter),
           "crlf", j.dialect.crlf ? "1" : "0",
           "bom", j.dialect.bom ? "1" : "0",
@@ -145,6 +147,20 @@ Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) 
     else if (k == "format") j.format = FormatFromName(v);
     else if (k == "encoding") j.encoding = v.empty() ? "utf-8" : v;
     else if (k == "expiry_date_order") j.expiry_date_order = v;
+    else if (k == "source") j.source = v;
+    else if (k == "source_reason") j.source_reason = v;
+    else if (k == "notes") {
+      json n = json::parse(v, nullptr, false);
+      if (n.is_array()) {
+        for (const auto& s : n) {
+          if (s.is_string()) j.notes.push_back(s.get<std::string>());
+        }
+      }
+    } else if (k == "unit_note") j.unit_note = v;
+    else if (k == "planned") j.planned = v == "1";
+    else if (k == "weight_unit") j.weight_unit = v;
+    else if (k == "conventions") j.conventions = v;
+    else if (k == "gtin_padding_evidence") j.gtin_padding_evidence = v == "1";
     else if (k == "delimiter") j.dialect.delimiter = v.empty() ? ',' : v[0];
     else if (k == "crlf") j.dialect.crlf = v == "1";
     else if (k == "bom") j.dialect.bom = v == "1";

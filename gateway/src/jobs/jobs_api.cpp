@@ -13,6 +13,7 @@
 #include "dq/common/time_format.h"
 #include "dq/ingest/mapping_inference.h"
 #include "dq/ingest/row_writer.h"
+#include "dq/ingest/check_plan.h"
 #include "dq/ingest/upload_form.h"
 #include "dq/report/file_check.h"
 #include "dq/report/stage_timer.h"
@@ -39,6 +40,20 @@ std::string ExtensionFor(ingest::FileFormat f) {
 Status Invalid(const std::string& field, const std::string& message) {
   return Status(ErrorCode::kInvalidRequest, field + ": " + message, {{field, message}});
 }
+
+}  // namespace
+
+HttpResponse CheckTypesDoNotFit(const std::string& message,
+                                const std::vector<std::pair<std::string, std::string>>& mapping) {
+  // Written here, not as an ErrorCode: the answer also lists the check types that fit. The keys
+  // sort after "error", so the body still starts with it (AddRequestId looks for that).
+  json body = {{"error", "check_types_do_not_fit"},
+               {"message", message},
+               {"fits", ingest::FittingCheckTypes(mapping)}};
+  return JsonResponse(400, DumpJson(body));
+}
+
+namespace {
 
 // How many of the upload's pieces its helper threads compressed (the rest: the request's thread).
 size_t PiecesByHelpers(const UploadPieces& pieces) {
@@ -89,10 +104,13 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   // checked, rows counted (for the quota), header and dialect found, the mapping checked or
   // inferred. Bad files are refused now, not discovered by a worker later.
   StageTimer scan_timer(scan_ms);
-  auto plan = report::PlanFile(
-      up.file, report::CheckRequest{up.check_types, up.platform, std::move(up.mapping)});
+  auto plan = report::PlanFile(up.file, report::CheckRequest{up.check_types, up.platform,
+                                                               std::move(up.mapping), up.source,
+                                                               up.weight_unit});
   scan_timer.Pause();
   if (!plan.ok()) return ErrorResponse(plan.status());
+  // Refused before any quota is used: check types none of whose fields has a column.
+  if (plan->misfit) return CheckTypesDoNotFit(*plan->misfit, plan->check.mapping);
 
   Job job;
   static_cast<report::FileCheck&>(job) = std::move(plan->check);

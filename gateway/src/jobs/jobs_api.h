@@ -78,6 +78,10 @@ class JobsApi {
   JobsOptions options_;
 };
 
+// 400 check_types_do_not_fit: {"error", "message", "fits": [check types the columns fit]}.
+HttpResponse CheckTypesDoNotFit(const std::string& message,
+                                const std::vector<std::pair<std::string, std::string>>& mapping);
+
 // Parses an optional non-negative integer query parameter within [min, max].
 Result<int64_t> IntParam(const HttpRequest& request, const std::string& name, int64_t fallback,
                          int64_t min, int64_t max);

@@ -42,7 +42,7 @@ Result<std::unique_ptr<UploadRequest>> ParseUploadRequest(const HttpRequest& req
   limits.max_file_bytes = max_file_bytes;
   std::string_view file;
   std::string file_content_type;
-  std::optional<std::string> mapping_text, check_types, platform;
+  std::optional<std::string> mapping_text, check_types, platform, source, weight_unit;
   if (ascii::Lower(content_type).rfind("multipart/form-data", 0) == 0) {
     auto parsed = ingest::ParseUploadForm(content_type, body, limits);
     if (!parsed.ok()) return parsed.status();
@@ -53,6 +53,8 @@ Result<std::unique_ptr<UploadRequest>> ParseUploadRequest(const HttpRequest& req
     mapping_text = up->form->mapping;
     check_types = up->form->check_types;
     platform = up->form->platform;
+    source = up->form->source;
+    weight_unit = up->form->weight_unit;
   } else {
     file = body;
     up->filename = request.Query("filename").value_or("");
@@ -60,6 +62,8 @@ Result<std::unique_ptr<UploadRequest>> ParseUploadRequest(const HttpRequest& req
     mapping_text = request.Query("mapping");
     check_types = request.Query("check_types");
     platform = request.Query("platform");
+    source = request.Query("source");
+    weight_unit = request.Query("weight_unit");
   }
   if (file.size() > max_file_bytes) return TooLarge(file.size(), max_file_bytes);
   if (file.empty()) return Status(ErrorCode::kEmptyFile, "The uploaded file is empty.");
@@ -76,6 +80,14 @@ Result<std::unique_ptr<UploadRequest>> ParseUploadRequest(const HttpRequest& req
   up->platform = platform.value_or("");
   if (!up->platform.empty()) {
     if (Status s = CheckPlatform(up->platform); !s.ok()) return s;
+  }
+  up->source = source.value_or("");
+  if (!up->source.empty()) {
+    if (Status s = CheckSource(up->source); !s.ok()) return s;
+  }
+  up->weight_unit = weight_unit.value_or("");
+  if (!up->weight_unit.empty()) {
+    if (Status s = CheckWeightUnit(up->weight_unit); !s.ok()) return s;
   }
   if (mapping_text && !mapping_text->empty()) {
     if (!JsonNestingWithin(*mapping_text)) {

@@ -22,6 +22,8 @@ struct UploadRequest {
   ingest::PreparedFile file;
   std::vector<std::string> check_types;  // default {"product"}
   std::string platform;
+  std::string source;       // the caller's source platform ("" for none: detected)
+  std::string weight_unit;  // the caller's unit of bare weights ("" for none)
   // The mapping sent, checked against the standard fields (not yet against the file's columns).
   std::optional<std::vector<std::pair<std::string, std::string>>> mapping;
 

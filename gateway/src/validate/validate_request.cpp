@@ -1,11 +1,15 @@
 #include "validate_request.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "http/core/json_util.h"
 #include "dq/common/vocabulary.h"
 #include "dq/ingest/json_fast.h"
 #include "dq/ingest/mapping_inference.h"
+#include "dq/ingest/check_plan.h"
+#include "dq/ingest/row_model.h"
+#include "dq/ingest/source_profile.h"
 #include "dq/ingest/utf8.h"
 #include "dq/common/ascii.h"
 
@@ -137,6 +141,77 @@ void ResolveColumns(ValidateCommand& cmd) {
   }
 }
 
+void AddName(ValidateCommand& cmd, std::string_view name) {
+  cmd.item_names.append(name);
+  cmd.item_name_ends.push_back(static_cast<uint32_t>(cmd.item_names.size()));
+}
+
+// The check plan (ingest/check_plan.h) and each record's kind and names, from the source's
+// profile. Without a source every record is a product, named by its mapped sku and title.
+void ResolveItems(ValidateCommand& cmd) {
+  const ingest::SourceProfile* profile =
+      cmd.source.empty() ? nullptr : ingest::FindSourceProfile(cmd.source);
+  ingest::CheckPlanInput in;
+  in.check_types = cmd.check_types;
+  in.mapping = &cmd.mapping;
+  in.profile = profile;
+  in.caller_weight_unit = cmd.weight_unit;
+  in.grams_when_unsaid = profile == nullptr;  // the specification's records: weight in grams
+  ingest::CheckPlan plan = ingest::PlanChecks(in);
+  cmd.spec_weight_unit = std::move(plan.weight_unit);
+  cmd.conventions = std::move(plan.conventions);
+  cmd.notes = std::move(plan.notes);
+
+  const size_t width = cmd.columns.size();
+  size_t sku = SIZE_MAX, title = SIZE_MAX, gtin = SIZE_MAX;
+  for (size_t m = 0; m < cmd.mapping.size(); ++m) {
+    if (cmd.mapping[m].first == "sku") sku = cmd.value_index[m];
+    if (cmd.mapping[m].first == "title") title = cmd.value_index[m];
+    if (cmd.mapping[m].first == "gtin") gtin = cmd.value_index[m];
+  }
+  if (gtin != SIZE_MAX) {
+    ingest::GtinPaddingEvidence evidence;
+    for (size_t r = 0; r < cmd.records; ++r) evidence.Add(cmd.cells[r * width + gtin]);
+    cmd.gtin_padding_evidence = evidence.evidence();
+  }
+  auto cell = [&](size_t r, size_t c) {
+    return c == SIZE_MAX ? std::string_view() : cmd.cells[r * width + c];
+  };
+  if (profile == nullptr || profile == &ingest::GenericProfile()) {
+    for (size_t r = 0; r < cmd.records; ++r) {
+      AddName(cmd, cell(r, sku));
+      AddName(cmd, {});
+      AddName(cmd, cell(r, title));
+    }
+    return;
+  }
+  // The row model reads columns the mapping may not name (Handle, Type, Parent): every key of
+  // the records is a column, in first-seen order.
+  std::vector<std::string> header;
+  std::unordered_map<std::string_view, size_t> column_of;
+  for (const auto& member : cmd.members) {
+    if (column_of.emplace(member.key, header.size()).second) header.emplace_back(member.key);
+  }
+  auto column = [&](size_t value_column) {
+    if (value_column == SIZE_MAX) return SIZE_MAX;
+    auto it = column_of.find(cmd.columns[value_column]);
+    return it == column_of.end() ? SIZE_MAX : it->second;
+  };
+  ingest::RowModel model(*profile, header, column(sku), column(title));
+  std::vector<std::string_view> row(header.size());
+  for (size_t r = 0; r < cmd.records; ++r) {
+    std::fill(row.begin(), row.end(), std::string_view());
+    for (uint32_t m = cmd.record_begin[r]; m < cmd.record_begin[r + 1]; ++m) {
+      row[column_of[cmd.members[m].key]] = cmd.members[m].value;  // the last occurrence wins
+    }
+    const ingest::RowKind kind = model.Next(row);
+    if (!model.all_products()) cmd.kinds.push_back(static_cast<uint8_t>(kind));
+    AddName(cmd, model.sku());
+    AddName(cmd, model.item_id());
+    AddName(cmd, model.title());
+  }
+}
+
 }  // namespace
 
 Result<ValidateCommand> ParseValidateRequest(std::string_view body, size_t max_records,
@@ -150,6 +225,15 @@ void ValidateCommand::Clear() {
   mapping.clear();
   check_types.clear();
   platform.clear();
+  source.clear();
+  weight_unit.clear();
+  kinds.clear();
+  item_names.clear();
+  item_name_ends.clear();
+  spec_weight_unit.clear();
+  conventions.clear();
+  gtin_padding_evidence = false;
+  notes.clear();
   records = 0;
   columns.clear();
   value_index.clear();
@@ -174,7 +258,7 @@ struct Walked {
   bool have_records = false, have_mapping = false;
   size_t record_count = 0;
   std::vector<ErrorDetail> record_problems;
-  JsonField mapping_value{}, check_types{}, platform{};
+  JsonField mapping_value{}, check_types{}, platform{}, source{}, weight_unit{};
   std::vector<JsonField> mapping_fields;
   std::vector<std::string> unknown;
 };
@@ -279,6 +363,10 @@ Status WalkHandWritten(std::string_view body, size_t max_records, ValidateComman
         w.check_types = value;
       } else if (key == "platform") {
         w.platform = value;
+      } else if (key == "source") {
+        w.source = value;
+      } else if (key == "weight_unit") {
+        w.weight_unit = value;
       } else {
         w.unknown.emplace_back(key);  // deduplicated once, in CheckWalked: a linear search
                                       // here made a body of 100,000 distinct keys cost seconds
@@ -321,7 +409,8 @@ bool WalkFast(std::string_view body, size_t max_records, ValidateCommand& cmd, W
       document.get_object().get(top)) {
     return false;
   }
-  bool seen_check_types = false, seen_platform = false, nested = false;
+  bool seen_check_types = false, seen_platform = false, seen_source = false,
+       seen_weight_unit = false, nested = false;
   for (auto member : top) {
     od::field field;
     if (std::move(member).get(field)) return false;
@@ -350,9 +439,16 @@ bool WalkFast(std::string_view body, size_t max_records, ValidateCommand& cmd, W
       if (!ingest::internal::ReadMembersFast(mapping, doc, p, w.mapping_fields, nested)) {
         return false;
       }
-    } else if (key.key == "check_types" || key.key == "platform") {
-      bool& seen = key.key == "platform" ? seen_platform : seen_check_types;
-      JsonField& value = key.key == "platform" ? w.platform : w.check_types;
+    } else if (key.key == "check_types" || key.key == "platform" || key.key == "source" ||
+               key.key == "weight_unit") {
+      bool& seen = key.key == "platform"    ? seen_platform
+                   : key.key == "source"    ? seen_source
+                   : key.key == "weight_unit" ? seen_weight_unit
+                                            : seen_check_types;
+      JsonField& value = key.key == "platform"      ? w.platform
+                         : key.key == "source"      ? w.source
+                         : key.key == "weight_unit" ? w.weight_unit
+                                                    : w.check_types;
       if (seen || !p.ReadValueToken(doc, t.start, t.end, value) ||
           value.kind == ingest::CellKind::kJson) {
         return false;
@@ -418,6 +514,25 @@ Status CheckWalked(Walked& w, size_t max_records, ValidateCommand& cmd) {
     }
   }
 
+  // Optional strings naming a source platform and a weight unit.
+  struct Named {
+    const char* name;
+    JsonField* value;
+    Status (*check)(std::string_view);
+    std::string* out;
+  };
+  for (const Named& n : {Named{"source", &w.source, CheckSource, &cmd.source},
+                         Named{"weight_unit", &w.weight_unit, CheckWeightUnit, &cmd.weight_unit}}) {
+    if (n.value->raw_value.empty() || n.value->kind == ingest::CellKind::kNull) continue;
+    if (n.value->kind != ingest::CellKind::kString) {
+      problems.push_back({n.name, "must be a string, not " + std::string(KindName(*n.value))});
+    } else if (Status s = n.check(n.value->value); !s.ok()) {
+      problems.push_back(s.details()[0]);
+    } else {
+      *n.out = std::string(n.value->value);
+    }
+  }
+
   std::sort(w.unknown.begin(), w.unknown.end());
   w.unknown.erase(std::unique(w.unknown.begin(), w.unknown.end()), w.unknown.end());
   for (const auto& key : w.unknown) {
@@ -426,6 +541,7 @@ Status CheckWalked(Walked& w, size_t max_records, ValidateCommand& cmd) {
   if (!problems.empty()) return Invalid(std::move(problems));
   cmd.records = w.record_count;
   ResolveColumns(cmd);
+  ResolveItems(cmd);
   return Status::Ok();
 }
 

@@ -3,7 +3,10 @@
 //   {"records": [{...}, ...],            required, array of objects, at most max_records
 //    "mapping": {"sku": "Variant SKU"},   required, standard field -> column name (string)
 //    "check_types": "product,price",     optional, comma-separated, default "product"
-//    "platform": "marketplace2"}          optional, one of the platform templates
+//    "platform": "marketplace2",         optional, one of the platform templates
+//    "source": "shopify_products",       optional, the records' source platform: their row kinds,
+//                                        conventions and weight unit (ingest/source_profile.h)
+//    "weight_unit": "kg"}                optional, the unit of bare weights (g, kg, lb, oz)
 //
 // The body is read in two passes at most. First simdjson On-Demand finds the tokens of a body of
 // the usual shape, and the parser the JSON uploads use (ingest/json_text.h) reads each of them.
@@ -27,6 +30,7 @@
 #include "dq/common/status.h"
 #include "dq/validator/v1/validator.pb.h"
 #include "dq/ingest/json_text.h"
+#include "dq/ingest/source_profile.h"
 #include "dq/report/check_options.h"
 
 namespace dq::gateway {
@@ -38,6 +42,8 @@ struct ValidateCommand {
   std::vector<std::pair<std::string, std::string>> mapping;
   std::vector<std::string> check_types;
   std::string platform;
+  std::string source;       // "" for none: every record is a product
+  std::string weight_unit;  // the caller's; "" for none
 
   size_t records = 0;
   // The distinct mapped columns, and for each mapping entry the index of its column: several
@@ -53,6 +59,19 @@ struct ValidateCommand {
   std::vector<ingest::internal::JsonField> members;
   std::vector<uint32_t> record_begin;
   std::vector<int32_t> member_column;
+
+  // Per record, from the source's row model (ResolveItems): its kind (empty: every record is a
+  // product) and its names (sku, item_id, title) one after another in item_names, ending at
+  // item_name_ends (three per record).
+  std::vector<uint8_t> kinds;
+  std::string item_names;
+  std::vector<uint32_t> item_name_ends;
+  // The check plan: BatchSpec.weight_unit, conventions, GTIN padding evidence, and the notes
+  // the answer carries (core fields with no column, the weight column's unit).
+  std::string spec_weight_unit;
+  std::vector<ingest::SourceConvention> conventions;
+  bool gtin_padding_evidence = false;
+  std::vector<std::string> notes;
 
   ingest::internal::JsonObjectParser parser{64};  // owns the decoded text the views point into
   std::string padded_body;  // the body with room for simdjson's padding, when it read it
@@ -80,6 +99,8 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
 
 // The options' checks, shared with uploads and `dq check` (dq/report/check_options.h).
 using report::CheckPlatform;
+using report::CheckSource;
+using report::CheckWeightUnit;
 using report::ParseCheckTypes;
 using report::ParseMapping;
 

@@ -52,6 +52,17 @@ std::optional<std::string_view> CompactMembers(const ValidateCommand& command, s
   return std::string_view(first, static_cast<size_t>(last.data() + last.size() - first));
 }
 
+// Record `row`'s (from 1) names (sku, item_id, title); empty ones where it has none.
+report::ItemNames NamesOf(const ValidateCommand& command, uint64_t row) {
+  auto name = [&](size_t k) -> std::string_view {
+    const size_t i = 3 * (row - 1) + k;
+    if (row < 1 || i >= command.item_name_ends.size()) return {};
+    const uint32_t begin = i == 0 ? 0 : command.item_name_ends[i - 1];
+    return std::string_view(command.item_names).substr(begin, command.item_name_ends[i] - begin);
+  };
+  return {name(0), name(1), name(2)};
+}
+
 }  // namespace
 
 Result<validator::v1::ValidateRequest> BuildValidatorRequest(const ValidateCommand& command) {
@@ -77,9 +88,15 @@ Status BuildValidatorRequestInto(const ValidateCommand& command,
   for (const auto& [field, column] : command.mapping) spec->add_fields(field);
   for (const auto& c : command.check_types) spec->add_check_types(c);
   spec->set_platform(command.platform);
-  for (const auto& [field, column] : command.mapping) {
-    if (field == "weight") spec->set_weight_unit(ingest::WeightUnitOfColumn(column));
+  spec->set_source(command.source);
+  spec->set_weight_unit(command.spec_weight_unit);  // the check plan's (ResolveItems)
+  for (const auto& c : command.conventions) {
+    auto* conv = spec->add_conventions();
+    conv->set_field(c.field);
+    conv->set_list_separator(c.list_separator);
+    for (const auto& [from, to] : c.value_aliases) (*conv->mutable_value_aliases())[from] = to;
   }
+  spec->set_gtin_padding_evidence(command.gtin_padding_evidence);
   // Several fields mapped to one column share its value: the row carries each column once.
   const size_t width = command.columns.size();
   bool shared = width != command.mapping.size();
@@ -101,6 +118,7 @@ Status BuildValidatorRequestInto(const ValidateCommand& command,
     data->append(cell);
     lengths->AddAlreadyReserved(static_cast<uint32_t>(cell.size()));
   }
+  for (uint8_t kind : command.kinds) packed->add_kinds(static_cast<validator::v1::RowKind>(kind));
   return Status::Ok();
 }
 
@@ -173,7 +191,13 @@ std::string WriteValidateResponse(const ValidateCommand& command,
   out += "],\"issues\":[";
   for (int k = 0; k < issues.size(); ++k) {
     if (k > 0) out += ',';
-    report::AppendIssueJson(out, issues[k], report::IssueForm::kValidate);
+    report::AppendIssueJson(out, issues[k], report::IssueForm::kValidate, 0,
+                            NamesOf(command, issues[k].row()));
+  }
+  out += "],\"notes\":[";
+  for (size_t n = 0; n < command.notes.size(); ++n) {
+    if (n > 0) out += ',';
+    AppendJsonString(out, command.notes[n]);
   }
   const auto& st = result.stats();
   out += "],\"stats\":{\"errors\":";

@@ -20,7 +20,8 @@ std::unique_ptr<RowReader> MakeRowReader(FileFormat format, const ReaderLimits& 
 }
 
 Result<FileSummary> ScanFile(FileFormat format, std::string_view bytes,
-                             const ReaderLimits& limits, bool learn_date_orders) {
+                             const ReaderLimits& limits, bool learn_date_orders,
+                             RowObserver* observer) {
   std::unique_ptr<RowReader> reader = MakeRowReader(format, limits);
   reader->Feed(bytes);
   reader->Finish();
@@ -32,6 +33,7 @@ Result<FileSummary> ScanFile(FileFormat format, std::string_view bytes,
     if (*s == ReadState::kNeedMore) {  // cannot happen after Finish(); a reader bug
       return Status(ErrorCode::kInternal, "reader asked for more input after the end");
     }
+    if (observer != nullptr) observer->Row(reader->header(), reader->row());
     if (!learn_date_orders) continue;
     // The day/month order each column's A/B/YYYY dates show; most cells fail the length test.
     const std::span<const std::string_view> row = reader->row();

@@ -34,9 +34,16 @@ Status FormCollector::OnPartBegin(const PartHeaders& headers) {
   } else if (name_ == "platform") {
     s = once(form_.platform.has_value());
     current_ = Field::kPlatform;
+  } else if (name_ == "source") {
+    s = once(form_.source.has_value());
+    current_ = Field::kSource;
+  } else if (name_ == "weight_unit") {
+    s = once(form_.weight_unit.has_value());
+    current_ = Field::kWeightUnit;
   } else {
     return Invalid("Unknown form field '" + name_ +
-                   "'; the fields are file, mapping, check_types and platform.");
+                   "'; the fields are file, mapping, check_types, platform, source and "
+                   "weight_unit.");
   }
   return s;
 }
@@ -79,8 +86,10 @@ Status FormCollector::OnPartEnd() {
     if (FindInvalidUtf8(text_) != std::string::npos) {
       return Invalid("The form field '" + name_ + "' is not valid UTF-8.");
     }
-    std::optional<std::string>* target = current_ == Field::kMapping       ? &form_.mapping
+    std::optional<std::string>* target = current_ == Field::kMapping      ? &form_.mapping
                                          : current_ == Field::kCheckTypes ? &form_.check_types
+                                         : current_ == Field::kSource     ? &form_.source
+                                         : current_ == Field::kWeightUnit ? &form_.weight_unit
                                                                           : &form_.platform;
     *target = std::move(text_);
     text_.clear();

@@ -4,6 +4,7 @@
 
 #include "dq/common/ascii.h"
 #include "dq/common/vocabulary.h"
+#include "dq/ingest/source_profile.h"
 
 namespace dq::report {
 namespace {
@@ -83,6 +84,18 @@ Status CheckPlatform(std::string_view platform) {
   if (IndexOf(kPlatforms, platform)) return Status::Ok();
   return Invalid({{"platform", "unknown platform '" + std::string(platform) +
                                    "'; see docs/api.md for the eight template names"}});
+}
+
+Status CheckSource(std::string_view source) {
+  if (ingest::FindSourceProfile(source) != nullptr) return Status::Ok();
+  return Invalid({{"source", "unknown source '" + std::string(source) + "'; use one of " +
+                                 ingest::SourceNamesList()}});
+}
+
+Status CheckWeightUnit(std::string_view unit) {
+  if (unit == "g" || unit == "kg" || unit == "lb" || unit == "oz") return Status::Ok();
+  return Invalid(
+      {{"weight_unit", "unknown unit '" + std::string(unit) + "'; use g, kg, lb or oz"}});
 }
 
 

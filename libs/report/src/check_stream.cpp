@@ -109,6 +109,36 @@ Status StreamCheck(const StreamInput& input, JobOutput& output, ValidatorStream&
     }
   }
   if (!have_stats) return Status(ErrorCode::kUnavailable, "the validator sent no stats");
+  return NameTail(input, output);
+}
+
+Status NameTail(const StreamInput& input, JobOutput& output) {
+  const std::vector<uint64_t> rows = output.TailRows();
+  if (!rows.empty()) {
+    // The batch-level issues may be about any row: the file is read again for their rows'
+    // names, only when there are such issues.
+    auto reader = ingest::MakeRowReader(input.check.format);
+    auto model = output.NewRowModel();
+    uint64_t row = 0;
+    size_t next = 0;
+    for (int64_t i = 0; i < input.check.file_chunks && next < rows.size(); ++i) {
+      auto piece = input.piece(i);
+      if (!piece.ok()) return piece.status();
+      reader->Feed(*piece);
+      if (i + 1 == input.check.file_chunks) reader->Finish();
+      while (next < rows.size()) {
+        auto state = reader->Next();
+        if (!state.ok() || *state != ingest::ReadState::kRow) break;  // it read whole before
+        ++row;
+        model->Next(reader->row());
+        if (row == rows[next]) {
+          output.NameTailRow(row, {model->sku(), model->item_id(), model->title()});
+          ++next;
+        }
+      }
+    }
+  }
+  output.FlushTail();
   return Status::Ok();
 }
 

@@ -1,5 +1,6 @@
 #include "dq/report/cleaned_file.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace dq::report {
@@ -59,7 +60,11 @@ CleanedFile::CleanedFile(const FileCheck& job, UploadPiece upload, FixPiece fixe
       fixes_(std::move(fixes)),
       file_chunks_(job.file_chunks),
       reader_(ingest::MakeRowReader(job.format)),
-      writer_(job.format, job.dialect, job.header) {}
+      writer_(job.format, job.dialect, job.header) {
+  raw_ = job.format == ingest::FileFormat::kCsv || job.format == ingest::FileFormat::kTsv;
+  delimiter_ = job.format == ingest::FileFormat::kTsv ? '\t' : job.dialect.delimiter;
+  if (raw_) writer_.out().clear();  // the upload's own header bytes are copied instead
+}
 
 Result<bool> CleanedFile::Next(std::string* out, size_t want) {
   if (!error_.ok()) return error_;  // sticky: a retry must not skip what failed
@@ -84,7 +89,7 @@ Status CleanedFile::Step(size_t want) {
       state = ingest::ReadState::kEnd;
     }
     if (*state == ingest::ReadState::kRow) {
-      if (Status s = WriteRow(); !s.ok()) return s;
+      if (Status s = raw_ ? KeepRow() : WriteRow(); !s.ok()) return s;
       if (writer_.out().size() >= want) return Status::Ok();
       continue;
     }
@@ -92,6 +97,10 @@ Status CleanedFile::Step(size_t want) {
       auto chunk = upload_(next_chunk_++);
       if (!chunk.ok()) return chunk.status();
       chunk_ = std::move(*chunk);
+      if (raw_) {
+        raw_buf_.append(chunk_);
+        fed_ += chunk_.size();
+      }
       reader_->Feed(chunk_);
       if (next_chunk_ == file_chunks_) {
         reader_->Finish();
@@ -115,6 +124,11 @@ Status CleanedFile::Step(size_t want) {
       return Damaged("a fix names row " + std::to_string(pending_[next_fix_].row) +
                      " of a file of " + std::to_string(row_) + " rows");
     }
+    if (raw_) {
+      EmitRaw(fed_);  // the last row, or the header of a file without rows
+      ended_ = true;
+      return Status::Ok();
+    }
     writer_.set_sheet_name(reader_->sheet_name());
     if (Status s = writer_.Finish(); !s.ok()) return s;
     ended_ = true;
@@ -136,6 +150,56 @@ Status CleanedFile::LoadFixes() {
     if (Status s = DecodeFixes(fix_piece_, &pending_); !s.ok()) return s;
   }
   return Status::Ok();
+}
+
+Status CleanedFile::TakeFixes(std::vector<std::pair<uint32_t, std::string>>* fixes) {
+  fixes->clear();
+  const size_t width = reader_->row().size();
+  while (true) {
+    if (Status s = LoadFixes(); !s.ok()) return s;
+    if (next_fix_ == pending_.size() || pending_[next_fix_].row > row_) break;
+    const Fix& fix = pending_[next_fix_++];
+    if (fix.row < row_) {
+      return Damaged("the fixes of row " + std::to_string(fix.row) + " come after row " +
+                     std::to_string(row_));
+    }
+    if (fix.column >= width) {
+      return Damaged("a fix names column " + std::to_string(fix.column + 1) + " of a row of " +
+                     std::to_string(width) + " cells");
+    }
+    fixes->emplace_back(fix.column, std::string(fix.value));
+  }
+  // By column; of one cell's fixes the last made wins.
+  std::stable_sort(fixes->begin(), fixes->end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  return Status::Ok();
+}
+
+Status CleanedFile::KeepRow() {
+  ++row_;
+  const uint64_t start = reader_->record_offset();
+  EmitRaw(start);
+  have_pending_ = true;
+  pending_start_ = start;
+  return TakeFixes(&pending_fixes_);
+}
+
+void CleanedFile::EmitRaw(uint64_t end) {
+  const uint64_t begin = have_pending_ ? pending_start_ : 0;
+  if (begin < raw_base_ || end < begin || end - raw_base_ > raw_buf_.size()) return;  // cannot be
+  const std::string_view bytes =
+      std::string_view(raw_buf_).substr(begin - raw_base_, end - begin);
+  if (!have_pending_ || pending_fixes_.empty()) {
+    writer_.out().append(bytes);
+  } else {
+    writer_.out() += SpliceCsvRecord(bytes, delimiter_, pending_fixes_);
+  }
+  // What is written is dropped; the buffer is compacted once the dropped part is most of it.
+  const uint64_t drop = end - raw_base_;
+  if (drop * 2 >= raw_buf_.size()) {
+    raw_buf_.erase(0, drop);
+    raw_base_ = end;
+  }
 }
 
 Status CleanedFile::WriteRow() {
@@ -174,6 +238,79 @@ Status CleanedFile::WriteRow() {
   }
   writer_.WriteRow(cells_, kinds_);
   return Status::Ok();
+}
+
+std::string SpliceCsvRecord(std::string_view record, char delimiter,
+                            std::span<const std::pair<uint32_t, std::string>> fixes) {
+  std::string out;
+  out.reserve(record.size() + 32);
+  size_t i = 0;
+  size_t next = 0;  // the next fix
+  uint32_t column = 0;
+  auto write_value = [&](std::string_view v, bool quoted) {
+    bool quote = quoted || (!v.empty() && (v.front() == ' ' || v.back() == ' '));
+    for (char c : v) quote = quote || c == delimiter || c == '"' || c == '\n' || c == '\r';
+    if (!quote) {
+      out.append(v);
+      return;
+    }
+    out.push_back('"');
+    for (char c : v) {
+      if (c == '"') out.push_back('"');
+      out.push_back(c);
+    }
+    out.push_back('"');
+  };
+  while (true) {
+    // One cell: [i, end), quoted or not.
+    const size_t start = i;
+    const bool quoted = i < record.size() && record[i] == '"';
+    if (quoted) {
+      ++i;
+      while (i < record.size()) {
+        if (record[i] == '"') {
+          if (i + 1 < record.size() && record[i + 1] == '"') {
+            i += 2;
+            continue;
+          }
+          ++i;
+          break;
+        }
+        ++i;
+      }
+    }
+    while (i < record.size() && record[i] != delimiter && record[i] != '\n' && record[i] != '\r') {
+      ++i;
+    }
+    // The last fix of this column wins.
+    const std::string* value = nullptr;
+    while (next < fixes.size() && fixes[next].first == column) value = &fixes[next++].second;
+    while (next < fixes.size() && fixes[next].first < column) ++next;
+    if (value != nullptr) {
+      write_value(*value, quoted);
+    } else {
+      out.append(record.substr(start, i - start));
+    }
+    if (i < record.size() && record[i] == delimiter) {
+      out.push_back(delimiter);
+      ++i;
+      ++column;
+      continue;
+    }
+    break;
+  }
+  // Fixes past the record's cells: the missing cells, empty, then the value.
+  while (next < fixes.size()) {
+    while (column < fixes[next].first) {
+      out.push_back(delimiter);
+      ++column;
+    }
+    const std::string* value = &fixes[next++].second;
+    while (next < fixes.size() && fixes[next].first == column) value = &fixes[next++].second;
+    write_value(*value, false);
+  }
+  out.append(record.substr(i));  // the line end and any blank lines after it
+  return out;
 }
 
 }  // namespace dq::report

@@ -3,7 +3,11 @@
 #include <algorithm>
 
 #include "dq/common/date_order.h"
+#include "dq/ingest/check_plan.h"
 #include "dq/ingest/mapping_inference.h"
+
+#include <nlohmann/json.hpp>
+
 #include "dq/report/check_options.h"
 
 namespace dq::report {
@@ -28,27 +32,67 @@ std::string ExpiryDateOrder(const std::vector<std::pair<std::string, std::string
 
 }  // namespace
 
+void ApplyScan(const ingest::SourceScan& scan, std::span<const std::string> check_types,
+               const std::string& weight_unit, FileCheck& check) {
+  const ingest::SourceDetection& d = scan.detection();
+  check.source = d.profile->source;
+  check.source_reason = d.reason;
+  ingest::CheckPlanInput in;
+  in.check_types = check_types;
+  in.mapping = &check.mapping;
+  in.profile = d.profile;
+  in.caller_weight_unit = weight_unit;
+  ingest::CheckPlan plan = ingest::PlanChecks(in);
+  check.notes = d.notes;
+  for (auto& note : plan.notes) {
+    if (note.starts_with("The weight column")) {
+      check.unit_note = std::move(note);
+    } else {
+      check.notes.push_back(std::move(note));
+    }
+  }
+  check.planned = true;
+  check.weight_unit = plan.weight_unit;
+  check.conventions = ConventionsJson(plan.conventions);
+  check.gtin_padding_evidence = scan.gtin_padding_evidence();
+}
+
+std::string ConventionsJson(const std::vector<ingest::SourceConvention>& conventions) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& c : conventions) {
+    nlohmann::json aliases = nlohmann::json::object();
+    for (const auto& [from, to] : c.value_aliases) aliases[from] = to;
+    out.push_back({{"field", c.field},
+                   {"list_separator", c.list_separator},
+                   {"value_aliases", std::move(aliases)}});
+  }
+  return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 Result<FilePlan> PlanFile(const ingest::PreparedFile& file, const CheckRequest& request) {
   const auto& check_types = request.check_types;
   const bool inventory =
       std::find(check_types.begin(), check_types.end(), "inventory") != check_types.end();
-  auto summary = ingest::ScanFile(file.format, file.data(), {}, /*learn_date_orders=*/inventory);
+  ingest::SourceScan scan({request.source, request.mapping});
+  auto summary =
+      ingest::ScanFile(file.format, file.data(), {}, /*learn_date_orders=*/inventory, &scan);
   if (!summary.ok()) return summary.status();
+  scan.Finish(summary->header);
 
   FilePlan plan;
   FileCheck& check = plan.check;
   check.mapping_inferred = !request.mapping.has_value();
   if (request.mapping) {
     if (Status s = CheckMappingColumns(*request.mapping, summary->header); !s.ok()) return s;
-    check.mapping = *request.mapping;
-  } else {
-    check.mapping = ingest::InferMapping(summary->header);
-    if (check.mapping.empty()) {
-      return Invalid("mapping",
-                     "none of the file's columns could be matched to a standard field; send a "
-                     "mapping");
-    }
   }
+  check.mapping = scan.mapping();
+  if (!request.mapping && check.mapping.empty()) {
+    return Invalid("mapping",
+                   "none of the file's columns could be matched to a standard field; send a "
+                   "mapping");
+  }
+  plan.misfit = ingest::CheckTypesMisfit(check_types, check.mapping);
+  ApplyScan(scan, check_types, request.weight_unit, check);
   for (size_t i = 0; i < check_types.size(); ++i) {
     check.check_types += (i ? "," : "") + check_types[i];
   }
@@ -60,6 +104,26 @@ Result<FilePlan> PlanFile(const ingest::PreparedFile& file, const CheckRequest& 
   check.header = std::move(summary->header);
   plan.data_rows = summary->data_rows;
   return plan;
+}
+
+nlohmann::json FileCheckJson(const FileCheck& c) {
+  using nlohmann::json;
+  json mapping = json::object();
+  for (const auto& [field, column] : c.mapping) mapping[field] = column;
+  // What inference left unmapped on purpose, and why (ingest::MappingNotes).
+  std::vector<std::string> mapping_notes =
+      c.mapping_inferred ? ingest::MappingNotes(c.header, c.mapping) : std::vector<std::string>{};
+  if (!c.unit_note.empty()) mapping_notes.push_back(c.unit_note);
+  return {{"check_types", c.check_types},
+          {"platform", c.platform.empty() ? json(nullptr) : json(c.platform)},
+          {"source", c.source.empty() ? json(nullptr) : json(c.source)},
+          {"source_reason", c.source_reason.empty() ? json(nullptr) : json(c.source_reason)},
+          {"notes", c.notes},
+          {"mapping", std::move(mapping)},
+          {"mapping_inferred", c.mapping_inferred},
+          {"mapping_notes", std::move(mapping_notes)},
+          {"format", std::string(ingest::FormatName(c.format))},
+          {"encoding", c.encoding}};
 }
 
 }  // namespace dq::report

@@ -10,7 +10,9 @@
 namespace dq::report {
 namespace {
 
-enum class Member { kId, kRow, kSeverity, kField, kCode, kMessage, kOriginal, kFixed };
+enum class Member {
+  kId, kRow, kSeverity, kField, kCode, kMessage, kOriginal, kFixed, kSku, kItemId, kTitle
+};
 
 struct Key {
   Member member;
@@ -22,12 +24,15 @@ constexpr Key kJobRecord[] = {
     {Member::kId, "id"},           {Member::kRow, "issue_row"},
     {Member::kSeverity, "severity"}, {Member::kField, "field"},
     {Member::kCode, "code"},       {Member::kMessage, "message"},
-    {Member::kOriginal, "original_value"}, {Member::kFixed, "fixed_value"}};
+    {Member::kOriginal, "original_value"}, {Member::kFixed, "fixed_value"},
+    {Member::kSku, "sku"},         {Member::kItemId, "item_id"},
+    {Member::kTitle, "title"}};
 constexpr Key kValidate[] = {
     {Member::kCode, "code"},       {Member::kField, "field"},
-    {Member::kFixed, "fixed_value"}, {Member::kMessage, "message"},
-    {Member::kOriginal, "original_value"}, {Member::kRow, "row"},
-    {Member::kSeverity, "severity"}};
+    {Member::kFixed, "fixed_value"}, {Member::kItemId, "item_id"},
+    {Member::kMessage, "message"}, {Member::kOriginal, "original_value"},
+    {Member::kRow, "row"},         {Member::kSeverity, "severity"},
+    {Member::kSku, "sku"},         {Member::kTitle, "title"}};
 
 void AppendNumber(std::string& out, uint64_t v) {
   char buf[24];
@@ -35,8 +40,17 @@ void AppendNumber(std::string& out, uint64_t v) {
   out.append(buf, r.ptr);
 }
 
+void AppendNameOrNull(std::string& out, std::string_view name) {
+  if (name.empty()) {
+    out += "null";
+  } else {
+    AppendJsonString(out, name);
+  }
+}
+
 template <size_t N>
-void Append(std::string& out, const validator::v1::Issue& i, const Key (&keys)[N], int64_t id) {
+void Append(std::string& out, const validator::v1::Issue& i, const Key (&keys)[N], int64_t id,
+            const ItemNames& names) {
   char sep = '{';
   for (const Key& k : keys) {
     out.push_back(sep);
@@ -61,6 +75,9 @@ void Append(std::string& out, const validator::v1::Issue& i, const Key (&keys)[N
           out += "null";
         }
         break;
+      case Member::kSku: AppendNameOrNull(out, names.sku); break;
+      case Member::kItemId: AppendNameOrNull(out, names.item_id); break;
+      case Member::kTitle: AppendNameOrNull(out, names.title); break;
     }
   }
   out.push_back('}');
@@ -82,18 +99,19 @@ void AppendCsvCell(std::string& out, std::string_view s) {
 }  // namespace
 
 void AppendIssueJson(std::string& out, const validator::v1::Issue& issue, IssueForm form,
-                     int64_t id) {
+                     int64_t id, const ItemNames& names) {
   if (form == IssueForm::kJobRecord) {
-    Append(out, issue, kJobRecord, id);
+    Append(out, issue, kJobRecord, id, names);
   } else {
-    Append(out, issue, kValidate, id);
+    Append(out, issue, kValidate, id, names);
   }
 }
 
-std::string IssueJson(int64_t id, const validator::v1::Issue& issue) {
+std::string IssueJson(int64_t id, const validator::v1::Issue& issue, const ItemNames& names) {
   std::string j;
-  j.reserve(160 + issue.message().size() + 2 * issue.original_value().size());
-  Append(j, issue, kJobRecord, id);
+  j.reserve(200 + issue.message().size() + 2 * issue.original_value().size() + names.sku.size() +
+            names.item_id.size() + names.title.size());
+  Append(j, issue, kJobRecord, id, names);
   return j;
 }
 

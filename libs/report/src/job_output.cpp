@@ -3,9 +3,34 @@
 #include <algorithm>
 
 #include "dq/report/cleaned_file.h"
+#include "dq/common/json_escape.h"
 #include "dq/ingest/mapping_inference.h"
 
+#include <nlohmann/json.hpp>
+
 namespace dq::report {
+namespace {
+
+// The stored conventions (check_plan_json.h, ConventionsJson) into the spec.
+void AddConventions(const std::string& text, validator::v1::BatchSpec& spec) {
+  const nlohmann::json all = nlohmann::json::parse(text, nullptr, false);
+  if (!all.is_array()) return;
+  for (const auto& c : all) {
+    if (!c.is_object() || !c.contains("field") || !c["field"].is_string()) continue;
+    auto* conv = spec.add_conventions();
+    conv->set_field(c["field"].get<std::string>());
+    if (c.contains("list_separator") && c["list_separator"].is_string()) {
+      conv->set_list_separator(c["list_separator"].get<std::string>());
+    }
+    if (c.contains("value_aliases") && c["value_aliases"].is_object()) {
+      for (const auto& [from, to] : c["value_aliases"].items()) {
+        if (to.is_string()) (*conv->mutable_value_aliases())[from] = to.get<std::string>();
+      }
+    }
+  }
+}
+
+}  // namespace
 
 JobOutput::JobOutput(const FileCheck& job, OutputOptions options)
     : job_(job), options_(options) {
@@ -16,7 +41,16 @@ JobOutput::JobOutput(const FileCheck& job, OutputOptions options)
     }
     field_names_.push_back(field);
     columns_.push_back(index);
+    if (field == "sku") sku_column_ = index;
+    if (field == "title") title_column_ = index;
   }
+  profile_ = ingest::FindSourceProfile(job.source);
+  if (profile_ == nullptr) profile_ = &ingest::GenericProfile();  // jobs stored before sources
+  row_model_ = NewRowModel();
+}
+
+std::unique_ptr<ingest::RowModel> JobOutput::NewRowModel() const {
+  return std::make_unique<ingest::RowModel>(*profile_, job_.header, sku_column_, title_column_);
 }
 
 validator::v1::BatchSpec JobOutput::Spec() const {
@@ -32,8 +66,15 @@ validator::v1::BatchSpec JobOutput::Spec() const {
     start = comma + 1;
   }
   spec.set_platform(job_.platform);
-  for (const auto& [field, column] : job_.mapping) {  // "Weight (kg)": bare numbers are kg
-    if (field == "weight") spec.set_weight_unit(ingest::WeightUnitOfColumn(column));
+  spec.set_source(job_.source);
+  if (job_.planned) {  // decided at upload (ingest/check_plan.h)
+    spec.set_weight_unit(job_.weight_unit);
+    AddConventions(job_.conventions, spec);
+    spec.set_gtin_padding_evidence(job_.gtin_padding_evidence);
+  } else {
+    for (const auto& [field, column] : job_.mapping) {  // "Weight (kg)": bare numbers are kg
+      if (field == "weight") spec.set_weight_unit(ingest::WeightUnitOfColumn(column));
+    }
   }
   spec.set_expiry_date_order(job_.expiry_date_order);  // learnt from the whole file at upload
   return spec;
@@ -55,6 +96,16 @@ void JobOutput::AddRow(std::span<const std::string_view> row, RowBatch& batch,
     lengths->Add(static_cast<uint32_t>(cell.size()));
   }
   batch.widths.push_back(static_cast<uint32_t>(row.size()));
+  // What the row is, and the item it names (sent only when some row is not a product).
+  const ingest::RowKind kind = row_model_->Next(row);
+  if (!row_model_->all_products()) {
+    if (batch.rows() == 1) packed->clear_kinds();
+    packed->add_kinds(static_cast<validator::v1::RowKind>(kind));
+  }
+  for (std::string_view name : {row_model_->sku(), row_model_->item_id(), row_model_->title()}) {
+    batch.names.append(name);
+    batch.name_ends.push_back(static_cast<uint32_t>(batch.names.size()));
+  }
 }
 
 void JobOutput::Seal(RowBatch& batch, validator::v1::RowChunk* chunk) {
@@ -65,18 +116,23 @@ void JobOutput::Seal(RowBatch& batch, validator::v1::RowChunk* chunk) {
   rows_sent_ += batch.rows();
 }
 
-void JobOutput::AddIssue(const validator::v1::Issue& issue) {
+void JobOutput::AddIssue(const validator::v1::Issue& issue, const ItemNames& names) {
   ++issues_found_;
   summary_.Add(issue);
   if (issues_stored_ < options_.max_stored_issues) {
-    pending_issues_.push_back(IssueJson(++issues_stored_, issue));
+    pending_issues_.push_back(IssueJson(++issues_stored_, issue, names));
   }
 }
 
 void JobOutput::Apply(const validator::v1::IssueChunk& answer, const RowBatch& batch) {
   chunk_fixes_.clear();
   for (const auto& i : answer.issues()) {
-    AddIssue(i);
+    ItemNames names;
+    if (i.row() >= batch.first_row && i.row() < batch.first_row + batch.rows()) {
+      const size_t r = static_cast<size_t>(i.row() - batch.first_row);
+      names = {batch.Name(r, 0), batch.Name(r, 1), batch.Name(r, 2)};
+    }
+    AddIssue(i, names);
     if (!i.has_fixed_value() || i.row() < batch.first_row ||
         i.row() >= batch.first_row + batch.rows()) {
       continue;
@@ -95,7 +151,29 @@ void JobOutput::Apply(const validator::v1::IssueChunk& answer, const RowBatch& b
 }
 
 void JobOutput::ApplyTail(const validator::v1::IssueChunk& answer) {
-  for (const auto& i : answer.issues()) AddIssue(i);
+  for (const auto& i : answer.issues()) tail_.push_back({i, {}, {}, {}});
+}
+
+std::vector<uint64_t> JobOutput::TailRows() const {
+  std::vector<uint64_t> rows;
+  for (const HeldIssue& h : tail_) rows.push_back(h.issue.row());
+  std::sort(rows.begin(), rows.end());
+  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  return rows;
+}
+
+void JobOutput::NameTailRow(uint64_t row, const ItemNames& names) {
+  for (HeldIssue& h : tail_) {
+    if (h.issue.row() != row) continue;
+    h.sku.assign(names.sku);
+    h.item_id.assign(names.item_id);
+    h.title.assign(names.title);
+  }
+}
+
+void JobOutput::FlushTail() {
+  for (const HeldIssue& h : tail_) AddIssue(h.issue, {h.sku, h.item_id, h.title});
+  tail_.clear();
 }
 
 bool JobOutput::WriteDue() const {

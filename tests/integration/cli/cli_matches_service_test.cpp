@@ -4,7 +4,8 @@
 // --format csv) and the same cleaned file (the download against --cleaned), byte for byte, with
 // the same stats, mapping and summary. The files: a product CSV with fixes over several chunks
 // and pieces, a product workbook, a gzipped customer CSV, an inventory NDJSON with dates across
-// chunks, a Windows-1252 TSV and a JSON array for shipping.
+// chunks, a Windows-1252 TSV, a JSON array for shipping, and two platform exports with variants
+// (a Shopify file whose source is detected, a WooCommerce file whose source is sent).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <zlib.h>
@@ -170,12 +171,61 @@ std::string ShippingJson() {
   return rows.dump(2);
 }
 
+// A Shopify products export: product rows, variant rows (no title), image rows, barcodes that
+// lost their leading zero (the padding evidence), messy prices. The source is detected.
+std::string ShopifyCsv() {
+  Messy m;
+  static const char* const kPrices[] = {"12.50", "\"12,50\"", "", "abc", "7"};
+  std::string csv = "Handle,Title,Body (HTML),Vendor,Variant SKU,Variant Price,Variant Grams,"
+                    "Variant Barcode,Image Src\n";
+  for (int p = 0; p < 400; ++p) {
+    const std::string handle = "item-" + std::to_string(p);
+    const int variants = 1 + static_cast<int>(m.Pick(3));
+    for (int v = 0; v < variants; ++v) {
+      const std::string upc = std::to_string(36000291452 + 7 * (p * 3 + v));  // 11 digits
+      csv += handle + "," + (v == 0 ? (m.Pick(8) ? "Mug " + std::to_string(p) : "") : "") + "," +
+             (v == 0 ? "\"<p>Nice, too</p>\"" : "") + "," + (v == 0 ? "Acme" : "") + "," +
+             (m.Pick(20) ? handle + "-" + std::to_string(v) : "") + "," + m.One(kPrices) + "," +
+             (m.Pick(4) ? "300" : "0.0") + "," + (m.Pick(5) ? upc : "123") + "," +
+             (v == 0 ? "https://cdn.example.com/" + handle + ".jpg" : "") + "\n";
+    }
+    if (m.Pick(3) == 0) csv += handle + ",,,,,,,,https://cdn.example.com/" + handle + "-2.jpg\n";
+  }
+  return csv;
+}
+
+// A WooCommerce export, its source sent: variable parents and their variations, "In stock?" as
+// 1/0, image lists, weights in kg.
+std::string WooCsv() {
+  Messy m;
+  std::string csv = "ID,Type,SKU,Name,Parent,Regular price,In stock?,Images,Weight (kg)\n";
+  int id = 100;
+  for (int p = 0; p < 300; ++p) {
+    const bool variable = m.Pick(3) == 0;
+    const int parent = id++;
+    const std::string sku = "W-" + std::to_string(p);
+    csv += std::to_string(parent) + "," + (variable ? "variable" : "simple") + "," + sku +
+           ",Lamp " + std::to_string(p) + ",," + (variable ? "" : (m.Pick(6) ? "19.99" : "x")) +
+           "," + (m.Pick(2) ? "1" : "0") + ",\"https://img.example.com/a.jpg, " +
+           (m.Pick(5) ? "https://img.example.com/b.jpg" : "notaurl") + "\"," +
+           (m.Pick(4) ? "1.5" : "1500") + "\n";
+    for (int v = 0; variable && v < 2; ++v) {
+      csv += std::to_string(id++) + ",variation," + sku + "-" + std::to_string(v) + ",,id:" +
+             std::to_string(parent) + "," + (m.Pick(5) ? "21.00" : "\"21,00\"") + "," +
+             (m.Pick(3) ? "instock" : "outofstock") + ",," + "2" + "\n";
+    }
+  }
+  return csv;
+}
+
 struct TestFile {
   std::string name;
   std::string bytes;
   std::string content_type;
   std::string check_types;
   std::string platform;
+  std::string source = "";  // sent, or detected when empty
+  std::string read_as = "";  // the source the service must read it as ("" for none)
 };
 
 // Test names show the file, not its bytes.
@@ -249,6 +299,7 @@ TEST_P(CliMatchesServiceTest, IssuesCsvAndCleanedBytesAreTheServices) {
   // The service.
   std::string query = "/v1/jobs?filename=" + f.name + "&check_types=" + f.check_types;
   if (!f.platform.empty()) query += "&platform=" + f.platform;
+  if (!f.source.empty()) query += "&source=" + f.source;
   HttpResult up = Http("POST", stack_->GatewayUrl() + query,
                        {{"X-API-Key", key_}, {"Content-Type", f.content_type}}, f.bytes);
   ASSERT_EQ(up.status, 202) << up.body;
@@ -273,6 +324,7 @@ TEST_P(CliMatchesServiceTest, IssuesCsvAndCleanedBytesAreTheServices) {
   WriteFile(path, f.bytes);
   std::string args = "check " + Quoted(path) + " --checks " + f.check_types;
   if (!f.platform.empty()) args += " --platform " + f.platform;
+  if (!f.source.empty()) args += " --source " + f.source;
   const std::string cleaned_path = dir_ + "/cleaned-" + f.name;
   Run as_json = Dq(args + " --format json --cleaned " + Quoted(cleaned_path));
   const json local = json::parse(as_json.out, nullptr, false);
@@ -287,6 +339,7 @@ TEST_P(CliMatchesServiceTest, IssuesCsvAndCleanedBytesAreTheServices) {
   EXPECT_GT(job["issues_total"].get<int64_t>(), 0);
   EXPECT_GT(job["stats"]["fixes"].get<int64_t>(), 0);
   RecordProperty("issues", std::to_string(job["issues_total"].get<int64_t>()));
+  if (!f.read_as.empty()) EXPECT_EQ(job["source"], f.read_as);
   std::string local_json = as_json.out;
   ASSERT_EQ(local_json.back(), '\n');
   local_json.pop_back();
@@ -296,8 +349,8 @@ TEST_P(CliMatchesServiceTest, IssuesCsvAndCleanedBytesAreTheServices) {
   EXPECT_TRUE(ReadFile(cleaned_path) == cleaned.body) << "the cleaned file differs for " << f.name;
   for (const char* member : {"stats", "health_score", "rows_total", "rows_error", "rows_warning",
                              "rows_fixed", "format", "encoding", "mapping", "mapping_inferred",
-                             "mapping_notes", "check_types", "platform", "issues_total",
-                             "issues_truncated"}) {
+                             "mapping_notes", "check_types", "platform", "source",
+                             "source_reason", "notes", "issues_total", "issues_truncated"}) {
     EXPECT_EQ(local[member], job[member]) << member << " of " << f.name;
   }
   EXPECT_EQ(local["summary"]["by_code"], summary["by_code"]);
@@ -314,7 +367,10 @@ INSTANTIATE_TEST_SUITE_P(
         TestFile{"customers.csv.gz", Gzip(CustomersCsv()), "application/gzip", "customer", ""},
         TestFile{"stock.ndjson", InventoryNdjson(), "application/x-ndjson", "inventory,price", ""},
         TestFile{"feed.tsv", FeedTsvCp1252(), "text/tab-separated-values", "product", ""},
-        TestFile{"shipping.json", ShippingJson(), "application/json", "shipping", ""}),
+        TestFile{"shipping.json", ShippingJson(), "application/json", "shipping", ""},
+        TestFile{"shopify.csv", ShopifyCsv(), "text/csv", "product", "", "", "shopify_products"},
+        TestFile{"woo.csv", WooCsv(), "text/csv", "product,inventory", "", "woocommerce",
+                 "woocommerce"}),
     [](const auto& info) {
       std::string name = info.param.name;
       for (char& c : name) {

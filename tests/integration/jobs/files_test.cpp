@@ -111,9 +111,12 @@ class FilesIntegrationTest : public ::testing::Test {
 Stack* FilesIntegrationTest::stack_ = nullptr;
 
 TEST_F(FilesIntegrationTest, XlsxUploadComesBackAsXlsxWithFixes) {
+  // GTINs stored as numbers lose their leading zeros; three such in the column are the evidence
+  // that lets a short one be zero-padded (docs/api.md, "GTIN padding").
   const std::string book =
       Workbook({"SKU", "Price", "GTIN", "Stock"},
-               {{"A-1", "19,99", "4006381333931", "10.0"}, {"A-2", "5", "036000291452", "3"}},
+               {{"A-1", "19,99", "4006381333931", "10.0"}, {"A-2", "5", "036000291452", "3"},
+                {"A-3", "6", "012345678905", "1"}, {"A-4", "7", "073010620025", "2"}},
                {ingest::CellKind::kString, ingest::CellKind::kString, ingest::CellKind::kNumber,
                 ingest::CellKind::kString});
   HttpResult r = Post("/v1/jobs?filename=catalogue.xlsx&check_types=product,inventory", book,
@@ -124,14 +127,14 @@ TEST_F(FilesIntegrationTest, XlsxUploadComesBackAsXlsxWithFixes) {
   ASSERT_EQ(job["status"], "done") << job.dump();
   EXPECT_EQ(job["format"], "xlsx");
   EXPECT_EQ(job["encoding"], "utf-8");
-  EXPECT_EQ(job["rows_total"], 2);
+  EXPECT_EQ(job["rows_total"], 4);
   HttpResult cleaned = Get("/v1/jobs/" + id + "/cleaned");
   ASSERT_EQ(cleaned.status, 200);
   EXPECT_EQ(cleaned.Header("content-type"), kXlsxType);
   const Sheet s = ReadWorkbook(cleaned.body);
   EXPECT_EQ(s.name, "Catalogue");
   EXPECT_EQ(s.header, (std::vector<std::string>{"SKU", "Price", "GTIN", "Stock"}));
-  ASSERT_EQ(s.rows.size(), 2u);
+  ASSERT_EQ(s.rows.size(), 4u);
   EXPECT_EQ(s.rows[0], (std::vector<std::string>{"A-1", "19.99", "4006381333931", "10"}));
   EXPECT_EQ(s.rows[1][2], "036000291452");  // written as text: the leading zero stays
 }
@@ -200,7 +203,14 @@ TEST_F(FilesIntegrationTest, PreviewShowsTheReadingAndCreatesNothing) {
   EXPECT_EQ(p["columns"], json({"SKU", "Price", "Weight (kg)"}));
   EXPECT_EQ(p["mapping"], json({{"sku", "SKU"}, {"price", "Price"}, {"weight", "Weight (kg)"}}));
   EXPECT_EQ(p["mapping_inferred"], true);
-  EXPECT_EQ(p["mapping_notes"], json::array());
+  EXPECT_EQ(p["mapping_notes"], json({"The weight column 'Weight (kg)' is read in kilograms: its "
+                                      "header names the unit."}));
+  EXPECT_EQ(p["source"], "generic");
+  EXPECT_EQ(p["source_reason"], "the header matches no known platform's export");
+  EXPECT_EQ(p["notes"],
+            json({"No column looks like a title; titles were not checked."}));
+  EXPECT_EQ(p["suggested_check_types"], json({"product"}));
+  EXPECT_EQ(p["mapping_confidence"]["sku"], json({{"confidence", 1.0}, {"found_by", "header"}}));
   ASSERT_EQ(p["sample_rows"].size(), 5u);
   EXPECT_EQ(p["sample_rows"][0], json({"A-1", "19,99", "1.2"}));
 
@@ -230,7 +240,16 @@ TEST_F(FilesIntegrationTest, AWeightInTonnesIsNotGuessedAndTheJobSaysWhy) {
   json p = json::parse(preview.body);
   EXPECT_FALSE(p["mapping"].contains("weight"));
   ASSERT_EQ(p["mapping_notes"].size(), 1u) << p.dump();
-  HttpResult r = Post("/v1/jobs?check_types=shipping", csv, {{"Content-Type", "text/csv"}});
+  // Without its weight, the file has no column for the shipping check: refused before any quota.
+  HttpResult refused = Post("/v1/jobs?check_types=shipping", csv, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(refused.status, 400) << refused.body;
+  EXPECT_EQ(Error(refused), "check_types_do_not_fit");
+  EXPECT_EQ(json::parse(refused.body)["message"],
+            "No column fits the shipping check (no weight, hs_code, country_of_origin, "
+            "vat_number or declared_value column). The columns fit: product, inventory, price.");
+  EXPECT_EQ(json::parse(refused.body)["fits"], json({"product", "inventory", "price"}));
+  EXPECT_EQ(json::parse(Get("/v1/usage").body)["records_used"], 0);
+  HttpResult r = Post("/v1/jobs?check_types=product", csv, {{"Content-Type", "text/csv"}});
   ASSERT_EQ(r.status, 202) << r.body;
   json job = WaitDone(json::parse(r.body)["id"]);
   EXPECT_FALSE(job["mapping"].contains("weight"));

@@ -106,7 +106,8 @@ TEST_F(JobsIntegrationTest, MultipartCsvUploadRunsToDone) {
   EXPECT_TRUE(codes.count("PRICE_REFORMATTED@3"));
   EXPECT_TRUE(codes.count("CURRENCY_UPPERCASED@3"));
 
-  // The cleaned file: same format, same columns in the same order, fixes in place.
+  // The cleaned file: same format, same columns in the same order, fixes in place; a fixed cell
+  // keeps the quotes its original had.
   HttpResult cleaned = Get("/v1/jobs/" + summary["id"].get<std::string>() + "/cleaned");
   ASSERT_EQ(cleaned.status, 200);
   EXPECT_NE(cleaned.Header("content-type").find("text/csv"), std::string::npos);
@@ -114,7 +115,7 @@ TEST_F(JobsIntegrationTest, MultipartCsvUploadRunsToDone) {
             "Variant SKU,Title,Variant Price,Currency\r\n"
             "A1,Mug,12.50,EUR\r\n"
             ",Plate,abc,EUR\r\n"
-            "A3,\"Bowl, large\",1299.00,USD\r\n");
+            "A3,\"Bowl, large\",\"1299.00\",USD\r\n");
 }
 
 TEST_F(JobsIntegrationTest, EveryFormatByRawBody) {
@@ -260,7 +261,9 @@ TEST_F(JobsIntegrationTest, IssuesPagesInJsonAndCsv) {
   std::istringstream lines(csv_page.body);
   std::string line;
   std::getline(lines, line);
-  EXPECT_EQ(line, "id,issue_row,severity,field,code,message,original_value,fixed_value\r");
+  EXPECT_EQ(line,
+            "id,issue_row,severity,field,code,message,original_value,fixed_value,sku,item_id,"
+            "title\r");
   std::getline(lines, line);
   EXPECT_EQ(line.substr(0, 4), "1,1,");
   EXPECT_EQ(Get(base + "?format=xml").status, 400);

@@ -136,7 +136,7 @@ TEST_F(AppTest, CsvIsTheIssuesDownload) {
   const std::string csv = out_.str();
   EXPECT_EQ(csv.substr(0, report::IssuesCsvHeader().size()), report::IssuesCsvHeader());
   EXPECT_NE(csv.find("\r\n4,3,warning,price,PRICE_REFORMATTED,Price was rewritten as a plain "
-                     "decimal number,\"$1,299.00\",1299.00\r\n"),
+                     "decimal number,\"$1,299.00\",1299.00,A3,,\"Bowl, large\"\r\n"),
             std::string::npos)
       << csv;
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 8);  // the header and 7 issues
@@ -151,6 +151,8 @@ TEST_F(AppTest, MaxIssuesCapsTheListNotTheCounts) {
   EXPECT_EQ(j["stats"]["errors"], 3);
 }
 
+// As the service writes it: the upload's bytes, with only the fixed cells rewritten (in the
+// upload's quoting).
 TEST_F(AppTest, TheCleanedFileHasTheFixesInPlace) {
   ASSERT_EQ(Dq({"check", "products.csv", "--cleaned", "out.csv", "--fail-on", "none"}),
             kExitClean);
@@ -158,7 +160,7 @@ TEST_F(AppTest, TheCleanedFileHasTheFixesInPlace) {
             "SKU,Title,Price,Currency,GTIN\n"
             "A1,Blue mug,12.50,EUR,4006381333931\n"
             ",Red plate,abc,EUR,\n"
-            "A3,\"Bowl, large\",1299.00,USD,1234567890123\n"
+            "A3,\"Bowl, large\",\"1299.00\",USD,1234567890123\n"
             "A4,Green cup,7.00,EUR,036000291452\n"
             "A5,Spoon,3.10,EUR,\n");
 }

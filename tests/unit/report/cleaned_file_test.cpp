@@ -263,3 +263,100 @@ TEST(CleanedFileTest, StoreErrorsArePassedOnAndStay) {
 
 }  // namespace
 }  // namespace dq::report
+
+namespace dq::report {
+namespace {
+
+// One small file per source, written as the platform writes its exports (quoting it does not
+// need, CRLF, a BOM, ';' or TAB, blank lines, no final line end): with no fixes the cleaned file
+// is the upload, byte for byte, however it is cut into pieces.
+struct Sample {
+  const char* source;
+  FileFormat format;
+  const char* bytes;
+};
+
+const Sample kSamples[] = {
+    {"shopify_products", FileFormat::kCsv,
+     "Handle,Title,Body (HTML),Vendor,Variant SKU,Variant Grams,Variant Price,Image Src\n"
+     "gloves,Gardening Gloves,\"<p>Soft,\n warm</p>\",Acme,GL-G,0.0,9.00,https://c.example/g.jpg\n"
+     "gloves,,,,GL-Y,0.0,9.00,\n"
+     "gloves,,,,,,,https://c.example/z.jpg\n"},
+    {"shopify_customers", FileFormat::kCsv,
+     "First Name,Last Name,Email,Accepts Email Marketing,Phone,Total Spent\r\n"
+     "Ann,Lee,ann@example.org,yes,'+12025550123,10.00\r\n"},
+    {"woocommerce", FileFormat::kCsv,
+     "\xEF\xBB\xBFID,Type,SKU,Name,\"In stock?\",Stock,\"Weight (lbs)\",\"Regular price\","
+     "Images,Parent\r\n"
+     "44,variable,woo-vneck-tee,\"V-Neck T-Shirt\",1,,.5,,\"https://w.example/a.jpg, "
+     "https://w.example/b.jpg\",\r\n"
+     "76,variation,woo-vneck-tee-red,\"V-Neck T-Shirt - Red\",1,,,20,"
+     "https://w.example/a.jpg,woo-vneck-tee\r\n"},
+    {"magento2", FileFormat::kCsv,
+     "sku,store_view_code,attribute_set_code,product_type,name,weight,visibility,price,"
+     "additional_attributes\n"
+     "24-WG085,,Default,simple,Strap,1.23,\"Catalog, Search\",14,\"has_options=1,"
+     "quantity_and_stock_status=In Stock\"\n"
+     "24-WG085_Group,,Default,grouped,Set,,\"Catalog, Search\",,"},
+    {"prestashop", FileFormat::kCsv,
+     "Product ID;Active (0/1);Name *;Price tax excluded;Reference #;EAN13;Weight;"
+     "Image URLs (x,y,z...)\n"
+     "1;1;iPod Nano;100;RP-demo_1;1234567890123;0.068357;http://localhost/p/15.jpg,"
+     "http://localhost/p/23.jpg\n\n"
+     "2;1;iPod shuffle;60;RP-demo_2;1234567890123;0.027563;\n"},
+    {"bigcommerce", FileFormat::kCsv,
+     "Item,ID,Name,Type,SKU,Inventory Tracking,Price,Weight\n"
+     "Product,111,Mug,physical,MUG,none,10.00,1\nVariant,,,,MUG-RED,,11.00,\n"},
+    {"google_merchant", FileFormat::kTsv,
+     "id\ttitle\tavailability\tprice\timage_link\tshipping_weight\n"
+     "A-1\tShirt\tin stock\t15.00 USD\thttps://g.example/1.jpg\t0.3 kg\n"},
+    {"meta_catalog", FileFormat::kCsv,
+     "id,title,availability,condition,price,link,image_link,fb_product_category\n"
+     "A-1,\"Shirt\",in stock,new,15.00 USD,https://m.example/1,https://m.example/1.jpg,"
+     "\"Clothing & Accessories > Clothing\"\n"},
+    {"generic", FileFormat::kCsv, "sku,price\n\"A-1\",\"10\"\nA-2,3\n\n\n"},
+};
+
+TEST(CleanedFileTest, EverySourceSampleWithoutFixesComesBackByteForByte) {
+  for (const Sample& s : kSamples) {
+    for (size_t piece : {size_t{5}, size_t{64}, size_t{1 << 20}}) {
+      SCOPED_TRACE(std::string(s.source) + ", pieces of " + std::to_string(piece));
+      const Upload u = MakeUpload(s.format, s.bytes, piece);
+      auto got = Write(u, {}, 16);
+      ASSERT_TRUE(got.ok()) << got.status().message();
+      EXPECT_EQ(*got, s.bytes);
+    }
+  }
+}
+
+TEST(CleanedFileTest, AFixedRowKeepsItsOtherCellsAsTheyWereWritten) {
+  const std::string csv =
+      "\xEF\xBB\xBFID,Type,SKU,Name,\"Regular price\"\r\n"
+      "44,simple,woo-a,\"Hoodie\",\"12,5\"\r\n"
+      "45,simple,woo-b,\"Cap\",3\r\n";
+  std::string fixes;
+  AppendFix(fixes, 1, 4, "12.50");
+  AppendFix(fixes, 2, 2, "WOO-B");
+  const Upload u = MakeUpload(FileFormat::kCsv, csv, 7);
+  auto got = Write(u, {fixes});
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  EXPECT_EQ(*got,
+            "\xEF\xBB\xBFID,Type,SKU,Name,\"Regular price\"\r\n"
+            "44,simple,woo-a,\"Hoodie\",\"12.50\"\r\n"
+            "45,simple,WOO-B,\"Cap\",3\r\n");
+}
+
+TEST(SpliceCsvRecordTest, RewritesOnlyTheFixedCells) {
+  using Fixes = std::vector<std::pair<uint32_t, std::string>>;
+  EXPECT_EQ(SpliceCsvRecord("a,\"b\",c\r\n\n", ',', Fixes{{1, "x,y"}}), "a,\"x,y\",c\r\n\n");
+  EXPECT_EQ(SpliceCsvRecord("a,b,c\n", ',', Fixes{{0, "say \"hi\""}, {2, ""}}),
+            "\"say \"\"hi\"\"\",b,\n");
+  EXPECT_EQ(SpliceCsvRecord("a;\"b;\"\"q\"\"\";c", ';', Fixes{{2, "z"}}), "a;\"b;\"\"q\"\"\";z");
+  EXPECT_EQ(SpliceCsvRecord("a,b\n", ',', Fixes{{3, "d"}}), "a,b,,d\n");
+  EXPECT_EQ(SpliceCsvRecord("a,b\n", ',', Fixes{{1, "first"}, {1, "last"}}), "a,last\n");
+  EXPECT_EQ(SpliceCsvRecord("\"multi\nline\",2\n", ',', Fixes{{1, "3"}}), "\"multi\nline\",3\n");
+  EXPECT_EQ(SpliceCsvRecord("a\tb\n", '\t', Fixes{{0, " padded"}}), "\" padded\"\tb\n");
+}
+
+}  // namespace
+}  // namespace dq::report

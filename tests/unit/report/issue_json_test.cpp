@@ -21,37 +21,43 @@ validator::v1::Issue Make(bool error, bool fixed) {
   return i;
 }
 
-TEST(IssueJsonTest, AJobRecordHasTheSpecsMembersInTheSpecsOrder) {
-  EXPECT_EQ(IssueJson(3, Make(true, true)),
+TEST(IssueJsonTest, AJobRecordHasTheSpecsMembersInTheSpecsOrderThenTheItemsNames) {
+  EXPECT_EQ(IssueJson(3, Make(true, true), {"A-1", "mug", "Blue \"mug\""}),
             R"({"id":3,"issue_row":7,"severity":"error","field":"price","code":"PRICE_FORMAT",)"
-            R"("message":"Said \"12,50\"\n","original_value":"12,50","fixed_value":"12.50"})");
+            R"("message":"Said \"12,50\"\n","original_value":"12,50","fixed_value":"12.50",)"
+            R"("sku":"A-1","item_id":"mug","title":"Blue \"mug\""})");
   EXPECT_EQ(IssueJson(1, Make(false, false)),
             R"({"id":1,"issue_row":7,"severity":"warning","field":"price","code":"PRICE_FORMAT",)"
-            R"("message":"Said \"12,50\"\n","original_value":"12,50","fixed_value":null})");
+            R"("message":"Said \"12,50\"\n","original_value":"12,50","fixed_value":null,)"
+            R"("sku":null,"item_id":null,"title":null})");
 }
 
 TEST(IssueJsonTest, AValidateIssueHasItsOwnMembersInNameOrder) {
   std::string out = "[";
-  AppendIssueJson(out, Make(false, true), IssueForm::kValidate);
+  AppendIssueJson(out, Make(false, true), IssueForm::kValidate, 0, {"A-1", "", "Mug"});
   out += ',';
   AppendIssueJson(out, Make(true, false), IssueForm::kValidate, /*id ignored=*/9);
   out += ']';
   EXPECT_EQ(out,
-            R"([{"code":"PRICE_FORMAT","field":"price","fixed_value":"12.50",)"
-            R"("message":"Said \"12,50\"\n","original_value":"12,50","row":7,"severity":"warning"},)"
-            R"({"code":"PRICE_FORMAT","field":"price","fixed_value":null,)"
-            R"("message":"Said \"12,50\"\n","original_value":"12,50","row":7,"severity":"error"}])");
+            R"([{"code":"PRICE_FORMAT","field":"price","fixed_value":"12.50","item_id":null,)"
+            R"("message":"Said \"12,50\"\n","original_value":"12,50","row":7,"severity":"warning",)"
+            R"("sku":"A-1","title":"Mug"},)"
+            R"({"code":"PRICE_FORMAT","field":"price","fixed_value":null,"item_id":null,)"
+            R"("message":"Said \"12,50\"\n","original_value":"12,50","row":7,"severity":"error",)"
+            R"("sku":null,"title":null}])");
 }
 
 TEST(IssueJsonTest, TheCsvLineOfARecordQuotesWhatNeedsIt) {
   EXPECT_EQ(IssuesCsvHeader(),
-            "id,issue_row,severity,field,code,message,original_value,fixed_value\r\n");
+            "id,issue_row,severity,field,code,message,original_value,fixed_value,sku,item_id,"
+            "title\r\n");
   std::string out;
-  ASSERT_TRUE(AppendIssueCsvRow(out, IssueJson(3, Make(true, true))));
-  EXPECT_EQ(out, "3,7,error,price,PRICE_FORMAT,\"Said \"\"12,50\"\"\n\",\"12,50\",12.50\r\n");
+  ASSERT_TRUE(AppendIssueCsvRow(out, IssueJson(3, Make(true, true), {"A-1", "mug", "Mug, blue"})));
+  EXPECT_EQ(out, "3,7,error,price,PRICE_FORMAT,\"Said \"\"12,50\"\"\n\",\"12,50\",12.50,A-1,mug,"
+                 "\"Mug, blue\"\r\n");
   out.clear();
   ASSERT_TRUE(AppendIssueCsvRow(out, IssueJson(4, Make(false, false))));
-  EXPECT_EQ(out, "4,7,warning,price,PRICE_FORMAT,\"Said \"\"12,50\"\"\n\",\"12,50\",\r\n");
+  EXPECT_EQ(out, "4,7,warning,price,PRICE_FORMAT,\"Said \"\"12,50\"\"\n\",\"12,50\",,,,\r\n");
 }
 
 TEST(IssueJsonTest, ARecordThatIsNotOneIsSkipped) {

@@ -131,9 +131,19 @@ struct FileSummary {
   // validator, so every chunk is read alike (docs/issue-codes.md, DATE_REFORMATTED).
   std::vector<dates::DateOrder> date_orders;
 };
+// Sees every data row of a scan, in order (the source scan of an upload: source_scan.h).
+class RowObserver {
+ public:
+  virtual ~RowObserver() = default;
+  // header: the columns so far (JSON: it may grow); row: valid during the call only.
+  virtual void Row(const std::vector<std::string>& header,
+                   std::span<const std::string_view> row) = 0;
+};
+
 // With learn_date_orders, also fills FileSummary::date_orders (about a third more time, so only
-// when an inventory check will read dates).
+// when an inventory check will read dates). With an observer, hands it every data row.
 Result<FileSummary> ScanFile(FileFormat format, std::string_view bytes,
-                             const ReaderLimits& limits = {}, bool learn_date_orders = false);
+                             const ReaderLimits& limits = {}, bool learn_date_orders = false,
+                             RowObserver* observer = nullptr);
 
 }  // namespace dq::ingest

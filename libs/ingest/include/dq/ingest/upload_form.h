@@ -1,7 +1,8 @@
 // The POST /v1/jobs multipart form (decisions.md, Jobs): a `file` part and optional text parts
-// `mapping` (JSON object text), `check_types` and `platform`. Built on MultipartParser for a body
-// held in memory (Pistache buffers whole requests), without copying the file: file() views the
-// body. For a body that arrives in chunks, use FormCollector with MultipartParser directly.
+// `mapping` (JSON object text), `check_types`, `platform`, `source` and `weight_unit`. Built on
+// MultipartParser for a body held in memory (Pistache buffers whole requests), without copying
+// the file: file() views the body. For a body that arrives in chunks, use FormCollector with
+// MultipartParser directly.
 //
 //   Result<UploadForm> form = ParseUploadForm(request.contentType, request.body, limits);
 //   if (!form.ok()) return form.status();
@@ -35,6 +36,8 @@ class UploadForm {
   std::optional<std::string> mapping;      // raw text of the `mapping` part (JSON object)
   std::optional<std::string> check_types;  // "product,price"
   std::optional<std::string> platform;
+  std::optional<std::string> source;       // the source platform (source_profile.h)
+  std::optional<std::string> weight_unit;  // the unit of bare weights: g, kg, lb or oz
 
  private:
   friend class FormCollector;
@@ -46,7 +49,7 @@ class UploadForm {
   std::string file_content_type_;
 };
 
-// A MultipartHandler that fills an UploadForm, enforcing: only the four known part names, each
+// A MultipartHandler that fills an UploadForm, enforcing: only the six known part names, each
 // at most once; file size <= max_file_bytes (kFileTooLarge); text parts <= max_text_part_bytes
 // and UTF-8 (kInvalidRequest).
 class FormCollector final : public MultipartHandler {
@@ -65,7 +68,7 @@ class FormCollector final : public MultipartHandler {
   Result<UploadForm> Take();
 
  private:
-  enum class Field { kNone, kFile, kMapping, kCheckTypes, kPlatform };
+  enum class Field { kNone, kFile, kMapping, kCheckTypes, kPlatform, kSource, kWeightUnit };
   UploadLimits limits_;
   bool borrow_;
   UploadForm form_;

@@ -19,6 +19,11 @@ Result<std::vector<std::string>> ParseCheckTypes(std::string_view text);
 // standard-field order.
 Result<std::vector<std::pair<std::string, std::string>>> ParseMapping(const nlohmann::json& m);
 Status CheckPlatform(std::string_view platform);
+// A source platform's name (ingest/source_profile.h); invalid_request naming it and listing the
+// valid ones.
+Status CheckSource(std::string_view source);
+// The unit of bare weights: g, kg, lb or oz.
+Status CheckWeightUnit(std::string_view unit);
 
 // The mapping's columns that are not in `header`, as a 400 invalid_request; Ok when all are.
 Status CheckMappingColumns(const std::vector<std::pair<std::string, std::string>>& mapping,

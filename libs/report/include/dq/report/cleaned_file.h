@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,8 +46,12 @@ void AppendFix(std::string& piece, uint64_t row, uint32_t column, std::string_vi
 Status DecodeFixes(std::string_view piece, std::vector<Fix>* out);
 
 // Writes the cleaned file of a finished job from its upload and its fixes, a part at a time.
-// Memory: one upload piece, one fix piece and what Next() has not handed out yet (an XLSX
-// workbook is built whole, as RowWriter does). Not thread-safe.
+// CSV and TSV keep the upload's bytes: a row without fixes is copied as it was (its quoting,
+// line end and any blank lines after it), and a fixed row has only its fixed cells rewritten, so
+// a file with no fixes comes back byte for byte and imports back into its platform. The other
+// formats are written again by RowWriter. Memory: one upload piece (two for CSV), one fix piece
+// and what Next() has not handed out yet (an XLSX workbook is built whole, as RowWriter does).
+// Not thread-safe.
 class CleanedFile {
  public:
   // Upload piece i (0 <= i < job.file_chunks), as the store keeps it, decompressed.
@@ -69,6 +74,11 @@ class CleanedFile {
   Status Step(size_t want);
   Status LoadFixes();   // the next fix piece, when the current one is used up
   Status WriteRow();
+  // CSV/TSV: the current row's fixes become the pending row's; the row before it, which ends
+  // where this one starts, is copied or spliced out.
+  Status KeepRow();
+  void EmitRaw(uint64_t end);  // the header or the pending row, up to file offset `end`
+  Status TakeFixes(std::vector<std::pair<uint32_t, std::string>>* fixes);
 
   UploadPiece upload_;
   FixPiece fixes_;
@@ -91,6 +101,24 @@ class CleanedFile {
   std::vector<ingest::CellKind> kinds_;
   std::string fixed_;  // this row's fixed values, copied: a row's fixes may span two pieces
   bool ended_ = false;
+
+  // CSV/TSV: the upload's bytes from file offset raw_base_ on, kept until the row they hold is
+  // written; the row read last (pending) starts at pending_start_ and has pending_fixes_.
+  bool raw_ = false;
+  std::string raw_buf_;
+  uint64_t raw_base_ = 0;
+  uint64_t fed_ = 0;  // bytes of the upload fed so far
+  bool have_pending_ = false;
+  uint64_t pending_start_ = 0;
+  std::vector<std::pair<uint32_t, std::string>> pending_fixes_;
+  char delimiter_ = ',';
 };
+
+// Rewrites the cells of one CSV record (its raw bytes, line end and all) that `fixes` name
+// (column, value; sorted by column, the last of a column winning), keeping every other byte. A
+// fixed value is quoted when it needs it or when the cell it replaces was quoted. A fix past the
+// record's last cell adds the missing empty cells. For CleanedFile; public for its tests.
+std::string SpliceCsvRecord(std::string_view record, char delimiter,
+                            std::span<const std::pair<uint32_t, std::string>> fixes);
 
 }  // namespace dq::report

@@ -12,11 +12,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "dq/ingest/row_model.h"
 #include "dq/validator/v1/validator.pb.h"
 #include "dq/report/file_check.h"
 #include "dq/report/issue_json.h"
@@ -30,10 +32,24 @@ namespace dq::report {
 struct RowBatch {
   uint64_t first_row = 0;        // row number of the first row, once sealed
   std::vector<uint32_t> widths;  // cells per row
+  // Each row's item names (sku, item_id, title), one after another, for the issues that name
+  // the item; name_ends holds where each ends in `names`, three per row.
+  std::string names;
+  std::vector<uint32_t> name_ends;
 
   size_t rows() const { return widths.size(); }
   size_t Width(size_t r) const { return widths[r]; }
-  void Clear() { widths.clear(); }
+  // Row r's name k (0 sku, 1 item_id, 2 title).
+  std::string_view Name(size_t r, size_t k) const {
+    const size_t i = 3 * r + k;
+    const uint32_t begin = i == 0 ? 0 : name_ends[i - 1];
+    return std::string_view(names).substr(begin, name_ends[i] - begin);
+  }
+  void Clear() {
+    widths.clear();
+    names.clear();
+    name_ends.clear();
+  }
 };
 
 // One step of an attempt's output, written atomically: issues, fixes and the progress counters.
@@ -68,8 +84,17 @@ class JobOutput {
   void Seal(RowBatch& batch, validator::v1::RowChunk* chunk);
   // The answer for batch: issue records, and its fixes, by row, for the cleaned file.
   void Apply(const validator::v1::IssueChunk& answer, const RowBatch& batch);
-  // Issues that came after the last chunk (batch-level checks). They carry no fixes.
+  // Issues that came after the last chunk (batch-level checks). They carry no fixes. They are
+  // held until their rows' names are known: see TailRows.
   void ApplyTail(const validator::v1::IssueChunk& answer);
+  // The rows the held tail issues are about, ascending; the runner reads the file again and
+  // calls NameTailRow for each, then FlushTail. Empty when nothing is held.
+  std::vector<uint64_t> TailRows() const;
+  void NameTailRow(uint64_t row, const ItemNames& names);
+  // Adds the held tail issues (named where NameTailRow was called) to the output.
+  void FlushTail();
+  // A new row model like the one AddRow uses, for reading the file again from its first row.
+  std::unique_ptr<ingest::RowModel> NewRowModel() const;
   // Whether enough output is pending to be worth a store write: `fix_piece_bytes` of fixes, or
   // `write_issues` issues, or `write_rows` rows since the last write.
   bool WriteDue() const;
@@ -85,13 +110,22 @@ class JobOutput {
     uint32_t column;
     const std::string* value;  // in the answer being applied
   };
-  void AddIssue(const validator::v1::Issue& issue);
+  void AddIssue(const validator::v1::Issue& issue, const ItemNames& names);
 
   const FileCheck& job_;
   OutputOptions options_;
   JobSummaryBuilder summary_;
   std::vector<std::string> field_names_;
   std::vector<size_t> columns_;  // per mapped field: column index in the header (SIZE_MAX: none)
+  const ingest::SourceProfile* profile_ = nullptr;
+  size_t sku_column_ = SIZE_MAX;
+  size_t title_column_ = SIZE_MAX;
+  std::unique_ptr<ingest::RowModel> row_model_;  // what each row is and names
+  struct HeldIssue {
+    validator::v1::Issue issue;
+    std::string sku, item_id, title;
+  };
+  std::vector<HeldIssue> tail_;  // by row after TailRows()
   std::vector<std::string> pending_issues_;
   std::string pending_fixes_;            // cleaned_file.h's encoding
   std::vector<PendingFix> chunk_fixes_;  // the answer being applied, sorted by row

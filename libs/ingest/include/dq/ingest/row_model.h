@@ -1,0 +1,81 @@
+// The row model: what each row of a file is (product, variant, parent or image row) and which
+// item it names, decided row by row in file order from the source profile's rules
+// (source_profile.h, RowRules). Streamed: it keeps only the current product's key and title (and,
+// for sources whose variants name their parent, a bounded table of the parents seen).
+//
+//   RowModel model(*detection.profile, header, sku_column, title_column);
+//   for (each row) {
+//     RowKind kind = model.Next(row);
+//     Use(kind, model.sku(), model.item_id(), model.title());   // valid until the next Next()
+//   }
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "dq/ingest/source_profile.h"
+
+namespace dq::ingest {
+
+class RowModel {
+ public:
+  // sku_column / title_column: the indexes in `header` of the columns mapped to sku and title
+  // (SIZE_MAX when unmapped); they name the item of each row.
+  RowModel(const SourceProfile& profile, std::span<const std::string> header, size_t sku_column,
+           size_t title_column);
+
+  // The next row's kind. Rows must come in file order.
+  RowKind Next(std::span<const std::string_view> row);
+
+  // The last row's names: its own sku; the product it belongs to (the source's key, e.g.
+  // Shopify's Handle, WooCommerce's parent ID; "" where the source has none); its title, or its
+  // product's for a variant or image row that has none.
+  std::string_view sku() const { return sku_view_; }
+  std::string_view item_id() const { return item_view_; }
+  std::string_view title() const { return title_view_; }
+
+  // True when every row is a product whatever it holds (no kinds need to be sent).
+  bool all_products() const { return all_products_; }
+
+  // The most parents remembered for variants that name theirs (WooCommerce's Parent).
+  static constexpr size_t kMaxParents = 20000;
+
+ private:
+  static std::string_view Cell(std::span<const std::string_view> row, size_t c) {
+    return c < row.size() ? row[c] : std::string_view();
+  }
+  RowKind Groups(std::span<const std::string_view> row);
+  RowKind Type(std::span<const std::string_view> row);
+
+  const RowRules& rules_;
+  size_t sku_col_ = SIZE_MAX;
+  size_t title_col_ = SIZE_MAX;
+  std::vector<size_t> item_cols_;
+  size_t key_col_ = SIZE_MAX;
+  std::vector<size_t> variant_cols_;
+  size_t type_col_ = SIZE_MAX;
+  size_t parent_col_ = SIZE_MAX;
+  size_t variant_if_col_ = SIZE_MAX;
+  RowKind flat_kind_ = RowKind::kProduct;
+  bool all_products_ = true;
+
+  // The current product (groups; type with variants_follow): its key, item id and title.
+  bool have_product_ = false;
+  std::string product_key_;
+  std::string product_item_;
+  std::string product_title_;
+  // Parents seen, by their item id and their sku: (item id, title).
+  std::unordered_map<std::string, std::pair<std::string, std::string>> parents_;
+
+  std::string word_;    // the type cell's first word, lower case
+  std::string lookup_;  // a parent reference, to look it up
+  std::string_view sku_view_;
+  std::string_view item_view_;
+  std::string_view title_view_;
+};
+
+}  // namespace dq::ingest

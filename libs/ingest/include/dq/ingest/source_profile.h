@@ -1,0 +1,126 @@
+// Source profiles: what dq knows about each platform's export format, written as data. One JSON
+// file per source in libs/ingest/sources/ (embedded at build time), read once into these
+// structs. A profile says how to recognise the source's files (signatures), how its rows group
+// into products (the row model), which of its columns hold which standard field, which cells are
+// lists, which unit its bare weights are in, and which of its spellings mean a standard value.
+// Nothing else in dq names a platform's columns: detection (source_detect.h), the row model
+// (row_model.h) and mapping inference (mapping_inference.h) read these. docs/adding-a-source.md
+// says how to add one.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "dq/common/status.h"
+
+namespace dq::ingest {
+
+// What a row is (the numbering is validator.proto's RowKind).
+enum class RowKind : uint8_t { kProduct = 0, kVariant = 1, kParent = 2, kImage = 3 };
+
+// "product", "variant", "parent", "image".
+std::string_view RowKindName(RowKind kind);
+
+// One way a file of the source looks: every group must have one of its columns in the header,
+// and no column of `none` may be there.
+struct SourceSignature {
+  std::string what;  // "a Shopify products export"
+  std::vector<std::vector<std::string>> groups;
+  std::vector<std::string> none;
+};
+
+enum class RowModelKind {
+  kFlat,    // every row is `kind` (or a kind_if_columns kind when the header has its column)
+  kGroups,  // consecutive rows with one key are one product: the first row is the product,
+            // later rows are variants when a variant column is non-empty, else image rows
+  kType,    // a type column names each row's kind (WooCommerce Type, Magento product_type)
+};
+
+struct RowRules {
+  RowModelKind model = RowModelKind::kFlat;
+  RowKind kind = RowKind::kProduct;  // kFlat
+  std::vector<std::pair<std::vector<std::string>, RowKind>> kind_if_columns;  // kFlat
+  // The cell naming the product a row belongs to (its item_id): the first of these columns
+  // that the header has and the row fills.
+  std::vector<std::string> item_id;
+  std::vector<std::string> key;              // kGroups: the grouping column
+  std::vector<std::string> variant_columns;  // kGroups
+  std::vector<std::string> type_column;      // kType
+  // kType: a word of the type cell (lower case) and its kind; the cell's first word that is
+  // listed decides ("simple, downloadable, virtual" is simple).
+  std::vector<std::pair<std::string, RowKind>> types;
+  RowKind default_kind = RowKind::kProduct;  // kType: an empty or unlisted type
+  // kType: a product row whose variant_if column holds one of the values is a variant (Magento's
+  // "Not Visible Individually" children of a configurable product).
+  std::vector<std::string> variant_if_columns;
+  std::vector<std::string> variant_if_values;
+  // kType: a variant's item_id is its parent column's cell, without strip_prefix ("id:44").
+  std::vector<std::string> parent_column;
+  std::string strip_prefix;
+  // kType: variant and image rows belong to the product or parent row before them
+  // (BigCommerce): they take its item_id and title.
+  bool variants_follow = false;
+};
+
+// How the source writes one field, when the field is mapped to one of `columns` (any column when
+// empty): sent to the validator as a FieldConvention.
+struct SourceConvention {
+  std::string field;
+  std::vector<std::string> columns;
+  std::string list_separator;
+  std::vector<std::pair<std::string, std::string>> value_aliases;  // spelling -> standard value
+};
+
+// The unit of the source's bare weights in `columns` (every weight column when empty): "g",
+// "kg", "lb", "oz" or "unknown", and why, for the mapping note.
+struct SourceWeightRule {
+  std::vector<std::string> columns;
+  std::string unit;
+  std::string why;
+};
+
+struct SourceProfile {
+  std::string source;  // "shopify_products"
+  std::string name;    // "Shopify products export"
+  std::string doc;     // where the platform documents the format
+  std::vector<SourceSignature> signatures;
+  std::vector<std::string> evidence;  // columns that make a match more certain
+  // Values one of the first rows' cell in one of `first_row_columns` must start with (a word
+  // of), for the source to be detected: WooCommerce's Type is simple, variable, ...
+  std::vector<std::string> first_row_columns;
+  std::vector<std::string> first_row_values;
+  RowRules rows;
+  // Per standard field, the source's own column names for it, best first.
+  std::vector<std::pair<std::string, std::vector<std::string>>> columns;
+  // Standard fields a file of this source can hold (empty: any). A customers export maps no
+  // product field even when a column's name looks like one.
+  std::vector<std::string> fields;
+  // Columns never mapped, though their names look like a field's ("Unit price" is PrestaShop's
+  // price per unit of measure, not the price).
+  std::vector<std::string> ignore_columns;
+  std::vector<SourceConvention> conventions;
+  std::vector<SourceWeightRule> weight;
+};
+
+// Every profile, generic last, parsed once from the embedded files (thread-safe).
+std::span<const SourceProfile> SourceProfiles();
+// The profile named `source`, or nullptr.
+const SourceProfile* FindSourceProfile(std::string_view source);
+// The generic profile (every row a product, no columns of its own).
+const SourceProfile& GenericProfile();
+// "bigcommerce, generic, google_merchant, ...": the valid names, sorted, for error messages.
+std::string SourceNamesList();
+
+// Parses one profile file; kInvalidRequest naming the file and the problem. For the embedded
+// files (checked by a test) and for tests of the format.
+Result<SourceProfile> ParseSourceProfile(std::string_view name, std::string_view json_text);
+
+// The index in `header` of the first of `names` it has (compared as NormalizeColumnName does),
+// or SIZE_MAX.
+size_t FindColumn(std::span<const std::string> header, std::span<const std::string> names);
+
+}  // namespace dq::ingest

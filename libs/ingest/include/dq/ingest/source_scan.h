@@ -1,0 +1,65 @@
+// What an upload's one pass over its rows learns before the job runs (the pre-pass): the source
+// platform (from the header and the first rows), the inferred mapping when the caller sent none
+// (from the header and the first rows' values), and the GTIN padding evidence over the whole
+// gtin column. Fed by ScanFile (row_reader.h) as a RowObserver; the preview feeds it the rows it
+// reads. Memory: the first kSampleRows rows, copied, until the source and mapping are decided.
+//
+//   SourceScan scan({.claimed_source = up.source, .mapping = up.mapping});
+//   auto summary = ScanFile(format, bytes, {}, learn_dates, &scan);
+//   scan.Finish(summary->header);
+//   scan.detection().profile->source, scan.mapping(), scan.gtin_padding_evidence()
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "dq/ingest/check_plan.h"
+#include "dq/ingest/mapping_inference.h"
+#include "dq/ingest/row_reader.h"
+#include "dq/ingest/source_detect.h"
+
+namespace dq::ingest {
+
+class SourceScan : public RowObserver {
+ public:
+  // Rows the source and the inferred mapping are decided from.
+  static constexpr size_t kSampleRows = 200;
+
+  struct Options {
+    std::string claimed_source;      // the caller's `source` ("" for none); a valid name
+    std::optional<Mapping> mapping;  // the caller's mapping; nullopt: infer it
+  };
+  explicit SourceScan(Options options) : options_(std::move(options)) {}
+
+  void Row(const std::vector<std::string>& header,
+           std::span<const std::string_view> row) override;
+  // After the last row, with the final header.
+  void Finish(const std::vector<std::string>& header);
+
+  const SourceDetection& detection() const { return detection_; }
+  const Mapping& mapping() const { return mapping_; }
+  // The inferred columns with their confidence (empty when the caller sent the mapping).
+  const std::vector<InferredColumn>& inferred() const { return inferred_; }
+  bool gtin_padding_evidence() const { return gtin_.evidence(); }
+  // The first rows read (at most kSampleRows), cells in header order.
+  const std::vector<std::vector<std::string>>& sample() const { return sample_; }
+
+ private:
+  void Decide(const std::vector<std::string>& header);
+  void Count(std::span<const std::string_view> row);
+
+  Options options_;
+  bool decided_ = false;
+  std::vector<std::vector<std::string>> sample_;
+  SourceDetection detection_;
+  Mapping mapping_;
+  std::vector<InferredColumn> inferred_;
+  size_t gtin_column_ = SIZE_MAX;
+  GtinPaddingEvidence gtin_;
+};
+
+}  // namespace dq::ingest

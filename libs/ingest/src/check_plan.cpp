@@ -1,0 +1,245 @@
+#include "dq/ingest/check_plan.h"
+
+#include <algorithm>
+#include <array>
+
+#include "dq/common/vocabulary.h"
+#include "dq/ingest/mapping_inference.h"
+
+namespace dq::ingest {
+namespace {
+
+constexpr std::array<std::string_view, 10> kProductFields = {
+    "sku", "title", "description", "price", "currency", "availability", "image_url", "brand",
+    "category", "gtin"};
+constexpr std::array<std::string_view, 3> kCustomerFields = {"email", "phone", "country"};
+constexpr std::array<std::string_view, 5> kShippingFields = {
+    "weight", "hs_code", "country_of_origin", "vat_number", "declared_value"};
+constexpr std::array<std::string_view, 5> kInventoryFields = {
+    "sku", "stock_qty", "reorder_point", "expiry_date", "warehouse_id"};
+constexpr std::array<std::string_view, 5> kPriceFields = {
+    "sku", "price", "compare_at_price", "cost_price", "currency"};
+
+constexpr std::array<std::string_view, 3> kProductCore = {"sku", "title", "price"};
+constexpr std::array<std::string_view, 1> kCustomerCore = {"email"};
+constexpr std::array<std::string_view, 2> kInventoryCore = {"sku", "stock_qty"};
+constexpr std::array<std::string_view, 1> kPriceCore = {"price"};
+
+// "a price", "prices": how a note names a core field.
+struct Words {
+  std::string_view field, one, many;
+};
+constexpr Words kWords[] = {
+    {"sku", "a SKU", "SKUs"},
+    {"title", "a title", "titles"},
+    {"price", "a price", "prices"},
+    {"email", "an email address", "email addresses"},
+    {"stock_qty", "a stock quantity", "stock quantities"},
+};
+
+const std::string* Mapped(const Mapping& mapping, std::string_view field) {
+  for (const auto& [f, column] : mapping) {
+    if (f == field) return &column;
+  }
+  return nullptr;
+}
+
+bool AnyMapped(const Mapping& mapping, std::span<const std::string_view> fields) {
+  for (std::string_view f : fields) {
+    if (Mapped(mapping, f)) return true;
+  }
+  return false;
+}
+
+bool SameColumn(std::string_view a, std::string_view b) {
+  return NormalizeColumnName(a) == NormalizeColumnName(b);
+}
+
+bool Covers(const std::vector<std::string>& columns, std::string_view column) {
+  if (columns.empty()) return true;
+  for (const auto& c : columns) {
+    if (SameColumn(c, column)) return true;
+  }
+  return false;
+}
+
+std::string_view UnitWord(std::string_view unit) {
+  if (unit == "g") return "grams";
+  if (unit == "kg") return "kilograms";
+  if (unit == "lb") return "pounds";
+  if (unit == "oz") return "ounces";
+  return unit;
+}
+
+// The weight column's unit and the sentence that says why.
+std::pair<std::string, std::string> WeightUnit(const CheckPlanInput& in,
+                                               const std::string& column) {
+  const std::string quoted = "The weight column '" + column + "' ";
+  if (!in.caller_weight_unit.empty()) {
+    return {in.caller_weight_unit, quoted + "is read in " +
+                                       std::string(UnitWord(in.caller_weight_unit)) +
+                                       ": the request said so (weight_unit)."};
+  }
+  if (const std::string unit = WeightUnitOfColumn(column); !unit.empty()) {
+    return {unit, quoted + "is read in " + std::string(UnitWord(unit)) +
+                      ": its header names the unit."};
+  }
+  if (in.profile != nullptr) {
+    for (const SourceWeightRule& rule : in.profile->weight) {
+      if (!Covers(rule.columns, column)) continue;
+      if (rule.unit == "unknown") {
+        return {"unknown", quoted + "has no known unit: " + rule.why +
+                               ". Bare weights were checked only as non-negative numbers; send "
+                               "weight_unit to have them checked as weights."};
+      }
+      return {rule.unit, quoted + "is read in " + std::string(UnitWord(rule.unit)) + ": " +
+                             rule.why + "."};
+    }
+  }
+  if (in.grams_when_unsaid) {
+    return {"", quoted + "is read in grams: its header names no unit, and the standard weight "
+                         "field is in grams."};
+  }
+  return {"unknown", quoted + "has no known unit: its header names none and the file's platform "
+                              "does not fix one. Bare weights were checked only as "
+                              "non-negative numbers; send weight_unit to have them checked as "
+                              "weights."};
+}
+
+}  // namespace
+
+std::span<const std::string_view> CheckTypeFields(std::string_view t) {
+  if (t == "product") return kProductFields;
+  if (t == "customer") return kCustomerFields;
+  if (t == "shipping") return kShippingFields;
+  if (t == "inventory") return kInventoryFields;
+  if (t == "price") return kPriceFields;
+  return {};
+}
+
+std::span<const std::string_view> CoreFields(std::string_view t) {
+  if (t == "product") return kProductCore;
+  if (t == "customer") return kCustomerCore;
+  if (t == "inventory") return kInventoryCore;
+  if (t == "price") return kPriceCore;
+  return {};
+}
+
+CheckPlan PlanChecks(const CheckPlanInput& in) {
+  CheckPlan plan;
+  const Mapping& mapping = *in.mapping;
+  // Core fields without a column, each once, in the order the check types name them.
+  std::vector<std::string_view> missing;
+  for (const std::string& t : in.check_types) {
+    for (std::string_view f : CoreFields(t)) {
+      if (!Mapped(mapping, f) && std::find(missing.begin(), missing.end(), f) == missing.end()) {
+        missing.push_back(f);
+      }
+    }
+  }
+  for (std::string_view f : missing) {
+    for (const Words& w : kWords) {
+      if (w.field != f) continue;
+      plan.notes.push_back("No column looks like " + std::string(w.one) + "; " +
+                           std::string(w.many) + " were not checked.");
+    }
+  }
+  if (const std::string* column = Mapped(mapping, "weight")) {
+    auto [unit, note] = WeightUnit(in, *column);
+    plan.weight_unit = unit;
+    plan.notes.push_back(std::move(note));
+  }
+  if (in.profile != nullptr) {
+    for (const auto& [field, column] : mapping) {
+      for (const SourceConvention& c : in.profile->conventions) {
+        if (c.field != field || !Covers(c.columns, column)) continue;
+        if (std::any_of(plan.conventions.begin(), plan.conventions.end(),
+                        [&](const SourceConvention& d) { return d.field == field; })) {
+          continue;  // one per field, the profile's first
+        }
+        SourceConvention out = c;
+        out.columns = {column};
+        plan.conventions.push_back(std::move(out));
+      }
+    }
+  }
+  return plan;
+}
+
+void GtinPaddingEvidence::Add(std::string_view value) {
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+  while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+  if (value.empty()) return;
+  ++filled_;
+  if (value.size() > 14) return;
+  for (char c : value) {
+    if (c < '0' || c > '9') return;
+  }
+  size_t padded = 0;
+  for (size_t n : {size_t{8}, size_t{12}, size_t{13}, size_t{14}}) {
+    if (n >= value.size()) {
+      padded = n;
+      break;
+    }
+  }
+  char buf[14];
+  const size_t zeros = padded - value.size();
+  std::fill(buf, buf + zeros, '0');
+  std::copy(value.begin(), value.end(), buf + zeros);
+  const bool ok = HasGs1CheckDigit(std::string_view(buf, padded));
+  if (ok) ++valid_;
+  if (zeros > 0) {
+    ++short_;
+    if (ok) ++short_valid_;
+  }
+}
+
+std::vector<std::string> FittingCheckTypes(const Mapping& mapping) {
+  std::vector<std::string> out;
+  for (std::string_view t : kCheckTypes) {
+    if (AnyMapped(mapping, CheckTypeFields(t))) out.emplace_back(t);
+  }
+  return out;
+}
+
+std::vector<std::string> SuggestCheckTypes(const Mapping& mapping) {
+  std::vector<std::string> out;
+  auto has = [&](std::string_view f) { return Mapped(mapping, f) != nullptr; };
+  if (has("sku") || has("title") || has("price")) out.emplace_back("product");
+  if (has("email") || has("phone")) out.emplace_back("customer");
+  if (has("hs_code") || has("country_of_origin") || has("vat_number") || has("declared_value")) {
+    out.emplace_back("shipping");
+  }
+  if (has("stock_qty")) out.emplace_back("inventory");
+  if (has("price") && (has("compare_at_price") || has("cost_price"))) out.emplace_back("price");
+  return out;
+}
+
+std::optional<std::string> CheckTypesMisfit(std::span<const std::string> check_types,
+                                            const Mapping& mapping) {
+  std::string message;
+  for (const std::string& t : check_types) {
+    if (AnyMapped(mapping, CheckTypeFields(t))) continue;
+    std::span<const std::string_view> named = CoreFields(t);
+    if (named.empty()) named = CheckTypeFields(t);
+    std::string list;
+    for (size_t i = 0; i < named.size(); ++i) {
+      if (i > 0) list += i + 1 == named.size() ? " or " : ", ";
+      list += named[i];
+    }
+    if (!message.empty()) message += " ";
+    message += "No column fits the " + t + " check (no " + list + " column).";
+  }
+  if (message.empty()) return std::nullopt;
+  const std::vector<std::string> fit = FittingCheckTypes(mapping);
+  if (fit.empty()) {
+    message += " The columns fit no check type; send a mapping.";
+  } else {
+    message += " The columns fit: ";
+    for (size_t i = 0; i < fit.size(); ++i) message += (i ? ", " : "") + fit[i];
+    message += ".";
+  }
+  return message;
+}
+
+}  // namespace dq::ingest

@@ -1,0 +1,306 @@
+#include "dq/ingest/source_profile.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+#include "dq/common/log.h"
+#include "dq/common/vocabulary.h"
+#include "dq/ingest/mapping_inference.h"
+#include "source_profiles_embedded.h"
+
+namespace dq::ingest {
+namespace {
+
+using nlohmann::json;
+
+// A problem in a profile file, thrown while reading it and turned into a Status at the top.
+struct ProfileError {
+  std::string message;
+};
+
+[[noreturn]] void Fail(const std::string& where, const std::string& what) {
+  throw ProfileError{where + ": " + what};
+}
+
+std::vector<std::string> Strings(const json& j, const std::string& where) {
+  if (!j.is_array()) Fail(where, "must be an array of strings");
+  std::vector<std::string> out;
+  for (const auto& v : j) {
+    if (!v.is_string() || v.get<std::string>().empty()) {
+      Fail(where, "must hold non-empty strings");
+    }
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
+std::vector<std::string> OptionalStrings(const json& o, const char* key, const std::string& where) {
+  if (!o.contains(key)) return {};
+  return Strings(o[key], where + "." + key);
+}
+
+std::string OptionalString(const json& o, const char* key, const std::string& where) {
+  if (!o.contains(key)) return {};
+  if (!o[key].is_string()) Fail(where + "." + key, "must be a string");
+  return o[key].get<std::string>();
+}
+
+RowKind KindFromName(const json& v, const std::string& where) {
+  if (v.is_string()) {
+    const std::string s = v.get<std::string>();
+    if (s == "product") return RowKind::kProduct;
+    if (s == "variant") return RowKind::kVariant;
+    if (s == "parent") return RowKind::kParent;
+    if (s == "image") return RowKind::kImage;
+  }
+  Fail(where, "must be product, variant, parent or image");
+}
+
+void CheckField(const std::string& field, const std::string& where) {
+  if (!IndexOf(kStandardFields, field)) Fail(where, "'" + field + "' is not a standard field");
+}
+
+void CheckKnownKeys(const json& o, std::initializer_list<std::string_view> keys,
+                    const std::string& where) {
+  for (const auto& [k, v] : o.items()) {
+    if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
+      Fail(where, "unknown member '" + k + "'");
+    }
+  }
+}
+
+RowRules ReadRows(const json& r, const std::string& where) {
+  if (!r.is_object()) Fail(where, "must be an object");
+  CheckKnownKeys(r, {"model", "kind", "kind_if_columns", "item_id", "key", "variant_columns",
+                     "type_column", "types", "default_kind", "variant_if", "parent_column",
+                     "strip_prefix", "variants_follow"},
+                 where);
+  RowRules rows;
+  const std::string model = OptionalString(r, "model", where);
+  if (model == "flat") {
+    rows.model = RowModelKind::kFlat;
+  } else if (model == "groups") {
+    rows.model = RowModelKind::kGroups;
+  } else if (model == "type") {
+    rows.model = RowModelKind::kType;
+  } else {
+    Fail(where + ".model", "must be flat, groups or type");
+  }
+  if (r.contains("kind")) rows.kind = KindFromName(r["kind"], where + ".kind");
+  if (r.contains("kind_if_columns")) {
+    if (!r["kind_if_columns"].is_array()) Fail(where + ".kind_if_columns", "must be an array");
+    for (const auto& k : r["kind_if_columns"]) {
+      const std::string w = where + ".kind_if_columns[]";
+      if (!k.is_object() || !k.contains("kind")) Fail(w, "must be {columns, kind}");
+      rows.kind_if_columns.emplace_back(Strings(k.value("columns", json()), w + ".columns"),
+                                        KindFromName(k["kind"], w + ".kind"));
+    }
+  }
+  rows.item_id = OptionalStrings(r, "item_id", where);
+  rows.key = OptionalStrings(r, "key", where);
+  rows.variant_columns = OptionalStrings(r, "variant_columns", where);
+  rows.type_column = OptionalStrings(r, "type_column", where);
+  if (r.contains("types")) {
+    if (!r["types"].is_object()) Fail(where + ".types", "must be an object");
+    for (const auto& [word, kind] : r["types"].items()) {
+      rows.types.emplace_back(word, KindFromName(kind, where + ".types." + word));
+    }
+  }
+  if (r.contains("default_kind")) {
+    rows.default_kind = KindFromName(r["default_kind"], where + ".default_kind");
+  }
+  if (r.contains("variant_if")) {
+    const json& v = r["variant_if"];
+    if (!v.is_object()) Fail(where + ".variant_if", "must be {columns, values}");
+    rows.variant_if_columns = Strings(v.value("columns", json()), where + ".variant_if.columns");
+    rows.variant_if_values = Strings(v.value("values", json()), where + ".variant_if.values");
+  }
+  rows.parent_column = OptionalStrings(r, "parent_column", where);
+  rows.strip_prefix = OptionalString(r, "strip_prefix", where);
+  if (r.contains("variants_follow")) {
+    if (!r["variants_follow"].is_boolean()) Fail(where + ".variants_follow", "must be a boolean");
+    rows.variants_follow = r["variants_follow"].get<bool>();
+  }
+  if (rows.model == RowModelKind::kGroups && rows.key.empty()) {
+    Fail(where, "a groups model needs a key column");
+  }
+  if (rows.model == RowModelKind::kType && (rows.type_column.empty() || rows.types.empty())) {
+    Fail(where, "a type model needs type_column and types");
+  }
+  return rows;
+}
+
+SourceProfile Read(std::string_view file, const json& p) {
+  const std::string where(file);
+  if (!p.is_object()) Fail(where, "must be a JSON object");
+  CheckKnownKeys(p, {"source", "name", "doc", "signatures", "evidence", "first_rows", "rows",
+                     "columns", "fields", "ignore_columns", "conventions", "weight"},
+                 where);
+  SourceProfile s;
+  s.source = OptionalString(p, "source", where);
+  s.name = OptionalString(p, "name", where);
+  s.doc = OptionalString(p, "doc", where);
+  if (s.source.empty() || s.name.empty()) Fail(where, "needs source and name");
+  if (where != s.source + ".json") {
+    Fail(where, "its source must be its file name, '" + s.source + "'");
+  }
+  if (p.contains("signatures")) {
+    if (!p["signatures"].is_array()) Fail(where + ".signatures", "must be an array");
+    for (const auto& g : p["signatures"]) {
+      const std::string w = where + ".signatures[]";
+      if (!g.is_object()) Fail(w, "must be an object");
+      CheckKnownKeys(g, {"what", "columns", "none"}, w);
+      SourceSignature sig;
+      sig.what = OptionalString(g, "what", w);
+      if (!g.contains("columns") || !g["columns"].is_array() || g["columns"].empty()) {
+        Fail(w + ".columns", "must be a non-empty array of column groups");
+      }
+      for (const auto& group : g["columns"]) sig.groups.push_back(Strings(group, w + ".columns"));
+      for (const auto& group : sig.groups) {
+        if (group.empty()) Fail(w + ".columns", "has an empty group");
+      }
+      sig.none = OptionalStrings(g, "none", w);
+      s.signatures.push_back(std::move(sig));
+    }
+  }
+  s.evidence = OptionalStrings(p, "evidence", where);
+  if (p.contains("first_rows")) {
+    const json& f = p["first_rows"];
+    if (!f.is_object()) Fail(where + ".first_rows", "must be {columns, values}");
+    s.first_row_columns = Strings(f.value("columns", json()), where + ".first_rows.columns");
+    s.first_row_values = Strings(f.value("values", json()), where + ".first_rows.values");
+  }
+  if (!p.contains("rows")) Fail(where, "needs rows");
+  s.rows = ReadRows(p["rows"], where + ".rows");
+  if (p.contains("columns")) {
+    if (!p["columns"].is_object()) Fail(where + ".columns", "must be an object");
+    // In standard-field order, whatever order the file lists them in.
+    for (std::string_view field : kStandardFields) {
+      auto it = p["columns"].find(std::string(field));
+      if (it == p["columns"].end()) continue;
+      s.columns.emplace_back(field, Strings(*it, where + ".columns." + std::string(field)));
+    }
+    for (const auto& [field, v] : p["columns"].items()) CheckField(field, where + ".columns");
+  }
+  s.fields = OptionalStrings(p, "fields", where);
+  for (const auto& f : s.fields) CheckField(f, where + ".fields");
+  s.ignore_columns = OptionalStrings(p, "ignore_columns", where);
+  if (p.contains("conventions")) {
+    if (!p["conventions"].is_array()) Fail(where + ".conventions", "must be an array");
+    for (const auto& c : p["conventions"]) {
+      const std::string w = where + ".conventions[]";
+      if (!c.is_object()) Fail(w, "must be an object");
+      CheckKnownKeys(c, {"field", "columns", "list_separator", "value_aliases"}, w);
+      SourceConvention conv;
+      conv.field = OptionalString(c, "field", w);
+      CheckField(conv.field, w + ".field");
+      conv.columns = OptionalStrings(c, "columns", w);
+      conv.list_separator = OptionalString(c, "list_separator", w);
+      if (c.contains("value_aliases")) {
+        if (!c["value_aliases"].is_object()) Fail(w + ".value_aliases", "must be an object");
+        for (const auto& [k, v] : c["value_aliases"].items()) {
+          if (!v.is_string()) Fail(w + ".value_aliases." + k, "must be a string");
+          conv.value_aliases.emplace_back(k, v.get<std::string>());
+        }
+      }
+      s.conventions.push_back(std::move(conv));
+    }
+  }
+  if (p.contains("weight")) {
+    if (!p["weight"].is_array()) Fail(where + ".weight", "must be an array");
+    for (const auto& w : p["weight"]) {
+      const std::string ww = where + ".weight[]";
+      if (!w.is_object()) Fail(ww, "must be an object");
+      CheckKnownKeys(w, {"columns", "unit", "why"}, ww);
+      SourceWeightRule rule;
+      rule.columns = OptionalStrings(w, "columns", ww);
+      rule.unit = OptionalString(w, "unit", ww);
+      rule.why = OptionalString(w, "why", ww);
+      if (rule.unit != "g" && rule.unit != "kg" && rule.unit != "lb" && rule.unit != "oz" &&
+          rule.unit != "unknown") {
+        Fail(ww + ".unit", "must be g, kg, lb, oz or unknown");
+      }
+      if (rule.why.empty()) Fail(ww + ".why", "must say why");
+      s.weight.push_back(std::move(rule));
+    }
+  }
+  return s;
+}
+
+struct Loaded {
+  std::vector<SourceProfile> profiles;
+  std::string names;
+};
+
+const Loaded& Profiles() {
+  static const Loaded loaded = [] {
+    Loaded l;
+    for (size_t i = 0; i < embedded::kSourceProfileCount; ++i) {
+      const auto& e = embedded::kSourceProfiles[i];
+      auto p = ParseSourceProfile(e.file, e.text);
+      // The files are part of the build and checked by a test: a bad one is a broken build.
+      if (!p.ok()) {
+        log::Error("source profile not read", {{"error", p.status().message()}});
+        std::abort();
+      }
+      l.profiles.push_back(std::move(*p));
+    }
+    std::vector<std::string> names;
+    for (const auto& p : l.profiles) names.push_back(p.source);
+    std::sort(names.begin(), names.end());
+    for (size_t i = 0; i < names.size(); ++i) l.names += (i ? ", " : "") + names[i];
+    return l;
+  }();
+  return loaded;
+}
+
+}  // namespace
+
+std::string_view RowKindName(RowKind kind) {
+  switch (kind) {
+    case RowKind::kProduct: return "product";
+    case RowKind::kVariant: return "variant";
+    case RowKind::kParent: return "parent";
+    case RowKind::kImage: return "image";
+  }
+  return "product";
+}
+
+Result<SourceProfile> ParseSourceProfile(std::string_view name, std::string_view json_text) {
+  json p = json::parse(json_text, nullptr, false);
+  if (p.is_discarded()) {
+    return Status(ErrorCode::kInvalidRequest, std::string(name) + ": is not valid JSON");
+  }
+  try {
+    return Read(name, p);
+  } catch (const ProfileError& e) {
+    return Status(ErrorCode::kInvalidRequest, e.message);
+  }
+}
+
+std::span<const SourceProfile> SourceProfiles() { return Profiles().profiles; }
+
+const SourceProfile* FindSourceProfile(std::string_view source) {
+  for (const auto& p : Profiles().profiles) {
+    if (p.source == source) return &p;
+  }
+  return nullptr;
+}
+
+const SourceProfile& GenericProfile() { return Profiles().profiles.back(); }
+
+std::string SourceNamesList() { return Profiles().names; }
+
+size_t FindColumn(std::span<const std::string> header, std::span<const std::string> names) {
+  for (const std::string& name : names) {
+    const std::string want = NormalizeColumnName(name);
+    for (size_t i = 0; i < header.size(); ++i) {
+      if (NormalizeColumnName(header[i]) == want) return i;
+    }
+  }
+  return SIZE_MAX;
+}
+
+}  // namespace dq::ingest

@@ -1,0 +1,208 @@
+// Files from the platforms merchants use, through the real gateway, worker, validator and Redis:
+// the source detected (or sent) and shown with its reason, issues that name their item, the
+// notes of a core field without a column, and the same on POST /v1/validate.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "stack.h"
+
+namespace dq::testing {
+namespace {
+
+using nlohmann::json;
+
+class SourcesIntegrationTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    stack_ = new Stack(StackOptions{
+        1, false, {{"DQ_RATE_LIMIT_GENERAL", "100000"}, {"DQ_RATE_LIMIT_UPLOAD", "100000"}}});
+  }
+  static void TearDownTestSuite() {
+    delete stack_;
+    stack_ = nullptr;
+  }
+  void SetUp() override { std::tie(account_, key_) = stack_->NewAccount(); }
+
+  HttpResult Post(const std::string& path, const std::string& body,
+                  std::map<std::string, std::string> headers) {
+    headers["X-API-Key"] = key_;
+    return Http("POST", stack_->GatewayUrl() + path, headers, body);
+  }
+  HttpResult Get(const std::string& path) {
+    return Http("GET", stack_->GatewayUrl() + path, {{"X-API-Key", key_}});
+  }
+  json WaitDone(const std::string& id) {
+    json job;
+    WaitFor(
+        [&] {
+          job = json::parse(Get("/v1/jobs/" + id).body);
+          return job["status"] == "done" || job["status"] == "failed";
+        },
+        std::chrono::seconds(30));
+    return job;
+  }
+
+  static Stack* stack_;
+  std::string account_, key_;
+};
+
+Stack* SourcesIntegrationTest::stack_ = nullptr;
+
+// A Shopify export: a product row, its second variant (which leaves Title and Vendor empty by
+// Shopify's design) with a price that is no number, and an image-only row.
+const char* kShopify =
+    "Handle,Title,Vendor,Option1 Value,Variant SKU,Variant Price,Image Src\n"
+    "gloves,Gardening Gloves,Acme,Green,GL-G,9.00,https://cdn.shopify.com/s/g.jpg\n"
+    "gloves,,,Yellow,GL-Y,abc,https://cdn.shopify.com/s/y.jpg\n"
+    "gloves,,,,,,https://cdn.shopify.com/s/z.jpg\n";
+
+TEST_F(SourcesIntegrationTest, ShopifyExportIsDetectedAndIssuesNameTheirItem) {
+  HttpResult r =
+      Post("/v1/jobs?filename=products_export.csv", kShopify, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  const json accepted = json::parse(r.body);
+  EXPECT_EQ(accepted["source"], "shopify_products");
+  const std::string id = accepted["id"];
+  json job = WaitDone(id);
+  ASSERT_EQ(job["status"], "done") << job.dump();
+  EXPECT_EQ(job["source"], "shopify_products");
+  EXPECT_EQ(job["source_reason"], "header has Handle and Variant SKU: a Shopify products export");
+  EXPECT_EQ(job["notes"], json::array());
+  EXPECT_EQ(job["rows_total"], 3);
+  json price;
+  for (const auto& i : job["issues"]) {
+    if (i["code"] == "INVALID_PRICE" && i["issue_row"] == 2) price = i;
+  }
+  ASSERT_TRUE(price.is_object()) << job["issues"].dump();
+  EXPECT_EQ(price["sku"], "GL-Y");
+  EXPECT_EQ(price["item_id"], "gloves");
+  EXPECT_EQ(price["title"], "Gardening Gloves");  // the variant's product's
+
+  HttpResult csv = Get("/v1/jobs/" + id + "/issues?format=csv");
+  ASSERT_EQ(csv.status, 200);
+  EXPECT_NE(csv.body.find(",GL-Y,gloves,Gardening Gloves\r\n"), std::string::npos) << csv.body;
+  const json list = json::parse(Get("/v1/jobs").body);
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0]["source"], "shopify_products");
+}
+
+TEST_F(SourcesIntegrationTest, SourceParameterIsCheckedAndAContradictedClaimIsReadAsGeneric) {
+  HttpResult bad = Post("/v1/jobs?source=shopify", kShopify, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(bad.status, 400);
+  const json e = json::parse(bad.body);
+  EXPECT_EQ(e["error"], "invalid_request");
+  EXPECT_EQ(e["message"],
+            "source: unknown source 'shopify'; use one of bigcommerce, generic, google_merchant, "
+            "magento2, meta_catalog, prestashop, shopify_customers, shopify_products, "
+            "woocommerce");
+  EXPECT_EQ(
+      Post("/v1/jobs/preview?source=shopify", kShopify, {{"Content-Type", "text/csv"}}).status,
+      400);
+
+  HttpResult r = Post("/v1/jobs?source=magento2", kShopify, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  json job = WaitDone(json::parse(r.body)["id"]);
+  EXPECT_EQ(job["source"], "generic");
+  ASSERT_EQ(job["notes"].size(), 1u) << job.dump();
+  EXPECT_EQ(job["notes"][0].get<std::string>().substr(0, 58),
+            "The file was sent as source magento2, but its header is th");
+
+  HttpResult fits =
+      Post("/v1/jobs?source=shopify_products", kShopify, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(fits.status, 202);
+  json taken = WaitDone(json::parse(fits.body)["id"]);
+  EXPECT_EQ(taken["source_reason"],
+            "set by the caller; header has Handle and Variant SKU: a Shopify products export");
+}
+
+TEST_F(SourcesIntegrationTest, CustomersFileWithTheProductCheckIsRefusedBeforeAnyQuota) {
+  const std::string csv =
+      "First Name,Last Name,Email,Accepts Email Marketing,Default Address Country Code,Phone,"
+      "Total Spent\nAnn,Lee,ann@example.org,yes,US,+12025550123,10.00\n";
+  HttpResult r = Post("/v1/jobs", csv, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 400) << r.body;
+  const json e = json::parse(r.body);
+  EXPECT_EQ(e["error"], "check_types_do_not_fit");
+  EXPECT_EQ(e["message"],
+            "No column fits the product check (no sku, title or price column). "
+            "The columns fit: customer.");
+  EXPECT_TRUE(e.contains("request_id"));
+  EXPECT_EQ(json::parse(Get("/v1/usage").body)["records_used"], 0);
+  HttpResult preview = Post("/v1/jobs/preview", csv, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(preview.status, 200);
+  const json p = json::parse(preview.body);
+  EXPECT_EQ(p["source"], "shopify_customers");
+  EXPECT_EQ(p["suggested_check_types"], json({"customer"}));
+  HttpResult ok = Post("/v1/jobs?check_types=customer", csv, {{"Content-Type", "text/csv"}});
+  EXPECT_EQ(ok.status, 202) << ok.body;
+}
+
+TEST_F(SourcesIntegrationTest, CoreFieldWithoutAColumnIsANoteNotAnErrorPerRow) {
+  HttpResult r = Post("/v1/jobs", "sku,title\nA,Mug\nB,Cup\n", {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  json job = WaitDone(json::parse(r.body)["id"]);
+  EXPECT_EQ(job["notes"], json({"No column looks like a price; prices were not checked."}));
+}
+
+TEST_F(SourcesIntegrationTest, ValidateTakesASourceAndNamesItems) {
+  json req = {
+      {"records",
+       {{{"Handle", "gloves"},
+         {"Title", "Gloves"},
+         {"Variant SKU", "GL-G"},
+         {"Variant Price", "9.00"}},
+        {{"Handle", "gloves"}, {"Title", ""}, {"Variant SKU", "GL-Y"}, {"Variant Price", "abc"}}}},
+      {"mapping", {{"sku", "Variant SKU"}, {"title", "Title"}, {"price", "Variant Price"}}},
+      {"source", "shopify_products"}};
+  HttpResult v = Post("/v1/validate", req.dump(), {{"Content-Type", "application/json"}});
+  ASSERT_EQ(v.status, 200) << v.body;
+  json answer = json::parse(v.body);
+  json price;
+  for (const auto& i : answer["issues"]) {
+    if (i["code"] == "INVALID_PRICE") price = i;
+  }
+  ASSERT_TRUE(price.is_object()) << v.body;
+  EXPECT_EQ(price["sku"], "GL-Y");
+  EXPECT_EQ(price["item_id"], "gloves");
+  EXPECT_EQ(price["title"], "Gloves");
+  EXPECT_EQ(answer["notes"], json::array());
+
+  req.erase("source");
+  v = Post("/v1/validate", req.dump(), {{"Content-Type", "application/json"}});
+  answer = json::parse(v.body);
+  for (const auto& i : answer["issues"]) {
+    if (i["code"] == "INVALID_PRICE") price = i;
+  }
+  EXPECT_EQ(price["sku"], "GL-Y");
+  EXPECT_EQ(price["item_id"], nullptr);
+  EXPECT_EQ(price["title"], nullptr);
+
+  req["source"] = "etsy";
+  v = Post("/v1/validate", req.dump(), {{"Content-Type", "application/json"}});
+  EXPECT_EQ(v.status, 400);
+  EXPECT_NE(v.body.find("unknown source 'etsy'; use one of bigcommerce"), std::string::npos);
+}
+
+TEST_F(SourcesIntegrationTest, CleanedFileOfAnExportWithoutFixesIsTheExportByteForByte) {
+  // As WooCommerce writes it: a BOM, CRLF, quotes it does not need, a comma-separated gallery.
+  const std::string csv =
+      "\xEF\xBB\xBFID,Type,SKU,Name,\"In stock?\",Stock,\"Weight (lbs)\",\"Regular price\","
+      "Images,Parent\r\n"
+      "46,simple,woo-hoodie-logo,\"Hoodie with Logo\",1,,2,45,"
+      "\"https://w.example.org/a.jpg, https://w.example.org/b.jpg\",\r\n"
+      "47,simple,woo-tshirt,T-Shirt,1,,.8,18,https://w.example.org/c.jpg,\r\n";
+  HttpResult r = Post("/v1/jobs?filename=wc.csv", csv, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  const std::string id = json::parse(r.body)["id"];
+  json job = WaitDone(id);
+  ASSERT_EQ(job["status"], "done") << job.dump();
+  EXPECT_EQ(job["source"], "woocommerce");
+  ASSERT_EQ(job["stats"]["fixes"], 0) << job["issues"].dump();
+  EXPECT_EQ(Get("/v1/jobs/" + id + "/cleaned").body, csv);
+}
+
+}  // namespace
+}  // namespace dq::testing

@@ -1,0 +1,134 @@
+#include "dq/ingest/check_plan.h"
+
+#include <gtest/gtest.h>
+
+namespace dq::ingest {
+namespace {
+
+CheckPlan Plan(std::vector<std::string> types, const Mapping& mapping, const char* source,
+               std::string caller_unit = "", bool grams = false) {
+  CheckPlanInput in;
+  in.check_types = types;
+  in.mapping = &mapping;
+  in.profile = source ? FindSourceProfile(source) : nullptr;
+  in.caller_weight_unit = std::move(caller_unit);
+  in.grams_when_unsaid = grams;
+  return PlanChecks(in);
+}
+
+TEST(CheckPlanTest, CoreFieldWithoutAColumnGetsOneNote) {
+  const Mapping m = {{"sku", "SKU"}, {"title", "Name"}};
+  const CheckPlan p = Plan({"product", "inventory", "price"}, m, nullptr);
+  EXPECT_EQ(p.notes, (std::vector<std::string>{
+                         "No column looks like a price; prices were not checked.",
+                         "No column looks like a stock quantity; stock quantities were not "
+                         "checked."}));
+  const Mapping customers = {{"phone", "Phone"}};
+  EXPECT_EQ(Plan({"customer"}, customers, nullptr).notes,
+            (std::vector<std::string>{"No column looks like an email address; email addresses "
+                                      "were not checked."}));
+  EXPECT_TRUE(Plan({"shipping"}, customers, nullptr).notes.empty());
+}
+
+TEST(CheckPlanTest, WeightUnitComesFromCallerHeaderProfileInThatOrder) {
+  const Mapping grams = {{"weight", "Variant Grams"}};
+  CheckPlan p = Plan({"shipping"}, grams, "shopify_products");
+  EXPECT_EQ(p.weight_unit, "g");
+  EXPECT_EQ(p.notes.back(), "The weight column 'Variant Grams' is read in grams: its header "
+                            "names the unit.");
+
+  const Mapping bare = {{"weight", "Weight"}};
+  p = Plan({"shipping"}, bare, "prestashop");
+  EXPECT_EQ(p.weight_unit, "kg");
+  EXPECT_EQ(p.notes.back(), "The weight column 'Weight' is read in kilograms: PrestaShop writes "
+                            "weights in the shop's weight unit (PS_WEIGHT_UNIT), kg by default.");
+
+  const Mapping magento = {{"weight", "weight"}};
+  p = Plan({"shipping"}, magento, "magento2");
+  EXPECT_EQ(p.weight_unit, "unknown");
+  EXPECT_EQ(p.notes.back(),
+            "The weight column 'weight' has no known unit: Magento writes weights in the store's "
+            "unit (general/locale/weight_unit, lbs by default), which the file does not say. "
+            "Bare weights were checked only as non-negative numbers; send weight_unit to have "
+            "them checked as weights.");
+  p = Plan({"shipping"}, magento, "magento2", "lb");
+  EXPECT_EQ(p.weight_unit, "lb");
+  EXPECT_EQ(p.notes.back(), "The weight column 'weight' is read in pounds: the request said so "
+                            "(weight_unit).");
+
+  const Mapping lbs = {{"weight", "Weight (lbs)"}};
+  EXPECT_EQ(Plan({"shipping"}, lbs, "woocommerce").weight_unit, "lb");
+  EXPECT_EQ(Plan({"shipping"}, bare, nullptr).weight_unit, "unknown");
+  EXPECT_EQ(Plan({"shipping"}, bare, nullptr, "", /*grams=*/true).weight_unit, "");
+  EXPECT_TRUE(Plan({"shipping"}, Mapping{}, nullptr).weight_unit.empty());
+}
+
+TEST(CheckPlanTest, ConventionsOnlyForTheColumnTheFieldIsMappedTo) {
+  const Mapping m = {{"availability", "In stock?"}, {"image_url", "Images"}};
+  const CheckPlan p = Plan({"product"}, m, "woocommerce");
+  ASSERT_EQ(p.conventions.size(), 2u);
+  EXPECT_EQ(p.conventions[0].field, "availability");
+  EXPECT_TRUE(p.conventions[0].list_separator.empty());
+  bool one = false;
+  for (const auto& [from, to] : p.conventions[0].value_aliases) {
+    one |= from == "1" && to == "in_stock";
+  }
+  EXPECT_TRUE(one);
+  EXPECT_EQ(p.conventions[1].field, "image_url");
+  EXPECT_EQ(p.conventions[1].list_separator, ",");
+
+  const Mapping other = {{"availability", "Stock status"}};
+  EXPECT_TRUE(Plan({"product"}, other, "woocommerce").conventions.empty());
+  EXPECT_TRUE(Plan({"product"}, m, nullptr).conventions.empty());
+}
+
+TEST(CheckPlanTest, CheckTypesThatDoNotFitAreNamedWithThoseThatWould) {
+  const Mapping customers = {{"email", "Email"}, {"phone", "Phone"}};
+  EXPECT_EQ(CheckTypesMisfit(std::vector<std::string>{"product"}, customers),
+            "No column fits the product check (no sku, title or price column). The columns "
+            "fit: customer.");
+  EXPECT_EQ(CheckTypesMisfit(std::vector<std::string>{"customer", "shipping"}, customers),
+            "No column fits the shipping check (no weight, hs_code, country_of_origin, "
+            "vat_number or declared_value column). The columns fit: customer.");
+  EXPECT_EQ(CheckTypesMisfit(std::vector<std::string>{"customer"}, customers), std::nullopt);
+  EXPECT_EQ(CheckTypesMisfit(std::vector<std::string>{"price"}, Mapping{}),
+            "No column fits the price check (no price column). The columns fit no check type; "
+            "send a mapping.");
+}
+
+TEST(CheckPlanTest, SuggestsCheckTypesFromTheColumns) {
+  const Mapping m = {{"sku", "SKU"}, {"price", "Price"}, {"cost_price", "Cost"},
+                     {"stock_qty", "Stock"}, {"weight", "Weight"}};
+  EXPECT_EQ(SuggestCheckTypes(m),
+            (std::vector<std::string>{"product", "inventory", "price"}));
+  EXPECT_EQ(SuggestCheckTypes(Mapping{{"email", "E"}, {"hs_code", "HS"}}),
+            (std::vector<std::string>{"customer", "shipping"}));
+}
+
+TEST(GtinPaddingEvidenceTest, TruncatedUpcsAreEvidence) {
+  GtinPaddingEvidence e;
+  // 11-digit UPC-As that lost their leading zero, and full EAN-13s.
+  for (const char* v : {"12345678905", "36000291452", "96385074", "4006381333931",
+                        "73010620025", "", "5901234123457"}) {
+    e.Add(v);
+  }
+  EXPECT_TRUE(e.evidence());
+}
+
+TEST(GtinPaddingEvidenceTest, RandomShortIdsAreNot) {
+  GtinPaddingEvidence e;
+  for (const char* v : {"4006381333931", "5901234123457", "1234567890", "9876543210",
+                        "1111111111", "2222222223"}) {
+    e.Add(v);
+  }
+  EXPECT_FALSE(e.evidence());
+}
+
+TEST(GtinPaddingEvidenceTest, TwoShortValuesAreTooFewToTell) {
+  GtinPaddingEvidence e;
+  for (const char* v : {"12345678905", "36000291452", "4006381333931"}) e.Add(v);
+  EXPECT_FALSE(e.evidence());
+}
+
+}  // namespace
+}  // namespace dq::ingest

@@ -1,0 +1,155 @@
+#include "dq/ingest/row_model.h"
+
+#include <gtest/gtest.h>
+
+namespace dq::ingest {
+namespace {
+
+struct Seen {
+  std::string kind, sku, item_id, title;
+  bool operator==(const Seen&) const = default;
+};
+
+void PrintTo(const Seen& s, std::ostream* os) {
+  *os << "{" << s.kind << ", " << s.sku << ", " << s.item_id << ", " << s.title << "}";
+}
+
+// Runs every row through a model of `source`, with sku and title the named columns.
+std::vector<Seen> RunModel(const char* source, const std::vector<std::string>& header,
+                      const std::vector<std::vector<std::string>>& rows, const char* sku,
+                      const char* title) {
+  auto col = [&](const char* name) {
+    for (size_t i = 0; i < header.size(); ++i) {
+      if (header[i] == name) return i;
+    }
+    return SIZE_MAX;
+  };
+  RowModel model(*FindSourceProfile(source), header, col(sku), col(title));
+  std::vector<Seen> out;
+  for (const auto& row : rows) {
+    std::vector<std::string_view> cells(row.begin(), row.end());
+    const RowKind kind = model.Next(cells);
+    out.push_back({std::string(RowKindName(kind)), std::string(model.sku()),
+                   std::string(model.item_id()), std::string(model.title())});
+  }
+  return out;
+}
+
+TEST(RowModelTest, ShopifyHandlesGroupProductVariantAndImageRows) {
+  const std::vector<std::string> header = {"Handle", "Title", "Vendor", "Option1 Value",
+                                           "Variant SKU", "Variant Price", "Image Src"};
+  const auto seen = RunModel("shopify_products", header,
+                        {{"gloves", "Gardening Gloves", "Acme", "Green", "GL-G", "9.00", "a.jpg"},
+                         {"gloves", "", "", "Yellow", "GL-Y", "9.00", "b.jpg"},
+                         {"gloves", "", "", "", "", "", "c.jpg"},
+                         {"hat", "Sun Hat", "Acme", "", "HAT", "15.00", "d.jpg"},
+                         {"hat", "", "", "", "", "", "e.jpg"}},
+                        "Variant SKU", "Title");
+  EXPECT_EQ(seen, (std::vector<Seen>{{"product", "GL-G", "gloves", "Gardening Gloves"},
+                                     {"variant", "GL-Y", "gloves", "Gardening Gloves"},
+                                     {"image", "", "gloves", "Gardening Gloves"},
+                                     {"product", "HAT", "hat", "Sun Hat"},
+                                     {"image", "", "hat", "Sun Hat"}}));
+}
+
+TEST(RowModelTest, ShopifyFirstRowOfAHandleIsTheProductEvenWithoutTitle) {
+  const std::vector<std::string> header = {"Handle", "Title", "Variant SKU"};
+  const auto seen = RunModel("shopify_products", header, {{"a", "", "A1"}, {"b", "", "B1"}},
+                        "Variant SKU", "Title");
+  EXPECT_EQ(seen[0].kind, "product");
+  EXPECT_EQ(seen[1].kind, "product");
+  EXPECT_EQ(seen[1].item_id, "b");
+}
+
+TEST(RowModelTest, WooCommerceTypesAndParentsByIdOrSku) {
+  const std::vector<std::string> header = {"ID", "Type", "SKU", "Name", "Parent"};
+  const auto seen =
+      RunModel("woocommerce", header,
+          {{"44", "variable", "woo-vneck-tee", "V-Neck T-Shirt", ""},
+           {"46", "simple", "woo-hoodie-logo", "Hoodie with Logo", ""},
+           {"73", "simple, downloadable, virtual", "woo-album", "Album", ""},
+           {"87", "grouped", "logo-collection", "Logo Collection", ""},
+           {"90", "external", "wp-pennant", "WordPress Pennant", ""},
+           {"76", "variation", "woo-vneck-tee-red", "V-Neck T-Shirt - Red", "woo-vneck-tee"},
+           {"77", "variation", "woo-vneck-tee-green", "", "id:44"},
+           {"99", "variation", "lost", "", "id:12"}},
+          "SKU", "Name");
+  EXPECT_EQ(seen, (std::vector<Seen>{
+                      {"parent", "woo-vneck-tee", "44", "V-Neck T-Shirt"},
+                      {"product", "woo-hoodie-logo", "46", "Hoodie with Logo"},
+                      {"product", "woo-album", "73", "Album"},
+                      {"parent", "logo-collection", "87", "Logo Collection"},
+                      {"product", "wp-pennant", "90", "WordPress Pennant"},
+                      {"variant", "woo-vneck-tee-red", "44", "V-Neck T-Shirt - Red"},
+                      {"variant", "woo-vneck-tee-green", "44", "V-Neck T-Shirt"},
+                      {"variant", "lost", "12", ""}}));
+}
+
+TEST(RowModelTest, MagentoTypesAndChildrenNotVisibleIndividually) {
+  const std::vector<std::string> header = {"sku", "product_type", "name", "visibility"};
+  const auto seen = RunModel("magento2", header,
+                        {{"MH01-XS", "simple", "Hoodie-XS", "Not Visible Individually"},
+                         {"MH01", "configurable", "Hoodie", "Catalog, Search"},
+                         {"24-WG085", "simple", "Strap", "Catalog, Search"},
+                         {"24-WG085_Group", "grouped", "Set", "Catalog, Search"},
+                         {"B1", "bundle", "Bundle", "Catalog, Search"},
+                         {"V1", "virtual", "Warranty", "Catalog"}},
+                        "sku", "name");
+  EXPECT_EQ(seen, (std::vector<Seen>{{"variant", "MH01-XS", "", "Hoodie-XS"},
+                                     {"parent", "MH01", "MH01", "Hoodie"},
+                                     {"product", "24-WG085", "24-WG085", "Strap"},
+                                     {"parent", "24-WG085_Group", "24-WG085_Group", "Set"},
+                                     {"parent", "B1", "B1", "Bundle"},
+                                     {"product", "V1", "V1", "Warranty"}}));
+}
+
+TEST(RowModelTest, BigCommerceVariantAndImageRowsFollowTheirProduct) {
+  const std::vector<std::string> header = {"Item", "ID", "Name", "SKU", "Price"};
+  const auto seen = RunModel("bigcommerce", header,
+                        {{"Product", "111", "Mug", "MUG", "10"},
+                         {"Variant", "", "", "MUG-RED", "11"},
+                         {"Image", "", "", "", ""},
+                         {"Product", "112", "Cup", "CUP", "5"}},
+                        "SKU", "Name");
+  EXPECT_EQ(seen, (std::vector<Seen>{{"product", "MUG", "111", "Mug"},
+                                     {"variant", "MUG-RED", "111", "Mug"},
+                                     {"image", "", "111", "Mug"},
+                                     {"product", "CUP", "112", "Cup"}}));
+}
+
+TEST(RowModelTest, PrestaShopCombinationsFileRowsAreVariants) {
+  const std::vector<std::string> header = {"Product ID*", "Attribute (Name:Type:Position)*",
+                                           "Reference"};
+  RowModel model(*FindSourceProfile("prestashop"), header, 2, SIZE_MAX);
+  EXPECT_FALSE(model.all_products());
+  const std::vector<std::string_view> row = {"3", "Color:color:0", "RP-1"};
+  EXPECT_EQ(model.Next(row), RowKind::kVariant);
+  EXPECT_EQ(model.item_id(), "3");
+  EXPECT_EQ(model.sku(), "RP-1");
+}
+
+TEST(RowModelTest, GenericAndFlatSourcesAreAllProducts) {
+  const std::vector<std::string> header = {"id", "item_group_id", "title"};
+  RowModel generic(GenericProfile(), header, 0, 2);
+  EXPECT_TRUE(generic.all_products());
+  RowModel google(*FindSourceProfile("google_merchant"), header, 0, 2);
+  EXPECT_TRUE(google.all_products());
+  const std::vector<std::string_view> row = {"A-1", "A", "Shirt"};
+  EXPECT_EQ(google.Next(row), RowKind::kProduct);
+  EXPECT_EQ(google.item_id(), "A");
+  const std::vector<std::string_view> lone = {"B-1", "", "Hat"};
+  google.Next(lone);
+  EXPECT_EQ(google.item_id(), "B-1");
+  generic.Next(row);
+  EXPECT_EQ(generic.item_id(), "");
+  EXPECT_EQ(generic.title(), "Shirt");
+}
+
+TEST(RowModelTest, ShopifyFileWithoutHandleIsFlat) {
+  const std::vector<std::string> header = {"Title", "Variant SKU"};
+  RowModel model(*FindSourceProfile("shopify_products"), header, 1, 0);
+  EXPECT_TRUE(model.all_products());
+}
+
+}  // namespace
+}  // namespace dq::ingest

@@ -1,0 +1,111 @@
+#include "dq/ingest/source_profile.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "dq/common/vocabulary.h"
+
+namespace dq::ingest {
+namespace {
+
+TEST(SourceProfileTest, EveryEmbeddedProfileReadsAndGenericIsLast) {
+  const auto profiles = SourceProfiles();
+  std::set<std::string> names;
+  for (const auto& p : profiles) names.insert(p.source);
+  EXPECT_EQ(names, (std::set<std::string>{"shopify_products", "shopify_customers", "woocommerce",
+                                          "magento2", "prestashop", "bigcommerce",
+                                          "google_merchant", "meta_catalog", "generic"}));
+  EXPECT_EQ(GenericProfile().source, "generic");
+  EXPECT_TRUE(GenericProfile().signatures.empty());
+  for (const auto& p : profiles) {
+    if (p.source == "generic") continue;
+    EXPECT_FALSE(p.signatures.empty()) << p.source << " cannot be detected";
+  }
+  EXPECT_EQ(SourceNamesList(),
+            "bigcommerce, generic, google_merchant, magento2, meta_catalog, prestashop, "
+            "shopify_customers, shopify_products, woocommerce");
+}
+
+TEST(SourceProfileTest, FindsByName) {
+  ASSERT_NE(FindSourceProfile("woocommerce"), nullptr);
+  EXPECT_EQ(FindSourceProfile("woocommerce")->name, "WooCommerce products export");
+  EXPECT_EQ(FindSourceProfile("WooCommerce"), nullptr);
+  EXPECT_EQ(FindSourceProfile(""), nullptr);
+}
+
+TEST(SourceProfileTest, ColumnsAreInStandardFieldOrder) {
+  for (const auto& p : SourceProfiles()) {
+    size_t last = 0;
+    for (const auto& [field, names] : p.columns) {
+      const size_t at = *IndexOf(kStandardFields, field);
+      EXPECT_GE(at, last) << p.source << ": " << field;
+      last = at;
+      EXPECT_FALSE(names.empty());
+    }
+  }
+}
+
+TEST(SourceProfileTest, FindColumnComparesNormalisedNames) {
+  const std::vector<std::string> header = {"ID", "In stock?", "Weight (lbs)"};
+  const std::vector<std::string> want = {"in_stock", "IN STOCK"};
+  EXPECT_EQ(FindColumn(header, want), 1u);
+  const std::vector<std::string> none = {"Stock"};
+  EXPECT_EQ(FindColumn(header, none), SIZE_MAX);
+}
+
+struct BadProfile {
+  const char* name;
+  const char* file;
+  const char* json;
+  const char* error;
+};
+
+class BadProfileTest : public ::testing::TestWithParam<BadProfile> {};
+
+TEST_P(BadProfileTest, RefusedWithExactMessage) {
+  auto p = ParseSourceProfile(GetParam().file, GetParam().json);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().message(), GetParam().error);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, BadProfileTest,
+    ::testing::Values(
+        BadProfile{"not_json", "x.json", "{", "x.json: is not valid JSON"},
+        BadProfile{"name_mismatch", "x.json",
+                   R"({"source": "y", "name": "Y", "rows": {"model": "flat"}})",
+                   "x.json: its source must be its file name, 'y'"},
+        BadProfile{"unknown_member", "x.json",
+                   R"({"source": "x", "name": "X", "rows": {"model": "flat"}, "colour": 1})",
+                   "x.json: unknown member 'colour'"},
+        BadProfile{"bad_model", "x.json",
+                   R"({"source": "x", "name": "X", "rows": {"model": "tree"}})",
+                   "x.json.rows.model: must be flat, groups or type"},
+        BadProfile{"groups_without_key", "x.json",
+                   R"({"source": "x", "name": "X", "rows": {"model": "groups"}})",
+                   "x.json.rows: a groups model needs a key column"},
+        BadProfile{"bad_kind", "x.json",
+                   R"({"source": "x", "name": "X", "rows": {"model": "type", "type_column": ["T"],
+                       "types": {"a": "bundle"}}})",
+                   "x.json.rows.types.a: must be product, variant, parent or image"},
+        BadProfile{"unknown_field", "x.json",
+                   R"({"source": "x", "name": "X", "rows": {"model": "flat"},
+                       "columns": {"colour": ["Color"]}})",
+                   "x.json.columns: 'colour' is not a standard field"},
+        BadProfile{"bad_unit", "x.json",
+                   R"({"source": "x", "name": "X", "rows": {"model": "flat"},
+                       "weight": [{"unit": "stone", "why": "British"}]})",
+                   "x.json.weight[].unit: must be g, kg, lb, oz or unknown"},
+        BadProfile{"unit_without_why", "x.json",
+                   R"({"source": "x", "name": "X", "rows": {"model": "flat"},
+                       "weight": [{"unit": "kg"}]})",
+                   "x.json.weight[].why: must say why"},
+        BadProfile{"empty_group", "x.json",
+                   R"({"source": "x", "name": "X", "rows": {"model": "flat"},
+                       "signatures": [{"what": "x", "columns": [[]]}]})",
+                   "x.json.signatures[].columns: has an empty group"}),
+    [](const ::testing::TestParamInfo<BadProfile>& i) { return std::string(i.param.name); });
+
+}  // namespace
+}  // namespace dq::ingest

@@ -1,0 +1,115 @@
+#include "dq/ingest/source_scan.h"
+
+#include <gtest/gtest.h>
+
+#include "dq/ingest/row_reader.h"
+
+namespace dq::ingest {
+namespace {
+
+SourceScan ScanCsv(std::string_view csv, SourceScan::Options options = {}) {
+  SourceScan scan(std::move(options));
+  auto summary = ScanFile(FileFormat::kCsv, csv, {}, false, &scan);
+  EXPECT_TRUE(summary.ok()) << summary.status().message();
+  scan.Finish(summary->header);
+  return scan;
+}
+
+TEST(SourceScanTest, PortugueseWooCommerceExportIsReadWithItsOwnNames) {
+  const SourceScan scan = ScanCsv(
+      "ID,Tipo,REF,Nome,\"Em estoque?\",Estoque,\"Peso (kg)\",\"Preço promocional\",Preço,"
+      "Categorias,Imagens,Ascendente\n"
+      "10,variable,CAM,Camiseta,1,,0.2,,,Roupas,\"https://a.example/1.jpg, "
+      "https://a.example/2.jpg\",\n"
+      "11,variation,CAM-P,\"Camiseta - P\",1,3,,,\"49,90\",,,CAM\n");
+  EXPECT_EQ(scan.detection().profile->source, "woocommerce");
+  EXPECT_EQ(scan.mapping(),
+            (Mapping{{"sku", "REF"}, {"title", "Nome"}, {"price", "Preço"},
+                     {"availability", "Em estoque?"}, {"image_url", "Imagens"},
+                     {"category", "Categorias"}, {"weight", "Peso (kg)"},
+                     {"stock_qty", "Estoque"}}));
+  for (const auto& c : scan.inferred()) {
+    EXPECT_EQ(c.how, "source") << c.field;
+    EXPECT_DOUBLE_EQ(c.confidence, 0.99);
+  }
+}
+
+TEST(SourceScanTest, PrestaShopPriceIsTaxExcludedNotUnitPrice) {
+  const SourceScan scan = ScanCsv(
+      "Product ID;Name *;Price tax excluded;Wholesale price;Reference #;EAN13;UPC;Weight;"
+      "Quantity;Unit price;Image URLs (x,y,z...);Expiration date;Warehouse\n"
+      "1;iPod Nano;100;80;RP-1;1234567890128;;0.068;160;2;http://x.example/1.jpg;;0\n");
+  EXPECT_EQ(scan.detection().profile->source, "prestashop");
+  EXPECT_EQ(scan.mapping(),
+            (Mapping{{"sku", "Reference #"}, {"title", "Name *"}, {"price", "Price tax excluded"},
+                     {"cost_price", "Wholesale price"}, {"image_url", "Image URLs (x,y,z...)"},
+                     {"gtin", "EAN13"}, {"weight", "Weight"}, {"stock_qty", "Quantity"}}));
+}
+
+TEST(SourceScanTest, OlistWeightInGramsIsFound) {
+  const SourceScan scan =
+      ScanCsv("product_id,product_category_name,product_weight_g,product_length_cm\n"
+              "1e9e8ef04dbcff4541ed26657ea517e5,perfumaria,225,16\n");
+  EXPECT_EQ(scan.detection().profile->source, "generic");
+  EXPECT_EQ(scan.mapping(), (Mapping{{"sku", "product_id"},
+                                     {"category", "product_category_name"},
+                                     {"weight", "product_weight_g"}}));
+}
+
+TEST(SourceScanTest, ValuesNameColumnsWhoseHeadersDoNot) {
+  const SourceScan scan = ScanCsv(
+      "code,label,col_a,col_b,col_c\n"
+      "A1,Mug,4006381333931,19.99,https://img.example/a.jpg\n"
+      "A2,Cup,5901234123457,\"1,299.00\",https://img.example/b.png?w=2\n"
+      "A3,Pan,96385074,7.50,https://img.example/c.webp\n"
+      "A4,Pot,012345678905,15.00 USD,https://img.example/d.jpg\n");
+  Mapping by_values;
+  for (const auto& c : scan.inferred()) {
+    if (c.how == "values") by_values.emplace_back(c.field, c.column);
+  }
+  EXPECT_EQ(by_values,
+            (Mapping{{"price", "col_b"}, {"image_url", "col_c"}, {"gtin", "col_a"}}));
+  for (const auto& c : scan.inferred()) {
+    if (c.field == "gtin") EXPECT_DOUBLE_EQ(c.confidence, 0.95);
+    if (c.field == "price") EXPECT_DOUBLE_EQ(c.confidence, 0.95);
+  }
+}
+
+TEST(SourceScanTest, CustomersExportMapsNoProductField) {
+  const SourceScan scan = ScanCsv(
+      "Customer ID,First Name,Last Name,Email,Accepts Email Marketing,Default Address Country "
+      "Code,Phone,Total Spent,Total Orders,Tags,Note,Tax Exempt,Price\n"
+      "1,Ann,Lee,ann@example.com,yes,US,+12025550123,10.00,1,,,no,3.00\n");
+  EXPECT_EQ(scan.detection().profile->source, "shopify_customers");
+  EXPECT_EQ(scan.mapping(), (Mapping{{"email", "Email"}, {"phone", "Phone"},
+                                     {"country", "Default Address Country Code"}}));
+}
+
+TEST(SourceScanTest, GtinPaddingEvidenceCoversRowsPastTheSample) {
+  std::string csv = "sku,gtin\n";
+  for (size_t i = 0; i < SourceScan::kSampleRows + 50; ++i) {
+    csv += "S" + std::to_string(i) + ",4006381333931\n";
+  }
+  // Past the sample: truncated UPC-As (valid once a zero is put back).
+  csv += "X1,12345678905\nX2,36000291452\nX3,73010620025\n";
+  EXPECT_TRUE(ScanCsv(csv).gtin_padding_evidence());
+  std::string random = "sku,gtin\n";
+  for (int i = 0; i < 10; ++i) {
+    random += "S" + std::to_string(i) + "," + std::to_string(1234567890 + i * 7) + "\n";
+  }
+  EXPECT_FALSE(ScanCsv(random).gtin_padding_evidence());
+}
+
+TEST(SourceScanTest, CallersMappingIsKeptAndSourceClaimHonoured) {
+  SourceScan::Options o;
+  o.claimed_source = "magento2";
+  o.mapping = Mapping{{"sku", "Handle"}};
+  const SourceScan scan = ScanCsv("Handle,Title,Variant SKU\nh,T,S\n", o);
+  EXPECT_EQ(scan.detection().profile->source, "generic");
+  EXPECT_EQ(scan.detection().notes.size(), 1u);
+  EXPECT_EQ(scan.mapping(), (Mapping{{"sku", "Handle"}}));
+  EXPECT_TRUE(scan.inferred().empty());
+}
+
+}  // namespace
+}  // namespace dq::ingest
