@@ -15,7 +15,7 @@ build="${BUILD_DIR:-$root/build-fuzz}"
 seconds="${FUZZ_SECONDS:-20}"
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(fuzz_csv fuzz_ndjson fuzz_json_array fuzz_multipart fuzz_xlsx fuzz_decode
+  targets=(fuzz_csv fuzz_ndjson fuzz_json_array fuzz_multipart fuzz_xlsx fuzz_decode fuzz_xml
            fuzz_validate_body fuzz_phone)
 fi
 

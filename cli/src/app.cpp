@@ -23,6 +23,7 @@ struct Flags {
   std::string format = "text";
   std::string cleaned;
   std::string fail_on = "error";
+  std::string formulas = "neutralise";
   size_t threads = 0;
   int64_t max_issues = report::OutputOptions{}.max_stored_issues;
   bool no_progress = false;
@@ -136,7 +137,11 @@ int Check(const Flags& f, const Io& io) {
   }
   io.out->flush();
   if (cleaned != nullptr) {
-    if (Status s = WriteCleaned(*outcome, *cleaned); !s.ok()) return Usage(io, s.message());
+    const auto formulas = f.formulas == "keep" ? ingest::FormulaCells::kKeep
+                                               : ingest::FormulaCells::kNeutralise;
+    if (Status s = WriteCleaned(*outcome, *cleaned, formulas); !s.ok()) {
+      return Usage(io, s.message());
+    }
     cleaned->flush();
     if (!*cleaned) return Usage(io, f.cleaned + ": could not be written");
   }
@@ -176,6 +181,11 @@ int Run(const std::vector<std::string>& args, const Io& io) {
       ->check(CLI::IsMember({"text", "json", "csv"}))
       ->capture_default_str();
   check->add_option("--cleaned", f.cleaned, "Write the cleaned file to OUT (the input's format)");
+  check->add_option("--formulas", f.formulas,
+                    "CSV/TSV cells of the cleaned file that start like a formula (=, +, -, @): "
+                    "neutralise (a leading ', as the download) or keep")
+      ->check(CLI::IsMember({"neutralise", "keep"}))
+      ->capture_default_str();
   check->add_option("--fail-on", f.fail_on,
                     "Exit 1 when issues of this severity or worse were found: error, warning, "
                     "none")

@@ -91,7 +91,8 @@ Result<CheckOutcome> RunCheck(const CheckInput& input) {
   return outcome;
 }
 
-Status WriteCleaned(const CheckOutcome& outcome, std::ostream& out) {
+Status WriteCleaned(const CheckOutcome& outcome, std::ostream& out,
+                    ingest::FormulaCells formulas) {
   const std::string_view text = outcome.prepared->data();
   const size_t piece_bytes = outcome.piece_bytes;
   report::CleanedFile file(
@@ -102,7 +103,8 @@ Status WriteCleaned(const CheckOutcome& outcome, std::ostream& out) {
       [&outcome](int64_t i) -> Result<std::optional<std::string>> {
         if (i >= static_cast<int64_t>(outcome.fixes.size())) return std::optional<std::string>();
         return std::optional<std::string>(outcome.fixes[static_cast<size_t>(i)]);
-      });
+      },
+      formulas);
   std::string part;
   while (true) {
     auto more = file.Next(&part, size_t{1} << 20);

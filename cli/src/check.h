@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "dq/common/status.h"
+#include "dq/ingest/row_writer.h"
 #include "dq/ingest/upload_decode.h"
 #include "dq/report/file_check.h"
 #include "dq/report/job_output.h"
@@ -72,8 +73,11 @@ struct CheckOutcome {
 Result<CheckOutcome> RunCheck(const CheckInput& input);
 
 // Writes the cleaned file of `outcome` to out, in its format, as GET /v1/jobs/:id/cleaned sends
-// it. Errors: CleanedFile's (kInternal for damaged fixes); out's state is the caller's.
-Status WriteCleaned(const CheckOutcome& outcome, std::ostream& out);
+// it: CSV/TSV cells that start like a formula get a leading ' unless `formulas` is kKeep (the
+// download's formulas=keep). Errors: CleanedFile's (kInternal for damaged fixes); out's state is
+// the caller's.
+Status WriteCleaned(const CheckOutcome& outcome, std::ostream& out,
+                    ingest::FormulaCells formulas = ingest::FormulaCells::kNeutralise);
 
 // The issues as GET /v1/jobs/:id answers (the job detail's keys that apply to a file, then the
 // summary and "issues"), and as the issues CSV download.

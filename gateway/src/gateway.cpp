@@ -469,7 +469,7 @@ HttpResponse Gateway::Jobs(const RouteMatch& route, const HttpRequest& request,
     case RouteId::kGetJob: return jobs.Get(principal, route.params[0]);
     case RouteId::kDeleteJob: return jobs.Delete(principal, route.params[0]);
     case RouteId::kJobSummary: return jobs.Summary(principal, route.params[0]);
-    case RouteId::kJobCleaned: return jobs.Cleaned(principal, route.params[0]);
+    case RouteId::kJobCleaned: return jobs.Cleaned(request, principal, route.params[0]);
     case RouteId::kJobIssues: return jobs.IssuesPage(request, principal, route.params[0]);
     default: return ErrorResponse(Status(ErrorCode::kNotFound, "No such endpoint."));
   }

@@ -56,6 +56,7 @@ redis-server CPU: 0.40 s
 """,
     "15-files": """BM_XlsxRead         828 ms          828 ms            2 bytes_per_second=60.2967M/s rows=100k
 BM_Gunzip           142 ms          142 ms            8 bytes_per_second=449.894M/s ratio=4.67608
+BM_XmlRead          221 ms          221 ms            6 bytes_per_second=216.235M/s columns=14
 """,
     "19-notifier": """burst: 20000/20000 delivered in 2.29 s = 8745 deliveries/s (p99 in burst 1974.6 ms)
 paced 1000/s for 5 s: 5000/5000 delivered; XADD->receipt p50 0.22 ms, p99 0.35 ms, max 0.50 ms
@@ -103,6 +104,13 @@ class BenchCheckTest(unittest.TestCase):
         self.assertIn("1.94x (1023 -> 527 ms)", row(out, "1 M-row stream"))
         # Known to be out of reach: shown as not met, not counted.
         self.assertIn("out of reach", row(out, ">= 1,500 req/s"))
+
+    def test_the_xml_goal_is_read_from_the_files_step(self):
+        code, out = run(LOGS)
+        self.assertIn("| 31 | XML feed read >= 100 MB/s of feed | 226.7 MB/s | met |", out)
+        code, out = run_changed("15-files", "216.235M/s", "95M/s")
+        self.assertEqual(code, 1, out)
+        self.assertIn("99.6 MB/s | **NOT MET**", row(out, "XML feed read"))
 
     def test_a_goal_lost_fails_and_names_the_goal(self):
         code, out = run_changed("15-files", "60.2967M/s", "46.1M/s")

@@ -19,7 +19,8 @@ int64_t ToInt(const std::string& s) {
 
 ingest::FileFormat FormatFromName(const std::string& name) {
   for (auto f : {ingest::FileFormat::kCsv, ingest::FileFormat::kTsv, ingest::FileFormat::kJsonArray,
-                 ingest::FileFormat::kNdjson, ingest::FileFormat::kXlsx}) {
+                 ingest::FileFormat::kNdjson, ingest::FileFormat::kXlsx,
+                 ingest::FileFormat::kXml}) {
     if (ingest::FormatName(f) == name) return f;
   }
   return ingest::FileFormat::kCsv;

@@ -33,6 +33,7 @@ std::string ExtensionFor(ingest::FileFormat f) {
     case ingest::FileFormat::kJsonArray: return ".json";
     case ingest::FileFormat::kNdjson: return ".ndjson";
     case ingest::FileFormat::kXlsx: return ".xlsx";
+    case ingest::FileFormat::kXml: return ".xml";
   }
   return "";
 }

@@ -7,6 +7,7 @@
 #include "http/core/http_types.h"
 #include "../limits/quota.h"
 #include "dq/common/clock.h"
+#include "dq/ingest/row_writer.h"
 #include "job_queue.h"
 #include "job_store.h"
 
@@ -53,8 +54,13 @@ class JobsApi {
   HttpResponse Summary(const Principal& principal, const std::string& id);
   // DELETE /v1/jobs/:id: 204; a queued or running job is cancelled and sends no event.
   HttpResponse Delete(const Principal& principal, const std::string& id);
-  // GET /v1/jobs/:id/cleaned: the cleaned file in the upload's format and column order.
-  HttpResponse Cleaned(const Principal& principal, const std::string& id);
+  // GET /v1/jobs/:id/cleaned[?formulas=keep]: the cleaned file in the upload's format and
+  // column order; CSV/TSV cells that start like a formula get a leading ' unless
+  // formulas=keep (docs/api.md).
+  HttpResponse Cleaned(const HttpRequest& request, const Principal& principal,
+                       const std::string& id);
+  HttpResponse Cleaned(const Principal& principal, const std::string& id,
+                       ingest::FormulaCells formulas = ingest::FormulaCells::kNeutralise);
   // GET /v1/jobs/:id/issues?format=json|csv&offset=&limit=
   HttpResponse IssuesPage(const HttpRequest& request, const Principal& principal,
                           const std::string& id);
@@ -68,7 +74,7 @@ class JobsApi {
   // A repeated Idempotency-Key: the first job's summary once it is accepted.
   HttpResponse Repeat(const Principal& principal, const std::string& job_id);
   // The two ways a done job keeps its cleaned file (Job::cleaned_from).
-  HttpResponse CleanedFromFixes(const Job& job);
+  HttpResponse CleanedFromFixes(const Job& job, ingest::FormulaCells formulas);
   HttpResponse StoredCleaned(const Job& job);
 
   JobStore& store_;

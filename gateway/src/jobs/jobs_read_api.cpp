@@ -163,7 +163,7 @@ HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
 // (cleaned_file.h), a part at a time (JobsOptions::cleaned_part_bytes). The first part is written
 // before answering, so a store that is down is a proper error, and a file that fits in it is sent
 // whole, with its length.
-HttpResponse JobsApi::CleanedFromFixes(const Job& job) {
+HttpResponse JobsApi::CleanedFromFixes(const Job& job, ingest::FormulaCells formulas) {
   const size_t part = std::max<size_t>(1, options_.cleaned_part_bytes);
   struct Writing {
     JobStore* store = nullptr;
@@ -176,7 +176,7 @@ HttpResponse JobsApi::CleanedFromFixes(const Job& job) {
   Writing* raw = w.get();
   w->file = std::make_unique<CleanedFile>(
       job, [raw](int64_t i) { return raw->store->FileChunk(raw->job, i); },
-      [raw](int64_t i) { return raw->store->FixesPiece(raw->job, i); });
+      [raw](int64_t i) { return raw->store->FixesPiece(raw->job, i); }, formulas);
   // Reads that end early because the job was deleted (or expired) meanwhile must not pass for
   // the end of the file: a job is deleted in one step and never comes back, so when it still
   // exists after the last read, every read saw it whole.
@@ -262,7 +262,19 @@ HttpResponse JobsApi::StoredCleaned(const Job& job) {
   return r;
 }
 
-HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id) {
+HttpResponse JobsApi::Cleaned(const HttpRequest& request, const Principal& principal,
+                              const std::string& id) {
+  const std::string formulas = request.Query("formulas").value_or("neutralise");
+  if (formulas != "neutralise" && formulas != "keep") {
+    return ErrorResponse(Invalid("formulas", "must be neutralise or keep"));
+  }
+  return Cleaned(principal, id,
+                 formulas == "keep" ? ingest::FormulaCells::kKeep
+                                    : ingest::FormulaCells::kNeutralise);
+}
+
+HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id,
+                              ingest::FormulaCells formulas) {
   auto job = Find(principal, id);
   if (!job.ok()) return ErrorResponse(job.status());
   if (job->status != "done") {
@@ -270,7 +282,7 @@ HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id)
                                                           "; its cleaned file exists once it "
                                                           "is done."));
   }
-  HttpResponse r = job->cleaned_from == kCleanedFromFixes ? CleanedFromFixes(*job)
+  HttpResponse r = job->cleaned_from == kCleanedFromFixes ? CleanedFromFixes(*job, formulas)
                                                            : StoredCleaned(*job);
   if (r.status != 200) return r;
   std::string name = job->filename;

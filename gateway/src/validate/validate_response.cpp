@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "http/core/json_writer.h"
+#include "dq/common/json_escape.h"
 #include "dq/ingest/mapping_inference.h"
 #include "dq/report/issue_json.h"
 #include "validate_request.h"

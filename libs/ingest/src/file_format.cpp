@@ -25,8 +25,8 @@ std::string Extension(std::string_view filename) {
 
 Status Unsupported(std::string what) {
   return Status(ErrorCode::kUnsupportedMediaType,
-                what + "; upload CSV, TSV, a JSON array of objects, NDJSON or XLSX (optionally "
-                       "gzip-compressed)");
+                what + "; upload CSV, TSV, a JSON array of objects, NDJSON, XLSX or an XML "
+                       "feed (RSS 2.0 or Atom), optionally gzip-compressed");
 }
 
 // Binary content: a NUL byte, or the signature of a format we do not read.
@@ -44,7 +44,7 @@ bool LooksBinary(std::string_view head) {
   return head.find('\0') != std::string_view::npos;
 }
 
-// JSON array, NDJSON or CSV, from the first significant byte.
+// JSON array, NDJSON, XML or CSV, from the first significant byte.
 FileFormat SniffText(std::string_view head) {
   if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
   size_t i = 0;
@@ -54,6 +54,7 @@ FileFormat SniffText(std::string_view head) {
   }
   if (i < head.size() && head[i] == '[') return FileFormat::kJsonArray;
   if (i < head.size() && head[i] == '{') return FileFormat::kNdjson;
+  if (i < head.size() && head[i] == '<') return FileFormat::kXml;
   return FileFormat::kCsv;
 }
 
@@ -66,6 +67,7 @@ std::string_view FormatName(FileFormat format) {
     case FileFormat::kJsonArray: return "json";
     case FileFormat::kNdjson: return "ndjson";
     case FileFormat::kXlsx: return "xlsx";
+    case FileFormat::kXml: return "xml";
   }
   return "csv";
 }
@@ -77,6 +79,7 @@ std::string_view ContentTypeFor(FileFormat format) {
     case FileFormat::kJsonArray: return "application/json";
     case FileFormat::kNdjson: return "application/x-ndjson";
     case FileFormat::kXlsx: return kXlsxMediaType;
+    case FileFormat::kXml: return "application/xml";
   }
   return "text/csv; charset=utf-8";
 }
@@ -126,6 +129,10 @@ Result<FileFormat> DetectFormat(std::string_view content_type, std::string_view 
   if (type == "application/json" || type == "text/json") {
     return SniffText(head) == FileFormat::kNdjson ? FileFormat::kNdjson : FileFormat::kJsonArray;
   }
+  if (type == "application/xml" || type == "text/xml" || type == "application/rss+xml" ||
+      type == "application/atom+xml") {
+    return FileFormat::kXml;
+  }
   // Generic types: browsers send application/octet-stream, text/plain or (on Windows, for .csv)
   // application/vnd.ms-excel. The extension decides, then the content.
   const bool generic = type.empty() || type == "application/octet-stream" ||
@@ -140,9 +147,10 @@ Result<FileFormat> DetectFormat(std::string_view content_type, std::string_view 
   if (ext == ".json") {
     return SniffText(head) == FileFormat::kNdjson ? FileFormat::kNdjson : FileFormat::kJsonArray;
   }
-  static constexpr std::array<std::string_view, 12> kRefused = {
+  if (ext == ".xml" || ext == ".rss" || ext == ".atom") return FileFormat::kXml;
+  static constexpr std::array<std::string_view, 11> kRefused = {
       ".xls", ".ods", ".numbers", ".zip", ".gz", ".pdf",
-      ".xml",  ".parquet", ".png", ".jpg", ".jpeg", ".doc"};
+      ".parquet", ".png", ".jpg", ".jpeg", ".doc"};
   for (std::string_view r : kRefused) {
     if (ext == r) return Unsupported("Files of type '" + ext + "' are not supported");
   }

@@ -5,6 +5,7 @@
 #include "dq/ingest/csv_reader.h"
 #include "dq/ingest/json_reader.h"
 #include "dq/ingest/xlsx_reader.h"
+#include "dq/ingest/xml_reader.h"
 
 namespace dq::ingest {
 
@@ -15,6 +16,7 @@ std::unique_ptr<RowReader> MakeRowReader(FileFormat format, const ReaderLimits& 
     case FileFormat::kJsonArray: return std::make_unique<JsonArrayReader>(limits);
     case FileFormat::kNdjson: return std::make_unique<NdjsonReader>(limits);
     case FileFormat::kXlsx: return std::make_unique<XlsxReader>(limits);
+    case FileFormat::kXml: return std::make_unique<XmlReader>(limits);
   }
   return std::make_unique<CsvReader>(limits);
 }

@@ -33,14 +33,21 @@ bool IsJsonNumber(std::string_view s) {
 
 }  // namespace
 
+void AppendNeutralised(std::string& out, std::string_view cell) {
+  if (StartsLikeAFormula(cell)) out.push_back('\'');
+  out.append(cell);
+}
 
-RowWriter::RowWriter(FileFormat format, CsvDialect dialect, std::vector<std::string> header)
-    : format_(format), dialect_(dialect), header_(std::move(header)) {
+RowWriter::RowWriter(FileFormat format, CsvDialect dialect, std::vector<std::string> header,
+                     FormulaCells formulas)
+    : format_(format), dialect_(dialect), formulas_(formulas), header_(std::move(header)) {
   if (format_ == FileFormat::kTsv) dialect_.delimiter = '\t';
   switch (format_) {
     case FileFormat::kXlsx:
       xlsx_ = std::make_unique<XlsxWriter>(header_);
       break;
+    case FileFormat::kXml:
+      break;  // the file's own text, row by row
     case FileFormat::kCsv:
     case FileFormat::kTsv: {
       if (dialect_.bom) out_ += "\xEF\xBB\xBF";
@@ -67,6 +74,10 @@ RowWriter::RowWriter(FileFormat format, CsvDialect dialect, std::vector<std::str
 }
 
 void RowWriter::WriteCsvCell(std::string_view cell) {
+  if (formulas_ == FormulaCells::kNeutralise && StartsLikeAFormula(cell)) {
+    neutralised_.assign("'").append(cell);
+    cell = neutralised_;
+  }
   const char d = dialect_.delimiter;
   bool quote = !cell.empty() && (cell.front() == ' ' || cell.back() == ' ');
   for (char c : cell) {
@@ -101,6 +112,12 @@ void RowWriter::WriteRow(std::span<const std::string_view> cells,
   const size_t width = header_.size();
   if (xlsx_) {
     xlsx_->WriteRow(cells, kinds);
+    ++rows_;
+    return;
+  }
+  if (format_ == FileFormat::kXml) {
+    const XmlRowSource* source = source_ ? source_->xml_source() : nullptr;
+    if (source) xml_.WriteRow(*source, source_->row(), cells, &out_);
     ++rows_;
     return;
   }
@@ -158,6 +175,9 @@ Status RowWriter::Finish() {
     return Status::Ok();
   }
   if (format_ == FileFormat::kJsonArray) out_ += rows_ == 0 ? "]\n" : "\n]\n";
+  if (format_ == FileFormat::kXml && source_ && source_->xml_source()) {
+    xml_.WriteEnd(*source_->xml_source(), &out_);
+  }
   return Status::Ok();
 }
 

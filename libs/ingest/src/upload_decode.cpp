@@ -13,6 +13,22 @@ Status TooLarge(size_t size, size_t max) {
                 "may be at most " + std::to_string(max) + " bytes.");
 }
 
+// The encoding an XML declaration names (<?xml version="1.0" encoding="ISO-8859-1"?>),
+// lower-cased; "" when there is none.
+std::string XmlDeclaredEncoding(std::string_view text) {
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  if (!text.starts_with("<?xml")) return "";
+  const std::string_view decl = text.substr(0, text.find("?>", 5));
+  if (decl.size() > 256) return "";
+  const size_t key = decl.find("encoding");
+  if (key == std::string_view::npos) return "";
+  size_t at = decl.find_first_of("\"'", key);
+  if (at == std::string_view::npos) return "";
+  const size_t end = decl.find(decl[at], at + 1);
+  if (end == std::string_view::npos) return "";
+  return ascii::Lower(decl.substr(at + 1, end - at - 1));
+}
+
 }  // namespace
 
 Result<std::optional<std::string>> DecodeContentEncoding(std::string_view content_encoding,
@@ -54,13 +70,15 @@ Result<PreparedFile> PrepareFile(std::string_view content_type, std::string_view
     }
   }
   const std::string_view bytes = out.data();
-  const std::string charset = CharsetParam(type);
+  std::string charset = CharsetParam(type);
   const bool utf16_bom = bytes.starts_with("\xFF\xFE") || bytes.starts_with("\xFE\xFF");
   if (!utf16_bom) {
     auto format = DetectFormat(type, name, bytes.substr(0, kSniffBytes));
     if (!format.ok()) return format.status();
     out.format = *format;
     if (out.format == FileFormat::kXlsx) return out;
+    // An XML file names its encoding in its declaration; a charset= sent with it comes first.
+    if (out.format == FileFormat::kXml && charset.empty()) charset = XmlDeclaredEncoding(bytes);
   }
   auto text = DecodeText(bytes, charset);
   if (!text.ok()) return text.status();

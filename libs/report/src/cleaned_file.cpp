@@ -55,15 +55,26 @@ Status DecodeFixes(std::string_view piece, std::vector<Fix>* out) {
   return Status::Ok();
 }
 
-CleanedFile::CleanedFile(const FileCheck& job, UploadPiece upload, FixPiece fixes)
+CleanedFile::CleanedFile(const FileCheck& job, UploadPiece upload, FixPiece fixes,
+                         ingest::FormulaCells formulas)
     : upload_(std::move(upload)),
       fixes_(std::move(fixes)),
       file_chunks_(job.file_chunks),
       reader_(ingest::MakeRowReader(job.format)),
-      writer_(job.format, job.dialect, job.header) {
+      writer_(job.format, job.dialect, job.header, formulas) {
+  writer_.set_source(reader_.get());  // an XML feed is written from its own text
   raw_ = job.format == ingest::FileFormat::kCsv || job.format == ingest::FileFormat::kTsv;
   delimiter_ = job.format == ingest::FileFormat::kTsv ? '\t' : job.dialect.delimiter;
-  if (raw_) writer_.out().clear();  // the upload's own header bytes are copied instead
+  neutralise_ = raw_ && formulas == ingest::FormulaCells::kNeutralise;
+  // A header that starts like a formula is written by the writer, neutralised; otherwise the
+  // upload's own header bytes are copied.
+  header_from_writer_ = false;
+  if (neutralise_) {
+    for (const std::string& name : job.header) {
+      header_from_writer_ = header_from_writer_ || StartsLikeAFormula(name);
+    }
+  }
+  if (raw_ && !header_from_writer_) writer_.out().clear();
 }
 
 Result<bool> CleanedFile::Next(std::string* out, size_t want) {
@@ -181,7 +192,27 @@ Status CleanedFile::KeepRow() {
   EmitRaw(start);
   have_pending_ = true;
   pending_start_ = start;
-  return TakeFixes(&pending_fixes_);
+  if (Status s = TakeFixes(&pending_fixes_); !s.ok()) return s;
+  if (neutralise_) NeutraliseFormulas(reader_->row(), &pending_fixes_);
+  return Status::Ok();
+}
+
+void NeutraliseFormulas(std::span<const std::string_view> row,
+                        std::vector<std::pair<uint32_t, std::string>>* fixes) {
+  std::vector<std::pair<uint32_t, std::string>> out;
+  size_t next = 0;
+  for (uint32_t c = 0; c < row.size(); ++c) {
+    const std::string* last = nullptr;  // of one cell's fixes the last wins
+    while (next < fixes->size() && (*fixes)[next].first == c) last = &(*fixes)[next++].second;
+    const std::string_view value = last ? std::string_view(*last) : row[c];
+    if (StartsLikeAFormula(value)) {
+      out.emplace_back(c, "'" + std::string(value));
+    } else if (last) {
+      out.emplace_back(c, *last);
+    }
+  }
+  while (next < fixes->size()) out.push_back(std::move((*fixes)[next++]));
+  *fixes = std::move(out);
 }
 
 void CleanedFile::EmitRaw(uint64_t end) {
@@ -189,7 +220,9 @@ void CleanedFile::EmitRaw(uint64_t end) {
   if (begin < raw_base_ || end < begin || end - raw_base_ > raw_buf_.size()) return;  // cannot be
   const std::string_view bytes =
       std::string_view(raw_buf_).substr(begin - raw_base_, end - begin);
-  if (!have_pending_ || pending_fixes_.empty()) {
+  if (!have_pending_ && header_from_writer_) {
+    // the header was written, neutralised, by the writer
+  } else if (!have_pending_ || pending_fixes_.empty()) {
     writer_.out().append(bytes);
   } else {
     writer_.out() += SpliceCsvRecord(bytes, delimiter_, pending_fixes_);

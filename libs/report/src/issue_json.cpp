@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dq/common/json_escape.h"
+#include "dq/ingest/row_writer.h"
 
 namespace dq::report {
 namespace {
@@ -83,8 +84,12 @@ void Append(std::string& out, const validator::v1::Issue& i, const Key (&keys)[N
   out.push_back('}');
 }
 
-void AppendCsvCell(std::string& out, std::string_view s) {
-  if (s.find_first_of(",\"\r\n") == std::string_view::npos) {
+// A cell of the issues CSV: a value that starts like a formula always gets a leading ' (OWASP's
+// rule; the CSV is for people, opened in spreadsheets), then quoted as RFC 4180 needs.
+void AppendCsvCell(std::string& out, std::string_view value) {
+  std::string s;
+  ingest::AppendNeutralised(s, value);
+  if (s.find_first_of(",\"\r\n") == std::string::npos) {
     out += s;
     return;
   }

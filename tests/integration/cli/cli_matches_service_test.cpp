@@ -5,7 +5,8 @@
 // the same stats, mapping and summary. The files: a product CSV with fixes over several chunks
 // and pieces, a product workbook, a gzipped customer CSV, an inventory NDJSON with dates across
 // chunks, a Windows-1252 TSV, a JSON array for shipping, and two platform exports with variants
-// (a Shopify file whose source is detected, a WooCommerce file whose source is sent).
+// (a Shopify file whose source is detected, a WooCommerce file whose source is sent), and a
+// Merchant Center XML feed for that platform.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <zlib.h>
@@ -218,6 +219,25 @@ std::string WooCsv() {
   return csv;
 }
 
+// A Google Merchant Center RSS feed: prices to fix, availability spellings, GTINs good and bad.
+std::string MerchantFeedXml() {
+  Messy m;
+  static const char* const kPrices[] = {"19.99 USD", "19,99 USD", "19.99", "abc", ""};
+  static const char* const kGtins[] = {"4006381333931", "036000291452", "1234567890123", ""};
+  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                    "<rss xmlns:g=\"http://base.google.com/ns/1.0\" version=\"2.0\">\n<channel>\n"
+                    "<title>Shop</title>\n";
+  for (int i = 0; i < 500; ++i) {
+    xml += "<item>\n  <g:id>G-" + std::to_string(m.Pick(480)) + "</g:id>\n  <title><![CDATA[Mug " +
+           std::to_string(i) + (m.Pick(6) ? "" : "  ") + "]]></title>\n  <g:price>" +
+           m.One(kPrices) + "</g:price>\n  <g:availability>" +
+           (m.Pick(3) ? "in stock" : "instock") + "</g:availability>\n  <g:gtin>" + m.One(kGtins) +
+           "</g:gtin>\n  <g:link>https://shop.example.com/" + std::to_string(i) +
+           "</g:link>\n</item>\n";
+  }
+  return xml + "</channel>\n</rss>\n";
+}
+
 struct TestFile {
   std::string name;
   std::string bytes;
@@ -334,6 +354,13 @@ TEST_P(CliMatchesServiceTest, IssuesCsvAndCleanedBytesAreTheServices) {
   EXPECT_EQ(as_json.exit, job["stats"]["errors"].get<int64_t>() > 0 ? 1 : 0);
   Run as_csv = Dq(args + " --format csv --fail-on none");
   EXPECT_EQ(as_csv.exit, 0) << as_csv.err;
+  // The download's formulas=keep (cells that start like a formula left as they are).
+  HttpResult kept = Get("/v1/jobs/" + id + "/cleaned?formulas=keep");
+  ASSERT_EQ(kept.status, 200) << kept.body;
+  const std::string kept_path = dir_ + "/kept-" + f.name;
+  Run as_kept = Dq(args + " --format csv --fail-on none --formulas keep --cleaned " +
+                   Quoted(kept_path));
+  EXPECT_EQ(as_kept.exit, 0) << as_kept.err;
 
   // Same verdicts, byte for byte, on files where there is something to compare.
   EXPECT_GT(job["issues_total"].get<int64_t>(), 0);
@@ -347,6 +374,8 @@ TEST_P(CliMatchesServiceTest, IssuesCsvAndCleanedBytesAreTheServices) {
       << "the issue records differ for " << f.name;
   EXPECT_TRUE(as_csv.out == service_csv) << "the issues CSV differs for " << f.name;
   EXPECT_TRUE(ReadFile(cleaned_path) == cleaned.body) << "the cleaned file differs for " << f.name;
+  EXPECT_TRUE(ReadFile(kept_path) == kept.body)
+      << "the cleaned file with formulas kept differs for " << f.name;
   for (const char* member : {"stats", "health_score", "rows_total", "rows_error", "rows_warning",
                              "rows_fixed", "format", "encoding", "mapping", "mapping_inferred",
                              "mapping_notes", "check_types", "platform", "source",
@@ -370,7 +399,9 @@ INSTANTIATE_TEST_SUITE_P(
         TestFile{"shipping.json", ShippingJson(), "application/json", "shipping", ""},
         TestFile{"shopify.csv", ShopifyCsv(), "text/csv", "product", "", "", "shopify_products"},
         TestFile{"woo.csv", WooCsv(), "text/csv", "product,inventory", "", "woocommerce",
-                 "woocommerce"}),
+                 "woocommerce"},
+        TestFile{"feed.xml", MerchantFeedXml(), "application/rss+xml", "product",
+                 "search_merchant"}),
     [](const auto& info) {
       std::string name = info.param.name;
       for (char& c : name) {

@@ -1,6 +1,6 @@
 // The files merchants really have, through the real gateway, worker, validator and Redis:
 // XLSX in and out, gzip (Content-Encoding and .gz files, and a bomb), Windows-1252 text, the
-// preview route, and a kg weight column converted to grams.
+// preview route, a kg weight column converted to grams, and Google's XML feeds in and out.
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -137,6 +137,104 @@ TEST_F(FilesIntegrationTest, XlsxUploadComesBackAsXlsxWithFixes) {
   ASSERT_EQ(s.rows.size(), 4u);
   EXPECT_EQ(s.rows[0], (std::vector<std::string>{"A-1", "19.99", "4006381333931", "10"}));
   EXPECT_EQ(s.rows[1][2], "036000291452");  // written as text: the leading zero stays
+}
+
+// A Google Merchant Center RSS feed: read as rows, and its cleaned file is the same feed with
+// only the fixed value changed, byte for byte.
+TEST_F(FilesIntegrationTest, XmlFeedComesBackAsTheSameFeedWithFixes) {
+  const std::string head =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<rss xmlns:g=\"http://base.google.com/ns/1.0\" version=\"2.0\">\n<channel>\n"
+      "<title>Shop</title>\n<!-- generated -->\n";
+  auto item = [](const std::string& id, const std::string& price) {
+    return "<item>\n  <g:id>" + id + "</g:id>\n  <title><![CDATA[Mug & Co]]></title>\n"
+           "  <g:price>" + price + "</g:price>\n  <g:gtin>4006381333931</g:gtin>\n"
+           "  <g:shipping><g:country>US</g:country><g:price>4.95 USD</g:price></g:shipping>\n"
+           "</item>\n";
+  };
+  const std::string tail = "</channel>\n</rss>\n";
+  const std::string feed = head + item("A-1", "19,99") + item("A-2", "5") + tail;
+  HttpResult r = Post("/v1/jobs?filename=feed.xml&check_types=product", feed,
+                      {{"Content-Type", "application/rss+xml"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  const std::string id = json::parse(r.body)["id"];
+  json job = WaitDone(id);
+  ASSERT_EQ(job["status"], "done") << job.dump();
+  EXPECT_EQ(job["format"], "xml");
+  EXPECT_EQ(job["rows_total"], 2);
+  EXPECT_EQ(job["mapping"]["sku"], "id");
+  EXPECT_EQ(job["mapping"]["price"], "price");
+  HttpResult cleaned = Get("/v1/jobs/" + id + "/cleaned");
+  ASSERT_EQ(cleaned.status, 200);
+  EXPECT_EQ(cleaned.Header("content-type"), "application/xml");
+  EXPECT_EQ(cleaned.body, head + item("A-1", "19.99") + item("A-2", "5") + tail);
+
+  // The preview names the columns as Google does.
+  HttpResult preview = Post("/v1/jobs/preview", feed, {{"Content-Type", "application/xml"}});
+  ASSERT_EQ(preview.status, 200) << preview.body;
+  EXPECT_EQ(json::parse(preview.body)["columns"],
+            json({"id", "title", "price", "gtin", "shipping(country:price)"}));
+
+  // Gzip'd, named .xml.gz, with a generic type.
+  HttpResult gz = Post("/v1/jobs?filename=feed.xml.gz", Gzip(feed),
+                       {{"Content-Type", "application/octet-stream"}});
+  ASSERT_EQ(gz.status, 202) << gz.body;
+  EXPECT_EQ(WaitDone(json::parse(gz.body)["id"])["format"], "xml");
+}
+
+// Issue 36: formula-leading cells are neutralised (a leading ') in the issues CSV always and in
+// the cleaned CSV unless formulas=keep; a plain negative number is not a formula.
+TEST_F(FilesIntegrationTest, SpreadsheetsGetNoFormulas) {
+  const std::string csv =
+      "email,note\n@SUM(1+1),\"=HYPERLINK(\"\"http://x\"\")\"\nana@shop.de,-5\n";
+  HttpResult r = Post("/v1/jobs?filename=c.csv&check_types=customer", csv,
+                      {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  const std::string id = json::parse(r.body)["id"];
+  ASSERT_EQ(WaitDone(id)["status"], "done");
+  HttpResult cleaned = Get("/v1/jobs/" + id + "/cleaned");
+  ASSERT_EQ(cleaned.status, 200);
+  EXPECT_EQ(cleaned.body,
+            "email,note\n'@SUM(1+1),\"'=HYPERLINK(\"\"http://x\"\")\"\nana@shop.de,-5\n");
+  HttpResult kept = Get("/v1/jobs/" + id + "/cleaned?formulas=keep");
+  ASSERT_EQ(kept.status, 200);
+  EXPECT_EQ(kept.body, csv);
+  HttpResult bad = Get("/v1/jobs/" + id + "/cleaned?formulas=strip");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_EQ(json::parse(bad.body)["message"], "formulas: must be neutralise or keep");
+  // The e-mail was not "fixed" (lower-cased) into another formula; the issues CSV shows it
+  // neutralised.
+  HttpResult issues = Get("/v1/jobs/" + id + "/issues?format=csv");
+  ASSERT_EQ(issues.status, 200);
+  EXPECT_NE(issues.body.find(",INVALID_EMAIL,"), std::string::npos) << issues.body;
+  EXPECT_NE(issues.body.find(",'@SUM(1+1),"), std::string::npos) << issues.body;
+  EXPECT_EQ(issues.body.find("@sum"), std::string::npos) << issues.body;
+  EXPECT_EQ(issues.body.find(",@SUM"), std::string::npos) << issues.body;
+}
+
+TEST_F(FilesIntegrationTest, BadXmlIsRefusedWithItsPlace) {
+  HttpResult malformed = Post("/v1/jobs", "<rss version=\"2.0\"><channel>\n<item><id>1</b>",
+                              {{"Content-Type", "application/xml"}});
+  EXPECT_EQ(malformed.status, 400);
+  EXPECT_EQ(Error(malformed), "invalid_request");
+  EXPECT_EQ(json::parse(malformed.body)["message"],
+            "XML is malformed at line 2, column 14: mismatched tag");
+  const std::string laughs =
+      "<?xml version=\"1.0\"?>\n<!DOCTYPE rss [<!ENTITY a \"aaaaaaaaaa\">"
+      "<!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;\">]>\n"
+      "<rss version=\"2.0\"><channel><item><id>&c;</id></item></channel></rss>";
+  HttpResult bomb = Post("/v1/jobs", laughs, {{"Content-Type", "text/xml"}});
+  EXPECT_EQ(bomb.status, 400);
+  EXPECT_EQ(json::parse(bomb.body)["message"],
+            "XML at line 2: a document type declaration (<!DOCTYPE ...>) is not accepted: a DTD "
+            "can declare entities that expand without bound or read other files. Remove it from "
+            "the feed.");
+  HttpResult empty = Post("/v1/jobs", "<rss version=\"2.0\"><channel/></rss>",
+                          {{"Content-Type", "application/xml"}});
+  EXPECT_EQ(empty.status, 400);
+  EXPECT_EQ(Error(empty), "empty_file");
+  json usage = json::parse(Get("/v1/usage").body);
+  EXPECT_EQ(usage["records_used"], 0);
 }
 
 TEST_F(FilesIntegrationTest, GzipBodyGzipFileAndBomb) {

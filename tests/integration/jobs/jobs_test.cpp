@@ -129,6 +129,10 @@ TEST_F(JobsIntegrationTest, EveryFormatByRawBody) {
       {"application/json", R"([{"id":"A","p":1},{"id":"B","p":"x"}])", "?filename=a.json" + mapping},
       {"application/x-ndjson", "{\"id\":\"A\",\"p\":1}\n{\"id\":\"B\",\"p\":\"x\"}\n",
        "?filename=a.ndjson" + mapping},
+      {"application/xml",
+       "<rss version=\"2.0\"><channel><item><id>A</id><p>1</p></item>"
+       "<item><id>B</id><p>x</p></item></channel></rss>",
+       "?filename=a.xml" + mapping},
   };
   for (const Case& c : cases) {
     HttpResult r = Upload(c.body, c.type, c.query);

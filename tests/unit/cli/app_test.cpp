@@ -165,6 +165,16 @@ TEST_F(AppTest, TheCleanedFileHasTheFixesInPlace) {
             "A5,Spoon,3.10,EUR,\n");
 }
 
+// As the download: a CSV cell that starts like a formula gets a leading ', unless kept.
+TEST_F(AppTest, TheCleanedCsvNeutralisesFormulasUnlessKept) {
+  files_["formula.csv"] = "SKU,Title,Price\nF1,=HYPERLINK(\"x\"),5.00\n";
+  ASSERT_EQ(Dq({"check", "formula.csv", "--cleaned", "n.csv"}), kExitClean);
+  EXPECT_EQ(written_["n.csv"].str(), "SKU,Title,Price\nF1,\"'=HYPERLINK(\"\"x\"\")\",5.00\n");
+  ASSERT_EQ(Dq({"check", "formula.csv", "--cleaned", "k.csv", "--formulas", "keep"}),
+            kExitClean);
+  EXPECT_EQ(written_["k.csv"].str(), files_["formula.csv"]);
+}
+
 TEST_F(AppTest, StandardInputIsReadWithTheNameItStandsFor) {
   ingest::RowWriter w(ingest::FileFormat::kXlsx, {}, {"SKU", "Price"});
   std::vector<std::string_view> row = {"X1", "12,50"};
@@ -190,8 +200,8 @@ TEST_F(AppTest, StandardInputIsReadWithTheNameItStandsFor) {
   EXPECT_EQ(Dq({"check", "-", "--name", "book.xls"}), kExitUsage);
   EXPECT_EQ(err_.str(),
             "dq: book.xls: The file is a zip archive that is not named or typed as an XLSX "
-            "workbook; upload CSV, TSV, a JSON array of objects, NDJSON or XLSX (optionally "
-            "gzip-compressed)\n");
+            "workbook; upload CSV, TSV, a JSON array of objects, NDJSON, XLSX or an XML feed "
+            "(RSS 2.0 or Atom), optionally gzip-compressed\n");
 }
 
 TEST_F(AppTest, ProgressIsShownOnATerminalForALargeFileAndErased) {

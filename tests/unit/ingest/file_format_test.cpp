@@ -33,7 +33,10 @@ constexpr auto kCsv = FileFormat::kCsv;
 constexpr auto kTsv = FileFormat::kTsv;
 constexpr auto kArr = FileFormat::kJsonArray;
 constexpr auto kNd = FileFormat::kNdjson;
-const std::string kSuffix = "; upload CSV, TSV, a JSON array of objects, NDJSON or XLSX (optionally gzip-compressed)";
+constexpr auto kXml = FileFormat::kXml;
+const std::string kSuffix =
+    "; upload CSV, TSV, a JSON array of objects, NDJSON, XLSX or an XML feed (RSS 2.0 or Atom), "
+    "optionally gzip-compressed";
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, DetectFormatTest,
@@ -58,8 +61,20 @@ INSTANTIATE_TEST_SUITE_P(
                        kSuffix},
         DetectCase{"image_type", "image/png", "", "abc", std::nullopt,
                    "Content-Type 'image/png' is not supported" + kSuffix},
-        DetectCase{"xml_type", "application/xml", "", "<a/>", std::nullopt,
-                   "Content-Type 'application/xml' is not supported" + kSuffix},
+        DetectCase{"xml_type", "application/xml; charset=utf-8", "", "<rss/>", kXml},
+        DetectCase{"text_xml_type", "text/xml", "p.csv", "<rss/>", kXml},
+        DetectCase{"rss_type", "application/rss+xml", "", "", kXml},
+        DetectCase{"atom_type", "application/atom+xml", "", "", kXml},
+        DetectCase{"octet_stream_xml_ext", "application/octet-stream", "feed.XML", "", kXml},
+        DetectCase{"plain_rss_ext", "text/plain", "feed.rss", "", kXml},
+        DetectCase{"no_type_atom_ext", "", "feed.atom", "", kXml},
+        DetectCase{"no_type_sniff_xml", "", "upload", "\xEF\xBB\xBF\n <?xml version=\"1.0\"?>",
+                   kXml},
+        DetectCase{"xml_content_with_csv_ext", "", "p.csv", "<rss/>", kCsv},
+        DetectCase{"xml_type_binary", "application/xml", "", std::string("<a>\0</a>", 8),
+                   std::nullopt,
+                   "The file is binary (e.g. a spreadsheet, archive or UTF-16 text), not text" +
+                       kSuffix},
         DetectCase{"ods_extension", "application/octet-stream", "p.ods", "abc", std::nullopt,
                    "Files of type '.ods' are not supported" + kSuffix},
         DetectCase{"zip_magic", "text/csv", "p.csv", std::string("PK\x03\x04rest", 8),
@@ -78,6 +93,8 @@ TEST(FileFormatTest, NamesAndContentTypes) {
   EXPECT_EQ(FormatName(FileFormat::kNdjson), "ndjson");
   EXPECT_EQ(ContentTypeFor(FileFormat::kTsv), "text/tab-separated-values; charset=utf-8");
   EXPECT_EQ(ContentTypeFor(FileFormat::kJsonArray), "application/json");
+  EXPECT_EQ(FormatName(FileFormat::kXml), "xml");
+  EXPECT_EQ(ContentTypeFor(FileFormat::kXml), "application/xml");
 }
 
 }  // namespace

@@ -72,7 +72,8 @@ constexpr ErrorCode kEmpty = ErrorCode::kEmptyFile;
 constexpr ErrorCode k415 = ErrorCode::kUnsupportedMediaType;
 const std::string kBinary =
     "The file is binary (e.g. a spreadsheet, archive or UTF-16 text), not text; upload CSV, TSV, "
-    "a JSON array of objects, NDJSON or XLSX (optionally gzip-compressed)";
+    "a JSON array of objects, NDJSON, XLSX or an XML feed (RSS 2.0 or Atom), optionally "
+    "gzip-compressed";
 
 INSTANTIATE_TEST_SUITE_P(
     Fixtures, NastyFileTest,
@@ -101,7 +102,13 @@ INSTANTIATE_TEST_SUITE_P(
         NastyCase{"truncated_array.json", kBad,
                   "The JSON array is not closed: the file ends before its ']' (byte 26)"},
         NastyCase{"bad_line.ndjson", kBad,
-                  "row 2 (byte 13): expected a key string, found '}' at byte 25"}),
+                  "row 2 (byte 13): expected a key string, found '}' at byte 25"},
+        NastyCase{"html_entity.xml", kBad,
+                  "XML is malformed at line 3, column 33: undefined entity (HTML entities such "
+                  "as &nbsp; are not XML: write the character itself, or a numeric reference "
+                  "such as &#160;)"},
+        NastyCase{"truncated_feed.xml", kBad,
+                  "XML is malformed at line 4, column 32: no element found"}),
     [](const auto& info) {
       std::string name = info.param.file;
       for (char& c : name) {

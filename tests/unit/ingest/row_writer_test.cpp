@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "dq/ingest/xlsx_zip.h"
 #include "ingest_test_util.h"
 
 namespace dq::ingest {
@@ -127,6 +128,65 @@ TEST(RowWriterTest, ACellIsQuotedWhereverItsSpecialByteFalls) {
       EXPECT_EQ(w.out(), "\"" + quoted + "\";y,z\n") << int(special) << " at " << at;
     }
   }
+}
+
+// OWASP's rule against CSV injection: '=', '+', '-', '@', TAB and CR lead a formula; a plain
+// signed number does not.
+TEST(FormulaCellsTest, WhatStartsLikeAFormula) {
+  for (std::string_view cell :
+       {"=HYPERLINK(\"http://x\",\"y\")", "=1+1", "+cmd|' /C calc'!A0", "-2+3+cmd", "@SUM(1+1)",
+        "\tx", "\r=1", "-", "+", "-1.5.2", "-1e5", "+49 30 1234567", "- 5", "=", "@"}) {
+    EXPECT_TRUE(StartsLikeAFormula(cell)) << cell;
+  }
+  for (std::string_view cell : {"", "a=b", " =1", "'=1", "-5", "+1.50", "-0,25", "+16502530000",
+                                "-.5", "5-", "A@b.de", "\n=1"}) {
+    EXPECT_FALSE(StartsLikeAFormula(cell)) << cell;
+  }
+}
+
+TEST(FormulaCellsTest, NeutralisedCsvHasALeadingQuoteAndKeepWritesAsIs) {
+  const std::vector<std::string> header = {"=sku", "title", "stock"};
+  const std::vector<std::string_view> row = {"@SUM(1+1)", "=HYPERLINK(\"http://x\",\"a,b\")",
+                                             "-3"};
+  const std::vector<std::string_view> tabbed = {"\tx", "+1 555", "ok"};
+  RowWriter neutral(FileFormat::kCsv, {}, header, FormulaCells::kNeutralise);
+  neutral.WriteRow(row);
+  neutral.WriteRow(tabbed);
+  EXPECT_EQ(neutral.out(),
+            "'=sku,title,stock\n"
+            "'@SUM(1+1),\"'=HYPERLINK(\"\"http://x\"\",\"\"a,b\"\")\",-3\n"
+            "'\tx,'+1 555,ok\n");
+  RowWriter keep(FileFormat::kCsv, {}, header);  // the default: as they are
+  keep.WriteRow(row);
+  keep.WriteRow(tabbed);
+  EXPECT_EQ(keep.out(),
+            "=sku,title,stock\n"
+            "@SUM(1+1),\"=HYPERLINK(\"\"http://x\"\",\"\"a,b\"\")\",-3\n"
+            "\tx,+1 555,ok\n");
+  // TSV: the TAB-led cell is quoted (it holds the delimiter) and gets its quote inside.
+  RowWriter tsv(FileFormat::kTsv, {}, {"a", "b"}, FormulaCells::kNeutralise);
+  const std::vector<std::string_view> t = {"\tx", "=1"};
+  tsv.WriteRow(t);
+  EXPECT_EQ(tsv.out(), "a\tb\n\"'\tx\"\t'=1\n");
+}
+
+// XLSX cells are values, never formulas: a text that looks like one is an inline string.
+TEST(FormulaCellsTest, XlsxWritesAFormulaLikeTextAsText) {
+  RowWriter w(FileFormat::kXlsx, {}, {"a", "b"}, FormulaCells::kNeutralise);
+  const std::vector<std::string_view> row = {"=HYPERLINK(\"http://x\",\"y\")", "@SUM(1+1)"};
+  w.WriteRow(row);
+  ASSERT_TRUE(w.Finish().ok());
+  internal::ZipArchive zip;
+  ASSERT_TRUE(zip.Open(w.out()).ok());
+  auto sheet = zip.Read("xl/worksheets/sheet1.xml", 1 << 20);
+  ASSERT_TRUE(sheet.ok()) << sheet.status().message();
+  EXPECT_EQ(sheet->find("<f"), std::string::npos) << *sheet;
+  EXPECT_NE(sheet->find("<c r=\"A2\" t=\"inlineStr\"><is><t xml:space=\"preserve\">"
+                        "=HYPERLINK(\"http://x\",\"y\")</t></is></c>"),
+            std::string::npos)
+      << *sheet;
+  const ReadOutcome back = ReadAll(FileFormat::kXlsx, w.out());
+  EXPECT_EQ(back.rows, (testing::Rows{{"=HYPERLINK(\"http://x\",\"y\")", "@SUM(1+1)"}}));
 }
 
 }  // namespace

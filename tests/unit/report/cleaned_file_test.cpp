@@ -37,13 +37,15 @@ Upload MakeUpload(FileFormat format, const std::string& bytes, size_t piece) {
 
 // The whole cleaned file, asked for in parts of `want` bytes.
 Result<std::string> Write(const Upload& u, const std::vector<std::string>& fixes,
-                          size_t want = 1 << 20) {
+                          size_t want = 1 << 20,
+                          ingest::FormulaCells formulas = ingest::FormulaCells::kKeep) {
   CleanedFile file(
       u.job, [&](int64_t i) { return Result<std::string>(u.pieces.at(static_cast<size_t>(i))); },
       [&](int64_t i) -> Result<std::optional<std::string>> {
         if (i >= static_cast<int64_t>(fixes.size())) return std::optional<std::string>();
         return std::optional<std::string>(fixes[static_cast<size_t>(i)]);
-      });
+      },
+      formulas);
   std::string out;
   while (true) {
     const size_t before = out.size();
@@ -205,8 +207,74 @@ TEST(CleanedFileTest, XlsxIsAWorkbookWithTheSheetNameAndTheFixes) {
   EXPECT_EQ(skus, (std::vector<std::string>{"X1", "A2"}));
 }
 
+// XML: the feed itself, with only the fixed values written anew, however the upload, the fixes
+// and the parts asked for are cut.
+TEST(CleanedFileTest, XmlIsTheFeedWithTheFixedValuesInPlace) {
+  auto feed = [](const std::string& price, const std::string& title) {
+    return "<?xml version=\"1.0\"?>\n<rss xmlns:g=\"http://base.google.com/ns/1.0\" "
+           "version=\"2.0\"><channel><!-- c -->\n<item><g:id>A1</g:id><g:price>" +
+           price + "</g:price></item>\n<item><g:id>A2</g:id><g:title><![CDATA[" + title +
+           "]]></g:title></item>\n</channel></rss>\n";
+  };
+  const std::string upload = feed("12,50", "Mug");
+  for (size_t piece : {7, 1 << 20}) {
+    for (size_t want : {10, 1 << 20}) {
+      SCOPED_TRACE(std::to_string(piece) + " " + std::to_string(want));
+      const Upload u = MakeUpload(FileFormat::kXml, upload, piece);
+      std::string first, second;
+      AppendFix(first, 1, 1, "12.50");     // price
+      AppendFix(second, 2, 2, "Mug & Co");  // title
+      auto got = Write(u, {first, second}, want);
+      ASSERT_TRUE(got.ok()) << got.status().message();
+      EXPECT_EQ(*got, feed("12.50", "Mug & Co"));
+      auto none = Write(u, {});
+      ASSERT_TRUE(none.ok()) << none.status().message();
+      EXPECT_EQ(*none, upload);
+    }
+  }
+}
+
 // Fixes that do not fit the upload mean the stored job is damaged: an error, never a file that
 // silently lacks them.
+// Issue 36: neutralised, a CSV keeps its bytes but for the cells that start like a formula (a
+// fixed value included), which get a leading '; a plain negative number is left alone.
+TEST(CleanedFileTest, NeutralisedCsvKeepsItsBytesButForFormulaCells) {
+  const std::string csv = "sku;note;stock\r\n=1+1;\"@SUM(1;2)\";-3\r\n\r\nA2;ok;+1 555\r\nA3;x;4\r\n";
+  for (size_t piece : {5, 1 << 20}) {
+    SCOPED_TRACE(piece);
+    const Upload u = MakeUpload(FileFormat::kCsv, csv, piece);
+    std::string fixes;
+    AppendFix(fixes, 3, 1, "-x");  // a fix that starts like a formula is neutralised too
+    auto got = Write(u, {fixes}, 1 << 20, ingest::FormulaCells::kNeutralise);
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    EXPECT_EQ(*got,
+              "sku;note;stock\r\n'=1+1;\"'@SUM(1;2)\";-3\r\n\r\nA2;ok;'+1 555\r\n"
+              "A3;'-x;4\r\n");
+    auto kept = Write(u, {fixes});
+    ASSERT_TRUE(kept.ok());
+    EXPECT_EQ(*kept,
+              "sku;note;stock\r\n=1+1;\"@SUM(1;2)\";-3\r\n\r\nA2;ok;+1 555\r\nA3;-x;4\r\n");
+  }
+  // A header that starts like a formula is written again by RowWriter, in the file's dialect.
+  const std::string bad_header = "\xEF\xBB\xBF=sku,title\r\nA1,Mug\r\n";
+  const Upload h = MakeUpload(FileFormat::kCsv, bad_header, 3);
+  auto got = Write(h, {}, 1 << 20, ingest::FormulaCells::kNeutralise);
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  EXPECT_EQ(*got, "\xEF\xBB\xBF'=sku,title\r\nA1,Mug\r\n");
+  EXPECT_EQ(*Write(h, {}), bad_header);
+  // JSON is no spreadsheet: as it was.
+  const Upload j = MakeUpload(FileFormat::kNdjson, "{\"a\":\"=1\"}\n", 4);
+  EXPECT_EQ(*Write(j, {}, 1 << 20, ingest::FormulaCells::kNeutralise), "{\"a\":\"=1\"}\n");
+}
+
+TEST(NeutraliseFormulasTest, OneFixPerColumnTheLastWinning) {
+  const std::vector<std::string_view> row = {"=a", "b", "c", "-5"};
+  std::vector<std::pair<uint32_t, std::string>> fixes = {{1, "@x"}, {1, "y"}, {2, "+z"}};
+  NeutraliseFormulas(row, &fixes);
+  EXPECT_EQ(fixes, (std::vector<std::pair<uint32_t, std::string>>{
+                       {0, "'=a"}, {1, "y"}, {2, "'+z"}}));
+}
+
 TEST(CleanedFileTest, FixesThatDoNotFitTheUploadAreAnError) {
   const std::string csv = "sku,title\nx1,Blue\nA2,Red\n";
   const Upload u = MakeUpload(FileFormat::kCsv, csv, 1 << 20);

@@ -162,6 +162,18 @@ const RuleCase kCases[] = {
      "",
      {{"email", " ana@gmail.com"}},
      {"EMAIL_NORMALIZED=ana@gmail.com"}},
+    // A value that starts like a spreadsheet formula is never "fixed" (issue 36): not
+    // lower-cased, and not trimmed into one.
+    {"email_formula_not_lower_cased",
+     "customer",
+     "",
+     {{"email", "@SUM(1+1)"}},
+     {"INVALID_EMAIL"}},
+    {"email_not_trimmed_into_a_formula",
+     "customer",
+     "",
+     {{"email", " =1+1@SHOP.DE"}},
+     {"INVALID_EMAIL"}},
     // phone (libphonenumber, row country as default region)
     {"phone_international_kept", "customer", "", {{"phone", "+1 650-253-0000"}}, {}},
     {"phone_e164_kept", "customer", "", {{"phone", "+16502530000"}}, {}},

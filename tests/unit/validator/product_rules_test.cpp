@@ -57,6 +57,14 @@ const RuleCase kCases[] = {
      "",
      {{"title", "  Acme   Mug\t"}},
      {"WHITESPACE_TRIMMED=Acme Mug"}},
+    // Issue 36: trimming must not turn a value into a spreadsheet formula; a number may lose its
+    // space.
+    {"title_not_trimmed_into_a_formula",
+     "product",
+     "",
+     {{"title", " =HYPERLINK(\"http://x\")"}},
+     {}},
+    {"sku_negative_number_trimmed", "product", "", {{"sku", " -5"}}, {"WHITESPACE_TRIMMED=-5"}},
     // image_url
     {"image_https_valid", "product", "", {{"image_url", "https://cdn.example.com/img/1.jpg"}}, {}},
     {"image_with_port_and_query",

@@ -5,6 +5,10 @@
 // a row without a valid e-mail duplicates an earlier row with the same phone number (E.164).
 // Rows that both have an e-mail are never matched on phone alone: members of one household or
 // staff of one company share a phone but are different customers.
+#include <algorithm>
+
+#include "dq/common/spreadsheet_formula.h"
+
 #include "../email.h"
 #include "../phone.h"
 #include "../reference_data.h"
@@ -31,8 +35,12 @@ bool CheckEmail(RowContext& ctx) {
     if (ctx.Required(Field::kEmail)) ctx.Report(IssueCode::MISSING_EMAIL, Field::kEmail);
     return false;
   }
-  // The whitespace rule has trimmed it; fold that and the domain's case into one fix.
-  if (v != ctx.original(Field::kEmail) || DomainHasUpper(v)) {
+  // The whitespace rule has trimmed it; fold that and the domain's case into one fix. Never for
+  // a value a spreadsheet would run as a formula, trimmed or not (`@SUM(1+1)`, ` =1+1@X.DE`,
+  // which the whitespace rule leaves): a fix must not rewrite or create one (docs/api.md).
+  const size_t text_at = std::min(v.find_first_not_of(" \t\r\n"), v.size());
+  if (!StartsLikeAFormula(v.substr(text_at)) &&
+      (v != ctx.original(Field::kEmail) || DomainHasUpper(v))) {
     std::string fixed(v);
     const size_t at = fixed.rfind('@');
     if (at != std::string::npos) {

@@ -1,3 +1,5 @@
+#include "dq/common/spreadsheet_formula.h"
+
 #include "../text.h"
 #include "rules.h"
 
@@ -16,9 +18,11 @@ void NormalizeWhitespace(RowContext& ctx) {
   for (Field f : ctx.spec().columns) {
     const std::string_view v = ctx.value(f);
     const bool collapse = CollapsesInner(f);
-    if (text::NeedsWhitespaceFix(v, collapse)) {
-      ctx.Fix(f, text::NormalizeWhitespace(v, collapse), IssueCode::WHITESPACE_TRIMMED);
-    }
+    if (!text::NeedsWhitespaceFix(v, collapse)) continue;
+    std::string fixed = text::NormalizeWhitespace(v, collapse);
+    // A fix never makes a value a spreadsheet formula (" =1+1" stays as it is; docs/api.md).
+    if (StartsLikeAFormula(fixed)) continue;
+    ctx.Fix(f, std::move(fixed), IssueCode::WHITESPACE_TRIMMED);
   }
 }
 

@@ -59,7 +59,11 @@ struct ReaderLimits {
   uint64_t max_shared_strings = 2000000;
   uint64_t max_shared_string_bytes = 128 * 1024 * 1024;
   uint64_t max_xlsx_part_bytes = 512 * 1024 * 1024;
+  // XML feeds (see xml_reader.h): the deepest nesting of elements in the document.
+  size_t max_xml_depth = 64;
 };
+
+struct XmlRowSource;  // xml_reader.h
 
 enum class ReadState {
   kRow,       // row() holds the next data row
@@ -112,6 +116,10 @@ class RowReader {
   virtual CsvDialect dialect() const { return {}; }
   // The name of the sheet read (XLSX only; "" for text formats), for the cleaned workbook.
   virtual std::string sheet_name() const { return {}; }
+  // XML only: where the current row's values lie in the file, so that the writer can give the
+  // file back with only the fixed values changed (see xml_reader.h); after kEnd, the file's end.
+  // nullptr for the other formats.
+  virtual const XmlRowSource* xml_source() const { return nullptr; }
 };
 
 // A reader for `format`. TSV is CSV with the delimiter fixed to TAB.

@@ -16,8 +16,16 @@
 // kMissing omits the key.
 // XLSX: one sheet (named with set_sheet_name(), default "Sheet1"), built in memory; out() stays
 // empty until Finish() puts the whole workbook there. See xlsx_writer.h.
+// XML: the file is the upload itself with the changed values written in place (xml_writer.h),
+// so the writer needs the reader the rows come from: set_source(reader) before the first row,
+// and call WriteRow() while that reader's row is current, Finish() after it returned kEnd.
+// Without a source nothing is written.
 // Rows with fewer cells than the header are padded (CSV) or have the keys omitted (JSON); cells
 // beyond the header are ignored.
+// Formulas (CSV/TSV): with FormulaCells::kNeutralise, a cell a spreadsheet would run as a formula
+// (StartsLikeAFormula) is written with a leading ' (OWASP's rule against CSV injection); the
+// header too. The default, kKeep, writes cells as they are (a file for machines). XLSX cells are
+// always written as values (inline strings, numbers, booleans), never as formulas.
 #pragma once
 
 #include <memory>
@@ -26,15 +34,25 @@
 #include <string_view>
 #include <vector>
 
+#include "dq/common/spreadsheet_formula.h"
 #include "dq/ingest/file_format.h"
 #include "dq/ingest/row_reader.h"
 #include "dq/ingest/xlsx_writer.h"
+#include "dq/ingest/xml_writer.h"
 
 namespace dq::ingest {
 
+// What a CSV/TSV writer does with a cell that starts like a formula.
+enum class FormulaCells { kKeep, kNeutralise };
+
+// Appends `cell` to `out`, after a ' when it starts like a formula (dq::StartsLikeAFormula in
+// dq/common/spreadsheet_formula.h: '=', '+', '-', '@', TAB or CR, not a plain signed number).
+void AppendNeutralised(std::string& out, std::string_view cell);
+
 class RowWriter {
  public:
-  RowWriter(FileFormat format, CsvDialect dialect, std::vector<std::string> header);
+  RowWriter(FileFormat format, CsvDialect dialect, std::vector<std::string> header,
+            FormulaCells formulas = FormulaCells::kKeep);
 
   void WriteRow(std::span<const std::string_view> cells, std::span<const CellKind> kinds = {});
   // Ends the output (the closing ']' of a JSON array; the whole workbook for XLSX). Call once,
@@ -46,6 +64,10 @@ class RowWriter {
   const std::string& out() const { return out_; }
   // XLSX: the name of the sheet in the written workbook (call before Finish()).
   void set_sheet_name(std::string name) { sheet_name_ = std::move(name); }
+  // XML: the reader whose rows are written (see above); ignored for the other formats.
+  void set_source(const RowReader* reader) { source_ = reader; }
+  // XML: fixes that could not be written into the feed (xml_writer.h); 0 for other formats.
+  uint64_t unplaced_fixes() const { return xml_.unplaced(); }
   uint64_t rows_written() const { return rows_; }
 
  private:
@@ -53,12 +75,16 @@ class RowWriter {
 
   FileFormat format_;
   CsvDialect dialect_;
+  FormulaCells formulas_;
+  std::string neutralised_;  // scratch for a cell with its leading '
   std::vector<std::string> header_;
   std::vector<std::string> json_keys_;  // header names, already escaped and quoted, with ':'
   std::string out_;
   uint64_t rows_ = 0;
   std::unique_ptr<XlsxWriter> xlsx_;
   std::string sheet_name_;
+  const RowReader* source_ = nullptr;
+  XmlFeedWriter xml_;
 };
 
 

@@ -60,7 +60,10 @@ class CleanedFile {
   using FixPiece = std::function<Result<std::optional<std::string>>(int64_t)>;
 
   // `job`: the check of the file (a job is one), read for its format, dialect, header and pieces.
-  CleanedFile(const FileCheck& job, UploadPiece upload, FixPiece fixes);
+  // `formulas`: CSV/TSV cells that start like a formula are written with a leading ' when
+  // kNeutralise (the download's default; ingest/row_writer.h).
+  CleanedFile(const FileCheck& job, UploadPiece upload, FixPiece fixes,
+              ingest::FormulaCells formulas = ingest::FormulaCells::kKeep);
 
   // Appends the next part of the file to *out: at least `want` bytes unless the file ends first.
   // True while more follows. Errors from the callbacks are passed on; a fix for a row or column
@@ -112,7 +115,17 @@ class CleanedFile {
   uint64_t pending_start_ = 0;
   std::vector<std::pair<uint32_t, std::string>> pending_fixes_;
   char delimiter_ = ',';
+  // CSV/TSV with FormulaCells::kNeutralise: cells that start like a formula become fixes with a
+  // leading '; a header that does is written by RowWriter instead of copied.
+  bool neutralise_ = false;
+  bool header_from_writer_ = false;
 };
+
+// The fixes of a CSV row (sorted by column, the last of a column winning) with every cell whose
+// value (fixed or not) starts like a formula (dq::StartsLikeAFormula) given a leading ': one fix
+// per column. For CleanedFile; public for its tests.
+void NeutraliseFormulas(std::span<const std::string_view> row,
+                        std::vector<std::pair<uint32_t, std::string>>* fixes);
 
 // Rewrites the cells of one CSV record (its raw bytes, line end and all) that `fixes` name
 // (column, value; sorted by column, the last of a column winning), keeping every other byte. A
