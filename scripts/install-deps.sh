@@ -45,7 +45,7 @@ packages=(
 node_tools=0
 for arg in "$@"; do
   case "$arg" in
-    --bench) packages+=(wrk linux-perf python3-pandas python3-stdnum python3-phonenumbers) ;;
+    --bench) packages+=(wrk linux-perf hyperfine python3-pandas python3-stdnum python3-phonenumbers) ;;
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
     --crosscheck)
       packages+=(python3-stdnum python3-phonenumbers python3-email-validator python3-pycountry) ;;

@@ -1,31 +1,80 @@
 #include "dq/common/json_escape.h"
 
-namespace dq {
+#include <cstdint>
 
-void AppendJsonString(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out.push_back('"');
-  size_t run = 0;  // start of the pending run of bytes that need no escaping
-  for (size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s.data() + run, i - run);
-    run = i + 1;
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        out += "\\u00";
-        out.push_back(kHex[c >> 4]);
-        out.push_back(kHex[c & 15]);
-    }
+namespace dq {
+namespace {
+
+// Length of the well-formed UTF-8 sequence at s[i] (RFC 3629), or 0 when it is not one.
+size_t Utf8SequenceLength(const unsigned char* s, size_t i, size_t n) {
+  const unsigned char c = s[i];
+  size_t len;
+  unsigned char lo = 0x80, hi = 0xBF;
+  if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
   }
-  out.append(s.data() + run, s.size() - run);
+  if (i + len > n) return 0;
+  if (s[i + 1] < lo || s[i + 1] > hi) return 0;
+  for (size_t k = 2; k < len; ++k) {
+    if ((s[i + k] & 0xC0) != 0x80) return 0;
+  }
+  return len;
+}
+
+bool NeedsWork(unsigned char c) { return c < 0x20 || c == '"' || c == '\\' || c >= 0x80; }
+
+}  // namespace
+
+void AppendJsonString(std::string& out, std::string_view text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  out.push_back('"');
+  size_t i = 0;
+  while (i < n) {
+    // Copy the run of characters that need nothing.
+    size_t j = i;
+    while (j < n && !NeedsWork(s[j])) ++j;
+    out.append(text.data() + i, j - i);
+    i = j;
+    if (i >= n) break;
+    const unsigned char c = s[i];
+    if (c >= 0x80) {
+      const size_t len = Utf8SequenceLength(s, i, n);
+      if (len == 0) {
+        out.append("\xEF\xBF\xBD");  // U+FFFD for a byte that starts no valid sequence
+        ++i;
+      } else {
+        out.append(text.data() + i, len);
+        i += len;
+      }
+      continue;
+    }
+    switch (c) {
+      case '"': out.append("\\\""); break;
+      case '\\': out.append("\\\\"); break;
+      case '\b': out.append("\\b"); break;
+      case '\f': out.append("\\f"); break;
+      case '\n': out.append("\\n"); break;
+      case '\r': out.append("\\r"); break;
+      case '\t': out.append("\\t"); break;
+      default: {
+        static constexpr char kHex[] = "0123456789abcdef";
+        const char esc[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+        out.append(esc, 6);
+      }
+    }
+    ++i;
+  }
   out.push_back('"');
 }
 

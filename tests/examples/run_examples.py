@@ -36,11 +36,14 @@ from free_port import free_port  # noqa: E402  (scripts/lib/free_port.py: the on
 PROCS = []
 
 
-def wait_for(cond, timeout, what):
+def wait_for(cond, timeout, what, proc=None):
+    """Polls cond; fails at once when proc (the process waited for) has exited."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if cond():
             return
+        if proc is not None and proc.poll() is not None:
+            raise AssertionError(f"{what}: {proc.name} exited with {proc.returncode}")
         time.sleep(0.02)
     raise AssertionError(f"timed out waiting for {what}")
 
@@ -103,21 +106,24 @@ class Stack:
         start("redis", ["redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1",
                         "--save", "", "--appendonly", "no", "--dir", tmp], {}, tmp)
         wait_for(lambda: connects(self.redis_port), 10, "redis")
+        # Every port free, the operations ports included: a default one may be taken by a running
+        # `./dev up` (tests/examples/occupied_ports_test.py holds them all).
         vport, vops = free_port(), free_port()
-        start("validator", [f"{bin_dir}/validator/dq-validator"],
+        validator = start("validator", [f"{bin_dir}/validator/dq-validator"],
               {"DQ_VALIDATOR_BIND": "127.0.0.1", "DQ_VALIDATOR_PORT": str(vport),
                "DQ_VALIDATOR_OPS_PORT": str(vops)}, tmp)
-        wait_for(lambda: connects(vport), 20, "dq-validator")
+        wait_for(lambda: connects(vport), 20, "dq-validator", validator)
         self.gateway_port = free_port()
         self.gateway = start("gateway", [f"{bin_dir}/gateway/dq-gateway"],
                              {"DQ_GATEWAY_BIND": "127.0.0.1",
                               "DQ_GATEWAY_PORT": str(self.gateway_port),
+                              "DQ_GATEWAY_OPS_PORT": str(free_port()),
                               "DQ_REDIS_PORT": str(self.redis_port),
                               "DQ_VALIDATOR_ADDR": f"127.0.0.1:{vport}",
                               "DQ_SHUTDOWN_GRACE_MS": "0"}, tmp)
         self.base = f"http://127.0.0.1:{self.gateway_port}"
         wait_for(lambda: http("GET", self.base + "/readyz")[0] == 200 if connects(self.gateway_port) else False,
-                 30, "dq-gateway /readyz")
+                 30, "dq-gateway /readyz", self.gateway)
         self.notifier = start("notifier", [f"{bin_dir}/notifier/dq-notifier"],
                               {"DQ_REDIS_PORT": str(self.redis_port),
                                "DQ_NOTIFIER_BIND": "127.0.0.1",

@@ -54,19 +54,7 @@ json JobSummaryJson(const Job& j) {
 
 json JobDetailJson(const Job& j) {
   json d = JobSummaryJson(j);
-  d["platform"] = j.platform.empty() ? json(nullptr) : json(j.platform);
-  d["mapping"] = MappingObject(j.mapping);
-  d["mapping_inferred"] = j.mapping_inferred;
-  // What inference left unmapped on purpose, and why (ingest::MappingNotes).
-  std::vector<std::string> mapping_notes = j.mapping_inferred
-                                               ? ingest::MappingNotes(j.header, j.mapping)
-                                               : std::vector<std::string>{};
-  if (!j.unit_note.empty()) mapping_notes.push_back(j.unit_note);
-  d["mapping_notes"] = std::move(mapping_notes);
-  d["source_reason"] = j.source_reason.empty() ? json(nullptr) : json(j.source_reason);
-  d["notes"] = j.notes;
-  d["format"] = std::string(ingest::FormatName(j.format));
-  d["encoding"] = j.encoding;
+  d.update(report::FileCheckJson(j));  // how the file was read and checked, as `dq check` says
   d["stats"] = {{"rows", j.rows_total},
                 {"errors", j.errors},
                 {"warnings", j.warnings},

@@ -32,7 +32,7 @@ struct Job : report::FileCheck {
   // (jobs/piece_codec.h). Set by the store, not by the API.
   std::string pieces;
   // Where a done job's cleaned file comes from: kCleanedFromFixes, its kept upload and its fixes
-  // (jobs/cleaned_file.h), written on download; or "" for jobs finished by an earlier version,
+  // (dq/report/cleaned_file.h), written on download; or "" for jobs finished by an earlier version,
   // which stored the cleaned file itself in pieces. Set by the worker that finishes the job.
   std::string cleaned_from;
   // Where the job's files are (job_artifacts.h). All empty or 0 for jobs stored before the

@@ -37,11 +37,11 @@ using report::ValidatorStream;
 using report::ValidatorStreamFactory;
 
 struct RunnerOptions {
-  size_t chunk_rows = 4096;  // rows per RowChunk
+  size_t chunk_rows = report::StreamOptions{}.chunk_rows;  // rows per RowChunk, as dq check
   // Chunks sent to the validator and not yet answered, at most. More than one lets the validator
   // check the next chunks while the worker applies and stores an answer (a Redis write waits for
   // its fsync). Memory: (chunks_in_flight + 1) chunks of rows.
-  size_t chunks_in_flight = 4;
+  size_t chunks_in_flight = report::StreamOptions{}.chunks_in_flight;
   // Attempts that ended without saying why (a crashed or lost worker) before the job fails.
   // Postponed attempts (a dependency was down) do not count; they have their own, larger bound,
   // so that a job that takes the validator down with it every time still ends.

@@ -10,6 +10,7 @@
 #include "dq/common/log.h"
 #include "dq/common/time_format.h"
 #include "dq/report/cleaned_file.h"
+#include "dq/report/issue_json.h"
 #include "dq/ingest/row_writer.h"
 
 namespace dq::gateway {
@@ -32,21 +33,6 @@ Status StillThere(JobStore& store, const Job& job) {
 
 Status Invalid(const std::string& field, const std::string& message) {
   return Status(ErrorCode::kInvalidRequest, field + ": " + message, {{field, message}});
-}
-
-// A cell of the issues CSV: a value that starts like a formula always gets a leading ' (OWASP's
-// rule; the CSV is for people, opened in spreadsheets), then quoted as RFC 4180 needs.
-std::string CsvCell(std::string_view value) {
-  std::string s;
-  ingest::AppendNeutralised(s, value);
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += "\"\"";
-    else out.push_back(c);
-  }
-  out += "\"";
-  return out;
 }
 
 // Closes `object_json` (a serialised object) with `"key": [items...]}`, splicing in items that are
@@ -328,21 +314,8 @@ HttpResponse JobsApi::IssuesPage(const HttpRequest& request, const Principal& pr
   }
   HttpResponse r;
   r.content_type = "text/csv; charset=utf-8";
-  r.body =
-      "id,issue_row,severity,field,code,message,original_value,fixed_value,sku,item_id,title\r\n";
-  for (const auto& text : *issues) {
-    json i = json::parse(text, nullptr, false);
-    if (!i.is_object()) continue;
-    auto str = [&](const char* k) {
-      return i[k].is_string() ? i[k].get<std::string>() : std::string();
-    };
-    r.body += std::to_string(i["id"].get<int64_t>()) + "," +
-              std::to_string(i["issue_row"].get<int64_t>()) + "," + str("severity") + "," +
-              CsvCell(str("field")) + "," + str("code") + "," + CsvCell(str("message")) + "," +
-              CsvCell(str("original_value")) + "," + CsvCell(str("fixed_value")) + "," +
-              CsvCell(str("sku")) + "," + CsvCell(str("item_id")) + "," + CsvCell(str("title")) +
-              "\r\n";
-  }
+  r.body = report::IssuesCsvHeader();  // the issues as `dq check --format csv` writes them
+  for (const auto& text : *issues) report::AppendIssueCsvRow(r.body, text);
   r.SetHeader("X-Total-Count", std::to_string(job->issues));
   return r;
 }

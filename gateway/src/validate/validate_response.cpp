@@ -4,8 +4,9 @@
 #include <cstdint>
 #include <optional>
 
-#include "http/core/json_writer.h"
+#include "dq/common/json_escape.h"
 #include "dq/ingest/mapping_inference.h"
+#include "dq/report/issue_json.h"
 #include "validate_request.h"
 
 namespace dq::gateway {
@@ -51,20 +52,15 @@ std::optional<std::string_view> CompactMembers(const ValidateCommand& command, s
   return std::string_view(first, static_cast<size_t>(last.data() + last.size() - first));
 }
 
-// Record `row`'s (from 1) name k (0 sku, 1 item_id, 2 title), or null when it has none.
-void AppendName(std::string& out, const ValidateCommand& command, uint64_t row, size_t k) {
-  const size_t i = 3 * (row - 1) + k;
-  if (row < 1 || i >= command.item_name_ends.size()) {
-    out += "null";
-    return;
-  }
-  const uint32_t begin = i == 0 ? 0 : command.item_name_ends[i - 1];
-  const uint32_t end = command.item_name_ends[i];
-  if (begin == end) {
-    out += "null";
-    return;
-  }
-  AppendJsonString(out, std::string_view(command.item_names).substr(begin, end - begin));
+// Record `row`'s (from 1) names (sku, item_id, title); empty ones where it has none.
+report::ItemNames NamesOf(const ValidateCommand& command, uint64_t row) {
+  auto name = [&](size_t k) -> std::string_view {
+    const size_t i = 3 * (row - 1) + k;
+    if (row < 1 || i >= command.item_name_ends.size()) return {};
+    const uint32_t begin = i == 0 ? 0 : command.item_name_ends[i - 1];
+    return std::string_view(command.item_names).substr(begin, command.item_name_ends[i] - begin);
+  };
+  return {name(0), name(1), name(2)};
 }
 
 }  // namespace
@@ -228,42 +224,9 @@ std::string WriteValidateResponse(const ValidateCommand& command,
   }
   out += "],\"issues\":[";
   for (int k = 0; k < issues.size(); ++k) {
-    const auto& i = issues[k];
     if (k > 0) out += ',';
-    out += '{';
-    if (channels) {
-      out += "\"channels\":[";
-      for (int c = 0; c < i.channels_size(); ++c) {
-        if (c > 0) out += ',';
-        AppendJsonString(out, i.channels(c));
-      }
-      out += "],";
-    }
-    out += "\"code\":";
-    AppendJsonString(out, i.code());
-    out += ",\"field\":";
-    AppendJsonString(out, i.field());
-    out += ",\"fixed_value\":";
-    if (i.has_fixed_value()) {
-      AppendJsonString(out, i.fixed_value());
-    } else {
-      out += "null";
-    }
-    out += ",\"item_id\":";
-    AppendName(out, command, i.row(), 1);
-    out += ",\"message\":";
-    AppendJsonString(out, i.message());
-    out += ",\"original_value\":";
-    AppendJsonString(out, i.original_value());
-    out += ",\"row\":";
-    AppendNumber(out, i.row());
-    out += i.severity() == validator::v1::SEVERITY_ERROR ? ",\"severity\":\"error\""
-                                                           : ",\"severity\":\"warning\"";
-    out += ",\"sku\":";
-    AppendName(out, command, i.row(), 0);
-    out += ",\"title\":";
-    AppendName(out, command, i.row(), 2);
-    out += '}';
+    report::AppendIssueJson(out, issues[k], report::IssueForm::kValidate, 0,
+                            NamesOf(command, issues[k].row()), channels);
   }
   out += "],\"notes\":[";
   for (size_t n = 0; n < command.notes.size(); ++n) {

@@ -162,7 +162,8 @@ CheckPlan PlanChecks(const CheckPlanInput& in) {
     for (const auto& [field, column] : mapping) {
       for (const SourceConvention& c : in.profile->conventions) {
         if (c.field != field || !Covers(c.columns, column)) continue;
-        const std::string& name = field;  // clang 14 cannot capture a structured binding
+        // A structured binding is not captured by a lambda before clang 16 (the fuzz build).
+        const std::string_view name = field;
         if (std::any_of(plan.conventions.begin(), plan.conventions.end(),
                         [&](const SourceConvention& d) { return d.field == name; })) {
           continue;  // one per field, the profile's first

@@ -107,4 +107,24 @@ Result<FilePlan> PlanFile(const ingest::PreparedFile& file, const CheckRequest& 
   return plan;
 }
 
+nlohmann::json FileCheckJson(const FileCheck& c) {
+  using nlohmann::json;
+  json mapping = json::object();
+  for (const auto& [field, column] : c.mapping) mapping[field] = column;
+  // What inference left unmapped on purpose, and why (ingest::MappingNotes).
+  std::vector<std::string> mapping_notes =
+      c.mapping_inferred ? ingest::MappingNotes(c.header, c.mapping) : std::vector<std::string>{};
+  if (!c.unit_note.empty()) mapping_notes.push_back(c.unit_note);
+  return {{"check_types", c.check_types},
+          {"platform", c.platform.empty() ? json(nullptr) : json(c.platform)},
+          {"source", c.source.empty() ? json(nullptr) : json(c.source)},
+          {"source_reason", c.source_reason.empty() ? json(nullptr) : json(c.source_reason)},
+          {"notes", c.notes},
+          {"mapping", std::move(mapping)},
+          {"mapping_inferred", c.mapping_inferred},
+          {"mapping_notes", std::move(mapping_notes)},
+          {"format", std::string(ingest::FormatName(c.format))},
+          {"encoding", c.encoding}};
+}
+
 }  // namespace dq::report

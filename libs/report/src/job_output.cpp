@@ -32,61 +32,6 @@ void AddConventions(const std::string& text, validator::v1::BatchSpec& spec) {
 
 }  // namespace
 
-namespace {
-
-void AppendNameOrNull(std::string& j, std::string_view v) {
-  if (v.empty()) {
-    j += "null";
-  } else {
-    AppendJsonString(j, v);
-  }
-}
-
-}  // namespace
-
-std::string IssueJson(int64_t id, const validator::v1::Issue& i, const ItemNames& names,
-                      bool with_channels) {
-  std::string j;
-  j.reserve(200 + i.message().size() + 2 * i.original_value().size() + names.sku.size() +
-            names.item_id.size() + names.title.size());
-  j += "{\"id\":";
-  j += std::to_string(id);
-  j += ",\"issue_row\":";
-  j += std::to_string(i.row());
-  j += i.severity() == validator::v1::SEVERITY_ERROR ? ",\"severity\":\"error\""
-                                                     : ",\"severity\":\"warning\"";
-  j += ",\"field\":";
-  AppendJsonString(j, i.field());
-  j += ",\"code\":";
-  AppendJsonString(j, i.code());
-  j += ",\"message\":";
-  AppendJsonString(j, i.message());
-  j += ",\"original_value\":";
-  AppendJsonString(j, i.original_value());
-  j += ",\"fixed_value\":";
-  if (i.has_fixed_value()) {
-    AppendJsonString(j, i.fixed_value());
-  } else {
-    j += "null";
-  }
-  j += ",\"sku\":";
-  AppendNameOrNull(j, names.sku);
-  j += ",\"item_id\":";
-  AppendNameOrNull(j, names.item_id);
-  j += ",\"title\":";
-  AppendNameOrNull(j, names.title);
-  if (with_channels) {  // a job with platform templates: the channels the issue blocks
-    j += ",\"channels\":[";
-    for (int c = 0; c < i.channels_size(); ++c) {
-      if (c > 0) j += ',';
-      AppendJsonString(j, i.channels(c));
-    }
-    j += ']';
-  }
-  j += '}';
-  return j;
-}
-
 JobOutput::JobOutput(const FileCheck& job, OutputOptions options)
     : job_(job), options_(options) {
   for (const auto& [field, column] : job.mapping) {

@@ -1,5 +1,9 @@
-// JSON string literals without a JSON library, for hot paths (issue records, log lines, cleaned
-// JSON output) where building a document object per value would cost more than the work.
+// JSON string literals without a JSON library, for hot paths (issue records, the validate answer,
+// log lines, cleaned JSON output) where building a document object per value would cost more
+// than the work. The one escaper of the code base: strings are escaped as nlohmann's dump() does
+// (", \, and control characters; everything else as UTF-8), and invalid UTF-8 becomes U+FFFD
+// rather than an error (as DumpJson's does, though not always with as many U+FFFD), so the text
+// written is always valid JSON.
 #pragma once
 
 #include <string>
@@ -7,8 +11,8 @@
 
 namespace dq {
 
-// Appends s as a JSON string literal, quotes included. Control characters, quotes and
-// backslashes are escaped; other bytes are copied as they are (the caller passes UTF-8).
+// Appends s as a JSON string literal, quotes included. A byte that starts no well-formed UTF-8
+// sequence (RFC 3629) is written as U+FFFD.
 void AppendJsonString(std::string& out, std::string_view s);
 
 }  // namespace dq

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "dq/common/status.h"
 #include "dq/ingest/file_format.h"
 #include "dq/ingest/row_reader.h"
@@ -88,6 +90,12 @@ Result<FilePlan> PlanFile(const ingest::PreparedFile& file, const CheckRequest& 
 // unit_note and the check plan (ingest/check_plan.h). For PlanFile and the upload preview.
 void ApplyScan(const ingest::SourceScan& scan, std::span<const std::string> check_types,
                const std::string& weight_unit, FileCheck& check);
+
+// The members of a job detail (GET /v1/jobs/:id) that describe how the file was read and what was
+// checked: check_types, platform, source, source_reason, notes, mapping, mapping_inferred,
+// mapping_notes (with the weight unit's note), format, encoding. `dq check --format json` writes
+// the same.
+nlohmann::json FileCheckJson(const FileCheck& check);
 
 // BatchSpec.conventions as a FileCheck keeps them (JSON), and back into a spec (job_output.cpp).
 std::string ConventionsJson(const std::vector<ingest::SourceConvention>& conventions);

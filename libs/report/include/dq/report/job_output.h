@@ -21,6 +21,7 @@
 #include "dq/ingest/row_model.h"
 #include "dq/validator/v1/validator.pb.h"
 #include "dq/report/file_check.h"
+#include "dq/report/issue_json.h"
 #include "dq/report/job_summary.h"
 
 namespace dq::report {
@@ -49,12 +50,6 @@ struct RowBatch {
     names.clear();
     name_ends.clear();
   }
-};
-
-// The item an issue is about (design-31 point 7): its row's sku, the product it belongs to, and
-// its title (or its product's). Empty when unknown.
-struct ItemNames {
-  std::string_view sku, item_id, title;
 };
 
 // One step of an attempt's output, written atomically: issues, fixes and the progress counters.
@@ -140,11 +135,5 @@ class JobOutput {
   int64_t issues_stored_ = 0;
   int64_t issues_found_ = 0;
 };
-
-// One issue record as stored and served: {"id","issue_row","severity","field","code","message",
-// "original_value","fixed_value","sku","item_id","title"} (the last three null when empty), and
-// with with_channels (a job with platform templates) the issue's "channels" array.
-std::string IssueJson(int64_t id, const validator::v1::Issue& issue, const ItemNames& names = {},
-                      bool with_channels = false);
 
 }  // namespace dq::report
