@@ -5,13 +5,9 @@
 #include "dq/common/log.h"
 #include "dq/common/metrics.h"
 #include "http/core/error_response.h"
-#include "http/core/json_body.h"
 #include "http/core/json_util.h"
 #include "http/core/router.h"
 #include "observe/access_log.h"
-#include "validate/validate_request.h"
-
-#include <google/protobuf/arena.h>
 
 namespace dq::gateway {
 namespace {
@@ -43,7 +39,11 @@ void ApplyRateLimitHeaders(const RateDecision& d, HttpResponse& response) {
 }
 
 Gateway::Gateway(GatewayDeps deps, GatewayOptions options)
-    : deps_(std::move(deps)), options_(options), auth_(deps_.accounts, deps_.clock) {}
+    : deps_(std::move(deps)),
+      options_(options),
+      auth_(deps_.accounts, deps_.clock),
+      validate_(deps_.quota, deps_.validator, deps_.validate_pool,
+                ValidateLimits{options_.max_body_bytes, options_.max_records}) {}
 
 HttpResponse Gateway::Handle(const HttpRequest& request) {
   const auto start = std::chrono::steady_clock::now();
@@ -327,7 +327,7 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request, RequestTrace& trace) 
 HttpResponse Gateway::Dispatch(const RouteMatch& route, const HttpRequest& request,
                                const Principal& principal) {
   switch (route.id) {
-    case RouteId::kValidate: return Validate(request, principal);
+    case RouteId::kValidate: return validate_.Post(request, principal);
     case RouteId::kUsage: return Usage(principal);
     case RouteId::kGetWebhook:
     case RouteId::kPutWebhook:
@@ -420,111 +420,6 @@ HttpResponse Gateway::HandleConsole(const HttpRequest& request, RequestTrace& tr
     response.SetHeader("Retry-After", std::to_string(SecondsUntilNextMonth(deps_.clock.Now())));
   }
   return WithRate(std::move(response), *d);
-}
-
-HttpResponse Gateway::Validate(const HttpRequest& request, const Principal& principal) {
-  if (!IsJsonContentType(request)) {
-    return ErrorResponse(Status(ErrorCode::kUnsupportedMediaType,
-                                "POST /v1/validate takes Content-Type: application/json."));
-  }
-  if (request.body.size() > options_.max_body_bytes) {
-    return ErrorResponse(Status(ErrorCode::kPayloadTooLarge,
-                                "The body is " + std::to_string(request.body.size()) +
-                                    " bytes; the limit is " +
-                                    std::to_string(options_.max_body_bytes) + "."));
-  }
-  if (deps_.validate_pool == nullptr) {
-    return ValidateNow(request.body, principal.account, request.request_id, std::nullopt);
-  }
-  // The validator may be slow or hung: the call waits on the pool, never on this thread.
-  auto ticket = deps_.validate_pool->Admit(principal.account.id);
-  if (!ticket.ok()) {
-    HttpResponse r = ErrorResponse(ticket.status());
-    r.SetHeader("Retry-After", "1");
-    return r;
-  }
-  HttpResponse deferred;
-  deferred.deferred = [this, ticket = std::make_shared<ValidatePool::Ticket>(std::move(*ticket)),
-                       body = request.body, account = principal.account,
-                       request_id = request.request_id](HttpResponse::Send send) mutable {
-    deps_.validate_pool->Run(
-        std::move(*ticket),
-        [this, body = std::move(body), account = std::move(account), request_id,
-         send](ValidatePool::Deadline deadline) {
-          HttpResponse answer;
-          try {
-            answer = ValidateNow(body, account, request_id, deadline);
-          } catch (const std::exception& e) {
-            log::Error("unhandled exception", {{"request_id", request_id}, {"what", e.what()}});
-            answer = ErrorResponse(Status(ErrorCode::kInternal,
-                                          "Something went wrong on our side; the request id is " +
-                                              request_id + "."));
-          }
-          send(std::move(answer));
-        },
-        [send] {
-          HttpResponse r = ErrorResponse(Status(
-              ErrorCode::kUnavailable,
-              "The validation service did not answer in time; retry shortly."));
-          r.SetHeader("Retry-After", "1");
-          send(std::move(r));
-        });
-  };
-  return deferred;
-}
-
-HttpResponse Gateway::ValidateNow(const std::string& body, const Account& account,
-                                  const std::string& request_id,
-                                  std::optional<ValidatePool::Deadline> deadline) {
-  // One command per serving thread: its buffers are reused from request to request.
-  thread_local ValidateCommand reused;
-  struct Release {
-    ValidateCommand& c;
-    ~Release() { c.ReleaseIfLarge(8u << 20); }
-  } release{reused};
-  ValidateCommand* command = &reused;
-  if (Status s = ParseValidateRequestInto(body, options_.max_records, reused); !s.ok()) {
-    return ErrorResponse(s);
-  }
-
-  // The request's strings live on an arena: one block, freed at once.
-  google::protobuf::Arena arena;
-  auto* validator_request =
-      google::protobuf::Arena::CreateMessage<validator::v1::ValidateRequest>(&arena);
-  if (Status s = BuildValidatorRequestInto(*command, *validator_request); !s.ok()) {
-    return ErrorResponse(s);
-  }
-
-  const auto records = static_cast<int64_t>(command->records);
-  auto reservation = deps_.quota.Reserve(account, records);
-  if (!reservation.ok()) return ErrorResponse(reservation.status());
-
-  // The answer on the same arena: its thousand issues' strings are parsed without a malloc each.
-  auto* answer = google::protobuf::Arena::CreateMessage<validator::v1::ValidateResponse>(&arena);
-  Status called = deadline ? deps_.validator.ValidateBy(*validator_request, answer, *deadline)
-                           : deps_.validator.Validate(*validator_request, answer);
-  // A validator that checked another number of records (one older than the packed rows it was
-  // sent, mid-deploy) must not pass for a clean answer: it fails as an unavailable validator.
-  if (called.ok() && answer->stats().rows() != command->records) {
-    log::Error("validator answered for another number of records",
-               {{"request_id", request_id},
-                {"records", std::to_string(command->records)},
-                {"validator_rows", std::to_string(answer->stats().rows())}});
-    called = Status(ErrorCode::kUnavailable,
-                    "The validation service is unavailable; retry shortly.");
-  }
-  if (!called.ok()) {
-    if (Status s = deps_.quota.Release(*reservation); !s.ok()) {
-      log::Warn("quota release failed", {{"request_id", request_id},
-                                         {"error", s.message()}});
-    }
-    if (called.code() != ErrorCode::kUnavailable) {
-      log::Error("validator call failed", {{"request_id", request_id},
-                                           {"error", called.message()}});
-    }
-    return ErrorResponse(called);
-  }
-  return JsonResponse(200, WriteValidateResponse(*command, *answer));
 }
 
 HttpResponse Gateway::Jobs(const RouteMatch& route, const HttpRequest& request,

@@ -41,6 +41,7 @@
 #include "limits/quota.h"
 #include "jobs/jobs_api.h"
 #include "limits/rate_limiter.h"
+#include "validate/validate_api.h"
 #include "webhooks/webhook_api.h"
 
 namespace dq::gateway {
@@ -122,11 +123,6 @@ class Gateway final : public HttpService {
                         const Principal& principal);
   HttpResponse Webhooks(const struct RouteMatch& route, const HttpRequest& request,
                         const Principal& principal);
-  HttpResponse Validate(const HttpRequest& request, const Principal& principal);
-  // Parse, reserve, call the validator (by deadline, if any), answer. Any thread.
-  HttpResponse ValidateNow(const std::string& body, const Account& account,
-                           const std::string& request_id,
-                           std::optional<ValidatePool::Deadline> deadline);
   HttpResponse Usage(const Principal& principal);
   HttpResponse Jobs(const struct RouteMatch& route, const HttpRequest& request,
                     const Principal& principal);
@@ -134,6 +130,7 @@ class Gateway final : public HttpService {
   GatewayDeps deps_;
   GatewayOptions options_;
   Authenticator auth_;
+  ValidateApi validate_;  // POST /v1/validate
   std::atomic<bool> draining_{false};
 };
 

@@ -1,0 +1,52 @@
+// POST /v1/validate's logic, as JobsApi is the job path's: check the request, reserve the quota,
+// call the validator, answer. Called by the Gateway pipeline after authentication, plan and rate
+// limit, with an already-authenticated Principal.
+//
+// The validator may be slow or hung, so with a ValidatePool the call waits on the pool, never on
+// the HTTP thread: Post() then answers a deferred response that the pool completes (or answers
+// 503 when the deadline passes first). Without a pool (unit tests) it answers on the caller's
+// thread.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "auth/authenticator.h"
+#include "clients/validate_pool.h"
+#include "clients/validator_client.h"
+#include "http/core/http_types.h"
+#include "limits/quota.h"
+
+namespace dq::gateway {
+
+struct ValidateLimits {
+  size_t max_body_bytes = 10 * 1024 * 1024;  // DQ_MAX_BODY_BYTES
+  size_t max_records = 500;                  // DQ_MAX_RECORDS
+};
+
+class ValidateApi {
+ public:
+  // pool may be null: the call then runs on the caller's thread.
+  ValidateApi(QuotaService& quota, ValidatorClient& validator, ValidatePool* pool,
+              ValidateLimits limits)
+      : quota_(quota), validator_(validator), pool_(pool), limits_(limits) {}
+
+  // 415 without a JSON content type, 413 over the body limit, 429/503 when the pool refuses;
+  // otherwise the answer of Check(), deferred when a pool is set.
+  HttpResponse Post(const HttpRequest& request, const Principal& principal);
+
+  // Parse the body, reserve its records, call the validator (by the deadline, if any) and write
+  // the answer. A failed call gives the reserved records back. Any thread.
+  HttpResponse Check(const std::string& body, const Account& account,
+                     const std::string& request_id,
+                     std::optional<ValidatePool::Deadline> deadline);
+
+ private:
+  QuotaService& quota_;
+  ValidatorClient& validator_;
+  ValidatePool* pool_;
+  ValidateLimits limits_;
+};
+
+}  // namespace dq::gateway
