@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Replaces validator/data/taxonomy-with-ids.en-US.txt with Google's current product taxonomy
-# (the values of google_product_category; validator/data/README.md). A maintainer's tool, run by
-# hand: it fetches from the internet, which the build and the service never do.
+# Puts Google's current product taxonomy (the values of google_product_category) at
+# validator/data/taxonomy-with-ids.en-US.txt, where the next build embeds it
+# (validator/data/README.md). The repository does not ship the file. A maintainer's tool, run by
+# hand before building a release: it fetches from the internet, which the build and the service
+# never do.
 #
 #   scripts/update-taxonomy.sh [URL]
 #
 # Checks before replacing anything: the first line names a version, every other line is
 # "<id> - <path>", the ids are distinct, and there are at least 5,000 categories. Prints the old
 # and the new version and the number of categories added and removed. Afterwards: rebuild, run
-# the engine tests (the taxonomy test pins the version and size: update them with the file), and
-# say in validator/data/README.md and docs/channels.md which version is shipped.
+# re-run cmake (the build looks for the file when it is configured) and rebuild; the validator's
+# start-up log and `GET /v1/issue-codes`' docs name the version then embedded.
 set -euo pipefail
 url="${1:-https://www.google.com/basepages/producttype/taxonomy-with-ids.en-US.txt}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -37,11 +39,13 @@ if [ "$count" -lt 5000 ] || [ "$count" != "$distinct" ]; then
   exit 1
 fi
 
-old_version="$(head -n 1 "$target" 2>/dev/null | sed 's/^# Google_Product_Taxonomy_Version: //')"
+old="$target"
+[ -f "$old" ] || old=/dev/null  # the first run: no file yet
+old_version="$(head -n 1 "$old" | sed 's/^# Google_Product_Taxonomy_Version: //')"
 new_version="$(head -n 1 "$tmp" | sed 's/^# Google_Product_Taxonomy_Version: //')"
-added="$(comm -13 <(tail -n +2 "$target" | cut -d' ' -f1 | sort) \
+added="$(comm -13 <(tail -n +2 "$old" | cut -d' ' -f1 | sort) \
                   <(tail -n +2 "$tmp" | cut -d' ' -f1 | sort) | wc -l)"
-removed="$(comm -23 <(tail -n +2 "$target" | cut -d' ' -f1 | sort) \
+removed="$(comm -23 <(tail -n +2 "$old" | cut -d' ' -f1 | sort) \
                     <(tail -n +2 "$tmp" | cut -d' ' -f1 | sort) | wc -l)"
 cp "$tmp" "$target"
-echo "update-taxonomy: $old_version -> $new_version, $count categories ($added ids added, $removed removed)"
+echo "update-taxonomy: ${old_version:-none} -> $new_version, $count categories ($added ids added, $removed removed)"

@@ -66,9 +66,14 @@ bool ValidatorServer::Start() {
     log::Error("could not start the operations port", {{"error", s.message()}});
     return false;
   }
-  log::Info("validator listening", {{"port", std::to_string(bound_port_)},
-                                    {"ops_port", std::to_string(ops_->port())},
-                                    {"eval_threads", std::to_string(pool_->threads())}});
+  const GoogleTaxonomy& taxonomy = ReferenceData::Default().taxonomy();
+  log::Info("validator listening",
+            {{"port", std::to_string(bound_port_)},
+             {"ops_port", std::to_string(ops_->port())},
+             {"eval_threads", std::to_string(pool_->threads())},
+             // docs/channels.md: without Google's file the category checks stand aside
+             {"google_taxonomy", taxonomy.empty() ? std::string("none (scripts/update-taxonomy.sh)")
+                                                  : taxonomy.version()}});
   return true;
 }
 

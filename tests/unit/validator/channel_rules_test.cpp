@@ -325,14 +325,14 @@ TEST(SeveralChannels, ChunksOnSeveralThreadsGiveTheOneThreadIssuesAndReadiness) 
            std::string(FieldName(i.field)) + "|" + std::to_string(i.channels) + "|" + i.message;
   };
   std::vector<Issue> serial;
-  Session one(ReferenceData::Default(), testing::MakeSpec(fields, "product", platforms));
+  Session one(testing::TestReferenceData(), testing::MakeSpec(fields, "product", platforms));
   for (const auto& r : rows) {
     std::vector<std::string_view> values(r.begin(), r.end());
     one.AddRow(values, serial);
   }
   one.Finish(serial);
   WorkerPool pool(4);
-  Session many(ReferenceData::Default(), testing::MakeSpec(fields, "product", platforms), &pool);
+  Session many(testing::TestReferenceData(), testing::MakeSpec(fields, "product", platforms), &pool);
   std::vector<Issue> parallel;
   for (size_t begin = 0; begin < rows.size(); begin += 700) {
     const size_t n = std::min<size_t>(700, rows.size() - begin);
@@ -480,10 +480,10 @@ TEST(ListingText, PlaceholderHostsAndNames) {
 
 // --- Google's taxonomy ---
 
-TEST(GoogleTaxonomy, TheShippedFile) {
-  const GoogleTaxonomy& t = GoogleTaxonomy::Default();
-  EXPECT_EQ(t.version(), "2021-09-21");
-  EXPECT_EQ(t.size(), 5595u);  // every line but the version's
+TEST(GoogleTaxonomy, FindsIdsAndPathsAndKnowsAncestors) {
+  const GoogleTaxonomy& t = testing::TestReferenceData().taxonomy();
+  EXPECT_EQ(t.version(), "excerpt for dq's tests");
+  EXPECT_EQ(t.size(), 9u);  // every line but the version's
   EXPECT_EQ(t.Find("1604"), 1604u);
   EXPECT_EQ(t.Find("Apparel & Accessories > Clothing > Shirts & Tops"), 212u);
   EXPECT_EQ(t.Find(" apparel & accessories>clothing >  shirts & tops "), 212u);
@@ -493,6 +493,40 @@ TEST(GoogleTaxonomy, TheShippedFile) {
   EXPECT_TRUE(t.IsUnder(212, GoogleTaxonomy::kClothing));
   EXPECT_TRUE(t.IsUnder(212, GoogleTaxonomy::kApparelAndAccessories));
   EXPECT_FALSE(t.IsUnder(2169, GoogleTaxonomy::kApparelAndAccessories));
+}
+
+// A build without Google's file (the repository does not ship it) calls no category unknown and
+// asks no apparel attribute: it cannot tell, and a guess would be a false alarm.
+TEST(GoogleTaxonomy, WithoutTheFileNoCategoryIsCalledUnknown) {
+  const auto none = ReferenceData::WithTaxonomy("");
+  EXPECT_TRUE(none->taxonomy().empty());
+  const std::vector<std::string> fields = {"sku", "title", "google_product_category"};
+  for (const char* category : {"999999", "212", "Home > Mugs"}) {
+    Session s(*none, testing::MakeSpec(fields, "", "search_merchant"));
+    std::vector<Issue> issues;
+    std::vector<std::string_view> row = {"S1", "Acme Shirt", category};
+    s.AddRow(row, issues);
+    s.Finish(issues);
+    for (const Issue& i : issues) {
+      EXPECT_NE(i.code, IssueCode::PLATFORM_UNKNOWN_GOOGLE_CATEGORY) << category;
+      EXPECT_FALSE(i.code == IssueCode::PLATFORM_MISSING_FIELD && i.field == Field::kColor)
+          << category;
+    }
+  }
+  // The same rows with the excerpt: 999999 is unknown, and 212 (a shirt) needs a colour.
+  Session s(testing::TestReferenceData(), testing::MakeSpec(fields, "", "search_merchant"));
+  std::vector<Issue> issues;
+  std::vector<std::string_view> unknown = {"S1", "Acme Shirt", "999999"};
+  std::vector<std::string_view> shirt = {"S2", "Acme Shirt", "212"};
+  s.AddRow(unknown, issues);
+  s.AddRow(shirt, issues);
+  s.Finish(issues);
+  EXPECT_TRUE(std::any_of(issues.begin(), issues.end(), [](const Issue& i) {
+    return i.row == 1 && i.code == IssueCode::PLATFORM_UNKNOWN_GOOGLE_CATEGORY;
+  }));
+  EXPECT_TRUE(std::any_of(issues.begin(), issues.end(), [](const Issue& i) {
+    return i.row == 2 && i.code == IssueCode::PLATFORM_MISSING_FIELD && i.field == Field::kColor;
+  }));
 }
 
 TEST(GoogleTaxonomy, ParsesItsFormat) {

@@ -504,7 +504,7 @@ TEST(MerchantCenterAcrossRows, AGroupOfAHundredThousandVariantsIsCheckedInBounde
   std::vector<std::string> fields = {"sku",       "title",        "google_product_category",
                                      "color",     "size",         "gender",
                                      "age_group", "item_group_id"};
-  Session s(ReferenceData::Default(), testing::MakeSpec(fields, "", "search_merchant"));
+  Session s(testing::TestReferenceData(), testing::MakeSpec(fields, "", "search_merchant"));
   std::vector<Issue> issues;
   for (int i = 0; i <= 100000; ++i) {
     const int v = i == 100000 ? 0 : i;

@@ -8,11 +8,16 @@
 namespace dq::validator {
 
 const ReferenceData& ReferenceData::Default() {
-  static const ReferenceData* data = new ReferenceData();  // immutable, lives until exit
+  // immutable, lives until exit
+  static const ReferenceData* data = new ReferenceData(embedded::kGoogleTaxonomy);
   return *data;
 }
 
-ReferenceData::ReferenceData() {
+std::unique_ptr<const ReferenceData> ReferenceData::WithTaxonomy(std::string_view taxonomy_text) {
+  return std::unique_ptr<const ReferenceData>(new ReferenceData(taxonomy_text));
+}
+
+ReferenceData::ReferenceData(std::string_view taxonomy_text) : taxonomy_(taxonomy_text) {
   const auto countries = nlohmann::json::parse(embedded::kIso3166Json);
   const auto currencies = nlohmann::json::parse(embedded::kIso4217Json);
   const auto& country_list = countries.at("3166-1");

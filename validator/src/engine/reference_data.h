@@ -1,13 +1,17 @@
 // Immutable lookup data the rules consult: ISO 3166-1 countries and ISO 4217 currencies (from
-// Debian's iso-codes, embedded at build time) and disposable e-mail domains (vendored CC0 list).
-// Loaded once per process; thread-safe to read.
+// Debian's iso-codes, embedded at build time), disposable e-mail domains (vendored CC0 list) and
+// Google's product taxonomy (embedded when the build found the file; empty otherwise:
+// validator/data/README.md). Loaded once per process; thread-safe to read.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
+
+#include "taxonomy.h"
 
 namespace dq::validator {
 
@@ -15,6 +19,8 @@ class ReferenceData {
  public:
   // The process-wide instance, built from the embedded data on first use.
   static const ReferenceData& Default();
+  // The embedded data with another taxonomy (a file's text; tests use an excerpt of their own).
+  static std::unique_ptr<const ReferenceData> WithTaxonomy(std::string_view taxonomy_text);
 
   // Exact, upper-case codes.
   bool IsCountryAlpha2(std::string_view code) const;
@@ -29,18 +35,22 @@ class ReferenceData {
   // domain, is on the disposable list.
   bool IsDisposableDomain(std::string_view domain) const;
 
+  // Google's product taxonomy; empty() when none was shipped with this build.
+  const GoogleTaxonomy& taxonomy() const { return taxonomy_; }
+
   size_t country_count() const { return alpha2_.size(); }
   size_t currency_count() const { return currencies_.size(); }
   size_t disposable_count() const { return disposable_.size(); }
 
  private:
-  ReferenceData();
+  explicit ReferenceData(std::string_view taxonomy_text);
 
   std::vector<std::string> storage_;  // owns the strings the sets view
   std::unordered_set<std::string_view> alpha2_;
   std::vector<std::pair<std::string_view, std::string_view>> alpha3_;  // sorted by alpha-3
   std::unordered_set<std::string_view> currencies_;
   std::unordered_set<std::string_view> disposable_;
+  GoogleTaxonomy taxonomy_;
 };
 
 }  // namespace dq::validator

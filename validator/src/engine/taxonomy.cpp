@@ -3,7 +3,6 @@
 #include <charconv>
 #include <utility>
 
-#include "embedded_data.h"
 #include "text.h"
 
 namespace dq::validator {
@@ -22,11 +21,6 @@ std::optional<uint32_t> ParseId(std::string_view s) {
 }
 
 }  // namespace
-
-const GoogleTaxonomy& GoogleTaxonomy::Default() {
-  static const GoogleTaxonomy kTaxonomy(embedded::kGoogleTaxonomy);
-  return kTaxonomy;
-}
 
 // Lower-cased ASCII, one " > " between levels, no spaces at the ends: "a>B  > c" -> "a > b > c".
 void GoogleTaxonomy::NormalizePath(std::string_view path, std::string* out_ptr) {

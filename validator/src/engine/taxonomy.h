@@ -1,7 +1,8 @@
-// Google's product taxonomy (the values of google_product_category), from the published file
-// taxonomy-with-ids.en-US.txt vendored in validator/data/ and embedded at build time
-// (validator/data/README.md says where it comes from and how scripts/update-taxonomy.sh
-// refreshes it). Pure lookups; built once per process, then read-only and thread-safe.
+// Google's product taxonomy (the values of google_product_category), parsed from Google's
+// published file taxonomy-with-ids.en-US.txt. The repository does not ship the file: a build
+// embeds it when scripts/update-taxonomy.sh has put it in validator/data/ (validator/data/README.md),
+// and ReferenceData carries it. Without it the taxonomy is empty() and the rules that need it
+// stand aside. Pure lookups; read-only and thread-safe once built.
 #pragma once
 
 #include <cstdint>
@@ -20,8 +21,6 @@ class GoogleTaxonomy {
   static constexpr uint32_t kClothing = 1604;
   static constexpr uint32_t kShoes = 187;
 
-  // The process-wide instance, from the embedded file, built on first use.
-  static const GoogleTaxonomy& Default();
   // Parses the file's text: a first line "# Google_Product_Taxonomy_Version: <version>", then one
   // "<id> - <Top> > <Sub> > ..." per line. Lines of another shape are skipped; a category whose
   // parent path is not listed before it has no parent.
@@ -34,6 +33,8 @@ class GoogleTaxonomy {
   // True when category `id` is `ancestor` or lies under it.
   bool IsUnder(uint32_t id, uint32_t ancestor) const;
 
+  // True when no category is known (no file was shipped): nothing can be judged unknown.
+  bool empty() const { return parent_.empty(); }
   const std::string& version() const { return version_; }
   size_t size() const { return parent_.size(); }
 

@@ -636,7 +636,7 @@ void CheckApparel(RowContext& ctx, std::optional<uint32_t> category) {
               [](const ChannelPack& p) { return p.size_limit; });
   CheckLength(ctx, Field::kItemGroupId, "item_group_id", ctx.value(Field::kItemGroupId),
               [](const ChannelPack& p) { return p.item_group_id_limit; });
-  const GoogleTaxonomy& taxonomy = GoogleTaxonomy::Default();
+  const GoogleTaxonomy& taxonomy = ctx.ref().taxonomy();
   const bool apparel =
       category && taxonomy.IsUnder(*category, GoogleTaxonomy::kApparelAndAccessories);
   if (apparel) {
@@ -680,19 +680,21 @@ void CheckApparel(RowContext& ctx, std::optional<uint32_t> category) {
 std::optional<uint32_t> CheckGoogleCategory(RowContext& ctx) {
   const std::string_view v = ctx.value(Field::kGoogleProductCategory);
   if (v.empty()) return std::nullopt;
-  const std::optional<uint32_t> id = GoogleTaxonomy::Default().Find(v);
+  const GoogleTaxonomy& taxonomy = ctx.ref().taxonomy();
+  const std::optional<uint32_t> id = taxonomy.Find(v);
   const ChannelMask m =
       PacksWhere(ctx.spec(), [](const ChannelPack& p) { return p.google_category; });
-  if (!id && m) {
+  // Without Google's file (not shipped with this build) no value can be called unknown.
+  if (!id && m && !taxonomy.empty()) {
     // "1604 - Apparel & Accessories > Clothing": the file's own line, id and path together.
     const size_t dash = v.find(" - ");
     const bool both = dash != std::string_view::npos && text::IsAllDigits(v.substr(0, dash)) &&
-                      GoogleTaxonomy::Default().Find(v.substr(0, dash));
+                      taxonomy.Find(v.substr(0, dash));
     ctx.ReportFor(m, IssueCode::PLATFORM_UNKNOWN_GOOGLE_CATEGORY, Field::kGoogleProductCategory,
                   both ? "google_product_category gives both an id and a path; send one of them"
                        : "google_product_category " + Quote(v.substr(0, 80)) +
                              " is not a category id or path of Google's product taxonomy " +
-                             GoogleTaxonomy::Default().version());
+                             taxonomy.version());
   }
   return id;
 }
