@@ -21,6 +21,7 @@
 #include "edge/request_head.h"
 #include "edge/text.h"
 #include "http/core/ordered_output.h"
+#include "http/pistache/pistache_head_check.h"
 
 namespace dq::gateway {
 
@@ -246,7 +247,43 @@ class ApiHandler final : public Http::Handler {
   ApiHandler(HttpService* service, HttpServer::Shared* shared)
       : service_(service), shared_(shared) {}
 
+  // Pistache's onInput turns an exception from here into its own plain-text 500: none escapes.
   void onRequest(const Http::Request& req, Http::ResponseWriter writer) override {
+    try {
+      Answer(req, writer);
+    } catch (const std::exception& e) {
+      log::Error("unhandled exception in the HTTP adapter", {{"what", e.what()}});
+      Fail(req, writer);
+    } catch (...) {
+      log::Error("unhandled exception in the HTTP adapter", {});
+      Fail(req, writer);
+    }
+  }
+
+  void onTimeout(const Http::Request& req, Http::ResponseWriter writer) override {
+    HttpRequest empty;
+    empty.request_id = NewRequestId();
+    Send(service_->TransportError(
+             empty, Status(ErrorCode::kRequestTimeout, "The request was not received in time.")),
+         empty.request_id, req.version(), writer, false);
+  }
+
+ private:
+  // An answer for a request whose handling threw; nothing may have been written yet.
+  void Fail(const Http::Request& req, Http::ResponseWriter& writer) {
+    try {
+      HttpRequest empty;
+      empty.request_id = NewRequestId();
+      Send(service_->TransportError(
+               empty, Status(ErrorCode::kInternal, "Something went wrong on our side; the "
+                                                   "request id is " + empty.request_id + ".")),
+           empty.request_id, req.version(), writer, false);
+    } catch (...) {
+      if (auto peer = writer.peer()) ::shutdown(peer->fd(), SHUT_RDWR);  // no answer: cut
+    }
+  }
+
+  void Answer(const Http::Request& req, Http::ResponseWriter& writer) {
     const auto start = std::chrono::steady_clock::now();
     HttpRequest request;
     try {
@@ -290,15 +327,6 @@ class ApiHandler final : public Http::Handler {
                                     std::chrono::steady_clock::now() - start, false});
   }
 
-  void onTimeout(const Http::Request& req, Http::ResponseWriter writer) override {
-    HttpRequest empty;
-    empty.request_id = NewRequestId();
-    Send(service_->TransportError(
-             empty, Status(ErrorCode::kRequestTimeout, "The request was not received in time.")),
-         empty.request_id, req.version(), writer, false);
-  }
-
- private:
   static std::string NewRequestId() { return RequestIdFor(HttpRequest{}); }
   HttpService* service_;
   HttpServer::Shared* shared_;
@@ -355,6 +383,10 @@ class PeerTransport final : public edge::EdgeTransport, public OutputSink {
     if (!has_body_) return std::nullopt;
     has_body_ = false;
     return std::move(body_);
+  }
+  // What Pistache's parser would refuse (and answer in plain text) is refused by the edge.
+  Status CheckHead(std::string_view block, const edge::RequestHead& head) override {
+    return PistacheHeadVerdict(block, head);
   }
   void SendRaw(std::string bytes) override { output_.Write(*this, bytes); }
   void SendAndClose(const HttpResponse& response, const std::string& request_id) override {
@@ -658,7 +690,14 @@ Status HttpServer::Start() {
                     .maxRequestSize(options_.limits.max_request_body +
                                     options_.limits.max_header_bytes + (1 << 16))
                     .flags(Tcp::Options::ReuseAddr)
-                    .keepaliveTimeout(std::chrono::seconds(75));
+                    .keepaliveTimeout(std::chrono::seconds(75))
+                    // Pistache's own header and body clocks (60 s by default) answer a plain-text
+                    // 408 to any connection whose parser has waited that long: an upload the edge
+                    // is still collecting, or a request whose deferred answer is being worked on.
+                    // The edge judges slowness itself (JSON 408): Pistache's clocks are put out
+                    // of the way.
+                    .headerTimeout(std::chrono::hours(24 * 365))
+                    .bodyTimeout(std::chrono::hours(24 * 365));
     endpoint_->init(opts);
     endpoint_->setHandler(std::make_shared<GuardHandler>(&service_, shared_.get()));
     endpoint_->serveThreaded();
