@@ -105,7 +105,9 @@ def cases(key):
         out.append((name, raw))
 
     def get(path=b"/v1/usage", headers=b"", method=b"GET", version=b"HTTP/1.1", auth=True):
-        return (method + b" " + path + b" " + version + b"\r\nHost: 127.0.0.1\r\n" +
+        own_host = headers.lower().startswith(b"host:")  # the case is the Host header itself
+        return (method + b" " + path + b" " + version + b"\r\n" +
+                (b"" if own_host else b"Host: 127.0.0.1\r\n") +
                 (b"X-API-Key: " + k + b"\r\n" if auth else b"") + headers + b"\r\n")
 
     def post(path, body, headers=b"", auth=True, method=b"POST"):
@@ -410,7 +412,8 @@ def judge(answer):
 
 
 def head_checks(port, key):
-    """HEAD on every GET route answers GET's status (never 405), without a body."""
+    """HEAD on every GET route answers GET's status (never 405), without a body; both end the
+    connection after an answer that says Connection: close."""
     problems = []
     paths = ["/healthz", "/readyz", "/v1/usage", "/v1/jobs", "/v1/jobs/00000000-0000-4000-8000-"
              "000000000000", "/v1/jobs/00000000-0000-4000-8000-000000000000/summary",
@@ -428,7 +431,8 @@ def head_checks(port, key):
             while True:
                 try:
                     chunk = s.recv(65536)
-                except OSError:
+                except OSError as e:
+                    problems.append(f"{method} {path}: not closed after Connection: close ({e})")
                     break
                 if not chunk:
                     break

@@ -107,14 +107,17 @@ void EdgeConnection::OnData(std::string_view data, int64_t now_ms) {
       if (!n.ok()) return Refuse(n.status());
       take = *n;
       done = chunked_.done();
-      body_seen_ += take;
+      // Counted as forwarded (what Pistache holds): bare LFs made CRLF can make it longer than
+      // what was read, never by more than two bytes a chunk.
+      const size_t held = std::max(take, forward.size());
+      body_seen_ += held;
       if (body_seen_ > limits_.max_request_body) {
         return Refuse(Status(ErrorCode::kPayloadTooLarge,
                              "The request body is larger than " +
                                  std::to_string(limits_.max_request_body) +
                                  " bytes, the most this server accepts."));
       }
-      if (!Reserve(take * kChunkedCopies)) return;
+      if (!Reserve(held * kChunkedCopies)) return;
     } else {
       take = std::min(body_left_, data.size());
       body_left_ -= take;

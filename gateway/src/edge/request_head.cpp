@@ -21,6 +21,18 @@ bool IsToken(std::string_view s) {
   return true;
 }
 
+// Headers a request may carry once: Host (RFC 9112 requires a 400 for two), and those whose
+// value the gateway acts on, where two would leave it to the HTTP library which one counts.
+bool IsSingleton(std::string_view lower_name) {
+  static constexpr std::string_view kOnce[] = {"host", "x-api-key", "authorization",
+                                               "content-type", "content-encoding",
+                                               "x-csrf-token", "idempotency-key"};
+  for (std::string_view n : kOnce) {
+    if (n == lower_name) return true;
+  }
+  return false;
+}
+
 int HexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -124,6 +136,10 @@ Result<RequestHead> ParseRequestHead(std::string_view block) {
       head.framing = RequestHead::Framing::kChunked;
     } else if (name == "expect") {
       head.expect_continue = EqualsIgnoreCase(value, "100-continue");
+    }
+    if (IsSingleton(name) && head.Header(name) != nullptr) {
+      return Bad("The request has more than one " + std::string(h.substr(0, colon)) +
+                 " header.");
     }
     head.headers.emplace_back(std::move(name), std::move(value));
   }

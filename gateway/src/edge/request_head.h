@@ -48,8 +48,9 @@ class HeadScanner {
 
 // Parses a complete header block (request line through the blank line). Errors:
 // kInvalidRequest naming what is wrong (bad request line, a control character or space in the
-// target, header line without a colon, a control character in a header value, conflicting
-// Content-Length, an unsupported Transfer-Encoding).
+// target, header line without a colon, a control character in a header value, a second Host,
+// X-API-Key, Authorization, Content-Type, Content-Encoding, X-CSRF-Token or Idempotency-Key,
+// conflicting Content-Length, an unsupported Transfer-Encoding).
 Result<RequestHead> ParseRequestHead(std::string_view block);
 
 // `block` (a head ParseRequestHead accepted) with every Content-Length value replaced by 0: the

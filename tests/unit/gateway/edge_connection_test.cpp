@@ -271,6 +271,17 @@ TEST_F(EdgeConnectionTest, ControlCharactersInAHeaderValueAre400NamingTheHeader)
   EXPECT_EQ(head.status().message(), "The value of the X-Thing header contains a control character.");
 }
 
+TEST(ParseRequestHeadTest, RefusesASecondKeyHostOrContentType) {
+  auto two_keys = ParseRequestHead("GET / HTTP/1.1\r\nX-API-Key: a\r\nx-api-key: b\r\n\r\n");
+  ASSERT_FALSE(two_keys.ok());
+  EXPECT_EQ(two_keys.status().message(), "The request has more than one x-api-key header.");
+  EXPECT_FALSE(ParseRequestHead("GET / HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n").ok());
+  EXPECT_FALSE(ParseRequestHead("POST / HTTP/1.1\r\nContent-Type: a/b\r\n"
+                                "Content-Type: c/d\r\n\r\n").ok());
+  // Lists may repeat.
+  EXPECT_TRUE(ParseRequestHead("GET / HTTP/1.1\r\nAccept: a/b\r\nAccept: c/d\r\n\r\n").ok());
+}
+
 TEST_F(EdgeConnectionTest, ALineEndingInLfAloneIsRefusedAtOnce) {
   auto c = Make();
   c.OnData("GET / HTTP/1.1\nHost: a\n", 0);  // the head has not ended, yet is answered

@@ -15,7 +15,7 @@ Status Verdict(const std::string& block) {
 }
 
 std::string With(const std::string& header) {
-  return "GET /v1/usage HTTP/1.1\r\nHost: 127.0.0.1\r\n" + header + "\r\n\r\n";
+  return "GET /v1/usage HTTP/1.1\r\n" + header + "\r\n\r\n";
 }
 
 TEST(PistacheHeadVerdictTest, AcceptsOrdinaryHeads) {

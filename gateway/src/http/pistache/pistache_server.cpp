@@ -171,6 +171,21 @@ void Defer(const std::shared_ptr<Tcp::Peer>& peer, HttpResponse::Send* send,
            const std::string& request_id, Http::Version version, bool keep_alive,
            bool head_only);
 
+// An answer that said "Connection: close" is followed by the end of the connection's output,
+// once everything before it is written (an empty write through Pistache's queue completes after
+// whatever waits there): the client reads the answer, then the end, and need not wait for a
+// timeout. Pistache 0.0.5 itself keeps such a socket open.
+void CloseAfterAnswer(const std::shared_ptr<Tcp::Peer>& peer) {
+  std::weak_ptr<Tcp::Peer> weak = peer;
+  const int fd = peer->fd();
+  peer->send(RawBuffer(std::string(), 0))
+      .then(
+          [weak, fd](ssize_t) {
+            if (weak.lock()) ::shutdown(fd, SHUT_WR);
+          },
+          [](std::exception_ptr) {});
+}
+
 void Send(const HttpResponse& r, const std::string& request_id, Http::Version version,
           Http::ResponseWriter& writer, bool keep_alive = true, bool head_only = false) {
   auto peer = writer.peer();
@@ -181,6 +196,7 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::Version ve
     const std::string head = ResponseHead(r, request_id, version, keep_alive, !r.body_producer);
     if (WriteAnswer(peer, head, {})) {
       peer->setIdle(true);
+      if (!keep_alive) CloseAfterAnswer(peer);
       return;
     }
   }
@@ -188,6 +204,7 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::Version ve
     const std::string head = ResponseHead(r, request_id, version, keep_alive);
     if (WriteAnswer(peer, head, r.body)) {
       peer->setIdle(true);  // as Pistache's writer does once it has sent: the keep-alive clock
+      if (!keep_alive) CloseAfterAnswer(peer);
       return;
     }
     // No connection state (cannot happen behind the guard): Pistache's writer, as below.
@@ -208,6 +225,7 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::Version ve
   }
   if (!r.body_producer) {
     writer.send(static_cast<Http::Code>(r.status), r.body);
+    if (!keep_alive) CloseAfterAnswer(peer);
     return;
   }
   // A streamed body: chunked transfer encoding, one chunk per piece, each sent as it is made.
@@ -233,6 +251,7 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::Version ve
   }
   stream.ends();
   peer->setIdle(true);  // as for any other answer: the keep-alive clock, not a request's
+  if (!keep_alive) CloseAfterAnswer(peer);
 }
 
 // Complete requests: Pistache parsed them (after the edge let them through).
@@ -580,9 +599,10 @@ void Defer(const std::shared_ptr<Tcp::Peer>& peer, HttpResponse::Send* send,
     // after whatever of the answer waits there: the place to read on.
     p->send(RawBuffer(std::string(), 0))
         .then(
-            [weak](ssize_t) {
+            [weak, keep_alive](ssize_t) {
               auto again = weak.lock();
               if (!again) return;
+              if (!keep_alive) ::shutdown(again->fd(), SHUT_WR);  // as CloseAfterAnswer
               again->setIdle(true);  // as after any answer: the keep-alive clock
               if (auto s = StateOf(again); s && s->transport) s->transport->Resume(again);
             },
