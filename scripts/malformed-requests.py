@@ -297,7 +297,8 @@ def cases(key):
                b"chunked\r\nTransfer-Encoding: chunked", b"", b"\xff"]:
         add(b"Transfer-Encoding: " + te[:20],
             b"POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: " + k +
-            b"\r\nContent-Type: application/json\r\nTransfer-Encoding: " + te + b"\r\n\r\n0\r\n\r\n")
+            b"\r\nContent-Type: application/json\r\nTransfer-Encoding: " + te +
+            b"\r\n\r\n0\r\n\r\n")
     for name, c in [
             (b"bad hex", b"zz\r\n{}\r\n0\r\n\r\n"),
             (b"extension", b"2;name=value\r\n{}\r\n0\r\n\r\n"),
@@ -490,8 +491,8 @@ def main():
         elapsed = time.time() - started
         if stack is not None and not stack.alive():
             failures.append((b"stack", ["a service died"]))
-        summary = ", ".join(f"{s}: {n}" for s, n in sorted(statuses.items(),
-                                                            key=lambda x: (x[0] is None, x[0] or 0)))
+        order = sorted(statuses.items(), key=lambda x: (x[0] is None, x[0] or 0))
+        summary = ", ".join(f"{s}: {n}" for s, n in order)
         print(f"{len(all_cases)} malformed requests in {elapsed:.1f} s: {non_json} non-JSON, "
               f"{server_errors} 5xx, {len(failures)} with a problem (statuses {summary}); "
               f"HEAD on {n_heads} GET routes: {len(head_problems)} problems")

@@ -2,8 +2,8 @@
 //   {"error": "<code>", "message": "<sentence>", "details": [{"field": ..., "message": ...}],
 //    "request_id": "<id>"}
 // members in that order, with the HTTP status that belongs to the code. The request id is set
-// last, as a member of the object (AddRequestId), by whoever finishes the answer. 503 and 429 carry Retry-After; 405 carries Allow
-// (set by the caller, which knows the allowed methods).
+// last, as a member of the object (AddRequestId), by whoever finishes the answer. 503 and 429
+// carry Retry-After; 405 carries Allow (set by the caller, which knows the allowed methods).
 #pragma once
 
 #include <nlohmann/json.hpp>
