@@ -66,3 +66,65 @@ TEST(PistacheHeadVerdictTest, RefusesMethodsPistacheDoesNotKnow) {
 
 }  // namespace
 }  // namespace dq::gateway
+
+#include <pistache/http.h>
+
+namespace dq::gateway {
+namespace {
+
+// What Pistache's whole request parser makes of a head, as the edge forwards it.
+bool PistacheAccepts(const std::string& block) {
+  const std::string bare = edge::HeadWithoutBody(block);
+  Pistache::Http::Private::ParserImpl<Pistache::Http::Request> parser(bare.size() + 1);
+  try {
+    parser.feed(bare.data(), bare.size());
+    parser.parse();
+  } catch (const std::exception&) {
+    return false;
+  }
+  return true;
+}
+
+TEST(PistacheHeadVerdictTest, AgreesWithPistachesWholeParser) {
+  const char* headers[] = {
+      "Date: notadate", "Date: ", "Date: Sun, 06 Nov 1994 08:49:37 GMT",
+      "Date: Sunday, 06-Nov-94 08:49:37 GMT", "Date: Sun Nov  6 08:49:37 1994",
+      "Date: 2026-11-26T10:00:00Z", "Date:\tSun, 06 Nov 1994 08:49:37 GMT",
+      "Date: Sun, 06 Nov 1994 08:49:37 GMT  ", "DATE: notadate",
+      "Cache-Control: max-age=abc", "Cache-Control: max-age=", "Cache-Control: max-age",
+      "Cache-Control: max-age=99999999999999999999999", "Cache-Control: max-age=-1",
+      "Cache-Control: no-cache,", "Cache-Control: ,,,", "Cache-Control: s-maxage=x",
+      "Cache-Control: bogus-directive", "cache-control: no-cache, max-age=0",
+      "Accept: ;;;", "Accept: text/html;q=abc", "Accept: */*;q=", "Accept: /", "Accept: text",
+      "Accept: a/b/c", "Accept: \xff/\xfe", "Accept: application/json, text/*;q=0.5",
+      "Connection: bogus", "Connection: ", "Connection: close, upgrade",
+      "Expect: 100-continue", "Expect: bogus", "Expect: ",
+      "Host: ", "Host: a:b:c", "Host: [::1", "Host: [::1]:80", "Host: example.com:99999999",
+      "Host: \xff\xfe", "Host: exa mple.com", "Host: example.com:",
+      "Authorization: Basic !!!", "Authorization: Basic", "Authorization: Bearer x",
+      "User-Agent: \xff\xfe", "Content-Type: ", "Content-Type: application",
+      "Content-Type: /", "Content-Type: application/json; charset=",
+      "Content-Type: application/json; =;;=", "Content-Type: \xff/\xfe",
+      "Content-Type: multipart/form-data", "Content-Encoding: bogus", "Content-Encoding: ",
+      "Cookie: c", "Cookie: a=b; c", "Cookie: a=b;;c=d", "Cookie: =b", "Cookie: \xff=\xfe; ;;=;",
+      "Set-Cookie: c", "Set-Cookie: a=b; Max-Age=abc", "Set-Cookie: a=b; Expires=never",
+      "Location: \xff", "Server: \xff", "Allow: GET, x", "Access-Control-Allow-Origin: *",
+      "X-Request-Id: \xff\xfe",
+  };
+  int refused = 0;
+  for (const char* header : headers) {
+    for (const std::string& method : {std::string("GET"), std::string("POST")}) {
+      const std::string block = method + " /v1/usage?a=1&b HTTP/1.1\r\n" + header +
+                                (method == "POST" ? "\r\nContent-Length: 5" : "") + "\r\n\r\n";
+      auto head = edge::ParseRequestHead(block);
+      if (!head.ok()) continue;  // the edge refuses it itself
+      const bool ours = PistacheHeadVerdict(block, *head).ok();
+      EXPECT_EQ(ours, PistacheAccepts(block)) << block;
+      refused += ours ? 0 : 1;
+    }
+  }
+  EXPECT_GT(refused, 20);  // the list does exercise refusals
+}
+
+}  // namespace
+}  // namespace dq::gateway

@@ -14,10 +14,12 @@
 namespace dq::gateway {
 
 // OK when Pistache's parser accepts `block` (a head the edge's ParseRequestHead accepted, which
-// is `head`), with its Content-Length zeroed as the edge forwards it. Otherwise kInvalidRequest
-// naming what Pistache would refuse: a method it does not know, the header whose value its typed
-// parser rejects (Date, Cache-Control, Host, Accept, Content-Type, Cookie, ...), or the head
-// as a whole. Never throws.
+// is `head`). Otherwise kInvalidRequest naming what Pistache would refuse: a method it does not
+// know, or the header whose value its typed parser rejects (Date, Cache-Control, Host, Accept,
+// Content-Type, Cookie, ...). Runs the parts of Pistache's parser that can refuse such a head,
+// with Pistache's own code, on the bytes in place. `block` must be followed by a NUL (the
+// contents of a std::string are), as Pistache's buffer is by more bytes: some of its type
+// parsers read a value as a C string. Never throws.
 Status PistacheHeadVerdict(std::string_view block, const edge::RequestHead& head);
 
 }  // namespace dq::gateway
