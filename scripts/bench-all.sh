@@ -47,6 +47,7 @@ STEPS=(
   "limiter-4|$BUILD/bench/limiter_bench 40000 4"
   "notifier|$BUILD/bench/notifier_bench"
   "hostile|python3 scripts/hostile-load.py --build $BUILD"
+  "malformed|python3 scripts/malformed-requests.py --build $BUILD"
   "fuzz|FUZZ_SECONDS=20 scripts/fuzz.sh"
 )
 

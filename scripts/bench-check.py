@@ -135,6 +135,15 @@ def hostile_tenant(run):
         "a restart" if v["restarts"] else "no restart")
 
 
+def malformed(run):
+    text = log(run, "malformed")
+    m = search(r"^(\d+) malformed requests in [0-9.]+ s: (\d+) non-JSON, (\d+) 5xx, (\d+) with a "
+               r"problem", text, "no malformed requests line")
+    n, non_json, server, bad = (int(g) for g in m.groups())
+    return (n, non_json, server, bad), "%d non-JSON, %d 5xx among %d (%d with any problem)" % (
+        non_json, server, n, bad)
+
+
 def files(bench):
     def read(run):
         mib = counter(log(run, "files"), bench, "bytes_per_second") / 1e6  # MiB/s as printed
@@ -206,6 +215,8 @@ GOALS = [
      hostile_tenant,
      lambda v: v["answered"] == v["sent"] > 0 and v["p99"] <= 250 and v["refused"] == 0
      and not v["restarts"], False),
+    ("36", "0 non-JSON and 0 5xx answers among the malformed requests", malformed,
+     lambda v: v[0] >= 200 and v[1] == 0 and v[2] == 0 and v[3] == 0, False),
     ("17", "XLSX read >= 50 MB/s of sheet XML", files("BM_XlsxRead"), lambda v: v >= 50, False),
     ("17", "gzip >= 200 MB/s of output", files("BM_Gunzip"), lambda v: v >= 200, False),
     ("31", "XML feed read >= 100 MB/s of feed", files("BM_XmlRead"), lambda v: v >= 100, False),

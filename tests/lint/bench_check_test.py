@@ -65,6 +65,8 @@ paced 1000/s for 5 s: 5000/5000 delivered; XADD->receipt p50 0.22 ms, p99 0.35 m
 good tenant: 886/886 answered 200 (100.0 %), p99 11 ms, max 311 ms, refused writes (503/OOM) 0
 processes alive at the end (no restart): {'redis': True, 'validator': True, 'gateway': True}
 """,
+    "21-malformed": """200 malformed requests in 1.0 s: 0 non-JSON, 0 5xx, 0 with a problem (statuses 200: 48, 400: 130, 404: 9, 405: 7, 413: 3, 415: 2, 431: 1); HEAD on 13 GET routes: 0 problems
+""",
 }
 
 
@@ -131,6 +133,17 @@ class BenchCheckTest(unittest.TestCase):
             code, out = run_changed("20-hostile", old, new)
             self.assertEqual(code, 1, new)
             self.assertIn("**NOT MET**", row(out, "Good tenant"))
+
+    def test_a_non_json_or_5xx_answer_fails_the_malformed_requests_goal(self):
+        code, out = run(LOGS)
+        self.assertIn("0 non-JSON, 0 5xx among 200 (0 with any problem) | met",
+                      row(out, "malformed requests"))
+        for old, new in [("0 non-JSON, 0 5xx, 0 with", "1 non-JSON, 0 5xx, 1 with"),
+                         ("0 non-JSON, 0 5xx, 0 with", "0 non-JSON, 2 5xx, 2 with"),
+                         ("200 malformed", "199 malformed")]:
+            code, out = run_changed("21-malformed", old, new)
+            self.assertEqual(code, 1, new)
+            self.assertIn("**NOT MET**", row(out, "malformed requests"))
 
     def test_the_slower_engine_figure_counts(self):
         code, out = run_changed("02-engine-files", "1019.7k/s", "980k/s")

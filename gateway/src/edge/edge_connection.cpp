@@ -20,7 +20,8 @@ EdgeConnection::EdgeConnection(EdgeTransport& transport, HttpService& service,
       budget_(budget),
       limits_(limits),
       proxies_(proxies),
-      peer_(std::move(peer)) {
+      peer_(std::move(peer)),
+      chunked_(limits.max_request_body) {
   progress_.since_ms = now_ms;
 }
 
@@ -69,7 +70,7 @@ void EdgeConnection::RequestDone(int64_t now_ms) {
   state_ = State::kHead;
   parsed_ = false;
   body_seen_ = 0;
-  chunked_ = ChunkedBodyTracker();
+  chunked_ = ChunkedBodyTracker(limits_.max_request_body);
   progress_ = Progress{false, now_ms, 0};
 }
 
@@ -78,6 +79,11 @@ void EdgeConnection::OnData(std::string_view data, int64_t now_ms) {
     if (!progress_.in_request) progress_ = Progress{true, now_ms, 0};
     if (state_ == State::kHead) {
       const size_t end = scanner_.Feed(data);
+      if (end == HeadScanner::kBareLf) {
+        return Refuse(Status(ErrorCode::kInvalidRequest,
+                             "A line of the request head ends with LF alone; HTTP/1.1 lines "
+                             "end with CRLF."));
+      }
       const size_t take = end == HeadScanner::kNotYet ? data.size() : end;
       progress_.bytes += take;
       if (head_.size() + take > limits_.max_header_bytes) {
@@ -95,19 +101,23 @@ void EdgeConnection::OnData(std::string_view data, int64_t now_ms) {
     // The body.
     size_t take = 0;
     bool done = false;
+    std::string forward;
     if (current_.framing == RequestHead::Framing::kChunked) {
-      auto n = chunked_.Feed(data);
+      auto n = chunked_.Feed(data, &forward);
       if (!n.ok()) return Refuse(n.status());
       take = *n;
       done = chunked_.done();
-      body_seen_ += take;
+      // Counted as forwarded (what Pistache holds): bare LFs made CRLF can make it longer than
+      // what was read, never by more than two bytes a chunk.
+      const size_t held = std::max(take, forward.size());
+      body_seen_ += held;
       if (body_seen_ > limits_.max_request_body) {
         return Refuse(Status(ErrorCode::kPayloadTooLarge,
                              "The request body is larger than " +
                                  std::to_string(limits_.max_request_body) +
                                  " bytes, the most this server accepts."));
       }
-      if (!Reserve(take * kChunkedCopies)) return;
+      if (!Reserve(held * kChunkedCopies)) return;
     } else {
       take = std::min(body_left_, data.size());
       body_left_ -= take;
@@ -124,7 +134,7 @@ void EdgeConnection::OnData(std::string_view data, int64_t now_ms) {
       continue;
     }
     progress_.bytes += take;
-    transport_.Forward(data.substr(0, take));
+    if (!forward.empty()) transport_.Forward(forward);
     data.remove_prefix(take);
     if (done) RequestDone(now_ms);
   }
@@ -135,6 +145,10 @@ void EdgeConnection::HeadComplete(int64_t now_ms) {
   if (!head.ok()) return Refuse(head.status());
   current_ = std::move(*head);
   parsed_ = true;
+  // What the HTTP parser behind the edge would refuse is refused here, with the JSON contract.
+  if (Status verdict = transport_.CheckHead(head_, current_); !verdict.ok()) {
+    return Refuse(verdict);
+  }
 
   std::optional<size_t> body;
   if (current_.framing == RequestHead::Framing::kLength) body = current_.content_length;

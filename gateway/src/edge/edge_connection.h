@@ -38,6 +38,14 @@ class EdgeTransport {
     Forward(head);
     Forward(body);
   }
+  // The HTTP parser's verdict on a head the edge has parsed and accepted, before any byte of it
+  // is forwarded: a failed Status is answered by the edge (JSON, Connection: close) instead of
+  // by the parser. The default accepts every head.
+  virtual Status CheckHead(std::string_view block, const RequestHead& head) {
+    (void)block;
+    (void)head;
+    return Status::Ok();
+  }
   // Writes raw bytes to the client (the interim "100 Continue").
   virtual void SendRaw(std::string bytes) = 0;
   // Writes the edge's own answer; the connection is closed once it is written.

@@ -21,6 +21,18 @@ bool IsToken(std::string_view s) {
   return true;
 }
 
+// Headers a request may carry once: Host (RFC 9112 requires a 400 for two), and those whose
+// value the gateway acts on, where two would leave it to the HTTP library which one counts.
+bool IsSingleton(std::string_view lower_name) {
+  static constexpr std::string_view kOnce[] = {"host", "x-api-key", "authorization",
+                                               "content-type", "content-encoding",
+                                               "x-csrf-token", "idempotency-key"};
+  for (std::string_view n : kOnce) {
+    if (n == lower_name) return true;
+  }
+  return false;
+}
+
 int HexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -51,6 +63,8 @@ size_t HeadScanner::Feed(std::string_view data) {
         matched_ = 0;
         return i + 1;
       }
+    } else if (c == '\n') {
+      return kBareLf;  // not after a CR (that would have matched)
     } else {
       matched_ = c == '\r' ? 1 : 0;
     }
@@ -75,8 +89,12 @@ Result<RequestHead> ParseRequestHead(std::string_view block) {
   if (head.version != "HTTP/1.1" && head.version != "HTTP/1.0") {
     return Bad("The request line is not a valid HTTP/1.0 or HTTP/1.1 request line.");
   }
-  if (head.target.find(' ') != std::string::npos || head.target.empty()) {
-    return Bad("The request target is malformed.");
+  if (head.target.empty()) return Bad("The request target is malformed.");
+  for (char c : head.target) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u <= 0x20 || u == 0x7f) {
+      return Bad("The request target contains a space or a control character.");
+    }
   }
 
   bool have_length = false;
@@ -93,6 +111,13 @@ Result<RequestHead> ParseRequestHead(std::string_view block) {
     }
     std::string name = Lower(h.substr(0, colon));
     std::string value(Trim(h.substr(colon + 1)));
+    for (char c : value) {
+      const auto u = static_cast<unsigned char>(c);
+      if ((u < 0x20 && c != '\t') || u == 0x7f) {
+        return Bad("The value of the " + std::string(h.substr(0, colon)) +
+                   " header contains a control character.");
+      }
+    }
     if (name == "content-length") {
       if (value.empty() || value.size() > 15 ||
           value.find_first_not_of("0123456789") != std::string::npos) {
@@ -111,6 +136,10 @@ Result<RequestHead> ParseRequestHead(std::string_view block) {
       head.framing = RequestHead::Framing::kChunked;
     } else if (name == "expect") {
       head.expect_continue = EqualsIgnoreCase(value, "100-continue");
+    }
+    if (IsSingleton(name) && head.Header(name) != nullptr) {
+      return Bad("The request has more than one " + std::string(h.substr(0, colon)) +
+                 " header.");
     }
     head.headers.emplace_back(std::move(name), std::move(value));
   }
@@ -143,7 +172,7 @@ std::string HeadWithoutBody(std::string_view block) {
   return out;
 }
 
-Result<size_t> ChunkedBodyTracker::Feed(std::string_view data) {
+Result<size_t> ChunkedBodyTracker::Feed(std::string_view data, std::string* forward) {
   constexpr size_t kMaxLine = 4096;
   size_t i = 0;
   while (i < data.size() && state_ != State::kDone) {
@@ -153,22 +182,32 @@ Result<size_t> ChunkedBodyTracker::Feed(std::string_view data) {
       case State::kExtension:
         if (++line_ > kMaxLine) return Bad("A chunk-size line is too long.");
         if (c == '\n') {
-          if (digits_ == 0) return Bad("A chunk has no size.");
+          if (digits_.empty()) return Bad("A chunk has no size.");
+          forward->append(digits_);
+          forward->append("\r\n");
           line_ = 0;
-          digits_ = 0;
+          digits_.clear();
           state_ = size_ == 0 ? State::kTrailerStart : State::kData;
         } else if (state_ == State::kSize && HexDigit(c) >= 0) {
-          if (++digits_ > 15) return Bad("A chunk size is too large.");
+          if (digits_.size() >= 15) return Bad("A chunk size is too large.");
+          digits_.push_back(c);
           size_ = size_ * 16 + static_cast<size_t>(HexDigit(c));
+          if (total_ + size_ > max_body_) {
+            return Status(ErrorCode::kPayloadTooLarge,
+                          "The request body is larger than " + std::to_string(max_body_) +
+                              " bytes, the most this server accepts.");
+          }
         } else if (c == ';' || c == '\r' || c == ' ' || c == '\t') {
           state_ = State::kExtension;
         } else if (state_ == State::kSize) {
           return Bad("A chunk size is not hexadecimal.");
         }
+        if (c == '\n') total_ += size_;
         ++i;
         break;
       case State::kData: {
         const size_t take = std::min(size_, data.size() - i);
+        forward->append(data.substr(i, take));
         size_ -= take;
         i += take;
         if (size_ == 0) state_ = State::kDataCr;
@@ -178,6 +217,7 @@ Result<size_t> ChunkedBodyTracker::Feed(std::string_view data) {
         if (c == '\r') {
           state_ = State::kDataLf;
         } else if (c == '\n') {
+          forward->append("\r\n");
           state_ = State::kSize;
         } else {
           return Bad("A chunk is longer than its size.");
@@ -186,6 +226,7 @@ Result<size_t> ChunkedBodyTracker::Feed(std::string_view data) {
         break;
       case State::kDataLf:
         if (c != '\n') return Bad("A chunk is longer than its size.");
+        forward->append("\r\n");
         state_ = State::kSize;
         ++i;
         break;

@@ -46,12 +46,11 @@ Status Invalid(const std::string& field, const std::string& message) {
 
 HttpResponse CheckTypesDoNotFit(const std::string& message,
                                 const std::vector<std::pair<std::string, std::string>>& mapping) {
-  // Written here, not as an ErrorCode: the answer also lists the check types that fit. The keys
-  // sort after "error", so the body still starts with it (AddRequestId looks for that).
-  json body = {{"error", "check_types_do_not_fit"},
-               {"message", message},
-               {"fits", ingest::FittingCheckTypes(mapping)}};
-  return JsonResponse(400, DumpJson(body));
+  // Written here, not as an ErrorCode: the answer also lists the check types that fit.
+  nlohmann::ordered_json body = {{"error", "check_types_do_not_fit"},
+                                 {"message", message},
+                                 {"fits", ingest::FittingCheckTypes(mapping)}};
+  return ErrorBodyResponse(400, std::move(body));
 }
 
 namespace {

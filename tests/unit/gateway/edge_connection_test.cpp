@@ -201,7 +201,9 @@ TEST_F(EdgeConnectionTest, MalformedHeadsAre400) {
                           "POST / HTTP/1.1\r\nContent-Length: x\r\n\r\n",
                           "POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
                           "POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n",
-                          "GET / HTTP/1.1\r\nno colon here\r\n\r\n"}) {
+                          "GET / HTTP/1.1\r\nno colon here\r\n\r\n",
+                          "GET /a\x01b HTTP/1.1\r\n\r\n", "GET /a\x7f HTTP/1.1\r\n\r\n",
+                          "GET / HTTP/1.1\r\nHost: a\rb: c\r\n\r\n"}) {
     FakeTransport t;
     EdgeConnection c(t, service_, budget_, limits_, proxies_, "192.0.2.7", 0);
     c.OnData(bad, 0);
@@ -222,7 +224,8 @@ TEST_F(EdgeConnectionTest, AChunkedBodyIsAdmittedFirstAndFollowedToItsEnd) {
   EXPECT_FALSE(service_.last_size.has_value());
   EXPECT_GT(budget_.in_use(), 0u);
   c.OnData(body.substr(7) + next, 0);
-  EXPECT_EQ(transport_.forwarded, head + body + next);
+  // The chunk extension and the trailer are not forwarded: Pistache's parser reads neither.
+  EXPECT_EQ(transport_.forwarded, head + "5\r\nhello\r\n3\r\nabc\r\n0\r\n" + next);
   EXPECT_EQ(budget_.in_use(), 0u);
   EXPECT_FALSE(c.progress().in_request);
 }
@@ -252,6 +255,91 @@ TEST_F(EdgeConnectionTest, TheRequestIdIsTheClientsWhenSane) {
   EXPECT_EQ(transport_.closed_request_id, "abc-123");
 }
 
+TEST_F(EdgeConnectionTest, ControlCharactersInAHeaderValueAre400NamingTheHeader) {
+  auto c = Make();
+  c.OnData(std::string("GET / HTTP/1.1\r\nX-Thing: a\0b\r\n\r\n", 32), 0);
+  ASSERT_TRUE(transport_.closed_with.has_value());
+  EXPECT_EQ(transport_.closed_with->status, 400);
+  EXPECT_TRUE(transport_.forwarded.empty());
+  FakeTransport t;
+  EdgeConnection tab(t, service_, budget_, limits_, proxies_, "192.0.2.7", 0);
+  tab.OnData("GET / HTTP/1.1\r\nX-Thing: a\tb\r\n\r\n", 0);  // a tab is allowed
+  EXPECT_FALSE(t.closed_with.has_value());
+  EXPECT_EQ(t.forwarded, "GET / HTTP/1.1\r\nX-Thing: a\tb\r\n\r\n");
+  auto head = ParseRequestHead(std::string("GET / HTTP/1.1\r\nX-Thing: a\x1b\r\n\r\n"));
+  ASSERT_FALSE(head.ok());
+  EXPECT_EQ(head.status().message(), "The value of the X-Thing header contains a control character.");
+}
+
+TEST(ParseRequestHeadTest, RefusesASecondKeyHostOrContentType) {
+  auto two_keys = ParseRequestHead("GET / HTTP/1.1\r\nX-API-Key: a\r\nx-api-key: b\r\n\r\n");
+  ASSERT_FALSE(two_keys.ok());
+  EXPECT_EQ(two_keys.status().message(), "The request has more than one x-api-key header.");
+  EXPECT_FALSE(ParseRequestHead("GET / HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n").ok());
+  EXPECT_FALSE(ParseRequestHead("POST / HTTP/1.1\r\nContent-Type: a/b\r\n"
+                                "Content-Type: c/d\r\n\r\n").ok());
+  // Lists may repeat.
+  EXPECT_TRUE(ParseRequestHead("GET / HTTP/1.1\r\nAccept: a/b\r\nAccept: c/d\r\n\r\n").ok());
+}
+
+TEST_F(EdgeConnectionTest, ALineEndingInLfAloneIsRefusedAtOnce) {
+  auto c = Make();
+  c.OnData("GET / HTTP/1.1\nHost: a\n", 0);  // the head has not ended, yet is answered
+  ASSERT_TRUE(transport_.closed_with.has_value());
+  EXPECT_EQ(transport_.closed_with->status, 400);
+  EXPECT_TRUE(transport_.forwarded.empty());
+}
+
+// A transport whose parser refuses every head with a Date header.
+class PickyTransport final : public EdgeTransport {
+ public:
+  Status CheckHead(std::string_view block, const RequestHead& head) override {
+    checked = std::string(block);
+    if (head.Header("date") != nullptr) {
+      return Status(ErrorCode::kInvalidRequest, "The Date header's value is malformed.");
+    }
+    return Status::Ok();
+  }
+  void Forward(std::string_view bytes) override { forwarded += bytes; }
+  void SendRaw(std::string bytes) override { sent += bytes; }
+  void SendAndClose(const HttpResponse& response, const std::string&) override {
+    closed_with = response;
+  }
+  std::string checked, forwarded, sent;
+  std::optional<HttpResponse> closed_with;
+};
+
+TEST_F(EdgeConnectionTest, AHeadTheParserWouldRefuseIsAnsweredByTheEdgeWithItsRoute) {
+  PickyTransport t;
+  EdgeConnection c(t, service_, budget_, limits_, proxies_, "192.0.2.7", 0);
+  const std::string head = "POST /v1/jobs HTTP/1.1\r\nDate: notadate\r\nExpect: 100-continue\r\n"
+                           "Content-Length: 5\r\n\r\n";
+  c.OnData(head + "hello", 0);
+  EXPECT_EQ(t.checked, head);
+  ASSERT_TRUE(t.closed_with.has_value());
+  EXPECT_EQ(t.closed_with->status, 400);
+  EXPECT_EQ(t.closed_with->body, "invalid_request");
+  EXPECT_TRUE(t.forwarded.empty());
+  EXPECT_TRUE(t.sent.empty());  // no 100 Continue for a refused head
+  // The service saw the method and path (the answer's rate-limit class is the route's).
+  EXPECT_EQ(service_.last_head.method, "POST");
+  EXPECT_EQ(service_.last_head.path, "/v1/jobs");
+  EXPECT_EQ(budget_.in_use(), 0u);
+  PickyTransport ok;
+  EdgeConnection fine(ok, service_, budget_, limits_, proxies_, "192.0.2.7", 0);
+  fine.OnData("GET /v1/usage HTTP/1.1\r\nHost: a\r\n\r\n", 0);
+  EXPECT_FALSE(ok.closed_with.has_value());
+  EXPECT_EQ(ok.forwarded, "GET /v1/usage HTTP/1.1\r\nHost: a\r\n\r\n");
+}
+
+TEST(HeadScannerTest, ReportsABareLf) {
+  HeadScanner s;
+  EXPECT_EQ(s.Feed("GET / HTTP/1.1\r\nA: b\r\n"), HeadScanner::kNotYet);
+  EXPECT_EQ(s.Feed("\n"), HeadScanner::kBareLf);
+  HeadScanner t;
+  EXPECT_EQ(t.Feed("GET / HTTP/1.1\n"), HeadScanner::kBareLf);
+}
+
 TEST(HeadScannerTest, FindsTheBlankLineAcrossReads) {
   HeadScanner s;
   EXPECT_EQ(s.Feed("GET / HTTP/1.1\r\nA: b\r\n\r"), HeadScanner::kNotYet);
@@ -261,12 +349,42 @@ TEST(HeadScannerTest, FindsTheBlankLineAcrossReads) {
 }
 
 TEST(ChunkedBodyTrackerTest, RejectsBadSizes) {
+  std::string out;
   ChunkedBodyTracker t;
-  EXPECT_FALSE(t.Feed("zz\r\n").ok());
+  EXPECT_FALSE(t.Feed("zz\r\n", &out).ok());
   ChunkedBodyTracker u;
-  EXPECT_FALSE(u.Feed("5\r\nhelloX").ok());
+  EXPECT_FALSE(u.Feed("5\r\nhelloX", &out).ok());
   ChunkedBodyTracker v;
-  EXPECT_FALSE(v.Feed("ffffffffffffffff\r\n").ok());
+  EXPECT_FALSE(v.Feed("ffffffffffffffff\r\n", &out).ok());
+  ChunkedBodyTracker w;
+  EXPECT_EQ(w.Feed("-5\r\n", &out).status().message(), "A chunk size is not hexadecimal.");
+}
+
+TEST(ChunkedBodyTrackerTest, ForwardsTheBodyInTheFormPistacheReads) {
+  // Extensions and whitespace after a size dropped, bare LFs made CRLF, the trailer left out.
+  const std::string body = "2;name=value\r\n{}\r\n3 \t\nabc\n000\r\nX-Trailer: 1\r\n\r\nNEXT";
+  for (size_t split = 0; split <= body.size(); ++split) {
+    ChunkedBodyTracker t;
+    std::string out;
+    auto a = t.Feed(std::string_view(body).substr(0, split), &out);
+    ASSERT_TRUE(a.ok());
+    auto b = t.Feed(std::string_view(body).substr(*a), &out);
+    ASSERT_TRUE(b.ok());
+    EXPECT_TRUE(t.done());
+    EXPECT_EQ(*a + *b, body.size() - 4) << split;
+    EXPECT_EQ(out, "2\r\n{}\r\n3\r\nabc\r\n000\r\n") << split;
+  }
+}
+
+TEST(ChunkedBodyTrackerTest, DeclaredSizesPastTheLimitAre413BeforeTheData) {
+  ChunkedBodyTracker t(100);
+  std::string out;
+  ASSERT_TRUE(t.Feed("40\r\n" + std::string(64, 'x') + "\r\n", &out).ok());
+  auto r = t.Feed("25\r\n", &out);  // 64 + 37 > 100
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kPayloadTooLarge);
+  ChunkedBodyTracker u(100);
+  EXPECT_EQ(u.Feed("fffffffffffff\r\n", &out).status().code(), ErrorCode::kPayloadTooLarge);
 }
 
 TEST(JudgeTest, SlowIdleAndLingeringConnections) {

@@ -84,3 +84,46 @@ TEST(ErrorResponseCapTest, DetailsAreCappedAndClipped) {
 
 }  // namespace
 }  // namespace dq::gateway
+
+namespace dq::gateway {
+namespace {
+
+TEST(RequestIdTest, IsAMemberOfEveryErrorObjectWithDetailsToo) {
+  HttpResponse r = ErrorResponse(Status(ErrorCode::kInvalidRequest, "limit: must be an integer",
+                                        {{"limit", "must be an integer"}}));
+  AddRequestId(r, "req-1");
+  // The members in the documented order; the id last.
+  EXPECT_EQ(r.body,
+            R"({"error":"invalid_request","message":"limit: must be an integer",)"
+            R"("details":[{"field":"limit","message":"must be an integer"}],"request_id":"req-1"})");
+  AddRequestId(r, "req-2");  // set once
+  EXPECT_EQ(nlohmann::json::parse(r.body)["request_id"], "req-1");
+}
+
+TEST(RequestIdTest, IsAddedToAnErrorBodyOfItsOwnShape) {
+  HttpResponse r = ErrorBodyResponse(
+      400, {{"error", "check_types_do_not_fit"}, {"message", "No."}, {"fits", {"customer"}}});
+  AddRequestId(r, "req-3");
+  EXPECT_EQ(r.body, R"({"error":"check_types_do_not_fit","message":"No.","fits":["customer"],)"
+                    R"("request_id":"req-3"})");
+}
+
+TEST(RequestIdTest, FollowsABodyChangedAfterItsObjectAndSkipsOtherAnswers) {
+  HttpResponse changed = ErrorResponse(Status(ErrorCode::kNotFound, "old"));
+  changed.body = R"({"message":"new","error":"not_found"})";
+  AddRequestId(changed, "req-4");
+  EXPECT_EQ(changed.body, R"({"message":"new","error":"not_found","request_id":"req-4"})");
+
+  HttpResponse ok = JsonResponse(200, R"({"error":"not an error answer"})");
+  AddRequestId(ok, "req-5");
+  EXPECT_EQ(ok.body, R"({"error":"not an error answer"})");
+  HttpResponse text = JsonResponse(404, "not json");
+  AddRequestId(text, "req-6");
+  EXPECT_EQ(text.body, "not json");
+  HttpResponse no_code = JsonResponse(400, R"({"status":"bad"})");
+  AddRequestId(no_code, "req-7");
+  EXPECT_EQ(no_code.body, R"({"status":"bad"})");
+}
+
+}  // namespace
+}  // namespace dq::gateway

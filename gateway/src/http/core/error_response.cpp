@@ -57,29 +57,45 @@ HttpResponse ErrorResponse(const Status& status) {
     message += " (" + std::to_string(all.size()) + " problems; the first " +
                std::to_string(kMaxErrorDetails) + " are listed.)";
   }
-  nlohmann::json body = {{"error", std::string(ErrorCodeName(status.code()))},
-                         {"message", message}};
+  nlohmann::ordered_json body = {{"error", std::string(ErrorCodeName(status.code()))},
+                                 {"message", message}};
   if (!all.empty()) {
-    auto& details = body["details"] = nlohmann::json::array();
+    auto& details = body["details"] = nlohmann::ordered_json::array();
     for (size_t i = 0; i < all.size() && i < kMaxErrorDetails; ++i) {
       details.push_back({{"field", Clip(all[i].field, kMaxDetailChars)},
                          {"message", Clip(all[i].message, kMaxDetailChars)}});
     }
   }
-  HttpResponse r = JsonResponse(HttpStatusFor(status.code()), DumpJson(body));
+  HttpResponse r = ErrorBodyResponse(HttpStatusFor(status.code()), std::move(body));
   if (status.code() == ErrorCode::kUnavailable) r.SetHeader("Retry-After", "1");
   return r;
 }
 
+HttpResponse ErrorBodyResponse(int status, nlohmann::ordered_json object) {
+  HttpResponse r = JsonResponse(status, DumpJson(object));
+  r.error = std::make_shared<const nlohmann::ordered_json>(std::move(object));
+  return r;
+}
+
 void AddRequestId(HttpResponse& response, const std::string& request_id) {
-  if (response.status < 400 || !response.content_type.starts_with("application/json") ||
-      !response.body.starts_with("{\"error\"")) {
+  if (response.status < 400 || response.body_producer ||
+      !response.content_type.starts_with("application/json")) {
     return;
   }
-  auto body = nlohmann::json::parse(response.body, nullptr, false);
-  if (!body.is_object() || body.contains("request_id")) return;
-  body["request_id"] = request_id;
-  response.body = DumpJson(body);
+  nlohmann::ordered_json object;
+  if (response.error != nullptr && DumpJson(*response.error) == response.body) {
+    object = *response.error;
+  } else {  // no object, or the body was changed after it was made
+    // An error body written by hand: its object, if it is one.
+    object = nlohmann::ordered_json::parse(response.body, nullptr, false);
+    if (!object.is_object()) return;
+    auto code = object.find("error");
+    if (code == object.end() || !code->is_string()) return;
+  }
+  if (object.contains("request_id")) return;
+  object["request_id"] = request_id;
+  response.body = DumpJson(object);
+  response.error = std::make_shared<const nlohmann::ordered_json>(std::move(object));
 }
 
 HttpResponse JsonResponse(int status, std::string body) {

@@ -1,8 +1,12 @@
 // The JSON error contract, in one place:
-//   {"error": "<code>", "message": "<sentence>", "details": [{"field": ..., "message": ...}]}
-// with the HTTP status that belongs to the code. 503 and 429 carry Retry-After; 405 carries Allow
-// (set by the caller, which knows the allowed methods).
+//   {"error": "<code>", "message": "<sentence>", "details": [{"field": ..., "message": ...}],
+//    "request_id": "<id>"}
+// members in that order, with the HTTP status that belongs to the code. The request id is set
+// last, as a member of the object (AddRequestId), by whoever finishes the answer. 503 and 429
+// carry Retry-After; 405 carries Allow (set by the caller, which knows the allowed methods).
 #pragma once
+
+#include <nlohmann/json.hpp>
 
 #include "dq/common/status.h"
 #include "http_types.h"
@@ -20,7 +24,14 @@ inline constexpr size_t kMaxDetailChars = 200;
 // The response for a failed Status. status must not be OK.
 HttpResponse ErrorResponse(const Status& status);
 
-// Adds "request_id" to a JSON error body ({"error": ...}); other responses are left alone.
+// An error answer with a body of its own shape (an "error" code, a "message" and other members):
+// the request id is added to it as to any other.
+HttpResponse ErrorBodyResponse(int status, nlohmann::ordered_json object);
+
+// Sets "request_id" in an error answer's JSON object and renders the body again. An answer made
+// by ErrorResponse()/ErrorBodyResponse() keeps its object; any other answer of status >= 400
+// whose JSON body is an object with a string "error" member is parsed for it. Other answers are
+// left alone. A request id already in the object is kept.
 void AddRequestId(HttpResponse& response, const std::string& request_id);
 
 // A JSON body with the given status.

@@ -4,11 +4,14 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 namespace dq::gateway {
 
@@ -48,6 +51,10 @@ struct HttpResponse {
   // connection without the last chunk, so the client sees an incomplete answer, never a short
   // one that looks whole.
   std::function<BodyStep(std::string* out)> body_producer;
+  // An error answer's JSON object ({"error", "message", ...}), of which `body` is the rendering.
+  // Kept so that the request id is set as a member of the object (AddRequestId), never spliced
+  // into the text. Made by ErrorResponse() and ErrorBodyResponse() (http/core/error_response.h).
+  std::shared_ptr<const nlohmann::ordered_json> error;
   // Optional: the answer is not ready yet; slow work (a validator call) runs elsewhere, so the
   // HTTP thread is free at once. The server calls `deferred` once, on its thread, with a `send`
   // function; the work calls send(answer) exactly once, from any thread, when the answer is

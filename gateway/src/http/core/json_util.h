@@ -12,6 +12,10 @@ namespace dq::gateway {
 inline std::string DumpJson(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
+// The same, members in the order they were set (error bodies).
+inline std::string DumpJson(const nlohmann::ordered_json& j) {
+  return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
 
 // How deep untrusted JSON may nest. nlohmann's parser is iterative, but serialising and
 // destroying a value recurse once per level: a body of 100,000 '[' would overflow the stack.

@@ -21,6 +21,7 @@
 #include "edge/request_head.h"
 #include "edge/text.h"
 #include "http/core/ordered_output.h"
+#include "http/pistache/pistache_head_check.h"
 
 namespace dq::gateway {
 
@@ -170,6 +171,21 @@ void Defer(const std::shared_ptr<Tcp::Peer>& peer, HttpResponse::Send* send,
            const std::string& request_id, Http::Version version, bool keep_alive,
            bool head_only);
 
+// An answer that said "Connection: close" is followed by the end of the connection's output,
+// once everything before it is written (an empty write through Pistache's queue completes after
+// whatever waits there): the client reads the answer, then the end, and need not wait for a
+// timeout. Pistache 0.0.5 itself keeps such a socket open.
+void CloseAfterAnswer(const std::shared_ptr<Tcp::Peer>& peer) {
+  std::weak_ptr<Tcp::Peer> weak = peer;
+  const int fd = peer->fd();
+  peer->send(RawBuffer(std::string(), 0))
+      .then(
+          [weak, fd](ssize_t) {
+            if (weak.lock()) ::shutdown(fd, SHUT_WR);
+          },
+          [](std::exception_ptr) {});
+}
+
 void Send(const HttpResponse& r, const std::string& request_id, Http::Version version,
           Http::ResponseWriter& writer, bool keep_alive = true, bool head_only = false) {
   auto peer = writer.peer();
@@ -180,6 +196,7 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::Version ve
     const std::string head = ResponseHead(r, request_id, version, keep_alive, !r.body_producer);
     if (WriteAnswer(peer, head, {})) {
       peer->setIdle(true);
+      if (!keep_alive) CloseAfterAnswer(peer);
       return;
     }
   }
@@ -187,6 +204,7 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::Version ve
     const std::string head = ResponseHead(r, request_id, version, keep_alive);
     if (WriteAnswer(peer, head, r.body)) {
       peer->setIdle(true);  // as Pistache's writer does once it has sent: the keep-alive clock
+      if (!keep_alive) CloseAfterAnswer(peer);
       return;
     }
     // No connection state (cannot happen behind the guard): Pistache's writer, as below.
@@ -207,6 +225,7 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::Version ve
   }
   if (!r.body_producer) {
     writer.send(static_cast<Http::Code>(r.status), r.body);
+    if (!keep_alive) CloseAfterAnswer(peer);
     return;
   }
   // A streamed body: chunked transfer encoding, one chunk per piece, each sent as it is made.
@@ -232,6 +251,7 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::Version ve
   }
   stream.ends();
   peer->setIdle(true);  // as for any other answer: the keep-alive clock, not a request's
+  if (!keep_alive) CloseAfterAnswer(peer);
 }
 
 // Complete requests: Pistache parsed them (after the edge let them through).
@@ -246,7 +266,43 @@ class ApiHandler final : public Http::Handler {
   ApiHandler(HttpService* service, HttpServer::Shared* shared)
       : service_(service), shared_(shared) {}
 
+  // Pistache's onInput turns an exception from here into its own plain-text 500: none escapes.
   void onRequest(const Http::Request& req, Http::ResponseWriter writer) override {
+    try {
+      Answer(req, writer);
+    } catch (const std::exception& e) {
+      log::Error("unhandled exception in the HTTP adapter", {{"what", e.what()}});
+      Fail(req, writer);
+    } catch (...) {
+      log::Error("unhandled exception in the HTTP adapter", {});
+      Fail(req, writer);
+    }
+  }
+
+  void onTimeout(const Http::Request& req, Http::ResponseWriter writer) override {
+    HttpRequest empty;
+    empty.request_id = NewRequestId();
+    Send(service_->TransportError(
+             empty, Status(ErrorCode::kRequestTimeout, "The request was not received in time.")),
+         empty.request_id, req.version(), writer, false);
+  }
+
+ private:
+  // An answer for a request whose handling threw; nothing may have been written yet.
+  void Fail(const Http::Request& req, Http::ResponseWriter& writer) {
+    try {
+      HttpRequest empty;
+      empty.request_id = NewRequestId();
+      Send(service_->TransportError(
+               empty, Status(ErrorCode::kInternal, "Something went wrong on our side; the "
+                                                   "request id is " + empty.request_id + ".")),
+           empty.request_id, req.version(), writer, false);
+    } catch (...) {
+      if (auto peer = writer.peer()) ::shutdown(peer->fd(), SHUT_RDWR);  // no answer: cut
+    }
+  }
+
+  void Answer(const Http::Request& req, Http::ResponseWriter& writer) {
     const auto start = std::chrono::steady_clock::now();
     HttpRequest request;
     try {
@@ -290,15 +346,6 @@ class ApiHandler final : public Http::Handler {
                                     std::chrono::steady_clock::now() - start, false});
   }
 
-  void onTimeout(const Http::Request& req, Http::ResponseWriter writer) override {
-    HttpRequest empty;
-    empty.request_id = NewRequestId();
-    Send(service_->TransportError(
-             empty, Status(ErrorCode::kRequestTimeout, "The request was not received in time.")),
-         empty.request_id, req.version(), writer, false);
-  }
-
- private:
   static std::string NewRequestId() { return RequestIdFor(HttpRequest{}); }
   HttpService* service_;
   HttpServer::Shared* shared_;
@@ -355,6 +402,10 @@ class PeerTransport final : public edge::EdgeTransport, public OutputSink {
     if (!has_body_) return std::nullopt;
     has_body_ = false;
     return std::move(body_);
+  }
+  // What Pistache's parser would refuse (and answer in plain text) is refused by the edge.
+  Status CheckHead(std::string_view block, const edge::RequestHead& head) override {
+    return PistacheHeadVerdict(block, head);
   }
   void SendRaw(std::string bytes) override { output_.Write(*this, bytes); }
   void SendAndClose(const HttpResponse& response, const std::string& request_id) override {
@@ -548,9 +599,10 @@ void Defer(const std::shared_ptr<Tcp::Peer>& peer, HttpResponse::Send* send,
     // after whatever of the answer waits there: the place to read on.
     p->send(RawBuffer(std::string(), 0))
         .then(
-            [weak](ssize_t) {
+            [weak, keep_alive](ssize_t) {
               auto again = weak.lock();
               if (!again) return;
+              if (!keep_alive) ::shutdown(again->fd(), SHUT_WR);  // as CloseAfterAnswer
               again->setIdle(true);  // as after any answer: the keep-alive clock
               if (auto s = StateOf(again); s && s->transport) s->transport->Resume(again);
             },
@@ -658,7 +710,14 @@ Status HttpServer::Start() {
                     .maxRequestSize(options_.limits.max_request_body +
                                     options_.limits.max_header_bytes + (1 << 16))
                     .flags(Tcp::Options::ReuseAddr)
-                    .keepaliveTimeout(std::chrono::seconds(75));
+                    .keepaliveTimeout(std::chrono::seconds(75))
+                    // Pistache's own header and body clocks (60 s by default) answer a plain-text
+                    // 408 to any connection whose parser has waited that long: an upload the edge
+                    // is still collecting, or a request whose deferred answer is being worked on.
+                    // The edge judges slowness itself (JSON 408): Pistache's clocks are put out
+                    // of the way.
+                    .headerTimeout(std::chrono::hours(24 * 365))
+                    .bodyTimeout(std::chrono::hours(24 * 365));
     endpoint_->init(opts);
     endpoint_->setHandler(std::make_shared<GuardHandler>(&service_, shared_.get()));
     endpoint_->serveThreaded();
