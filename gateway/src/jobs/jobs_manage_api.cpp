@@ -88,7 +88,12 @@ HttpResponse JobsApi::Summary(const Principal& principal, const std::string& id)
                                    {"status", job->status},
                                    {"rows_total", job->rows_total},
                                    {"issues_total", std::max(job->issues, job->issues_found)},
-                                   {"issues_truncated", job->issues_found > job->issues}});
+                                   {"issues_truncated", job->issues_found > job->issues},
+                                   {"feed", job->feed.empty() ? json(nullptr) : json(job->feed)},
+                                   {"previous_job_id", job->previous_job_id.empty()
+                                                           ? json(nullptr)
+                                                           : json(job->previous_job_id)},
+                                   {"changes", JobChangesJson(*job)}});
   body.pop_back();  // '}'
   const std::string& parts = summary->empty() ? R"({"by_field":[],"by_code":[]})" : *summary;
   body += ',';
