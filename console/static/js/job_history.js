@@ -26,8 +26,9 @@ function jobLink(id, text) {
 function plural(n, one, many) { return `${formatNumber(n)} ${n === 1 ? one : many}`; }
 
 // The score of each job of the feed, oldest first, the current one marked.
-function trendChart(jobs, currentId, feed) {
-  const W = 600, H = 180, L = 34, R = 12, T = 12, B = 24;
+// width: the chart's width in CSS pixels, so its text is drawn at its real size on any screen.
+function trendChart(jobs, currentId, feed, width) {
+  const W = Math.round(Math.max(280, Math.min(640, width))), H = 190, L = 40, R = 14, T = 14, B = 26;
   const x = (i) => (jobs.length === 1 ? L + (W - L - R) / 2 : L + (i * (W - L - R)) / (jobs.length - 1));
   const y = (score) => T + ((100 - score) * (H - T - B)) / 100;
   const grid = [0, 50, 100].map((v) => svg('g', {},
@@ -102,11 +103,29 @@ function render(section, summary, previous, jobs) {
   }
   const row = el('div', { class: 'row g-3' });
   if (c && (c.by_code || []).length) row.append(el('div', { class: 'col-12 col-lg-6' }, changesTable(c)));
-  if (jobs.length) row.append(el('div', { class: 'col-12 col-lg-6' }, trendChart(jobs, summary.id, feed)));
-  children.push(row);
-  children.push(el('p', { class: 'small mt-2 mb-0' },
-    el('a', { href: '/console/jobs?feed=' + encodeURIComponent(feed) }, `All uploads of this feed`)));
-  section.replaceChildren(...children);
+  if (jobs.length) {
+    const cell = el('div', { class: 'col-12 col-lg-6' });
+    row.append(cell);
+    section.hidden = false;
+    section.replaceChildren(...children, row);  // laid out, so the cell's width is known
+    // Drawn for the cell's width, and again when it changes (a phone turned, a window resized).
+    let drawn = 0;
+    const draw = () => {
+      const width = cell.clientWidth - 24;
+      if (Math.abs(width - drawn) < 8) return;
+      drawn = width;
+      const open = cell.querySelector('details') && cell.querySelector('details').open;
+      cell.replaceChildren(trendChart(jobs, summary.id, feed, width));
+      if (open) cell.querySelector('details').open = true;
+    };
+    draw();
+    new ResizeObserver(draw).observe(cell);
+    children.length = 0;
+  }
+  const more = el('p', { class: 'small mt-2 mb-0' },
+    el('a', { href: '/console/jobs?feed=' + encodeURIComponent(feed) }, 'All uploads of this feed'));
+  if (children.length) section.replaceChildren(...children, row, more);
+  else section.append(more);
   section.hidden = false;
 }
 

@@ -35,9 +35,10 @@ function renderQuota() {
   box.checked = false;
   const q = preview && preview.quota;
   if (!q || typeof preview.rows !== 'number') return;
+  // Over the quota, the choice below says it all.
   $('#quota-line').textContent = preview.within_quota
     ? `Checking all ${rowsWord(preview.rows)} uses ${formatNumber(preview.rows)} of the ${rowsWord(q.remaining)} left this month.`
-    : quotaSentence(q);
+    : '';
   if (preview.within_quota) return;
   choice.hidden = false;
   if (q.remaining > 0) {

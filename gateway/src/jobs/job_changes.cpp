@@ -215,14 +215,18 @@ json CompareIssues(IssueKeys& previous, IssueKeys& current, const CompareOptions
     return ta > tb;
   });
   json codes = json::array();
+  auto sorted = [](json items) {
+    std::sort(items.begin(), items.end());
+    return items;
+  };
   for (auto& [code, k] : order) {
     codes.push_back({{"code", code},
                      {"severity", k->severity},
                      {"new", k->added},
                      {"resolved", k->resolved},
                      {"open", k->open},
-                     {"new_items", std::move(k->new_items)},
-                     {"resolved_items", std::move(k->resolved_items)}});
+                     {"new_items", sorted(std::move(k->new_items))},
+                     {"resolved_items", sorted(std::move(k->resolved_items))}});
   }
   const bool by_row = previous.by_row() || current.by_row();
   const bool by_sku = previous.by_sku() || current.by_sku();

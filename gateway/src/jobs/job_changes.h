@@ -40,7 +40,7 @@ struct CompareOptions {
   std::string previous_job_id;
   // False when either job's stored issues were capped: the counts then cover the stored ones.
   bool complete = true;
-  size_t items_per_code = 5;  // SKUs listed per code for new and resolved issues
+  size_t items_per_code = 5;  // SKUs listed per code for new and resolved issues (sorted)
 };
 
 // The distinct issues of one job.

@@ -94,6 +94,17 @@ std::pair<std::string, std::string> QuotaRenewal(std::chrono::system_clock::time
   return {std::string("1 ") + kMonths[m - 1], iso};
 }
 
+namespace {
+
+// 1200 -> "1,200", as the console writes numbers.
+std::string Thousands(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n);
+  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(at, ",");
+  return n < 0 ? "-" + digits : digits;
+}
+
+}  // namespace
+
 Status JobsApi::QuotaExceeded(const Account& account, int64_t rows) {
   auto usage = quota_.Usage(account);
   const std::string when = QuotaRenewal(clock_.Now()).first;
@@ -103,10 +114,10 @@ Status JobsApi::QuotaExceeded(const Account& account, int64_t rows) {
                       when + ".");
   }
   const int64_t left = std::max<int64_t>(0, usage->quota - usage->used);
-  std::string message = "This file has " + std::to_string(rows) + " rows to check, and " +
-                        std::to_string(left) + " of this month's " +
-                        std::to_string(usage->quota) + " rows are left.";
-  message += left > 0 ? " Check the first " + std::to_string(left) +
+  std::string message = "This file has " + Thousands(rows) + " rows to check, and " +
+                        Thousands(left) + " of this month's " + Thousands(usage->quota) +
+                        " rows are left.";
+  message += left > 0 ? " Check the first " + Thousands(left) +
                             " rows now (max_rows), or wait until the quota renews on " + when +
                             "."
                       : " The quota renews on " + when + ".";

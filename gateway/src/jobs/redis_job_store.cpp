@@ -298,9 +298,9 @@ Result<std::vector<Job>> RedisJobStore::Query(std::string_view account_id, const
       if (seen.insert(ids->elements[2 * i].str).second) fresh.push_back(ids->elements[2 * i].str);
     }
     if (fresh.empty()) break;
-    std::vector<std::vector<std::string>> cmds;
-    for (const auto& id : fresh) cmds.push_back({"HMGET", JobKey(account_id, id), "feed", "filename"});
-    auto fields = redis_.Pipeline(cmds);
+    std::vector<std::vector<std::string>> field_cmds;
+    for (const auto& id : fresh) field_cmds.push_back({"HMGET", JobKey(account_id, id), "feed", "filename"});
+    auto fields = redis_.Pipeline(field_cmds);
     if (!fields.ok()) return fields.status();
     std::vector<std::vector<std::string>> gets;
     for (size_t i = 0; i < fresh.size(); ++i) {
@@ -337,22 +337,22 @@ Status RedisJobStore::KeepUpload(const KeptUpload& up, std::string_view file) {
   const std::string kept_key = JobPartKey(a, up.id, "kept");
   const std::string list_key = AccountKey(a, "kept");
   constexpr size_t kPiece = 1 << 20;
-  std::vector<std::vector<std::string>> cmds;
+  std::vector<std::vector<std::string>> keep_cmds;
   for (size_t at = 0; at < file.size(); at += kPiece) {
-    cmds.push_back({"RPUSH", file_key, CompressPiece(file.substr(at, kPiece))});
+    keep_cmds.push_back({"RPUSH", file_key, CompressPiece(file.substr(at, kPiece))});
   }
   const int64_t kept_ms = up.expires_ms - limits_.kept_upload_ttl.count() * 1000;
-  cmds.push_back({"EXPIRE", file_key, ttl});
-  cmds.push_back({"HSET", kept_key, "filename", up.filename, "content_type", up.content_type,
+  keep_cmds.push_back({"EXPIRE", file_key, ttl});
+  keep_cmds.push_back({"HSET", kept_key, "filename", up.filename, "content_type", up.content_type,
                   "bytes", std::to_string(up.bytes), "expires_ms", std::to_string(up.expires_ms)});
-  cmds.push_back({"EXPIRE", kept_key, ttl});
-  cmds.push_back({"DEL", JobPartKey(a, up.id, "reserved")});
-  cmds.push_back({"ZREMRANGEBYSCORE", list_key, "-inf",
+  keep_cmds.push_back({"EXPIRE", kept_key, ttl});
+  keep_cmds.push_back({"DEL", JobPartKey(a, up.id, "reserved")});
+  keep_cmds.push_back({"ZREMRANGEBYSCORE", list_key, "-inf",
                   "(" + std::to_string(kept_ms - limits_.kept_upload_ttl.count() * 1000)});
-  cmds.push_back({"ZADD", list_key, std::to_string(kept_ms), up.id});
-  cmds.push_back({"EXPIRE", list_key, ttl});
-  cmds.push_back({"ZRANGE", list_key, "0", "-1"});
-  auto replies = redis_.Pipeline(cmds);
+  keep_cmds.push_back({"ZADD", list_key, std::to_string(kept_ms), up.id});
+  keep_cmds.push_back({"EXPIRE", list_key, ttl});
+  keep_cmds.push_back({"ZRANGE", list_key, "0", "-1"});
+  auto replies = redis_.Pipeline(keep_cmds);
   if (Status s = CheckReplies(replies); !s.ok()) {
     DropKeptUpload(a, up.id);
     return s;
