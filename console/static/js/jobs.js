@@ -13,15 +13,16 @@ function row(job) {
   const link = el('a', { href: '/console/job?id=' + encodeURIComponent(job.id) }, job.filename || job.id);
   const checks = String(job.check_types || '').split(',').filter(Boolean).join(', ');
   const limited = job.max_rows ? el('div', { class: 'small text-body-secondary' }, `first ${formatNumber(job.rows_total)} of ${formatNumber(job.rows_in_file)}`) : null;
+  // data-label: the column's name, shown beside each value when the rows are cards (narrow screens).
   return el('tr', {},
-    el('td', { class: 'file-cell' }, link),
-    el('td', { class: 'checks-cell' }, checks),
-    el('td', { class: 'feed-cell' }, job.feed ? el('a', { href: '/console/jobs?feed=' + encodeURIComponent(job.feed), 'aria-label': `Uploads of the feed ${job.feed}` }, job.feed) : '—'),
-    el('td', {}, statusBadge(job.status)),
-    el('td', { class: 'text-end' }, formatNumber(job.rows_total), limited),
-    el('td', { class: 'text-end' }, formatNumber(job.rows_error)),
-    el('td', { class: 'text-end' }, job.status === 'done' ? String(job.health_score) : '—'),
-    el('td', {}, formatDate(job.created_at)));
+    el('td', { class: 'file-cell', 'data-label': 'File' }, link),
+    el('td', { class: 'checks-cell', 'data-label': 'Checks' }, checks),
+    el('td', { class: 'feed-cell', 'data-label': 'Feed' }, job.feed ? el('a', { href: '/console/jobs?feed=' + encodeURIComponent(job.feed) }, job.feed) : '—'),
+    el('td', { 'data-label': 'Status' }, statusBadge(job.status)),
+    el('td', { class: 'text-end', 'data-label': 'Rows' }, formatNumber(job.rows_total), limited),
+    el('td', { class: 'text-end', 'data-label': 'With errors' }, formatNumber(job.rows_error)),
+    el('td', { class: 'text-end', 'data-label': 'Score' }, job.status === 'done' ? String(job.health_score) : '—'),
+    el('td', { 'data-label': 'Uploaded' }, formatDate(job.created_at)));
 }
 
 async function load() {
