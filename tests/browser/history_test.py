@@ -242,6 +242,10 @@ class HistoryTest(unittest.TestCase):
         posts = [s for s in self.sent() if s["method"] == "POST"]
         self.assertEqual([s["file"] for s in posts], [True, False], posts)
         self.assertIn(f"max_rows={left}", posts[1]["url"])
+        # The report says so.
+        b.link("Open the report").click()
+        rows = b.wait(lambda: b.driver.find_element(By.ID, "history-rows").text, timeout=60, what="the rows note")
+        self.assertEqual(rows, f"Only the first {left} rows of this file's 1,200 were checked, as asked at the upload.")
         # Nothing is left now: the next preview says so, with the date, and offers nothing.
         self.choose_file(path)
         text = b.wait(lambda: b.driver.find_element(By.ID, "quota-choice").is_displayed()

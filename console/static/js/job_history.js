@@ -87,6 +87,10 @@ function changesTable(changes) {
 function render(section, summary, previous, jobs) {
   const feed = summary.feed;
   const children = [el('h2', { class: 'h5', id: 'history-title' }, 'Since the last upload')];
+  if (summary.max_rows) {
+    children.push(el('p', { id: 'history-rows', class: 'alert alert-info py-2' },
+      `Only the first ${plural(summary.rows_total, 'row', 'rows')} of this file's ${formatNumber(summary.rows_in_file)} were checked, as asked at the upload.`));
+  }
   const c = summary.changes;
   if (c && previous) {
     const keyed = c.keyed_by === 'row' ? 'rows' : c.keyed_by === 'sku' ? 'SKUs' : 'SKUs (rows where there is none)';

@@ -93,7 +93,11 @@ HttpResponse JobsApi::Summary(const Principal& principal, const std::string& id)
                                    {"previous_job_id", job->previous_job_id.empty()
                                                            ? json(nullptr)
                                                            : json(job->previous_job_id)},
-                                   {"changes", JobChangesJson(*job)}});
+                                   {"changes", JobChangesJson(*job)},
+                                   {"max_rows", job->max_rows > 0 ? json(job->max_rows)
+                                                                  : json(nullptr)},
+                                   {"rows_in_file", job->rows_in_file > 0 ? job->rows_in_file
+                                                                          : job->rows_total}});
   body.pop_back();  // '}'
   const std::string& parts = summary->empty() ? R"({"by_field":[],"by_code":[]})" : *summary;
   body += ',';
