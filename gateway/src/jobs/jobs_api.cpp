@@ -188,8 +188,9 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
     }
     return ErrorResponse(reservation.status());
   }
-  // The kept upload's bytes stop counting: the job's own count from here.
-  if (kept) store_.DropKeptUpload(principal.account.id, kept->first.id);
+  // The kept upload is used: its bytes stop counting (the job's own count from here). Ignored on
+  // failure: it expires with its short TTL, and its bytes with it.
+  if (kept) (void)store_.DropKeptUpload(principal.account.id, kept->first.id);
 
   const auto now = clock_.Now();
   job.id = id;
@@ -200,7 +201,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   job.file_bytes = static_cast<int64_t>(file.size());
   job.rows_total = rows;
   job.rows_in_file = rows_in_file;
-  job.max_rows = up.max_rows;
+  job.max_rows = up.max_rows > 0 && up.max_rows < rows_in_file ? up.max_rows : 0;  // a cut
   job.feed = up.feed.empty() ? DefaultFeed(job.filename, job.check_types) : up.feed;
   job.created_at = FormatIso8601Millis(now);
   job.created_ms = UnixMillis(now);

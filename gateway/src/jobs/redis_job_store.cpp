@@ -354,14 +354,15 @@ Status RedisJobStore::KeepUpload(const KeptUpload& up, std::string_view file) {
   keep_cmds.push_back({"ZRANGE", list_key, "0", "-1"});
   auto replies = redis_.Pipeline(keep_cmds);
   if (Status s = CheckReplies(replies); !s.ok()) {
-    DropKeptUpload(a, up.id);
+    (void)DropKeptUpload(a, up.id);  // best effort: what is left expires with kept_upload_ttl
     return s;
   }
   // Past the account's limit, the oldest go.
   const RedisReply& all = replies->back();
   const int extra = static_cast<int>(all.elements.size()) - limits_.max_kept_uploads;
   for (int i = 0; i < extra; ++i) {
-    if (all.elements[i].str != up.id) DropKeptUpload(a, all.elements[i].str);
+    // Best effort: one left behind expires with kept_upload_ttl.
+    if (all.elements[i].str != up.id) (void)DropKeptUpload(a, all.elements[i].str);
   }
   return Status::Ok();
 }

@@ -156,6 +156,10 @@ TEST_F(HistoryIntegrationTest, MaxRowsChecksAndChargesOnlyTheFirstRows) {
   // The cleaned file still has every row.
   HttpResult cleaned = Get("/v1/jobs/" + std::string(job["id"]) + "/cleaned");
   EXPECT_NE(cleaned.body.find("SKU-10"), std::string::npos);
+  // More than the file has: checked whole, and the job says no cut.
+  const json whole = Upload("filename=small.csv&max_rows=50", Catalogue({}));
+  EXPECT_TRUE(whole["max_rows"].is_null()) << whole.dump();
+  EXPECT_EQ(whole["rows_total"], 10);
   HttpResult bad = Post("/v1/jobs?max_rows=0", Catalogue({}));
   EXPECT_EQ(bad.status, 400);
   EXPECT_EQ(Body(bad)["message"], "max_rows: must be an integer from 1 to 1000000000");
