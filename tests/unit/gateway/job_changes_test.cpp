@@ -124,8 +124,11 @@ TEST(CompareIssues, TheSameIssueTwiceInOneJobCountsOnceAndFieldsKeepIssuesApart)
 
 TEST(CompareIssues, ListsAtMostItemsPerCodeAndSaysWhenIncomplete) {
   IssueKeys before, after;
-  for (int i = 0; i < 20; ++i) before.Add(Record(i + 1, i + 2, "X", "sku", "S" + std::to_string(i)));
-  json c = CompareIssues(before, after, {.complete = false, .items_per_code = 3});
+  for (int i = 0; i < 20; ++i) {
+    before.Add(Record(i + 1, i + 2, "X", "sku", "S" + std::to_string(i)));
+  }
+  json c = CompareIssues(before, after,
+                         {.previous_job_id = "", .complete = false, .items_per_code = 3});
   EXPECT_EQ(c["resolved"], 20);
   EXPECT_EQ((*Code(c, "X"))["resolved_items"].size(), 3u);
   EXPECT_EQ(c["complete"], false);
