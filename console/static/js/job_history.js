@@ -98,6 +98,9 @@ function render(section, summary, previous, jobs) {
       `${plural(c.resolved, 'issue', 'issues')} resolved, ${plural(c.new, 'new issue', 'new issues')} and ${plural(c.open, 'issue', 'issues')} still open since `,
       jobLink(previous.id, `the upload of ${formatDay(previous.created_at)}`),
       `. Issues are matched by code and ${keyed}.`));
+    if (c.partial_rows) {
+      children.push(el('p', { class: 'small text-body-secondary' }, 'One of the two uploads was checked only for its first rows, so issues in the rows the other one did not check show as new or resolved.'));
+    }
     if (c.complete === false) {
       children.push(el('p', { class: 'small text-body-secondary' }, 'Only the stored issues were compared: one of the two uploads had more issues than are kept.'));
     }

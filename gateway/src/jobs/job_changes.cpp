@@ -233,6 +233,7 @@ json CompareIssues(IssueKeys& previous, IssueKeys& current, const CompareOptions
   return {{"previous_job_id", options.previous_job_id},
           {"keyed_by", by_sku && by_row ? "sku_or_row" : by_row ? "row" : "sku"},
           {"complete", options.complete},
+          {"partial_rows", options.partial_rows},
           {"new", added},
           {"resolved", resolved},
           {"open", open},

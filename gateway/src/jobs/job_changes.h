@@ -41,6 +41,9 @@ struct CompareOptions {
   // False when either job's stored issues were capped: the counts then cover the stored ones.
   bool complete = true;
   size_t items_per_code = 5;  // SKUs listed per code for new and resolved issues (sorted)
+  // True when either job checked only its first rows (max_rows): issues of rows one job did not
+  // check show as new or resolved.
+  bool partial_rows = false;
 };
 
 // The distinct issues of one job.
@@ -69,7 +72,7 @@ class IssueKeys {
   bool by_sku_ = false;
 };
 
-// {previous_job_id, keyed_by: "sku"|"row"|"sku_or_row", complete, new, resolved, open,
+// {previous_job_id, keyed_by: "sku"|"row"|"sku_or_row", complete, partial_rows, new, resolved, open,
 //  by_code: [{code, severity, new, resolved, open, new_items: [...], resolved_items: [...]}]}.
 // by_code lists errors before warnings, then the codes with the most changes first. Sorts both
 // key sets in place.

@@ -168,6 +168,7 @@ void JobRunner::CompareWithPrevious(Job& job, IssueKeys& keys, bool complete) {
   CompareOptions options;
   options.previous_job_id = previous->id;
   options.complete = complete && previous->issues_found <= previous->issues;
+  options.partial_rows = job.max_rows > 0 || previous->max_rows > 0;
   job.previous_job_id = previous->id;
   job.changes = CompareIssues(before, keys, options)
                     .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

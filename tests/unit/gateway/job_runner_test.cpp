@@ -214,6 +214,7 @@ TEST(JobRunnerTest, ASecondJobOfTheFeedSaysWhatIsNewResolvedAndStillOpen) {
   EXPECT_EQ(changes["open"], 6);      // rows 3, 6, 9 have no SKU; x4, x7, x10
   EXPECT_EQ(changes["keyed_by"], "sku_or_row");
   EXPECT_EQ(changes["complete"], true);
+  EXPECT_EQ(changes["partial_rows"], false);
   // As the API shows it, with the job.
   EXPECT_EQ(JobDetailJson(done)["changes"]["resolved"], 1);
   EXPECT_EQ(JobSummaryJson(done)["previous_job_id"], f.job.id);
@@ -239,6 +240,8 @@ TEST(JobRunnerTest, MaxRowsChecksOnlyTheFirstRows) {
   EXPECT_EQ(done.rows_in_file, kRows);
   EXPECT_EQ(done.issues, 3);  // x2, row 3 (no SKU) and x4; rows 5 to 10 are not checked
   EXPECT_EQ(JobSummaryJson(done)["max_rows"], 4);
+  // Compared with the whole first job, and says only part of this one was checked.
+  EXPECT_EQ(nlohmann::json::parse(done.changes)["partial_rows"], true);
   EXPECT_EQ(JobSummaryJson(done)["rows_in_file"], kRows);
 }
 
