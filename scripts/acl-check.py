@@ -111,6 +111,11 @@ ALLOWED = {
         ["SET", "dq:login_device:x", "y"], ["GET", "dq:{acct_a}:quota:202611"],
         ["HSET", "dq:{acct_a}:job:j1", "status", "queued"],
         ["HRANDFIELD", "dq:{acct_a}:job_bytes", "8"],  # an upload's byte reservation
+        # a preview's kept upload (issue 33): its file and record, the account's list of them
+        ["RPUSH", "dq:{acct_a}:job:u1:file", "x"], ["HSET", "dq:{acct_a}:job:u1:kept", "bytes", "1"],
+        ["ZADD", "dq:{acct_a}:kept", "1", "u1"], ["ZRANGE", "dq:{acct_a}:kept", "0", "-1"],
+        ["ZREMRANGEBYSCORE", "dq:{acct_a}:kept", "-inf", "(1"], ["ZREM", "dq:{acct_a}:kept", "u1"],
+        ["HDEL", "dq:{acct_a}:job_bytes", "u1"],
         ["XADD", "dq:jobs:queue", "*", "a", "b"], ["XADD", "dq:events", "*", "a", "b"],
         ["EVALSHA", "0" * 40, "1", "dq:{acct_a}:quota:202611"],
         # a sign-up whose e-mail claim did not reach a replica takes it back (a script)
@@ -122,6 +127,9 @@ ALLOWED = {
         ["HGETALL", "dq:{acct_a}:job:j1"], ["RPUSH", "dq:{acct_a}:job:j1:issues", "x"],
         ["DECRBY", "dq:{acct_a}:quota:202611", "5"], ["XADD", "dq:events", "*", "a", "b"],
         ["EVALSHA", "0" * 40, "1", "dq:{acct_a}:job:j1"],
+        # the feed's previous job (issue 33)
+        ["ZREVRANGEBYSCORE", "dq:{acct_a}:jobs", "(5", "-inf", "WITHSCORES", "LIMIT", "0", "200"],
+        ["HMGET", "dq:{acct_a}:job:j1", "feed", "filename"],
     ],
     "dq-notifier": [
         ["PING"], ["XREADGROUP", "GROUP", "notifier", "c", "STREAMS", "dq:events", ">"],

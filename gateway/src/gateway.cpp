@@ -432,6 +432,7 @@ HttpResponse Gateway::Jobs(const RouteMatch& route, const HttpRequest& request,
     case RouteId::kCreateJob: return jobs.Create(request, principal);
     case RouteId::kListJobs: return jobs.List(request, principal);
     case RouteId::kPreviewJob: return jobs.Preview(request, principal);
+    case RouteId::kJobLimits: return jobs.Limits(principal);
     case RouteId::kGetJob: return jobs.Get(principal, route.params[0]);
     case RouteId::kDeleteJob: return jobs.Delete(principal, route.params[0]);
     case RouteId::kJobSummary: return jobs.Summary(principal, route.params[0]);

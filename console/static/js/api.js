@@ -53,7 +53,8 @@ async function request(method, path, { json, form, query, auth = true } = {}) {
   if (!res.ok) {
     const retry = res.headers.get('Retry-After');
     let message = (data && data.message) || `The service answered ${res.status}.`;
-    if (retry && res.status === 429 && !/retry|try again/i.test(message)) message += ` Try again in ${retry} s.`;
+    // A refused quota says the day it renews; its Retry-After (seconds to next month) is not shown.
+    if (retry && res.status === 429 && !(data && data.error === 'quota_exceeded') && !/retry|try again/i.test(message)) message += ` Try again in ${retry} s.`;
     throw new ApiError(res.status, (data && data.error) || `http_${res.status}`, message, (data && data.details) || []);
   }
   return data;
@@ -101,6 +102,9 @@ export const api = {
   issues: (id, offset, limit) => request('GET', '/jobs/' + encodeURIComponent(id) + '/issues', { query: { offset, limit } }),
   preview: (form) => write('POST', '/jobs/preview', { form }),
   upload: (form) => write('POST', '/jobs', { form }),
+  // Starts a job from a preview's kept upload (upload_id and the options as query parameters).
+  start: (query) => write('POST', '/jobs', { query }),
+  limits: () => request('GET', '/jobs/limits'),
   deleteJob: (id) => write('DELETE', '/jobs/' + encodeURIComponent(id)),
 
   // Plain links for downloads: the browser fetches them with the session cookie.

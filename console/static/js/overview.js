@@ -1,6 +1,7 @@
 // Overview: plan, the month's quota as a bar, the last jobs, and on the free plan how to upgrade.
 import { api } from './api.js';
-import { $, el, formatNumber, formatDate, jobRow, run, showError, showNotice, startPrivatePage } from './ui.js';
+import { formatDay } from './dates.js';
+import { $, el, formatNumber, jobRow, run, showError, showNotice, startPrivatePage } from './ui.js';
 
 run(async () => {
   const me = await startPrivatePage();
@@ -20,7 +21,7 @@ run(async () => {
   fill.style.width = pct + '%';
   if (pct >= 90) fill.classList.add('bg-danger');
   else if (pct >= 75) fill.classList.add('bg-warning');
-  $('#quota-reset').textContent = q.resets_at ? `The quota renews on ${formatDate(q.resets_at)}.` : '';
+  $('#quota-reset').textContent = q.resets_at ? `The quota renews on ${formatDay(q.resets_at)}.` : '';
   if (me.plan === 'free') {
     $('#account-id').textContent = me.account_id;
     $('#upgrade').hidden = false;

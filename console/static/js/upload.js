@@ -1,7 +1,11 @@
-// Upload: pick or drop a file, see the mapping the service inferred (POST /jobs/preview) and
-// correct it, choose checks and platform, start the job and follow it until it ends.
+// Upload: pick or drop a file (its size checked against the limit before anything is sent), see
+// the mapping the service inferred (POST /jobs/preview), how many rows it has and what it uses of
+// the month's quota, correct the mapping, choose checks, platform and feed, and start the job
+// from the preview's kept upload (the file is sent once); then follow it until it ends. Over the
+// quota, the page offers to check only the first rows that are left (max_rows).
 import { api } from './api.js';
-import { $, clearMessages, el, run, showError, showNotice, startPrivatePage, statusBadge } from './ui.js';
+import { formatDay, formatMegabytes } from './dates.js';
+import { $, clearMessages, el, formatNumber, run, showError, showNotice, startPrivatePage, statusBadge } from './ui.js';
 
 // The specification's standard field names, check types and platform templates (identifiers).
 const FIELDS = ['sku', 'title', 'description', 'price', 'compare_at_price', 'cost_price', 'currency',
@@ -13,6 +17,40 @@ const PLATFORMS = ['marketplace1_tw', 'marketplace2', 'marketplace3', 'search_me
 
 let file = null;
 let preview = null;
+let limits = null;  // GET /jobs/limits: max_file_bytes, quota
+
+function rowsWord(n) { return `${formatNumber(n)} ${n === 1 ? 'row' : 'rows'}`; }
+
+// The month's quota as a sentence.
+function quotaSentence(q) {
+  if (!q) return '';
+  return `This month you have ${rowsWord(q.remaining)} left of ${formatNumber(q.limit)}; the quota renews on ${formatDay(q.renews_on)}.`;
+}
+
+// After the preview: what the upload uses of the quota, and, over it, the offer of the first rows.
+function renderQuota() {
+  const choice = $('#quota-choice');
+  const box = $('#first-rows');
+  choice.hidden = true;
+  box.checked = false;
+  const q = preview && preview.quota;
+  if (!q || typeof preview.rows !== 'number') return;
+  // Over the quota, the choice below says it all.
+  $('#quota-line').textContent = preview.within_quota
+    ? `Checking all ${rowsWord(preview.rows)} uses ${formatNumber(preview.rows)} of the ${rowsWord(q.remaining)} left this month.`
+    : '';
+  if (preview.within_quota) return;
+  choice.hidden = false;
+  if (q.remaining > 0) {
+    $('#quota-choice-text').textContent = `This file has ${rowsWord(preview.rows)}, more than the ${rowsWord(q.remaining)} left of this month's quota. You can check its first ${rowsWord(q.remaining)} now, or wait until the quota renews on ${formatDay(q.renews_on)}.`;
+    $('#first-rows-label').textContent = `Check only the first ${rowsWord(q.remaining)}`;
+    $('#first-rows-choice').hidden = false;
+    box.checked = true;
+  } else {
+    $('#quota-choice-text').textContent = `This file has ${rowsWord(preview.rows)}, and no rows are left of this month's quota. It renews on ${formatDay(q.renews_on)}.`;
+    $('#first-rows-choice').hidden = true;
+  }
+}
 
 function setupChoices() {
   $('#check-types').replaceChildren(...CHECK_TYPES.map((t) => el('div', { class: 'form-check' },
@@ -60,17 +98,27 @@ function currentMapping() {
 }
 
 async function choose(chosen) {
-  file = chosen;
+  file = null;
   preview = null;
   $('#mapping-section').hidden = true;
+  $('#quota-choice').hidden = true;
   const message = $('#preview-message');
+  // The size is checked here, before anything is sent.
+  if (limits && chosen.size > limits.max_file_bytes) {
+    showError(message, new Error(`${chosen.name} is ${formatMegabytes(chosen.size)}; a file may be at most ${formatMegabytes(limits.max_file_bytes)}. Split it into smaller files and upload each.`));
+    $('#file').value = '';
+    return;
+  }
+  file = chosen;
   showNotice(message, `Reading ${file.name}…`, 'info');
   const form = new FormData();
   form.append('file', file, file.name);
   try {
     preview = await api.preview(form);
-    showNotice(message, `${file.name}: ${(preview.columns || []).length} columns found. Check the mapping below.`, 'success');
+    const rows = typeof preview.rows === 'number' ? `${rowsWord(preview.rows)} and ` : '';
+    showNotice(message, `${file.name}: ${rows}${(preview.columns || []).length} columns found. Check the mapping below.`, 'success');
     renderMapping();
+    renderQuota();
   } catch (err) {
     if (err.status === 404 || err.status === 405) {
       showNotice(message, `${file.name} is ready. The mapping will be inferred from its header when the job starts.`, 'info');
@@ -105,7 +153,7 @@ async function follow(job) {
   $('#progress-link').replaceChildren(link);
   for (;;) {
     text.replaceChildren(statusBadge(job.status), ` ${job.filename}: ${
-      { queued: 'waiting for a worker…', processing: 'checking…', done: 'done.', failed: `failed: ${job.error || ''}` }[job.status] || job.status}`);
+      { queued: 'waiting for a worker…', processing: 'checking…', done: job.max_rows ? `done: its first ${rowsWord(job.rows_total)} of ${formatNumber(job.rows_in_file)} were checked.` : 'done.', failed: `failed: ${job.error || ''}` }[job.status] || job.status}`);
     if (job.status === 'done' || job.status === 'failed') break;
     await sleep(1000);
     job = await api.job(job.id);
@@ -120,6 +168,13 @@ run(async () => {
   await startPrivatePage();
   setupChoices();
   wireDropzone();
+  try {
+    limits = await api.limits();
+    $('#size-limit').textContent = `Files may be up to ${formatMegabytes(limits.max_file_bytes)}.`;
+    $('#quota-line').textContent = quotaSentence(limits.quota);
+  } catch {
+    limits = null;  // the service checks the size anyway
+  }
   const form = $('#upload-form');
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -135,15 +190,35 @@ run(async () => {
       showError(errors, new Error('Choose at least one check type.'));
       return;
     }
-    const body = new FormData();
-    body.append('file', file, file.name);
-    if (preview) body.append('mapping', JSON.stringify(currentMapping()));
-    body.append('check_types', checks.join(','));
-    if (form.platform.value) body.append('platform', form.platform.value);
+    const options = { check_types: checks.join(',') };
+    if (preview) options.mapping = JSON.stringify(currentMapping());
+    if (form.platform.value) options.platform = form.platform.value;
+    const feed = form.feed.value.trim();
+    if (feed) options.feed = feed;
+    if (preview && preview.quota && !preview.within_quota && $('#first-rows').checked && preview.quota.remaining > 0) {
+      options.max_rows = String(preview.quota.remaining);
+    }
+    // The file itself, only when the preview did not keep it (or no longer has it).
+    const sendFile = () => {
+      const body = new FormData();
+      body.append('file', file, file.name);
+      for (const [k, v] of Object.entries(options)) body.append(k, v);
+      return api.upload(body);
+    };
     const start = $('#start');
     start.disabled = true;
     try {
-      const job = await api.upload(body);
+      let job;
+      if (preview && preview.upload_id) {
+        try {
+          job = await api.start({ upload_id: preview.upload_id, ...options });
+        } catch (err) {
+          if (!/^upload_id:/.test(err.message)) throw err;
+          job = await sendFile();  // kept too long: sent again, once
+        }
+      } else {
+        job = await sendFile();
+      }
       await follow(job);
     } catch (err) {
       showError(errors, err);

@@ -67,7 +67,8 @@ Result<json> ConsoleApi::MeJson(const Account& account, const Session& session) 
   if (!user.ok()) return user.status();
   auto usage = deps_.quota.Usage(account);
   if (!usage.ok()) return usage.status();
-  const auto now = deps_.clock.Now();
+  // From a whole second, so the renewal is exactly midnight on the 1st (not 23:59:59 the day before).
+  const auto now = std::chrono::floor<std::chrono::seconds>(deps_.clock.Now());
   const auto resets = now + std::chrono::seconds(SecondsUntilNextMonth(now));
   const User u = user->value_or(User{});
   return json{{"account_id", account.id},

@@ -1,5 +1,7 @@
 #include "job.h"
 
+#include "job_store.h"
+
 #include "dq/ingest/mapping_inference.h"
 
 #include <algorithm>
@@ -34,8 +36,41 @@ json MappingObject(const std::vector<std::pair<std::string, std::string>>& mappi
 
 }  // namespace
 
+json JobChangesJson(const Job& j) {
+  if (j.changes.empty()) return nullptr;
+  json c = json::parse(j.changes, nullptr, false);
+  return c.is_object() ? c : json(nullptr);
+}
+
 std::string MappingJson(const std::vector<std::pair<std::string, std::string>>& mapping) {
   return MappingObject(mapping).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string DefaultFeed(const std::string& filename, const std::string& check_types_text) {
+  std::vector<std::string> check_types;
+  for (size_t at = 0; at <= check_types_text.size();) {
+    size_t comma = check_types_text.find(',', at);
+    if (comma == std::string::npos) comma = check_types_text.size();
+    if (comma > at) check_types.push_back(check_types_text.substr(at, comma - at));
+    at = comma + 1;
+  }
+  std::sort(check_types.begin(), check_types.end());
+  std::string feed = filename + " (";
+  for (size_t i = 0; i < check_types.size(); ++i) feed += (i ? ", " : "") + check_types[i];
+  return feed + ")";
+}
+
+bool JobMatches(const JobQuery& query, std::string_view feed, std::string_view filename) {
+  if (!query.feed.empty() && feed != query.feed) return false;
+  if (query.filename_contains.empty()) return true;
+  auto lower = [](std::string_view s) {
+    std::string out(s);
+    for (char& c : out) {
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    }
+    return out;
+  };
+  return lower(filename).find(lower(query.filename_contains)) != std::string::npos;
 }
 
 json JobSummaryJson(const Job& j) {
@@ -44,6 +79,10 @@ json JobSummaryJson(const Job& j) {
           {"status", j.status},
           {"check_types", j.check_types},
           {"source", j.source.empty() ? json(nullptr) : json(j.source)},
+          {"feed", j.feed.empty() ? json(nullptr) : json(j.feed)},
+          {"previous_job_id", j.previous_job_id.empty() ? json(nullptr) : json(j.previous_job_id)},
+          {"max_rows", j.max_rows > 0 ? json(j.max_rows) : json(nullptr)},
+          {"rows_in_file", j.rows_in_file > 0 ? j.rows_in_file : j.rows_total},
           {"rows_total", j.rows_total},
           {"rows_error", j.rows_error},
           {"rows_warning", j.rows_warning},
@@ -69,6 +108,7 @@ json JobDetailJson(const Job& j) {
   d["started_at"] = j.started_at.empty() ? json(nullptr) : json(j.started_at);
   d["finished_at"] = j.finished_at.empty() ? json(nullptr) : json(j.finished_at);
   if (j.status == "failed") d["error"] = j.error;
+  d["changes"] = JobChangesJson(j);
   return d;
 }
 
@@ -99,6 +139,11 @@ std::vector<std::string> JobToHashArgs(const Job& j) {
           "bom", j.dialect.bom ? "1" : "0",
           "header", header.dump(-1, ' ', false, json::error_handler_t::replace),
           "file_bytes", std::to_string(j.file_bytes),
+          "feed", j.feed,
+          "previous_job_id", j.previous_job_id,
+          "changes", j.changes,
+          "max_rows", std::to_string(j.max_rows),
+          "rows_in_file", std::to_string(j.rows_in_file),
           "file_chunks", std::to_string(j.file_chunks),
           "pieces", j.pieces,
           "cleaned_from", j.cleaned_from,
@@ -176,6 +221,11 @@ Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) 
         for (const auto& c : h) j.header.push_back(c.is_string() ? c.get<std::string>() : "");
       }
     } else if (k == "file_bytes") j.file_bytes = ToInt(v);
+    else if (k == "feed") j.feed = v;
+    else if (k == "previous_job_id") j.previous_job_id = v;
+    else if (k == "changes") j.changes = v;
+    else if (k == "max_rows") j.max_rows = ToInt(v);
+    else if (k == "rows_in_file") j.rows_in_file = ToInt(v);
     else if (k == "file_chunks") j.file_chunks = ToInt(v);
     else if (k == "pieces") j.pieces = v;
     else if (k == "cleaned_from") j.cleaned_from = v;

@@ -27,6 +27,17 @@ struct Job : report::FileCheck {
   std::string status;  // queued | processing | done | failed
   std::string error;   // set when failed
   int64_t file_bytes = 0;
+  // The feed (decisions.md, "Feeds"): the caller's `feed`, or DefaultFeed(filename, check types).
+  // Jobs of one feed are compared: previous_job_id is the newest done job of the feed created
+  // before this one, and changes (job_changes.h, a JSON object) what changed since it. Both are
+  // set by the worker that finishes the job ("" before, or when the feed had no earlier job).
+  std::string feed;
+  std::string previous_job_id;
+  std::string changes;
+  // `max_rows` of the upload (0: none): only the first max_rows data rows are checked, and
+  // rows_total says how many were. rows_in_file is the file's data rows, whatever max_rows is.
+  int64_t max_rows = 0;
+  int64_t rows_in_file = 0;
   // How the store keeps the upload's pieces (and those of a cleaned file stored whole by an
   // earlier version): "zstd", or "" (raw) for jobs stored before compression
   // (jobs/piece_codec.h). Set by the store, not by the API.
@@ -75,10 +86,17 @@ struct Job : report::FileCheck {
   bool finished() const { return status == "done" || status == "failed"; }
 };
 
+// The feed of an upload that names none: the filename and the check types, sorted, as
+// "products.csv (price, product)". check_types as Job::check_types has them ("product,price").
+std::string DefaultFeed(const std::string& filename, const std::string& check_types);
+
 // The job summary of GET /v1/jobs (and the 202 of an upload).
 nlohmann::json JobSummaryJson(const Job& job);
 // The job detail of GET /v1/jobs/:id, without the issues array (the caller adds it).
 nlohmann::json JobDetailJson(const Job& job);
+
+// The job's `changes` as JSON (null when none were computed).
+nlohmann::json JobChangesJson(const Job& job);
 
 // The Redis hash fields of a job, and back.
 std::vector<std::string> JobToHashArgs(const Job& job);

@@ -103,8 +103,9 @@ RunOutcome JobRunner::Run(const QueueEntry& entry, const std::atomic<bool>& lost
 
 Status JobRunner::Process(Job& job, const std::atomic<bool>& lost, JobStages& stages) {
   JobOutput output(job, options_.output);
+  IssueKeys keys;  // this attempt's issues, for the comparison with the feed's previous job
   auto stream = validator_.Open();
-  Status s = Stream(job, output, *stream, lost, stages);
+  Status s = Stream(job, output, *stream, lost, stages, keys);
   if (!s.ok()) {
     stream->Cancel();
     return s;
@@ -112,7 +113,7 @@ Status JobRunner::Process(Job& job, const std::atomic<bool>& lost, JobStages& st
   if (lost.load()) return Superseded();
   if (job.format == ingest::FileFormat::kXlsx) {
     StageTimer t(stages.finish);
-    if (Status w = StoreWorkbook(job, output); !w.ok()) return w;
+    if (Status w = StoreWorkbook(job, output, keys); !w.ok()) return w;
   } else {
     job.cleaned_from = kCleanedFromFixes;  // the upload stays: the download writes from it
   }
@@ -126,7 +127,51 @@ Status JobRunner::Process(Job& job, const std::atomic<bool>& lost, JobStages& st
   job.issues_found = last.issues_found;
   job.rows_done = last.rows_done;
   StageTimer t(stages.finish);
+  for (const auto& issue : last.issues) keys.Add(issue);
+  CompareWithPrevious(job, keys, last.issues_found <= last.issues_stored);
   return store_.Finish(job, last, end);
+}
+
+void JobRunner::CompareWithPrevious(Job& job, IssueKeys& keys, bool complete) {
+  job.previous_job_id.clear();
+  job.changes.clear();
+  if (job.feed.empty()) return;
+  JobQuery query;
+  query.feed = job.feed;
+  query.before_ms = job.created_ms;
+  query.limit = 30;
+  auto jobs = store_.Query(job.account_id, query);
+  if (!jobs.ok()) {
+    log::Warn("feed not compared", {{"job_id", job.id}, {"error", jobs.status().message()}});
+    return;
+  }
+  const Job* previous = nullptr;
+  for (const auto& j : *jobs) {
+    if (j.status == "done" && j.id != job.id) {
+      previous = &j;
+      break;
+    }
+  }
+  if (previous == nullptr) return;
+  IssueKeys before;
+  const int64_t page = std::max<int64_t>(1, options_.compare_page);
+  for (int64_t at = 0;; at += page) {
+    auto records = store_.Issues(*previous, at, page);
+    if (!records.ok()) {
+      log::Warn("feed not compared",
+                {{"job_id", job.id}, {"error", records.status().message()}});
+      return;
+    }
+    for (const auto& r : *records) before.Add(r);
+    if (static_cast<int64_t>(records->size()) < page) break;
+  }
+  CompareOptions options;
+  options.previous_job_id = previous->id;
+  options.complete = complete && previous->issues_found <= previous->issues;
+  options.partial_rows = job.max_rows > 0 || previous->max_rows > 0;
+  job.previous_job_id = previous->id;
+  job.changes = CompareIssues(before, keys, options)
+                    .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // Every other format's cleaned file is written on download, a part at a time, from the upload
@@ -135,8 +180,10 @@ Status JobRunner::Process(Job& job, const std::atomic<bool>& lost, JobStages& st
 // could exhaust the gateway. So an XLSX job writes its workbook once, here, with the same
 // CleanedFile, and keeps it whole; the download sends the stored pieces, and the upload goes
 // with the finish.
-Status JobRunner::StoreWorkbook(Job& job, JobOutput& output) {
-  if (Status s = store_.Write(job, output.TakeWrite()); !s.ok()) return s;  // every fix stored
+Status JobRunner::StoreWorkbook(Job& job, JobOutput& output, IssueKeys& keys) {
+  JobWrite write = output.TakeWrite();
+  for (const auto& issue : write.issues) keys.Add(issue);
+  if (Status s = store_.Write(job, write); !s.ok()) return s;  // every fix stored
   CleanedFile file(job, [&](int64_t i) { return store_.FileChunk(job, i); },
                    [&](int64_t i) { return store_.FixesPiece(job, i); });
   std::string book;
@@ -151,16 +198,19 @@ Status JobRunner::StoreWorkbook(Job& job, JobOutput& output) {
 }
 
 Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
-                         const std::atomic<bool>& lost, JobStages& stages) {
-  const report::StreamInput input{job, [&](int64_t i) { return store_.FileChunk(job, i); },
-                                  job.rows_total};
+                         const std::atomic<bool>& lost, JobStages& stages, IssueKeys& keys) {
+  report::StreamInput input{job, [&](int64_t i) { return store_.FileChunk(job, i); },
+                            job.rows_total};
+  input.max_rows = job.max_rows;
   const report::StreamOptions options{options_.chunk_rows, options_.chunks_in_flight};
   // After each answer: stored (one fenced write) once enough output is pending.
   auto after_answer = [&](bool last) -> Status {
     if (lost.load()) return Superseded();
     if (last || !output.WriteDue()) return Status::Ok();
     StageTimer t(stages.store);
-    return store_.Write(job, output.TakeWrite());
+    JobWrite write = output.TakeWrite();
+    for (const auto& issue : write.issues) keys.Add(issue);
+    return store_.Write(job, write);
   };
   validator::v1::Stats st;
   if (Status s = report::StreamCheck(input, output, stream, options, after_answer, stages, &st);

@@ -7,6 +7,8 @@
 //   2. stream     the upload's rows through the validator in chunks, several in flight; the
 //                 answers' output is stored in fenced Writes of about one cleaned piece each
 //                 (issues, cleaned piece, counters, summary)
+//   3. compare    with the feed's previous done job: what is new, resolved and still open
+//                 (job_changes.h), from this attempt's issues and the previous job's stored ones
 //   3. finish     last output + state done/failed + counters + upload deleted + refund, fenced
 //   4. publish    job.complete appended (delivery id = job id), then marked published
 //   5. ack        the queue entry is done
@@ -24,6 +26,7 @@
 #include "dq/report/job_output.h"
 #include "dq/report/validator_stream.h"
 #include "event_publisher.h"
+#include "job_changes.h"
 #include "job_queue.h"
 #include "job_store.h"
 
@@ -53,6 +56,8 @@ struct RunnerOptions {
   OutputOptions output;
   // An XLSX job's cleaned workbook is stored in pieces of this size (StoreWorkbook).
   size_t workbook_piece_bytes = 1024 * 1024;
+  // The previous job's issues are read in pages of this many to compare them (job_changes.h).
+  int64_t compare_page = 1000;
 };
 
 enum class RunOutcome {
@@ -85,9 +90,12 @@ class JobRunner {
   // retry later. Other errors: the job fails.
   Status Process(Job& job, const std::atomic<bool>& lost, JobStages& stages);
   // Writes an XLSX job's cleaned workbook once, from the stored upload and fixes, and stores it.
-  Status StoreWorkbook(Job& job, JobOutput& output);
+  Status StoreWorkbook(Job& job, JobOutput& output, IssueKeys& keys);
   Status Stream(Job& job, JobOutput& output, ValidatorStream& stream,
-                const std::atomic<bool>& lost, JobStages& stages);
+                const std::atomic<bool>& lost, JobStages& stages, IssueKeys& keys);
+  // Sets job.previous_job_id and job.changes when the feed has an earlier done job. Best
+  // effort: a store error leaves them empty (the job is still done) and is logged.
+  void CompareWithPrevious(Job& job, IssueKeys& keys, bool complete);
   // Finishes as failed, then publishes.
   RunOutcome Fail(Job& job, const QueueEntry& entry, const std::string& error);
   // Publishes job.complete for a finished job, marks it, acks the entry.

@@ -55,6 +55,34 @@ struct IdempotencyRecord {
   std::string job_id;     // of the first upload
 };
 
+// Which of the account's jobs a list shows (GET /v1/jobs?feed=&filename=).
+struct JobQuery {
+  std::string feed;               // the feed, exactly ("" for any)
+  std::string filename_contains;  // part of the filename, any case ("" for any)
+  int64_t before_ms = 0;          // created strictly before (0: no bound)
+  int limit = 20;
+};
+// At most this many of the account's newest jobs (before before_ms) are looked at by a query.
+inline constexpr int kJobQueryScan = 1000;
+// Whether a job with this feed and filename is one the query asks for (before_ms aside).
+bool JobMatches(const JobQuery& query, std::string_view feed, std::string_view filename);
+
+// How long a previewed upload is kept for its Start (the default of both the store's limit and
+// the API's messages).
+inline constexpr int kKeptUploadMinutes = 15;
+
+// An upload kept after its preview, so that starting the job does not send the file again
+// (decisions.md, "Preview before a job"). It lives a short time, counts against the account's
+// stored bytes, and an account keeps only a few.
+struct KeptUpload {
+  std::string id;  // a UUID, the preview's upload_id
+  std::string account_id;
+  std::string filename;
+  std::string content_type;  // of the file part, as sent
+  int64_t bytes = 0;
+  int64_t expires_ms = 0;
+};
+
 class JobStore {
  public:
   virtual ~JobStore() = default;
@@ -78,6 +106,17 @@ class JobStore {
   // The newest jobs created strictly before before_ms: the console's next page.
   virtual Result<std::vector<Job>> ListBefore(std::string_view account_id, int64_t before_ms,
                                               int limit) = 0;
+  // The account's newest jobs that match the query, newest first, at most query.limit, among
+  // the kJobQueryScan newest created before query.before_ms.
+  virtual Result<std::vector<Job>> Query(std::string_view account_id, const JobQuery& query) = 0;
+  // Keeps a previewed upload (the file as sent) for the store's kept-upload time. Drops the
+  // account's oldest kept uploads past its limit. Errors: kStorageLimitExceeded as Create.
+  virtual Status KeepUpload(const KeptUpload& upload, std::string_view file) = 0;
+  // A kept upload and its file; nullopt when there is none (expired, used, or never kept).
+  virtual Result<std::optional<std::pair<KeptUpload, std::string>>> KeptUploadFile(
+      std::string_view account_id, std::string_view id) = 0;
+  // Forgets a kept upload (its job was created). Idempotent.
+  virtual Status DropKeptUpload(std::string_view account_id, std::string_view id) = 0;
   // Deletes every key of the job in one step and gives back the quota of rows not processed
   // (a queued or running job). False when there was no such job.
   virtual Result<bool> Delete(std::string_view account_id, std::string_view id) = 0;

@@ -3,6 +3,8 @@
 #include "jobs_api.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <numeric>
 
 #include "http/core/error_response.h"
@@ -78,18 +80,78 @@ Result<int64_t> IntParam(const HttpRequest& request, const std::string& name, in
   return v;
 }
 
+std::pair<std::string, std::string> QuotaRenewal(std::chrono::system_clock::time_point now) {
+  static const char* kMonths[] = {"January", "February", "March",     "April",   "May",
+                                  "June",    "July",     "August",    "September", "October",
+                                  "November", "December"};
+  const std::chrono::year_month_day today{std::chrono::floor<std::chrono::days>(now)};
+  const std::chrono::year_month next = std::chrono::year_month(today.year(), today.month()) +
+                                       std::chrono::months(1);
+  const unsigned m = static_cast<unsigned>(next.month());
+  char iso[16];
+  std::snprintf(iso, sizeof iso, "%04d-%02u-01", static_cast<int>(next.year()), m);
+  return {std::string("1 ") + kMonths[m - 1], iso};
+}
+
+namespace {
+
+// 1200 -> "1,200", as the console writes numbers.
+std::string Thousands(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n);
+  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(at, ",");
+  return n < 0 ? "-" + digits : digits;
+}
+
+}  // namespace
+
+Status JobsApi::QuotaExceeded(const Account& account, int64_t rows) {
+  auto usage = quota_.Usage(account);
+  const std::string when = QuotaRenewal(clock_.Now()).first;
+  if (!usage.ok()) {
+    return Status(ErrorCode::kQuotaExceeded,
+                  "This file has more rows than are left of this month's quota; it renews on " +
+                      when + ".");
+  }
+  const int64_t left = std::max<int64_t>(0, usage->quota - usage->used);
+  std::string message = "This file has " + Thousands(rows) + " rows to check, and " +
+                        Thousands(left) + " of this month's " + Thousands(usage->quota) +
+                        " rows are left.";
+  message += left > 0 ? " Check the first " + Thousands(left) +
+                            " rows now (max_rows), or wait until the quota renews on " + when +
+                            "."
+                      : " The quota renews on " + when + ".";
+  return Status(ErrorCode::kQuotaExceeded, message);
+}
+
 HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& principal,
                                 const std::string& id, const std::string& idempotency_key) {
   if (request.body.size() > options_.upload_max_bytes + 64 * 1024) {
-    return ErrorResponse(Status(ErrorCode::kFileTooLarge,
-                                "The upload is " + std::to_string(request.body.size()) +
-                                    " bytes; files may be at most " +
-                                    std::to_string(options_.upload_max_bytes) + " bytes."));
+    return ErrorResponse(FileTooLarge(request.body.size(), options_.upload_max_bytes));
+  }
+  // Started from a preview: the file it kept (not sent again), with this request's options.
+  std::optional<std::pair<KeptUpload, std::string>> kept;
+  KeptFile kept_file;
+  const std::optional<std::string> upload_id = request.Query("upload_id");
+  if (upload_id) {
+    auto found = IsJobId(*upload_id)
+                     ? store_.KeptUploadFile(principal.account.id, *upload_id)
+                     : Result<std::optional<std::pair<KeptUpload, std::string>>>(
+                           std::optional<std::pair<KeptUpload, std::string>>());
+    if (!found.ok()) return ErrorResponse(found.status());
+    if (!found->has_value()) {
+      return ErrorResponse(Status(ErrorCode::kInvalidRequest,
+                                  "upload_id: the previewed file is no longer kept (it is kept " +
+                                      std::to_string(options_.kept_upload_minutes) +
+                                      " minutes); choose the file again",
+                                  {{"upload_id", "the previewed file is no longer kept"}}));
+    }
+    kept = std::move(*found);
+    kept_file = KeptFile{kept->second, kept->first.filename, kept->first.content_type};
   }
   // Where the upload's wall time goes, logged with each accepted job (as "job stages" is).
   double parse_ms = 0, scan_ms = 0, store_ms = 0, queue_ms = 0;
   StageTimer parse_timer(parse_ms);
-  auto parsed = ParseUploadRequest(request, options_.upload_max_bytes);
+  auto parsed = ParseUploadRequest(request, options_.upload_max_bytes, kept ? &kept_file : nullptr);
   parse_timer.Pause();
   if (!parsed.ok()) return ErrorResponse(parsed.status());
   UploadRequest& up = **parsed;
@@ -115,8 +177,19 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   Job job;
   static_cast<report::FileCheck&>(job) = std::move(plan->check);
 
-  auto reservation = quota_.Reserve(principal.account, static_cast<int64_t>(plan->data_rows));
-  if (!reservation.ok()) return ErrorResponse(reservation.status());
+  // With max_rows, only the first rows are checked, and only they use quota.
+  const int64_t rows_in_file = static_cast<int64_t>(plan->data_rows);
+  const int64_t rows = up.max_rows > 0 ? std::min(rows_in_file, up.max_rows) : rows_in_file;
+  auto reservation = quota_.Reserve(principal.account, rows);
+  if (!reservation.ok()) {
+    if (reservation.status().code() == ErrorCode::kQuotaExceeded) {
+      return ErrorResponse(QuotaExceeded(principal.account, rows));
+    }
+    return ErrorResponse(reservation.status());
+  }
+  // The kept upload is used: its bytes stop counting (the job's own count from here). Ignored on
+  // failure: it expires with its short TTL, and its bytes with it.
+  if (kept) (void)store_.DropKeptUpload(principal.account.id, kept->first.id);
 
   const auto now = clock_.Now();
   job.id = id;
@@ -125,7 +198,10 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   job.filename = up.filename.empty() ? "upload" + ExtensionFor(format) : up.filename;
   job.status = "queued";
   job.file_bytes = static_cast<int64_t>(file.size());
-  job.rows_total = static_cast<int64_t>(plan->data_rows);
+  job.rows_total = rows;
+  job.rows_in_file = rows_in_file;
+  job.max_rows = up.max_rows > 0 && up.max_rows < rows_in_file ? up.max_rows : 0;  // a cut
+  job.feed = up.feed.empty() ? DefaultFeed(job.filename, job.check_types) : up.feed;
   job.created_at = FormatIso8601Millis(now);
   job.created_ms = UnixMillis(now);
   job.quota_month = reservation->month;

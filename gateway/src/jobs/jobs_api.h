@@ -25,7 +25,13 @@ struct JobsOptions {
   size_t cleaned_part_bytes = 1024 * 1024;
   // How long a repeated Idempotency-Key waits for the first request's job to be accepted.
   std::chrono::milliseconds idempotency_wait{10000};
+  // A preview keeps its upload this long (the store's kept_upload_ttl), for its Start.
+  int kept_upload_minutes = kKeptUploadMinutes;
 };
+
+// The day a month's quota renews (the first of next month, UTC), as the console says it:
+// {"1 December", "2026-12-01"}.
+std::pair<std::string, std::string> QuotaRenewal(std::chrono::system_clock::time_point now);
 
 // True for a job id as the API hands them out (a lower-case UUID).
 bool IsJobId(std::string_view id);
@@ -46,7 +52,11 @@ class JobsApi {
   // uses no quota; the principal is the authenticated caller (any door). Errors as Create,
   // except 429 quota_exceeded. In preview_api.cpp.
   HttpResponse Preview(const HttpRequest& request, const Principal& principal);
-  // GET /v1/jobs?limit=1..20
+  // GET /v1/jobs/limits: {max_file_bytes, max_file_size ("50 MB"), kept_upload_minutes, quota}
+  // (quota as the preview has it). In preview_api.cpp.
+  HttpResponse Limits(const Principal& principal);
+  // GET /v1/jobs?limit=1..20[&before=][&feed=][&filename=]: with feed, limit may be 1..30 (the
+  // feed's history); filename matches part of the filename in any case.
   HttpResponse List(const HttpRequest& request, const Principal& principal);
   // GET /v1/jobs/:id, with every stored issue, streamed page by page.
   HttpResponse Get(const Principal& principal, const std::string& id);
@@ -71,6 +81,11 @@ class JobsApi {
   // key's hash (empty for none).
   HttpResponse CreateJob(const HttpRequest& request, const Principal& principal,
                          const std::string& id, const std::string& idempotency_key);
+  // 429 quota_exceeded for an upload of `rows` rows, saying what is left, when it renews and
+  // what the merchant can do (max_rows).
+  Status QuotaExceeded(const Account& account, int64_t rows);
+  // The preview's and the limits' `quota` object (null when the quota cannot be read).
+  nlohmann::json QuotaJson(const Account& account);
   // A repeated Idempotency-Key: the first job's summary once it is accepted.
   HttpResponse Repeat(const Principal& principal, const std::string& job_id);
   // The two ways a done job keeps its cleaned file (Job::cleaned_from).

@@ -88,7 +88,16 @@ HttpResponse JobsApi::Summary(const Principal& principal, const std::string& id)
                                    {"status", job->status},
                                    {"rows_total", job->rows_total},
                                    {"issues_total", std::max(job->issues, job->issues_found)},
-                                   {"issues_truncated", job->issues_found > job->issues}});
+                                   {"issues_truncated", job->issues_found > job->issues},
+                                   {"feed", job->feed.empty() ? json(nullptr) : json(job->feed)},
+                                   {"previous_job_id", job->previous_job_id.empty()
+                                                           ? json(nullptr)
+                                                           : json(job->previous_job_id)},
+                                   {"changes", JobChangesJson(*job)},
+                                   {"max_rows", job->max_rows > 0 ? json(job->max_rows)
+                                                                  : json(nullptr)},
+                                   {"rows_in_file", job->rows_in_file > 0 ? job->rows_in_file
+                                                                          : job->rows_total}});
   body.pop_back();  // '}'
   const std::string& parts = summary->empty() ? R"({"by_field":[],"by_code":[]})" : *summary;
   body += ',';

@@ -1,6 +1,7 @@
 // The job reads: list, detail (streamed page by page), cleaned download and the issues page.
 #include "http/core/content_disposition.h"
 #include "jobs_api.h"
+#include "upload_request.h"
 
 #include <algorithm>
 #include <memory>
@@ -54,7 +55,18 @@ std::string WithArray(std::string object_json, std::string_view key,
 }  // namespace
 
 HttpResponse JobsApi::List(const HttpRequest& request, const Principal& principal) {
-  auto limit = IntParam(request, "limit", 20, 1, 20);
+  JobQuery query;
+  query.feed = request.Query("feed").value_or("");
+  query.filename_contains = request.Query("filename").value_or("");
+  if (query.feed.size() > kMaxFeedChars) {
+    return ErrorResponse(Invalid("feed", "must be at most " + std::to_string(kMaxFeedChars) +
+                                             " characters"));
+  }
+  if (query.filename_contains.size() > 255) {
+    return ErrorResponse(Invalid("filename", "must be at most 255 characters"));
+  }
+  // A feed's history is its last 30 jobs; any other list pages by 20.
+  auto limit = IntParam(request, "limit", 20, 1, query.feed.empty() ? 20 : 30);
   if (!limit.ok()) return ErrorResponse(limit.status());
   int64_t before_ms = 0;
   if (auto before = request.Query("before")) {
@@ -65,7 +77,11 @@ HttpResponse JobsApi::List(const HttpRequest& request, const Principal& principa
     }
     before_ms = *ms;
   }
-  auto jobs = store_.ListBefore(principal.account.id, before_ms, static_cast<int>(*limit));
+  query.before_ms = before_ms;
+  query.limit = static_cast<int>(*limit);
+  auto jobs = query.feed.empty() && query.filename_contains.empty()
+                  ? store_.ListBefore(principal.account.id, before_ms, query.limit)
+                  : store_.Query(principal.account.id, query);
   if (!jobs.ok()) return ErrorResponse(jobs.status());
   json list = json::array();
   for (const auto& j : *jobs) list.push_back(JobSummaryJson(j));

@@ -6,6 +6,9 @@
 #include "dq/ingest/mapping_inference.h"
 #include "dq/ingest/row_reader.h"
 #include "dq/ingest/source_scan.h"
+#include "dq/common/crypto.h"
+#include "dq/common/log.h"
+#include "dq/common/time_format.h"
 #include "jobs_api.h"
 #include "upload_request.h"
 
@@ -16,12 +19,29 @@ constexpr size_t kSampleRows = 5;
 
 }  // namespace
 
-HttpResponse JobsApi::Preview(const HttpRequest& request, const Principal& /*principal*/) {
+nlohmann::json JobsApi::QuotaJson(const Account& account) {
+  auto usage = quota_.Usage(account);
+  if (!usage.ok()) return nullptr;
+  const auto [renews, renews_on] = QuotaRenewal(clock_.Now());
+  return {{"month", usage->month.substr(0, 4) + "-" + usage->month.substr(4)},
+          {"used", usage->used},
+          {"limit", usage->quota},
+          {"remaining", std::max<int64_t>(0, usage->quota - usage->used)},
+          {"renews_on", renews_on},
+          {"renews", renews}};
+}
+
+HttpResponse JobsApi::Limits(const Principal& principal) {
+  nlohmann::json body = {{"max_file_bytes", options_.upload_max_bytes},
+                         {"max_file_size", Megabytes(options_.upload_max_bytes)},
+                         {"kept_upload_minutes", options_.kept_upload_minutes},
+                         {"quota", QuotaJson(principal.account)}};
+  return JsonResponse(200, DumpJson(body));
+}
+
+HttpResponse JobsApi::Preview(const HttpRequest& request, const Principal& principal) {
   if (request.body.size() > options_.upload_max_bytes + 64 * 1024) {
-    return ErrorResponse(Status(ErrorCode::kFileTooLarge,
-                                "The upload is " + std::to_string(request.body.size()) +
-                                    " bytes; files may be at most " +
-                                    std::to_string(options_.upload_max_bytes) + " bytes."));
+    return ErrorResponse(FileTooLarge(request.body.size(), options_.upload_max_bytes));
   }
   auto parsed = ParseUploadRequest(request, options_.upload_max_bytes);
   if (!parsed.ok()) return ErrorResponse(parsed.status());
@@ -41,6 +61,14 @@ HttpResponse JobsApi::Preview(const HttpRequest& request, const Principal& /*pri
     if (*state != ingest::ReadState::kRow) break;
     scan.Row(reader->header(), reader->row());
     ++read;
+  }
+  // The rest of the rows are counted, not kept: what the upload would use of the quota.
+  uint64_t rows_in_file = read;
+  while (true) {
+    auto state = reader->Next();
+    if (!state.ok()) return ErrorResponse(state.status());
+    if (*state != ingest::ReadState::kRow) break;
+    ++rows_in_file;
   }
   const std::vector<std::string>& header = reader->header();
   if (up.mapping) {
@@ -80,7 +108,33 @@ HttpResponse JobsApi::Preview(const HttpRequest& request, const Principal& /*pri
                          {"mapping_notes", std::move(mapping_notes)},
                          {"notes", std::move(notes)},
                          {"suggested_check_types", ingest::SuggestCheckTypes(plan.mapping)},
-                         {"sample_rows", std::move(rows)}};
+                         {"sample_rows", std::move(rows)},
+                         {"rows", rows_in_file},
+                         {"max_file_bytes", options_.upload_max_bytes}};
+  // What the upload would use of this month's quota, and when it renews.
+  body["quota"] = QuotaJson(principal.account);
+  body["within_quota"] = body["quota"].is_object()
+                             ? nlohmann::json(static_cast<int64_t>(rows_in_file) <=
+                                              body["quota"]["remaining"].get<int64_t>())
+                             : nlohmann::json(nullptr);
+  // The file is kept for a while, so that starting the job does not send it again.
+  KeptUpload kept;
+  kept.id = NewUuidV4();
+  kept.account_id = principal.account.id;
+  kept.filename = up.filename;
+  kept.content_type = up.raw_content_type;
+  kept.bytes = static_cast<int64_t>(up.raw_file.size());
+  const auto expires = clock_.Now() + std::chrono::minutes(options_.kept_upload_minutes);
+  kept.expires_ms = UnixMillis(expires);
+  if (Status s = store_.KeepUpload(kept, up.raw_file); s.ok()) {
+    body["upload_id"] = kept.id;
+    body["upload_expires_at"] = FormatIso8601Millis(expires);
+  } else {
+    // Not kept (the account's storage is full, or the store is down): Start sends the file.
+    log::Warn("preview upload not kept", {{"error", s.message()}});
+    body["upload_id"] = nullptr;
+    body["upload_expires_at"] = nullptr;
+  }
   return JsonResponse(200, DumpJson(body));
 }
 

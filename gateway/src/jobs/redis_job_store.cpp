@@ -1,6 +1,7 @@
 #include "redis_job_store.h"
 
 #include <cstdlib>
+#include <unordered_set>
 
 #include "dq/artifact/object_key.h"
 #include "dq/common/crypto.h"
@@ -276,6 +277,129 @@ Result<std::vector<Job>> RedisJobStore::ListBefore(std::string_view account_id, 
     jobs.push_back(JobFromHash(Pairs(r)));
   }
   return jobs;
+}
+
+Result<std::vector<Job>> RedisJobStore::Query(std::string_view account_id, const JobQuery& q) {
+  // The newest jobs in rounds of kRound: their feed and filename first, then the whole hash of
+  // those that match. At most kJobQueryScan are looked at. Each round starts at the last one's
+  // creation time, inclusive (jobs may share a millisecond); ids already seen are skipped.
+  constexpr int kRound = 200;
+  std::vector<Job> jobs;
+  std::unordered_set<std::string> seen;
+  std::string upper = q.before_ms > 0 ? "(" + std::to_string(q.before_ms) : "+inf";
+  int scanned = 0;
+  while (scanned < kJobQueryScan && static_cast<int>(jobs.size()) < q.limit) {
+    auto ids = redis_.Command({"ZREVRANGEBYSCORE", AccountKey(account_id, "jobs"), upper, "-inf",
+                               "WITHSCORES", "LIMIT", "0", std::to_string(kRound)});
+    if (!ids.ok()) return ids.status();
+    const size_t n = ids->elements.size() / 2;
+    std::vector<std::string> fresh;
+    for (size_t i = 0; i < n; ++i) {
+      if (seen.insert(ids->elements[2 * i].str).second) fresh.push_back(ids->elements[2 * i].str);
+    }
+    if (fresh.empty()) break;
+    std::vector<std::vector<std::string>> field_cmds;
+    for (const auto& id : fresh) field_cmds.push_back({"HMGET", JobKey(account_id, id), "feed", "filename"});
+    auto fields = redis_.Pipeline(field_cmds);
+    if (!fields.ok()) return fields.status();
+    std::vector<std::vector<std::string>> gets;
+    for (size_t i = 0; i < fresh.size(); ++i) {
+      const RedisReply& r = (*fields)[i];
+      if (r.is_error() || r.elements.size() != 2) continue;
+      if (JobMatches(q, r.elements[0].str, r.elements[1].str)) {
+        gets.push_back({"HGETALL", JobKey(account_id, fresh[i])});
+      }
+    }
+    if (!gets.empty()) {
+      auto replies = redis_.Pipeline(gets);
+      if (!replies.ok()) return replies.status();
+      for (const auto& r : *replies) {
+        if (r.is_error() || r.elements.empty()) continue;  // expired between the reads
+        if (static_cast<int>(jobs.size()) < q.limit) jobs.push_back(JobFromHash(Pairs(r)));
+      }
+    }
+    scanned += static_cast<int>(fresh.size());
+    if (n < static_cast<size_t>(kRound)) break;
+    upper = ids->elements[2 * n - 1].str;
+  }
+  return jobs;
+}
+
+Status RedisJobStore::KeepUpload(const KeptUpload& up, std::string_view file) {
+  const std::string& a = up.account_id;
+  Job pseudo;  // the bytes are reserved as a job's are, under the upload's id
+  pseudo.id = up.id;
+  pseudo.account_id = a;
+  pseudo.file_bytes = up.bytes;
+  if (Status s = ReserveBytes(pseudo); !s.ok()) return s;
+  const std::string ttl = std::to_string(limits_.kept_upload_ttl.count());
+  const std::string file_key = JobPartKey(a, up.id, "file");
+  const std::string kept_key = JobPartKey(a, up.id, "kept");
+  const std::string list_key = AccountKey(a, "kept");
+  constexpr size_t kPiece = 1 << 20;
+  std::vector<std::vector<std::string>> keep_cmds;
+  for (size_t at = 0; at < file.size(); at += kPiece) {
+    keep_cmds.push_back({"RPUSH", file_key, CompressPiece(file.substr(at, kPiece))});
+  }
+  const int64_t kept_ms = up.expires_ms - limits_.kept_upload_ttl.count() * 1000;
+  keep_cmds.push_back({"EXPIRE", file_key, ttl});
+  keep_cmds.push_back({"HSET", kept_key, "filename", up.filename, "content_type", up.content_type,
+                  "bytes", std::to_string(up.bytes), "expires_ms", std::to_string(up.expires_ms)});
+  keep_cmds.push_back({"EXPIRE", kept_key, ttl});
+  keep_cmds.push_back({"DEL", JobPartKey(a, up.id, "reserved")});
+  keep_cmds.push_back({"ZREMRANGEBYSCORE", list_key, "-inf",
+                  "(" + std::to_string(kept_ms - limits_.kept_upload_ttl.count() * 1000)});
+  keep_cmds.push_back({"ZADD", list_key, std::to_string(kept_ms), up.id});
+  keep_cmds.push_back({"EXPIRE", list_key, ttl});
+  keep_cmds.push_back({"ZRANGE", list_key, "0", "-1"});
+  auto replies = redis_.Pipeline(keep_cmds);
+  if (Status s = CheckReplies(replies); !s.ok()) {
+    (void)DropKeptUpload(a, up.id);  // best effort: what is left expires with kept_upload_ttl
+    return s;
+  }
+  // Past the account's limit, the oldest go.
+  const RedisReply& all = replies->back();
+  const int extra = static_cast<int>(all.elements.size()) - limits_.max_kept_uploads;
+  for (int i = 0; i < extra; ++i) {
+    // Best effort: one left behind expires with kept_upload_ttl.
+    if (all.elements[i].str != up.id) (void)DropKeptUpload(a, all.elements[i].str);
+  }
+  return Status::Ok();
+}
+
+Result<std::optional<std::pair<KeptUpload, std::string>>> RedisJobStore::KeptUploadFile(
+    std::string_view account_id, std::string_view id) {
+  using Found = std::optional<std::pair<KeptUpload, std::string>>;
+  auto replies = redis_.Pipeline({{"HGETALL", JobPartKey(account_id, id, "kept")},
+                                  {"LRANGE", JobPartKey(account_id, id, "file"), "0", "-1"}});
+  if (Status s = CheckReplies(replies); !s.ok()) return s;
+  if ((*replies)[0].elements.empty() || (*replies)[1].elements.empty()) return Found();
+  KeptUpload up;
+  up.id = id;
+  up.account_id = account_id;
+  for (const auto& [k, v] : Pairs((*replies)[0])) {
+    if (k == "filename") up.filename = v;
+    else if (k == "content_type") up.content_type = v;
+    else if (k == "bytes") up.bytes = Int(v);
+    else if (k == "expires_ms") up.expires_ms = Int(v);
+  }
+  std::string file;
+  file.reserve(static_cast<size_t>(up.bytes));
+  for (auto& e : (*replies)[1].elements) {
+    auto piece = DecompressPiece(e.str);
+    if (!piece.ok()) return piece.status();
+    file += *piece;
+  }
+  if (static_cast<int64_t>(file.size()) != up.bytes) return Found();  // partly expired
+  return Found(std::make_pair(std::move(up), std::move(file)));
+}
+
+Status RedisJobStore::DropKeptUpload(std::string_view account_id, std::string_view id) {
+  auto r = redis_.Pipeline(
+      {{"DEL", JobPartKey(account_id, id, "file"), JobPartKey(account_id, id, "kept")},
+       {"HDEL", AccountKey(account_id, "job_bytes"), std::string(id)},
+       {"ZREM", AccountKey(account_id, "kept"), std::string(id)}});
+  return CheckReplies(r);
 }
 
 Result<std::vector<std::string>> RedisJobStore::Issues(const Job& snapshot, int64_t offset,

@@ -19,6 +19,11 @@
 //   dq:{acct}:job:<id>:reserved  STRING a reservation in job_bytes whose job is not stored yet
 //                                       (ten minutes at most)
 //   dq:{acct}:idem:<sha256>      STRING "<body sha256> <job id>" for an Idempotency-Key, 24 h
+//   dq:{acct}:job:<uid>:kept     HASH   a previewed upload kept for its Start (KeptUpload); its
+//                                       file is in dq:{acct}:job:<uid>:file, its bytes in
+//                                       job_bytes under <uid>; both expire after
+//                                       kept_upload_ttl
+//   dq:{acct}:kept               ZSET   the kept uploads' ids by the time they were kept
 //
 // With an artifact store (the constructor's `artifacts`), the job's files go there instead
 // (job_artifacts.h): the upload's pieces, the issues in pages of 1,000 (only the records not yet
@@ -39,6 +44,10 @@ struct StoreLimits {
   std::chrono::seconds ttl{30 * 24 * 3600};
   int64_t max_account_bytes = 0;  // stored job bytes per account; 0: no ceiling
   std::chrono::seconds idempotency_ttl{24 * 3600};
+  // A previewed upload is kept this long for its Start, and an account keeps at most
+  // max_kept_uploads of them (the oldest go first).
+  std::chrono::seconds kept_upload_ttl{kKeptUploadMinutes * 60};
+  int max_kept_uploads = 2;
 };
 
 class RedisJobStore final : public JobStore {
@@ -67,6 +76,11 @@ class RedisJobStore final : public JobStore {
   Result<std::vector<Job>> List(std::string_view account_id, int limit) override;
   Result<std::vector<Job>> ListBefore(std::string_view account_id, int64_t before_ms,
                                       int limit) override;
+  Result<std::vector<Job>> Query(std::string_view account_id, const JobQuery& query) override;
+  Status KeepUpload(const KeptUpload& upload, std::string_view file) override;
+  Result<std::optional<std::pair<KeptUpload, std::string>>> KeptUploadFile(
+      std::string_view account_id, std::string_view id) override;
+  Status DropKeptUpload(std::string_view account_id, std::string_view id) override;
   Result<bool> Delete(std::string_view account_id, std::string_view id) override;
   Result<std::vector<std::string>> Issues(const Job& job, int64_t offset, int64_t count) override;
   Result<std::optional<std::string>> FixesPiece(const Job& job, int64_t index) override;

@@ -26,16 +26,37 @@ struct UploadRequest {
   std::string weight_unit;  // the caller's unit of bare weights ("" for none)
   // The mapping sent, checked against the standard fields (not yet against the file's columns).
   std::optional<std::vector<std::pair<std::string, std::string>>> mapping;
+  // The file as sent (before decoding) and its part's content type: what a preview keeps.
+  std::string_view raw_file;
+  std::string raw_content_type;
+  std::string feed;      // the caller's feed ("" for none: DefaultFeed)
+  int64_t max_rows = 0;  // check only the first max_rows data rows (0: all)
 
   // Storage the views above point into (the gunzipped body, the parsed form).
   std::string decoded_body;
   std::optional<ingest::UploadForm> form;
 };
 
+// A file sent before (a preview's kept upload, jobs/job_store.h): the upload's options then
+// come from the query string, and the body must be empty.
+struct KeptFile {
+  std::string_view bytes;
+  std::string filename;
+  std::string content_type;
+};
+
 // Errors: 400 invalid_request / empty_file, 413 file_too_large, 415 unsupported_media_type, as
-// the JSON error contract says. The request must outlive the result.
+// the JSON error contract says. The request (and `kept`) must outlive the result.
 Result<std::unique_ptr<UploadRequest>> ParseUploadRequest(const HttpRequest& request,
-                                                          size_t max_file_bytes);
+                                                          size_t max_file_bytes,
+                                                          const KeptFile* kept = nullptr);
+
+// Sizes as the merchant reads them: "50 MB" (MB of 1,048,576 bytes), one decimal below 10 MB.
+std::string Megabytes(uint64_t bytes);
+// 413 file_too_large: "The file is 60 MB; a file may be at most 50 MB. ..."
+Status FileTooLarge(uint64_t size, uint64_t max);
+// The longest feed name.
+inline constexpr size_t kMaxFeedChars = 200;
 
 // dq/report/check_options.h: the mapping's columns that are not in the file's header.
 using report::CheckMappingColumns;

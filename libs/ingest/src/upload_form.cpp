@@ -40,10 +40,16 @@ Status FormCollector::OnPartBegin(const PartHeaders& headers) {
   } else if (name_ == "weight_unit") {
     s = once(form_.weight_unit.has_value());
     current_ = Field::kWeightUnit;
+  } else if (name_ == "feed") {
+    s = once(form_.feed.has_value());
+    current_ = Field::kFeed;
+  } else if (name_ == "max_rows") {
+    s = once(form_.max_rows.has_value());
+    current_ = Field::kMaxRows;
   } else {
     return Invalid("Unknown form field '" + name_ +
-                   "'; the fields are file, mapping, check_types, platform, source and "
-                   "weight_unit.");
+                   "'; the fields are file, mapping, check_types, platform, source, "
+                   "weight_unit, feed and max_rows.");
   }
   return s;
 }
@@ -90,6 +96,8 @@ Status FormCollector::OnPartEnd() {
                                          : current_ == Field::kCheckTypes ? &form_.check_types
                                          : current_ == Field::kSource     ? &form_.source
                                          : current_ == Field::kWeightUnit ? &form_.weight_unit
+                                         : current_ == Field::kFeed       ? &form_.feed
+                                         : current_ == Field::kMaxRows    ? &form_.max_rows
                                                                           : &form_.platform;
     *target = std::move(text_);
     text_.clear();

@@ -54,7 +54,10 @@ Status StreamCheck(const StreamInput& input, JobOutput& output, ValidatorStream&
     return Status::Ok();
   };
   const int64_t pieces = input.check.file_chunks;
-  for (int64_t i = 0; i < pieces; ++i) {
+  // With max_rows, reading stops after that many rows (the rest of the file is not checked).
+  const uint64_t max_rows = input.max_rows > 0 ? static_cast<uint64_t>(input.max_rows) : UINT64_MAX;
+  uint64_t rows_read = 0;
+  for (int64_t i = 0; i < pieces && rows_read < max_rows; ++i) {
     auto piece = [&] {
       StageTimer t(stages.fetch);
       return input.piece(i);
@@ -70,6 +73,8 @@ Status StreamCheck(const StreamInput& input, JobOutput& output, ValidatorStream&
         return state.status();
       }
       if (*state != ingest::ReadState::kRow) break;
+      if (rows_read == max_rows) break;
+      ++rows_read;
       output.AddRow(reader->row(), *filling, &chunk);
       if (filling->rows() >= options.chunk_rows) {
         t.Pause();

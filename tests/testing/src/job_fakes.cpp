@@ -95,6 +95,42 @@ Result<std::vector<gateway::Job>> InMemoryJobStore::ListBefore(std::string_view 
   return out;
 }
 
+Result<std::vector<gateway::Job>> InMemoryJobStore::Query(std::string_view account_id,
+                                                          const gateway::JobQuery& query) {
+  auto all = ListBefore(account_id, query.before_ms, gateway::kJobQueryScan);
+  if (!all.ok()) return all.status();
+  std::vector<gateway::Job> out;
+  for (auto& j : *all) {
+    if (static_cast<int>(out.size()) < query.limit &&
+        gateway::JobMatches(query, j.feed, j.filename)) {
+      out.push_back(std::move(j));
+    }
+  }
+  return out;
+}
+
+Status InMemoryJobStore::KeepUpload(const gateway::KeptUpload& upload, std::string_view file) {
+  std::lock_guard lock(mu_);
+  if (FailBefore("keep_upload")) return Down();
+  kept_[upload.account_id + "/" + upload.id] = {upload, std::string(file)};
+  return Status::Ok();
+}
+
+Result<std::optional<std::pair<gateway::KeptUpload, std::string>>>
+InMemoryJobStore::KeptUploadFile(std::string_view account_id, std::string_view id) {
+  std::lock_guard lock(mu_);
+  if (FailBefore("kept_upload")) return Down();
+  auto it = kept_.find(std::string(account_id) + "/" + std::string(id));
+  if (it == kept_.end()) return std::optional<std::pair<gateway::KeptUpload, std::string>>();
+  return std::optional<std::pair<gateway::KeptUpload, std::string>>(it->second);
+}
+
+Status InMemoryJobStore::DropKeptUpload(std::string_view account_id, std::string_view id) {
+  std::lock_guard lock(mu_);
+  kept_.erase(std::string(account_id) + "/" + std::string(id));
+  return Status::Ok();
+}
+
 Result<bool> InMemoryJobStore::Delete(std::string_view account_id, std::string_view id) {
   std::lock_guard lock(mu_);
   if (FailBefore("delete")) return Down();

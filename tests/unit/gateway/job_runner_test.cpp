@@ -82,6 +82,7 @@ struct Fixture {
     job.id = "0b6f7a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b";
     job.account_id = "acct_1";
     job.filename = "shop.csv";
+    job.feed = "shop.csv (product)";
     job.status = "queued";
     job.check_types = "product";
     job.mapping = {{"sku", "sku"}};
@@ -169,6 +170,80 @@ struct Fixture {
   std::atomic<bool> lost{false};
   std::string file_;
 };
+
+// A later job of the same feed: File() with row 1's SKU fixed ("X1") and row 2's broken ("x2").
+RunOutcome RunSecondJob(Fixture& f, Job& second, int64_t max_rows = 0) {
+  std::string csv = "sku,title\n";
+  for (int r = 1; r <= kRows; ++r) {
+    std::string sku = r % 3 == 0 ? "" : (r % 3 == 1 ? "x" : "A") + std::to_string(r);
+    if (r == 1) sku = "X1";
+    if (r == 2) sku = "x2";
+    csv += sku + ",Item " + std::to_string(r) + "\n";
+  }
+  second = f.job;
+  second.id = "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f";
+  f.clock.Advance(std::chrono::seconds(60));
+  second.created_ms = UnixMillis(f.clock.Now());
+  second.file_bytes = static_cast<int64_t>(csv.size());
+  second.file_chunks = 1;
+  second.max_rows = max_rows;
+  second.rows_in_file = kRows;
+  second.rows_total = max_rows > 0 ? max_rows : kRows;
+  std::vector<std::string_view> pieces = {csv};
+  gateway::UploadPieces upload(pieces, /*helpers=*/0);
+  EXPECT_TRUE(f.store.Create(second, upload).ok());
+  EXPECT_TRUE(f.queue.Enqueue(second.account_id, second.id).ok());
+  EXPECT_TRUE(f.store.Accept(second).ok());
+  QueueEntry entry = **f.queue.Next("w1", std::chrono::milliseconds(0));
+  return f.runner.Run(entry, f.lost);
+}
+
+TEST(JobRunnerTest, ASecondJobOfTheFeedSaysWhatIsNewResolvedAndStillOpen) {
+  Fixture f;
+  ASSERT_EQ(f.Run(), RunOutcome::kDone);
+  EXPECT_EQ(f.Stored().previous_job_id, "");  // the feed's first job
+  EXPECT_EQ(f.Stored().changes, "");
+  Job second;
+  ASSERT_EQ(RunSecondJob(f, second), RunOutcome::kDone);
+  const Job done = *f.store.job(second.id);
+  EXPECT_EQ(done.previous_job_id, f.job.id);
+  auto changes = nlohmann::json::parse(done.changes);
+  EXPECT_EQ(changes["previous_job_id"], f.job.id);
+  EXPECT_EQ(changes["resolved"], 1);  // x1 is X1 now
+  EXPECT_EQ(changes["new"], 1);       // x2
+  EXPECT_EQ(changes["open"], 6);      // rows 3, 6, 9 have no SKU; x4, x7, x10
+  EXPECT_EQ(changes["keyed_by"], "sku_or_row");
+  EXPECT_EQ(changes["complete"], true);
+  EXPECT_EQ(changes["partial_rows"], false);
+  // As the API shows it, with the job.
+  EXPECT_EQ(JobDetailJson(done)["changes"]["resolved"], 1);
+  EXPECT_EQ(JobSummaryJson(done)["previous_job_id"], f.job.id);
+}
+
+TEST(JobRunnerTest, AJobOfAnotherFeedIsNotCompared) {
+  Fixture f;
+  ASSERT_EQ(f.Run(), RunOutcome::kDone);
+  f.job.feed = "another feed";
+  Job second;
+  ASSERT_EQ(RunSecondJob(f, second), RunOutcome::kDone);
+  EXPECT_EQ(f.store.job(second.id)->previous_job_id, "");
+  EXPECT_EQ(f.store.job(second.id)->changes, "");
+}
+
+TEST(JobRunnerTest, MaxRowsChecksOnlyTheFirstRows) {
+  Fixture f;
+  ASSERT_EQ(f.Run(), RunOutcome::kDone);
+  Job second;
+  ASSERT_EQ(RunSecondJob(f, second, /*max_rows=*/4), RunOutcome::kDone);
+  const Job done = *f.store.job(second.id);
+  EXPECT_EQ(done.rows_total, 4);
+  EXPECT_EQ(done.rows_in_file, kRows);
+  EXPECT_EQ(done.issues, 3);  // x2, row 3 (no SKU) and x4; rows 5 to 10 are not checked
+  EXPECT_EQ(JobSummaryJson(done)["max_rows"], 4);
+  // Compared with the whole first job, and says only part of this one was checked.
+  EXPECT_EQ(nlohmann::json::parse(done.changes)["partial_rows"], true);
+  EXPECT_EQ(JobSummaryJson(done)["rows_in_file"], kRows);
+}
 
 TEST(JobRunnerTest, ClaimRunsToDoneAndPublishesOnce) {
   Fixture f;

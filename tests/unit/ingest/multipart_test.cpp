@@ -326,7 +326,7 @@ INSTANTIATE_TEST_SUITE_P(
         FormErrorCase{"unknown_field", Part("file", "a") + Part("checktypes", "b") + "--XyZ--",
                       ErrorCode::kInvalidRequest,
                       "Unknown form field 'checktypes'; the fields are file, mapping, "
-                      "check_types, platform, source and weight_unit."},
+                      "check_types, platform, source, weight_unit, feed and max_rows."},
         FormErrorCase{"file_too_large", Part("file", "01234567890") + "--XyZ--",
                       ErrorCode::kFileTooLarge, "The file is larger than 10 bytes."},
         FormErrorCase{"text_too_long", Part("file", "a") + Part("mapping", "{\"a\":\"bc\"}") +

@@ -23,6 +23,7 @@ constexpr Route kRoutes[] = {
     {"POST", "/jobs", RouteId::kCreateJob, RateClass::kUpload, kBoth},
     {"GET", "/jobs", RouteId::kListJobs, RateClass::kGeneral, kBoth},
     {"POST", "/jobs/preview", RouteId::kPreviewJob, RateClass::kGeneral, kBoth},
+    {"GET", "/jobs/limits", RouteId::kJobLimits, RateClass::kGeneral, kBoth},
     {"GET", "/jobs/:id", RouteId::kGetJob, RateClass::kGeneral, kBoth},
     {"DELETE", "/jobs/:id", RouteId::kDeleteJob, RateClass::kGeneral, kBoth},
     {"GET", "/jobs/:id/summary", RouteId::kJobSummary, RateClass::kGeneral, kBoth},

@@ -20,6 +20,7 @@ enum class RouteId {
   kCreateJob,    // POST /v1/jobs
   kPreviewJob,   // POST /v1/jobs/preview
   kListJobs,     // GET  /v1/jobs
+  kJobLimits,    // GET  /v1/jobs/limits: the upload size limit and the month's quota
   kGetJob,       // GET  /v1/jobs/:id
   kJobCleaned,   // GET  /v1/jobs/:id/cleaned
   kJobIssues,    // GET  /v1/jobs/:id/issues

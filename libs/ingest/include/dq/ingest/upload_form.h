@@ -1,5 +1,6 @@
 // The POST /v1/jobs multipart form (decisions.md, Jobs): a `file` part and optional text parts
-// `mapping` (JSON object text), `check_types`, `platform`, `source` and `weight_unit`. Built on
+// `mapping` (JSON object text), `check_types`, `platform`, `source`, `weight_unit`, `feed` and
+// `max_rows`. Built on
 // MultipartParser for a body held in memory (Pistache buffers whole requests), without copying
 // the file: file() views the body. For a body that arrives in chunks, use FormCollector with
 // MultipartParser directly.
@@ -38,6 +39,8 @@ class UploadForm {
   std::optional<std::string> platform;
   std::optional<std::string> source;       // the source platform (source_profile.h)
   std::optional<std::string> weight_unit;  // the unit of bare weights: g, kg, lb or oz
+  std::optional<std::string> feed;         // the feed the upload belongs to
+  std::optional<std::string> max_rows;     // check only the first N data rows
 
  private:
   friend class FormCollector;
@@ -49,7 +52,7 @@ class UploadForm {
   std::string file_content_type_;
 };
 
-// A MultipartHandler that fills an UploadForm, enforcing: only the six known part names, each
+// A MultipartHandler that fills an UploadForm, enforcing: only the eight known part names, each
 // at most once; file size <= max_file_bytes (kFileTooLarge); text parts <= max_text_part_bytes
 // and UTF-8 (kInvalidRequest).
 class FormCollector final : public MultipartHandler {
@@ -68,7 +71,8 @@ class FormCollector final : public MultipartHandler {
   Result<UploadForm> Take();
 
  private:
-  enum class Field { kNone, kFile, kMapping, kCheckTypes, kPlatform, kSource, kWeightUnit };
+  enum class Field { kNone, kFile, kMapping, kCheckTypes, kPlatform, kSource, kWeightUnit, kFeed,
+                     kMaxRows };
   UploadLimits limits_;
   bool borrow_;
   UploadForm form_;

@@ -42,6 +42,8 @@ struct StreamInput {
   std::function<Result<std::string>(int64_t)> piece;
   // The data rows the file was found to have (PlanFile): the validator must check exactly these.
   int64_t expected_rows = 0;
+  // Only the first max_rows data rows are read and checked (0: all). expected_rows counts them.
+  int64_t max_rows = 0;
 };
 
 // Called after each answer is applied to the output; `last` for the last chunk's answer (whose

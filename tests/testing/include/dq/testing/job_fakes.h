@@ -36,6 +36,12 @@ class InMemoryJobStore final : public gateway::JobStore {
   Result<std::vector<gateway::Job>> List(std::string_view account_id, int limit) override;
   Result<std::vector<gateway::Job>> ListBefore(std::string_view account_id, int64_t before_ms,
                                                int limit) override;
+  Result<std::vector<gateway::Job>> Query(std::string_view account_id,
+                                          const gateway::JobQuery& query) override;
+  Status KeepUpload(const gateway::KeptUpload& upload, std::string_view file) override;
+  Result<std::optional<std::pair<gateway::KeptUpload, std::string>>> KeptUploadFile(
+      std::string_view account_id, std::string_view id) override;
+  Status DropKeptUpload(std::string_view account_id, std::string_view id) override;
   Result<bool> Delete(std::string_view account_id, std::string_view id) override;
   Result<std::vector<std::string>> Issues(const gateway::Job& job, int64_t offset,
                                           int64_t count) override;
@@ -90,6 +96,7 @@ class InMemoryJobStore final : public gateway::JobStore {
   std::mutex mu_;
   std::map<std::string, Stored> jobs_;
   std::map<std::string, std::string> idempotency_;
+  std::map<std::string, std::pair<gateway::KeptUpload, std::string>> kept_;  // by account/id
   int64_t refunded_ = 0;
   int64_t claims_ = 0;
   std::map<std::string, std::string> previous_claim_;  // job key -> claim id before the last
