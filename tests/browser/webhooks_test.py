@@ -8,6 +8,7 @@ Redeliver gives the receiver exactly one more delivery: the cancelled retry neve
 after it was due. Screenshots at 1440 and 375 px in --artifacts.
 """
 import argparse
+import datetime
 import base64
 import hashlib
 import hmac
@@ -29,8 +30,9 @@ from harness import Browser, Stack, wait_for
 
 ARGS = None
 PASSWORD = "correct horse battery"
-# The pending retry comes back 3 to 6 s after the failure (equal jitter on 6 s).
-RETRY_MS = 6000
+# The pending retry comes back 10 to 20 s after the failure (equal jitter on 20 s): time enough
+# to find it in the console and redeliver first.
+RETRY_MS = 20000
 
 
 class FastRetryStack(Stack):
@@ -175,12 +177,14 @@ class WebhooksTest(unittest.TestCase):
         s = requests.Session()
         for c in self.browser.driver.get_cookies():
             s.cookies.set(c["name"], c["value"], path=c.get("path", "/"))
-        token = s.get(self.base + "/console/api/me", timeout=10).json()["csrf_token"]
+        with s.get(self.base + "/console/api/me", timeout=10) as me:
+            token = me.json()["csrf_token"]
         s.headers["X-CSRF-Token"] = token
         return s
 
     def deliveries(self):
-        return self.console_session().get(self.base + "/console/api/webhook/deliveries?limit=100", timeout=10).json()
+        with self.console_session() as s:
+            return s.get(self.base + "/console/api/webhook/deliveries?limit=100", timeout=10).json()
 
     # --- the steps ----------------------------------------------------------------------------
     def test_01_sign_up_as_a_verified_pro_merchant(self):
@@ -260,10 +264,10 @@ class WebhooksTest(unittest.TestCase):
         self.receiver.answer(503, b'{"error": "down for maintenance"}')
         s = self.console_session()
         csv = "id,title,price,currency\nsku-1,Blue mug,12.50,USD\nsku-2,Red mug,9.99,US$\n"
-        r = s.post(self.base + "/console/api/jobs?filename=mugs.csv&check_types=product,price", data=csv.encode(),
+        r = s.post(self.base + "/console/api/jobs?filename=mugs.csv", data=csv.encode(),
                    headers={"Content-Type": "text/csv"}, timeout=30)
         self.assertIn(r.status_code, (200, 201, 202), r.text)
-        job_id = r.json()["id"]
+        job_id = r.json().get("id") or r.json()["job_id"]
 
         def failed_attempt():
             for d in self.deliveries():
@@ -286,24 +290,32 @@ class WebhooksTest(unittest.TestCase):
         self.assertIn("failed, will retry", row.text)
         self.assertEqual({r.get_attribute("data-outcome") for r in b.driver.find_elements(By.CSS_SELECTOR, "#deliveries tr.attempt-row")},
                          {"retry"})
-        detail = b.driver.find_element(By.CSS_SELECTOR, f'#deliveries tr[data-detail="{delivery_id}"] summary')
-        detail.click()
+        b._centred(b.driver.find_element(By.CSS_SELECTOR, f'#deliveries tr[data-detail="{delivery_id}"] summary')).click()
         bodies = b.driver.find_element(By.CSS_SELECTOR, f'#deliveries tr[data-detail="{delivery_id}"]').text
         self.assertIn("down for maintenance", bodies)
         self.assertIn(job_id, bodies)
-        self.check_page("webhooks-failed")
+        b.screenshot(os.path.join(self.artifacts, "webhooks-failed-1440.png"), 1440)
 
         # Redeliver before the retry is due: exactly one more delivery.
         self.receiver.answer(200, b'{"received": true}')
-        due = time.time() * 1000 + RETRY_MS
-        b.driver.find_element(By.CSS_SELECTOR, f'#deliveries tr.attempt-row[data-delivery="{delivery_id}"] button').click()
+        due = datetime.datetime.fromisoformat(failed["next_retry_at"].replace("Z", "+00:00")).timestamp() * 1000
+        self.assertLess(time.time() * 1000, due - 1000, "the test reached Redeliver too late to see the retry cancelled")
+        b._centred(b.driver.find_element(By.CSS_SELECTOR, f'#deliveries tr.attempt-row[data-delivery="{delivery_id}"] button')).click()
         b.alert_text("test-message", "queued again")
         wait_for(lambda: len(self.receiver.for_delivery(delivery_id)) >= 2, 20, "the redelivery")
         # Past the cancelled retry's latest due time, and a few polls more: nothing else came.
         wait_for(lambda: time.time() * 1000 > due + 1500, RETRY_MS / 1000 + 5, "the retry's due time to pass")
         self.assertEqual(len(self.receiver.for_delivery(delivery_id)), 2, "exactly one more delivery after redeliver")
+        # And the delivery has no attempt scheduled any more.
+        self.assertTrue(all(d["next_retry_at"] is None for d in self.deliveries() if d["delivery_id"] == delivery_id
+                            and d["outcome"] != "retry"))
+        self.assertEqual(len(self.receiver.for_delivery(delivery_id)), 2, "exactly one more delivery after redeliver")
         attempts = [d for d in self.deliveries() if d["delivery_id"] == delivery_id]
         self.assertEqual([d["outcome"] for d in attempts], ["delivered", "retry"])
+        Select(b.field("Show")).select_by_visible_text("Failed, will retry")
+        b.wait(lambda: b.driver.find_elements(By.CSS_SELECTOR, f'#deliveries tr.attempt-row[data-delivery="{delivery_id}"]'),
+               what="the failed attempt")
+        self.check_page("webhooks-failed")
         Select(b.field("Show")).select_by_visible_text("Delivered")
         b.wait(lambda: b.driver.find_elements(By.CSS_SELECTOR, f'#deliveries tr.attempt-row[data-delivery="{delivery_id}"]'),
                what="the redelivered attempt under Delivered")
