@@ -173,7 +173,10 @@ HttpResponse WebhookApi::Deliveries(const HttpRequest& request, const Principal&
   std::set<std::string> dead_ids;
   for (const auto& d : *dead) dead_ids.insert(d.event.delivery_id);
   json list = json::array();
+  // Only a delivery's newest attempt can have a retry still to come (the log is newest first).
+  std::set<std::string> seen;
   for (const auto& a : *attempts) {
+    const bool newest = seen.insert(a.delivery_id).second;
     if (!status.empty() && a.outcome != status) continue;
     if (list.size() >= static_cast<size_t>(*limit)) break;
     const json payload = json::parse(a.payload, nullptr, false);
@@ -188,8 +191,9 @@ HttpResponse WebhookApi::Deliveries(const HttpRequest& request, const Principal&
                     {"error", Nullable(a.error)},
                     {"duration_ms", a.latency_ms},
                     {"at", a.time},
-                    {"next_retry_at", a.next_attempt_ms > 0 ? json(IsoFromMillis(a.next_attempt_ms))
-                                                            : json(nullptr)},
+                    {"next_retry_at", newest && a.next_attempt_ms > 0
+                                          ? json(IsoFromMillis(a.next_attempt_ms))
+                                          : json(nullptr)},
                     {"outcome", a.outcome},
                     {"dead", a.outcome == "dead_letter" && dead_ids.count(a.delivery_id) > 0},
                     {"request_body", a.payload},
