@@ -98,9 +98,7 @@ return 1
   return script;
 }
 
-std::vector<std::string> RetryKeys() {
-  return {std::string(kRetryKey), std::string(kRetryIndexKey)};
-}
+
 
 }  // namespace
 
@@ -182,7 +180,7 @@ Status RedisDeliveryLog::Record(std::string_view account_id, const DeliveryAttem
 
 Status RedisDeliveryLog::ScheduleRetry(const Event& event, int64_t due_ms,
                                        std::string_view replace_member) {
-  auto r = redis_.Eval(ReplaceScript(), RetryKeys(),
+  auto r = redis_.Eval(ReplaceScript(), {std::string(kRetryKey), std::string(kRetryIndexKey)},
                        {std::to_string(due_ms), EventToJson(event), std::string(replace_member),
                         event.delivery_id});
   if (!r.ok()) return r.status();
@@ -191,7 +189,8 @@ Status RedisDeliveryLog::ScheduleRetry(const Event& event, int64_t due_ms,
 }
 
 Status RedisDeliveryLog::RemoveRetry(std::string_view member) {
-  auto r = redis_.Eval(RemoveScript(), RetryKeys(), {std::string(member)});
+  auto r = redis_.Eval(RemoveScript(), {std::string(kRetryKey), std::string(kRetryIndexKey)},
+                       {std::string(member)});
   if (!r.ok()) return r.status();
   if (r->is_error()) return Status(ErrorCode::kUnavailable, "redis: " + r->str);
   return Status::Ok();
