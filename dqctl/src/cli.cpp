@@ -186,6 +186,11 @@ int WebhookShow(Context& c) {
   json j = {{"account_id", c.f.account}};
   j["url"] = hook->has_value() ? json((*hook)->url) : json(nullptr);
   j["signed"] = hook->has_value() && !(*hook)->secret.empty();
+  // While a rolled secret still signs beside the new one (never the secrets themselves).
+  const int64_t now = UnixMillis(SystemClock::Instance().Now());
+  j["previous_secret_until_ms"] = hook->has_value() && SigningSecrets(**hook, now).size() > 1
+                                      ? json((*hook)->previous_until_ms)
+                                      : json(nullptr);
   return Print(c.out, j);
 }
 
