@@ -22,6 +22,7 @@ import unittest
 from html.parser import HTMLParser
 
 import requests
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -273,8 +274,13 @@ class ConsoleTest(unittest.TestCase):
         first = b.wait(lambda: b.driver.find_element(By.ID, "new-secret").get_attribute("value"), what="the secret")
         b.button("Roll secret").click()
         b.button("Yes, roll the secret").click()  # the confirm step
-        secret = b.wait(lambda: (lambda v: v if v != first else None)(
-            b.driver.find_element(By.ID, "new-secret").get_attribute("value")), what="the new secret")
+        def rolled():
+            try:
+                v = b.driver.find_element(By.ID, "new-secret").get_attribute("value")
+            except StaleElementReferenceException:  # the message is being replaced
+                return None
+            return v if v != first else None
+        secret = b.wait(rolled, what="the new secret")
         self.assertTrue(secret.startswith("whsec_"), secret)
         b.button("Send test event").click()
         b.alert_text("test-message", "deliver")

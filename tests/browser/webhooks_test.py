@@ -23,6 +23,7 @@ import time
 import unittest
 
 import requests
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -241,8 +242,13 @@ class WebhooksTest(unittest.TestCase):
         first = self.state["first"]
         b.button("Roll secret").click()
         b.button("Yes, roll the secret").click()
-        new = b.wait(lambda: (lambda v: v if v and v != first else None)(
-            b.driver.find_element(By.ID, "new-secret").get_attribute("value")), what="the new secret")
+        def rolled():
+            try:
+                v = b.driver.find_element(By.ID, "new-secret").get_attribute("value")
+            except StaleElementReferenceException:  # the message is being replaced
+                return None
+            return v if v and v != first else None
+        new = b.wait(rolled, what="the new secret")
         self.assertTrue(new.startswith("whsec_"))
         self.assertIn("keeps signing beside it until", b.driver.find_element(By.ID, "secret-message").text)
         b.wait(lambda: "also signs until" in b.driver.find_element(By.ID, "secret-state").text, what="the overlap")
