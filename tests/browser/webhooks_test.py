@@ -300,7 +300,8 @@ class WebhooksTest(unittest.TestCase):
         bodies = b.driver.find_element(By.CSS_SELECTOR, f'#deliveries tr[data-detail="{delivery_id}"]').text
         self.assertIn("down for maintenance", bodies)
         self.assertIn(job_id, bodies)
-        b.screenshot(os.path.join(self.artifacts, "webhooks-failed-1440.png"), 1440)
+        for width in (1440, 375):  # the open attempt: request and answer
+            b.screenshot(os.path.join(self.artifacts, f"webhooks-attempt-details-{width}.png"), width)
 
         # Redeliver before the retry is due: exactly one more delivery.
         self.receiver.answer(200, b'{"received": true}')
