@@ -108,33 +108,44 @@ function samples() {
   $('#verify-python').textContent =
 `import base64, hashlib, hmac
 
-def verify(secret: str, body: bytes, headers) -> bool:
-    """body: the raw request body, before any JSON parsing."""
-    expected = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
-    if not hmac.compare_digest(expected, headers.get("X-Service-Signature", "")):
-        return False  # while a rolled secret overlaps, try the old secret too
-    # Standard Webhooks form: also refuse old timestamps (replays).
-    msg_id, ts = headers["webhook-id"], headers["webhook-timestamp"]
-    key = base64.b64decode(secret.removeprefix("whsec_"))
-    sig = base64.b64encode(hmac.new(key, f"{msg_id}.{ts}.".encode() + body,
-                                    hashlib.sha256).digest()).decode()
-    return any(hmac.compare_digest("v1," + sig, s)
-               for s in headers["webhook-signature"].split())`;
+def verify(secrets: list[str], body: bytes, headers) -> bool:
+    """secrets: your secret, and the old one too while a roll's overlap lasts.
+    body: the raw request body, before any JSON parsing."""
+    got = headers.get("X-Service-Signature", "")
+    listed = headers.get("webhook-signature", "").split(" ")
+    for secret in secrets:
+        expected = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+        if hmac.compare_digest(expected, got):
+            return True
+        # Standard Webhooks form (whsec_ secrets). Also refuse old timestamps (replays).
+        if secret.startswith("whsec_") and "webhook-id" in headers:
+            key = base64.b64decode(secret.removeprefix("whsec_"))
+            signed = f'{headers["webhook-id"]}.{headers["webhook-timestamp"]}.'.encode() + body
+            sig = "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+            if any(hmac.compare_digest(sig, s) for s in listed):
+                return True
+    return False`;
   $('#verify-node').textContent =
 `const crypto = require("node:crypto");
 
+const same = (a, b) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+// secrets: your secret, and the old one too while a roll's overlap lasts.
 // body: the raw request body as a Buffer (e.g. express.raw({ type: "application/json" })).
-function verify(secret, body, headers) {
-  const expected = "sha256=" + crypto.createHmac("sha256", secret).update(body).digest("hex");
+function verify(secrets, body, headers) {
   const got = headers["x-service-signature"] || "";
-  if (got.length !== expected.length ||
-      !crypto.timingSafeEqual(Buffer.from(got), Buffer.from(expected))) return false;
-  // Standard Webhooks form (also: npm install standardwebhooks).
-  const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
-  const signed = \`\${headers["webhook-id"]}.\${headers["webhook-timestamp"]}.\`;
-  const sig = "v1," + crypto.createHmac("sha256", key)
-    .update(Buffer.concat([Buffer.from(signed), body])).digest("base64");
-  return headers["webhook-signature"].split(" ").includes(sig);
+  const listed = (headers["webhook-signature"] || "").split(" ");
+  return secrets.some((secret) => {
+    const expected = "sha256=" + crypto.createHmac("sha256", secret).update(body).digest("hex");
+    if (same(expected, got)) return true;
+    // Standard Webhooks form (also: npm install standardwebhooks).
+    if (!secret.startsWith("whsec_") || !headers["webhook-id"]) return false;
+    const key = Buffer.from(secret.slice(6), "base64");
+    const signed = \`\${headers["webhook-id"]}.\${headers["webhook-timestamp"]}.\`;
+    const sig = "v1," + crypto.createHmac("sha256", key)
+      .update(Buffer.concat([Buffer.from(signed), body])).digest("base64");
+    return listed.some((s) => same(sig, s));
+  });
 }`;
 }
 
