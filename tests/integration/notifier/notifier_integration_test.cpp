@@ -407,7 +407,7 @@ TEST_F(NotifierIntegrationTest, RedeliverCancelsThePendingRetry) {
   });
   SetWebhook("acct_redo", receiver.Url(), "whsec_c2VjcmV0");
   auto notifier = StartNotifier(
-      {{"DQ_WEBHOOK_RETRY_BASE_MS", "3000"}, {"DQ_WEBHOOK_RETRY_MAX_DELAY_MS", "3000"}});
+      {{"DQ_WEBHOOK_RETRY_BASE_MS", "8000"}, {"DQ_WEBHOOK_RETRY_MAX_DELAY_MS", "8000"}});
   const std::string delivery = Publish("acct_redo");
   ASSERT_TRUE(WaitFor(
       [&] {
@@ -426,6 +426,8 @@ TEST_F(NotifierIntegrationTest, RedeliverCancelsThePendingRetry) {
   ASSERT_EQ(CountFor(receiver, delivery), 1u);
 
   status = 200;
+  // The retry is due 4 to 8 s after the failure: the redeliver comes first.
+  ASSERT_LT(UnixMillis(std::chrono::system_clock::now()), failed.next_attempt_ms);
   ASSERT_TRUE(
       log_.Redeliver("acct_redo", delivery, UnixMillis(std::chrono::system_clock::now())).ok());
   // Right after the redeliver, one attempt is scheduled, and it is not the old one.
