@@ -105,6 +105,9 @@ ALLOWED = {
         ["SADD", "dq:accounts", "acct_a"], ["HSET", "dq:{acct_a}:webhook", "url", "https://x/"],
         ["LRANGE", "dq:{acct_a}:webhook:deliveries", "0", "9"],
         ["LREM", "dq:{acct_a}:webhook:dead", "1", "x"], ["ZADD", "dq:webhooks:retry", "1", "x"],
+        # the retry schedule's index (one scheduled attempt per delivery), written by scripts
+        ["HSET", "{dq:webhooks:retry}:ids", "d1", "x"], ["ZSCORE", "dq:webhooks:retry", "x"],
+        ["EVALSHA", "0" * 40, "2", "dq:webhooks:retry", "{dq:webhooks:retry}:ids"],
         ["HSET", "dq:{acct_a}:user", "email", "a@example.com"],
         ["SET", "dq:email:a@example.com", "acct_a", "NX"], ["HGETALL", "dq:session:x"],
         ["INCR", "dq:login_failures:email:x"], ["SET", "dq:verify:x", "acct_a"],
@@ -139,11 +142,15 @@ ALLOWED = {
         ["HGETALL", "dq:{acct_a}:webhook"], ["LPUSH", "dq:{acct_a}:webhook:deliveries", "x"],
         ["LTRIM", "dq:{acct_a}:webhook:dead", "0", "9"], ["ZREM", "dq:webhooks:retry", "x"],
         ["EVALSHA", "0" * 40, "1", "dq:webhooks:retry"],
+        ["EVALSHA", "0" * 40, "2", "dq:webhooks:retry", "{dq:webhooks:retry}:ids"],
+        ["HGET", "{dq:webhooks:retry}:ids", "d1"], ["HDEL", "{dq:webhooks:retry}:ids", "d1"],
     ],
     "dq-dqctl": PLAN_WRITES[:3] + [
         ["PING"], ["HGETALL", "dq:{acct_a}:account"], ["SET", "dq:apikey:x", "acct_a k", "NX"],
         ["DEL", "dq:apikey:x"], ["HSET", "dq:{acct_a}:user", "email_verified_at", "x"],
         ["LREM", "dq:{acct_a}:webhook:dead", "1", "x"], ["ZADD", "dq:webhooks:retry", "1", "x"],
+        ["EVALSHA", "0" * 40, "2", "dq:webhooks:retry", "{dq:webhooks:retry}:ids"],
+        ["HSET", "{dq:webhooks:retry}:ids", "d1", "x"],
     ],
 }
 

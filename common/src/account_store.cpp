@@ -264,7 +264,9 @@ Status RedisAccountStore::TouchKey(std::string_view account_id, std::string_view
 Status RedisAccountStore::SetWebhook(std::string_view account_id, const Webhook& webhook) {
   if (auto s = RequireAccount(account_id); !s.ok()) return s;
   auto reply = redis_.Command({"HSET", AccountKey(account_id, "webhook"), "url", webhook.url,
-                               "secret", webhook.secret, "enabled", webhook.enabled ? "1" : "0"});
+                               "secret", webhook.secret, "enabled", webhook.enabled ? "1" : "0",
+                               "previous_secret", webhook.previous_secret, "previous_until_ms",
+                               std::to_string(webhook.previous_until_ms)});
   return reply.ok() ? Status::Ok() : reply.status();
 }
 
@@ -278,9 +280,35 @@ Status RedisAccountStore::SetWebhookTarget(std::string_view account_id, std::str
 
 Status RedisAccountStore::SetWebhookSecret(std::string_view account_id, std::string_view secret) {
   if (auto s = RequireAccount(account_id); !s.ok()) return s;
-  auto reply =
-      redis_.Command({"HSET", AccountKey(account_id, "webhook"), "secret", std::string(secret)});
+  auto reply = redis_.Command({"HSET", AccountKey(account_id, "webhook"), "secret",
+                               std::string(secret), "previous_secret", "", "previous_until_ms",
+                               "0"});
   return reply.ok() ? Status::Ok() : reply.status();
+}
+
+Status RedisAccountStore::RollWebhookSecret(std::string_view account_id, std::string_view secret,
+                                            int64_t previous_until_ms) {
+  if (auto s = RequireAccount(account_id); !s.ok()) return s;
+  auto current = GetWebhook(account_id);
+  if (!current.ok()) return current.status();
+  const std::string old = current->has_value() ? (*current)->secret : "";
+  const bool overlap = !old.empty() && previous_until_ms > 0;
+  auto reply = redis_.Command({"HSET", AccountKey(account_id, "webhook"), "secret",
+                               std::string(secret), "previous_secret", overlap ? old : "",
+                               "previous_until_ms",
+                               std::to_string(overlap ? previous_until_ms : 0)});
+  return reply.ok() ? Status::Ok() : reply.status();
+}
+
+std::vector<std::string> SigningSecrets(const Webhook& hook, int64_t now_ms) {
+  std::vector<std::string> out;
+  if (hook.secret.empty()) return out;
+  out.push_back(hook.secret);
+  if (!hook.previous_secret.empty() && hook.previous_secret != hook.secret &&
+      now_ms < hook.previous_until_ms) {
+    out.push_back(hook.previous_secret);
+  }
+  return out;
 }
 
 Result<std::optional<Webhook>> RedisAccountStore::GetWebhook(std::string_view account_id) {
@@ -288,7 +316,10 @@ Result<std::optional<Webhook>> RedisAccountStore::GetWebhook(std::string_view ac
   if (!reply.ok()) return reply.status();
   auto f = HashToMap(*reply);
   if (f["url"].empty() && f["secret"].empty()) return std::optional<Webhook>();
-  return std::optional<Webhook>(Webhook{f["url"], f["secret"], f["enabled"] != "0"});
+  Webhook hook{f["url"], f["secret"], f["enabled"] != "0"};
+  hook.previous_secret = f["previous_secret"];
+  hook.previous_until_ms = std::strtoll(f["previous_until_ms"].c_str(), nullptr, 10);
+  return std::optional<Webhook>(std::move(hook));
 }
 
 }  // namespace dq

@@ -68,13 +68,37 @@ return out
 }
 
 const RedisScript& ReplaceScript() {
-  // KEYS[1] retry zset; ARGV: due, member, member to replace ('' for none).
+  // KEYS[1] retry zset, KEYS[2] its index (delivery id -> member); ARGV: due, member, member to
+  // replace ('' for none), delivery id. Returns 1 when scheduled, 0 when the member to replace
+  // was gone (superseded by a redeliver, or already done): then nothing changes.
   static const RedisScript script(R"lua(
-if ARGV[3] ~= '' then redis.call('ZREM', KEYS[1], ARGV[3]) end
-return redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+if ARGV[3] ~= '' then
+  if not redis.call('ZSCORE', KEYS[1], ARGV[3]) then return 0 end
+  redis.call('ZREM', KEYS[1], ARGV[3])
+end
+local pending = redis.call('HGET', KEYS[2], ARGV[4])
+if pending and pending ~= ARGV[2] then redis.call('ZREM', KEYS[1], pending) end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[4], ARGV[2])
+return 1
 )lua");
   return script;
 }
+
+const RedisScript& RemoveScript() {
+  // KEYS[1] retry zset, KEYS[2] its index; ARGV: member. The delivery id is read from the
+  // member's text (EventToJson writes it before the payload, whose quotes are escaped); the
+  // index entry goes only when it still names this member.
+  static const RedisScript script(R"lua(
+redis.call('ZREM', KEYS[1], ARGV[1])
+local id = string.match(ARGV[1], '"delivery_id":"([^"\\]*)"')
+if id and redis.call('HGET', KEYS[2], id) == ARGV[1] then redis.call('HDEL', KEYS[2], id) end
+return 1
+)lua");
+  return script;
+}
+
+
 
 }  // namespace
 
@@ -91,6 +115,9 @@ std::string AttemptToJson(const DeliveryAttempt& a) {
   j["event"] = a.event;
   j["payload"] = a.payload;
   if (a.next_attempt_ms > 0) j["next_attempt_ms"] = a.next_attempt_ms;
+  if (a.test) j["test"] = true;
+  if (!a.response.empty()) j["response"] = a.response;
+  if (a.response_truncated) j["response_truncated"] = true;
   return Dump(j);
 }
 
@@ -110,6 +137,9 @@ Result<DeliveryAttempt> AttemptFromJson(std::string_view text) {
     a.event = j.value("event", "");
     a.payload = j.value("payload", "");
     a.next_attempt_ms = j.value("next_attempt_ms", int64_t{0});
+    a.test = j.value("test", false);
+    a.response = j.value("response", "");
+    a.response_truncated = j.value("response_truncated", false);
   } catch (const json::exception&) {
     return Invalid("delivery log entry has a field of the wrong type");
   }
@@ -150,14 +180,26 @@ Status RedisDeliveryLog::Record(std::string_view account_id, const DeliveryAttem
 
 Status RedisDeliveryLog::ScheduleRetry(const Event& event, int64_t due_ms,
                                        std::string_view replace_member) {
-  auto r = redis_.Eval(ReplaceScript(), {std::string(kRetryKey)},
-                       {std::to_string(due_ms), EventToJson(event), std::string(replace_member)});
-  return r.ok() ? Status::Ok() : r.status();
+  auto r = redis_.Eval(ReplaceScript(), {std::string(kRetryKey), std::string(kRetryIndexKey)},
+                       {std::to_string(due_ms), EventToJson(event), std::string(replace_member),
+                        event.delivery_id});
+  if (!r.ok()) return r.status();
+  if (r->is_error()) return Status(ErrorCode::kUnavailable, "redis: " + r->str);
+  return Status::Ok();
 }
 
 Status RedisDeliveryLog::RemoveRetry(std::string_view member) {
-  auto r = redis_.Command({"ZREM", std::string(kRetryKey), std::string(member)});
-  return r.ok() ? Status::Ok() : r.status();
+  auto r = redis_.Eval(RemoveScript(), {std::string(kRetryKey), std::string(kRetryIndexKey)},
+                       {std::string(member)});
+  if (!r.ok()) return r.status();
+  if (r->is_error()) return Status(ErrorCode::kUnavailable, "redis: " + r->str);
+  return Status::Ok();
+}
+
+Result<std::string> RedisDeliveryLog::ScheduledMember(std::string_view delivery_id) {
+  auto r = redis_.Command({"HGET", std::string(kRetryIndexKey), std::string(delivery_id)});
+  if (!r.ok()) return r.status();
+  return r->str;
 }
 
 Status RedisDeliveryLog::AddDeadLetter(const DeadLetter& dead) {
@@ -253,6 +295,7 @@ Status RedisDeliveryLog::Redeliver(std::string_view account_id, std::string_view
     auto a = AttemptFromJson(entry.str);
     if (!a.ok() || a->delivery_id != delivery_id || a->payload.empty()) continue;
     Event e;
+    e.test = a->test;
     e.type = a->event.empty() ? std::string(kJobCompleteType) : a->event;
     e.account_id = std::string(account_id);
     e.delivery_id = a->delivery_id;

@@ -231,6 +231,9 @@ constexpr SettingSpec kSettings[] = {
      "longest delay between two attempts"},
     {"DQ_WEBHOOK_RETRY_TOTAL_MS", "259200000", true, 1, 30LL * 86400000, kNotifier | kGateway, false,
      "retry schedule length; then dead letter"},
+    {"DQ_WEBHOOK_SECRET_OVERLAP_S", "86400", true, 0, 30LL * 86400, kGateway, false,
+     "after a secret is rolled, how long the old secret keeps signing beside the new one "
+     "(seconds; 0: it stops at once)"},
     {"DQ_WEBHOOK_ALLOW_HTTP", "0", true, 0, 1, kNotifier | kGateway | kDqctl, false,
      "1: allow http:// webhook URLs (development)"},
     {"DQ_WEBHOOK_ALLOW_PRIVATE", "0", true, 0, 1, kNotifier | kGateway | kDqctl, false,

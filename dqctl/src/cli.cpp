@@ -19,7 +19,7 @@ using nlohmann::json;
 
 // What the command line said; filled by CLI11.
 struct Flags {
-  std::string account, plan, name, key, url, delivery, secret_env, secret_arg, email;
+  std::string account, plan, name, key, url, delivery, secret_env, secret_arg, email, status;
   int64_t records = 0;
   int limit = 100;
   bool secret_stdin = false;
@@ -186,6 +186,11 @@ int WebhookShow(Context& c) {
   json j = {{"account_id", c.f.account}};
   j["url"] = hook->has_value() ? json((*hook)->url) : json(nullptr);
   j["signed"] = hook->has_value() && !(*hook)->secret.empty();
+  // While a rolled secret still signs beside the new one (never the secrets themselves).
+  const int64_t now = UnixMillis(SystemClock::Instance().Now());
+  j["previous_secret_until_ms"] = hook->has_value() && SigningSecrets(**hook, now).size() > 1
+                                      ? json((*hook)->previous_until_ms)
+                                      : json(nullptr);
   return Print(c.out, j);
 }
 
@@ -194,12 +199,15 @@ int WebhookDeliveries(Context& c) {
     return Fail(c.err, kExitFailed, "internal_error", "the delivery log is not available");
   }
   if (Status s = c.store.GetAccount(c.f.account).status(); !s.ok()) return FailStatus(c.err, s);
-  auto attempts = c.deliveries->Deliveries(c.f.account, c.f.limit);
+  auto attempts = c.deliveries->Deliveries(
+      c.f.account, c.f.status.empty() ? c.f.limit : webhook::kDeliveryLogSize);
   if (!attempts.ok()) return FailStatus(c.err, attempts.status());
   auto dead = c.deliveries->DeadLetters(c.f.account);
   if (!dead.ok()) return FailStatus(c.err, dead.status());
   json list = json::array();
   for (const auto& a : *attempts) {
+    if (!c.f.status.empty() && a.outcome != c.f.status) continue;
+    if (list.size() >= static_cast<size_t>(c.f.limit)) break;
     list.push_back({{"time", a.time},
                     {"delivery_id", a.delivery_id},
                     {"url", a.url},
@@ -208,7 +216,9 @@ int WebhookDeliveries(Context& c) {
                     {"error", a.error.empty() ? json(nullptr) : json(a.error)},
                     {"outcome", a.outcome},
                     {"attempt", a.attempt},
-                    {"event", a.event}});
+                    {"event", a.event},
+                    {"test", a.test},
+                    {"response", a.response}});
   }
   json dead_list = json::array();
   for (const auto& d : *dead) {
@@ -304,6 +314,8 @@ void Build(CLI::App& app, Flags& f, std::map<const CLI::App*, Handler>& handlers
   cmd = leaf(webhook, "deliveries", "The last attempts and the dead letters", WebhookDeliveries);
   account_opt(cmd);
   cmd->add_option("--limit", f.limit, "How many attempts, 1..100")->check(CLI::Range(1, 100));
+  cmd->add_option("--status", f.status, "Only attempts with this outcome")
+      ->check(CLI::IsMember({"delivered", "retry", "failed", "dead_letter", "skipped"}));
   cmd = leaf(webhook, "redeliver", "Deliver an event again, same delivery id", WebhookRedeliver);
   account_opt(cmd);
   cmd->add_option("--delivery", f.delivery, "Delivery id")->required()->check(kNonEmpty);

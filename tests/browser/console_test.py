@@ -22,6 +22,7 @@ import unittest
 from html.parser import HTMLParser
 
 import requests
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -261,7 +262,7 @@ class ConsoleTest(unittest.TestCase):
         b = self.browser
         b.link("Webhooks").click()
         url = b.fill("Endpoint URL", "ftp://example.com/hooks")
-        b.field("Send events to this endpoint").click()
+        self.assertTrue(b.field("Send events to this endpoint").is_selected())  # on by default
         b.button("Save endpoint").click()
         refusal = b.alert_text("webhook-message")
         self.assertTrue(refusal.endswith(".") or len(refusal) > 20, refusal)
@@ -269,15 +270,24 @@ class ConsoleTest(unittest.TestCase):
         b.fill("Endpoint URL", self.receiver.url)
         b.button("Save endpoint").click()
         b.alert_text("webhook-message", "Saved")
+        # A new endpoint gets its secret, shown once; a roll keeps it signing for the overlap.
+        first = b.wait(lambda: b.driver.find_element(By.ID, "new-secret").get_attribute("value"), what="the secret")
         b.button("Roll secret").click()
         b.button("Yes, roll the secret").click()  # the confirm step
-        secret = b.wait(lambda: b.driver.find_element(By.ID, "new-secret").get_attribute("value"), what="the secret")
+        def rolled():
+            try:
+                v = b.driver.find_element(By.ID, "new-secret").get_attribute("value")
+            except StaleElementReferenceException:  # the message is being replaced
+                return None
+            return v if v != first else None
+        secret = b.wait(rolled, what="the new secret")
         self.assertTrue(secret.startswith("whsec_"), secret)
         b.button("Send test event").click()
         b.alert_text("test-message", "deliver")
         got = wait_for(lambda: self.receiver.requests, 20, "the test event at the receiver")[-1]
         self.assertEqual(got["headers"].get("X-Service-Event"), "job.complete")
-        expected = "sha256=" + hmac.new(secret.encode(), got["body"], hashlib.sha256).hexdigest()
+        # X-Service-Signature stays keyed with the old secret during the roll's overlap.
+        expected = "sha256=" + hmac.new(first.encode(), got["body"], hashlib.sha256).hexdigest()
         self.assertEqual(got["headers"].get("X-Service-Signature"), expected)
         self.assertTrue(json.loads(got["body"]).get("test"))
         b.wait(lambda: "200" in b.driver.find_element(By.ID, "deliveries").text, what="the delivery in the table")

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "dq/common/delivery_log.h"
 #include "stack.h"
 
 namespace dq::testing {
@@ -102,6 +103,25 @@ TEST_F(DqctlTest, WebhookDeliveriesAndRedeliver) {
   EXPECT_EQ(json::parse(missing.err.substr(0, missing.err.find('\n')))["error"], "not_found");
   EXPECT_EQ(Run("webhook deliveries --account " + id + " --limit 0").exit_code, 2);
   EXPECT_EQ(Run("webhook deliveries --account acct_nobody").exit_code, 1);
+  // --status keeps the attempts with that outcome.
+  RedisOptions options;
+  options.port = redis_->port();
+  RedisClient redis(options);
+  webhook::RedisDeliveryLog store(redis);
+  for (const char* outcome : {"delivered", "retry", "delivered"}) {
+    webhook::DeliveryAttempt a;
+    a.delivery_id = std::string("d-") + outcome;
+    a.outcome = outcome;
+    ASSERT_TRUE(store.Record(id, a).ok());
+  }
+  json retries = json::parse(Run("webhook deliveries --account " + id + " --status retry").out);
+  ASSERT_EQ(retries["deliveries"].size(), 1u);
+  EXPECT_EQ(retries["deliveries"][0]["outcome"], "retry");
+  EXPECT_EQ(json::parse(Run("webhook deliveries --account " + id + " --status delivered --limit 1")
+                            .out)["deliveries"]
+                .size(),
+            1u);
+  EXPECT_EQ(Run("webhook deliveries --account " + id + " --status nope").exit_code, 2);
 }
 
 TEST_F(DqctlTest, ErrorsAreJsonOnStderrWithNonZeroExit) {

@@ -93,7 +93,7 @@ export const api = {
   saveWebhook: (url, enabled) => write('PUT', '/webhook', { json: { url, enabled } }),
   rollSecret: () => write('POST', '/webhook/secret'),
   testWebhook: () => write('POST', '/webhook/test'),
-  deliveries: (limit = 20) => request('GET', '/webhook/deliveries', { query: { limit } }),
+  deliveries: (limit = 20, status = '') => request('GET', '/webhook/deliveries', { query: { limit, status } }),
   redeliver: (id) => write('POST', '/webhook/deliveries/' + encodeURIComponent(id) + '/redeliver'),
 
   jobs: (query) => request('GET', '/jobs', { query }),

@@ -40,7 +40,8 @@ SelfService::SelfService(const Settings& s, RedisClient& redis, AccountStore& ac
   delivery_log_ = std::make_unique<webhook::RedisDeliveryLog>(redis);
   const webhook::UrlPolicy up{s.Int("DQ_WEBHOOK_ALLOW_HTTP") == 1,
                                s.Int("DQ_WEBHOOK_ALLOW_PRIVATE") == 1};
-  webhooks_ = std::make_unique<WebhookApi>(WebhookApiDeps{accounts, *delivery_log_, up, clock});
+  webhooks_ = std::make_unique<WebhookApi>(WebhookApiDeps{
+      accounts, *delivery_log_, up, clock, s.Int("DQ_WEBHOOK_SECRET_OVERLAP_S") * 1000});
 }
 
 }  // namespace dq::gateway

@@ -1,5 +1,7 @@
 #include "webhook_api.h"
 
+#include <algorithm>
+#include <array>
 #include <set>
 
 #include "http/core/error_response.h"
@@ -21,27 +23,33 @@ constexpr size_t kMaxUrlChars = 2048;
 
 json Nullable(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
 
-json WebhookJson(const std::optional<Webhook>& hook) {
+std::string IsoFromMillis(int64_t ms) {
+  return FormatIso8601Millis(std::chrono::system_clock::time_point(std::chrono::milliseconds(ms)));
+}
+
+json WebhookJson(const std::optional<Webhook>& hook, int64_t now_ms) {
   const Webhook h = hook.value_or(Webhook{"", "", false});
+  const bool overlap = SigningSecrets(h, now_ms).size() > 1;
   return {{"url", Nullable(h.url)},
           {"enabled", !h.url.empty() && h.enabled},
           {"secret_set", !h.secret.empty()},
-          {"secret_hint", Nullable(SecretHint(h.secret))}};
+          {"secret_hint", Nullable(SecretHint(h.secret))},
+          {"previous_secret_hint", overlap ? json(SecretHint(h.previous_secret)) : json(nullptr)},
+          {"previous_secret_until",
+           overlap ? json(IsoFromMillis(h.previous_until_ms)) : json(nullptr)}};
 }
 
-std::string JobIdOf(const std::string& payload) {
-  const json p = json::parse(payload, nullptr, false);
-  if (p.is_object()) {
-    for (const char* name : {"jobId", "job_id"}) {
-      if (auto it = p.find(name); it != p.end() && it->is_string()) return it->get<std::string>();
-    }
+// A string field of the payload's top-level object ("" when absent).
+std::string PayloadField(const json& p, std::initializer_list<const char*> names) {
+  if (!p.is_object()) return "";
+  for (const char* name : names) {
+    if (auto it = p.find(name); it != p.end() && it->is_string()) return it->get<std::string>();
   }
   return "";
 }
 
-std::string IsoFromMillis(int64_t ms) {
-  return FormatIso8601Millis(std::chrono::system_clock::time_point(std::chrono::milliseconds(ms)));
-}
+constexpr std::array<std::string_view, 5> kOutcomes = {"delivered", "retry", "failed",
+                                                       "dead_letter", "skipped"};
 
 }  // namespace
 
@@ -56,7 +64,7 @@ std::string SecretHint(std::string_view secret) {
 HttpResponse WebhookApi::Get(const Principal& who) {
   auto hook = deps_.accounts.GetWebhook(who.account.id);
   if (!hook.ok()) return ErrorResponse(hook.status());
-  return JsonResponse(200, DumpJson(WebhookJson(*hook)));
+  return JsonResponse(200, DumpJson(WebhookJson(*hook, UnixMillis(deps_.clock.Now()))));
 }
 
 HttpResponse WebhookApi::Put(const HttpRequest& request, const Principal& who) {
@@ -71,20 +79,44 @@ HttpResponse WebhookApi::Put(const HttpRequest& request, const Principal& who) {
                                 "The webhook URL is refused: " + checked.status().message() + ".",
                                 {{"url", checked.status().message()}}));
   }
+  auto before = deps_.accounts.GetWebhook(who.account.id);
+  if (!before.ok()) return ErrorResponse(before.status());
   if (Status s = deps_.accounts.SetWebhookTarget(who.account.id, **url, enabled->value_or(true));
       !s.ok()) {
     return ErrorResponse(s);
   }
-  return Get(who);
+  // A new webhook gets its signing secret with it, so no delivery ever goes out unsigned.
+  std::string created;
+  if (!before->has_value() || (*before)->secret.empty()) {
+    created = webhook::NewStandardSecret();
+    if (Status s = deps_.accounts.RollWebhookSecret(who.account.id, created, 0); !s.ok()) {
+      return ErrorResponse(s);
+    }
+  }
+  auto hook = deps_.accounts.GetWebhook(who.account.id);
+  if (!hook.ok()) return ErrorResponse(hook.status());
+  json out = WebhookJson(*hook, UnixMillis(deps_.clock.Now()));
+  if (created.empty()) return JsonResponse(200, DumpJson(out));
+  out["secret"] = created;
+  HttpResponse r = JsonResponse(200, DumpJson(out));
+  r.SetHeader("Cache-Control", "no-store");
+  return r;
 }
 
 HttpResponse WebhookApi::RollSecret(const Principal& who) {
   const std::string secret = webhook::NewStandardSecret();
-  if (Status s = deps_.accounts.SetWebhookSecret(who.account.id, secret); !s.ok()) {
+  const int64_t now_ms = UnixMillis(deps_.clock.Now());
+  const int64_t until = deps_.secret_overlap_ms > 0 ? now_ms + deps_.secret_overlap_ms : 0;
+  if (Status s = deps_.accounts.RollWebhookSecret(who.account.id, secret, until); !s.ok()) {
     return ErrorResponse(s);
   }
-  HttpResponse r =
-      JsonResponse(200, DumpJson(json{{"secret", secret}, {"secret_hint", SecretHint(secret)}}));
+  auto hook = deps_.accounts.GetWebhook(who.account.id);
+  if (!hook.ok()) return ErrorResponse(hook.status());
+  json out = WebhookJson(*hook, now_ms);
+  HttpResponse r = JsonResponse(
+      200, DumpJson(json{{"secret", secret},
+                         {"secret_hint", SecretHint(secret)},
+                         {"previous_secret_until", out["previous_secret_until"]}}));
   r.SetHeader("Cache-Control", "no-store");
   return r;
 }
@@ -94,7 +126,7 @@ HttpResponse WebhookApi::Test(const Principal& who) {
   if (!hook.ok()) return ErrorResponse(hook.status());
   if (!hook->has_value() || (*hook)->url.empty()) {
     return ErrorResponse(Status(ErrorCode::kInvalidRequest,
-                                "Set a webhook URL first (PUT …/webhook)."));
+                                "Save an endpoint URL before sending a test event."));
   }
   const auto now = deps_.clock.Now();
   webhook::Event event;
@@ -125,26 +157,48 @@ HttpResponse WebhookApi::Test(const Principal& who) {
 HttpResponse WebhookApi::Deliveries(const HttpRequest& request, const Principal& who) {
   auto limit = IntParam(request, "limit", 20, 1, webhook::kDeliveryLogSize);
   if (!limit.ok()) return ErrorResponse(limit.status());
-  auto attempts = deps_.log.Deliveries(who.account.id, static_cast<int>(*limit));
+  const std::string status = request.Query("status").value_or("");
+  if (!status.empty() &&
+      std::find(kOutcomes.begin(), kOutcomes.end(), status) == kOutcomes.end()) {
+    const std::string allowed = "must be one of delivered, retry, failed, dead_letter, skipped";
+    return ErrorResponse(
+        Status(ErrorCode::kInvalidRequest, "status: " + allowed, {{"status", allowed}}));
+  }
+  // The filter runs over the whole kept log (it is bounded), then the limit applies.
+  auto attempts = deps_.log.Deliveries(
+      who.account.id, status.empty() ? static_cast<int>(*limit) : webhook::kDeliveryLogSize);
   if (!attempts.ok()) return ErrorResponse(attempts.status());
   auto dead = deps_.log.DeadLetters(who.account.id, webhook::kDeliveryLogSize);
   if (!dead.ok()) return ErrorResponse(dead.status());
   std::set<std::string> dead_ids;
   for (const auto& d : *dead) dead_ids.insert(d.event.delivery_id);
   json list = json::array();
+  // Only a delivery's newest attempt can have a retry still to come (the log is newest first).
+  std::set<std::string> seen;
   for (const auto& a : *attempts) {
+    const bool newest = seen.insert(a.delivery_id).second;
+    if (!status.empty() && a.outcome != status) continue;
+    if (list.size() >= static_cast<size_t>(*limit)) break;
+    const json payload = json::parse(a.payload, nullptr, false);
+    const bool test = a.test || (payload.is_object() && payload.value("test", false) == true);
     list.push_back({{"delivery_id", a.delivery_id},
                     {"event", a.event.empty() ? "job.complete" : a.event},
-                    {"job_id", Nullable(JobIdOf(a.payload))},
+                    {"test", test},
+                    {"job_id", Nullable(PayloadField(payload, {"jobId", "job_id"}))},
+                    {"filename", Nullable(PayloadField(payload, {"filename"}))},
                     {"attempt", a.attempt},
                     {"status_code", a.http_status > 0 ? json(a.http_status) : json(nullptr)},
                     {"error", Nullable(a.error)},
                     {"duration_ms", a.latency_ms},
                     {"at", a.time},
-                    {"next_retry_at", a.next_attempt_ms > 0 ? json(IsoFromMillis(a.next_attempt_ms))
-                                                            : json(nullptr)},
+                    {"next_retry_at", newest && a.next_attempt_ms > 0
+                                          ? json(IsoFromMillis(a.next_attempt_ms))
+                                          : json(nullptr)},
                     {"outcome", a.outcome},
-                    {"dead", a.outcome == "dead_letter" && dead_ids.count(a.delivery_id) > 0}});
+                    {"dead", a.outcome == "dead_letter" && dead_ids.count(a.delivery_id) > 0},
+                    {"request_body", a.payload},
+                    {"response_body", a.response},
+                    {"response_truncated", a.response_truncated}});
   }
   return JsonResponse(200, DumpJson(list));
 }

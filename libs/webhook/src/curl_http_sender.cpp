@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "dq/webhook/address_policy.h"
@@ -42,11 +43,21 @@ curl_socket_t OpenSocket(void* clientp, curlsocktype purpose, struct curl_sockad
   return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
 }
 
-size_t DiscardBody(char*, size_t size, size_t nmemb, void* userdata) {
-  // Read and drop the receiver's answer, but stop a receiver that streams forever.
-  auto* total = static_cast<size_t*>(userdata);
-  *total += size * nmemb;
-  return *total > 1024 * 1024 ? 0 : size * nmemb;
+struct BodySink {
+  size_t total = 0;
+  std::string kept;  // the first kKeptResponseBytes
+};
+
+size_t KeepBodyHead(char* data, size_t size, size_t nmemb, void* userdata) {
+  // Keep the head of the receiver's answer for the delivery log, read and drop the rest, and
+  // stop a receiver that streams forever.
+  auto* sink = static_cast<BodySink*>(userdata);
+  const size_t n = size * nmemb;
+  if (sink->kept.size() < kKeptResponseBytes + 1) {
+    sink->kept.append(data, std::min(n, kKeptResponseBytes + 1 - sink->kept.size()));
+  }
+  sink->total += n;
+  return sink->total > 1024 * 1024 ? 0 : n;
 }
 
 }  // namespace
@@ -69,7 +80,7 @@ HttpResult CurlHttpSender::Post(const HttpPost& post) {
   curl_easy_reset(curl_);  // keeps the connection cache
   refused_.clear();
   SocketGuard guard{options_.allow_private, &refused_};
-  size_t body_bytes = 0;
+  BodySink body;
 
   curl_slist* headers = nullptr;
   for (const auto& [name, value] : post.headers) {
@@ -92,8 +103,8 @@ HttpResult CurlHttpSender::Post(const HttpPost& post) {
   curl_easy_setopt(curl_, CURLOPT_USERAGENT, "dq-notifier/1");
   curl_easy_setopt(curl_, CURLOPT_OPENSOCKETFUNCTION, &OpenSocket);
   curl_easy_setopt(curl_, CURLOPT_OPENSOCKETDATA, &guard);
-  curl_easy_setopt(curl_, CURLOPT_WRITEFUNCTION, &DiscardBody);
-  curl_easy_setopt(curl_, CURLOPT_WRITEDATA, &body_bytes);
+  curl_easy_setopt(curl_, CURLOPT_WRITEFUNCTION, &KeepBodyHead);
+  curl_easy_setopt(curl_, CURLOPT_WRITEDATA, &body);
 
   const auto start = std::chrono::steady_clock::now();
   const CURLcode rc = curl_easy_perform(curl_);
@@ -113,6 +124,9 @@ HttpResult CurlHttpSender::Post(const HttpPost& post) {
   } else {
     result.error = curl_easy_strerror(rc);
   }
+  result.body_truncated = body.kept.size() > kKeptResponseBytes;
+  if (result.body_truncated) body.kept.resize(kKeptResponseBytes);
+  result.body = std::move(body.kept);
   // Don't keep the pointers to this call's locals.
   curl_easy_setopt(curl_, CURLOPT_HTTPHEADER, nullptr);
   curl_easy_setopt(curl_, CURLOPT_OPENSOCKETDATA, nullptr);

@@ -6,20 +6,35 @@ namespace dq::webhook {
 
 HttpPost BuildDelivery(const Event& event, const std::string& url, const std::string& secret,
                        int64_t timestamp_s) {
+  std::vector<std::string> secrets;
+  if (!secret.empty()) secrets.push_back(secret);
+  return BuildDelivery(event, url, secrets, timestamp_s);
+}
+
+HttpPost BuildDelivery(const Event& event, const std::string& url,
+                       const std::vector<std::string>& secrets, int64_t timestamp_s) {
   HttpPost post;
   post.url = url;
   post.body = event.payload;
   post.headers.emplace_back("Content-Type", "application/json");
   post.headers.emplace_back(std::string(kEventHeader), event.type);
   post.headers.emplace_back(std::string(kDeliveryHeader), event.delivery_id);
-  if (auto sig = SignatureHeaderValue(post.body, secret)) {
+  if (secrets.empty()) return post;
+  if (auto sig = SignatureHeaderValue(post.body, secrets.back())) {
     post.headers.emplace_back(std::string(kSignatureHeader), *sig);
   }
   const std::string timestamp = std::to_string(timestamp_s);
-  if (auto sig = StandardSignature(event.delivery_id, timestamp, post.body, secret)) {
+  std::string standard;
+  for (const auto& secret : secrets) {
+    if (auto sig = StandardSignature(event.delivery_id, timestamp, post.body, secret)) {
+      if (!standard.empty()) standard += ' ';
+      standard += *sig;
+    }
+  }
+  if (!standard.empty()) {
     post.headers.emplace_back(std::string(kWebhookIdHeader), event.delivery_id);
     post.headers.emplace_back(std::string(kWebhookTimestampHeader), timestamp);
-    post.headers.emplace_back(std::string(kWebhookSignatureHeader), *sig);
+    post.headers.emplace_back(std::string(kWebhookSignatureHeader), standard);
   }
   return post;
 }

@@ -26,6 +26,7 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
   attempt.attempt = event.attempts + 1;
   attempt.event = event.type;
   attempt.payload = event.payload;
+  attempt.test = event.test;
 
   const bool configured = webhook->has_value() && !(*webhook)->url.empty();
   if (!configured || !(*webhook)->enabled) {
@@ -71,7 +72,8 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
                    "Attempts failed at once because their destination's breaker was open")
           .Inc();
     } else {
-      result = sender.Post(BuildDelivery(event, hook.url, hook.secret, start_ms / 1000));
+      result = sender.Post(
+          BuildDelivery(event, hook.url, SigningSecrets(hook, start_ms), start_ms / 1000));
       Metrics::Global()
           .Histogram("dq_notifier_http_seconds", "Webhook POST latency")
           .Observe(static_cast<double>(result.latency_ms) / 1000.0);
@@ -91,6 +93,8 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
   attempt.http_status = result.status;
   attempt.latency_ms = result.latency_ms;
   attempt.error = DescribeFailure(result);
+  attempt.response = result.body.substr(0, kResponseBodyKept);
+  attempt.response_truncated = result.body_truncated || result.body.size() > kResponseBodyKept;
   attempt.outcome = std::string(OutcomeName(decision.outcome));
   if (decision.outcome == Outcome::kRetry) attempt.next_attempt_ms = decision.next_attempt_ms;
 

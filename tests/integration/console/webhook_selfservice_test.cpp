@@ -92,9 +92,23 @@ TEST(WebhookSelfServiceTest, SignedTestDeliveryFailureLogAndRedelivery) {
   EXPECT_TRUE(hook["url"].is_null());
   EXPECT_EQ(hook["secret_set"], false);
 
-  HttpResult put = u.Call("PUT", "/console/api/webhook",
-                          json{{"url", receiver.Url()}, {"enabled", true}}.dump());
+  // A new webhook is enabled (events on unless the body says otherwise), and gets a whsec_
+  // secret, returned once in this answer.
+  HttpResult put = u.Call("PUT", "/console/api/webhook", json{{"url", receiver.Url()}}.dump());
   ASSERT_EQ(put.status, 200) << put.body;
+  const json created = json::parse(put.body);
+  EXPECT_EQ(created["enabled"], true);
+  EXPECT_EQ(created["secret_set"], true);
+  const std::string first_secret = created["secret"];
+  ASSERT_EQ(first_secret.rfind("whsec_", 0), 0u);
+  EXPECT_EQ(put.Header("cache-control"), "no-store");
+  // Saving again keeps that secret and does not show it again.
+  HttpResult saved = u.Call("PUT", "/console/api/webhook",
+                            json{{"url", receiver.Url()}, {"enabled", true}}.dump());
+  ASSERT_EQ(saved.status, 200) << saved.body;
+  EXPECT_FALSE(json::parse(saved.body).contains("secret"));
+  EXPECT_EQ(json::parse(saved.body)["secret_hint"],
+            "whsec_…" + first_secret.substr(first_secret.size() - 4));
   // The same settings through /v1 with the API key.
   HttpResult via_api = Http("GET", stack.GatewayUrl() + "/v1/webhook", api);
   ASSERT_EQ(via_api.status, 200) << via_api.body;
@@ -106,6 +120,9 @@ TEST(WebhookSelfServiceTest, SignedTestDeliveryFailureLogAndRedelivery) {
   ASSERT_EQ(rolled.status, 200) << rolled.body;
   const std::string secret = json::parse(rolled.body)["secret"];
   ASSERT_EQ(secret.rfind("whsec_", 0), 0u);
+  EXPECT_NE(secret, first_secret);
+  // The replaced secret keeps signing for DQ_WEBHOOK_SECRET_OVERLAP_S (24 hours by default).
+  ASSERT_TRUE(json::parse(rolled.body)["previous_secret_until"].is_string()) << rolled.body;
   std::string raw;
   ASSERT_TRUE(Base64Decode(secret.substr(6), &raw));
   EXPECT_EQ(raw.size(), 32u);
@@ -113,6 +130,9 @@ TEST(WebhookSelfServiceTest, SignedTestDeliveryFailureLogAndRedelivery) {
   EXPECT_EQ(hook["secret_set"], true);
   EXPECT_EQ(hook.dump().find(secret), std::string::npos);  // never returned again
   EXPECT_EQ(hook["secret_hint"], "whsec_…" + secret.substr(secret.size() - 4));
+  EXPECT_EQ(hook["previous_secret_hint"],
+            "whsec_…" + first_secret.substr(first_secret.size() - 4));
+  EXPECT_EQ(hook["previous_secret_until"], json::parse(rolled.body)["previous_secret_until"]);
 
   // A test delivery is queued for the notifier (202); its outcome shows in the delivery log.
   HttpResult test = u.Call("POST", "/console/api/webhook/test");
@@ -130,8 +150,16 @@ TEST(WebhookSelfServiceTest, SignedTestDeliveryFailureLogAndRedelivery) {
   EXPECT_EQ(json::parse(req.body)["test"], true);
   EXPECT_EQ(req.Header("x-service-delivery"), outcome["delivery_id"]);
   EXPECT_EQ(req.Header("webhook-id"), outcome["delivery_id"]);
-  EXPECT_EQ(req.Header("x-service-signature"), "sha256=" + HmacSha256Hex(secret, req.body));
+  // During the overlap, X-Service-Signature (one value, as the specification has it) is keyed
+  // with the old secret, and webhook-signature carries both: either secret verifies.
+  EXPECT_EQ(req.Header("x-service-signature"),
+            "sha256=" + HmacSha256Hex(first_secret, req.body));
   EXPECT_EQ(VerifyWithStandardWebhooks(secret, req), "ok");
+  EXPECT_EQ(VerifyWithStandardWebhooks(first_secret, req), "ok");
+  EXPECT_EQ(outcome["test"], true);
+  EXPECT_EQ(outcome["filename"], "test.csv");
+  EXPECT_EQ(outcome["request_body"], req.body);
+  EXPECT_EQ(outcome["response_body"], "ok");
   // Tampered bytes are refused by the same verifier (so "ok" means something).
   ReceivedRequest tampered = req;
   tampered.body += " ";
@@ -160,6 +188,20 @@ TEST(WebhookSelfServiceTest, SignedTestDeliveryFailureLogAndRedelivery) {
   EXPECT_TRUE(log[0]["duration_ms"].is_number());
   EXPECT_EQ(log[1]["status_code"], 200);
   EXPECT_EQ(receiver.Requests().size(), 2u);
+  // Filtered by status.
+  json only_failed =
+      json::parse(u.Call("GET", "/console/api/webhook/deliveries?status=failed", "", false).body);
+  ASSERT_EQ(only_failed.size(), 1u);
+  EXPECT_EQ(only_failed[0]["delivery_id"], failed_id);
+  json only_ok = json::parse(
+      Http("GET", stack.GatewayUrl() + "/v1/webhook/deliveries?status=delivered", api).body);
+  ASSERT_EQ(only_ok.size(), 1u);
+  EXPECT_EQ(only_ok[0]["delivery_id"], outcome["delivery_id"]);
+  HttpResult bad_filter =
+      Http("GET", stack.GatewayUrl() + "/v1/webhook/deliveries?status=oops", api);
+  EXPECT_EQ(bad_filter.status, 400);
+  EXPECT_EQ(json::parse(bad_filter.body)["message"],
+            "status: must be one of delivered, retry, failed, dead_letter, skipped");
 
   // Redeliver once the receiver works again: the notifier sends it, the log shows success.
   answer = 200;

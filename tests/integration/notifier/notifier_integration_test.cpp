@@ -383,5 +383,166 @@ TEST_F(NotifierIntegrationTest, ADeadEndpointDelaysNoOtherTenantByMoreThanOneAtt
   EXPECT_LT(connections, 30) << "attempts still connect to an open breaker's destination";
 }
 
+
+namespace webhook_dependability {
+
+// How many requests the receiver got for one delivery id.
+size_t CountFor(const TestReceiver& receiver, const std::string& delivery) {
+  size_t n = 0;
+  for (const auto& r : receiver.Requests()) n += r.Header("x-service-delivery") == delivery;
+  return n;
+}
+
+}  // namespace webhook_dependability
+
+// Issue 33: a redeliver cancels the pending retry of the same event. The receiver fails the first
+// attempt (a retry is scheduled a few seconds out), then the event is redelivered: the receiver
+// gets exactly one more request for that delivery id, and the cancelled retry never comes, not
+// even after its due time has passed.
+TEST_F(NotifierIntegrationTest, RedeliverCancelsThePendingRetry) {
+  using webhook_dependability::CountFor;
+  std::atomic<int> status{500};
+  TestReceiver receiver([&](const ReceivedRequest&, int) {
+    return ReceiverReply{status.load(), 0ms, std::string(1500, 'r')};
+  });
+  SetWebhook("acct_redo", receiver.Url(), "whsec_c2VjcmV0");
+  auto notifier = StartNotifier(
+      {{"DQ_WEBHOOK_RETRY_BASE_MS", "8000"}, {"DQ_WEBHOOK_RETRY_MAX_DELAY_MS", "8000"}});
+  const std::string delivery = Publish("acct_redo");
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        auto d = log_.Deliveries("acct_redo");
+        return d.ok() && !d->empty() && d->at(0).outcome == "retry";
+      },
+      10s))
+      << notifier->Log();
+  const auto failed = log_.Deliveries("acct_redo")->at(0);
+  ASSERT_GT(failed.next_attempt_ms, 0);
+  // The answer's first KiB is kept, and says it was cut.
+  EXPECT_EQ(failed.response, std::string(1024, 'r'));
+  EXPECT_TRUE(failed.response_truncated);
+  const std::string pending = *log_.ScheduledMember(delivery);
+  ASSERT_FALSE(pending.empty());
+  ASSERT_EQ(CountFor(receiver, delivery), 1u);
+
+  status = 200;
+  // The retry is due 4 to 8 s after the failure: the redeliver comes first.
+  ASSERT_LT(UnixMillis(std::chrono::system_clock::now()), failed.next_attempt_ms);
+  ASSERT_TRUE(
+      log_.Redeliver("acct_redo", delivery, UnixMillis(std::chrono::system_clock::now())).ok());
+  // Right after the redeliver, one attempt is scheduled, and it is not the old one.
+  EXPECT_EQ(redis_client_.Command({"ZSCORE", "dq:webhooks:retry", pending})->type,
+            RedisReply::Type::kNil);
+  ASSERT_TRUE(WaitFor([&] { return CountFor(receiver, delivery) >= 2; }, 10s)) << notifier->Log();
+  ASSERT_TRUE(WaitFor([&] { return log_.Deliveries("acct_redo")->at(0).outcome == "delivered"; },
+                      5s));
+  // Past the cancelled retry's due time, and a few polls more: nothing else arrived.
+  const int64_t quiet_until = failed.next_attempt_ms + 1000;
+  WaitFor([&] { return UnixMillis(std::chrono::system_clock::now()) > quiet_until; }, 10s);
+  EXPECT_EQ(CountFor(receiver, delivery), 2u);
+  EXPECT_EQ(redis_client_.Command({"ZCARD", "dq:webhooks:retry"})->integer, 0);
+  EXPECT_EQ(*log_.ScheduledMember(delivery), "");
+}
+
+// The same while the retry's attempt is in flight: the redeliver replaces it on the schedule, and
+// when the slow attempt fails, its reschedule is dropped (the member it would replace is gone).
+TEST_F(NotifierIntegrationTest, AnAttemptInFlightWhenRedeliveredSchedulesNothing) {
+  using webhook_dependability::CountFor;
+  std::atomic<bool> release{false};
+  TestReceiver receiver([&](const ReceivedRequest&, int index) {
+    if (index == 0) return ReceiverReply{500, 0ms};
+    if (index == 1) {
+      // Holds the retry's attempt until the test has redelivered (bounded by the timeout).
+      WaitFor([&] { return release.load(); }, 3s);
+      return ReceiverReply{500, 0ms};
+    }
+    return ReceiverReply{200, 0ms};
+  });
+  SetWebhook("acct_fly", receiver.Url(), "s");
+  auto notifier = StartNotifier({{"DQ_WEBHOOK_TIMEOUT_MS", "5000"}});
+  const std::string delivery = Publish("acct_fly");
+  ASSERT_TRUE(WaitFor([&] { return CountFor(receiver, delivery) == 2; }, 10s)) << notifier->Log();
+  ASSERT_TRUE(
+      log_.Redeliver("acct_fly", delivery, UnixMillis(std::chrono::system_clock::now())).ok());
+  ASSERT_TRUE(WaitFor([&] { return CountFor(receiver, delivery) == 3; }, 10s)) << notifier->Log();
+  release = true;
+  // The held attempt ends with a 500 and is logged as "retry", but nothing is scheduled.
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        auto d = log_.Deliveries("acct_fly");
+        return d.ok() && d->size() == 3;
+      },
+      10s));
+  EXPECT_EQ(redis_client_.Command({"ZCARD", "dq:webhooks:retry"})->integer, 0);
+  EXPECT_EQ(*log_.ScheduledMember(delivery), "");
+  EXPECT_EQ(CountFor(receiver, delivery), 3u);
+}
+
+// A test event is attempted once: a failing receiver gets one request and nothing is scheduled.
+TEST_F(NotifierIntegrationTest, ATestEventIsSentOnceAndNotRetried) {
+  using webhook_dependability::CountFor;
+  TestReceiver receiver([](const ReceivedRequest&, int) { return ReceiverReply{503, 0ms}; });
+  SetWebhook("acct_test", receiver.Url(), "s");
+  auto notifier = StartNotifier();
+  webhook::Event e;
+  e.type = "job.complete";
+  e.account_id = "acct_test";
+  e.delivery_id = NewUuidV4();
+  e.payload = R"({"event":"job.complete","jobId":"j","filename":"test.csv","test":true})";
+  e.test = true;
+  const int64_t now = UnixMillis(std::chrono::system_clock::now());
+  e.created_ms = e.first_attempt_ms = now;
+  ASSERT_TRUE(log_.ScheduleRetry(e, now, "").ok());
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        auto d = log_.Deliveries("acct_test");
+        return d.ok() && d->size() == 1;
+      },
+      10s))
+      << notifier->Log();
+  const auto attempt = log_.Deliveries("acct_test")->at(0);
+  EXPECT_EQ(attempt.outcome, "failed");
+  EXPECT_TRUE(attempt.test);
+  EXPECT_EQ(redis_client_.Command({"ZCARD", "dq:webhooks:retry"})->integer, 0);
+  EXPECT_EQ(CountFor(receiver, e.delivery_id), 1u);
+}
+
+// During a roll's overlap, the old secret signs X-Service-Signature and both sign
+// webhook-signature (newest first); once the overlap is over, only the new one signs.
+TEST_F(NotifierIntegrationTest, ARolledSecretKeepsSigningDuringItsOverlap) {
+  TestReceiver receiver;
+  const std::string old_secret = "whsec_b2xkLXNlY3JldC1vbGQ=";
+  const std::string new_secret = "whsec_bmV3LXNlY3JldC1uZXc=";
+  const int64_t now = UnixMillis(std::chrono::system_clock::now());
+  ASSERT_TRUE(redis_client_
+                  .Command({"HSET", AccountKey("acct_roll", "webhook"), "url", receiver.Url(),
+                            "secret", new_secret, "previous_secret", old_secret,
+                            "previous_until_ms", std::to_string(now + 600'000)})
+                  .ok());
+  auto notifier = StartNotifier();
+  Publish("acct_roll");
+  ASSERT_TRUE(WaitFor([&] { return receiver.Count() >= 1; }, 10s)) << notifier->Log();
+  const ReceivedRequest during = receiver.Requests()[0];
+  EXPECT_TRUE(VerifySignature(during.body, old_secret, during.Header("x-service-signature")));
+  const std::string id = during.Header("webhook-id");
+  const std::string ts = during.Header("webhook-timestamp");
+  EXPECT_EQ(during.Header("webhook-signature"),
+            *webhook::StandardSignature(id, ts, during.body, new_secret) + " " +
+                *webhook::StandardSignature(id, ts, during.body, old_secret));
+
+  // The overlap ends: the new secret alone.
+  ASSERT_TRUE(redis_client_
+                  .Command({"HSET", AccountKey("acct_roll", "webhook"), "previous_until_ms",
+                            std::to_string(now - 1)})
+                  .ok());
+  Publish("acct_roll");
+  ASSERT_TRUE(WaitFor([&] { return receiver.Count() >= 2; }, 10s)) << notifier->Log();
+  const ReceivedRequest after = receiver.Requests()[1];
+  EXPECT_TRUE(VerifySignature(after.body, new_secret, after.Header("x-service-signature")));
+  EXPECT_EQ(after.Header("webhook-signature"),
+            *webhook::StandardSignature(after.Header("webhook-id"),
+                                        after.Header("webhook-timestamp"), after.body, new_secret));
+}
+
 }  // namespace
 }  // namespace dq::notifier

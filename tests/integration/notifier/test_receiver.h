@@ -39,6 +39,7 @@ struct ReceivedRequest {
 struct ReceiverReply {
   int status = 200;
   std::chrono::milliseconds delay{0};  // before answering (a slow receiver)
+  std::string body = "ok";              // the answer's body
 };
 
 class TestReceiver {
@@ -163,7 +164,7 @@ class TestReceiver {
       if (hook) hook(req);
       ReceiverReply reply = responder ? responder(req, index) : ReceiverReply{};
       if (reply.delay.count() > 0) std::this_thread::sleep_for(reply.delay);
-      const std::string body = "ok";
+      const std::string& body = reply.body;
       const std::string resp = "HTTP/1.1 " + std::to_string(reply.status) +
                                " X\r\nContent-Length: " + std::to_string(body.size()) +
                                "\r\nConnection: keep-alive\r\n\r\n" + body;

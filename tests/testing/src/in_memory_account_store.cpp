@@ -126,7 +126,23 @@ Status InMemoryAccountStore::SetWebhookSecret(std::string_view id, std::string_v
   std::lock_guard lock(mu_);
   if (down_) return Down();
   if (!accounts_.count(id)) return NoAccount(id);
-  webhooks_[std::string(id)].secret = std::string(secret);
+  auto& hook = webhooks_[std::string(id)];
+  hook.secret = std::string(secret);
+  hook.previous_secret.clear();
+  hook.previous_until_ms = 0;
+  return Status::Ok();
+}
+
+Status InMemoryAccountStore::RollWebhookSecret(std::string_view id, std::string_view secret,
+                                               int64_t previous_until_ms) {
+  std::lock_guard lock(mu_);
+  if (down_) return Down();
+  if (!accounts_.count(id)) return NoAccount(id);
+  auto& hook = webhooks_[std::string(id)];
+  const bool overlap = !hook.secret.empty() && previous_until_ms > 0;
+  hook.previous_secret = overlap ? hook.secret : "";
+  hook.previous_until_ms = overlap ? previous_until_ms : 0;
+  hook.secret = std::string(secret);
   return Status::Ok();
 }
 

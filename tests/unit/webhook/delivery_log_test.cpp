@@ -15,6 +15,23 @@ TEST(DeliveryLogTest, AttemptJsonRoundTrip) {
   EXPECT_EQ(*back, a);
 }
 
+TEST(DeliveryLogTest, AttemptKeepsTestFlagAndResponseHead) {
+  DeliveryAttempt a;
+  a.delivery_id = "d-2";
+  a.outcome = "failed";
+  a.test = true;
+  a.response = "{\"error\":\"nope\"}";
+  a.response_truncated = true;
+  auto back = AttemptFromJson(AttemptToJson(a));
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(*back, a);
+  // Entries written before these fields existed read as not a test, with no response.
+  auto old = AttemptFromJson(R"({"delivery_id":"d-3","outcome":"delivered"})");
+  ASSERT_TRUE(old.ok());
+  EXPECT_FALSE(old->test);
+  EXPECT_EQ(old->response, "");
+}
+
 TEST(DeliveryLogTest, DeadLetterJsonRoundTrip) {
   DeadLetter d;
   d.event.type = "job.complete";

@@ -1,5 +1,8 @@
 #include "dq/webhook/delivery.h"
 
+#include "dq/common/account_store.h"
+#include "dq/webhook/signer.h"
+
 #include <gtest/gtest.h>
 
 namespace dq::webhook {
@@ -42,6 +45,45 @@ TEST(DeliveryTest, NoSecretNoSignatureHeader) {
   const HttpPost p = BuildDelivery(SampleEvent(), "https://example.com/h", "");
   EXPECT_EQ(Header(p, "X-Service-Signature"), "<absent>");
   EXPECT_EQ(p.headers.size(), 3u);
+}
+
+// During a roll's overlap: X-Service-Signature keeps the specification's one-value form, keyed
+// with the old secret; webhook-signature lists both, newest first, one space apart.
+TEST(DeliveryTest, DuringAnOverlapBothSecretsSign) {
+  const Event e = SampleEvent();
+  const std::string fresh = "whsec_bmV3LXNlY3JldA==", old = "whsec_b2xkLXNlY3JldA==";
+  const HttpPost p = BuildDelivery(e, "https://example.com/h", {fresh, old}, 1700000000);
+  EXPECT_EQ(Header(p, "X-Service-Signature"), *SignatureHeaderValue(e.payload, old));
+  EXPECT_TRUE(VerifySignature(e.payload, old, Header(p, "X-Service-Signature")));
+  EXPECT_FALSE(VerifySignature(e.payload, fresh, Header(p, "X-Service-Signature")));
+  const std::string sig_new = *StandardSignature("d-1", "1700000000", e.payload, fresh);
+  const std::string sig_old = *StandardSignature("d-1", "1700000000", e.payload, old);
+  EXPECT_NE(sig_new, sig_old);
+  EXPECT_EQ(Header(p, "webhook-signature"), sig_new + " " + sig_old);
+  EXPECT_EQ(Header(p, "webhook-timestamp"), "1700000000");
+
+  // One secret: exactly the single-secret request.
+  const HttpPost one = BuildDelivery(e, "https://example.com/h", {fresh}, 1700000000);
+  const HttpPost legacy = BuildDelivery(e, "https://example.com/h", fresh, 1700000000);
+  EXPECT_EQ(one.headers, legacy.headers);
+  EXPECT_EQ(Header(one, "webhook-signature"), sig_new);
+  EXPECT_EQ(Header(one, "X-Service-Signature"), *SignatureHeaderValue(e.payload, fresh));
+
+  // An old secret that is not in the whsec_ form signs X-Service-Signature only.
+  const HttpPost mixed = BuildDelivery(e, "https://example.com/h", {fresh, "plain"}, 1700000000);
+  EXPECT_EQ(Header(mixed, "X-Service-Signature"), *SignatureHeaderValue(e.payload, "plain"));
+  EXPECT_EQ(Header(mixed, "webhook-signature"), sig_new);
+}
+
+TEST(DeliveryTest, SigningSecretsEndWithTheOverlap) {
+  Webhook hook{"https://example.com/h", "new"};
+  EXPECT_EQ(SigningSecrets(hook, 5), (std::vector<std::string>{"new"}));
+  hook.previous_secret = "old";
+  hook.previous_until_ms = 1000;
+  EXPECT_EQ(SigningSecrets(hook, 999), (std::vector<std::string>{"new", "old"}));
+  EXPECT_EQ(SigningSecrets(hook, 1000), (std::vector<std::string>{"new"}));
+  hook.secret = "";
+  EXPECT_TRUE(SigningSecrets(hook, 5).empty());
 }
 
 TEST(DeliveryTest, DecidesByResult) {

@@ -4,6 +4,8 @@
 
 #include <map>
 
+#include "dq/webhook/signer.h"
+
 namespace dq::webhook {
 namespace {
 
@@ -106,6 +108,39 @@ TEST_F(DispatcherTest, DeliversSignedAndLogs) {
   EXPECT_EQ(a.url, "http://127.0.0.1:9/h");
   EXPECT_EQ(a.time, "2027-01-15T08:00:00.000Z");
   EXPECT_TRUE(store_.retries.empty());
+}
+
+TEST_F(DispatcherTest, LogsTheTestFlagAndTheResponseHead) {
+  Event e = MakeEvent();
+  e.test = true;
+  sender_.next = {422, 4, "", std::string(kResponseBodyKept, 'x'), true};
+  ASSERT_EQ(*dispatcher_.Handle(e, "", sender_), Outcome::kFailed);
+  const auto& a = store_.log["acct_1"].at(0);
+  EXPECT_TRUE(a.test);
+  EXPECT_EQ(a.response, std::string(kResponseBodyKept, 'x'));
+  EXPECT_TRUE(a.response_truncated);
+  EXPECT_EQ(a.payload, e.payload);
+  EXPECT_EQ(a.latency_ms, 4);
+  // A failed test event is not retried.
+  EXPECT_TRUE(store_.retries.empty());
+}
+
+TEST_F(DispatcherTest, SignsWithBothSecretsDuringAnOverlap) {
+  hooks_["acct_1"].previous_secret = "old";
+  hooks_["acct_1"].previous_until_ms = clock_.now_ms + 1;
+  ASSERT_EQ(*dispatcher_.Handle(MakeEvent(), "", sender_), Outcome::kDelivered);
+  clock_.now_ms += 1;
+  ASSERT_EQ(*dispatcher_.Handle(MakeEvent(), "", sender_), Outcome::kDelivered);
+  ASSERT_EQ(sender_.posts.size(), 2u);
+  auto signature = [](const HttpPost& p) {
+    for (const auto& [n, v] : p.headers) {
+      if (n == "X-Service-Signature") return v;
+    }
+    return std::string();
+  };
+  const std::string body = MakeEvent().payload;
+  EXPECT_EQ(signature(sender_.posts[0]), *SignatureHeaderValue(body, "old"));
+  EXPECT_EQ(signature(sender_.posts[1]), *SignatureHeaderValue(body, "sec"));
 }
 
 TEST_F(DispatcherTest, NoWebhookIsSkippedAndLogged) {

@@ -72,7 +72,15 @@ struct Webhook {
   std::string url;
   std::string secret;  // empty: deliveries are not signed
   bool enabled = true;  // false: events are logged as skipped, nothing is sent
+  // After a roll, the secret it replaced keeps signing beside the new one until this time
+  // (Unix ms; docs/webhooks.md, "Rolling the secret"). Empty / 0: no overlap.
+  std::string previous_secret = {};
+  int64_t previous_until_ms = 0;
 };
+
+// The secrets that sign a delivery at now_ms, newest first: the secret, then the previous one
+// while its overlap lasts. Empty when the webhook has no secret.
+std::vector<std::string> SigningSecrets(const Webhook& hook, int64_t now_ms);
 
 // The first characters of a key shown in lists: "dq_" and 4 more.
 std::string KeyPrefix(std::string_view api_key);
@@ -114,7 +122,12 @@ class AccountStore {
   // Sets url and enabled, keeping the secret. Sets the secret, keeping the rest.
   virtual Status SetWebhookTarget(std::string_view account_id, std::string_view url,
                                   bool enabled) = 0;
+  // Sets the secret with no overlap (the previous one, if any, stops signing).
   virtual Status SetWebhookSecret(std::string_view account_id, std::string_view secret) = 0;
+  // Makes secret the current one; the one it replaces keeps signing until previous_until_ms
+  // (none when there was no secret, or previous_until_ms is 0).
+  virtual Status RollWebhookSecret(std::string_view account_id, std::string_view secret,
+                                   int64_t previous_until_ms) = 0;
 };
 
 class RedisAccountStore final : public AccountStore {
@@ -138,6 +151,8 @@ class RedisAccountStore final : public AccountStore {
   Status SetWebhookTarget(std::string_view account_id, std::string_view url,
                           bool enabled) override;
   Status SetWebhookSecret(std::string_view account_id, std::string_view secret) override;
+  Status RollWebhookSecret(std::string_view account_id, std::string_view secret,
+                           int64_t previous_until_ms) override;
 
  private:
   Status RequireAccount(std::string_view account_id);

@@ -7,6 +7,13 @@
 //                                       DeadLetter)
 //   dq:webhooks:retry             ZSET  scheduled retries: member = the event as JSON
 //                                       (EventToJson), score = due time in Unix ms
+//   {dq:webhooks:retry}:ids       HASH  delivery id -> its one scheduled member (the hash tag
+//                                       puts it in the retry set's cluster slot)
+// At most one attempt of a delivery is ever scheduled: every write to the schedule is one Lua
+// step that keeps the set and its index together. A fresh schedule (a test event, a redeliver)
+// replaces the delivery's pending member; a reschedule that names the member it replaces
+// (the dispatcher, after an attempt) is dropped when that member is gone, i.e. when a redeliver
+// superseded it while the attempt was in flight.
 // A retry is taken by a replica with one Lua step that moves its score to now + lease, so two
 // replicas never take the same retry at once; if the replica dies, the lease runs out and another
 // one takes it.
@@ -34,6 +41,9 @@
 namespace dq::webhook {
 
 inline constexpr std::string_view kRetryKey = "dq:webhooks:retry";
+inline constexpr std::string_view kRetryIndexKey = "{dq:webhooks:retry}:ids";
+// The first bytes of a receiver's answer that the delivery log keeps.
+inline constexpr size_t kResponseBodyKept = 1024;
 inline constexpr int kDeliveryLogSize = 100;
 inline constexpr int kDeadLetterCap = 10'000;
 
@@ -44,11 +54,14 @@ struct DeliveryAttempt {
   int http_status = 0;      // 0: no response
   int64_t latency_ms = 0;
   std::string error;        // empty on success
-  std::string outcome;      // "delivered", "retry", "dead_letter", "skipped"
+  std::string outcome;      // "delivered", "retry", "dead_letter", "skipped", "failed"
   int attempt = 1;          // 1 for the first attempt
   std::string event;        // "job.complete"
   std::string payload;      // the bytes sent (kept so a delivered event can be redelivered)
   int64_t next_attempt_ms = 0;  // outcome "retry": when the next attempt is due (Unix ms)
+  bool test = false;        // a test event (POST …/webhook/test)
+  std::string response;     // the first kResponseBodyKept bytes of the receiver's answer
+  bool response_truncated = false;  // the answer was longer than what is kept
   bool operator==(const DeliveryAttempt&) const = default;
 };
 std::string AttemptToJson(const DeliveryAttempt& a);
@@ -76,7 +89,10 @@ class DeliveryStore {
   virtual ~DeliveryStore() = default;
   // Appends to the account's delivery log (trimmed to the last 100).
   virtual Status Record(std::string_view account_id, const DeliveryAttempt& attempt) = 0;
-  // Schedules event at due_ms; replaces `replace_member` atomically when it is not empty.
+  // Schedules event at due_ms, as the delivery's one scheduled attempt. With replace_member
+  // empty, any pending member of the same delivery is cancelled. Otherwise replace_member is
+  // replaced atomically, and nothing is scheduled when it is no longer on the schedule (a
+  // redeliver cancelled it meanwhile).
   virtual Status ScheduleRetry(const Event& event, int64_t due_ms,
                                std::string_view replace_member) = 0;
   // Removes a retry that was delivered, skipped or dead-lettered.
@@ -108,10 +124,13 @@ class RedisDeliveryLog final : public DeliveryStore {
   // The account's dead letters, newest first.
   Result<std::vector<DeadLetter>> DeadLetters(std::string_view account_id, int limit = 1000);
   // Delivers the event again with the same delivery id and a fresh retry schedule, due now_ms
-  // (a replica picks it up within its poll interval). Looks in the dead letters first (and
+  // (a replica picks it up within its poll interval). The delivery's pending retry, if any, is
+  // cancelled in the same step, so the receiver gets one more attempt, not two. Looks in the dead letters first (and
   // removes the event from them), then in the delivery log. Errors: kNotFound when the account
   // has no such delivery; kUnavailable.
   Status Redeliver(std::string_view account_id, std::string_view delivery_id, int64_t now_ms);
+  // The member scheduled for delivery_id, "" when none is.
+  Result<std::string> ScheduledMember(std::string_view delivery_id);
 
  private:
   RedisClient& redis_;

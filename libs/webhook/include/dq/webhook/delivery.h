@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "dq/common/event.h"
 #include "dq/webhook/http_sender.h"
@@ -16,6 +17,13 @@ namespace dq::webhook {
 // webhook-timestamp (timestamp_s, Unix seconds of this attempt) and webhook-signature.
 HttpPost BuildDelivery(const Event& event, const std::string& url, const std::string& secret,
                        int64_t timestamp_s = 0);
+// The same while a rolled secret overlaps (docs/webhooks.md, "Rolling the secret"). secrets:
+// newest first, as SigningSecrets() gives them. X-Service-Signature keeps the specification's
+// one-value form and is keyed with the oldest secret still signing (the one deployed receivers
+// know); webhook-signature lists one "v1,<sig>" per whsec_ secret, newest first, separated by
+// single spaces, as Standard Webhooks allows.
+HttpPost BuildDelivery(const Event& event, const std::string& url,
+                       const std::vector<std::string>& secrets, int64_t timestamp_s);
 
 // Success is any 2xx.
 inline bool IsSuccess(const HttpResult& r) { return r.error.empty() && r.status >= 200 && r.status < 300; }

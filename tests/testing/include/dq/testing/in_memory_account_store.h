@@ -26,6 +26,8 @@ class InMemoryAccountStore final : public AccountStore {
   Status SetWebhookTarget(std::string_view account_id, std::string_view url,
                           bool enabled) override;
   Status SetWebhookSecret(std::string_view account_id, std::string_view secret) override;
+  Status RollWebhookSecret(std::string_view account_id, std::string_view secret,
+                           int64_t previous_until_ms) override;
 
   // When set, every call fails with kUnavailable (a store outage).
   void SetUnavailable(bool down) { down_ = down; }
