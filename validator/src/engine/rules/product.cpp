@@ -5,6 +5,9 @@
 // the row kinds that answer for them). With platform search_merchant, values are judged and fixed
 // in Merchant Center's formats: a price keeps its ISO 4217 code ("15.00 USD") and Google's
 // availability spellings are valid.
+#include <string>
+#include <vector>
+
 #include "../reference_data.h"
 #include "../text.h"
 #include "rules.h"
@@ -145,9 +148,70 @@ void CheckOneImageUrl(RowContext& ctx) {
   }
 }
 
-// An empty image URL is never wrong here: a template that requires one reports it.
+// The strings of a JSON array of strings without escapes, as a JSON source writes a list of
+// URLs (["https://a/1.jpg","https://a/2.jpg"]; a JSON reader gives a nested array as its compact
+// text); false when `cell` is anything else, which is then checked as one URL.
+bool JsonStringArray(std::string_view cell, std::vector<std::string_view>* items) {
+  size_t i = 0;
+  auto skip_space = [&] {
+    while (i < cell.size() && (cell[i] == ' ' || cell[i] == '\t' || cell[i] == '\n' ||
+                               cell[i] == '\r')) {
+      ++i;
+    }
+  };
+  skip_space();
+  if (i >= cell.size() || cell[i] != '[') return false;
+  ++i;
+  skip_space();
+  if (i < cell.size() && cell[i] == ']') return ++i, skip_space(), i == cell.size();
+  while (i < cell.size()) {
+    if (cell[i] != '"') return false;
+    const size_t end = cell.find_first_of("\"\\", i + 1);
+    if (end == std::string_view::npos || cell[end] != '"') return false;  // an escape: not here
+    items->push_back(cell.substr(i + 1, end - i - 1));
+    i = end + 1;
+    skip_space();
+    if (i < cell.size() && cell[i] == ',') {
+      ++i;
+      skip_space();
+      continue;
+    }
+    if (i < cell.size() && cell[i] == ']') {
+      ++i;
+      skip_space();
+      return i == cell.size();
+    }
+    return false;
+  }
+  return false;
+}
+
+// An empty image URL is never wrong here: a template that requires one reports it. A JSON array
+// of URLs is a list cell by its own syntax: each URL is checked on its own, and the message
+// names the first bad one (nothing in it is fixed).
 void CheckImageUrl(RowContext& ctx) {
-  if (ctx.value(Field::kImageUrl).empty()) return;
+  const std::string_view cell = ctx.value(Field::kImageUrl);
+  if (cell.empty()) return;
+  std::vector<std::string_view> urls;
+  if (JsonStringArray(cell, &urls)) {
+    const size_t n = urls.size();
+    for (size_t k = 0; k < n; ++k) {
+      if (IsWellFormedHttpUrl(urls[k])) continue;
+      ctx.Report(IssueCode::INVALID_IMAGE_URL, Field::kImageUrl,
+                 "item " + std::to_string(k + 1) + " of " + std::to_string(n) + ", '" +
+                     std::string(urls[k]) + "', is not an absolute http or https URL");
+      return;
+    }
+    if (ctx.spec().platform != Platform::kNone) return;
+    for (size_t k = 0; k < n; ++k) {
+      if (StartsWithNoCase(urls[k], "https://")) continue;
+      ctx.Report(IssueCode::IMAGE_URL_NOT_HTTPS, Field::kImageUrl,
+                 "item " + std::to_string(k + 1) + " of " + std::to_string(n) + ", '" +
+                     std::string(urls[k]) + "', uses http");
+      return;
+    }
+    return;
+  }
   ctx.ForEachItem(Field::kImageUrl, CheckOneImageUrl);
 }
 
