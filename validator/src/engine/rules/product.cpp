@@ -148,10 +148,10 @@ void CheckOneImageUrl(RowContext& ctx) {
   }
 }
 
-// The strings of a JSON array of strings without escapes, as a JSON source writes a list of
+// The strings of a JSON array of strings, as a JSON source writes a list of
 // URLs (["https://a/1.jpg","https://a/2.jpg"]; a JSON reader gives a nested array as its compact
 // text); false when `cell` is anything else, which is then checked as one URL.
-bool JsonStringArray(std::string_view cell, std::vector<std::string_view>* items) {
+bool JsonStringArray(std::string_view cell, std::vector<std::string>* items) {
   size_t i = 0;
   auto skip_space = [&] {
     while (i < cell.size() && (cell[i] == ' ' || cell[i] == '\t' || cell[i] == '\n' ||
@@ -163,13 +163,24 @@ bool JsonStringArray(std::string_view cell, std::vector<std::string_view>* items
   if (i >= cell.size() || cell[i] != '[') return false;
   ++i;
   skip_space();
-  if (i < cell.size() && cell[i] == ']') return ++i, skip_space(), i == cell.size();
-  while (i < cell.size()) {
+  const bool empty_list = i < cell.size() && cell[i] == ']';
+  while (!empty_list && i < cell.size()) {
     if (cell[i] != '"') return false;
-    const size_t end = cell.find_first_of("\"\\", i + 1);
-    if (end == std::string_view::npos || cell[end] != '"') return false;  // an escape: not here
-    items->push_back(cell.substr(i + 1, end - i - 1));
-    i = end + 1;
+    std::string item;
+    for (++i; i < cell.size() && cell[i] != '"'; ++i) {
+      if (cell[i] != '\\') {
+        item.push_back(cell[i]);
+        continue;
+      }
+      if (++i == cell.size()) return false;
+      switch (cell[i]) {  // PHP's json_encode writes https:\/\/...; another escape: not a list
+        case '"': case '\\': case '/': item.push_back(cell[i]); break;
+        default: return false;
+      }
+    }
+    if (i == cell.size()) return false;
+    items->push_back(std::move(item));
+    ++i;
     skip_space();
     if (i < cell.size() && cell[i] == ',') {
       ++i;
@@ -183,7 +194,10 @@ bool JsonStringArray(std::string_view cell, std::vector<std::string_view>* items
     }
     return false;
   }
-  return false;
+  if (!empty_list) return false;
+  ++i;
+  skip_space();
+  return i == cell.size();
 }
 
 // An empty image URL is never wrong here: a template that requires one reports it. A JSON array
@@ -192,14 +206,14 @@ bool JsonStringArray(std::string_view cell, std::vector<std::string_view>* items
 void CheckImageUrl(RowContext& ctx) {
   const std::string_view cell = ctx.value(Field::kImageUrl);
   if (cell.empty()) return;
-  std::vector<std::string_view> urls;
+  std::vector<std::string> urls;
   if (JsonStringArray(cell, &urls)) {
     const size_t n = urls.size();
     for (size_t k = 0; k < n; ++k) {
       if (IsWellFormedHttpUrl(urls[k])) continue;
       ctx.Report(IssueCode::INVALID_IMAGE_URL, Field::kImageUrl,
                  "item " + std::to_string(k + 1) + " of " + std::to_string(n) + ", '" +
-                     std::string(urls[k]) + "', is not an absolute http or https URL");
+                     urls[k] + "', is not an absolute http or https URL");
       return;
     }
     if (ctx.spec().platform != Platform::kNone) return;
@@ -207,7 +221,7 @@ void CheckImageUrl(RowContext& ctx) {
       if (StartsWithNoCase(urls[k], "https://")) continue;
       ctx.Report(IssueCode::IMAGE_URL_NOT_HTTPS, Field::kImageUrl,
                  "item " + std::to_string(k + 1) + " of " + std::to_string(n) + ", '" +
-                     std::string(urls[k]) + "', uses http");
+                     urls[k] + "', uses http");
       return;
     }
     return;
