@@ -36,6 +36,7 @@ STEPS=(
   "validate-perf-gateway|scripts/perf-validate.sh gateway 8"
   "validate-perf-validator|scripts/perf-validate.sh validator 8"
   "vs-pandas|BENCH_PROFILE=1 scripts/bench-vs-pandas.sh 100000 5"
+  "variants|scripts/bench-variants.sh 100000 5"
   "cli|scripts/bench-cli.sh 100000 5"
   "gateway|scripts/bench-gateway.sh 200000"
   "job-1m|DQ_BODY_MEMORY_BYTES=1073741824 DQ_UPLOAD_MAX_BYTES=400000000 scripts/bench-gateway.sh 1000000 --job-only"

@@ -44,6 +44,7 @@ except ImportError:  # pragma: no cover - depends on the machine
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 INLINE_MAX_ROWS = 500
+KEEP_ISSUES = False  # --issues: every issue in the --json output
 CONTENT_TYPES = {
     ".csv": "text/csv",
     ".tsv": "text/tab-separated-values",
@@ -295,7 +296,8 @@ def judge(expect, issues, original_rows, cleaned_rows, rows_seen, source_seen):
     return {"ok": not failures, "issues": len(issues), "issues_by_code": by_code,
             "must_find_hits": hits, "must_find_total": n_find, "must_find_misses": misses,
             "must_not_find_violations": violations, "false_alarm_share": round(share, 4),
-            "unchanged_violations": unchanged_bad, "failures": failures}
+            "unchanged_violations": unchanged_bad, "failures": failures,
+            **({"issue_list": issues} if KEEP_ISSUES else {})}
 
 
 # ------------------------------------------------------------------------------------------
@@ -461,7 +463,11 @@ def main():
                     help="run only expect files whose path contains this text (repeatable)")
     ap.add_argument("--json", metavar="OUT", help="write every result to this JSON file")
     ap.add_argument("--poll-timeout", type=float, default=300)
+    ap.add_argument("--issues", action="store_true",
+                    help="keep every issue reported (row, code, field, values) in the --json output")
     args = ap.parse_args()
+    global KEEP_ISSUES
+    KEEP_ISSUES = args.issues
     if not args.base_url or not args.api_key:
         ap.error("give --base-url and --api-key (or DQ_BASE_URL and DQ_API_KEY)")
 

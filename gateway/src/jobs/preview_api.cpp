@@ -54,6 +54,7 @@ HttpResponse JobsApi::Preview(const HttpRequest& request, const Principal& princ
   reader->Feed(up.file.data());
   reader->Finish();
   ingest::SourceScan scan({up.source, up.mapping});
+  scan.Reading(*reader);
   size_t read = 0;
   while (read < ingest::SourceScan::kSampleRows) {
     auto state = reader->Next();

@@ -1,5 +1,7 @@
 #include "dq/ingest/row_model.h"
 
+#include <algorithm>
+
 #include "dq/common/ascii.h"
 
 namespace dq::ingest {
@@ -48,6 +50,13 @@ RowModel::RowModel(const SourceProfile& profile, std::span<const std::string> he
       break;
     case RowModelKind::kType:
       type_col_ = FindColumn(header, rules_.type_column);
+      for (const std::string& name : rules_.type_column) {
+        const size_t c = FindColumn(header, std::span<const std::string>(&name, 1));
+        if (c != SIZE_MAX &&
+            std::find(type_cols_.begin(), type_cols_.end(), c) == type_cols_.end()) {
+          type_cols_.push_back(c);
+        }
+      }
       parent_col_ = FindColumn(header, rules_.parent_column);
       variant_if_col_ = FindColumn(header, rules_.variant_if_columns);
       all_products_ = type_col_ == SIZE_MAX;
@@ -85,7 +94,11 @@ RowKind RowModel::Groups(std::span<const std::string_view> row) {
 }
 
 RowKind RowModel::Type(std::span<const std::string_view> row) {
-  const std::string_view word = FirstWord(Cell(row, type_col_), word_);
+  std::string_view cell = Cell(row, type_col_);
+  for (size_t i = 1; i < type_cols_.size() && ascii::Trim(cell).empty(); ++i) {
+    cell = Cell(row, type_cols_[i]);
+  }
+  const std::string_view word = FirstWord(cell, word_);
   RowKind kind = rules_.default_kind;
   for (const auto& [name, k] : rules_.types) {
     if (word == name) {

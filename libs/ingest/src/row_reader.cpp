@@ -28,6 +28,7 @@ Result<FileSummary> ScanFile(FileFormat format, std::string_view bytes,
   reader->Feed(bytes);
   reader->Finish();
   FileSummary summary;
+  if (observer != nullptr) observer->Reading(*reader);
   while (true) {
     Result<ReadState> s = reader->Next();
     if (!s.ok()) return s.status();

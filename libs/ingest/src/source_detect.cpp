@@ -28,12 +28,14 @@ struct Match {
   const SourceSignature* signature = nullptr;
   std::vector<std::string> columns;  // the header's spelling of each group's column
   std::string first_row;             // the first-row value that confirmed it, if any
+  std::string xml_namespace;         // the items' namespace that confirmed it, if any
   size_t evidence = 0;
 };
 
 // Whether `profile` fits the file, and how well.
 bool Fits(const SourceProfile& profile, std::span<const std::string> header,
-          std::span<const std::vector<std::string>> rows, Match* best) {
+          std::span<const std::vector<std::string>> rows,
+          std::span<const std::string> namespaces, Match* best) {
   bool any = false;
   for (const SourceSignature& sig : profile.signatures) {
     Match m;
@@ -49,6 +51,14 @@ bool Fits(const SourceProfile& profile, std::span<const std::string> header,
       m.columns.push_back(header[c]);
     }
     if (!ok || FindColumn(header, sig.none) != SIZE_MAX) continue;
+    if (!sig.xml_namespaces.empty()) {
+      for (const std::string& used : namespaces) {
+        for (const std::string& want : sig.xml_namespaces) {
+          if (m.xml_namespace.empty() && used.starts_with(want)) m.xml_namespace = used;
+        }
+      }
+      if (m.xml_namespace.empty()) continue;
+    }
     const size_t type = FindColumn(header, profile.first_row_columns);
     if (type != SIZE_MAX && !rows.empty()) {
       for (const auto& row : rows) {
@@ -65,8 +75,8 @@ bool Fits(const SourceProfile& profile, std::span<const std::string> header,
       if (FindColumn(header, std::span<const std::string>(&e, 1)) != SIZE_MAX) ++m.evidence;
     }
     const bool better = best->profile == nullptr ||
-                        m.signature->groups.size() > best->signature->groups.size() ||
-                        (m.signature->groups.size() == best->signature->groups.size() &&
+                        m.signature->weight() > best->signature->weight() ||
+                        (m.signature->weight() == best->signature->weight() &&
                          m.evidence > best->evidence);
     if (better) *best = std::move(m);
     any = true;
@@ -76,6 +86,7 @@ bool Fits(const SourceProfile& profile, std::span<const std::string> header,
 
 std::string Reason(const Match& m) {
   std::string r = "header has " + JoinAnd(m.columns);
+  if (!m.xml_namespace.empty()) r += ", and its items use elements of " + m.xml_namespace;
   if (!m.first_row.empty()) r += ", and " + m.first_row;
   return r + ": " + m.signature->what;
 }
@@ -84,15 +95,16 @@ std::string Reason(const Match& m) {
 
 SourceDetection DetectSource(std::span<const std::string> header,
                              std::span<const std::vector<std::string>> first_rows,
-                             std::string_view claimed) {
+                             std::string_view claimed,
+                             std::span<const std::string> xml_namespaces) {
   if (first_rows.size() > kDetectRows) first_rows = first_rows.first(kDetectRows);
   Match best;
   for (const SourceProfile& p : SourceProfiles()) {
     Match m;
-    if (Fits(p, header, first_rows, &m)) {
+    if (Fits(p, header, first_rows, xml_namespaces, &m)) {
       const bool better = best.profile == nullptr ||
-                          m.signature->groups.size() > best.signature->groups.size() ||
-                          (m.signature->groups.size() == best.signature->groups.size() &&
+                          m.signature->weight() > best.signature->weight() ||
+                          (m.signature->weight() == best.signature->weight() &&
                            m.evidence > best.evidence);
       if (better) best = std::move(m);
     }
@@ -107,7 +119,7 @@ SourceDetection DetectSource(std::span<const std::string> header,
       return d;
     }
     Match own;
-    if (Fits(*want, header, first_rows, &own)) {
+    if (Fits(*want, header, first_rows, xml_namespaces, &own)) {
       d.profile = want;
       d.reason = "set by the caller; " + Reason(own);
       return d;

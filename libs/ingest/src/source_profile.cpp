@@ -152,7 +152,7 @@ SourceProfile Read(std::string_view file, const json& p) {
     for (const auto& g : p["signatures"]) {
       const std::string w = where + ".signatures[]";
       if (!g.is_object()) Fail(w, "must be an object");
-      CheckKnownKeys(g, {"what", "columns", "none"}, w);
+      CheckKnownKeys(g, {"what", "columns", "none", "xml_namespaces"}, w);
       SourceSignature sig;
       sig.what = OptionalString(g, "what", w);
       if (!g.contains("columns") || !g["columns"].is_array() || g["columns"].empty()) {
@@ -163,6 +163,7 @@ SourceProfile Read(std::string_view file, const json& p) {
         if (group.empty()) Fail(w + ".columns", "has an empty group");
       }
       sig.none = OptionalStrings(g, "none", w);
+      sig.xml_namespaces = OptionalStrings(g, "xml_namespaces", w);
       s.signatures.push_back(std::move(sig));
     }
   }

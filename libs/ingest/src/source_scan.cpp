@@ -11,6 +11,10 @@ void SourceScan::Row(const std::vector<std::string>& header,
     return;
   }
   sample_.emplace_back(row.begin(), row.end());
+  if (reader_ != nullptr) {
+    const auto ns = reader_->xml_namespaces();
+    if (ns.size() != xml_namespaces_.size()) xml_namespaces_.assign(ns.begin(), ns.end());
+  }
   if (sample_.size() >= kSampleRows) Decide(header);
 }
 
@@ -35,8 +39,9 @@ void SourceScan::Finish(const std::vector<std::string>& header) {
 
 void SourceScan::Decide(const std::vector<std::string>& header) {
   decided_ = true;
+  reader_ = nullptr;  // the reader may be gone by Finish()
   for (auto& row : sample_) row.resize(header.size());  // JSON: the header grew meanwhile
-  detection_ = DetectSource(header, sample_, options_.claimed_source);
+  detection_ = DetectSource(header, sample_, options_.claimed_source, xml_namespaces_);
   if (options_.mapping) {
     mapping_ = *options_.mapping;
   } else {

@@ -16,7 +16,8 @@ namespace {
 // Input is given to expat in slices, so that its own copy stays small and the running size of
 // an unfinished item is checked at least this often.
 constexpr size_t kSlice = 64 * 1024;
-constexpr char kNsSeparator = '\x01';  // expat's "uri<sep>local<sep>prefix"
+constexpr char kNsSeparator = '\x01';
+constexpr size_t kMaxNamespaces = 32;  // the item-element namespaces kept for detection  // expat's "uri<sep>local<sep>prefix"
 
 constexpr std::string_view kGoogleNs = "http://base.google.com/ns/1.0";
 constexpr std::string_view kAtomNs = "http://www.w3.org/2005/Atom";
@@ -238,6 +239,7 @@ struct XmlReader::Impl {
 
   // Columns.
   std::vector<std::string> header;
+  std::vector<std::string> namespaces;  // of the elements seen in items (xml_namespaces())
   StringMap<int64_t> columns;  // by key
   std::unordered_set<std::string> names;
   StringMap<FieldInfo> infos;  // by expat's name
@@ -496,6 +498,11 @@ XmlReader::Impl::FieldInfo& XmlReader::Impl::Info(const char* raw) {
   info.atom_link = IsAtom(n.uri) && n.local == "link";
   info.category = n.uri.empty() && n.local == "category";
   info.postmeta = n.uri.starts_with(kWordPressNs) && n.local == "postmeta";
+  // For source detection (RowReader::xml_namespaces); a few at most in a real feed.
+  if (!n.uri.empty() && namespaces.size() < kMaxNamespaces &&
+      std::find(namespaces.begin(), namespaces.end(), n.uri) == namespaces.end()) {
+    namespaces.emplace_back(n.uri);
+  }
   return infos.emplace(std::string(whole), std::move(info)).first->second;
 }
 
@@ -784,6 +791,7 @@ void XmlReader::Feed(std::string_view bytes) { impl_->Feed(bytes); }
 void XmlReader::Finish() { impl_->finished = true; }
 Result<ReadState> XmlReader::Next() { return impl_->Next(); }
 const std::vector<std::string>& XmlReader::header() const { return impl_->header; }
+std::span<const std::string> XmlReader::xml_namespaces() const { return impl_->namespaces; }
 std::span<const std::string_view> XmlReader::row() const { return impl_->cells; }
 uint64_t XmlReader::rows_read() const { return impl_->rows; }
 uint64_t XmlReader::record_offset() const { return impl_->item_begin; }

@@ -140,6 +140,30 @@ TEST_F(SourcesIntegrationTest, CustomersFileWithTheProductCheckIsRefusedBeforeAn
   EXPECT_EQ(ok.status, 202) << ok.body;
 }
 
+// A Google feed with neither link nor image: its g: namespace names the source, on the upload
+// and on the preview alike.
+TEST_F(SourcesIntegrationTest, GoogleXmlFeedIsDetectedByItsNamespaceOnBothPaths) {
+  const std::string feed =
+      "<?xml version=\"1.0\"?><rss xmlns:g=\"http://base.google.com/ns/1.0\" version=\"2.0\">"
+      "<channel><title>Cars</title><item><g:id>x</g:id><title>Model X</title>"
+      "<g:availability>preorder</g:availability><g:price>71300.00 USD</g:price></item>"
+      "</channel></rss>";
+  const std::string reason =
+      "header has id, and its items use elements of http://base.google.com/ns/1.0: a Google "
+      "Merchant Center XML feed (RSS or Atom with Google's g: namespace)";
+  HttpResult preview = Post("/v1/jobs/preview", feed, {{"Content-Type", "application/xml"}});
+  ASSERT_EQ(preview.status, 200) << preview.body;
+  const json p = json::parse(preview.body);
+  EXPECT_EQ(p["source"], "google_merchant");
+  EXPECT_EQ(p["source_reason"], reason);
+  HttpResult r = Post("/v1/jobs", feed, {{"Content-Type", "application/xml"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  json job = WaitDone(json::parse(r.body)["id"]);
+  ASSERT_EQ(job["status"], "done") << job.dump();
+  EXPECT_EQ(job["source"], "google_merchant");
+  EXPECT_EQ(job["source_reason"], reason);
+}
+
 TEST_F(SourcesIntegrationTest, CoreFieldWithoutAColumnIsANoteNotAnErrorPerRow) {
   HttpResult r = Post("/v1/jobs", "sku,title\nA,Mug\nB,Cup\n", {{"Content-Type", "text/csv"}});
   ASSERT_EQ(r.status, 202) << r.body;

@@ -90,7 +90,7 @@ TEST(CheckPlanTest, ConventionsOnlyForTheColumnTheFieldIsMappedTo) {
   EXPECT_EQ(p.conventions[1].field, "image_url");
   EXPECT_EQ(p.conventions[1].list_separator, ",");
 
-  const Mapping other = {{"availability", "Stock status"}};
+  const Mapping other = {{"availability", "Availability"}};
   EXPECT_TRUE(Plan({"product"}, other, "woocommerce").conventions.empty());
   EXPECT_TRUE(Plan({"product"}, m, nullptr).conventions.empty());
 }

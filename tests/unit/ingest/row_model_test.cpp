@@ -85,6 +85,25 @@ TEST(RowModelTest, WooCommerceTypesAndParentsByIdOrSku) {
                       {"variant", "lost", "12", ""}}));
 }
 
+// WordPress's XML export: a product's kind is its product_type category, a row without one
+// (a variation, an attachment) takes wp:post_type's; wp:post_parent names the parent's post id.
+TEST(RowModelTest, WooCommerceWxrTypesFromProductTypeThenPostType) {
+  const std::vector<std::string> header = {"title", "wp:post_id", "wp:post_parent",
+                                           "wp:post_type", "product_type", "_sku"};
+  const auto seen = RunModel("woocommerce", header,
+                             {{"V-Neck T-Shirt", "6", "0", "product", "variable", "woo-vneck-tee"},
+                              {"Belt", "11", "0", "product", "simple", "woo-belt"},
+                              {"V-Neck - Red", "25", "6", "product_variation", "", "woo-red"},
+                              {"vnech-tee-2.jpg", "30", "6", "attachment", "", ""},
+                              {"Album", "19", "0", "product", "", "woo-album"}},
+                             "_sku", "title");
+  EXPECT_EQ(seen, (std::vector<Seen>{{"parent", "woo-vneck-tee", "6", "V-Neck T-Shirt"},
+                                     {"product", "woo-belt", "11", "Belt"},
+                                     {"variant", "woo-red", "6", "V-Neck - Red"},
+                                     {"image", "", "6", "vnech-tee-2.jpg"},
+                                     {"product", "woo-album", "19", "Album"}}));
+}
+
 TEST(RowModelTest, MagentoTypesAndChildrenNotVisibleIndividually) {
   const std::vector<std::string> header = {"sku", "product_type", "name", "visibility"};
   const auto seen = RunModel("magento2", header,

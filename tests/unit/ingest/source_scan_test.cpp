@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "dq/ingest/row_reader.h"
 
 namespace dq::ingest {
@@ -32,6 +34,66 @@ TEST(SourceScanTest, PortugueseWooCommerceExportIsReadWithItsOwnNames) {
     EXPECT_EQ(c.how, "source") << c.field;
     EXPECT_DOUBLE_EQ(c.confidence, 0.99);
   }
+}
+
+SourceScan ScanXml(std::string_view xml) {
+  SourceScan scan({});
+  auto summary = ScanFile(FileFormat::kXml, xml, {}, false, &scan);
+  EXPECT_TRUE(summary.ok()) << summary.status().message();
+  scan.Finish(summary->header);
+  return scan;
+}
+
+// A Google feed with neither link nor image (node-product-catalog-feed's example_feed.xml): the
+// header alone (id, title, availability, price) says nothing of Google; the g: namespace does.
+TEST(SourceScanTest, GoogleXmlFeedIsKnownByItsNamespace) {
+  const SourceScan scan = ScanXml(
+      R"(<?xml version="1.0"?><rss xmlns:g="http://base.google.com/ns/1.0" version="2.0">)"
+      "<channel><title>Cars</title><item><g:id>x</g:id><title>Model X</title>"
+      "<g:availability>preorder</g:availability><g:price>71300.00 USD</g:price></item>"
+      "</channel></rss>");
+  EXPECT_EQ(scan.detection().profile->source, "google_merchant");
+  EXPECT_EQ(scan.detection().reason,
+            "header has id, and its items use elements of http://base.google.com/ns/1.0: a "
+            "Google Merchant Center XML feed (RSS or Atom with Google's g: namespace)");
+}
+
+// The same items without Google's namespace are a generic RSS feed.
+TEST(SourceScanTest, PlainRssWithTheSameNamesIsGeneric) {
+  const SourceScan scan = ScanXml(
+      R"(<?xml version="1.0"?><rss version="2.0"><channel><item><id>x</id><title>T</title>)"
+      "<availability>preorder</availability><price>1 USD</price></item></channel></rss>");
+  EXPECT_EQ(scan.detection().profile->source, "generic");
+}
+
+// WordPress's XML export (WXR) of a WooCommerce shop: the wp: namespace and the product meta.
+TEST(SourceScanTest, WordPressXmlWithProductMetaIsWooCommerce) {
+  const SourceScan scan = ScanXml(
+      R"(<?xml version="1.0"?><rss version="2.0" xmlns:wp="http://wordpress.org/export/1.2/">)"
+      "<channel><item><title>Tee</title><wp:post_id>6</wp:post_id>"
+      "<wp:post_type>product</wp:post_type>"
+      R"(<category domain="product_type" nicename="variable"><![CDATA[variable]]></category>)"
+      "<wp:postmeta><wp:meta_key>_sku</wp:meta_key><wp:meta_value>tee</wp:meta_value>"
+      "</wp:postmeta><wp:postmeta><wp:meta_key>_regular_price</wp:meta_key>"
+      "<wp:meta_value>20</wp:meta_value></wp:postmeta>"
+      "<wp:postmeta><wp:meta_key>_stock_status</wp:meta_key><wp:meta_value>instock"
+      "</wp:meta_value></wp:postmeta></item></channel></rss>");
+  EXPECT_EQ(scan.detection().profile->source, "woocommerce");
+  EXPECT_EQ(scan.mapping().size() >= 3, true);
+  Mapping want{{"sku", "_sku"}, {"price", "_regular_price"}, {"availability", "_stock_status"}};
+  for (const auto& pair : want) {
+    EXPECT_NE(std::find(scan.mapping().begin(), scan.mapping().end(), pair), scan.mapping().end())
+        << pair.first;
+  }
+}
+
+// A blog's WXR (posts, no product meta) is not a WooCommerce export.
+TEST(SourceScanTest, WordPressXmlOfPostsIsGeneric) {
+  const SourceScan scan = ScanXml(
+      R"(<?xml version="1.0"?><rss version="2.0" xmlns:wp="http://wordpress.org/export/1.2/">)"
+      "<channel><item><title>Hello</title><wp:post_type>post</wp:post_type></item>"
+      "</channel></rss>");
+  EXPECT_EQ(scan.detection().profile->source, "generic");
 }
 
 TEST(SourceScanTest, PrestaShopPriceIsTaxExcludedNotUnitPrice) {

@@ -70,6 +70,32 @@ TEST(XmlReader, GoogleRssFeed) {
   ExpectChunkingAgrees(feed);
 }
 
+// The namespaces of the items' own elements, first seen first, for source detection: Google's
+// under any prefix, Dublin Core; not the root's declarations that no item element uses, nor
+// the namespaces of sub-elements only (Google's g:country inside g:shipping counts once, as
+// g:shipping's).
+TEST(XmlReader, ItemElementNamespacesAreKept) {
+  XmlReader reader({});
+  reader.Feed(
+      "<?xml version=\"1.0\"?><rss version=\"2.0\" xmlns:gg=\"http://base.google.com/ns/1.0\" "
+      "xmlns:dc=\"http://purl.org/dc/elements/1.1/\" xmlns:unused=\"urn:x-unused\"><channel>"
+      "<item><title>A</title><gg:id>1</gg:id></item>"
+      "<item><dc:creator>me</dc:creator><gg:shipping><gg:country>US</gg:country></gg:shipping>"
+      "</item></channel></rss>");
+  reader.Finish();
+  EXPECT_TRUE(reader.xml_namespaces().empty());
+  ASSERT_EQ(*reader.Next(), ReadState::kRow);
+  EXPECT_EQ(std::vector<std::string>(reader.xml_namespaces().begin(),
+                                     reader.xml_namespaces().end()),
+            std::vector<std::string>{"http://base.google.com/ns/1.0"});
+  ASSERT_EQ(*reader.Next(), ReadState::kRow);
+  EXPECT_EQ(std::vector<std::string>(reader.xml_namespaces().begin(),
+                                     reader.xml_namespaces().end()),
+            (std::vector<std::string>{"http://base.google.com/ns/1.0",
+                                      "http://purl.org/dc/elements/1.1/"}));
+  EXPECT_EQ(*reader.Next(), ReadState::kEnd);
+}
+
 TEST(XmlReader, GoogleAtomFeed) {
   const std::string feed = Fixture("google_atom.xml");
   const ReadOutcome r = ReadAll(FileFormat::kXml, feed);

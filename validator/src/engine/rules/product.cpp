@@ -5,6 +5,9 @@
 // the row kinds that answer for them). With platform search_merchant, values are judged and fixed
 // in Merchant Center's formats: a price keeps its ISO 4217 code ("15.00 USD") and Google's
 // availability spellings are valid.
+#include <string>
+#include <vector>
+
 #include "../reference_data.h"
 #include "../text.h"
 #include "rules.h"
@@ -145,9 +148,84 @@ void CheckOneImageUrl(RowContext& ctx) {
   }
 }
 
-// An empty image URL is never wrong here: a template that requires one reports it.
+// The strings of a JSON array of strings, as a JSON source writes a list of
+// URLs (["https://a/1.jpg","https://a/2.jpg"]; a JSON reader gives a nested array as its compact
+// text); false when `cell` is anything else, which is then checked as one URL.
+bool JsonStringArray(std::string_view cell, std::vector<std::string>* items) {
+  size_t i = 0;
+  auto skip_space = [&] {
+    while (i < cell.size() && (cell[i] == ' ' || cell[i] == '\t' || cell[i] == '\n' ||
+                               cell[i] == '\r')) {
+      ++i;
+    }
+  };
+  skip_space();
+  if (i >= cell.size() || cell[i] != '[') return false;
+  ++i;
+  skip_space();
+  const bool empty_list = i < cell.size() && cell[i] == ']';
+  while (!empty_list && i < cell.size()) {
+    if (cell[i] != '"') return false;
+    std::string item;
+    for (++i; i < cell.size() && cell[i] != '"'; ++i) {
+      if (cell[i] != '\\') {
+        item.push_back(cell[i]);
+        continue;
+      }
+      if (++i == cell.size()) return false;
+      switch (cell[i]) {  // PHP's json_encode writes https:\/\/...; another escape: not a list
+        case '"': case '\\': case '/': item.push_back(cell[i]); break;
+        default: return false;
+      }
+    }
+    if (i == cell.size()) return false;
+    items->push_back(std::move(item));
+    ++i;
+    skip_space();
+    if (i < cell.size() && cell[i] == ',') {
+      ++i;
+      skip_space();
+      continue;
+    }
+    if (i < cell.size() && cell[i] == ']') {
+      ++i;
+      skip_space();
+      return i == cell.size();
+    }
+    return false;
+  }
+  if (!empty_list) return false;
+  ++i;
+  skip_space();
+  return i == cell.size();
+}
+
+// An empty image URL is never wrong here: a template that requires one reports it. A JSON array
+// of URLs is a list cell by its own syntax: each URL is checked on its own, and the message
+// names the first bad one (nothing in it is fixed).
 void CheckImageUrl(RowContext& ctx) {
-  if (ctx.value(Field::kImageUrl).empty()) return;
+  const std::string_view cell = ctx.value(Field::kImageUrl);
+  if (cell.empty()) return;
+  std::vector<std::string> urls;
+  if (JsonStringArray(cell, &urls)) {
+    const size_t n = urls.size();
+    for (size_t k = 0; k < n; ++k) {
+      if (IsWellFormedHttpUrl(urls[k])) continue;
+      ctx.Report(IssueCode::INVALID_IMAGE_URL, Field::kImageUrl,
+                 "item " + std::to_string(k + 1) + " of " + std::to_string(n) + ", '" +
+                     urls[k] + "', is not an absolute http or https URL");
+      return;
+    }
+    if (ctx.spec().platform != Platform::kNone) return;
+    for (size_t k = 0; k < n; ++k) {
+      if (StartsWithNoCase(urls[k], "https://")) continue;
+      ctx.Report(IssueCode::IMAGE_URL_NOT_HTTPS, Field::kImageUrl,
+                 "item " + std::to_string(k + 1) + " of " + std::to_string(n) + ", '" +
+                     urls[k] + "', uses http");
+      return;
+    }
+    return;
+  }
   ctx.ForEachItem(Field::kImageUrl, CheckOneImageUrl);
 }
 

@@ -120,6 +120,10 @@ class RowReader {
   // file back with only the fixed values changed (see xml_reader.h); after kEnd, the file's end.
   // nullptr for the other formats.
   virtual const XmlRowSource* xml_source() const { return nullptr; }
+  // XML only: the namespace URIs of the elements seen so far in items (an item's own children),
+  // in first-seen order, at most 32: how a feed says which vocabulary it speaks (Google's
+  // http://base.google.com/ns/1.0, WordPress's export namespace), for source detection.
+  virtual std::span<const std::string> xml_namespaces() const { return {}; }
 };
 
 // A reader for `format`. TSV is CSV with the delimiter fixed to TAB.
@@ -146,6 +150,9 @@ class RowObserver {
   // header: the columns so far (JSON: it may grow); row: valid during the call only.
   virtual void Row(const std::vector<std::string>& header,
                    std::span<const std::string_view> row) = 0;
+  // Called once before the first row with the reader the rows come from (valid until the last
+  // Row call; not after), for what a reader knows besides cells (RowReader::xml_namespaces).
+  virtual void Reading(const RowReader& reader) { (void)reader; }
 };
 
 // With learn_date_orders, also fills FileSummary::date_orders (about a third more time, so only

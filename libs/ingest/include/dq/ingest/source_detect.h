@@ -7,7 +7,8 @@
 //                       //  products export"
 //
 // Rules (deterministic): a profile matches when one of its signatures matches (each group has a
-// column in the header, no `none` column is there) and, when it names first-row evidence and the
+// column in the header, no `none` column is there, an XML file's items use a namespace it names)
+// and, when it names first-row evidence and the
 // header has that column, one of the first rows holds one of its values. Among matches the one
 // with the most signature groups, then the most evidence columns, then the earliest profile wins.
 // A caller's claim is taken when the header fits it or fits no other profile; a file that claims
@@ -33,9 +34,12 @@ struct SourceDetection {
 };
 
 // header: the file's columns; first_rows: up to kDetectRows data rows (cells in header order);
-// claimed: the caller's `source` ("" for none; must name a profile, see FindSourceProfile).
+// claimed: the caller's `source` ("" for none; must name a profile, see FindSourceProfile);
+// xml_namespaces: an XML file's item-element namespaces (RowReader::xml_namespaces), for the
+// signatures that name one.
 SourceDetection DetectSource(std::span<const std::string> header,
                              std::span<const std::vector<std::string>> first_rows,
-                             std::string_view claimed);
+                             std::string_view claimed,
+                             std::span<const std::string> xml_namespaces = {});
 
 }  // namespace dq::ingest

@@ -26,11 +26,16 @@ enum class RowKind : uint8_t { kProduct = 0, kVariant = 1, kParent = 2, kImage =
 std::string_view RowKindName(RowKind kind);
 
 // One way a file of the source looks: every group must have one of its columns in the header,
-// and no column of `none` may be there.
+// and no column of `none` may be there; with xml_namespaces, the file is XML and its items use
+// elements of one of these namespaces (a URI, or the start of one: WordPress's export
+// namespace carries its version).
 struct SourceSignature {
   std::string what;  // "a Shopify products export"
   std::vector<std::vector<std::string>> groups;
   std::vector<std::string> none;
+  std::vector<std::string> xml_namespaces;
+  // What a match weighs against another profile's: its column groups, and one for the namespace.
+  size_t weight() const { return groups.size() + (xml_namespaces.empty() ? 0 : 1); }
 };
 
 enum class RowModelKind {

@@ -37,6 +37,9 @@ class SourceScan : public RowObserver {
 
   void Row(const std::vector<std::string>& header,
            std::span<const std::string_view> row) override;
+  // The reader the rows come from (XML: its items' namespaces take part in detection). A
+  // caller that feeds Row itself calls it before the first row.
+  void Reading(const RowReader& reader) override { reader_ = &reader; }
   // After the last row, with the final header. An inferred mapping then drops a core field that
   // the source's platform does not require (SourceProfile::optional_fields) when its column is
   // empty in every row: checking it would blame every row for a value the platform never asked
@@ -58,6 +61,8 @@ class SourceScan : public RowObserver {
   void Count(std::span<const std::string_view> row);
 
   Options options_;
+  const RowReader* reader_ = nullptr;  // until decided
+  std::vector<std::string> xml_namespaces_;
   bool decided_ = false;
   std::vector<std::vector<std::string>> sample_;
   SourceDetection detection_;

@@ -84,6 +84,7 @@ class XmlReader final : public RowReader {
   uint64_t rows_read() const override;
   uint64_t record_offset() const override;
   const XmlRowSource* xml_source() const override;
+  std::span<const std::string> xml_namespaces() const override;
 
   struct Impl;
 
