@@ -233,6 +233,13 @@ class Call:
         if kind.startswith("Eval"):
             keys = args[1]
             items = split_top(keys[1:-1]) if keys.startswith("{") else self.vector(keys)
+            if keys.startswith("{") and len(items) == 1:
+                # One key written out: one slot, whatever the key (a loop's variable after the
+                # loop still stands for several, and is read).
+                try:
+                    return self.keys_of(items[0])
+                except Unreadable:
+                    return ["the one key"]
             out = []
             for item in items:
                 # a candidate job's keys, pushed in a loop: the loop's variable gets one sample
@@ -275,6 +282,8 @@ assert len(_slots) == 1, _slots
 _, _slots = check("Eval", 'kWrite, {JobKey(a, job.id), QuotaKey(other)}, {}',
                   "const std::string& a = job.account_id;")
 assert len(_slots) == 2, _slots
+_, _slots = check("Eval", 'kCount, {attempt.counted[i]}, {}', "")
+assert len(_slots) == 1, _slots  # one key: one slot, even when the lint cannot name it
 
 
 def main():

@@ -291,13 +291,15 @@ HttpResponse ConsoleApi::ListKeys(const ConsolePrincipal& who) {
 
 HttpResponse ConsoleApi::CreateKey(const HttpRequest& request, const ConsolePrincipal& who) {
   const Account& account = who.principal.account;
-  if (Status s = RequireVerified(who); !s.ok()) return ErrorResponse(s);
+  // The plan first: a free account is told what would let it have a key at all, before being
+  // asked to confirm its address.
   if (!PlanHasApiAccess(account.plan)) {
     return ErrorResponse(Status(ErrorCode::kProRequired,
                                 "API keys need the Pro, Business or Agency plan; this account is "
                                 "on " + std::string(PlanName(account.plan)) +
                                     ". Ask us to upgrade the account."));
   }
+  if (Status s = RequireVerified(who); !s.ok()) return ErrorResponse(s);
   auto body = ParseJsonObjectBody(request, true);
   if (!body.ok()) return ErrorResponse(body.status());
   auto label = StringField(*body, "label", false, kMaxLabelChars);
