@@ -1,5 +1,7 @@
 #include "dq/catalog/issue_catalog.h"
 
+#include <iterator>
+
 #include <nlohmann/json.hpp>
 
 namespace dq::catalog {
@@ -56,8 +58,8 @@ struct Table {
     for (size_t i = 0; i < std::size(kRows); ++i) {
       const Row& r = kRows[i];
       const Guidance& g = kGuidance[i];
-      items[i] = {r.code,  r.severity, r.fixable,    r.check,    r.fields,  r.message,
-                  r.meaning, g.title,  g.how_to_fix, g.before,   g.after};
+      items[i] = {r.code,    r.severity, r.fixable,    r.check,  r.fields, r.message,
+                  r.meaning, g.title,    g.how_to_fix, g.before, g.after};
     }
   }
 };

@@ -15,8 +15,9 @@ void AppendCode(std::string& out, std::string_view value) {
 std::string IssueCodesMarkdown(std::string_view head) {
   std::string out(head);
   if (!out.empty() && out.back() != '\n') out += '\n';
-  out += "\n## Index\n\n| Code | Title | Severity | Fixable | Check type | Field(s) |\n"
-         "|---|---|---|---|---|---|\n";
+  out +=
+      "\n## Index\n\n| Code | Title | Severity | Fixable | Check type | Field(s) |\n"
+      "|---|---|---|---|---|---|\n";
   for (const IssueCodeInfo& i : IssueCodes()) {
     out += "| [";
     AppendCode(out, i.code);

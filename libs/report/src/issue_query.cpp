@@ -1,7 +1,6 @@
 #include "dq/report/issue_query.h"
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "dq/catalog/issue_catalog.h"
@@ -10,7 +9,7 @@
 namespace dq::report {
 namespace {
 
-constexpr std::string_view kNames[] = {"format", "offset", "limit", "cursor",
+constexpr std::string_view kNames[] = {"format", "offset", "limit",    "cursor",
                                        "code",   "field",  "severity", "sku"};
 
 std::string Join(const std::vector<std::string>& items) {
@@ -92,8 +91,8 @@ Result<IssueQuery> ParseIssueQuery(const std::vector<std::pair<std::string, std:
   for (const auto& [name, value] : params) {
     if (name == "offset") {
       auto v = Number(value, 0, INT64_MAX / 2);
-      if (!v) return Invalid("offset", "must be an integer from 0 to " +
-                                           std::to_string(INT64_MAX / 2));
+      if (!v)
+        return Invalid("offset", "must be an integer from 0 to " + std::to_string(INT64_MAX / 2));
       q.offset = *v;
       has_offset = true;
     } else if (name == "limit") {
@@ -121,9 +120,9 @@ Result<IssueQuery> ParseIssueQuery(const std::vector<std::pair<std::string, std:
     if (catalog::FindIssueCode(c) == nullptr) bad.push_back(c);
   }
   if (!bad.empty()) {
-    return Invalid("code", std::string(bad.size() == 1 ? "unknown issue code " :
-                                                         "unknown issue codes ") +
-                               Join(bad) + "; GET /v1/issue-codes lists them");
+    return Invalid("code",
+                   std::string(bad.size() == 1 ? "unknown issue code " : "unknown issue codes ") +
+                       Join(bad) + "; GET /v1/issue-codes lists them");
   }
   for (const auto& f : q.fields) {
     if (!IndexOf(kStandardFields, f)) bad.push_back(f);

@@ -17,9 +17,8 @@ using nlohmann::json;
 class IssuesQueryTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    stack_ = new Stack(StackOptions{1, false,
-                                    {{"DQ_RATE_LIMIT_GENERAL", "100000"},
-                                     {"DQ_RATE_LIMIT_UPLOAD", "100000"}}});
+    stack_ = new Stack(StackOptions{
+        1, false, {{"DQ_RATE_LIMIT_GENERAL", "100000"}, {"DQ_RATE_LIMIT_UPLOAD", "100000"}}});
     auto [account, key] = stack_->NewAccount();
     key_ = new std::string(key);
     // 40 rows: every 4th row has no SKU (MISSING_SKU, error), every row a bad price (INVALID_PRICE,

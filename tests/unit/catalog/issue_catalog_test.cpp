@@ -5,11 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #ifndef DQ_SOURCE_DIR
 #error "DQ_SOURCE_DIR must name the source tree"
@@ -67,8 +66,8 @@ TEST(IssueCatalog, JsonCarriesEveryCodeWithEveryMember) {
     const IssueCodeInfo& i = IssueCodes()[k];
     EXPECT_EQ(j.at("code"), i.code);
     codes.insert(j.at("code").get<std::string>());
-    for (const char* member : {"title", "severity", "check_type", "message", "meaning",
-                               "how_to_fix", "docs_url"}) {
+    for (const char* member :
+         {"title", "severity", "check_type", "message", "meaning", "how_to_fix", "docs_url"}) {
       ASSERT_TRUE(j.at(member).is_string()) << i.code << " " << member;
       EXPECT_FALSE(j.at(member).get<std::string>().empty()) << i.code << " " << member;
     }

@@ -26,9 +26,10 @@ std::string Record(int id, const std::string& code, const std::string& field,
 std::vector<std::string> Stored() {
   std::vector<std::string> out;
   for (int i = 0; i < 100; ++i) {
-    out.push_back(i % 10 == 0 ? Record(i + 1, "INVALID_PRICE", "price", "error", "SKU-" + std::to_string(i))
-                              : Record(i + 1, "WHITESPACE_TRIMMED", "title", "warning",
-                                       "SKU-" + std::to_string(i)));
+    out.push_back(
+        i % 10 == 0
+            ? Record(i + 1, "INVALID_PRICE", "price", "error", "SKU-" + std::to_string(i))
+            : Record(i + 1, "WHITESPACE_TRIMMED", "title", "warning", "SKU-" + std::to_string(i)));
   }
   return out;
 }
@@ -40,7 +41,8 @@ struct Reader {
     return [this](int64_t offset, int64_t count) -> Result<std::vector<std::string>> {
       ++calls;
       std::vector<std::string> out;
-      for (int64_t i = offset; i < offset + count && i < static_cast<int64_t>(records.size()); ++i) {
+      for (int64_t i = offset; i < offset + count && i < static_cast<int64_t>(records.size());
+           ++i) {
         out.push_back(records[i]);
       }
       return out;
@@ -61,9 +63,13 @@ std::string Error(const Params& p) {
 }
 
 TEST(IssueQuery, ParsesFiltersRepeatedAndCommaSeparated) {
-  const IssueQuery q = Parse({{"format", "json"}, {"code", "INVALID_PRICE, MISSING_SKU"},
-                              {"code", "INVALID_PRICE"}, {"field", "price"},
-                              {"severity", "error"}, {"sku", "A-1,B-2"}, {"limit", "5"}});
+  const IssueQuery q = Parse({{"format", "json"},
+                              {"code", "INVALID_PRICE, MISSING_SKU"},
+                              {"code", "INVALID_PRICE"},
+                              {"field", "price"},
+                              {"severity", "error"},
+                              {"sku", "A-1,B-2"},
+                              {"limit", "5"}});
   EXPECT_EQ(q.codes, (std::vector<std::string>{"INVALID_PRICE", "MISSING_SKU"}));
   EXPECT_EQ(q.fields, (std::vector<std::string>{"price"}));
   EXPECT_EQ(q.severities, (std::vector<std::string>{"error"}));
@@ -80,22 +86,29 @@ TEST(IssueQuery, RefusesWhatItDoesNotKnowNamingIt) {
     Params params;
     std::string message;
   } cases[] = {
-      {"unknown name", {{"cod", "X"}},
+      {"unknown name",
+       {{"cod", "X"}},
        "Unknown parameter cod; the issues take format, offset, limit, cursor, code, field, "
        "severity and sku."},
-      {"unknown names", {{"cod", "X"}, {"page", "2"}, {"cod", "Y"}},
+      {"unknown names",
+       {{"cod", "X"}, {"page", "2"}, {"cod", "Y"}},
        "Unknown parameters cod, page; the issues take format, offset, limit, cursor, code, field, "
        "severity and sku."},
-      {"unknown code", {{"code", "INVALID_PRICE,NOPE"}},
+      {"unknown code",
+       {{"code", "INVALID_PRICE,NOPE"}},
        "code: unknown issue code NOPE; GET /v1/issue-codes lists them"},
-      {"unknown codes", {{"code", "nope,NOPE2"}},
+      {"unknown codes",
+       {{"code", "nope,NOPE2"}},
        "code: unknown issue codes nope, NOPE2; GET /v1/issue-codes lists them"},
-      {"unknown field", {{"field", "prize"}},
+      {"unknown field",
+       {{"field", "prize"}},
        "field: unknown field prize; use the standard field names"},
       {"severity", {{"severity", "error,fatal"}}, "severity: must be error or warning, not fatal"},
-      {"cursor", {{"cursor", "abc"}},
+      {"cursor",
+       {{"cursor", "abc"}},
        "cursor: is not a next_cursor this endpoint gave; start again without it"},
-      {"cursor and offset", {{"cursor", "p10"}, {"offset", "1"}},
+      {"cursor and offset",
+       {{"cursor", "p10"}, {"offset", "1"}},
        "cursor: give either cursor or offset, not both"},
       {"limit", {{"limit", "0"}}, "limit: must be an integer from 1 to 10000"},
       {"offset", {{"offset", "-1"}}, "offset: must be an integer from 0 to 4611686018427387903"},

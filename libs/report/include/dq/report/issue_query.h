@@ -51,13 +51,12 @@ std::string EncodeCursor(int64_t position);
 std::optional<int64_t> DecodeCursor(std::string_view cursor);
 
 struct IssuePage {
-  std::vector<std::string> issues;   // stored records, as stored
-  std::optional<int64_t> next;       // position to continue from; nullopt: the scan is done
+  std::vector<std::string> issues;  // stored records, as stored
+  std::optional<int64_t> next;      // position to continue from; nullopt: the scan is done
 };
 
 // Reads stored records [offset, offset + count); fewer at the end.
-using IssueReader =
-    std::function<Result<std::vector<std::string>>(int64_t offset, int64_t count)>;
+using IssueReader = std::function<Result<std::vector<std::string>>(int64_t offset, int64_t count)>;
 
 // Upper bound of stored records one filtered page reads.
 inline constexpr int64_t kMaxScanned = 50000;
