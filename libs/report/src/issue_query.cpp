@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dq/catalog/issue_catalog.h"
+#include "dq/common/json_escape.h"
 #include "dq/common/vocabulary.h"
 
 namespace dq::report {
@@ -54,6 +55,22 @@ bool In(const std::vector<std::string>& values, const nlohmann::json& member) {
   if (!member.is_string()) return false;
   const auto& s = member.get_ref<const std::string&>();
   return std::find(values.begin(), values.end(), s) != values.end();
+}
+
+// False when `record` cannot pass the filter on `member`: none of the values appears as
+// "member":"value", written as the encoder writes it (issue_json.cpp: AppendJsonString). A quote
+// inside a string value is escaped, so the text can only be the member itself. Only ever rules a
+// record out, so most records of a narrow filter are never parsed.
+bool MayMatch(std::string_view record, std::string_view member,
+              const std::vector<std::string>& values) {
+  if (values.empty()) return true;
+  std::string needle;
+  for (const auto& v : values) {
+    needle.assign("\"").append(member).append("\":");
+    AppendJsonString(needle, v);
+    if (record.find(needle) != std::string_view::npos) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -140,6 +157,10 @@ Result<IssueQuery> ParseIssueQuery(const std::vector<std::pair<std::string, std:
 
 bool Matches(const IssueQuery& q, std::string_view record) {
   if (!q.Filtered()) return true;
+  if (!MayMatch(record, "code", q.codes) || !MayMatch(record, "severity", q.severities) ||
+      !MayMatch(record, "field", q.fields) || !MayMatch(record, "sku", q.skus)) {
+    return false;
+  }
   const nlohmann::json i = nlohmann::json::parse(record, nullptr, false);
   if (!i.is_object()) return false;
   auto member = [&i](const char* name) {

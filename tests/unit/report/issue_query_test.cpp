@@ -142,6 +142,13 @@ TEST(IssueQuery, MatchesEveryFilterExactly) {
   EXPECT_FALSE(Matches(Parse({{"sku", "SKU-1"}}),
                        Record(1, "INVALID_PRICE", "price", "error", "")));  // null sku
   EXPECT_FALSE(Matches(Parse({{"code", "INVALID_PRICE"}}), "not json"));
+  // A value that spells another member never passes for it.
+  const std::string tricky =
+      "{\"id\":1,\"issue_row\":1,\"severity\":\"warning\",\"field\":\"title\","
+      "\"code\":\"WHITESPACE_TRIMMED\",\"message\":\"m\",\"original_value\":"
+      "\"\\\"code\\\":\\\"INVALID_PRICE\\\"\",\"fixed_value\":null,\"sku\":null}";
+  EXPECT_TRUE(Matches(Parse({{"code", "WHITESPACE_TRIMMED"}}), tricky));
+  EXPECT_FALSE(Matches(Parse({{"code", "INVALID_PRICE"}}), tricky));
 }
 
 TEST(IssueQuery, UnfilteredPagesAreOffsetsWithACursorToTheNext) {
