@@ -161,6 +161,11 @@ function valueCode(v) {
   return el('code', { class: 'value', title: text.length > 80 ? text : null }, text.length > 80 ? text.slice(0, 80) + '…' : text);
 }
 
+// " → ", read out as words.
+function arrow(words) {
+  return [el('span', { 'aria-hidden': 'true' }, ' → '), el('span', { class: 'visually-hidden' }, ` ${words} `)];
+}
+
 function severityBadge(severity) {
   return el('span', { class: `badge text-bg-${severity === 'error' ? 'danger' : 'warning'}` }, severity);
 }
@@ -182,7 +187,7 @@ function renderCodes() {
         el('p', { class: 'small text-body-secondary mb-2' }, el('code', {}, c.code), ` on ${c.field} · ${formatNumber(c.count)} ${c.count === 1 ? 'issue' : 'issues'}`),
         info.how_to_fix && el('p', { class: 'mb-2' }, el('span', { class: 'fw-semibold' }, 'How to fix: '), info.how_to_fix),
         info.example && el('p', { class: 'small mb-2 example' }, el('span', { class: 'fw-semibold' }, 'Example: '),
-          valueCode(info.example.before), el('span', { 'aria-label': 'becomes' }, ' → '), valueCode(info.example.after)),
+          valueCode(info.example.before), arrow('becomes'), valueCode(info.example.after)),
         examples.length && el('p', { class: 'small mb-2 value-cell' }, el('span', { class: 'fw-semibold' }, 'In this file: '), examples),
         el('div', { class: 'd-flex flex-wrap gap-2 align-items-center' }, show,
           el('a', { href: '/console/issue-codes#' + encodeURIComponent(c.code), class: 'small' }, `About ${c.code} in the docs`))));
@@ -229,7 +234,7 @@ function issueRow(i) {
       el('div', { class: 'small' }, i.message),
       el('code', { class: 'small' }, i.code)),
     el('td', { 'data-label': 'Value → fix', class: 'value-cell' },
-      valueCode(i.original_value), fixed ? [el('span', { 'aria-label': 'fixed to' }, ' → '), valueCode(i.fixed_value)] : null),
+      valueCode(i.original_value), fixed ? [arrow('fixed to'), valueCode(i.fixed_value)] : null),
     el('td', { 'data-label': 'What to do', class: 'small' }, info.how_to_fix || i.message));
 }
 
