@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "dq/catalog/issue_catalog.h"
 #include "dq/common/log.h"
 #include "dq/common/metrics.h"
 #include "http/core/error_response.h"
@@ -329,6 +330,7 @@ HttpResponse Gateway::Dispatch(const RouteMatch& route, const HttpRequest& reque
   switch (route.id) {
     case RouteId::kValidate: return validate_.Post(request, principal);
     case RouteId::kUsage: return Usage(principal);
+    case RouteId::kIssueCodes: return JsonResponse(200, catalog::IssueCodesJson());
     case RouteId::kGetWebhook:
     case RouteId::kPutWebhook:
     case RouteId::kRollWebhookSecret:

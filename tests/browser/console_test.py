@@ -327,8 +327,10 @@ class ConsoleTest(unittest.TestCase):
             counts[i["code"]] = counts.get(i["code"], 0) + 1
         code = max(counts, key=counts.get)
         Select(b.field("Code")).select_by_value(code)
-        shown = b.driver.find_element(By.ID, "issues-count").get_attribute("data-count")
-        self.assertEqual(int(shown), counts[code])
+        # The server filters (issue 33): wait for the filtered page.
+        b.wait(lambda: b.driver.find_element(By.ID, "issues").get_attribute("aria-busy") == "false"
+               and b.driver.find_element(By.ID, "issues-count").get_attribute("data-count") == str(counts[code]),
+               what=f"the issues of {code}")
         rows = b.driver.find_elements(By.CSS_SELECTOR, "#issues tr")
         self.assertEqual(len(rows), min(50, counts[code]))
         self.assertTrue(all(code in r.text for r in rows))

@@ -99,7 +99,10 @@ export const api = {
   jobs: (query) => request('GET', '/jobs', { query }),
   job: (id) => request('GET', '/jobs/' + encodeURIComponent(id)),
   summary: (id) => request('GET', '/jobs/' + encodeURIComponent(id) + '/summary'),
-  issues: (id, offset, limit) => request('GET', '/jobs/' + encodeURIComponent(id) + '/issues', { query: { offset, limit } }),
+  // issues(id, {limit, cursor, code, field, severity, sku}), or issues(id, offset, limit).
+  issues: (id, query, limit) => request('GET', '/jobs/' + encodeURIComponent(id) + '/issues',
+    { query: typeof query === 'object' ? query : { offset: query, limit } }),
+  issueCodes: () => request('GET', '/issue-codes'),
   preview: (form) => write('POST', '/jobs/preview', { form }),
   upload: (form) => write('POST', '/jobs', { form }),
   // Starts a job from a preview's kept upload (upload_id and the options as query parameters).
@@ -109,5 +112,9 @@ export const api = {
 
   // Plain links for downloads: the browser fetches them with the session cookie.
   cleanedUrl: (id) => BASE + '/jobs/' + encodeURIComponent(id) + '/cleaned',
-  issuesCsvUrl: (id) => BASE + '/jobs/' + encodeURIComponent(id) + '/issues?format=csv',
+  issuesCsvUrl: (id, filters = {}) => {
+    const q = new URLSearchParams({ format: 'csv' });
+    for (const [k, v] of Object.entries(filters)) if (v) q.set(k, v);
+    return BASE + '/jobs/' + encodeURIComponent(id) + '/issues?' + q;
+  },
 };

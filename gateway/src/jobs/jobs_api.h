@@ -71,7 +71,8 @@ class JobsApi {
                        const std::string& id);
   HttpResponse Cleaned(const Principal& principal, const std::string& id,
                        ingest::FormulaCells formulas = ingest::FormulaCells::kNeutralise);
-  // GET /v1/jobs/:id/issues?format=json|csv&offset=&limit=
+  // GET /v1/jobs/:id/issues?format=json|csv&offset=&limit=&cursor=&code=&field=&severity=&sku=
+  // (report/issue_query.h): a page of stored issues, filtered, with next_cursor.
   HttpResponse IssuesPage(const HttpRequest& request, const Principal& principal,
                           const std::string& id);
 

@@ -12,6 +12,7 @@
 #include "dq/common/time_format.h"
 #include "dq/report/cleaned_file.h"
 #include "dq/report/issue_json.h"
+#include "dq/report/issue_query.h"
 #include "dq/ingest/row_writer.h"
 
 namespace dq::gateway {
@@ -312,27 +313,32 @@ HttpResponse JobsApi::IssuesPage(const HttpRequest& request, const Principal& pr
   if (format != "json" && format != "csv") {
     return ErrorResponse(Invalid("format", "must be json or csv"));
   }
-  auto offset = IntParam(request, "offset", 0, 0, INT64_MAX / 2);
-  if (!offset.ok()) return ErrorResponse(offset.status());
-  auto limit = IntParam(request, "limit", 1000, 1, 10000);
-  if (!limit.ok()) return ErrorResponse(limit.status());
+  auto query = report::ParseIssueQuery(request.query, 1000, 10000);
+  if (!query.ok()) return ErrorResponse(query.status());
   auto job = Find(principal, id);
   if (!job.ok()) return ErrorResponse(job.status());
-  auto issues = store_.Issues(*job, *offset, *limit);
-  if (!issues.ok()) return ErrorResponse(issues.status());
+  const Job& found = *job;
+  auto page = report::CollectIssues(
+      *query, found.issues,
+      [this, &found](int64_t offset, int64_t count) { return store_.Issues(found, offset, count); },
+      options_.issues_page);
+  if (!page.ok()) return ErrorResponse(page.status());
+  const json next = page->next ? json(report::EncodeCursor(*page->next)) : json(nullptr);
   if (format == "json") {
     return JsonResponse(200, WithArray(DumpJson(json{{"job_id", job->id},
                                                      {"status", job->status},
                                                      {"total", job->issues},
-                                                     {"offset", *offset},
-                                                     {"limit", *limit}}),
-                                       "issues", *issues));
+                                                     {"offset", query->offset},
+                                                     {"limit", query->limit},
+                                                     {"next_cursor", next}}),
+                                       "issues", page->issues));
   }
   HttpResponse r;
   r.content_type = "text/csv; charset=utf-8";
   r.body = report::IssuesCsvHeader();  // the issues as `dq check --format csv` writes them
-  for (const auto& text : *issues) report::AppendIssueCsvRow(r.body, text);
+  for (const auto& text : page->issues) report::AppendIssueCsvRow(r.body, text);
   r.SetHeader("X-Total-Count", std::to_string(job->issues));
+  if (page->next) r.SetHeader("X-Next-Cursor", report::EncodeCursor(*page->next));
   return r;
 }
 

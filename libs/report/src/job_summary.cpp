@@ -43,8 +43,14 @@ std::string JobSummaryBuilder::Json() const {
   out += "],\"by_code\":[";
   std::vector<const decltype(codes_)::value_type*> order;
   for (const auto& e : codes_) order.push_back(&e);
-  std::stable_sort(order.begin(), order.end(),
-                   [](auto* a, auto* b) { return a->second.count > b->second.count; });
+  // Errors before warnings (what stops a row comes first), then most frequent first; ties keep
+  // the map's order (code, field).
+  std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) {
+    const bool a_error = std::get<2>(a->first) == "error";
+    const bool b_error = std::get<2>(b->first) == "error";
+    if (a_error != b_error) return a_error;
+    return a->second.count > b->second.count;
+  });
   first = true;
   for (const auto* e : order) {
     const auto& [key, c] = *e;

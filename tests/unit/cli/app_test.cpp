@@ -121,7 +121,9 @@ TEST_F(AppTest, JsonIsTheJobDetailsMembersWithTheStoredIssueRecords) {
   EXPECT_EQ(j["health_score"], 50);
   EXPECT_EQ(j["issues_total"], 7);
   EXPECT_EQ(j["issues_truncated"], false);
-  EXPECT_EQ(j["summary"]["by_code"][0]["code"], "CURRENCY_UPPERCASED");  // the most frequent
+  // Errors first, then the most frequent (issue 33).
+  EXPECT_EQ(j["summary"]["by_code"][0]["severity"], "error");
+  EXPECT_EQ(j["summary"]["by_code"][0]["code"], "INVALID_GTIN_CHECKSUM");
   ASSERT_EQ(j["issues"].size(), 7u);
   // The records as the store keeps them, spliced in unchanged: the ids count from 1.
   EXPECT_NE(text.find(",\"issues\":[{\"id\":1,\"issue_row\":2,\"severity\":\"error\",\"field\":"

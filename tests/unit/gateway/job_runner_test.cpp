@@ -316,10 +316,14 @@ TEST(JobRunnerTest, SummaryCountsEqualTheIssues) {
   ASSERT_EQ(f.Run(), RunOutcome::kDone);
   auto summary = nlohmann::json::parse(*f.store.Summary(f.Stored()));
   ASSERT_EQ(summary["by_code"].size(), 2u);
-  EXPECT_EQ(summary["by_code"][0]["code"], "sku_case");
-  EXPECT_EQ(summary["by_code"][0]["count"], 4);
-  EXPECT_EQ(summary["by_code"][0]["examples"].size(), 4u);
-  EXPECT_EQ(summary["by_code"][1]["count"], 3);
+  // Errors first (issue 33), then by count.
+  EXPECT_EQ(summary["by_code"][0]["code"], "sku_missing");
+  EXPECT_EQ(summary["by_code"][0]["severity"], "error");
+  EXPECT_EQ(summary["by_code"][0]["count"], 3);
+  EXPECT_EQ(summary["by_code"][0]["examples"].size(), 3u);
+  EXPECT_EQ(summary["by_code"][1]["code"], "sku_case");
+  EXPECT_EQ(summary["by_code"][1]["count"], 4);
+  EXPECT_EQ(summary["by_code"][1]["examples"].size(), 4u);
   EXPECT_EQ(summary["by_field"][0],
             (nlohmann::json{{"field", "sku"}, {"errors", 3}, {"warnings", 4}, {"fixes", 4}}));
 }
@@ -335,7 +339,8 @@ TEST(JobRunnerTest, StoredIssuesAreCappedButCountsStayExact) {
   EXPECT_EQ(JobDetailJson(f.Stored())["issues_truncated"], true);
   EXPECT_EQ(JobDetailJson(f.Stored())["issues_total"], 7);
   auto summary = nlohmann::json::parse(*f.store.Summary(f.Stored()));
-  EXPECT_EQ(summary["by_code"][0]["count"], 4);
+  EXPECT_EQ(summary["by_code"][0]["count"], 3);
+  EXPECT_EQ(summary["by_code"][1]["count"], 4);
 }
 
 // A job run to `done` and the jobs API over its store, as the account that owns it.

@@ -29,6 +29,7 @@ constexpr Route kRoutes[] = {
     {"GET", "/jobs/:id/summary", RouteId::kJobSummary, RateClass::kGeneral, kBoth},
     {"GET", "/jobs/:id/cleaned", RouteId::kJobCleaned, RateClass::kGeneral, kBoth},
     {"GET", "/jobs/:id/issues", RouteId::kJobIssues, RateClass::kGeneral, kBoth},
+    {"GET", "/issue-codes", RouteId::kIssueCodes, RateClass::kGeneral, kBoth},
     {"POST", "/signup", RouteId::kSignup, RateClass::kGeneral, kConsole},
     {"POST", "/login", RouteId::kLogin, RateClass::kGeneral, kConsole},
     {"POST", "/verify", RouteId::kVerifyEmail, RateClass::kGeneral, kConsole},

@@ -26,6 +26,7 @@ enum class RouteId {
   kJobIssues,    // GET  /v1/jobs/:id/issues
   kDeleteJob,    // DELETE /v1/jobs/:id (both doors)
   kJobSummary,   // GET  /v1/jobs/:id/summary (both doors)
+  kIssueCodes,   // GET  /v1/issue-codes (both doors): the issue catalogue
   // Console only.
   kSignup,       // POST   /console/api/signup
   kLogin,        // POST   /console/api/login

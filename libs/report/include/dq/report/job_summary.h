@@ -1,7 +1,7 @@
 // The job summary (decisions.md, "Job summary"), counted as the issues stream past, so reading
 // it costs no re-scan and its counts stay exact however many issues are stored:
 //   by_field: [{field, errors, warnings, fixes}]            sorted by field
-//   by_code:  [{code, field, severity, count, examples}]    most frequent first
+//   by_code:  [{code, field, severity, count, examples}]    errors first, then most frequent
 // with at most kMaxExamples examples {row, original_value} per code, the first ones found.
 // Pure; not thread-safe.
 #pragma once
