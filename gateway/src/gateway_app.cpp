@@ -35,7 +35,8 @@ GatewayApp::GatewayApp(const GatewaySettings& g, const Settings& table) : role_(
     ops_ = std::make_unique<OpsHttpServer>(
         g.http.bind, g.ops_port,
         [this, redis, validator] {
-          return !draining_.load() && redis->Ping() && validator->Healthy();
+          return !draining_.load() && redis->Ping() && redis->AcceptsWrites() &&
+                 validator->Healthy();
         });
     return;
   }
@@ -74,8 +75,11 @@ void GatewayApp::WireApi(const GatewaySettings& g, const Settings& table, const 
   }
   RedisClient* redis = redis_.get();
   GatewayDeps deps{*accounts_, *limiter_, *quota_, *validator_,
+                   // Not ready while Redis refuses writes (full): new work would only fail.
                    [redis, limiter_redis] {
-                     return redis->Ping() && (limiter_redis == redis || limiter_redis->Ping());
+                     return redis->Ping() && redis->AcceptsWrites() &&
+                            (limiter_redis == redis ||
+                             (limiter_redis->Ping() && limiter_redis->AcceptsWrites()));
                    },
                    jobs_api_.get(), clock, self_service_->console(),
                    self_service_->webhooks()};
