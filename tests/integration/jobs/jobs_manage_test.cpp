@@ -247,7 +247,11 @@ TEST_F(JobsManageTest, StorageCeilingAnswers429WithACode) {
   json e = json::parse(second.body);
   EXPECT_EQ(e["error"], "storage_limit_exceeded");
   EXPECT_NE(e["message"].get<std::string>().find("DELETE /v1/jobs"), std::string::npos);
+  EXPECT_NE(e["message"].get<std::string>().find("storage ceiling of 11.4 MB"), std::string::npos)
+      << e["message"];
   EXPECT_EQ(second.headers.count("retry-after"), 0u);
+  // At the ceiling, the job list still answers.
+  EXPECT_EQ(Call("GET", "/v1/jobs").status, 200);
   // Deleting the first makes room again.
   ASSERT_EQ(Call("DELETE", "/v1/jobs/" + json::parse(first.body)["id"].get<std::string>()).status,
             204);
