@@ -172,6 +172,12 @@ constexpr SettingSpec kSettings[] = {
      "bytes of job data an agency account may store (50 GiB; 0: no ceiling)"},
     // Job files: the artifact store (docs/deploy.md, "Job files"; S3 credentials come from the
     // environment as AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN)
+    {"DQ_ARTIFACT_SWEEP_INTERVAL_SECONDS", "3600", true, 1, 604800, kGateway, false,
+     "how often one worker (a lease in Redis picks it) deletes orphaned job objects from the "
+     "artifact store"},
+    {"DQ_ARTIFACT_SWEEP_GRACE_SECONDS", "3600", true, 0, 604800, kGateway, false,
+     "the sweep leaves objects younger than this alone (an upload being stored, an attempt "
+     "between a write and its commit); keep it above the longest job"},
     {"DQ_ARTIFACT_STORE", "fs", false, 0, 0, kGateway, false,
      "where job files (uploads, issues, fixes, cleaned workbooks) are kept: fs (a directory), s3 "
      "(an S3-compatible service), or redis (in Redis, as before the store; for a deployment "
