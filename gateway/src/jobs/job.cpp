@@ -99,6 +99,7 @@ std::vector<std::string> JobToHashArgs(const Job& j) {
           "bom", j.dialect.bom ? "1" : "0",
           "header", header.dump(-1, ' ', false, json::error_handler_t::replace),
           "file_bytes", std::to_string(j.file_bytes),
+          "file_stored_bytes", std::to_string(j.file_stored_bytes),
           "file_chunks", std::to_string(j.file_chunks),
           "pieces", j.pieces,
           "cleaned_from", j.cleaned_from,
@@ -176,6 +177,7 @@ Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) 
         for (const auto& c : h) j.header.push_back(c.is_string() ? c.get<std::string>() : "");
       }
     } else if (k == "file_bytes") j.file_bytes = ToInt(v);
+    else if (k == "file_stored_bytes") j.file_stored_bytes = ToInt(v);
     else if (k == "file_chunks") j.file_chunks = ToInt(v);
     else if (k == "pieces") j.pieces = v;
     else if (k == "cleaned_from") j.cleaned_from = v;

@@ -168,9 +168,17 @@ Status RedisJobStore::StoreReserved(const Job& job, UploadPieces& file_pieces) {
   Status s = Status::Ok();
   const size_t pieces = file_pieces.size();
   // With the artifact store, each piece is an object (jobs/<a>/<j>/upload/file/<n>.zst).
+  // The account's ledger then counts the bytes really stored, not the upload's (issue 34).
+  int64_t stored_bytes = 0;
   for (size_t i = 0; artifacts_ != nullptr && i < pieces && s.ok(); ++i) {
     auto key = FilePieceKey(job, static_cast<int64_t>(i));
-    s = key.ok() ? artifacts_->Put(*key, file_pieces.TakeCompressed(i)) : key.status();
+    if (!key.ok()) {
+      s = key.status();
+      break;
+    }
+    std::string piece = file_pieces.TakeCompressed(i);
+    stored_bytes += static_cast<int64_t>(piece.size());
+    s = artifacts_->Put(*key, piece);
   }
   for (size_t i = 0; artifacts_ == nullptr && i < pieces && s.ok(); i += kPiecesPerRound) {
     std::vector<std::vector<std::string>> round;
@@ -183,13 +191,21 @@ Status RedisJobStore::StoreReserved(const Job& job, UploadPieces& file_pieces) {
   if (s.ok()) {
     Job stored = job;
     stored.pieces = kPiecesZstd;
-    if (artifacts_ != nullptr) stored.file_store = kFileInStore;
+    if (artifacts_ != nullptr) {
+      stored.file_store = kFileInStore;
+      stored.file_stored_bytes = std::max<int64_t>(1, stored_bytes);
+    }
     std::vector<std::string> hset = {"HSET", JobKey(job.account_id, job.id)};
     for (auto& a : JobToHashArgs(stored)) hset.push_back(std::move(a));
-    // The job hash now keeps the reservation: its mark goes.
-    s = CheckReplies(redis_.Pipeline({std::move(hset),
-                                      {"EXPIRE", JobKey(job.account_id, job.id), ttl},
-                                      {"DEL", mark_key}}));
+    // The job hash now keeps the reservation: its mark goes. With the store, the reservation
+    // (the upload's size, an upper bound) becomes the bytes stored.
+    std::vector<std::vector<std::string>> commands = {
+        std::move(hset), {"EXPIRE", JobKey(job.account_id, job.id), ttl}, {"DEL", mark_key}};
+    if (artifacts_ != nullptr) {
+      commands.push_back(
+          {"HSET", bytes_key, job.id, std::to_string(stored.file_stored_bytes)});
+    }
+    s = CheckReplies(redis_.Pipeline(commands));
   }
   if (!s.ok()) {  // leave nothing behind (best effort: the pieces and the mark expire anyway)
     redis_.Pipeline({{"DEL", file_key, JobKey(job.account_id, job.id), mark_key},
@@ -554,7 +570,9 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
                                            job.cleaned_from == kCleanedFromFixes
                                        ? "2"
                                        : "1",
-                                   std::to_string(job.file_bytes),
+                                   std::to_string(job.file_stored_bytes > 0
+                                                      ? job.file_stored_bytes
+                                                      : job.file_bytes),
                                    std::to_string(w.fixes.size()),
                                    std::to_string(hset.size())};
   args.reserve(args.size() + hset.size() + 3 + pushed->size());
