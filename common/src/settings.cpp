@@ -162,8 +162,9 @@ constexpr SettingSpec kSettings[] = {
      "(0: the plans' ceilings alone)"},
     {"DQ_STORAGE_FREE_BYTES", "52428800", true, 0, INT64_MAX, kGateway, false,
      "bytes of job data (uploads, issues, fixes, cleaned files) an account on the free plan may "
-     "store (50 MiB), counted uncompressed; past it uploads answer 429 storage_limit_exceeded "
-     "(0: no ceiling)"},
+     "store (50 MiB): with the artifact store the upload counts as its compressed objects (an "
+     "upload is reserved at its size first), issues and fixes at their size; past it uploads "
+     "answer 429 storage_limit_exceeded (0: no ceiling)"},
     {"DQ_STORAGE_PRO_BYTES", "2147483648", true, 0, INT64_MAX, kGateway, false,
      "bytes of job data a pro account may store (2 GiB; 0: no ceiling)"},
     {"DQ_STORAGE_BUSINESS_BYTES", "10737418240", true, 0, INT64_MAX, kGateway, false,
