@@ -43,7 +43,7 @@ for o in "${overlays[@]}"; do
 done
 
 # ---- 2. yamllint ----------------------------------------------------------------------------
-if yamllint -f parsable -c "$ROOT/deploy/yamllint.yaml" "$ROOT/deploy/k8s" "$ROOT/docker-compose.yml" \
+if yamllint -f parsable -c "$ROOT/deploy/yamllint.yaml" "$ROOT/deploy/k8s" "$ROOT/deploy/compose" "$ROOT/docker-compose.yml" \
   "$OUT"/*.yaml; then
   log "yamllint: clean"
 else
@@ -335,6 +335,14 @@ if command -v docker-compose >/dev/null; then
     grep -oE '^\s+DQ_[A-Z0-9_]+:' | tr -d ' :' | sort -u |
     while read -r n; do case " $known " in *" $n "*) ;; *) echo "$n" ;; esac; done)
   [ -z "$bad" ] || { log "FAIL docker-compose.yml uses unknown settings: $bad"; fail=1; }
+  # the override files (deploy/compose/*.yml) over the stack, each on its own
+  for o in "$ROOT"/deploy/compose/*.yml; do
+    if docker-compose -f "$ROOT/docker-compose.yml" -f "$o" config -q; then
+      log "docker-compose config -q with ${o#"$ROOT"/}: clean"
+    else
+      log "FAIL docker-compose config with ${o#"$ROOT"/}"; fail=1
+    fi
+  done
 else
   log "docker-compose (v1) not installed: compose check skipped (apt-get install --no-install-recommends docker-compose)"
 fi

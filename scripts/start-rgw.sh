@@ -14,7 +14,8 @@
 #   scripts/start-rgw.sh start-rgw DIR      start the gateway again after kill-rgw
 #
 # Environment: S3_ACCESS_KEY / S3_SECRET_KEY (the test user's keys; fixed defaults),
-# RGW_MEMSTORE_BYTES (capacity the OSD reports; 4 GiB), RGW_TIMEOUT (seconds per phase; 60).
+# RGW_MEMSTORE_BYTES (capacity the OSD reports; 4 GiB), RGW_TIMEOUT (seconds per phase; 60),
+# RGW_BIND (the gateway's listen address; 127.0.0.1, and 0.0.0.0 in the dq-rgw image only).
 #
 # Why each setting (found the hard way; see the notes in docs/deploy.md, "Job files"):
 # - cephx is off inside the cluster, so no keyrings are handed around; S3 requests are still
@@ -159,7 +160,7 @@ memstore device bytes = ${RGW_MEMSTORE_BYTES:-4294967296}
 
 [client.rgw.dq]
 rgw data = $D/rgw
-rgw frontends = beast endpoint=127.0.0.1:$3
+rgw frontends = beast endpoint=${RGW_BIND:-127.0.0.1}:$3
 rgw enable usage log = false
 rgw thread pool size = 64
 rgw gc obj min wait = 60

@@ -21,12 +21,37 @@ bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.s
 
 // Error replies that say Redis cannot take the command now: traffic, not a bug (503, not 500).
 bool IsTransient(std::string_view error) {
-  return IsRetryableError(error) || StartsWith(error, "OOM") || StartsWith(error, "UNBLOCKED") ||
-         StartsWith(error, "MOVED") || StartsWith(error, "ASK ");
+  return IsRetryableError(error) || StartsWith(error, "OOM") || StartsWith(error, "MISCONF") ||
+         StartsWith(error, "UNBLOCKED") || StartsWith(error, "MOVED") || StartsWith(error, "ASK ");
+}
+
+// Redis's own text names servers, scripts and internals, and tells a user nothing they can do:
+// it goes to the log (at most one line a second, with a count of the lines left out), and the
+// status carries one of the public messages of redis_client.h.
+void LogRefusal(std::string_view raw) {
+  static std::atomic<int64_t> last_ms{0};
+  static std::atomic<int64_t> left_out{0};
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::steady_clock::now().time_since_epoch())
+                          .count();
+  int64_t last = last_ms.load(std::memory_order_relaxed);
+  if (now - last < 1000 || !last_ms.compare_exchange_strong(last, now)) {
+    left_out.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  log::Warn("Redis cannot take commands now",
+            {{"error", std::string(raw)},
+             {"not_logged_since_last", std::to_string(left_out.exchange(0))}});
+}
+
+Status PublicUnavailable(std::string_view raw) {
+  LogRefusal(raw);
+  return Status(ErrorCode::kUnavailable,
+                std::string(IsRedisFull(raw) ? kRedisFullMessage : kRedisDownMessage));
 }
 
 Status ErrorReplyStatus(const RedisReply& r) {
-  if (IsTransient(r.str)) return Status(ErrorCode::kUnavailable, "Redis is unavailable: " + r.str);
+  if (IsTransient(r.str)) return PublicUnavailable(r.str);
   return Status(ErrorCode::kInternal, "Redis error: " + r.str);
 }
 
@@ -70,6 +95,11 @@ class SingleTopology final : public RedisClient::Topology {
 };
 
 }  // namespace
+
+bool IsRedisFull(std::string_view error) {
+  return StartsWith(error, "OOM") || error.find("-OOM") != std::string_view::npos ||
+         error.find(": OOM") != std::string_view::npos;
+}
 
 namespace redis_internal {
 
@@ -218,7 +248,11 @@ Result<std::vector<RedisReply>> RedisClient::Run(int slot, std::vector<Argv> cmd
                     std::to_string(options_.wait_timeout.count())});
     extra = options_.wait_timeout;
   }
-  return topology_->Run(slot, cmds, extra);
+  auto r = topology_->Run(slot, cmds, extra);
+  if (!r.ok() && r.status().code() == ErrorCode::kUnavailable) {
+    return PublicUnavailable(r.status().message());
+  }
+  return r;
 }
 
 Result<RedisReply> RedisClient::Single(int slot, const Argv& argv, bool wait, int64_t* replicas) {
@@ -351,6 +385,15 @@ Status RedisClient::NotReplicated(const DurableReply& reply) const {
 }
 
 bool RedisClient::Ping() { return topology_->Ping(); }
+
+bool RedisClient::AcceptsWrites() {
+  // "#!lua" with no flags: a script that may write, so Redis 7 refuses it up front where it would
+  // refuse a write (OOM, READONLY, MISCONF). It writes nothing: no AOF record, no fsync.
+  auto r = Single(-1, {"EVAL", "#!lua\nreturn 1", "0"}, false, nullptr);
+  if (r.ok()) return true;
+  // Anything but "cannot take it now" (a Redis 6 that knows no shebang) says nothing about writes.
+  return r.status().code() != ErrorCode::kUnavailable;
+}
 
 std::string RedisClient::Describe(std::string_view route) const {
   return topology_->Describe(route.empty() ? -1 : KeySlot(route));

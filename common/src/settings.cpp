@@ -157,12 +157,28 @@ constexpr SettingSpec kSettings[] = {
     {"DQ_JOB_MAX_STORED_ISSUES", "100000", true, 1, 100000000, kGateway, false,
      "issues stored per job; past it counters and the summary stay exact and the job detail "
      "says issues_truncated"},
-    {"DQ_ACCOUNT_MAX_STORED_BYTES", "2147483648", true, 0, INT64_MAX, kGateway, false,
-     "bytes of job data (uploads, issues, cleaned files) one account may store, counted "
-     "uncompressed (Redis holds the file pieces zstd-compressed); past it uploads answer 429 "
-     "storage_limit_exceeded (0: no ceiling)"},
+    {"DQ_ACCOUNT_MAX_STORED_BYTES", "0", true, 0, INT64_MAX, kGateway, false,
+     "a ceiling on every plan's storage ceiling (DQ_STORAGE_*_BYTES), for a small install "
+     "(0: the plans' ceilings alone)"},
+    {"DQ_STORAGE_FREE_BYTES", "52428800", true, 0, INT64_MAX, kGateway, false,
+     "bytes of job data (uploads, issues, fixes, cleaned files) an account on the free plan may "
+     "store (50 MiB): with the artifact store the upload counts as its compressed objects (an "
+     "upload is reserved at its size first), issues and fixes at their size; past it uploads "
+     "answer 429 storage_limit_exceeded (0: no ceiling)"},
+    {"DQ_STORAGE_PRO_BYTES", "2147483648", true, 0, INT64_MAX, kGateway, false,
+     "bytes of job data a pro account may store (2 GiB; 0: no ceiling)"},
+    {"DQ_STORAGE_BUSINESS_BYTES", "10737418240", true, 0, INT64_MAX, kGateway, false,
+     "bytes of job data a business account may store (10 GiB; 0: no ceiling)"},
+    {"DQ_STORAGE_AGENCY_BYTES", "53687091200", true, 0, INT64_MAX, kGateway, false,
+     "bytes of job data an agency account may store (50 GiB; 0: no ceiling)"},
     // Job files: the artifact store (docs/deploy.md, "Job files"; S3 credentials come from the
     // environment as AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN)
+    {"DQ_ARTIFACT_SWEEP_INTERVAL_SECONDS", "3600", true, 1, 604800, kGateway, false,
+     "how often one worker (a lease in Redis picks it) deletes orphaned job objects from the "
+     "artifact store"},
+    {"DQ_ARTIFACT_SWEEP_GRACE_SECONDS", "3600", true, 0, 604800, kGateway, false,
+     "the sweep leaves objects younger than this alone (an upload being stored, an attempt "
+     "between a write and its commit); keep it above the longest job"},
     {"DQ_ARTIFACT_STORE", "fs", false, 0, 0, kGateway, false,
      "where job files (uploads, issues, fixes, cleaned workbooks) are kept: fs (a directory), s3 "
      "(an S3-compatible service), or redis (in Redis, as before the store; for a deployment "

@@ -284,8 +284,10 @@ HttpResponse Gateway::HandleV1(const HttpRequest& request, RequestTrace& trace) 
                     *d);
   }
 
-  // 4. Rate limit for the route's class.
-  auto d = options_.rate_limiting ? deps_.limiter.Acquire(account.id, route.rate_class)
+  // 4. Rate limit for the route's class (reads and deletes go on uncounted when the counter
+  // cannot be written: a full Redis must not lock users out of their data).
+  auto d = options_.rate_limiting ? AcquireOrPass(deps_.limiter, account.id, route.rate_class,
+                                                  request.method, request.request_id)
                                   : Unlimited();
   if (!d.ok()) return unavailable(d.status(), route.rate_class);
   if (!d->allowed) {
@@ -402,7 +404,8 @@ HttpResponse Gateway::HandleConsole(const HttpRequest& request, RequestTrace& tr
   }
   // A route both doors share: the account's rate limit, whichever door, then the shared handler.
   const Account& account = who->principal.account;
-  auto d = options_.rate_limiting ? deps_.limiter.Acquire(account.id, route.rate_class)
+  auto d = options_.rate_limiting ? AcquireOrPass(deps_.limiter, account.id, route.rate_class,
+                                                  request.method, request.request_id)
                                   : Unlimited();
   if (!d.ok()) {
     HttpResponse r = ErrorResponse(d.status());

@@ -1,5 +1,7 @@
 #include "gateway_app.h"
 
+#include <unistd.h>
+
 #include "dq/artifact/store_factory.h"
 #include "dq/common/log.h"
 
@@ -35,7 +37,8 @@ GatewayApp::GatewayApp(const GatewaySettings& g, const Settings& table) : role_(
     ops_ = std::make_unique<OpsHttpServer>(
         g.http.bind, g.ops_port,
         [this, redis, validator] {
-          return !draining_.load() && redis->Ping() && validator->Healthy();
+          return !draining_.load() && redis->Ping() && redis->AcceptsWrites() &&
+                 validator->Healthy();
         });
     return;
   }
@@ -57,6 +60,20 @@ void GatewayApp::WireJobs(const GatewaySettings& g, const Clock& clock) {
   workers_ = std::make_unique<JobWorkers>(*queue_, *runner_, g.workers);
   queue_stats_ = std::make_unique<RedisQueueStats>(*redis_, clock);
   queue_sampler_ = std::make_unique<QueueMetricsSampler>(*queue_stats_, g.queue_metrics_interval);
+  if (artifacts_ != nullptr && RunsWorkers(role_)) {
+    // The sweep of orphaned objects: a worker duty, one process per interval (a Redis lease).
+    char host[256] = {0};
+    gethostname(host, sizeof host - 1);
+    sweep_lease_ = std::make_unique<RedisSweepLease>(
+        *redis_, std::string(host) + "-" + std::to_string(getpid()));
+    RedisJobStore* store = jobs_store_.get();
+    sweeper_ = std::make_unique<OrphanSweeper>(
+        *artifacts_,
+        [store](const std::string& account, const std::string& id) {
+          return store->Get(account, id);
+        },
+        *sweep_lease_, clock, g.sweep);
+  }
 }
 
 void GatewayApp::WireApi(const GatewaySettings& g, const Settings& table, const Clock& clock,
@@ -74,8 +91,11 @@ void GatewayApp::WireApi(const GatewaySettings& g, const Settings& table, const 
   }
   RedisClient* redis = redis_.get();
   GatewayDeps deps{*accounts_, *limiter_, *quota_, *validator_,
+                   // Not ready while Redis refuses writes (full): new work would only fail.
                    [redis, limiter_redis] {
-                     return redis->Ping() && (limiter_redis == redis || limiter_redis->Ping());
+                     return redis->Ping() && redis->AcceptsWrites() &&
+                            (limiter_redis == redis ||
+                             (limiter_redis->Ping() && limiter_redis->AcceptsWrites()));
                    },
                    jobs_api_.get(), clock, self_service_->console(),
                    self_service_->webhooks()};
@@ -99,12 +119,14 @@ Status GatewayApp::Start() {
   }
   workers_->Start();
   queue_sampler_->Start();
+  if (sweeper_) sweeper_->Start();
   log::Info("started", {{"role", std::string(RoleName(role_))}, {"port", std::to_string(port())}});
   return Status::Ok();
 }
 
 void GatewayApp::Shutdown() {
   if (queue_sampler_) queue_sampler_->Stop();
+  if (sweeper_) sweeper_->Stop();
   // Calls still waiting are answered (503) and running ones end by their deadline while the
   // server can still send their answers.
   if (validate_pool_) validate_pool_->Stop();

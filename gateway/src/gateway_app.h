@@ -77,6 +77,8 @@ class GatewayApp {
   std::unique_ptr<ConsoleSite> console_site_;
   std::unique_ptr<RedisQueueStats> queue_stats_;
   std::unique_ptr<QueueMetricsSampler> queue_sampler_;
+  std::unique_ptr<RedisSweepLease> sweep_lease_;  // roles worker and all, with an artifact store
+  std::unique_ptr<OrphanSweeper> sweeper_;
   std::unique_ptr<SelfService> self_service_;  // roles api and all
   std::unique_ptr<Gateway> gateway_;          // roles api and all
   std::unique_ptr<HttpServer> http_;          // roles api and all

@@ -40,6 +40,12 @@ void BindLimits(const Settings& s, GatewaySettings& g) {
 void BindJobs(const Settings& s, GatewaySettings& g) {
   g.store.ttl = std::chrono::seconds(s.Int("DQ_JOB_TTL_DAYS") * 24 * 3600);
   g.store.max_account_bytes = s.Int("DQ_ACCOUNT_MAX_STORED_BYTES");
+  g.sweep.interval = std::chrono::seconds(s.Int("DQ_ARTIFACT_SWEEP_INTERVAL_SECONDS"));
+  g.sweep.grace = std::chrono::seconds(s.Int("DQ_ARTIFACT_SWEEP_GRACE_SECONDS"));
+  g.store.free_bytes = s.Int("DQ_STORAGE_FREE_BYTES");
+  g.store.pro_bytes = s.Int("DQ_STORAGE_PRO_BYTES");
+  g.store.business_bytes = s.Int("DQ_STORAGE_BUSINESS_BYTES");
+  g.store.agency_bytes = s.Int("DQ_STORAGE_AGENCY_BYTES");
   g.jobs.upload_max_bytes = Size(s, "DQ_UPLOAD_MAX_BYTES");
   g.runner.output.max_stored_issues = s.Int("DQ_JOB_MAX_STORED_ISSUES");
   g.workers.threads = RunsWorkers(g.role) ? static_cast<int>(s.Int("DQ_WORKERS")) : 0;

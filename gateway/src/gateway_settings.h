@@ -19,6 +19,7 @@
 #include "jobs/job_runner.h"
 #include "jobs/job_worker.h"
 #include "jobs/jobs_api.h"
+#include "jobs/orphan_sweeper.h"
 #include "jobs/redis_job_store.h"
 #include "limits/quota.h"
 #include "limits/rate_limiter.h"
@@ -49,6 +50,7 @@ struct GatewaySettings {
   StoreLimits store;                           // DQ_JOB_TTL_DAYS, DQ_ACCOUNT_MAX_STORED_BYTES
   JobsOptions jobs;                            // DQ_UPLOAD_MAX_BYTES
   RunnerOptions runner;                        // DQ_JOB_MAX_STORED_ISSUES
+  SweepOptions sweep;                          // DQ_ARTIFACT_SWEEP_*
   WorkerOptions workers;                       // DQ_WORKERS (0 in role api), DQ_JOB_CLAIM_IDLE_MS
   std::chrono::milliseconds queue_metrics_interval{};  // DQ_QUEUE_METRICS_INTERVAL_MS
 

@@ -190,10 +190,17 @@ TEST(RateLimitIntegrationTest, CountersCanLiveInARedisOfTheirOwn) {
   const std::string counter_key = "dq:{" + id + "}:rl:general";
   EXPECT_EQ(counters.Cli({"EXISTS", counter_key}), "1");
   EXPECT_EQ(stack.redis().Cli({"EXISTS", counter_key}), "0");
-  // The counter Redis going away makes the gateway unready and refuse, like the main one.
+  // The counter Redis going away makes the gateway unready and refuse writes, like the main one;
+  // reads go on uncounted (issue 34: they never depend on a rate-limit write).
   counters.Stop();
   EXPECT_EQ(Http("GET", stack.GatewayUrl() + "/readyz").status, 503);
-  EXPECT_EQ(Http("GET", stack.GatewayUrl() + "/v1/usage", {{"X-API-Key", key}}).status, 503);
+  HttpResult read = Http("GET", stack.GatewayUrl() + "/v1/usage", {{"X-API-Key", key}});
+  EXPECT_EQ(read.status, 200) << read.body;
+  EXPECT_EQ(read.Header("x-ratelimit-remaining"), "0");
+  HttpResult write = Http("POST", stack.GatewayUrl() + "/v1/validate",
+                          {{"X-API-Key", key}, {"Content-Type", "application/json"}},
+                          R"({"records":[{"SKU":"A1","Price":"1.00"}]})");
+  EXPECT_EQ(write.status, 503) << write.body;
 }
 
 }  // namespace

@@ -51,6 +51,7 @@ struct Job : report::FileCheck {
   std::string file_store;      // kFileInStore: the upload's pieces are objects; "": in Redis
   std::string output_attempt;  // the attempt whose issue pages and fix pieces are committed
   int64_t issue_pages = 0;     // committed issue pages (the records after them are in Redis)
+  int64_t file_stored_bytes = 0;  // the upload's objects' bytes (compressed); 0: file_bytes
   int64_t fix_pieces = 0;      // committed fix pieces (those after them are in Redis)
   int64_t cleaned_pieces = 0;  // committed pieces of a cleaned file kept whole
   int64_t rows_total = 0;

@@ -43,7 +43,12 @@ const char* RunOutcomeName(RunOutcome o) {
 RunOutcome JobRunner::Run(const QueueEntry& entry, const std::atomic<bool>& lost) {
   const auto now = clock_.Now();
   auto claim = store_.ClaimJob(entry.account_id, entry.job_id, FormatIso8601Millis(now));
-  if (!claim.ok()) return RunOutcome::kRetryLater;
+  if (!claim.ok()) {
+    // Redis full or unreachable: the job stays queued, unchanged, and is taken again later.
+    log::Warn("job not taken now; it stays queued",
+              {{"job_id", entry.job_id}, {"error", claim.status().message()}});
+    return RunOutcome::kRetryLater;
+  }
   Job& job = claim->job;
   switch (claim->kind) {
     case ClaimKind::kGone:

@@ -32,7 +32,9 @@ redis.call('HSET', KEYS[1], 'status', 'processing', 'started_at', ARGV[1], 'rows
            'issues', '0', 'issues_found', '0', 'fix_bytes', '0', 'issue_pages', '0',
            'fix_pieces', '0', 'cleaned_pieces', '0', 'output_attempt', '', 'claim_id', ARGV[3])
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[6])
-local file_bytes = redis.call('HGET', KEYS[1], 'file_bytes') or '0'
+-- The upload's bytes as stored: its objects' (compressed) when in the artifact store.
+local file_bytes = redis.call('HGET', KEYS[1], 'file_stored_bytes')
+if not file_bytes or file_bytes == '0' then file_bytes = redis.call('HGET', KEYS[1], 'file_bytes') or '0' end
 if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('HSET', KEYS[5], ARGV[2], file_bytes) end
 return {'run', redis.call('HGETALL', KEYS[1])}
 )lua");

@@ -74,12 +74,48 @@ Status NoStore(const Job& job) {
 
 }  // namespace
 
+std::string Megabytes(int64_t bytes) {
+  const int64_t tenths = (bytes * 10 + (1 << 20) / 2) / (1 << 20);  // rounded to 0.1 MB
+  return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " MB";
+}
+
+Status StorageCeilingStatus(int64_t stored, int64_t upload, int64_t ceiling,
+                            std::string_view plan) {
+  return Status(ErrorCode::kStorageLimitExceeded,
+                "This account stores " + Megabytes(stored) + " of job data, and this upload (" +
+                    Megabytes(upload) + ") would pass the " + std::string(plan) +
+                    " plan's storage ceiling of " + Megabytes(ceiling) +
+                    ". Delete jobs you no longer need (DELETE /v1/jobs/{id}), wait until old "
+                    "jobs expire, or move to a plan with more storage.");
+}
+
 std::string JobKey(std::string_view account_id, std::string_view id) {
   return AccountKey(account_id, "job:" + std::string(id));
 }
 
 std::string JobPartKey(std::string_view account_id, std::string_view id, std::string_view part) {
   return AccountKey(account_id, "job:" + std::string(id) + ":" + std::string(part));
+}
+
+int64_t StoreLimits::CeilingOf(std::string_view plan) const {
+  int64_t c = plan == "pro"        ? pro_bytes
+              : plan == "business" ? business_bytes
+              : plan == "agency"   ? agency_bytes
+                                   : free_bytes;
+  if (max_account_bytes > 0 && (c == 0 || max_account_bytes < c)) c = max_account_bytes;
+  return c;
+}
+
+Result<RedisJobStore::Ceiling> RedisJobStore::StorageCeiling(const std::string& account_id) {
+  // dq:{acct}:plan is written by dqctl alone (deploy/redis/users.acl); absent: the free plan.
+  auto plan = redis_.Command({"HGETALL", AccountKey(account_id, "plan")});
+  if (!plan.ok()) return plan.status();
+  Ceiling c{"free", 0};
+  for (size_t i = 0; i + 1 < plan->elements.size(); i += 2) {
+    if (plan->elements[i].str == "plan") c.plan = plan->elements[i + 1].str;
+  }
+  c.bytes = limits_.CeilingOf(c.plan);
+  return c;
 }
 
 Status RedisJobStore::ReserveBytes(const Job& job) {
@@ -90,10 +126,12 @@ Status RedisJobStore::ReserveBytes(const Job& job) {
   // stays bounded and every key it touches is passed in (Redis Cluster refuses any other).
   auto listed = redis_.Command({"HRANDFIELD", bytes_key, std::to_string(kReserveCheckJobs)});
   if (!listed.ok()) return listed.status();
+  auto ceiling = StorageCeiling(a);
+  if (!ceiling.ok()) return ceiling.status();
   std::vector<std::string> keys = {bytes_key, JobPartKey(a, job.id, "reserved")};
   std::vector<std::string> args = {job.id,
                                    std::to_string(job.file_bytes),
-                                   std::to_string(limits_.max_account_bytes),
+                                   std::to_string(ceiling->bytes),
                                    std::to_string(limits_.ttl.count()),
                                    std::to_string(kReservationTtl.count()),
                                    std::to_string(listed->elements.size())};
@@ -106,14 +144,8 @@ Status RedisJobStore::ReserveBytes(const Job& job) {
   auto reserved = redis_.Eval(scripts::kReserveBytes, keys, args);
   if (!reserved.ok()) return reserved.status();
   if (reserved->elements.size() == 2 && reserved->elements[0].integer == 0) {
-    const int64_t stored = reserved->elements[1].integer;
-    return Status(ErrorCode::kStorageLimitExceeded,
-                  "This account stores " + std::to_string(stored) +
-                      " bytes of job data and the upload of " + std::to_string(job.file_bytes) +
-                      " bytes would pass its limit of " +
-                      std::to_string(limits_.max_account_bytes) +
-                      " bytes; delete finished jobs (DELETE /v1/jobs/{id}) or wait until they "
-                      "expire.");
+    return StorageCeilingStatus(reserved->elements[1].integer, job.file_bytes, ceiling->bytes,
+                                ceiling->plan);
   }
   return Status::Ok();
 }
@@ -137,9 +169,17 @@ Status RedisJobStore::StoreReserved(const Job& job, UploadPieces& file_pieces) {
   Status s = Status::Ok();
   const size_t pieces = file_pieces.size();
   // With the artifact store, each piece is an object (jobs/<a>/<j>/upload/file/<n>.zst).
+  // The account's ledger then counts the bytes really stored, not the upload's (issue 34).
+  int64_t stored_bytes = 0;
   for (size_t i = 0; artifacts_ != nullptr && i < pieces && s.ok(); ++i) {
     auto key = FilePieceKey(job, static_cast<int64_t>(i));
-    s = key.ok() ? artifacts_->Put(*key, file_pieces.TakeCompressed(i)) : key.status();
+    if (!key.ok()) {
+      s = key.status();
+      break;
+    }
+    std::string piece = file_pieces.TakeCompressed(i);
+    stored_bytes += static_cast<int64_t>(piece.size());
+    s = artifacts_->Put(*key, piece);
   }
   for (size_t i = 0; artifacts_ == nullptr && i < pieces && s.ok(); i += kPiecesPerRound) {
     std::vector<std::vector<std::string>> round;
@@ -152,13 +192,21 @@ Status RedisJobStore::StoreReserved(const Job& job, UploadPieces& file_pieces) {
   if (s.ok()) {
     Job stored = job;
     stored.pieces = kPiecesZstd;
-    if (artifacts_ != nullptr) stored.file_store = kFileInStore;
+    if (artifacts_ != nullptr) {
+      stored.file_store = kFileInStore;
+      stored.file_stored_bytes = std::max<int64_t>(1, stored_bytes);
+    }
     std::vector<std::string> hset = {"HSET", JobKey(job.account_id, job.id)};
     for (auto& a : JobToHashArgs(stored)) hset.push_back(std::move(a));
-    // The job hash now keeps the reservation: its mark goes.
-    s = CheckReplies(redis_.Pipeline({std::move(hset),
-                                      {"EXPIRE", JobKey(job.account_id, job.id), ttl},
-                                      {"DEL", mark_key}}));
+    // The job hash now keeps the reservation: its mark goes. With the store, the reservation
+    // (the upload's size, an upper bound) becomes the bytes stored.
+    std::vector<std::vector<std::string>> commands = {
+        std::move(hset), {"EXPIRE", JobKey(job.account_id, job.id), ttl}, {"DEL", mark_key}};
+    if (artifacts_ != nullptr) {
+      commands.push_back(
+          {"HSET", bytes_key, job.id, std::to_string(stored.file_stored_bytes)});
+    }
+    s = CheckReplies(redis_.Pipeline(commands));
   }
   if (!s.ok()) {  // leave nothing behind (best effort: the pieces and the mark expire anyway)
     redis_.Pipeline({{"DEL", file_key, JobKey(job.account_id, job.id), mark_key},
@@ -646,7 +694,9 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
                                            job.cleaned_from == kCleanedFromFixes
                                        ? "2"
                                        : "1",
-                                   std::to_string(job.file_bytes),
+                                   std::to_string(job.file_stored_bytes > 0
+                                                      ? job.file_stored_bytes
+                                                      : job.file_bytes),
                                    std::to_string(w.fixes.size()),
                                    std::to_string(hset.size())};
   args.reserve(args.size() + hset.size() + 3 + pushed->size());

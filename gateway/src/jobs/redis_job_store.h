@@ -40,9 +40,24 @@
 
 namespace dq::gateway {
 
+// "12.3 MB" (MB: 1,048,576 bytes, rounded to a tenth), for messages.
+std::string Megabytes(int64_t bytes);
+// The 429 storage_limit_exceeded of an upload of `upload` bytes to an account that stores `stored`
+// bytes under its plan's `ceiling`: the sizes in MB, and what the user can do.
+Status StorageCeilingStatus(int64_t stored, int64_t upload, int64_t ceiling,
+                            std::string_view plan);
+
 struct StoreLimits {
   std::chrono::seconds ttl{30 * 24 * 3600};
-  int64_t max_account_bytes = 0;  // stored job bytes per account; 0: no ceiling
+  // Stored job bytes per account, by plan (DQ_STORAGE_*_BYTES), each capped by
+  // max_account_bytes (DQ_ACCOUNT_MAX_STORED_BYTES); 0: no ceiling.
+  int64_t max_account_bytes = 0;
+  int64_t free_bytes = 0;
+  int64_t pro_bytes = 0;
+  int64_t business_bytes = 0;
+  int64_t agency_bytes = 0;
+  // The ceiling of a plan by name ("free", "pro", "business", "agency"; unknown: free's).
+  int64_t CeilingOf(std::string_view plan) const;
   std::chrono::seconds idempotency_ttl{24 * 3600};
   // A previewed upload is kept this long for its Start, and an account keeps at most
   // max_kept_uploads of them (the oldest go first).
@@ -102,6 +117,12 @@ class RedisJobStore final : public JobStore {
   Status MarkPublished(const Job& job) override;
 
  private:
+  struct Ceiling {
+    std::string plan;
+    int64_t bytes = 0;  // 0: none
+  };
+  // The account's plan (dq:{acct}:plan) and its storage ceiling.
+  Result<Ceiling> StorageCeiling(const std::string& account_id);
   Status RunWrite(const Job& job, const JobWrite& write, const JobEnd* end);
   Status Remove(const Job& job, const char* mode);
   // `job` with the committed object counts as the hash has them now: a running attempt's own

@@ -1,7 +1,11 @@
 #include "rate_limiter.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+
+#include "dq/common/log.h"
+#include "dq/common/metrics.h"
 
 namespace dq::gateway {
 namespace {
@@ -105,6 +109,36 @@ Result<RateDecision> RedisRateLimiter::Run(std::string_view subject, RateClass c
   }
   return FixedWindow::Decide(reply->elements[0].integer == 1, reply->elements[1].integer, limit,
                              reply->elements[2].integer, policy_.window_seconds, now);
+}
+
+bool PassesUncounted(std::string_view method) {
+  return method == "GET" || method == "HEAD" || method == "DELETE";
+}
+
+Result<RateDecision> AcquireOrPass(RateLimiter& limiter, std::string_view subject, RateClass c,
+                                   std::string_view method, std::string_view request_id) {
+  auto d = limiter.Acquire(subject, c);
+  if (d.ok() || d.status().code() != ErrorCode::kUnavailable || !PassesUncounted(method)) {
+    return d;
+  }
+  Metrics::Global()
+      .Counter("dq_rate_limit_uncounted_total",
+               "Reads and deletes let through uncounted because the rate-limit counter could not "
+               "be written (Redis full or unreachable)")
+      .Inc();
+  static std::atomic<int64_t> last_log_ms{0};
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::steady_clock::now().time_since_epoch())
+                          .count();
+  int64_t last = last_log_ms.load(std::memory_order_relaxed);
+  if (now - last >= 1000 && last_log_ms.compare_exchange_strong(last, now)) {
+    log::Warn("request let through without counting its rate limit",
+              {{"request_id", std::string(request_id)},
+               {"method", std::string(method)},
+               {"class", std::string(RateClassName(c))},
+               {"error", d.status().message()}});
+  }
+  return limiter.Unknown(c);
 }
 
 }  // namespace dq::gateway

@@ -73,4 +73,16 @@ class RedisRateLimiter final : public RateLimiter {
   RateLimitPolicy policy_;
 };
 
+// When a request's counter cannot be written (Redis full, or unreachable), reads (GET, HEAD) and
+// DELETE go on uncounted: a full Redis must not lock users out of their data, nor out of freeing
+// room. Anything else is refused with the limiter's error (503).
+bool PassesUncounted(std::string_view method);
+
+// Acquire, except that a request PassesUncounted lets through when the limiter is unavailable:
+// then the answer is limiter.Unknown(c) (allowed, nothing promised as remaining), the
+// pass is counted in dq_rate_limit_uncounted_total and logged (at most once a second per
+// process, with the request id and the limiter's error).
+Result<RateDecision> AcquireOrPass(RateLimiter& limiter, std::string_view subject, RateClass c,
+                                   std::string_view method, std::string_view request_id);
+
 }  // namespace dq::gateway

@@ -320,6 +320,38 @@ TEST_F(RedisJobStoreTest, AReservationNotStoredYetStillCountsAgainstTheCeiling) 
   EXPECT_EQ(all->elements[0].str, job_.id);
 }
 
+// The ceiling is the account's plan's, read from dqctl's dq:{acct}:plan (absent: free), and the
+// refusal says it in MB.
+TEST_F(RedisJobStoreTest, TheCeilingIsTheAccountsPlans) {
+  gateway::StoreLimits limits;
+  limits.free_bytes = job_.file_bytes * 3 / 2;
+  limits.pro_bytes = job_.file_bytes * 5 / 2;
+  gateway::RedisJobStore store(*redis_, limits);
+  job_.account_id = "acct_plan_" + std::to_string(next_id_++);
+  auto create = [&](const std::string& suffix) {
+    Job j = job_;
+    j.id = job_.id + suffix;
+    gateway::UploadPieces upload(Views(), /*helpers=*/0);
+    return store.Create(j, upload);
+  };
+  ASSERT_TRUE(create("-a").ok());
+  Status refused = create("-b");
+  EXPECT_EQ(refused.code(), ErrorCode::kStorageLimitExceeded);
+  EXPECT_EQ(refused.message(),
+            gateway::StorageCeilingStatus(job_.file_bytes, job_.file_bytes,
+                                          limits.free_bytes, "free")
+                .message());
+  EXPECT_NE(refused.message().find("free plan's storage ceiling of 1.2 MB"), std::string::npos)
+      << refused.message();
+  // dqctl moves the account to pro: a second upload fits, a third does not.
+  ASSERT_TRUE(redis_->Command({"HSET", AccountKey(job_.account_id, "plan"), "plan", "pro"}).ok());
+  ASSERT_TRUE(create("-b").ok());
+  Status third = create("-c");
+  EXPECT_EQ(third.code(), ErrorCode::kStorageLimitExceeded);
+  EXPECT_NE(third.message().find("pro plan's storage ceiling"), std::string::npos)
+      << third.message();
+}
+
 // A reservation whose gateway died before storing anything is dropped once its mark expires;
 // an expired job's entry is dropped too.
 TEST_F(RedisJobStoreTest, ReservationsOfNothingStoredAreDroppedWhenTheirMarkExpires) {

@@ -282,6 +282,20 @@ TEST_F(GatewayTest, StoreOutageIs503WithRateHeadersStill) {
   EXPECT_EQ(*upload.FindHeader("X-RateLimit-Limit"), "10");
 }
 
+// Reads go on uncounted when the rate-limit counter cannot be written (a full Redis); writes are
+// refused with 503 and Retry-After.
+TEST_F(GatewayTest, ReadsPassUncountedWhileTheLimiterCannotCount) {
+  limiter_.SetUnavailable(true);
+  HttpResponse usage = Call("GET", "/v1/usage", pro_key_);
+  EXPECT_EQ(usage.status, 200) << usage.body;
+  EXPECT_EQ(*usage.FindHeader("X-RateLimit-Limit"), "60");
+  EXPECT_EQ(*usage.FindHeader("X-RateLimit-Remaining"), "0");
+  HttpResponse write = Call("POST", "/v1/validate", pro_key_, kBody);
+  EXPECT_EQ(write.status, 503);
+  EXPECT_EQ(*write.FindHeader("Retry-After"), "1");
+  EXPECT_EQ(quota_.used(pro_.id), 0);
+}
+
 TEST(QuotaRenewalTest, SecondsUntilNextMonthIsUtcCalendarBased) {
   using namespace std::chrono;
   // 2026-11-30T23:59:59Z -> 1 s; 2026-12-31T00:00:00Z -> 1 day; 2028-02-01 -> 29 days (leap).

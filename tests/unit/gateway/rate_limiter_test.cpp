@@ -62,5 +62,33 @@ TEST_F(LimiterTest, PeekDoesNotCount) {
   EXPECT_EQ(limiter.Peek("acct_a", RateClass::kGeneral)->remaining, 59);
 }
 
+// A full Redis must not lock users out of their data: reads and deletes go on uncounted when the
+// counter cannot be written; anything that creates data does not.
+TEST(PassesUncountedTest, ReadsAndDeletesOnly) {
+  for (const char* m : {"GET", "HEAD", "DELETE"}) EXPECT_TRUE(PassesUncounted(m)) << m;
+  for (const char* m : {"POST", "PUT", "PATCH", "OPTIONS", "get", ""}) {
+    EXPECT_FALSE(PassesUncounted(m)) << m;
+  }
+}
+
+TEST_F(LimiterTest, AcquireOrPassLetsReadsAndDeletesThroughUncountedWhenTheLimiterIsDown) {
+  limiter.SetUnavailable(true);
+  for (const char* m : {"GET", "DELETE"}) {
+    auto d = AcquireOrPass(limiter, "acct_a", RateClass::kGeneral, m, "req-1");
+    ASSERT_TRUE(d.ok()) << m;
+    EXPECT_TRUE(d->allowed);
+    EXPECT_EQ(d->limit, 60);
+    EXPECT_EQ(d->remaining, 0);  // nothing promised
+    EXPECT_EQ(d->reset_unix, 1'800'000'060);  // the window's end
+  }
+  auto post = AcquireOrPass(limiter, "acct_a", RateClass::kUpload, "POST", "req-2");
+  ASSERT_FALSE(post.ok());
+  EXPECT_EQ(post.status().code(), ErrorCode::kUnavailable);
+  // Up again: counted as before, and the passes above used no budget.
+  limiter.SetUnavailable(false);
+  auto d = AcquireOrPass(limiter, "acct_a", RateClass::kGeneral, "GET", "req-3");
+  EXPECT_EQ(d->remaining, 59);
+}
+
 }  // namespace
 }  // namespace dq::gateway

@@ -113,6 +113,21 @@ class RedisScript {
   std::string sha1_;
 };
 
+// What a caller (and so a user) reads when Redis cannot take a command. Redis's own text (it names
+// servers, scripts and internals) is logged instead, at most one line a second.
+// - Redis is full (maxmemory reached under noeviction: an OOM reply): writes are refused, reads
+//   and deletes still work.
+inline constexpr std::string_view kRedisFullMessage =
+    "dq cannot save new data right now because its database is full; your jobs can still be "
+    "listed, read and deleted. Retry in a few minutes, and tell the service's operator if it "
+    "lasts.";
+// - anything else (unreachable, timed out, loading, a failover under way...).
+inline constexpr std::string_view kRedisDownMessage =
+    "dq's database is not reachable right now; retry in a few seconds.";
+// True for Redis's reply to a write it refuses because maxmemory is reached ("OOM command not
+// allowed when used memory > 'maxmemory'", also as a script's error).
+bool IsRedisFull(std::string_view error);
+
 class RedisClient {
  public:
   explicit RedisClient(RedisOptions options);
@@ -122,8 +137,9 @@ class RedisClient {
 
   // Runs one command, routed by its first key (RoutingKey, redis_slots.h). Errors: kUnavailable
   // when Redis cannot be reached or times out, or answers that it cannot take the command now
-  // (LOADING, READONLY, MASTERDOWN, TRYAGAIN, CLUSTERDOWN, NOREPLICAS, OOM, BUSY); kInternal for
-  // any other error reply (WRONGTYPE and the like are bugs, not traffic).
+  // (LOADING, READONLY, MASTERDOWN, TRYAGAIN, CLUSTERDOWN, NOREPLICAS, OOM, BUSY), with
+  // kRedisFullMessage (OOM) or kRedisDownMessage; kInternal for any other error reply (WRONGTYPE
+  // and the like are bugs, not traffic), with Redis's text.
   Result<RedisReply> Command(const std::vector<std::string>& argv);
   // The same, routed by `route` (a key of the slot the command belongs to).
   Result<RedisReply> CommandOn(std::string_view route, const std::vector<std::string>& argv);
@@ -154,6 +170,10 @@ class RedisClient {
 
   // True when PING answers (the master, in sentinel mode; every slot's node, in cluster mode).
   bool Ping();
+  // True when Redis would take a write now; false while it refuses writes (maxmemory reached
+  // under noeviction, a replica, failed persistence: MISCONF) or cannot be reached. Writes
+  // nothing. In cluster mode it asks one node. A Redis older than 7 answers true while reachable.
+  bool AcceptsWrites();
 
   const RedisOptions& options() const { return options_; }
 
