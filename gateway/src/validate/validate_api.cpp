@@ -1,6 +1,8 @@
 #include "validate/validate_api.h"
 
+#include <cctype>
 #include <memory>
+#include <string_view>
 
 #include <google/protobuf/arena.h>
 
@@ -10,11 +12,36 @@
 #include "validate/validate_request.h"
 
 namespace dq::gateway {
+namespace {
+
+// "identity" (or nothing but spaces), in any case: the body as it is.
+bool IsIdentityCoding(std::string_view coding) {
+  while (!coding.empty() && (coding.front() == ' ' || coding.front() == '\t')) coding.remove_prefix(1);
+  while (!coding.empty() && (coding.back() == ' ' || coding.back() == '\t')) coding.remove_suffix(1);
+  if (coding.empty()) return true;
+  if (coding.size() != 8) return false;
+  for (size_t i = 0; i < 8; ++i) {
+    if (std::tolower(static_cast<unsigned char>(coding[i])) != "identity"[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 HttpResponse ValidateApi::Post(const HttpRequest& request, const Principal& principal) {
   if (!IsJsonContentType(request)) {
     return ErrorResponse(Status(ErrorCode::kUnsupportedMediaType,
                                 "POST /v1/validate takes Content-Type: application/json."));
+  }
+  // A body coding the call would not undo is refused, not read as if it were plain JSON.
+  if (const std::string* coding = request.Header("content-encoding");
+      coding != nullptr && !IsIdentityCoding(*coding)) {
+    return ErrorResponse(Status(
+        ErrorCode::kUnsupportedMediaType,
+        "POST /v1/validate takes an uncompressed JSON body; Content-Encoding: " +
+            coding->substr(0, 40) +
+            " is not undone here. Send the body uncompressed, or upload the file to POST "
+            "/v1/jobs, which reads gzip."));
   }
   if (request.body.size() > limits_.max_body_bytes) {
     return ErrorResponse(Status(ErrorCode::kPayloadTooLarge,

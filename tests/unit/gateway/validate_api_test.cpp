@@ -33,13 +33,15 @@ class ValidateApiTest : public ::testing::Test {
     principal_.account.plan = Plan::kPro;
   }
 
-  HttpResponse Post(std::string body, std::string content_type = "application/json") {
+  HttpResponse Post(std::string body, std::string content_type = "application/json",
+                    std::string content_encoding = "") {
     HttpRequest r;
     r.method = "POST";
     r.path = "/v1/validate";
     r.body = std::move(body);
     r.request_id = "req-1";
     if (!content_type.empty()) r.headers["content-type"] = content_type;
+    if (!content_encoding.empty()) r.headers["content-encoding"] = content_encoding;
     return api_.Post(r, principal_);
   }
 
@@ -70,6 +72,20 @@ TEST_F(ValidateApiTest, RefusesBeforeReservingAnything) {
   EXPECT_EQ(ErrorOf(bad), "invalid_request");
   EXPECT_EQ(validator_.calls(), 0);
   EXPECT_EQ(quota_.used("acct_1"), 0);
+}
+
+// A Content-Encoding the call does not undo is refused, never read as plain JSON (a gzip header
+// on a plain body used to pass); "identity" is the body as it is.
+TEST_F(ValidateApiTest, ABodyCodingItDoesNotUndoIs415) {
+  for (const char* coding : {"gzip", "bogus", "br, identity"}) {
+    HttpResponse r = Post(kTwoRecords, "application/json", coding);
+    EXPECT_EQ(r.status, 415) << coding;
+    EXPECT_EQ(ErrorOf(r), "unsupported_media_type");
+    EXPECT_NE(json::parse(r.body)["message"].get<std::string>().find(coding), std::string::npos);
+  }
+  EXPECT_EQ(validator_.calls(), 0);
+  EXPECT_EQ(quota_.used("acct_1"), 0);
+  EXPECT_EQ(Post(kTwoRecords, "application/json", " Identity ").status, 200);
 }
 
 TEST_F(ValidateApiTest, AValidatorOutageGivesTheRecordsBack) {
