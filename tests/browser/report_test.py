@@ -48,13 +48,13 @@ PLATFORMS = "search_merchant,social_catalog"
 
 
 def channels_csv():
-    lines = ["sku,title,description,price,currency,link,image_link,availability,condition,brand,gtin"]
+    lines = ["sku,title,description,price,currency,link,image_link,availability,condition,brand,mpn"]
     for i in range(12):
         title = "BEST MUG EVER!!! FREE SHIPPING" if i % 4 == 1 else f"Ceramic mug {i}"
-        description = "<p>A <b>mug</b></p>" if i % 3 == 2 else f"A ceramic mug, number {i}"
-        link = "" if i % 5 == 3 else f"https://shop.example/p/{i}"
+        description = "<p>A <b>mug</b></p>" if i % 3 == 2 else f"A ceramic mug numbered {i}"
+        link = "" if i % 5 == 3 else f"https://kireimugs.com/p/{i}"
         lines.append(f"CH-{i:03d},{title},{description},{12 + i}.00,USD,{link},"
-                     f"https://shop.example/img/{i}.jpg,in_stock,new,Kirei,")
+                     f"https://kireimugs.com/img/{i}.jpg,in stock,new,Kirei,KM-{i}")
     return "\n".join(lines) + "\n"
 
 
@@ -385,6 +385,7 @@ class ReportTest(unittest.TestCase):
         channels = job["channels"]
         self.assertEqual(list(channels), PLATFORMS.split(","))
         self.assertTrue(any(c["top_blockers"] for c in channels.values()), channels)
+        self.assertTrue(any(c["ready"] for c in channels.values()), channels)
         summary = self.console_api(f"/jobs/{job_id}/summary")
 
         def cell_text(root, channel, key):
