@@ -14,6 +14,8 @@ namespace dq::gateway {
 namespace {
 
 using report::CleanedFile;
+using report::CompareIssues;
+using report::CompareOptions;
 using report::Fixed1;
 using report::StageTimer;
 

@@ -8,7 +8,7 @@
 //                 answers' output is stored in fenced Writes of about one cleaned piece each
 //                 (issues, cleaned piece, counters, summary)
 //   3. compare    with the feed's previous done job: what is new, resolved and still open
-//                 (job_changes.h), from this attempt's issues and the previous job's stored ones
+//                 (dq/report/job_changes.h), from this attempt's issues and the previous job's stored ones
 //   3. finish     last output + state done/failed + counters + upload deleted + refund, fenced
 //   4. publish    job.complete appended (delivery id = job id), then marked published
 //   5. ack        the queue entry is done
@@ -26,13 +26,14 @@
 #include "dq/report/job_output.h"
 #include "dq/report/validator_stream.h"
 #include "event_publisher.h"
-#include "job_changes.h"
+#include "dq/report/job_changes.h"
 #include "job_queue.h"
 #include "job_store.h"
 
 namespace dq::gateway {
 
 // The job's output and its validator stream are shared with `dq check` (libs/report).
+using report::IssueKeys;
 using report::JobOutput;
 using report::JobStages;
 using report::OutputOptions;
@@ -56,7 +57,7 @@ struct RunnerOptions {
   OutputOptions output;
   // An XLSX job's cleaned workbook is stored in pieces of this size (StoreWorkbook).
   size_t workbook_piece_bytes = 1024 * 1024;
-  // The previous job's issues are read in pages of this many to compare them (job_changes.h).
+  // The previous job's issues are read in pages of this many to compare them (dq/report/job_changes.h).
   int64_t compare_page = 1000;
 };
 

@@ -1,9 +1,9 @@
-#include "job_changes.h"
+#include "dq/report/job_changes.h"
 
 #include <algorithm>
 #include <map>
 
-namespace dq::gateway {
+namespace dq::report {
 namespace {
 
 using nlohmann::json;
@@ -240,4 +240,4 @@ json CompareIssues(IssueKeys& previous, IssueKeys& current, const CompareOptions
           {"by_code", std::move(codes)}};
 }
 
-}  // namespace dq::gateway
+}  // namespace dq::report

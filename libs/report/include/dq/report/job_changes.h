@@ -1,7 +1,7 @@
 // What changed between two jobs of one feed (decisions.md, "Feeds"): the issues that are new since
 // the previous job, those resolved, and those still open, counted by code. An issue is the same
 // in both jobs when its code, its field and its item are: the item is the row's SKU, or its row
-// number when the row has none. Pure: the worker feeds it the stored issue records of both jobs.
+// number when the row has none. Pure: the gateway's worker feeds it the stored issue records of both jobs.
 //
 //   IssueKeys previous, current;
 //   for (const auto& record : previous_records) previous.Add(record);
@@ -20,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace dq::gateway {
+namespace dq::report {
 
 // The members of a stored issue record (dq/report/issue_json.h) that name it, as they are written
 // in the record (strings still JSON-escaped, without their quotes; "" for null).
@@ -79,4 +79,4 @@ class IssueKeys {
 nlohmann::json CompareIssues(IssueKeys& previous, IssueKeys& current,
                              const CompareOptions& options);
 
-}  // namespace dq::gateway
+}  // namespace dq::report

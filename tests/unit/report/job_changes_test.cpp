@@ -1,6 +1,6 @@
-// What changed between two jobs of a feed (jobs/job_changes.h): new, resolved and still open
+// What changed between two jobs of a feed (dq/report/job_changes.h): new, resolved and still open
 // issues, by code, keyed by SKU or by row; the record reader on every shape a record can take.
-#include "jobs/job_changes.h"
+#include "dq/report/job_changes.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 
 #include "dq/report/issue_json.h"
 
-namespace dq::gateway {
+namespace dq::report {
 namespace {
 
 using nlohmann::json;
@@ -185,4 +185,4 @@ TEST(CompareIssues, ComparesTwoJobsOfAHundredThousandIssuesInBoundedTime) {
 }
 
 }  // namespace
-}  // namespace dq::gateway
+}  // namespace dq::report
