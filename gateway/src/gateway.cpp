@@ -438,7 +438,7 @@ HttpResponse Gateway::Jobs(const RouteMatch& route, const HttpRequest& request,
     case RouteId::kListJobs: return jobs.List(request, principal);
     case RouteId::kPreviewJob: return jobs.Preview(request, principal);
     case RouteId::kJobLimits: return jobs.Limits(principal);
-    case RouteId::kGetJob: return jobs.Get(principal, route.params[0]);
+    case RouteId::kGetJob: return jobs.Get(request, principal, route.params[0]);
     case RouteId::kDeleteJob: return jobs.Delete(principal, route.params[0]);
     case RouteId::kJobSummary: return jobs.Summary(principal, route.params[0]);
     case RouteId::kJobCleaned: return jobs.Cleaned(request, principal, route.params[0]);

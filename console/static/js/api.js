@@ -97,7 +97,8 @@ export const api = {
   redeliver: (id) => write('POST', '/webhook/deliveries/' + encodeURIComponent(id) + '/redeliver'),
 
   jobs: (query) => request('GET', '/jobs', { query }),
-  job: (id) => request('GET', '/jobs/' + encodeURIComponent(id)),
+  // The job without its issues (issues=none): the console reads them a page at a time.
+  job: (id) => request('GET', '/jobs/' + encodeURIComponent(id), { query: { issues: 'none' } }),
   summary: (id) => request('GET', '/jobs/' + encodeURIComponent(id) + '/summary'),
   // issues(id, {limit, cursor, code, field, severity, sku}), or issues(id, offset, limit).
   issues: (id, query, limit) => request('GET', '/jobs/' + encodeURIComponent(id) + '/issues',
@@ -113,7 +114,8 @@ export const api = {
   // Plain links for downloads: the browser fetches them with the session cookie.
   cleanedUrl: (id) => BASE + '/jobs/' + encodeURIComponent(id) + '/cleaned',
   issuesCsvUrl: (id, filters = {}) => {
-    const q = new URLSearchParams({ format: 'csv' });
+    // limit=all: every matching issue, however many (docs/api.md).
+    const q = new URLSearchParams({ format: 'csv', limit: 'all' });
     for (const [k, v] of Object.entries(filters)) if (v) q.set(k, v);
     return BASE + '/jobs/' + encodeURIComponent(id) + '/issues?' + q;
   },

@@ -75,6 +75,55 @@ function renderHeader(job) {
     if (done) a.removeAttribute('aria-disabled'); else a.setAttribute('aria-disabled', 'true');
   }
   updateCsvLink();
+  renderChannels(job);
+}
+
+// Channel readiness (a job with platform templates, once done): channels as columns, with their
+// ready and blocked rows, score and top blockers, each a link to the affected items of its code
+// (the report's own filter link). Below 768 px the same, one card per channel (console.css).
+function blockerLink(code, rows, channel) {
+  const target = { code, field: '', severity: '', sku: '' };
+  const a = el('a', { href: reportUrl(target, '#issues-title'), 'data-filter-code': code, 'data-channel': channel },
+    `${titleOf(code)}`);
+  a.addEventListener('click', (e) => {
+    e.preventDefault();
+    applyFilters(target, true);
+  });
+  return el('li', {}, a, el('span', { class: 'small text-body-secondary' }, ` (${code}) · ${formatNumber(rows)} ${rows === 1 ? 'row' : 'rows'}`));
+}
+
+function blockerList(c, channel) {
+  const top = c.top_blockers || [];
+  return top.length ? el('ul', { class: 'blockers' }, top.map((b) => blockerLink(b.code, b.rows, channel)))
+    : el('span', { class: 'text-body-secondary' }, 'Nothing blocks a row.');
+}
+
+function renderChannels(job) {
+  const section = $('#channels');
+  const entries = job.platform && job.channels && typeof job.channels === 'object' ? Object.entries(job.channels) : [];
+  section.hidden = !entries.length;
+  if (!entries.length) return;
+  const first = entries[0][0];
+  $('#channels-note').textContent = entries.length > 1
+    ? `Rows ready to go live on each channel, and what blocks the rest. The health score above is ${first}'s.`
+    : 'Rows ready to go live on this channel, and what blocks the rest.';
+  const lines = [
+    ['Ready rows', (c) => formatNumber(c.ready), 'ready'],
+    ['Blocked rows', (c) => formatNumber(c.blocked), 'blocked'],
+    ['Score', (c) => String(c.score), 'score'],
+    ['Top blockers', (c, name) => blockerList(c, name), 'blockers'],
+  ];
+  $('#channels-head').replaceChildren(el('tr', {}, el('td', {}),
+    ...entries.map(([name]) => el('th', { scope: 'col', 'data-channel': name }, name))));
+  $('#channels-body').replaceChildren(...lines.map(([label, value, key]) => el('tr', {},
+    el('th', { scope: 'row' }, label),
+    ...entries.map(([name, c]) => el('td', { 'data-channel': name, 'data-key': key }, value(c, name))))));
+  $('#channels-cards').replaceChildren(...entries.map(([name, c]) => el('article', { class: 'card', 'data-channel': name },
+    el('div', { class: 'card-body' },
+      el('h3', { class: 'h6 card-title' }, name),
+      el('dl', { class: 'row mb-0' }, lines.map(([label, value, key]) => [
+        el('dt', { class: 'col-6 fw-normal text-body-secondary' }, label),
+        el('dd', { class: key === 'blockers' ? 'col-12' : 'col-6 fw-semibold', 'data-key': key }, value(c, name))]))))));
 }
 
 // The CSV download takes the filters shown.

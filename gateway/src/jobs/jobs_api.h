@@ -8,6 +8,7 @@
 #include "../limits/quota.h"
 #include "dq/common/clock.h"
 #include "dq/ingest/row_writer.h"
+#include "dq/report/issue_query.h"
 #include "job_queue.h"
 #include "job_store.h"
 
@@ -60,6 +61,9 @@ class JobsApi {
   HttpResponse List(const HttpRequest& request, const Principal& principal);
   // GET /v1/jobs/:id, with every stored issue, streamed page by page.
   HttpResponse Get(const Principal& principal, const std::string& id);
+  // GET /v1/jobs/:id[?issues=all|none]: issues=none answers the detail without `issues`, a light
+  // read for a page's header (docs/api.md).
+  HttpResponse Get(const HttpRequest& request, const Principal& principal, const std::string& id);
   // GET /v1/jobs/:id/summary
   HttpResponse Summary(const Principal& principal, const std::string& id);
   // DELETE /v1/jobs/:id: 204; a queued or running job is cancelled and sends no event.
@@ -91,6 +95,7 @@ class JobsApi {
   HttpResponse Repeat(const Principal& principal, const std::string& job_id);
   // The two ways a done job keeps its cleaned file (Job::cleaned_from).
   HttpResponse CleanedFromFixes(const Job& job, ingest::FormulaCells formulas);
+  HttpResponse IssuesCsvAll(const Job& job, report::IssueQuery query);
   HttpResponse StoredCleaned(const Job& job);
 
   JobStore& store_;

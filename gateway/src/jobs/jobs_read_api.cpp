@@ -109,6 +109,18 @@ Result<Job> JobsApi::Find(const Principal& principal, const std::string& id) {
   return std::move(**job);
 }
 
+HttpResponse JobsApi::Get(const HttpRequest& request, const Principal& principal,
+                          const std::string& id) {
+  const std::string issues = request.Query("issues").value_or("all");
+  if (issues != "all" && issues != "none") {
+    return ErrorResponse(Invalid("issues", "must be all or none"));
+  }
+  if (issues == "all") return Get(principal, id);
+  auto job = Find(principal, id);
+  if (!job.ok()) return ErrorResponse(job.status());
+  return JsonResponse(200, DumpJson(JobDetailJson(*job)));
+}
+
 HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
   auto job = Find(principal, id);
   if (!job.ok()) return ErrorResponse(job.status());
@@ -313,10 +325,29 @@ HttpResponse JobsApi::IssuesPage(const HttpRequest& request, const Principal& pr
   if (format != "json" && format != "csv") {
     return ErrorResponse(Invalid("format", "must be json or csv"));
   }
-  auto query = report::ParseIssueQuery(request.query, 1000, 10000);
+  // limit=all: the CSV of every matching issue, streamed (IssuesCsvAll). The JSON form pages.
+  auto params = request.query;
+  bool all = false;
+  for (auto it = params.begin(); it != params.end();) {
+    if (it->first == "limit" && it->second == "all") {
+      all = true;
+      it = params.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  if (all && format != "csv") {
+    return ErrorResponse(Invalid("limit", "all is only for format=csv; the JSON form pages with "
+                                          "next_cursor, at most 10000 issues a page"));
+  }
+  auto query = report::ParseIssueQuery(params, 1000, 10000);
   if (!query.ok()) return ErrorResponse(query.status());
+  if (all && query->cursor) {
+    return ErrorResponse(Invalid("cursor", "limit=all starts at the first issue (or at offset)"));
+  }
   auto job = Find(principal, id);
   if (!job.ok()) return ErrorResponse(job.status());
+  if (all) return IssuesCsvAll(*job, *query);
   const Job& found = *job;
   auto page = report::CollectIssues(
       *query, found.issues,
@@ -339,6 +370,64 @@ HttpResponse JobsApi::IssuesPage(const HttpRequest& request, const Principal& pr
   for (const auto& text : page->issues) report::AppendIssueCsvRow(r.body, text);
   r.SetHeader("X-Total-Count", std::to_string(job->issues));
   if (page->next) r.SetHeader("X-Next-Cursor", report::EncodeCursor(*page->next));
+  return r;
+}
+
+// Every issue matching `query` as CSV (GET /v1/jobs/:id/issues?format=csv&limit=all): the
+// first page is read before answering, so a store that is down is a proper error; then a page of
+// matches at a time is read and written while the answer is sent, so memory is one page, whatever
+// the job's size. A job deleted meanwhile cuts the answer off rather than ending it short.
+HttpResponse JobsApi::IssuesCsvAll(const Job& job, report::IssueQuery query) {
+  struct Scan {
+    JobStore* store = nullptr;
+    Job job;
+    report::IssueQuery query;
+    int64_t batch = 0;
+    bool done = false;
+  };
+  auto scan = std::make_shared<Scan>();
+  scan->store = &store_;
+  scan->job = job;
+  scan->query = std::move(query);
+  scan->query.limit = std::max<int64_t>(1, options_.issues_page);
+  scan->batch = std::max<int64_t>(1, options_.issues_page);
+  // Writes the next page of matches to `out`; false once the scan is over.
+  auto next_page = [](Scan& s, std::string* out) -> Result<bool> {
+    Scan* raw = &s;
+    auto page = report::CollectIssues(
+        s.query, s.job.issues,
+        [raw](int64_t offset, int64_t count) { return raw->store->Issues(raw->job, offset, count); },
+        s.batch);
+    if (!page.ok()) return page.status();
+    for (const auto& text : page->issues) report::AppendIssueCsvRow(*out, text);
+    if (!page->next) return false;
+    s.query.offset = 0;  // the offset was spent on the first page; the cursor goes on from here
+    s.query.cursor = page->next;
+    return true;
+  };
+  HttpResponse r;
+  r.content_type = "text/csv; charset=utf-8";
+  r.body = report::IssuesCsvHeader();
+  auto more = next_page(*scan, &r.body);
+  if (!more.ok()) return ErrorResponse(more.status());
+  r.SetHeader("X-Total-Count", std::to_string(job.issues));
+  if (!*more) {
+    if (Status s = StillThere(store_, job); !s.ok()) return ErrorResponse(s);
+    return r;
+  }
+  r.body_producer = [scan, next_page](std::string* out) {
+    if (scan->done) return BodyStep::kEnd;
+    auto again = next_page(*scan, out);
+    Status s = !again.ok() ? again.status() : *again ? Status::Ok() : StillThere(*scan->store, scan->job);
+    if (!s.ok()) {  // too late for an error status: the download is cut off
+      log::Error("issues CSV cut off", {{"job_id", scan->job.id}, {"error", s.message()}});
+      scan->done = true;
+      return BodyStep::kFailed;
+    }
+    if (*again) return BodyStep::kMore;
+    scan->done = true;
+    return BodyStep::kEnd;
+  };
   return r;
 }
 
