@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -55,7 +56,9 @@ class InMemoryQuotaService final : public gateway::QuotaService {
   std::map<std::string, int64_t> used_;
 };
 
-// Answers with whatever `respond` returns; counts calls.
+// Answers with whatever `respond` returns; counts calls. Thread-safe: the validate pool calls it
+// from several threads at once (the responder runs outside the lock, so one hung call does not
+// hold the others).
 class FakeValidatorClient final : public gateway::ValidatorClient {
  public:
   using Responder = std::function<Result<validator::v1::ValidateResponse>(
@@ -63,22 +66,33 @@ class FakeValidatorClient final : public gateway::ValidatorClient {
   explicit FakeValidatorClient(Responder respond) : respond_(std::move(respond)) {}
   Status Validate(const validator::v1::ValidateRequest& request,
                   validator::v1::ValidateResponse* response) override {
-    ++calls_;
-    last_ = request;
+    {
+      std::lock_guard lock(mu_);
+      ++calls_;
+      last_ = request;
+    }
     auto answer = respond_(request);
     if (!answer.ok()) return answer.status();
     response->CopyFrom(*answer);  // the caller's message may live on an arena
     return Status::Ok();
   }
-  bool Healthy() override { return healthy_; }
-  void SetHealthy(bool h) { healthy_ = h; }
-  int calls() const { return calls_; }
-  const validator::v1::ValidateRequest& last() const { return last_; }
+  bool Healthy() override { return healthy_.load(); }
+  void SetHealthy(bool h) { healthy_.store(h); }
+  int calls() const {
+    std::lock_guard lock(mu_);
+    return calls_;
+  }
+  // The last request; read it once the calls are over.
+  validator::v1::ValidateRequest last() const {
+    std::lock_guard lock(mu_);
+    return last_;
+  }
 
  private:
   Responder respond_;
+  mutable std::mutex mu_;
   int calls_ = 0;
-  bool healthy_ = true;
+  std::atomic<bool> healthy_{true};
   validator::v1::ValidateRequest last_;
 };
 
