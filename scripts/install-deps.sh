@@ -31,8 +31,9 @@ packages=(
   # rule data: phone numbers (libphonenumber, and RE2 for the engine's phone fast path), ISO
   # country and currency lists, UUIDs
   libphonenumber-dev libre2-dev iso-codes uuid-dev
-  # passwords, IDNA (libidn2 + libunistring), CLI parsing; simdjson (the /v1/validate reader)
-  libargon2-dev libidn2-dev libunistring-dev libcli11-dev libsimdjson-dev
+  # passwords (argon2; john-data's list of common passwords, embedded at build time), IDNA
+  # (libidn2 + libunistring), CLI parsing; simdjson (the /v1/validate reader)
+  libargon2-dev john-data libidn2-dev libunistring-dev libcli11-dev libsimdjson-dev
   # upload formats: XLSX (zip + XML), gzip, encoding detection; zstd (job pieces in Redis)
   libzip-dev libexpat1-dev zlib1g-dev libuchardet-dev libzstd-dev
   # the console's browser libraries, copied into the image; nothing comes from a CDN

@@ -7,7 +7,8 @@
 
 #include "dq/common/ascii.h"
 
-extern const std::string_view kCommonPasswordsText;  // generated from data/common-passwords.txt
+// Generated from john-data's password.lst (gateway/CMakeLists.txt, DQ_COMMON_PASSWORDS_FILE).
+extern const std::string_view kCommonPasswordsText;
 
 namespace dq::gateway {
 namespace {
@@ -21,7 +22,9 @@ const std::vector<std::string>& List() {
       const size_t nl = text.find('\n');
       std::string_view line = text.substr(0, nl);
       text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-      if (!line.empty()) out.push_back(ascii::Lower(line));
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      // "#!comment: ..." lines are the file's own notes (John the Ripper's wordlist format).
+      if (!line.empty() && !line.starts_with("#!comment")) out.push_back(ascii::Lower(line));
     }
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -1,8 +1,8 @@
 // Which passwords sign-up refuses, besides their length (credentials.h): a password on the list
-// of the 100,000 most used ones (gateway/data/common-passwords.txt: the NCSC's list from SecLists,
-// MIT; its README says where from), compared without case, also once the digits and symbols it
-// ends with are taken off ("password1234" is "password"); and a password equal to the e-mail
-// address or to its part before the "@". Pure; the list is read once, on first use, from the
+// of the most used ones (Openwall's 3,546 common passwords, public domain, as Debian's john-data
+// installs it at /usr/share/john/password.lst; gateway/data/README.md), compared without case,
+// also once the digits and symbols it ends with are taken off ("password1234" is "password");
+// and a password equal to the e-mail address or to its part before the "@". Pure; the list is read once, on first use, from the
 // copy the build embeds. Thread-safe.
 #pragma once
 
