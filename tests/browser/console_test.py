@@ -14,10 +14,8 @@ import io
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import unittest
 from html.parser import HTMLParser
 
@@ -26,7 +24,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from harness import Browser, Stack, WebhookReceiver, wait_for
+from harness import Journey, WebhookReceiver, wait_for
 
 ARGS = None
 PAGES = ["login", "signup", "overview", "integrations", "webhooks", "upload", "jobs", "job"]
@@ -60,28 +58,16 @@ class InlineFinder(HTMLParser):
                 self.problems.append(f"{name}={value} loads from elsewhere")
 
 
-class ConsoleTest(unittest.TestCase):
+class ConsoleTest(Journey):
     """One merchant, start to end. The steps run in order and share the browser."""
+
+    work_prefix = "dq-console-test-"
 
     @classmethod
     def setUpClass(cls):
-        cls.work = tempfile.mkdtemp(prefix="dq-console-test-")
-        cls.artifacts = ARGS.artifacts
-        os.makedirs(cls.artifacts, exist_ok=True)
-        cls.stack = Stack({"gateway": ARGS.gateway, "validator": ARGS.validator,
-                           "notifier": ARGS.notifier, "dqctl": ARGS.dqctl}, ARGS.source, cls.work)
-        try:
-            cls.stack.start()
-        except BaseException:
-            print(cls.stack.logs(), file=sys.stderr)
-            cls.stack.stop()
-            raise
-        cls.base = cls.stack.base_url
+        super().setUpClass()
         cls.receiver = WebhookReceiver()
-        axe = os.path.join(ARGS.source, "scripts", "node_modules", "axe-core", "axe.min.js")
-        if not os.path.exists(axe):
-            raise AssertionError(f"{axe} is missing: run scripts/install-deps.sh --node")
-        cls.browser = Browser(cls.work, axe)
+        cls.stop_at_teardown.append(cls.receiver.stop)
         cls.email = "merchant@example.com"
         cls.state = {}
         cls.a11y = {}
@@ -95,37 +81,12 @@ class ConsoleTest(unittest.TestCase):
             "job_summary": probe("GET", "/console/api/jobs/00000000-0000-4000-8000-000000000000/summary") == 401,
         }
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.quit()
-        cls.receiver.stop()
-        cls.stack.stop()
-        shutil.rmtree(cls.work, ignore_errors=True)
-
-    def run(self, result=None):
-        # Later steps need the earlier ones: stop at the first failure.
-        if result is not None and (result.failures or result.errors):
-            result.startTest(self)
-            result.addSkip(self, "an earlier step failed")
-            result.stopTest(self)
-            return result
-        return super().run(result)
-
     def setUp(self):
         step = int(self._testMethodName.split("_")[1])
         if step >= 2 and not self.features["console_api"]:
             self.skipTest("this build has no console JSON API (/console/api/)")
         if step == 9 and not self.features["job_delete"]:
             self.skipTest("this build has no DELETE /v1/jobs/{id}")
-
-    def tearDown(self):
-        outcome = self._outcome
-        failed = any(err for _, err in getattr(outcome, "errors", []) if err) or (
-            hasattr(outcome, "result") and (outcome.result.failures or outcome.result.errors))
-        if failed:
-            b = self.browser
-            b.driver.save_screenshot(os.path.join(self.artifacts, f"failure-{self._testMethodName}.png"))
-            print(f"\nat {b.driver.current_url}\n{b.visible_text()[:2000]}\n{self.stack.logs()}", file=sys.stderr)
 
     # --- helpers ------------------------------------------------------------------------------
     def check_page(self, name, allowed_api_statuses=()):
@@ -419,6 +380,7 @@ def main():
         p.add_argument("--" + name, required=name != "notifier")
     p.add_argument("--readme-screenshot")
     ARGS, rest = p.parse_known_args()
+    Journey.args = ARGS
     unittest.main(argv=[sys.argv[0], "-v", *rest])
 
 

@@ -14,6 +14,7 @@ import sys
 import tempfile
 import threading
 import time
+import unittest
 
 import requests
 from selenium import webdriver
@@ -339,3 +340,67 @@ class Browser:
         overflow = d.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
         d.set_window_size(1440, 1000)
         return overflow <= 1
+
+
+class Journey(unittest.TestCase):
+    """A merchant's journey in the real browser against a real stack: the steps run in order,
+    share the browser, and stop at the first failure (the later ones are skipped, since they
+    build on it); a failed step leaves a screenshot, the page's text and the stack's logs.
+
+    A test module sets `args` (its parsed command line: gateway, validator, notifier, dqctl,
+    source, artifacts) before unittest runs, and may set `work_prefix` and `stack_class`. Its
+    setUpClass calls this one first, then adds its own fixtures; what must stop before the
+    stack goes to `stop_at_teardown`."""
+
+    args = None
+    work_prefix = "dq-browser-test-"
+    stack_class = Stack
+
+    @classmethod
+    def setUpClass(cls):
+        a = cls.args
+        cls.work = tempfile.mkdtemp(prefix=cls.work_prefix)
+        cls.artifacts = a.artifacts
+        os.makedirs(cls.artifacts, exist_ok=True)
+        cls.stack = cls.stack_class({"gateway": a.gateway, "validator": a.validator,
+                                     "notifier": a.notifier, "dqctl": a.dqctl}, a.source, cls.work)
+        try:
+            cls.stack.start()
+        except BaseException:
+            print(cls.stack.logs(), file=sys.stderr)
+            cls.stack.stop()
+            raise
+        cls.base = cls.stack.base_url
+        cls.stop_at_teardown = []
+        axe = os.path.join(a.source, "scripts", "node_modules", "axe-core", "axe.min.js")
+        if not os.path.exists(axe):
+            cls.stack.stop()
+            raise AssertionError(f"{axe} is missing: run scripts/install-deps.sh --node")
+        cls.browser = Browser(cls.work, axe)
+        cls.state = {}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.quit()
+        for stop in reversed(cls.stop_at_teardown):
+            stop()
+        cls.stack.stop()
+        shutil.rmtree(cls.work, ignore_errors=True)
+
+    def run(self, result=None):
+        # Later steps need the earlier ones: stop at the first failure.
+        if result is not None and (result.failures or result.errors):
+            result.startTest(self)
+            result.addSkip(self, "an earlier step failed")
+            result.stopTest(self)
+            return result
+        return super().run(result)
+
+    def tearDown(self):
+        outcome = self._outcome
+        failed = any(err for _, err in getattr(outcome, "errors", []) if err) or (
+            hasattr(outcome, "result") and (outcome.result.failures or outcome.result.errors))
+        if failed:
+            b = self.browser
+            b.driver.save_screenshot(os.path.join(self.artifacts, f"failure-{self._testMethodName}.png"))
+            print(f"\nat {b.driver.current_url}\n{b.visible_text()[:2000]}\n{self.stack.logs()}", file=sys.stderr)

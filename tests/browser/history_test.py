@@ -14,14 +14,12 @@
 """
 import argparse
 import os
-import shutil
 import sys
-import tempfile
 import unittest
 
 from selenium.webdriver.common.by import By
 
-from harness import Browser, Stack
+from harness import Journey
 
 ARGS = None
 PASSWORD = "correct horse battery"
@@ -51,52 +49,10 @@ def catalogue(path, broken_prices, rows=20):
     return path
 
 
-class HistoryTest(unittest.TestCase):
+class HistoryTest(Journey):
     """One merchant on the free plan. The steps run in order and share the browser."""
+    work_prefix = "dq-history-test-"
 
-    @classmethod
-    def setUpClass(cls):
-        cls.work = tempfile.mkdtemp(prefix="dq-history-test-")
-        cls.artifacts = ARGS.artifacts
-        os.makedirs(cls.artifacts, exist_ok=True)
-        cls.stack = Stack({"gateway": ARGS.gateway, "validator": ARGS.validator,
-                           "notifier": ARGS.notifier, "dqctl": ARGS.dqctl}, ARGS.source, cls.work)
-        try:
-            cls.stack.start()
-        except BaseException:
-            print(cls.stack.logs(), file=sys.stderr)
-            cls.stack.stop()
-            raise
-        cls.base = cls.stack.base_url
-        axe = os.path.join(ARGS.source, "scripts", "node_modules", "axe-core", "axe.min.js")
-        if not os.path.exists(axe):
-            raise AssertionError(f"{axe} is missing: run scripts/install-deps.sh --node")
-        cls.browser = Browser(cls.work, axe)
-        cls.state = {}
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.quit()
-        cls.stack.stop()
-        shutil.rmtree(cls.work, ignore_errors=True)
-
-    def run(self, result=None):
-        # Later steps need the earlier ones: stop at the first failure.
-        if result is not None and (result.failures or result.errors):
-            result.startTest(self)
-            result.addSkip(self, "an earlier step failed")
-            result.stopTest(self)
-            return result
-        return super().run(result)
-
-    def tearDown(self):
-        outcome = self._outcome
-        failed = any(err for _, err in getattr(outcome, "errors", []) if err) or (
-            hasattr(outcome, "result") and (outcome.result.failures or outcome.result.errors))
-        if failed:
-            b = self.browser
-            b.driver.save_screenshot(os.path.join(self.artifacts, f"failure-{self._testMethodName}.png"))
-            print(f"\nat {b.driver.current_url}\n{b.visible_text()[:2000]}\n{self.stack.logs()}", file=sys.stderr)
 
     # --- helpers ------------------------------------------------------------------------------
     def check_page(self, name, allowed_api_statuses=()):
@@ -264,6 +220,7 @@ def main():
     for name in ("gateway", "validator", "notifier", "dqctl", "source", "artifacts"):
         p.add_argument("--" + name, required=name != "notifier")
     ARGS, rest = p.parse_known_args()
+    Journey.args = ARGS
     unittest.main(argv=[sys.argv[0], "-v", *rest])
 
 

@@ -12,16 +12,14 @@ its top blockers lead to their issues; axe-core finds no serious violation anywh
 import argparse
 import os
 import re
-import shutil
 import sys
-import tempfile
 import unittest
 from urllib.parse import parse_qs, urlparse
 
 import requests
 from selenium.webdriver.common.by import By
 
-from harness import Browser, Stack
+from harness import Journey
 
 ARGS = None
 PASSWORD = "correct horse battery"
@@ -105,54 +103,18 @@ return out;
 """
 
 
-class ReportTest(unittest.TestCase):
+class ReportTest(Journey):
     """One merchant; the steps run in order and share the browser."""
     maxDiff = None
 
+    work_prefix = "dq-report-test-"
+
     @classmethod
     def setUpClass(cls):
-        cls.work = tempfile.mkdtemp(prefix="dq-report-test-")
-        cls.artifacts = ARGS.artifacts
-        os.makedirs(cls.artifacts, exist_ok=True)
-        cls.stack = Stack({"gateway": ARGS.gateway, "validator": ARGS.validator,
-                           "notifier": ARGS.notifier, "dqctl": ARGS.dqctl}, ARGS.source, cls.work)
-        try:
-            cls.stack.start()
-        except BaseException:
-            print(cls.stack.logs(), file=sys.stderr)
-            cls.stack.stop()
-            raise
-        cls.base = cls.stack.base_url
-        axe = os.path.join(ARGS.source, "scripts", "node_modules", "axe-core", "axe.min.js")
-        if not os.path.exists(axe):
-            raise AssertionError(f"{axe} is missing: run scripts/install-deps.sh --node")
-        cls.browser = Browser(cls.work, axe)
+        super().setUpClass()
         cls.csv_path = os.path.join(cls.work, "mugs.csv")
         with open(cls.csv_path, "w", encoding="utf-8") as f:
             f.write(catalog_csv())
-        cls.state = {}
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.quit()
-        cls.stack.stop()
-        shutil.rmtree(cls.work, ignore_errors=True)
-
-    def run(self, result=None):
-        if result is not None and (result.failures or result.errors):
-            result.startTest(self)
-            result.addSkip(self, "an earlier step failed")
-            result.stopTest(self)
-            return result
-        return super().run(result)
-
-    def tearDown(self):
-        outcome = self._outcome
-        failed = hasattr(outcome, "result") and (outcome.result.failures or outcome.result.errors)
-        if failed:
-            b = self.browser
-            b.driver.save_screenshot(os.path.join(self.artifacts, f"failure-{self._testMethodName}.png"))
-            print(f"\nat {b.driver.current_url}\n{b.visible_text()[:2000]}\n{self.stack.logs()}", file=sys.stderr)
 
     # --- helpers ------------------------------------------------------------------------------
     def session(self):
@@ -453,6 +415,7 @@ def main():
     for name in ("gateway", "validator", "notifier", "dqctl", "source", "artifacts"):
         p.add_argument("--" + name, required=name != "notifier")
     ARGS, rest = p.parse_known_args()
+    Journey.args = ARGS
     unittest.main(argv=[sys.argv[0], "-v", *rest])
 
 

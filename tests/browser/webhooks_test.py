@@ -15,9 +15,7 @@ import hmac
 import http.server
 import json
 import os
-import shutil
 import sys
-import tempfile
 import threading
 import time
 import unittest
@@ -27,7 +25,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from harness import Browser, Stack, wait_for
+from harness import Journey, Stack, wait_for
 
 ARGS = None
 PASSWORD = "correct horse battery"
@@ -103,54 +101,17 @@ def standard_signature_ok(secret, req):
     return any(hmac.compare_digest(expected, s) for s in h.get("webhook-signature", "").split(" "))
 
 
-class WebhooksTest(unittest.TestCase):
+class WebhooksTest(Journey):
+    work_prefix = "dq-webhooks-test-"
+    stack_class = FastRetryStack
+
     @classmethod
     def setUpClass(cls):
-        cls.work = tempfile.mkdtemp(prefix="dq-webhooks-test-")
-        cls.artifacts = ARGS.artifacts
-        os.makedirs(cls.artifacts, exist_ok=True)
         if not ARGS.notifier or not os.path.exists(ARGS.notifier):
             raise AssertionError("this test needs dq-notifier (--notifier)")
-        cls.stack = FastRetryStack({"gateway": ARGS.gateway, "validator": ARGS.validator,
-                                    "notifier": ARGS.notifier, "dqctl": ARGS.dqctl}, ARGS.source, cls.work)
-        try:
-            cls.stack.start()
-        except BaseException:
-            print(cls.stack.logs(), file=sys.stderr)
-            cls.stack.stop()
-            raise
-        cls.base = cls.stack.base_url
+        super().setUpClass()
         cls.receiver = CountingReceiver()
-        axe = os.path.join(ARGS.source, "scripts", "node_modules", "axe-core", "axe.min.js")
-        if not os.path.exists(axe):
-            raise AssertionError(f"{axe} is missing: run scripts/install-deps.sh --node")
-        cls.browser = Browser(cls.work, axe)
-        cls.state = {}
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.quit()
-        cls.receiver.stop()
-        cls.stack.stop()
-        shutil.rmtree(cls.work, ignore_errors=True)
-
-    def run(self, result=None):
-        # The steps build on each other: stop at the first failure.
-        if result is not None and (result.failures or result.errors):
-            result.startTest(self)
-            result.addSkip(self, "an earlier step failed")
-            result.stopTest(self)
-            return result
-        return super().run(result)
-
-    def tearDown(self):
-        outcome = self._outcome
-        failed = any(err for _, err in getattr(outcome, "errors", []) if err) or (
-            hasattr(outcome, "result") and (outcome.result.failures or outcome.result.errors))
-        if failed:
-            b = self.browser
-            b.driver.save_screenshot(os.path.join(self.artifacts, f"failure-{self._testMethodName}.png"))
-            print(f"\nat {b.driver.current_url}\n{b.visible_text()[:2000]}\n{self.stack.logs()}", file=sys.stderr)
+        cls.stop_at_teardown.append(cls.receiver.stop)
 
     # --- helpers ------------------------------------------------------------------------------
     def check_page(self, name, allowed_api_statuses=()):
@@ -334,6 +295,7 @@ def main():
     for name in ("gateway", "validator", "notifier", "dqctl", "source", "artifacts"):
         p.add_argument("--" + name, required=name != "notifier")
     ARGS, rest = p.parse_known_args()
+    Journey.args = ARGS
     unittest.main(argv=[sys.argv[0], "-v", *rest])
 
 
