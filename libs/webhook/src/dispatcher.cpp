@@ -1,5 +1,6 @@
 #include "dq/webhook/dispatcher.h"
 
+#include "dq/common/crypto.h"
 #include "dq/common/log.h"
 #include "dq/common/metrics.h"
 #include "dq/common/time_format.h"
@@ -48,6 +49,7 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
   attempt.url = hook.url;
 
   HttpResult result;
+  std::string lease;  // the send lease's token while this attempt holds it
   if (auto url = ValidateWebhookUrl(hook.url, url_policy_); !url.ok()) {
     result.error = url.status().message();
   } else {
@@ -62,6 +64,29 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
       }
       Count(Outcome::kDeferred);
       return Outcome::kDeferred;
+    }
+    if (admission == Admission::kGo) {
+      // One sender per delivery (see the header): taken after the gate, given back below.
+      const std::string token = NewUuidV4();
+      auto claim = store_.BeginSend(event.delivery_id, retry_member, token, send_lease_ms_);
+      if (!claim.ok() || *claim != SendClaim::kGo) {
+        if (gate_ != nullptr) gate_->Release(event.account_id, destination);
+        if (!claim.ok()) return claim.status();
+      }
+      if (*claim == SendClaim::kSuperseded) {
+        log::Info("retry superseded by a redeliver; not sent",
+                  {{"account_id", event.account_id}, {"delivery_id", event.delivery_id}});
+        Count(Outcome::kSuperseded);
+        return Outcome::kSuperseded;
+      }
+      if (*claim == SendClaim::kBusy) {
+        if (Status s = store_.ScheduleRetry(event, start_ms + defer_ms_, retry_member); !s.ok()) {
+          return s;
+        }
+        Count(Outcome::kDeferred);
+        return Outcome::kDeferred;
+      }
+      lease = token;
     }
     if (admission == Admission::kHostOpen) {
       result.error = destination + " is not answering; attempts to it are paused until " +
@@ -140,6 +165,15 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
                                           {"delivery_id", event.delivery_id},
                                           {"error", attempt.error}});
       break;
+    }
+  }
+  if (!lease.empty()) {
+    // Best effort: a lease not given back runs out after send_lease_ms (a later attempt of the
+    // delivery waits until then); a redeliver not cancelled is one more delivery, as without it.
+    if (Status s = store_.EndSend(event.delivery_id, lease, decision.outcome == Outcome::kDelivered);
+        !s.ok()) {
+      log::Warn("send lease not given back", {{"delivery_id", event.delivery_id},
+                                              {"error", s.message()}});
     }
   }
   Count(decision.outcome);
