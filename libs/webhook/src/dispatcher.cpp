@@ -15,6 +15,33 @@ void Count(Outcome o) {
       .Inc();
 }
 
+// Holds a delivery's send lease and gives it back when the attempt's handling ends, however it
+// ends (an error storing the outcome included). Best effort: a lease not given back runs out
+// after its PX (a later attempt of the delivery waits until then); a redeliver not cancelled is
+// one more delivery, as without the lease.
+class SendLease {
+ public:
+  explicit SendLease(DeliveryStore& store, std::string_view delivery_id)
+      : store_(store), delivery_id_(delivery_id) {}
+  SendLease(const SendLease&) = delete;
+  SendLease& operator=(const SendLease&) = delete;
+  ~SendLease() {
+    if (token_.empty()) return;
+    if (Status s = store_.EndSend(delivery_id_, token_, delivered_); !s.ok()) {
+      log::Warn("send lease not given back", {{"delivery_id", delivery_id_},
+                                              {"error", s.message()}});
+    }
+  }
+  void Hold(std::string token) { token_ = std::move(token); }
+  void SetDelivered(bool delivered) { delivered_ = delivered; }
+
+ private:
+  DeliveryStore& store_;
+  std::string delivery_id_;
+  std::string token_;
+  bool delivered_ = false;
+};
+
 }  // namespace
 
 Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_member,
@@ -49,7 +76,7 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
   attempt.url = hook.url;
 
   HttpResult result;
-  std::string lease;  // the send lease's token while this attempt holds it
+  SendLease lease(store_, event.delivery_id);
   if (auto url = ValidateWebhookUrl(hook.url, url_policy_); !url.ok()) {
     result.error = url.status().message();
   } else {
@@ -86,7 +113,7 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
         Count(Outcome::kDeferred);
         return Outcome::kDeferred;
       }
-      lease = token;
+      lease.Hold(token);
     }
     if (admission == Admission::kHostOpen) {
       result.error = destination + " is not answering; attempts to it are paused until " +
@@ -113,6 +140,7 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
   const auto now = clock_.Now();
   const int64_t now_ms = UnixMillis(now);
   const Decision decision = Decide(event, result, policy_, now_ms);
+  lease.SetDelivered(decision.outcome == Outcome::kDelivered);
 
   attempt.time = FormatIso8601Millis(now);
   attempt.http_status = result.status;
@@ -133,6 +161,7 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
     case Outcome::kSkipped:
     case Outcome::kFailed:
     case Outcome::kDeferred:
+    case Outcome::kSuperseded:  // not a decision: kept for the compiler's exhaustiveness check
       if (!retry_member.empty()) {
         if (Status s = store_.RemoveRetry(retry_member); !s.ok()) return s;
       }
@@ -165,15 +194,6 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
                                           {"delivery_id", event.delivery_id},
                                           {"error", attempt.error}});
       break;
-    }
-  }
-  if (!lease.empty()) {
-    // Best effort: a lease not given back runs out after send_lease_ms (a later attempt of the
-    // delivery waits until then); a redeliver not cancelled is one more delivery, as without it.
-    if (Status s = store_.EndSend(event.delivery_id, lease, decision.outcome == Outcome::kDelivered);
-        !s.ok()) {
-      log::Warn("send lease not given back", {{"delivery_id", event.delivery_id},
-                                              {"error", s.message()}});
     }
   }
   Count(decision.outcome);
