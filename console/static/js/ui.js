@@ -123,6 +123,21 @@ export function run(start) {
   });
 }
 
+// The platform templates in the service's order (`platform=all` lists them so).
+export const PLATFORM_TEMPLATES = ['marketplace1_tw', 'marketplace2', 'marketplace3', 'search_merchant',
+  'social_catalog', 'marketplace1_cross', 'marketplace4', 'marketplace5'];
+
+// A job's channels ([name, readiness] pairs) in the order its `platform` lists them: the first is
+// the one whose score is the job's health score. (The `channels` object itself comes with its keys
+// in alphabetical order.)
+export function channelEntries(job) {
+  const channels = job && job.channels && typeof job.channels === 'object' ? job.channels : {};
+  const listed = String(job && job.platform || '').trim() === 'all' ? PLATFORM_TEMPLATES
+    : String(job && job.platform || '').split(',').map((p) => p.trim()).filter(Boolean);
+  const order = [...listed.filter((p) => p in channels), ...Object.keys(channels).filter((p) => !listed.includes(p))];
+  return order.map((p) => [p, channels[p]]);
+}
+
 // One row of a job list: file (a link to its report), feed (a link to its uploads), status, rows,
 // score, upload time; two uploads of the same file differ in feed, time, score or rows.
 // data-label: the column's name, shown beside each value when the rows are cards (.jobs-table

@@ -6,15 +6,14 @@
 // A job with channels ends with each channel's readiness.
 import { api } from './api.js';
 import { formatDay, formatMegabytes } from './dates.js';
-import { $, clearMessages, el, formatNumber, run, showError, showNotice, startPrivatePage, statusBadge } from './ui.js';
+import { $, channelEntries, clearMessages, el, formatNumber, PLATFORM_TEMPLATES, run, showError, showNotice, startPrivatePage, statusBadge } from './ui.js';
 
 // The specification's standard field names, check types and platform templates (identifiers).
 const FIELDS = ['sku', 'title', 'description', 'price', 'compare_at_price', 'cost_price', 'currency',
   'availability', 'image_url', 'brand', 'category', 'gtin', 'weight', 'hs_code', 'country_of_origin',
   'vat_number', 'email', 'phone', 'country', 'stock_qty', 'reorder_point', 'expiry_date', 'warehouse_id'];
 const CHECK_TYPES = ['product', 'price', 'shipping', 'customer', 'inventory'];
-const PLATFORMS = ['marketplace1_tw', 'marketplace2', 'marketplace3', 'search_merchant', 'social_catalog',
-  'marketplace1_cross', 'marketplace4', 'marketplace5'];
+const PLATFORMS = PLATFORM_TEMPLATES;
 
 let file = null;
 let preview = null;
@@ -75,21 +74,27 @@ function chosenPlatforms() {
 
 // After a job with channels: per channel its ready and blocked rows, score and top blockers, each
 // blocker a link to its affected items in the report (as the report's own matrix does).
-function renderReadiness(job) {
+async function renderReadiness(job) {
   const section = $('#readiness');
-  const entries = job.status === 'done' && job.channels && typeof job.channels === 'object' ? Object.entries(job.channels) : [];
+  const entries = job.status === 'done' ? channelEntries(job) : [];
   section.hidden = !entries.length;
   if (!entries.length) return;
   $('#readiness-note').textContent = entries.length > 1
     ? `Rows ready to go live on each channel, and what blocks the rest. The health score is ${entries[0][0]}'s.`
     : 'Rows ready to go live on this channel, and what blocks the rest.';
   const report = (code) => `/console/job?${new URLSearchParams({ id: job.id, code })}#issues-title`;
+  // Blockers by their titles, as the report names them (the code itself beside; the code alone
+  // when the catalogue cannot be read).
+  let titles = new Map();
+  try {
+    titles = new Map(((await api.issueCodes()).issue_codes || []).map((c) => [c.code, c.title]));
+  } catch { /* the codes say it too */ }
   $('#readiness-cards').replaceChildren(...entries.map(([name, c]) => {
     const top = c.top_blockers || [];
     const blockers = top.length
       ? el('ul', { class: 'blockers' }, top.map((b) => el('li', {},
-        el('a', { href: report(b.code), 'data-filter-code': b.code, 'data-channel': name }, b.code),
-        el('span', { class: 'small text-body-secondary' }, ` · ${rowsWord(b.rows)}`))))
+        el('a', { href: report(b.code), 'data-filter-code': b.code, 'data-channel': name }, titles.get(b.code) || b.code),
+        el('span', { class: 'small text-body-secondary' }, ` (${b.code}) · ${rowsWord(b.rows)}`))))
       : el('span', { class: 'text-body-secondary' }, 'Nothing blocks a row.');
     return el('article', { class: 'card', 'data-channel': name }, el('div', { class: 'card-body' },
       el('h4', { class: 'h6 card-title' }, name),
@@ -207,7 +212,7 @@ async function follow(job) {
   $('#progress-fill').classList.remove('progress-bar-animated', 'progress-bar-striped');
   if (job.status === 'failed') $('#progress-fill').classList.add('bg-danger');
   else $('#progress-fill').classList.add('bg-success');
-  renderReadiness(job);
+  await renderReadiness(job);
   link.focus();
 }
 
