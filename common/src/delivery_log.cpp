@@ -20,6 +20,10 @@ std::string DeliveriesKey(std::string_view account) {
   return AccountKey(account, "webhook:deliveries");
 }
 std::string DeadKey(std::string_view account) { return AccountKey(account, "webhook:dead"); }
+// A delivery's send lease; the hash tag puts it in the retry set's cluster slot.
+std::string SendLeaseKey(std::string_view delivery_id) {
+  return std::string(kSendLeasePrefix) + std::string(delivery_id);
+}
 
 Status FirstError(const Result<std::vector<RedisReply>>& replies) {
   if (!replies.ok()) return replies.status();
@@ -228,7 +232,7 @@ Result<SendClaim> RedisDeliveryLog::BeginSend(std::string_view delivery_id,
                                               std::string_view retry_member,
                                               std::string_view token, int64_t lease_ms) {
   auto r = redis_.Eval(BeginSendScript(),
-                       {std::string(kRetryKey), std::string(kSendLeasePrefix) + std::string(delivery_id)},
+                       {std::string(kRetryKey), SendLeaseKey(delivery_id)},
                        {std::string(retry_member), std::string(token), std::to_string(lease_ms)});
   if (!r.ok()) return r.status();
   if (r->is_error()) return Status(ErrorCode::kUnavailable, "redis: " + r->str);
@@ -240,8 +244,8 @@ Result<SendClaim> RedisDeliveryLog::BeginSend(std::string_view delivery_id,
 Status RedisDeliveryLog::EndSend(std::string_view delivery_id, std::string_view token,
                                  bool delivered) {
   auto r = redis_.Eval(EndSendScript(),
-                       {std::string(kSendLeasePrefix) + std::string(delivery_id),
-                        std::string(kRetryKey), std::string(kRetryIndexKey)},
+                       {SendLeaseKey(delivery_id), std::string(kRetryKey),
+                        std::string(kRetryIndexKey)},
                        {std::string(token), delivered ? "1" : "0", std::string(delivery_id)});
   if (!r.ok()) return r.status();
   if (r->is_error()) return Status(ErrorCode::kUnavailable, "redis: " + r->str);
