@@ -223,8 +223,10 @@ class Console33Test(Journey):
         revoke.click()
         b.button("Revoke key").click()
         b.alert_text("key-message", contains="is revoked")
-        b.wait(lambda: any("revoked" in r.text for r in b.driver.find_elements(By.CSS_SELECTOR, "#keys tr")),
-               what="the revoked key")
+        # Read in the page: the list is redrawn after the revoke (no stale element).
+        b.wait(lambda: b.driver.execute_script(
+            "return [...document.querySelectorAll('#keys tr')].some((r) => r.textContent.includes('revoked'))"),
+            what="the revoked key")
         keys = self.console_api("/keys")
         keys = keys if isinstance(keys, list) else keys["keys"]
         self.assertEqual(sorted(bool(k.get("revoked_at")) for k in keys), [False, True])
