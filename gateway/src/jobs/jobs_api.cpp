@@ -195,7 +195,8 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   auto keep_again = [&] {
     if (!kept) return;
     KeptUpload again = kept->first;
-    again.expires_ms = UnixMillis(clock_.Now() + std::chrono::minutes(options_.kept_upload_minutes));
+    again.expires_ms =
+        UnixMillis(clock_.Now() + std::chrono::minutes(options_.kept_upload_minutes));
     if (Status s = store_.KeepUpload(again, kept->second); !s.ok()) {
       log::Warn("kept upload not kept again", {{"upload_id", again.id}, {"error", s.message()}});
     }
