@@ -64,13 +64,18 @@ HttpResponse Unanswered() {
 
 }  // namespace
 
-// The request's way: check its form, then (on the pool, when there is one) parse, reserve, call
-// and encode in Run(); the HTTP answer is made once, at the end.
+// The request's way: check its form; then, on the pool when there is one, Run() parses, reserves,
+// calls and encodes; the HTTP answer is made once, at the end.
 HttpResponse ValidateApi::Post(const HttpRequest& request, const Principal& principal) {
-  if (Status s = CheckBodyForm(request, limits_.max_body_bytes); !s.ok()) return ErrorResponse(s);
-  if (pool_ == nullptr) {
-    return Answer(Run(request.body, principal.account, request.request_id, std::nullopt));
-  }
+  const Status form = CheckBodyForm(request, limits_.max_body_bytes);
+  if (form.ok() && pool_ != nullptr) return OnPool(request, principal);
+  Result<std::string> checked =
+      form.ok() ? Run(request.body, principal.account, request.request_id, std::nullopt)
+                : Result<std::string>(form);
+  return Answer(std::move(checked));
+}
+
+HttpResponse ValidateApi::OnPool(const HttpRequest& request, const Principal& principal) {
   auto ticket = pool_->Admit(principal.account.id);
   if (!ticket.ok()) {
     HttpResponse r = ErrorResponse(ticket.status());
@@ -94,7 +99,8 @@ HttpResponse ValidateApi::Check(const std::string& body, const Account& account,
                                 const std::string& request_id,
                                 std::optional<ValidatePool::Deadline> deadline) {
   try {
-    return Answer(Run(body, account, request_id, deadline));
+    Result<std::string> checked = Run(body, account, request_id, deadline);
+    return Answer(std::move(checked));
   } catch (const std::exception& e) {
     log::Error("unhandled exception", {{"request_id", request_id}, {"what", e.what()}});
     return ErrorResponse(Status(ErrorCode::kInternal,

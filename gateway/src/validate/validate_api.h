@@ -50,6 +50,8 @@ class ValidateApi {
                           std::optional<ValidatePool::Deadline> deadline);
 
  private:
+  // Post() on the pool: 429/503 when it refuses, else a deferred answer the pool completes.
+  HttpResponse OnPool(const HttpRequest& request, const Principal& principal);
   // The validator's answer for `records` records, or the failure (kUnavailable when it answered
   // for another number of records).
   Status Call(const validator::v1::ValidateRequest& request, size_t records,
