@@ -64,15 +64,14 @@ HttpResponse Unanswered() {
 
 }  // namespace
 
-// The request's way: check its form; then, on the pool when there is one, Run() parses, reserves,
-// calls and encodes; the HTTP answer is made once, at the end.
+// The request's way: check its form, then Check() (on the pool when there is one): Run() parses,
+// reserves, calls and encodes, and the HTTP answer is made once, at the end.
 HttpResponse ValidateApi::Post(const HttpRequest& request, const Principal& principal) {
-  const Status form = CheckBodyForm(request, limits_.max_body_bytes);
-  if (form.ok() && pool_ != nullptr) return OnPool(request, principal);
-  Result<std::string> checked =
-      form.ok() ? Run(request.body, principal.account, request.request_id, std::nullopt)
-                : Result<std::string>(form);
-  return Answer(std::move(checked));
+  if (Status form = CheckBodyForm(request, limits_.max_body_bytes); !form.ok()) {
+    return ErrorResponse(form);
+  }
+  if (pool_ == nullptr) return Check(request.body, principal.account, request.request_id, {});
+  return OnPool(request, principal);
 }
 
 HttpResponse ValidateApi::OnPool(const HttpRequest& request, const Principal& principal) {

@@ -52,12 +52,6 @@ Status NotJson(std::string_view what, size_t at) {
                                              std::string(what) + " at byte " +
                                              std::to_string(at) + ".");
 }
-// Where the grammar wanted `expected` and found something else (or the end).
-Status NotJsonExpected(std::string_view body, size_t i, std::string_view expected) {
-  return NotJson("expected " + std::string(expected) + ", found " +
-                     ingest::internal::DescribeByte(body, i),
-                 i);
-}
 
 // The members of a mapping object: last occurrence of a key wins, problems in key order.
 Result<std::vector<std::pair<std::string, std::string>>> MappingFromFields(
@@ -274,10 +268,13 @@ struct WalkStop {
 
   Status Words(std::string_view body) const {
     if (!invalid.ok()) return invalid;
-    if (invalid_utf8)
-        return NotJson("invalid UTF-8 " + ingest::internal::DescribeByte(body, at), at);
-    if (!expected.empty()) return NotJsonExpected(body, at, expected);
-    return NotJson(what, at);
+    std::string words = what;
+    if (invalid_utf8 || !expected.empty()) {
+      const std::string found = ingest::internal::DescribeByte(body, at);
+      words = invalid_utf8 ? "invalid UTF-8 " + found
+                           : "expected " + std::string(expected) + ", found " + found;
+    }
+    return NotJson(words, at);
   }
 };
 
