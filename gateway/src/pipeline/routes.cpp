@@ -29,6 +29,10 @@ template <typename F>
 HttpResponse Hooks(C c, F f) { return With(c.services.webhooks, "Webhooks are", f); }
 template <typename F>
 HttpResponse Console(C c, F f) { return With(c.services.console, "The console is", f); }
+template <typename F>
+HttpResponse Validate(C c, F f) { return With(c.services.validate, "Validation is", f); }
+template <typename F>
+HttpResponse Quota(C c, F f) { return With(c.services.quota, "Usage is", f); }
 
 constexpr auto kGeneral = RateClass::kGeneral;
 constexpr auto kUpload = RateClass::kUpload;
@@ -43,9 +47,10 @@ constexpr auto kVerified = Access::kVerifiedAccount;
 // clang-format off
 constexpr Route kRoutes[] = {
   {"POST", "/validate", kGeneral, kApi, kAccount,
-   [](C c) { return With(c.services.validate, "Validation is", [&](ValidateApi& v) { return v.Post(c.request, *c.principal); }); }},
+   [](C c) { return Validate(c, [&](ValidateApi& v) {
+       return v.Post(c.request, *c.principal); }); }},
   {"GET", "/usage", kGeneral, kApi, kAccount,
-   [](C c) { return With(c.services.quota, "Usage is", [&](QuotaService& q) { return UsageResponse(q, *c.principal); }); }},
+   [](C c) { return Quota(c, [&](QuotaService& q) { return UsageResponse(q, *c.principal); }); }},
   {"POST", "/jobs", kUpload, kBoth, kAccount,
    [](C c) { return Jobs(c, [&](JobsApi& j) { return j.Create(c.request, *c.principal); }); }},
   {"GET", "/jobs", kGeneral, kBoth, kAccount,
@@ -55,15 +60,18 @@ constexpr Route kRoutes[] = {
   {"GET", "/jobs/limits", kGeneral, kBoth, kAccount,
    [](C c) { return Jobs(c, [&](JobsApi& j) { return j.Limits(*c.principal); }); }},
   {"GET", "/jobs/:id", kGeneral, kBoth, kAccount,
-   [](C c) { return Jobs(c, [&](JobsApi& j) { return j.Get(c.request, *c.principal, c.Param(0)); }); }},
+   [](C c) { return Jobs(c, [&](JobsApi& j) {
+       return j.Get(c.request, *c.principal, c.Param(0)); }); }},
   {"DELETE", "/jobs/:id", kGeneral, kBoth, kAccount,
    [](C c) { return Jobs(c, [&](JobsApi& j) { return j.Delete(*c.principal, c.Param(0)); }); }},
   {"GET", "/jobs/:id/summary", kGeneral, kBoth, kAccount,
    [](C c) { return Jobs(c, [&](JobsApi& j) { return j.Summary(*c.principal, c.Param(0)); }); }},
   {"GET", "/jobs/:id/cleaned", kGeneral, kBoth, kAccount,
-   [](C c) { return Jobs(c, [&](JobsApi& j) { return j.Cleaned(c.request, *c.principal, c.Param(0)); }); }},
+   [](C c) { return Jobs(c, [&](JobsApi& j) {
+       return j.Cleaned(c.request, *c.principal, c.Param(0)); }); }},
   {"GET", "/jobs/:id/issues", kGeneral, kBoth, kAccount,
-   [](C c) { return Jobs(c, [&](JobsApi& j) { return j.IssuesPage(c.request, *c.principal, c.Param(0)); }); }},
+   [](C c) { return Jobs(c, [&](JobsApi& j) {
+       return j.IssuesPage(c.request, *c.principal, c.Param(0)); }); }},
   {"GET", "/issue-codes", kGeneral, kBoth, kAccount,
    [](C) { return JsonResponse(200, catalog::IssueCodesJson()); }},
   {"POST", "/signup", kGeneral, kConsole, kOpen,
@@ -79,9 +87,11 @@ constexpr Route kRoutes[] = {
   {"GET", "/keys", kGeneral, kConsole, kSession,
    [](C c) { return Console(c, [&](ConsoleApi& a) { return a.ListKeys(*c.session); }); }},
   {"POST", "/keys", kGeneral, kConsole, kSession,
-   [](C c) { return Console(c, [&](ConsoleApi& a) { return a.CreateKey(c.request, *c.session); }); }},
+   [](C c) { return Console(c, [&](ConsoleApi& a) {
+       return a.CreateKey(c.request, *c.session); }); }},
   {"DELETE", "/keys/:key_id", kGeneral, kConsole, kSession,
-   [](C c) { return Console(c, [&](ConsoleApi& a) { return a.RevokeKey(*c.session, c.Param(0)); }); }},
+   [](C c) { return Console(c, [&](ConsoleApi& a) {
+       return a.RevokeKey(*c.session, c.Param(0)); }); }},
   {"GET", "/webhook", kGeneral, kBoth, kAccount,
    [](C c) { return Hooks(c, [&](WebhookApi& w) { return w.Get(*c.principal); }); }},
   {"PUT", "/webhook", kGeneral, kBoth, kVerified,
@@ -91,9 +101,11 @@ constexpr Route kRoutes[] = {
   {"POST", "/webhook/test", kGeneral, kBoth, kAccount,
    [](C c) { return Hooks(c, [&](WebhookApi& w) { return w.Test(*c.principal); }); }},
   {"GET", "/webhook/deliveries", kGeneral, kBoth, kAccount,
-   [](C c) { return Hooks(c, [&](WebhookApi& w) { return w.Deliveries(c.request, *c.principal); }); }},
+   [](C c) { return Hooks(c, [&](WebhookApi& w) {
+       return w.Deliveries(c.request, *c.principal); }); }},
   {"POST", "/webhook/deliveries/:delivery_id/redeliver", kGeneral, kBoth, kAccount,
-   [](C c) { return Hooks(c, [&](WebhookApi& w) { return w.Redeliver(*c.principal, c.Param(0)); }); }},
+   [](C c) { return Hooks(c, [&](WebhookApi& w) {
+       return w.Redeliver(*c.principal, c.Param(0)); }); }},
 };
 // clang-format on
 

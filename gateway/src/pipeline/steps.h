@@ -53,7 +53,8 @@ class RouteCheck final : public Step {
 // 404 with `message` when the door's service is not wired (unit tests of other routes).
 class RequireService final : public Step {
  public:
-  RequireService(bool served, std::string message) : served_(served), message_(std::move(message)) {}
+  RequireService(bool served, std::string message)
+      : served_(served), message_(std::move(message)) {}
   HttpResponse Handle(Exchange& x, const Next& next) const override;
 
  private:

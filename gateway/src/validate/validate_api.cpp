@@ -56,8 +56,8 @@ HttpResponse Answer(Result<std::string> checked) {
 }
 
 HttpResponse Unanswered() {
-  HttpResponse r = ErrorResponse(
-      Status(ErrorCode::kUnavailable, "The validation service did not answer in time; retry shortly."));
+  HttpResponse r = ErrorResponse(Status(
+      ErrorCode::kUnavailable, "The validation service did not answer in time; retry shortly."));
   r.SetHeader("Retry-After", "1");
   return r;
 }
@@ -88,7 +88,9 @@ HttpResponse ValidateApi::OnPool(const HttpRequest& request, const Principal& pr
     pool_->Run(
         std::move(*ticket),
         [this, body = std::move(body), account = std::move(account), request_id,
-         send](ValidatePool::Deadline deadline) { send(Check(body, account, request_id, deadline)); },
+         send](ValidatePool::Deadline deadline) {
+          send(Check(body, account, request_id, deadline));
+        },
         [send] { send(Unanswered()); });
   };
   return deferred;

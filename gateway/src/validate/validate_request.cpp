@@ -278,6 +278,52 @@ struct WalkStop {
   }
 };
 
+// The "records" array of the hand-written walk, from its '[' to its ']' (i ends past it).
+std::optional<WalkStop> WalkRecords(std::string_view body, size_t& i, size_t max_records,
+                                    ValidateCommand& cmd, Walked& w) {
+  JsonObjectParser& p = cmd.parser;
+  w.have_records = true;
+  w.record_count = 0;
+  w.record_problems.clear();
+  cmd.members.clear();
+  cmd.record_begin.assign(1, 0);
+  ++i;
+  SkipSpace(body, i);
+  bool first_element = true;
+  while (true) {
+    SkipSpace(body, i);
+    if (first_element && i < body.size() && body[i] == ']') break;
+    first_element = false;
+    if (i < body.size() && body[i] == '{') {
+      if (auto e = p.ParseObjectAt(body, i)) {
+        return WalkStop{.at = e->offset, .what = std::move(e->message)};
+      }
+      if (w.record_count < max_records) {
+        cmd.members.insert(cmd.members.end(), p.fields().begin(), p.fields().end());
+        cmd.record_begin.push_back(static_cast<uint32_t>(cmd.members.size()));
+      }
+    } else {
+      JsonField element{};
+      if (auto e = p.ParseValueAt(body, i, element, /*compact=*/false)) {
+        return WalkStop{.at = e->offset, .what = std::move(e->message)};
+      }
+      w.record_problems.push_back({"records[" + std::to_string(w.record_count) + "]",
+                                   "must be an object, not " + std::string(KindName(element))});
+      if (w.record_count < max_records) cmd.record_begin.push_back(cmd.record_begin.back());
+    }
+    ++w.record_count;
+    SkipSpace(body, i);
+    if (i < body.size() && body[i] == ',') {
+      ++i;
+      continue;
+    }
+    if (i < body.size() && body[i] == ']') break;
+    return WalkStop{.at = i, .expected = "',' or ']'"};
+  }
+  ++i;  // the ']'
+  return std::nullopt;
+}
+
 // The hand-written walk: every body, and what stopped it, for the words of every error.
 std::optional<WalkStop> WalkHandWritten(std::string_view body, size_t max_records,
                                         ValidateCommand& cmd, Walked& w) {
@@ -326,45 +372,7 @@ std::optional<WalkStop> WalkHandWritten(std::string_view body, size_t max_record
     ++i;
     SkipSpace(body, i);
     if (key == "records" && i < body.size() && body[i] == '[') {
-      w.have_records = true;
-      w.record_count = 0;
-      w.record_problems.clear();
-      cmd.members.clear();
-      cmd.record_begin.assign(1, 0);
-      ++i;
-      SkipSpace(body, i);
-      bool first_element = true;
-      while (true) {
-        SkipSpace(body, i);
-        if (first_element && i < body.size() && body[i] == ']') break;
-        first_element = false;
-        if (i < body.size() && body[i] == '{') {
-          if (auto e = p.ParseObjectAt(body, i)) {
-            return WalkStop{.at = e->offset, .what = std::move(e->message)};
-          }
-          if (w.record_count < max_records) {
-            cmd.members.insert(cmd.members.end(), p.fields().begin(), p.fields().end());
-            cmd.record_begin.push_back(static_cast<uint32_t>(cmd.members.size()));
-          }
-        } else {
-          JsonField element{};
-          if (auto e = p.ParseValueAt(body, i, element, /*compact=*/false)) {
-            return WalkStop{.at = e->offset, .what = std::move(e->message)};
-          }
-          w.record_problems.push_back({"records[" + std::to_string(w.record_count) + "]",
-                                       "must be an object, not " + std::string(KindName(element))});
-          if (w.record_count < max_records) cmd.record_begin.push_back(cmd.record_begin.back());
-        }
-        ++w.record_count;
-        SkipSpace(body, i);
-        if (i < body.size() && body[i] == ',') {
-          ++i;
-          continue;
-        }
-        if (i < body.size() && body[i] == ']') break;
-        return WalkStop{.at = i, .expected = "',' or ']'"};
-      }
-      ++i;  // the ']'
+      if (auto stop = WalkRecords(body, i, max_records, cmd, w)) return stop;
     } else {
       JsonField value{};
       if (auto e = p.ParseValueAt(body, i, value, /*compact=*/false)) {
