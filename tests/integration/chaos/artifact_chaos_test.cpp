@@ -8,9 +8,9 @@
 //     bytes (the storage ceiling's count) equal the calm run's.
 // Two faults:
 //   - fs store: a worker is SIGKILLed between writing an object and committing it. The test
-//     watches the store's directory (inotify) and kills both worker processes the moment an
-//     attempt's object appears, then reads the job's hash to tell whether the kill landed before
-//     the commit; at least one must have.
+//     watches the store's directory (inotify), freezes both worker processes (SIGSTOP) the
+//     moment an attempt's object appears, reads the job's hash, and kills them if the object is
+//     not committed yet (else lets them go on and waits for another object).
 //   - s3 store: the S3 server (Ceph's RGW, scripts/start-rgw.sh, started by this test alone since
 //     it is killed) is SIGKILLed while an upload is being stored, and again while the workers
 //     write, then started again. Without the RGW packages the test is skipped, and says so.
@@ -50,7 +50,16 @@ bool Full() {
   const char* f = std::getenv("DQ_CHAOS_FULL");
   return f != nullptr && std::string(f) == "1";
 }
-int FileCount() { return Full() ? 30 : 10; }
+// The short form leaves out the 60,006-row file 6 (the largest by far): 9 files, 1 to 20,005
+// rows. The full form takes all 30.
+std::vector<int> FileIndices() {
+  std::vector<int> out;
+  for (int i = 0; i < (Full() ? 30 : 10); ++i) {
+    if (Full() || i != 6) out.push_back(i);
+  }
+  return out;
+}
+int FileCount() { return static_cast<int>(FileIndices().size()); }
 uint32_t Seed() {
   const char* s = std::getenv("DQ_CHAOS_SEED");
   return s != nullptr ? static_cast<uint32_t>(std::strtoul(s, nullptr, 10)) : 20261126u;
@@ -169,7 +178,7 @@ class ArtifactChaosTest : public ::testing::Test {
     }
     stack_ = std::make_unique<Stack>(options);
     Phase("stack up");
-    for (int i = 0; i < FileCount(); ++i) {
+    for (int i : FileIndices()) {
       int64_t rows = 0;
       files_.push_back(MakeFile(i, &rows));
       total_rows_ += rows;
@@ -365,19 +374,33 @@ TEST_F(ArtifactChaosTest, WorkerKilledBetweenObjectWriteAndCommitChangesNoResult
   const int max_kills = Full() ? 4 : 3;
   std::mt19937 rng(Seed());
   std::vector<std::string> kills;
-  int before_commit = 0;
+  int missed = 0;  // objects already committed when the workers were frozen
   std::vector<std::string> ids;
   {
     const std::string acct = account;
     ObjectWatch watch(root, [&](const std::string& object_key) {
       auto name = artifact::ParseObjectKey(object_key);
       if (!name || name->account_id != acct || name->attempt == artifact::kUploadAttempt) return;
+      // Issue pages and workbook pieces: a fix piece's write may still follow before the commit.
+      if (name->name.rfind("fixes/", 0) == 0) return;
       if (static_cast<int>(kills.size()) >= max_kills || rng() % 3 != 0) return;
+      // Both frozen at once (the writer may be either), then judged: a worker frozen before
+      // its commit cannot commit, so an object the job's hash does not cover yet is between
+      // its write and its commit, and the workers are killed there. Otherwise (the worker was
+      // quicker) they go on, and the next object is another chance.
+      ::kill(stack_->worker(0).pid(), SIGSTOP);
+      ::kill(stack_->worker(1).pid(), SIGSTOP);
+      if (IsCommitted(*name)) {
+        ++missed;
+        ::kill(stack_->worker(0).pid(), SIGCONT);
+        ::kill(stack_->worker(1).pid(), SIGCONT);
+        return;
+      }
+      ::kill(stack_->worker(0).pid(), SIGKILL);
+      ::kill(stack_->worker(1).pid(), SIGKILL);
       stack_->worker(0).Kill9();
       stack_->worker(1).Kill9();
-      const bool committed = IsCommitted(*name);
-      before_commit += committed ? 0 : 1;
-      kills.push_back(name->job_id + "/" + name->name + (committed ? " (after its commit)" : ""));
+      kills.push_back(name->job_id + "/" + name->name);
       stack_->StartWorker(0);
       stack_->StartWorker(1);
     });
@@ -388,8 +411,9 @@ TEST_F(ArtifactChaosTest, WorkerKilledBetweenObjectWriteAndCommitChangesNoResult
   std::string schedule;
   for (const auto& k : kills) schedule += k + "; ";
   SCOPED_TRACE("seed " + std::to_string(Seed()) + ", kills: " + schedule);
-  std::printf("worker kills: %s\n", schedule.c_str());
-  EXPECT_GE(before_commit, 1) << "no kill landed between an object's write and its commit";
+  std::printf("worker kills between a write and its commit: %s(%d objects already committed)\n",
+              schedule.c_str(), missed);
+  EXPECT_GE(kills.size(), 1u) << "no kill landed between an object's write and its commit";
 
   ExpectSameOutcomes(calm, Outcomes(**store, account, key, ids));
   ExpectExactQuota({calm_key, key});
