@@ -2,8 +2,10 @@
 // gateway, two worker processes, the validator and Redis, first calmly and then under fire, and
 // every result under fire must be the calm one:
 //   - every job ends done, with the calm run's issue count, stats and byte-identical cleaned file;
-//   - no orphan: once the sweep has run, every object left in the store belongs to its job's
-//     committed attempt (or to a live job's upload);
+//   - no orphan: every object left in the store belongs to its job's committed attempt (or to a
+//     live job's upload). A killed attempt's objects are deleted by the job's next attempt; the
+//     sweep (every second here, 2 s of grace) is the backstop. (Checked by hand: an object planted
+//     under a made-up attempt, with the sweep off, fails the test.)
 //   - the quota is exact: the account's records equal the files' rows, and each job's stored
 //     bytes (the storage ceiling's count) equal the calm run's.
 // Two faults:
