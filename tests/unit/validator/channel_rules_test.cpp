@@ -542,3 +542,38 @@ TEST(GoogleTaxonomy, ParsesItsFormat) {
 
 }  // namespace
 }  // namespace dq::validator
+
+namespace dq::validator {
+namespace {
+
+// The platform URL checks read a JSON array of image URLs item by item, and name the item.
+TEST(ChannelRules, JsonArrayOfImageUrlsIsCheckedItemByItem) {
+  const Row row = With({{"image_url",
+                         R"(["https://cdn.acme-mugs.com/1.jpg","https://cdn.acme-mugs.com/2.svg"])"}});
+  std::vector<std::string> messages;
+  for (const Issue& i : RunRow(row, "search_merchant")) {
+    messages.push_back(std::string(Def(i.code).code) + ": " + i.message);
+  }
+  ASSERT_EQ(messages.size(), 1u) << ::testing::PrintToString(messages);
+  EXPECT_EQ(messages[0].rfind("PLATFORM_IMAGE_FORMAT: image_url item 2 of 2 ends in .svg; ", 0), 0u)
+      << messages[0];
+}
+
+TEST(ChannelRules, HttpItemOfAJsonArrayIsNamedForTheTemplatesThatRequireHttps) {
+  const Row row = With({{"image_url",
+                         R"(["https://cdn.acme-mugs.com/1.jpg","http://cdn.acme-mugs.com/2.jpg"])"}});
+  std::vector<std::string> messages;
+  for (const Issue& i : RunRow(row, "marketplace2,search_merchant")) {
+    if (i.code == IssueCode::PLATFORM_IMAGE_NOT_HTTPS) messages.push_back(i.message);
+  }
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_EQ(messages[0],
+            "item 2 of 2, 'http://cdn.acme-mugs.com/2.jpg', uses http; marketplace2 requires https");
+  // Merchant Center alone: http is accepted.
+  for (const Issue& i : RunRow(row, "search_merchant")) {
+    EXPECT_NE(i.code, IssueCode::PLATFORM_IMAGE_NOT_HTTPS);
+  }
+}
+
+}  // namespace
+}  // namespace dq::validator
