@@ -83,13 +83,13 @@ TEST(JsonNested, LimitsAndAmbiguitiesAreClearErrors) {
                             0, shallow);
   EXPECT_EQ(out.code, ErrorCode::kInvalidRequest);
   EXPECT_EQ(out.message,
-            "row 2 (byte 22): the member \"a.b.c\" nests objects more than 2 levels deep; dq "
+            "row 2 (byte 21): the member \"a.b.c\" nests objects more than 2 levels deep; dq "
             "reads a nested object's members as columns down to 2 levels");
 
   out = ReadAll(FileFormat::kJsonArray, R"([{"a.b":1},{"a":{"b":2}}])");
   EXPECT_EQ(out.code, ErrorCode::kInvalidRequest);
   EXPECT_EQ(out.message,
-            "row 2 (byte 12): the key \"a.b\" and the member path a.b of a nested object would "
+            "row 2 (byte 11): the key \"a.b\" and the member path a.b of a nested object would "
             "both be the column \"a.b\"; rename the key");
 
   out = ReadAll(FileFormat::kNdjson, "{\"m\":{\"x\":1,\"x\":2}}\n");
@@ -143,8 +143,12 @@ TEST(JsonNested, TheCleanedFileKeepsTheObjectsInPlaceByteForByte) {
   expected.replace(at, 13, "08418883906838");
   EXPECT_EQ(WriteBack(FileFormat::kJsonArray, kSample, {{1, 7, "08418883906838"}}), expected);
   const std::string nd =
-      "{\"a\":{\"b\":\"x\",\"c\":{\"d\":true}},\"e\":1}\n{\"e\":2,\"a\":{\"c\":{\"d\":false}}}\n";
+      "{\"a\":{\"b\":\"x\",\"c\":{\"d\":true}},\"e\":1}\n{\"a\":{\"c\":{\"d\":false}},\"e\":2}\n";
   EXPECT_EQ(WriteBack(FileFormat::kNdjson, nd), nd);
+  // Keys come back in the file's first-seen order, as for a flat file: an object keeps its
+  // place among them.
+  EXPECT_EQ(WriteBack(FileFormat::kNdjson, "{\"e\":1,\"a\":{\"b\":2}}\n{\"a\":{\"b\":3},\"e\":4}\n"),
+            "{\"e\":1,\"a\":{\"b\":2}}\n{\"e\":4,\"a\":{\"b\":3}}\n");
 }
 
 TEST(JsonNested, MappingInferenceFindsANestedBarcode) {
