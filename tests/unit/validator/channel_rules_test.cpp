@@ -559,6 +559,32 @@ TEST(ChannelRules, JsonArrayOfImageUrlsIsCheckedItemByItem) {
       << messages[0];
 }
 
+// additional_image_link from a JSON source: the array's items, not its text split at commas.
+TEST(ChannelRules, AdditionalImagesInAJsonArrayAreCheckedItemByItem) {
+  const std::vector<std::string> base = Codes(kValid, "search_merchant");
+  auto with_base = [&](std::vector<std::string> extra) {
+    extra.insert(extra.end(), base.begin(), base.end());
+    std::sort(extra.begin(), extra.end());
+    return extra;
+  };
+  EXPECT_EQ(Codes(With({{"additional_image_link",
+                         R"(["https://cdn.acme-mugs.com/2.jpg","https://cdn.acme-mugs.com/3.jpg"])"}}),
+                  "search_merchant"),
+            base);
+  EXPECT_EQ(Codes(With({{"additional_image_link",
+                         R"(["https://cdn.acme-mugs.com/2.jpg","not a url"])"}}),
+                  "search_merchant"),
+            with_base({"PLATFORM_INVALID_URL@additional_image_link"}));
+  std::string eleven = "[";
+  for (int k = 0; k < 11; ++k) {
+    eleven += (k ? ",\"" : "\"") + std::string("https://cdn.acme-mugs.com/") +
+              std::to_string(k) + ".jpg\"";
+  }
+  eleven += "]";
+  EXPECT_EQ(Codes(With({{"additional_image_link", eleven}}), "search_merchant"),
+            with_base({"PLATFORM_VALUE_TOO_LONG@additional_image_link"}));
+}
+
 TEST(ChannelRules, HttpItemOfAJsonArrayIsNamedForTheTemplatesThatRequireHttps) {
   const Row row = With({{"image_url",
                          R"(["https://cdn.acme-mugs.com/1.jpg","http://cdn.acme-mugs.com/2.jpg"])"}});

@@ -293,17 +293,27 @@ void CheckAdditionalImages(RowContext& ctx) {
   if (field.empty()) return;
   CheckLength(ctx, Field::kAdditionalImageLink, "additional_image_link", field,
               [](const ChannelPack& p) { return p.additional_images_field_limit; });
+  // A JSON array of URLs (a JSON source's list) is a list by its own syntax, whatever the
+  // channel's separators; otherwise the field is split at the channel's separators.
+  std::vector<std::string> json_urls;
+  const bool json_list = JsonStringArray(field, &json_urls);
   for (Platform p : spec.platforms) {
     const ChannelPack& pack = PackOf(p);
     if (pack.additional_images_max == 0) continue;
     const ChannelMask bit = ChannelBit(p);
     size_t count = 0;
     size_t start = 0;
-    while (start <= field.size()) {
-      size_t end = field.find_first_of(pack.additional_image_separators, start);
-      if (end == std::string_view::npos) end = field.size();
-      const std::string_view url = text::Trim(field.substr(start, end - start));
-      start = end + 1;
+    size_t next_json = 0;
+    while (json_list ? next_json < json_urls.size() : start <= field.size()) {
+      std::string_view url;
+      if (json_list) {
+        url = text::Trim(json_urls[next_json++]);
+      } else {
+        size_t end = field.find_first_of(pack.additional_image_separators, start);
+        if (end == std::string_view::npos) end = field.size();
+        url = text::Trim(field.substr(start, end - start));
+        start = end + 1;
+      }
       if (url.empty()) continue;
       ++count;
       if (!IsWellFormedHttpUrl(url)) {
