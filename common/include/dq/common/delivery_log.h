@@ -5,10 +5,16 @@
 //                                       DeliveryAttempt)
 //   dq:{acct}:webhook:dead        LIST  dead letters, newest first, capped at 10,000 (JSON, see
 //                                       DeadLetter)
-//   dq:webhooks:retry             ZSET  scheduled retries: member = the event as JSON
-//                                       (EventToJson), score = due time in Unix ms
-//   {dq:webhooks:retry}:ids       HASH  delivery id -> its one scheduled member (the hash tag
-//                                       puts it in the retry set's cluster slot)
+//   {dq:webhooks:retry:<p>}       ZSET  scheduled retries of the accounts of partition p
+//                                       (dq/common/partitions.h; DQ_QUEUE_PARTITIONS): member =
+//                                       the event as JSON (EventToJson), score = due time in
+//                                       Unix ms
+//   {dq:webhooks:retry:<p>}:ids   HASH  delivery id -> its one scheduled member (the hash tag
+//                                       puts it in its retry set's cluster slot)
+//   dq:webhooks:retry, {dq:webhooks:retry}:ids   the same, one set for every account, written
+//                                       by releases before partitions: still claimed; a retry
+//                                       claimed there moves to its partition
+// The claims read every partition, from a rotating start.
 // At most one attempt of a delivery is ever scheduled: every write to the schedule is one Lua
 // step that keeps the set and its index together. A fresh schedule (a test event, a redeliver)
 // replaces the delivery's pending member; a reschedule that names the member it replaces
@@ -28,6 +34,7 @@
 // Thread-safety: every method may be called from any thread.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -102,7 +109,8 @@ class DeliveryStore {
 
 class RedisDeliveryLog final : public DeliveryStore {
  public:
-  explicit RedisDeliveryLog(RedisClient& redis) : redis_(redis) {}
+  // partitions < 1: redis.options().partitions.
+  explicit RedisDeliveryLog(RedisClient& redis, int partitions = 0);
 
   Status Record(std::string_view account_id, const DeliveryAttempt& attempt) override;
   Status ScheduleRetry(const Event& event, int64_t due_ms, std::string_view replace_member) override;
@@ -129,11 +137,27 @@ class RedisDeliveryLog final : public DeliveryStore {
   // removes the event from them), then in the delivery log. Errors: kNotFound when the account
   // has no such delivery; kUnavailable.
   Status Redeliver(std::string_view account_id, std::string_view delivery_id, int64_t now_ms);
-  // The member scheduled for delivery_id, "" when none is.
+  // The member scheduled for delivery_id, "" when none is (every partition is looked at).
   Result<std::string> ScheduledMember(std::string_view delivery_id);
 
  private:
+  // Claims from one partition (kLegacyPartition: the old set, whose claims move to their
+  // partition) with the script and arguments given; appends to out.
+  Status ClaimFrom(int partition, const RedisScript& script, std::vector<std::string> args,
+                   int64_t lease_until, std::vector<ClaimedRetry>& out);
+  template <typename Claim>
+  Result<std::vector<ClaimedRetry>> ClaimEverywhere(int max, Claim claim);
+  Status RemoveRetryIn(int partition, std::string_view member);
+
   RedisClient& redis_;
+  int partitions_;
+  std::atomic<int> next_{0};  // the partition the next claim starts at
 };
+
+// The keys of the retry set's partition p (kLegacyPartition: the old single set).
+std::string RetryKey(int partition);
+std::string RetryIndexKey(int partition);
+// The partition of a scheduled member (by the account named in its JSON), of `partitions`.
+int RetryPartitionOf(std::string_view member, int partitions);
 
 }  // namespace dq::webhook
