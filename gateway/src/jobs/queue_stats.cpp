@@ -10,10 +10,10 @@
 namespace dq::gateway {
 namespace {
 
-// KEYS[1] the queue stream (one partition), ARGV[1] the consumer group. Entries still in the stream are either
-// pending (taken, not acknowledged) or not yet delivered: acknowledged entries are deleted
-// (RedisJobQueue::Ack: XACK + XDEL), so waiting = XLEN - pending. The oldest waiting entry is
-// the first one after the group's last-delivered id.
+// KEYS[1] the queue stream (one partition), ARGV[1] the consumer group. Entries still in the
+// stream are either pending (taken, not acknowledged) or not yet delivered: acknowledged entries
+// are deleted (RedisJobQueue::Ack: XACK + XDEL), so waiting = XLEN - pending. The oldest waiting
+// entry is the first one after the group's last-delivered id.
 const RedisScript& StatsScript() {
   static const RedisScript script(R"lua(
 local len = redis.call('XLEN', KEYS[1])

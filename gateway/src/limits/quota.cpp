@@ -136,6 +136,12 @@ void RedisQuotaService::RetryLater(const QuotaReservation& r) {
   {
     std::lock_guard lock(mu_);
     if (stop_) return;
+    if (pending_.size() >= kMaxPendingReleases) {
+      log::Error("quota release dropped: too many waiting",
+                 {{"account_id", r.account_id}, {"reservation", r.id},
+                  {"records", std::to_string(r.records)}});
+      return;
+    }
     pending_.push_back({r, std::chrono::steady_clock::now() + kReleaseRetryFor});
   }
   cv_.notify_all();
@@ -154,9 +160,12 @@ void RedisQuotaService::RetryLoop() {
     in_flight_ = batch.size();
     lock.unlock();
     std::deque<Pending> again;
+    bool failing = false;  // after one failure in a pass, the rest wait for the next pass
     for (Pending& p : batch) {
-      Status s = ReleaseOnce(p.reservation);
+      Status s = failing ? Status(ErrorCode::kUnavailable, "not tried")
+                         : ReleaseOnce(p.reservation);
       if (s.ok()) continue;
+      failing = true;
       if (std::chrono::steady_clock::now() >= p.give_up) {
         log::Error("quota release given up", {{"account_id", p.reservation.account_id},
                                               {"reservation", p.reservation.id},

@@ -70,6 +70,7 @@ class QuotaService {
 // How long a reservation's record lives, and how long an unconfirmed release is retried.
 inline constexpr int64_t kReservationTtlSeconds = 900;
 inline constexpr std::chrono::seconds kReleaseRetryFor{600};
+inline constexpr size_t kMaxPendingReleases = 100000;
 
 // The key of a reservation's record (hash-tagged with its account, so it shares the counter's
 // slot): "dq:{acct}:quota:res:<id>".

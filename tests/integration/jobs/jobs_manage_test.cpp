@@ -162,12 +162,12 @@ TEST_F(JobsManageTest, DeleteDuringProcessingCancelsWithoutEvent) {
   ASSERT_EQ(Call("DELETE", "/v1/jobs/" + id).status, 204);
   // The worker notices at its next step and acknowledges the entry: the queue empties.
   const int partition = PartitionOf(account_, kDefaultPartitions);
-  ASSERT_TRUE(WaitFor([&] { return stack_->redis().Cli(
-                                       {"XLEN", PartitionKey("dq:jobs:queue", partition)}) == "0"; },
+  const std::string queue = PartitionKey("dq:jobs:queue", partition);
+  ASSERT_TRUE(WaitFor([&] { return stack_->redis().Cli({"XLEN", queue}) == "0"; },
                       std::chrono::seconds(30)));
   EXPECT_EQ(KeysWith(id), "");
-  EXPECT_EQ(stack_->redis().Cli({"XRANGE", PartitionKey("dq:events", partition), "-", "+"}).find(id),
-            std::string::npos);
+  const std::string events = PartitionKey("dq:events", partition);
+  EXPECT_EQ(stack_->redis().Cli({"XRANGE", events, "-", "+"}).find(id), std::string::npos);
   const int64_t used = RecordsUsed();
   EXPECT_LT(used, kRows);  // the rows not processed were given back
   EXPECT_GE(used, 0);

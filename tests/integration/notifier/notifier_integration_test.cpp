@@ -150,7 +150,7 @@ TEST_F(NotifierIntegrationTest, DrainsTheSingleStreamAndRetrySetOfOlderReleases)
   TestReceiver receiver;
   SetWebhook("acct_old", receiver.Url(), "s");
   SetWebhook("acct_new", receiver.Url(), "s");
-  Event old_retry;
+  webhook::Event old_retry;
   old_retry.type = "job.complete";
   old_retry.account_id = "acct_old";
   old_retry.delivery_id = "d-old-retry";
@@ -158,7 +158,7 @@ TEST_F(NotifierIntegrationTest, DrainsTheSingleStreamAndRetrySetOfOlderReleases)
   old_retry.created_ms = UnixMillis(std::chrono::system_clock::now());
   old_retry.first_attempt_ms = old_retry.created_ms;
   old_retry.attempts = 1;
-  const std::string member = EventToJson(old_retry);
+  const std::string member = webhook::EventToJson(old_retry);
   ASSERT_TRUE(redis_client_.Command({"ZADD", "dq:webhooks:retry", "1", member}).ok());
   ASSERT_TRUE(
       redis_client_.Command({"HSET", "{dq:webhooks:retry}:ids", "d-old-retry", member}).ok());
@@ -484,7 +484,8 @@ TEST_F(NotifierIntegrationTest, RedeliverCancelsThePendingRetry) {
       log_.Redeliver("acct_redo", delivery, UnixMillis(std::chrono::system_clock::now())).ok());
   // Right after the redeliver, one attempt is scheduled, and it is not the old one.
   EXPECT_EQ(redis_client_.Command(
-                {"ZSCORE", webhook::RetryKey(webhook::RetryPartitionOf(pending, kDefaultPartitions)),
+                {"ZSCORE",
+                 webhook::RetryKey(webhook::RetryPartitionOf(pending, kDefaultPartitions)),
                  pending})->type,
             RedisReply::Type::kNil);
   ASSERT_TRUE(WaitFor([&] { return CountFor(receiver, delivery) >= 2; }, 10s)) << notifier->Log();

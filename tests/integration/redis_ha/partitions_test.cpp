@@ -45,7 +45,9 @@ class QueuePartitionsTest : public ::testing::Test {
 
 TEST_F(QueuePartitionsTest, AnAccountsJobsGoToItsPartitionAndWorkersShareThePartitions) {
   ASSERT_TRUE(queue_.EnsureGroup().ok());
-  for (int p = 0; p < 4; ++p) ASSERT_TRUE(queue_.Enqueue(AccountIn(p), "job-" + std::to_string(p)).ok());
+  for (int p = 0; p < 4; ++p) {
+    ASSERT_TRUE(queue_.Enqueue(AccountIn(p), "job-" + std::to_string(p)).ok());
+  }
   for (int p = 0; p < 4; ++p) {
     EXPECT_EQ(server_.Cli({"XLEN", "{dq:jobs:queue:" + std::to_string(p) + "}"}), "1") << p;
   }
@@ -66,7 +68,9 @@ TEST_F(QueuePartitionsTest, AnAccountsJobsGoToItsPartitionAndWorkersShareThePart
 TEST_F(QueuePartitionsTest, ABusyPartitionDoesNotStarveTheOthers) {
   ASSERT_TRUE(queue_.EnsureGroup().ok());
   // Partition 0 has ten jobs, partitions 2 and 4 one each, all worker 0's.
-  for (int i = 0; i < 10; ++i) ASSERT_TRUE(queue_.Enqueue(AccountIn(0), "busy-" + std::to_string(i)).ok());
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_TRUE(queue_.Enqueue(AccountIn(0), "busy-" + std::to_string(i)).ok());
+  }
   ASSERT_TRUE(queue_.Enqueue(AccountIn(2), "quiet-2").ok());
   ASSERT_TRUE(queue_.Enqueue(AccountIn(4), "quiet-4").ok());
   std::vector<std::string> order;
