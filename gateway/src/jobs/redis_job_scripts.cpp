@@ -152,10 +152,10 @@ elseif refunded ~= '1' then
   if undo then refund = rows_total
   elseif status == 'queued' or status == 'processing' then refund = rows_total - rows_done end
 end
-redis.call('DEL', KEYS[11])
 if refund > 0 and redis.call('EXISTS', KEYS[7]) == 1 then
   redis.call('DECRBY', KEYS[7], refund)
 end
+redis.call('DEL', KEYS[11])
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[10])
 redis.call('HDEL', KEYS[6], ARGV[1])
 redis.call('ZREM', KEYS[8], ARGV[1])

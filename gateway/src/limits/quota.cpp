@@ -26,12 +26,13 @@ return {1, used}
 
 // KEYS[1]: the month's counter, KEYS[2]: the reservation's record. Gives back what the record
 // holds (nothing when it is gone: released already, or lost in a failover with its
-// reservation) and deletes it. Returns the records given back.
+// reservation) and deletes it. Returns the records given back. The write Redis may refuse when
+// full (DECRBY) comes first, so a refused release changes nothing and is tried again.
 const RedisScript kReleaseScript(R"lua(
 local n = tonumber(redis.call('GET', KEYS[2]) or '0')
 if n > 0 then
-  redis.call('DEL', KEYS[2])
   if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECRBY', KEYS[1], n) end
+  redis.call('DEL', KEYS[2])
 end
 return n
 )lua");
