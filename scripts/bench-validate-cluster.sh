@@ -3,7 +3,8 @@
 # goal: the cluster mode within 10% of the single node), in one run: the load of
 # scripts/bench-validate.sh (the same ROWS-row body, wrk -t2 -c32 for DURATION seconds), sent in
 # turn, ROUNDS times (default 3), to
-#   single:   dq-gateway on one redis-server (the project's redis.conf);
+#   single:   dq-gateway on one redis-server (the project's redis.conf, but without its AOF,
+#             as the cluster's nodes run);
 #   cluster:  dq-gateway with DQ_REDIS_CLUSTER on a 3-master, 3-replica Redis Cluster
 #             (scripts/redis-cluster.sh), DQ_REDIS_MIN_REPLICAS 0 as on the single node;
 # both gateways behind the same dq-validator, every process on loopback and free ports. Turns
@@ -25,9 +26,18 @@ exec 2>/dev/null
 . "$ROOT/scripts/lib/local-stack.sh"
 make_work dqcluster
 
+# Every turn's records stay within the account's quota (the agency plan's 10M would run out
+# after ~20,000 calls of 500 rows: 429s, not work).
+export DQ_QUOTA_AGENCY=1000000000000
+# One account sends all 32 connections' calls: each gateway lets it have them all in progress
+# (DQ_VALIDATE_PER_ACCOUNT, 4 by default, would answer most with 429).
+GATEWAY_WRAP="env DQ_VALIDATE_PER_ACCOUNT=64"
 # The single node, the validator and the single node's gateway (GW), an account and its key.
 start_validate_load "$ROWS"
 SINGLE_KEY=$KEY
+# Persistence as on the cluster's nodes (none), so that only the topology differs: the project's
+# redis.conf has appendfsync always, an fsync per quota reservation.
+redis-cli -p "$REDIS" CONFIG SET appendonly no >/dev/null
 
 # The cluster (stopped by the trap, with the rest), an account and key on it, its gateway.
 stop_cluster() { "$ROOT/scripts/redis-cluster.sh" stop "$WORK/cluster"; cleanup_work; }
@@ -40,6 +50,7 @@ CLUSTER_KEY=$(
 )
 CGW=$(free_port)
 DQ_GATEWAY_BIND=127.0.0.1 DQ_GATEWAY_PORT=$CGW DQ_GATEWAY_OPS_PORT=0 DQ_REDIS_CLUSTER=$SEEDS \
+  DQ_VALIDATE_PER_ACCOUNT=64 \
   DQ_VALIDATOR_ADDR=127.0.0.1:$VAL DQ_RATE_LIMIT_ENABLED=0 DQ_SHUTDOWN_GRACE_MS=0 \
   "$BUILD/gateway/dq-gateway" 2>"$WORK/cgw.log" &
 CGW_PID=$!; PIDS+=("$CGW_PID"); wait_port "$CGW" "$WORK/cgw.log"
@@ -50,6 +61,17 @@ wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["X-API-Key"] = "$1"
 local f = io.open("$WORK/body.json", "rb"); wrk.body = f:read("*a"); f:close()
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function init(args) statuses = {} end
+function response(status, headers, body)
+  if status ~= 200 then statuses[status] = (statuses[status] or 0) + 1 end
+end
+function done(summary, latency, requests)
+  for _, t in ipairs(threads) do
+    for status, n in pairs(t:get("statuses")) do io.write("status ", status, " ", n, "\n") end
+  end
+end
 LUA
 }
 post_lua "$SINGLE_KEY" "$WORK/single.lua"
@@ -77,7 +99,13 @@ for round in $(seq 1 "$ROUNDS"); do
     rps=$(awk '/Requests\/sec/{print $2}' "$WORK/wrk.txt")
     non2xx=$(awk '/Non-2xx/{print $5}' "$WORK/wrk.txt")
     printf 'round %d  %-8s %9s req/s%s\n' "$round" "$1" "$rps" \
-      "${non2xx:+  ($non2xx non-2xx answers)}"
+      "${non2xx:+  ($non2xx non-2xx answers: not counted)}"
+    if [ -n "$non2xx" ]; then
+      awk '/^status/{n[$2]+=$3} END{for (s in n) printf "  HTTP %s: %d\n", s, n[s]}' "$WORK/wrk.txt"
+      tail -2 "$WORK/$([ "$1" = single ] && echo gw || echo cgw).log" | cut -c1-300
+      echo "$1 0" >>"$WORK/results"
+      continue
+    fi
     echo "$1 $rps" >>"$WORK/results"
   done
 done
