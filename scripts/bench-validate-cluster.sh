@@ -76,13 +76,12 @@ LUA
 }
 post_lua "$SINGLE_KEY" "$WORK/single.lua"
 post_lua "$CLUSTER_KEY" "$WORK/cluster.lua"
-for target in "single $GW" "cluster $CGW"; do  # both answer 200 before any load
-  set -- $target
-  code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$2/v1/validate" \
-    -H "X-API-Key: $([ "$1" = single ] && echo "$SINGLE_KEY" || echo "$CLUSTER_KEY")" \
-    -H "Content-Type: application/json" --data-binary "@$WORK/body.json")
+for target in "single $GW $SINGLE_KEY" "cluster $CGW $CLUSTER_KEY"; do  # 200s before any load
+  read -r name port key <<<"$target"
+  code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$port/v1/validate" \
+    -H "X-API-Key: $key" -H "Content-Type: application/json" --data-binary "@$WORK/body.json")
   if [ "$code" != 200 ]; then
-    echo "the $1 gateway answered $code" >&2
+    echo "the $name gateway answered $code" >&2
     exit 1
   fi
 done
@@ -93,7 +92,8 @@ echo "# cluster seeds: $SEEDS"
 : >"$WORK/results"
 for round in $(seq 1 "$ROUNDS"); do
   for target in "single $GW" "cluster $CGW"; do
-    set -- $target
+    read -r name port <<<"$target"
+    set -- "$name" "$port"
     wrk -t2 -c32 -d"${DURATION}s" -s "$WORK/$1.lua" "http://127.0.0.1:$2/v1/validate" \
       >"$WORK/wrk.txt"
     rps=$(awk '/Requests\/sec/{print $2}' "$WORK/wrk.txt")
