@@ -73,6 +73,8 @@ DENIED = {
         ["XTRIM", "dq:events", "MAXLEN", "0"], ["DEL", "dq:events"], ["XDEL", "dq:events", "1-0"],
         ["XGROUP", "DESTROY", "dq:events", "notifier"], ["DEL", "dq:accounts"],
         ["SREM", "dq:accounts", "acct_a"], ["LPUSH", "dq:{acct_a}:webhook:deliveries", "x"],
+        ["DEL", "{dq:events:3}"], ["XTRIM", "{dq:events:3}", "MAXLEN", "0"],
+        ["DEL", "{dq:jobs:queue:3}"],
     ],
     "dq-worker": PLAN_WRITES + [
         ["GET", "dq:apikey:x"], ["SET", "dq:apikey:x", "acct_a key_1"],
@@ -82,6 +84,8 @@ DENIED = {
         ["XTRIM", "dq:events", "MAXLEN", "0"], ["DEL", "dq:events"], ["XDEL", "dq:events", "1-0"],
         ["XREADGROUP", "GROUP", "notifier", "c", "STREAMS", "dq:events", ">"],
         ["GET", "dq:login_failures:ip:1.2.3.4"],
+        ["XREADGROUP", "GROUP", "notifier", "c", "STREAMS", "{dq:events:3}", ">"],
+        ["ZADD", "{dq:webhooks:retry:3}", "1", "x"],
     ],
     "dq-notifier": PLAN_WRITES + [
         ["HGETALL", "dq:{acct_a}:user"], ["LRANGE", "dq:{acct_a}:job:j1:file", "0", "-1"],
@@ -92,6 +96,8 @@ DENIED = {
         ["XTRIM", "dq:events", "MAXLEN", "0"], ["DEL", "dq:events"], ["XDEL", "dq:events", "1-0"],
         ["XADD", "dq:events", "MAXLEN", "0", "*", "a", "b"],
         ["XGROUP", "DESTROY", "dq:events", "notifier"], ["XADD", "dq:jobs:queue", "*", "a", "b"],
+        ["XADD", "{dq:events:3}", "*", "a", "b"], ["XADD", "{dq:jobs:queue:3}", "*", "a", "b"],
+        ["DEL", "{dq:webhooks:retry:3}"],
     ],
     "dq-dqctl": [["XTRIM", "dq:events", "MAXLEN", "0"], ["DEL", "dq:events"],
                  ["XADD", "dq:events", "*", "a", "b"]],
@@ -123,6 +129,11 @@ ALLOWED = {
         ["EVALSHA", "0" * 40, "1", "dq:{acct_a}:quota:202611"],
         # a sign-up whose e-mail claim did not reach a replica takes it back (a script)
         ["EVALSHA", "0" * 40, "1", "dq:email:a@example.com"],
+        # the partitions (issue 35): queue, events, retry schedule
+        ["XADD", "{dq:jobs:queue:3}", "*", "a", "b"], ["XADD", "{dq:events:3}", "*", "a", "b"],
+        ["EVALSHA", "0" * 40, "1", "{dq:jobs:queue:3}"],
+        ["EVALSHA", "0" * 40, "2", "{dq:webhooks:retry:3}", "{dq:webhooks:retry:3}:ids"],
+        ["EVALSHA", "0" * 40, "2", "dq:{acct_a}:quota:202611", "dq:{acct_a}:quota:res:j1"],
     ],
     "dq-worker": [
         ["PING"], ["XREADGROUP", "GROUP", "workers", "c", "STREAMS", "dq:jobs:queue", ">"],
@@ -133,6 +144,9 @@ ALLOWED = {
         # the feed's previous job (issue 33)
         ["ZREVRANGEBYSCORE", "dq:{acct_a}:jobs", "(5", "-inf", "WITHSCORES", "LIMIT", "0", "200"],
         ["HMGET", "dq:{acct_a}:job:j1", "feed", "filename"],
+        ["XREADGROUP", "GROUP", "workers", "c", "STREAMS", "{dq:jobs:queue:3}", ">"],
+        ["XAUTOCLAIM", "{dq:jobs:queue:3}", "workers", "c", "1000", "0-0"],
+        ["EVALSHA", "0" * 40, "1", "{dq:jobs:queue:3}"], ["XADD", "{dq:events:3}", "*", "a", "b"],
     ],
     "dq-notifier": [
         ["PING"], ["XREADGROUP", "GROUP", "notifier", "c", "STREAMS", "dq:events", ">"],
@@ -144,6 +158,17 @@ ALLOWED = {
         ["EVALSHA", "0" * 40, "1", "dq:webhooks:retry"],
         ["EVALSHA", "0" * 40, "2", "dq:webhooks:retry", "{dq:webhooks:retry}:ids"],
         ["HGET", "{dq:webhooks:retry}:ids", "d1"], ["HDEL", "{dq:webhooks:retry}:ids", "d1"],
+        ["XREADGROUP", "GROUP", "notifier", "c", "STREAMS", "{dq:events:3}", ">"],
+        ["XGROUP", "CREATE", "{dq:events:3}", "notifier", "0", "MKSTREAM"],
+        ["EVALSHA", "0" * 40, "1", "{dq:webhooks:retry:3}"],
+        ["EVALSHA", "0" * 40, "2", "{dq:webhooks:retry:3}", "{dq:webhooks:retry:3}:ids"],
+        ["HGET", "{dq:webhooks:retry:3}:ids", "d1"],
+        # A delivery's send lease (its scripts' keys, and the GET/SET/DEL inside them).
+        ["EVALSHA", "0" * 40, "2", "{dq:webhooks:retry:3}", "{dq:webhooks:retry:3}:sending:d1"],
+        ["EVALSHA", "0" * 40, "3", "{dq:webhooks:retry:3}:sending:d1", "{dq:webhooks:retry:3}",
+         "{dq:webhooks:retry:3}:ids"],
+        ["SET", "{dq:webhooks:retry:3}:sending:d1", "t", "PX", "1000"],
+        ["GET", "{dq:webhooks:retry:3}:sending:d1"], ["DEL", "{dq:webhooks:retry:3}:sending:d1"],
     ],
     "dq-dqctl": PLAN_WRITES[:3] + [
         ["PING"], ["HGETALL", "dq:{acct_a}:account"], ["SET", "dq:apikey:x", "acct_a k", "NX"],
@@ -151,6 +176,7 @@ ALLOWED = {
         ["LREM", "dq:{acct_a}:webhook:dead", "1", "x"], ["ZADD", "dq:webhooks:retry", "1", "x"],
         ["EVALSHA", "0" * 40, "2", "dq:webhooks:retry", "{dq:webhooks:retry}:ids"],
         ["HSET", "{dq:webhooks:retry}:ids", "d1", "x"],
+        ["EVALSHA", "0" * 40, "2", "{dq:webhooks:retry:3}", "{dq:webhooks:retry:3}:ids"],
     ],
 }
 

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dq/common/partitions.h"
+
 namespace dq::webhook {
 namespace {
 
@@ -20,10 +22,6 @@ std::string DeliveriesKey(std::string_view account) {
   return AccountKey(account, "webhook:deliveries");
 }
 std::string DeadKey(std::string_view account) { return AccountKey(account, "webhook:dead"); }
-// A delivery's send lease; the hash tag puts it in the retry set's cluster slot.
-std::string SendLeaseKey(std::string_view delivery_id) {
-  return std::string(kSendLeasePrefix) + std::string(delivery_id);
-}
 
 Status FirstError(const Result<std::vector<RedisReply>>& replies) {
   if (!replies.ok()) return replies.status();
@@ -210,29 +208,65 @@ Status RedisDeliveryLog::Record(std::string_view account_id, const DeliveryAttem
                                      {"LTRIM", key, "0", std::to_string(kDeliveryLogSize - 1)}}));
 }
 
+std::string RetryKey(int partition) { return PartitionKey(kRetryKey, partition); }
+
+// A delivery's send lease, in its account's retry partition (the hash tag puts it in the
+// partition's cluster slot, beside the set the lease's scripts read).
+std::string SendLeaseKey(int partition, std::string_view delivery_id) {
+  return RetryKey(partition) + ":sending:" + std::string(delivery_id);
+}
+
+std::string RetryIndexKey(int partition) {
+  return partition == kLegacyPartition ? std::string(kRetryIndexKey)
+                                       : RetryKey(partition) + ":ids";
+}
+
+int RetryPartitionOf(std::string_view member, int partitions) {
+  // As the claim script reads it: EventToJson writes "account_id" before the payload.
+  constexpr std::string_view kField = "\"account_id\":\"";
+  const size_t at = member.find(kField);
+  if (at == std::string_view::npos) return 0;
+  const size_t from = at + kField.size();
+  const size_t end = member.find('"', from);
+  return PartitionOf(member.substr(from, end == std::string_view::npos ? 0 : end - from),
+                     partitions);
+}
+
+RedisDeliveryLog::RedisDeliveryLog(RedisClient& redis, int partitions)
+    : redis_(redis),
+      partitions_(std::clamp(partitions > 0 ? partitions : redis.options().partitions, 1,
+                             kMaxPartitions)) {}
+
 Status RedisDeliveryLog::ScheduleRetry(const Event& event, int64_t due_ms,
                                        std::string_view replace_member) {
-  auto r = redis_.Eval(ReplaceScript(), {std::string(kRetryKey), std::string(kRetryIndexKey)},
+  const int p = PartitionOf(event.account_id, partitions_);
+  auto r = redis_.Eval(ReplaceScript(), {RetryKey(p), RetryIndexKey(p)},
                        {std::to_string(due_ms), EventToJson(event), std::string(replace_member),
                         event.delivery_id});
   if (!r.ok()) return r.status();
   if (r->is_error()) return Status(ErrorCode::kUnavailable, "redis: " + r->str);
+  if (replace_member.empty()) {
+    // A fresh schedule cancels the delivery's pending member in the old set too.
+    auto pending = redis_.Command({"HGET", RetryIndexKey(kLegacyPartition), event.delivery_id});
+    if (pending.ok() && !pending->str.empty()) (void)RemoveRetryIn(kLegacyPartition, pending->str);
+  }
   return Status::Ok();
 }
 
-Status RedisDeliveryLog::RemoveRetry(std::string_view member) {
-  auto r = redis_.Eval(RemoveScript(), {std::string(kRetryKey), std::string(kRetryIndexKey)},
+Status RedisDeliveryLog::RemoveRetryIn(int partition, std::string_view member) {
+  auto r = redis_.Eval(RemoveScript(), {RetryKey(partition), RetryIndexKey(partition)},
                        {std::string(member)});
   if (!r.ok()) return r.status();
   if (r->is_error()) return Status(ErrorCode::kUnavailable, "redis: " + r->str);
   return Status::Ok();
 }
 
-Result<SendClaim> RedisDeliveryLog::BeginSend(std::string_view delivery_id,
+Result<SendClaim> RedisDeliveryLog::BeginSend(std::string_view account_id,
+                                              std::string_view delivery_id,
                                               std::string_view retry_member,
                                               std::string_view token, int64_t lease_ms) {
-  auto r = redis_.Eval(BeginSendScript(),
-                       {std::string(kRetryKey), SendLeaseKey(delivery_id)},
+  const int p = PartitionOf(account_id, partitions_);
+  auto r = redis_.Eval(BeginSendScript(), {RetryKey(p), SendLeaseKey(p, delivery_id)},
                        {std::string(retry_member), std::string(token), std::to_string(lease_ms)});
   if (!r.ok()) return r.status();
   if (r->is_error()) return Status(ErrorCode::kUnavailable, "redis: " + r->str);
@@ -241,21 +275,27 @@ Result<SendClaim> RedisDeliveryLog::BeginSend(std::string_view delivery_id,
   return SendClaim::kGo;
 }
 
-Status RedisDeliveryLog::EndSend(std::string_view delivery_id, std::string_view token,
-                                 bool delivered) {
-  auto r = redis_.Eval(EndSendScript(),
-                       {SendLeaseKey(delivery_id), std::string(kRetryKey),
-                        std::string(kRetryIndexKey)},
+Status RedisDeliveryLog::EndSend(std::string_view account_id, std::string_view delivery_id,
+                                 std::string_view token, bool delivered) {
+  const int p = PartitionOf(account_id, partitions_);
+  auto r = redis_.Eval(EndSendScript(), {SendLeaseKey(p, delivery_id), RetryKey(p), RetryIndexKey(p)},
                        {std::string(token), delivered ? "1" : "0", std::string(delivery_id)});
   if (!r.ok()) return r.status();
   if (r->is_error()) return Status(ErrorCode::kUnavailable, "redis: " + r->str);
   return Status::Ok();
 }
 
+Status RedisDeliveryLog::RemoveRetry(std::string_view member) {
+  return RemoveRetryIn(RetryPartitionOf(member, partitions_), member);
+}
+
 Result<std::string> RedisDeliveryLog::ScheduledMember(std::string_view delivery_id) {
-  auto r = redis_.Command({"HGET", std::string(kRetryIndexKey), std::string(delivery_id)});
-  if (!r.ok()) return r.status();
-  return r->str;
+  for (int p = kLegacyPartition; p < partitions_; ++p) {
+    auto r = redis_.Command({"HGET", RetryIndexKey(p), std::string(delivery_id)});
+    if (!r.ok()) return r.status();
+    if (!r->str.empty()) return r->str;
+  }
+  return std::string();
 }
 
 Status RedisDeliveryLog::AddDeadLetter(const DeadLetter& dead) {
@@ -264,47 +304,71 @@ Status RedisDeliveryLog::AddDeadLetter(const DeadLetter& dead) {
                                      {"LTRIM", key, "0", std::to_string(kDeadLetterCap - 1)}}));
 }
 
-Result<std::vector<ClaimedRetry>> RedisDeliveryLog::ClaimDueRetries(int64_t now_ms,
-                                                                    int64_t lease_ms, int max) {
-  auto r = redis_.Eval(ClaimScript(), {std::string(kRetryKey)},
-                       {std::to_string(now_ms), std::to_string(now_ms + lease_ms),
-                        std::to_string(max)});
+Status RedisDeliveryLog::ClaimFrom(int partition, const RedisScript& script,
+                                   std::vector<std::string> args, int64_t lease_until,
+                                   std::vector<ClaimedRetry>& out) {
+  auto r = redis_.Eval(script, {RetryKey(partition)}, args);
   if (!r.ok()) return r.status();
-  std::vector<ClaimedRetry> out;
+  if (r->is_error()) return Status(ErrorCode::kUnavailable, "redis: " + r->str);
   for (const auto& m : r->elements) {
     auto e = EventFromJson(m.str);
     if (!e.ok()) {
-      RemoveRetry(m.str);  // poison: nothing could ever deliver it
+      (void)RemoveRetryIn(partition, m.str);  // poison: nothing could ever deliver it
       continue;
+    }
+    if (partition == kLegacyPartition) {
+      // Moved to its partition, leased as claimed there, then gone from the old set (a crash
+      // between the two leaves it in both: delivered twice, with the same delivery id).
+      const int p = PartitionOf(e->account_id, partitions_);
+      auto moved = redis_.Eval(ReplaceScript(), {RetryKey(p), RetryIndexKey(p)},
+                               {std::to_string(lease_until), m.str, "", e->delivery_id});
+      if (!moved.ok() || moved->is_error()) continue;  // still leased in the old set
+      (void)RemoveRetryIn(kLegacyPartition, m.str);
     }
     out.push_back({m.str, std::move(*e)});
   }
+  return Status::Ok();
+}
+
+template <typename Claim>
+Result<std::vector<ClaimedRetry>> RedisDeliveryLog::ClaimEverywhere(int max, Claim claim) {
+  // Every partition and the old set, from a rotating start, until max are taken.
+  const int n = partitions_ + 1;
+  const int start = next_.fetch_add(1) % n;
+  std::vector<ClaimedRetry> out;
+  Status failed = Status::Ok();
+  for (int k = 0; k < n && static_cast<int>(out.size()) < max; ++k) {
+    const int p = (start + k) % n + kLegacyPartition;
+    if (Status s = claim(p, max - static_cast<int>(out.size()), out); !s.ok()) failed = s;
+  }
+  if (out.empty() && !failed.ok()) return failed;
   return out;
+}
+
+Result<std::vector<ClaimedRetry>> RedisDeliveryLog::ClaimDueRetries(int64_t now_ms,
+                                                                    int64_t lease_ms, int max) {
+  return ClaimEverywhere(max, [&](int p, int left, std::vector<ClaimedRetry>& out) {
+    return ClaimFrom(p, ClaimScript(),
+                     {std::to_string(now_ms), std::to_string(now_ms + lease_ms),
+                      std::to_string(left)},
+                     now_ms + lease_ms, out);
+  });
 }
 
 Result<std::vector<ClaimedRetry>> RedisDeliveryLog::ClaimDueRetriesFairly(
     int64_t now_ms, int64_t lease_ms, int max, int default_room,
     const std::vector<std::pair<std::string, int>>& rooms, int scan) {
-  std::vector<std::string> args = {std::to_string(now_ms), std::to_string(now_ms + lease_ms),
-                                   std::to_string(max), std::to_string(default_room),
-                                   std::to_string(std::max(scan, max))};
-  for (const auto& [account, room] : rooms) {
-    args.push_back(account);
-    args.push_back(std::to_string(room));
-  }
-  auto r = redis_.Eval(FairClaimScript(), {std::string(kRetryKey)}, args);
-  if (!r.ok()) return r.status();
-  if (r->is_error()) return Status(ErrorCode::kUnavailable, "redis: " + r->str);
-  std::vector<ClaimedRetry> out;
-  for (const auto& m : r->elements) {
-    auto e = EventFromJson(m.str);
-    if (!e.ok()) {
-      RemoveRetry(m.str);  // poison: nothing could ever deliver it
-      continue;
+  // An account's retries are all in one partition: its room applies there.
+  return ClaimEverywhere(max, [&](int p, int left, std::vector<ClaimedRetry>& out) {
+    std::vector<std::string> args = {std::to_string(now_ms), std::to_string(now_ms + lease_ms),
+                                     std::to_string(left), std::to_string(default_room),
+                                     std::to_string(std::max(scan, left))};
+    for (const auto& [account, room] : rooms) {
+      args.push_back(account);
+      args.push_back(std::to_string(room));
     }
-    out.push_back({m.str, std::move(*e)});
-  }
-  return out;
+    return ClaimFrom(p, FairClaimScript(), std::move(args), now_ms + lease_ms, out);
+  });
 }
 
 Result<std::vector<DeliveryAttempt>> RedisDeliveryLog::Deliveries(std::string_view account_id,

@@ -184,6 +184,7 @@ Result<RedisOptions> RedisOptionsFromSettings(const Settings& s) {
   o.sentinel_password = s.String("DQ_REDIS_SENTINEL_PASSWORD");
   o.min_replicas = static_cast<int>(s.Int("DQ_REDIS_MIN_REPLICAS"));
   o.wait_timeout = std::chrono::milliseconds(s.Int("DQ_REDIS_WAIT_TIMEOUT_MS"));
+  o.partitions = static_cast<int>(s.Int("DQ_QUEUE_PARTITIONS"));
   auto sentinels = ParseRedisAddresses(s.String("DQ_REDIS_SENTINELS"));
   if (!sentinels.ok()) {
     return Status(ErrorCode::kInvalidRequest,

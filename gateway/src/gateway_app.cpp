@@ -50,7 +50,8 @@ void GatewayApp::WireJobs(const GatewaySettings& g, const Clock& clock) {
   blocking.timeout = std::chrono::milliseconds(g.redis.timeout.count() + 2000);
   blocking_redis_ = std::make_unique<RedisClient>(blocking);
   jobs_store_ = std::make_unique<RedisJobStore>(*redis_, g.store, artifacts_.get());
-  queue_ = std::make_unique<RedisJobQueue>(*redis_, *blocking_redis_);
+  queue_ = std::make_unique<RedisJobQueue>(*redis_, *blocking_redis_, redis_->options().partitions,
+                                           g.workers.threads);
   jobs_api_ = std::make_unique<JobsApi>(*jobs_store_, *queue_, *quota_, clock, g.jobs);
   events_ = std::make_unique<RedisEventPublisher>(*redis_);
   streams_ = std::make_unique<GrpcValidatorStreamFactory>(validator_->channel(),

@@ -166,8 +166,14 @@ class Call:
             fn, args = m.group(1), split_top(m.group(2))
             if fn in ("AccountKey", "JobKey", "JobPartKey", "IdempotencyKey"):
                 return "dq:{%s}:%s" % (self.sample(args[0]), fn)
-            if fn == "SendLeaseKey":  # common/src/delivery_log.cpp
-                return "{dq:webhooks:retry}:sending:%s" % self.sample(args[0])
+            if fn == "SendLeaseKey":  # common/src/delivery_log.cpp: partition p's lease keys
+                return "{dq:webhooks:retry:%s}:sending:x" % self.sample(args[0])
+            if fn == "QuotaReservationKey":  # an account's quota reservation record
+                return "dq:{%s}:quota:res" % self.sample(args[0])
+            if fn in ("JobQueueKey", "RetryKey", "RetryIndexKey"):  # partition p's keys
+                base = {"JobQueueKey": "{dq:jobs:queue:%s}", "RetryKey": "{dq:webhooks:retry:%s}",
+                        "RetryIndexKey": "{dq:webhooks:retry:%s}:ids"}[fn]
+                return base % self.sample(args[0])
             if fn == "QuotaKey":
                 return "dq:{%s}:quota" % self.sample(args[0] + ".account_id")
             if fn in ("EmailKey", "IpKey", "LookupKey", "SessionKey", "DeliveriesKey", "DeadKey",

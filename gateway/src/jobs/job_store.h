@@ -99,6 +99,9 @@ class JobStore {
   // Removes a job that was never accepted (its upload failed after Create), giving back its
   // quota reservation exactly once. Idempotent.
   virtual Status Abandon(const Job& job) = 0;
+  // The upload's own undo after its 503: as Abandon, and also a job accepted meanwhile (its
+  // acceptance reached a replica whose answer came too late) while no worker has taken it.
+  virtual Status Retract(const Job& job) { return Abandon(job); }
   // nullopt when the account has no such job (another account's job is not found either).
   virtual Result<std::optional<Job>> Get(std::string_view account_id, std::string_view id) = 0;
   // The account's newest jobs first, at most limit.

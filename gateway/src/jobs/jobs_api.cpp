@@ -180,7 +180,9 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   // With max_rows, only the first rows are checked, and only they use quota.
   const int64_t rows_in_file = static_cast<int64_t>(plan->data_rows);
   const int64_t rows = up.max_rows > 0 ? std::min(rows_in_file, up.max_rows) : rows_in_file;
-  auto reservation = quota_.Reserve(principal.account, rows);
+  // The reservation is named by the job id: the job's abandon and the quota's release give it
+  // back once between them, whichever runs first and on whichever master survives.
+  auto reservation = quota_.Reserve(principal.account, rows, id);
   if (!reservation.ok()) {
     if (reservation.status().code() == ErrorCode::kQuotaExceeded) {
       return ErrorResponse(QuotaExceeded(principal.account, rows));
@@ -224,7 +226,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   Status stored = store_.Create(job, pieces);
   store_timer.Pause();
   if (!stored.ok()) {
-    quota_.Release(*reservation);
+    (void)quota_.Release(*reservation);
     keep_again();
     if (stored.code() == ErrorCode::kStorageLimitExceeded) return ErrorResponse(stored);
     log::Error("job not stored", {{"job_id", job.id}, {"error", stored.message()}});
@@ -238,9 +240,11 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   queue_timer.Pause();
   if (!stored.ok()) {
     log::Error("job not accepted", {{"job_id", job.id}, {"error", stored.message()}});
-    if (Status s = store_.Abandon(job); !s.ok()) {
+    if (Status s = store_.Retract(job); !s.ok()) {
       log::Warn("job not abandoned yet; a worker removes it", {{"job_id", job.id}});
     }
+    // Given back until the replicas confirm it, even when the job's removal fell short.
+    (void)quota_.Release(*reservation);
     keep_again();
     return ErrorResponse(Status(ErrorCode::kUnavailable,
                                 "The job could not be queued; nothing was charged. Try again."));

@@ -4,15 +4,16 @@
 #include <charconv>
 
 #include "dq/common/log.h"
+#include "dq/common/partitions.h"
 #include "redis_job_queue.h"
 
 namespace dq::gateway {
 namespace {
 
-// KEYS[1] the queue stream, ARGV[1] the consumer group. Entries still in the stream are either
-// pending (taken, not acknowledged) or not yet delivered: acknowledged entries are deleted
-// (RedisJobQueue::Ack: XACK + XDEL), so waiting = XLEN - pending. The oldest waiting entry is
-// the first one after the group's last-delivered id.
+// KEYS[1] the queue stream (one partition), ARGV[1] the consumer group. Entries still in the
+// stream are either pending (taken, not acknowledged) or not yet delivered: acknowledged entries
+// are deleted (RedisJobQueue::Ack: XACK + XDEL), so waiting = XLEN - pending. The oldest waiting
+// entry is the first one after the group's last-delivered id.
 const RedisScript& StatsScript() {
   static const RedisScript script(R"lua(
 local len = redis.call('XLEN', KEYS[1])
@@ -63,9 +64,26 @@ Result<QueueStats> QueueStatsFromReply(const RedisReply& reply, int64_t now_ms) 
 }
 
 Result<QueueStats> RedisQueueStats::Read() {
-  auto r = redis_.Eval(StatsScript(), {kJobQueueKey}, {kJobQueueGroup});
-  if (!r.ok()) return r.status();
-  return QueueStatsFromReply(*r, UnixMillis(clock_.Now()));
+  // Summed over the partitions and the old stream; the oldest waiting job is the oldest of any.
+  const int partitions = std::clamp(redis_.options().partitions, 1, kMaxPartitions);
+  const int64_t now_ms = UnixMillis(clock_.Now());
+  QueueStats total;
+  for (int p = kLegacyPartition; p < partitions; ++p) {
+    auto r = redis_.Eval(StatsScript(), {JobQueueKey(p)}, {kJobQueueGroup});
+    if (!r.ok()) return r.status();
+    auto one = QueueStatsFromReply(*r, now_ms);
+    if (!one.ok()) return one.status();
+    total = SumQueueStats(total, *one);
+  }
+  return total;
+}
+
+QueueStats SumQueueStats(const QueueStats& a, const QueueStats& b) {
+  QueueStats sum;
+  sum.waiting = a.waiting + b.waiting;
+  sum.in_progress = a.in_progress + b.in_progress;
+  sum.oldest_waiting_age_ms = std::max(a.oldest_waiting_age_ms, b.oldest_waiting_age_ms);
+  return sum;
 }
 
 void ExportQueueStats(const QueueStats& stats, Metrics& metrics) {

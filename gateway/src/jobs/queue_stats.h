@@ -37,7 +37,8 @@ class QueueStatsSource {
   virtual Result<QueueStats> Read() = 0;
 };
 
-// Reads the queue stream and its consumer group in one Lua script (one consistent snapshot).
+// Reads each partition of the queue (and the old single stream) and its consumer group in one
+// Lua script each (one consistent snapshot per partition), and sums them.
 class RedisQueueStats final : public QueueStatsSource {
  public:
   RedisQueueStats(RedisClient& redis, const Clock& clock) : redis_(redis), clock_(clock) {}
@@ -51,6 +52,9 @@ class RedisQueueStats final : public QueueStatsSource {
 // The script's reply {waiting, in_progress, oldest waiting entry id or ""} as QueueStats at
 // now_ms (stream ids start with their creation time in ms). Errors: kInternal on another shape.
 Result<QueueStats> QueueStatsFromReply(const RedisReply& reply, int64_t now_ms);
+
+// Two partitions' statistics as one queue's: counts added, the older oldest waiting job.
+QueueStats SumQueueStats(const QueueStats& a, const QueueStats& b);
 
 // Sets the three gauges in metrics.
 void ExportQueueStats(const QueueStats& stats, Metrics& metrics);

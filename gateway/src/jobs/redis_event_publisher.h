@@ -1,4 +1,6 @@
-// EventPublisher on the Redis stream `dq:events` (format: dq/common/job_event.h).
+// EventPublisher on the event stream's partitions (format: dq/common/job_event.h; partitions:
+// dq/common/partitions.h): an account's events go to {dq:events:<PartitionOf(account)>}, each
+// partition trimmed to its share of kStreamMaxLen.
 #pragma once
 
 #include "dq/common/redis_client.h"
@@ -8,11 +10,13 @@ namespace dq::gateway {
 
 class RedisEventPublisher final : public EventPublisher {
  public:
-  explicit RedisEventPublisher(RedisClient& redis) : redis_(redis) {}
+  // partitions < 1: redis.options().partitions.
+  explicit RedisEventPublisher(RedisClient& redis, int partitions = 0);
   Status Publish(const events::StreamRecord& record) override;
 
  private:
   RedisClient& redis_;
+  int partitions_;
 };
 
 }  // namespace dq::gateway

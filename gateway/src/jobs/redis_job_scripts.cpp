@@ -142,15 +142,20 @@ local j = redis.call('HMGET', KEYS[1], 'status', 'accepted', 'refunded', 'rows_t
                     'rows_done', 'idempotency_key')
 local status, accepted, refunded = j[1], j[2], j[3]
 local rows_total, rows_done = tonumber(j[4] or '0'), tonumber(j[5] or '0')
+local undo = ARGV[2] == 'abandon' or ARGV[2] == 'retract'
 if ARGV[2] == 'abandon' and accepted ~= '0' then return 0 end
+if ARGV[2] == 'retract' and accepted ~= '0' and status ~= 'queued' then return 0 end
 local refund = 0
-if refunded ~= '1' then
-  if ARGV[2] == 'abandon' then refund = rows_total
+if undo and redis.call('HGET', KEYS[1], 'quota_res') == '1' then
+  refund = tonumber(redis.call('GET', KEYS[11]) or '0')
+elseif refunded ~= '1' then
+  if undo then refund = rows_total
   elseif status == 'queued' or status == 'processing' then refund = rows_total - rows_done end
 end
 if refund > 0 and redis.call('EXISTS', KEYS[7]) == 1 then
   redis.call('DECRBY', KEYS[7], refund)
 end
+redis.call('DEL', KEYS[11])
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[10])
 redis.call('HDEL', KEYS[6], ARGV[1])
 redis.call('ZREM', KEYS[8], ARGV[1])

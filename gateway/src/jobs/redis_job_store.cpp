@@ -7,6 +7,7 @@
 #include "dq/common/crypto.h"
 #include "dq/common/log.h"
 #include "job_artifacts.h"
+#include "../limits/quota.h"
 #include "piece_codec.h"
 #include "redis_job_scripts.h"
 
@@ -198,6 +199,9 @@ Status RedisJobStore::StoreReserved(const Job& job, UploadPieces& file_pieces) {
     }
     std::vector<std::string> hset = {"HSET", JobKey(job.account_id, job.id)};
     for (auto& a : JobToHashArgs(stored)) hset.push_back(std::move(a));
+    // Its quota is a recorded reservation (QuotaReservationKey, id = the job id): an abandon
+    // gives back what that record still holds, once, whoever releases it first.
+    hset.insert(hset.end(), {"quota_res", "1"});
     // The job hash now keeps the reservation: its mark goes. With the store, the reservation
     // (the upload's size, an upper bound) becomes the bytes stored.
     std::vector<std::vector<std::string>> commands = {
@@ -245,7 +249,8 @@ Status RedisJobStore::Remove(const Job& job, const char* mode) {
       {JobKey(a, job.id), JobPartKey(a, job.id, "file"), JobPartKey(a, job.id, "issues"),
        JobPartKey(a, job.id, "cleaned"), JobPartKey(a, job.id, "summary"),
        AccountKey(a, "job_bytes"), QuotaKey(job), AccountKey(a, "jobs"),
-       IdempotencyKey(a, job.idempotency_key), JobPartKey(a, job.id, "fixes")},
+       IdempotencyKey(a, job.idempotency_key), JobPartKey(a, job.id, "fixes"),
+       QuotaReservationKey(a, job.id)},
       {job.id, mode, job.idempotency_key});
   if (!r.ok()) return r.status();
   if (r->reply.integer != 1) return Status(ErrorCode::kNotFound, "no such job");
@@ -278,6 +283,11 @@ void RedisJobStore::DeleteObjects(const Result<std::string>& prefix) {
 
 Status RedisJobStore::Abandon(const Job& job) {
   Status s = Remove(job, "abandon");
+  return s.code() == ErrorCode::kNotFound ? Status::Ok() : s;
+}
+
+Status RedisJobStore::Retract(const Job& job) {
+  Status s = Remove(job, "retract");
   return s.code() == ErrorCode::kNotFound ? Status::Ok() : s;
 }
 

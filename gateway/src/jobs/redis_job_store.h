@@ -90,6 +90,7 @@ class RedisJobStore final : public JobStore {
   static constexpr int kReserveCheckJobs = 1000;
   Status Accept(const Job& job) override;
   Status Abandon(const Job& job) override;
+  Status Retract(const Job& job) override;
   Result<std::optional<Job>> Get(std::string_view account_id, std::string_view id) override;
   Result<std::vector<Job>> List(std::string_view account_id, int limit) override;
   Result<std::vector<Job>> ListBefore(std::string_view account_id, int64_t before_ms,

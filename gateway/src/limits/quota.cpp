@@ -1,22 +1,40 @@
 #include "quota.h"
 
+#include "dq/common/crypto.h"
+#include "dq/common/log.h"
 #include "dq/common/time_format.h"
 
 namespace dq::gateway {
 namespace {
 
-// KEYS[1]: the month's counter. ARGV: records, quota, ttl seconds.
-// Returns {1, used after} when reserved, {0, used} when the request would cross the quota.
+// KEYS[1]: the month's counter, KEYS[2]: the reservation's record. ARGV: records, quota, ttl
+// seconds, the record's ttl seconds. Returns {1, used after} when reserved, {0, used} when the
+// request would cross the quota. A reservation already recorded is not taken twice.
 const RedisScript kReserveScript(R"lua(
 local n = tonumber(ARGV[1])
 local quota = tonumber(ARGV[2])
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if redis.call('EXISTS', KEYS[2]) == 1 then return {1, used} end
 if used + n > quota then
   return {0, used}
 end
 used = redis.call('INCRBY', KEYS[1], n)
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+redis.call('SET', KEYS[2], n, 'EX', tonumber(ARGV[4]))
 return {1, used}
+)lua");
+
+// KEYS[1]: the month's counter, KEYS[2]: the reservation's record. Gives back what the record
+// holds (nothing when it is gone: released already, or lost in a failover with its
+// reservation) and deletes it. Returns the records given back. The write Redis may refuse when
+// full (DECRBY) comes first, so a refused release changes nothing and is tried again.
+const RedisScript kReleaseScript(R"lua(
+local n = tonumber(redis.call('GET', KEYS[2]) or '0')
+if n > 0 then
+  if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECRBY', KEYS[1], n) end
+  redis.call('DEL', KEYS[2])
+end
+return n
 )lua");
 
 // Counters are kept a while after their month for support and billing questions.
@@ -42,20 +60,51 @@ int64_t QuotaPolicy::For(const Account& account) const {
   return 0;
 }
 
-Result<QuotaReservation> RedisQuotaService::Reserve(const Account& account, int64_t records) {
-  QuotaReservation r{account.id, FormatYearMonth(clock_.Now()), records};
+std::string QuotaReservationKey(std::string_view account_id, std::string_view id) {
+  return AccountKey(account_id, "quota:res:" + std::string(id));
+}
+
+RedisQuotaService::RedisQuotaService(RedisClient& redis, const Clock& clock, QuotaPolicy policy,
+                                     std::chrono::milliseconds retry_pause)
+    : redis_(redis), clock_(clock), policy_(policy), retry_pause_(retry_pause) {
+  retry_thread_ = std::thread([this] { RetryLoop(); });
+}
+
+RedisQuotaService::~RedisQuotaService() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+    if (!pending_.empty()) {
+      log::Warn("quota releases not confirmed at exit",
+                {{"pending", std::to_string(pending_.size())}});
+    }
+  }
+  cv_.notify_all();
+  if (retry_thread_.joinable()) retry_thread_.join();
+}
+
+Result<QuotaReservation> RedisQuotaService::Reserve(const Account& account, int64_t records,
+                                                    std::string id) {
+  if (id.empty()) id = RandomBase62(20);
+  QuotaReservation r{std::move(id), account.id, FormatYearMonth(clock_.Now()), records};
   const int64_t quota = policy_.For(account);
   // Durable: a reservation lost in a failover would let the account use its records twice.
-  auto durable = redis_.EvalDurable(kReserveScript, {AccountKey(account.id, "quota:" + r.month)},
-                                    {std::to_string(records), std::to_string(quota),
-                                     std::to_string(kCounterTtlSeconds)});
-  if (!durable.ok()) return durable.status();
+  auto durable = redis_.EvalDurable(
+      kReserveScript,
+      {AccountKey(r.account_id, "quota:" + r.month), QuotaReservationKey(r.account_id, r.id)},
+      {std::to_string(records), std::to_string(quota), std::to_string(kCounterTtlSeconds),
+       std::to_string(kReservationTtlSeconds)});
+  if (!durable.ok()) {
+    // The script may have run (a lost connection, a timeout): whatever it reserved goes back.
+    if (records > 0) RetryLater(r);
+    return durable.status();
+  }
   const RedisReply* reply = &durable->reply;
   if (reply->elements.size() != 2) return Status(ErrorCode::kInternal, "unexpected quota reply");
   if (reply->elements[0].integer == 1 && !durable->confirmed) {
-    // Reserved on the master, not known to survive it: given back before the 503, so a retry
-    // is charged once (if the master dies, the reservation and its refund are lost together).
-    (void)Release(r);  // best effort: the answer is a 503 either way
+    // Reserved on the master, not known to survive it (nor known to be lost: a replica may
+    // have it unacknowledged): given back, until the replicas confirm it, before the 503.
+    (void)Release(r);  // retried in the background when not confirmed: the answer is a 503
     return redis_.NotReplicated(*durable);
   }
   if (reply->elements[0].integer != 1) {
@@ -69,12 +118,83 @@ Result<QuotaReservation> RedisQuotaService::Reserve(const Account& account, int6
   return r;
 }
 
-Status RedisQuotaService::Release(const QuotaReservation& r) {
-  if (r.records == 0) return Status::Ok();
-  auto reply = redis_.CommandDurable(
-      {"DECRBY", AccountKey(r.account_id, "quota:" + r.month), std::to_string(r.records)});
+Status RedisQuotaService::ReleaseOnce(const QuotaReservation& r) {
+  auto reply = redis_.EvalDurable(
+      kReleaseScript,
+      {AccountKey(r.account_id, "quota:" + r.month), QuotaReservationKey(r.account_id, r.id)}, {});
   if (!reply.ok()) return reply.status();
   return reply->confirmed ? Status::Ok() : redis_.NotReplicated(*reply);
+}
+
+Status RedisQuotaService::Release(const QuotaReservation& r) {
+  if (r.records == 0) return Status::Ok();
+  Status s = ReleaseOnce(r);
+  if (!s.ok()) RetryLater(r);
+  return s;
+}
+
+void RedisQuotaService::RetryLater(const QuotaReservation& r) {
+  {
+    std::lock_guard lock(mu_);
+    if (stop_) return;
+    if (pending_.size() >= kMaxPendingReleases) {
+      log::Error("quota release dropped: too many waiting",
+                 {{"account_id", r.account_id}, {"reservation", r.id},
+                  {"records", std::to_string(r.records)}});
+      return;
+    }
+    pending_.push_back({r, std::chrono::steady_clock::now() + kReleaseRetryFor});
+  }
+  cv_.notify_all();
+}
+
+void RedisQuotaService::RetryLoop() {
+  std::unique_lock lock(mu_);
+  while (!stop_) {
+    if (pending_.empty()) {
+      cv_.wait(lock, [this] { return stop_ || !pending_.empty(); });
+      continue;
+    }
+    // One pass over what is pending, then a pause (the master may be changing).
+    std::deque<Pending> batch;
+    batch.swap(pending_);
+    in_flight_ = batch.size();
+    lock.unlock();
+    std::deque<Pending> again;
+    bool failing = false;  // after one failure in a pass, the rest wait for the next pass
+    for (Pending& p : batch) {
+      Status s = failing ? Status(ErrorCode::kUnavailable, "not tried")
+                         : ReleaseOnce(p.reservation);
+      if (s.ok()) continue;
+      failing = true;
+      if (std::chrono::steady_clock::now() >= p.give_up) {
+        log::Error("quota release given up", {{"account_id", p.reservation.account_id},
+                                              {"reservation", p.reservation.id},
+                                              {"records", std::to_string(p.reservation.records)},
+                                              {"error", s.message()}});
+        continue;
+      }
+      again.push_back(std::move(p));
+    }
+    lock.lock();
+    in_flight_ = 0;
+    for (Pending& p : again) pending_.push_back(std::move(p));
+    if (!pending_.empty()) cv_.wait_for(lock, retry_pause_, [this] { return stop_; });
+  }
+}
+
+size_t RedisQuotaService::PendingReleases() {
+  std::lock_guard lock(mu_);
+  return pending_.size() + in_flight_;
+}
+
+bool RedisQuotaService::WaitReleased(std::chrono::milliseconds limit) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < until) {
+    if (PendingReleases() == 0) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return PendingReleases() == 0;
 }
 
 Result<QuotaUsage> RedisQuotaService::Usage(const Account& account) {

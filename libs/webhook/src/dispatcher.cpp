@@ -21,13 +21,13 @@ void Count(Outcome o) {
 // one more delivery, as without the lease.
 class SendLease {
  public:
-  explicit SendLease(DeliveryStore& store, std::string_view delivery_id)
-      : store_(store), delivery_id_(delivery_id) {}
+  SendLease(DeliveryStore& store, std::string_view account_id, std::string_view delivery_id)
+      : store_(store), account_id_(account_id), delivery_id_(delivery_id) {}
   SendLease(const SendLease&) = delete;
   SendLease& operator=(const SendLease&) = delete;
   ~SendLease() {
     if (token_.empty()) return;
-    if (Status s = store_.EndSend(delivery_id_, token_, delivered_); !s.ok()) {
+    if (Status s = store_.EndSend(account_id_, delivery_id_, token_, delivered_); !s.ok()) {
       log::Warn("send lease not given back", {{"delivery_id", delivery_id_},
                                               {"error", s.message()}});
     }
@@ -37,6 +37,7 @@ class SendLease {
 
  private:
   DeliveryStore& store_;
+  std::string account_id_;
   std::string delivery_id_;
   std::string token_;
   bool delivered_ = false;
@@ -76,7 +77,7 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
   attempt.url = hook.url;
 
   HttpResult result;
-  SendLease lease(store_, event.delivery_id);
+  SendLease lease(store_, event.account_id, event.delivery_id);
   if (auto url = ValidateWebhookUrl(hook.url, url_policy_); !url.ok()) {
     result.error = url.status().message();
   } else {
@@ -95,7 +96,8 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
     if (admission == Admission::kGo) {
       // One sender per delivery (see the header): taken after the gate, given back below.
       const std::string token = NewUuidV4();
-      auto claim = store_.BeginSend(event.delivery_id, retry_member, token, send_lease_ms_);
+      auto claim = store_.BeginSend(event.account_id, event.delivery_id, retry_member, token,
+                                   send_lease_ms_);
       if (!claim.ok() || *claim != SendClaim::kGo) {
         if (gate_ != nullptr) gate_->Release(event.account_id, destination);
         if (!claim.ok()) return claim.status();

@@ -11,6 +11,7 @@
 #include <set>
 #include <thread>
 
+#include "dq/common/partitions.h"
 #include "stack.h"
 
 namespace dq::testing {
@@ -160,10 +161,13 @@ TEST_F(JobsManageTest, DeleteDuringProcessingCancelsWithoutEvent) {
                       std::chrono::seconds(30)));
   ASSERT_EQ(Call("DELETE", "/v1/jobs/" + id).status, 204);
   // The worker notices at its next step and acknowledges the entry: the queue empties.
-  ASSERT_TRUE(WaitFor([&] { return stack_->redis().Cli({"XLEN", "dq:jobs:queue"}) == "0"; },
+  const int partition = PartitionOf(account_, kDefaultPartitions);
+  const std::string queue = PartitionKey("dq:jobs:queue", partition);
+  ASSERT_TRUE(WaitFor([&] { return stack_->redis().Cli({"XLEN", queue}) == "0"; },
                       std::chrono::seconds(30)));
   EXPECT_EQ(KeysWith(id), "");
-  EXPECT_EQ(stack_->redis().Cli({"XRANGE", "dq:events", "-", "+"}).find(id), std::string::npos);
+  const std::string events = PartitionKey("dq:events", partition);
+  EXPECT_EQ(stack_->redis().Cli({"XRANGE", events, "-", "+"}).find(id), std::string::npos);
   const int64_t used = RecordsUsed();
   EXPECT_LT(used, kRows);  // the rows not processed were given back
   EXPECT_GE(used, 0);

@@ -10,6 +10,7 @@
 #include <thread>
 #include <sstream>
 
+#include "dq/common/partitions.h"
 #include "stack.h"
 
 namespace dq::testing {
@@ -285,7 +286,9 @@ TEST_F(JobsIntegrationTest, QuotaIsReservedForDataRows) {
 
 TEST_F(JobsIntegrationTest, CompletionIsPublishedForTheNotifier) {
   json job = WaitDone(json::parse(Upload("sku,price\nA,1\n", "text/csv").body)["id"]);
-  const std::string entries = stack_->redis().Cli({"XRANGE", "dq:events", "-", "+"});
+  // On the account's partition of the event stream.
+  const std::string entries = stack_->redis().Cli(
+      {"XRANGE", PartitionKey("dq:events", PartitionOf(account_, kDefaultPartitions)), "-", "+"});
   const size_t at = entries.find("\"jobId\":\"" + job["id"].get<std::string>() + "\"");
   ASSERT_NE(at, std::string::npos) << entries;
   const size_t start = entries.rfind('{', at);
@@ -361,7 +364,8 @@ TEST(JobsCrashTest, KilledWorkerMidJobStillEndsDone) {
   EXPECT_EQ(json::parse(list.body)[0]["rows_total"], 200000);
 
   // Exactly one job.complete for it, whichever worker finished it.
-  const std::string events = stack.redis().Cli({"XRANGE", "dq:events", "-", "+"});
+  const std::string events = stack.redis().Cli(
+      {"XRANGE", PartitionKey("dq:events", PartitionOf(id, kDefaultPartitions)), "-", "+"});
   size_t count = 0;
   const std::string needle = "\"jobId\":\"" + job_id + "\"";
   for (size_t p = events.find(needle); p != std::string::npos; p = events.find(needle, p + 1)) {

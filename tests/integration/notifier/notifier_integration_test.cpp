@@ -11,6 +11,8 @@
 #include <set>
 
 #include "dq/common/delivery_log.h"
+#include "dq/common/job_event.h"
+#include "dq/common/partitions.h"
 #include "dq/common/clock.h"
 #include "dq/common/crypto.h"
 #include "dq/common/redis_client.h"
@@ -79,14 +81,20 @@ class NotifierIntegrationTest : public ::testing::Test {
                     .ok());
   }
 
-  // XADDs a job.complete event exactly as the job worker does; returns its delivery id.
-  std::string Publish(const std::string& account, const std::string& job_id = "job-1") {
+  // XADDs a job.complete event exactly as the job worker does (to the account's partition of
+  // the stream; `legacy`: to the single stream of releases before partitions); returns its
+  // delivery id.
+  std::string Publish(const std::string& account, const std::string& job_id = "job-1",
+                      bool legacy = false) {
     const std::string delivery = NewUuidV4();
     const std::string payload =
         R"({"event":"job.complete","timestamp":"2026-11-22T09:05:01.042Z","jobId":")" + job_id +
         R"(","filename":"products.csv","rows":120,"stats":{"errors":3,"warnings":5,"fixes":2,"score":96},"status":"done"})";
     const int64_t now = UnixMillis(std::chrono::system_clock::now());
-    auto r = redis_client_.Command({"XADD", "dq:events", "MAXLEN", "~", "1000000", "*", "type",
+    const std::string stream =
+        legacy ? std::string(events::kStreamKey)
+               : PartitionKey(events::kStreamKey, PartitionOf(account, kDefaultPartitions));
+    auto r = redis_client_.Command({"XADD", stream, "MAXLEN", "~", "1000000", "*", "type",
                                     "job.complete", "account_id", account, "delivery_id",
                                     delivery, "payload", payload, "created_ms",
                                     std::to_string(now)});
@@ -94,10 +102,24 @@ class NotifierIntegrationTest : public ::testing::Test {
     return delivery;
   }
 
+  // Pending events, over every partition and the old stream.
   int64_t Pending() {
-    auto r = redis_client_.Command({"XPENDING", "dq:events", "notifier"});
-    if (!r.ok() || r->elements.empty()) return -1;
-    return r->elements[0].integer;
+    int64_t total = 0;
+    for (int p = kLegacyPartition; p < kDefaultPartitions; ++p) {
+      auto r = redis_client_.Command(
+          {"XPENDING", PartitionKey(events::kStreamKey, p), "notifier"});
+      if (!r.ok() || r->elements.empty()) return -1;
+      total += r->elements[0].integer;
+    }
+    return total;
+  }
+  // Scheduled retries, over every partition and the old set.
+  int64_t Retries() {
+    int64_t total = 0;
+    for (int p = kLegacyPartition; p < kDefaultPartitions; ++p) {
+      total += redis_client_.Command({"ZCARD", webhook::RetryKey(p)})->integer;
+    }
+    return total;
   }
 
   RedisServer redis_;
@@ -121,6 +143,36 @@ std::string OpensslHmac(const std::string& secret, const std::string& body) {
   s = s.substr(eq + 2);
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
   return s;
+}
+
+// After an upgrade to partitions (issue 35): events and retries written by an older release to
+// the single dq:events stream and dq:webhooks:retry set are still delivered, beside new ones on
+// the partitions; the old retry moves to its partition when it is claimed.
+TEST_F(NotifierIntegrationTest, DrainsTheSingleStreamAndRetrySetOfOlderReleases) {
+  TestReceiver receiver;
+  SetWebhook("acct_old", receiver.Url(), "s");
+  SetWebhook("acct_new", receiver.Url(), "s");
+  webhook::Event old_retry;
+  old_retry.type = "job.complete";
+  old_retry.account_id = "acct_old";
+  old_retry.delivery_id = "d-old-retry";
+  old_retry.payload = R"({"event":"job.complete","jobId":"job-old-retry"})";
+  old_retry.created_ms = UnixMillis(std::chrono::system_clock::now());
+  old_retry.first_attempt_ms = old_retry.created_ms;
+  old_retry.attempts = 1;
+  const std::string member = webhook::EventToJson(old_retry);
+  ASSERT_TRUE(redis_client_.Command({"ZADD", "dq:webhooks:retry", "1", member}).ok());
+  ASSERT_TRUE(
+      redis_client_.Command({"HSET", "{dq:webhooks:retry}:ids", "d-old-retry", member}).ok());
+  const std::string old_event = Publish("acct_old", "job-old", /*legacy=*/true);
+  auto notifier = StartNotifier();
+  const std::string new_event = Publish("acct_new", "job-new");
+  ASSERT_TRUE(WaitFor([&] { return receiver.Count() >= 3; }, 15s)) << notifier->Log();
+  std::set<std::string> delivered;
+  for (const auto& r : receiver.Requests()) delivered.insert(r.Header("x-service-delivery"));
+  EXPECT_EQ(delivered, (std::set<std::string>{old_event, new_event, "d-old-retry"}));
+  ASSERT_TRUE(WaitFor([&] { return Pending() == 0 && Retries() == 0; }, 5s));
+  EXPECT_EQ(redis_client_.Command({"HLEN", "{dq:webhooks:retry}:ids"})->integer, 0);
 }
 
 TEST_F(NotifierIntegrationTest, DeliversSignedEventThatVerifiesWithOpenssl) {
@@ -191,7 +243,7 @@ TEST_F(NotifierIntegrationTest, RetriesAfter500sWithTheSameDeliveryId) {
   EXPECT_EQ(attempts[2].attempt, 1);
   EXPECT_EQ(attempts[1].attempt, 2);
   EXPECT_EQ(attempts[0].attempt, 3);
-  ASSERT_TRUE(WaitFor([&] { return redis_client_.Command({"ZCARD", "dq:webhooks:retry"})->integer == 0; }, 5s));
+  ASSERT_TRUE(WaitFor([&] { return Retries() == 0; }, 5s));
   EXPECT_EQ(Pending(), 0);
 }
 
@@ -230,7 +282,7 @@ TEST_F(NotifierIntegrationTest, DeadLetterAfterTheCompressedScheduleThenRedelive
   EXPECT_EQ(dead.last_error, "HTTP 500");
   EXPECT_GE(dead.event.attempts, 3);
   EXPECT_EQ(log_.Deliveries("acct_dead")->at(0).outcome, "dead_letter");
-  EXPECT_EQ(redis_client_.Command({"ZCARD", "dq:webhooks:retry"})->integer, 0);
+  EXPECT_EQ(Retries(), 0);
   const size_t before = receiver.Count();
 
   // dqctl webhook redeliver: same delivery id, fresh schedule.
@@ -433,7 +485,10 @@ TEST_F(NotifierIntegrationTest, RedeliverCancelsThePendingRetry) {
   ASSERT_TRUE(
       log_.Redeliver("acct_redo", delivery, UnixMillis(std::chrono::system_clock::now())).ok());
   // Right after the redeliver, one attempt is scheduled, and it is not the old one.
-  EXPECT_EQ(redis_client_.Command({"ZSCORE", "dq:webhooks:retry", pending})->type,
+  EXPECT_EQ(redis_client_.Command(
+                {"ZSCORE",
+                 webhook::RetryKey(webhook::RetryPartitionOf(pending, kDefaultPartitions)),
+                 pending})->type,
             RedisReply::Type::kNil);
   ASSERT_TRUE(WaitFor([&] { return CountFor(receiver, delivery) >= 2; }, 10s)) << notifier->Log();
   ASSERT_TRUE(WaitFor([&] { return log_.Deliveries("acct_redo")->at(0).outcome == "delivered"; },
@@ -442,7 +497,7 @@ TEST_F(NotifierIntegrationTest, RedeliverCancelsThePendingRetry) {
   const int64_t quiet_until = failed.next_attempt_ms + 1000;
   WaitFor([&] { return UnixMillis(std::chrono::system_clock::now()) > quiet_until; }, 10s);
   EXPECT_EQ(CountFor(receiver, delivery), 2u);
-  EXPECT_EQ(redis_client_.Command({"ZCARD", "dq:webhooks:retry"})->integer, 0);
+  EXPECT_EQ(Retries(), 0);
   EXPECT_EQ(*log_.ScheduledMember(delivery), "");
 }
 
@@ -514,7 +569,7 @@ TEST_F(NotifierIntegrationTest, ARedeliverWaitsForTheAttemptInFlightAndThenSends
   EXPECT_EQ(log_.Deliveries("acct_fly")->at(1).outcome, "retry");
   EXPECT_TRUE(WaitFor(
       [&] {
-        return redis_client_.Command({"ZCARD", "dq:webhooks:retry"})->integer == 0 &&
+        return Retries() == 0 &&
                log_.ScheduledMember(delivery)->empty();
       },
       10s));
@@ -551,7 +606,7 @@ TEST_F(NotifierIntegrationTest, AnAttemptInFlightThatSucceedsCancelsTheRedeliver
   // its member gone, and is not made.
   EXPECT_TRUE(WaitFor(
       [&] {
-        return redis_client_.Command({"ZCARD", "dq:webhooks:retry"})->integer == 0 &&
+        return Retries() == 0 &&
                log_.ScheduledMember(delivery)->empty();
       },
       10s));
@@ -584,7 +639,7 @@ TEST_F(NotifierIntegrationTest, ATestEventIsSentOnceAndNotRetried) {
   const auto attempt = log_.Deliveries("acct_test")->at(0);
   EXPECT_EQ(attempt.outcome, "failed");
   EXPECT_TRUE(attempt.test);
-  EXPECT_EQ(redis_client_.Command({"ZCARD", "dq:webhooks:retry"})->integer, 0);
+  EXPECT_EQ(Retries(), 0);
   EXPECT_EQ(CountFor(receiver, e.delivery_id), 1u);
 }
 

@@ -13,6 +13,7 @@
 
 #include "dq/common/account_store.h"
 #include "dq/common/clock.h"
+#include "dq/common/partitions.h"
 #include "dq/common/time_format.h"
 #include "redis_group.h"
 
@@ -135,7 +136,8 @@ class FailoverFixture : public ::testing::Test {
   // job.complete entries of the event stream for job_id, and their delivery ids.
   std::vector<std::string> EventsFor(const std::string& job_id) {
     std::vector<std::string> ids;
-    auto r = Read({"XRANGE", "dq:events", "-", "+"});
+    auto r = Read({"XRANGE", PartitionKey("dq:events", PartitionOf(account_, kDefaultPartitions)),
+                   "-", "+"});
     if (!r.ok()) return ids;
     for (const auto& entry : r->elements) {
       if (entry.elements.size() < 2) continue;

@@ -152,7 +152,7 @@ TEST_F(ReplicaWaitTest, TheStoresAnswerUnavailableNotOkWithoutTheirReplica) {
     EXPECT_EQ(claim.status().code(), ErrorCode::kUnavailable);
     EXPECT_EQ(accounts.CreateKey(account_, "ci").status().code(), ErrorCode::kUnavailable);
     EXPECT_EQ(quota.Reserve(*account, 3).status().code(), ErrorCode::kUnavailable);
-    EXPECT_EQ(quota.Release({account_, "202611", 1}).code(), ErrorCode::kUnavailable);
+    EXPECT_EQ(quota.Release({"r1", account_, "202611", 1}).code(), ErrorCode::kUnavailable);
   }
   // Resumed: the job is claimed again (a new claim id), finished, and the finish is confirmed.
   auto claim = store.ClaimJob(account_, job.id, "2026-11-23T10:00:02.000Z");
@@ -182,6 +182,46 @@ TEST_F(ReplicaWaitTest, TheStoresAnswerUnavailableNotOkWithoutTheirReplica) {
     EXPECT_EQ(accounts.RevokeKey(account_, key->key_id).code(), ErrorCode::kUnavailable);
   }
   EXPECT_TRUE(accounts.RevokeKey(account_, key->key_id).ok());
+}
+
+// A reservation whose WAIT fell short may survive on the next master (a replica can hold it
+// unacknowledged) or be lost with the old one, so its release gives back only what the
+// reservation's record holds, once, and is retried until the replica has it.
+TEST_F(ReplicaWaitTest, AQuotaReleaseIsIdempotentAndRetriedUntilTheReplicaHasIt) {
+  RedisOptions o;
+  o.port = stack_->redis().port();
+  o.min_replicas = 1;
+  o.wait_timeout = std::chrono::milliseconds(200);
+  RedisClient redis(o);
+  RedisAccountStore accounts(redis, SystemClock::Instance());
+  gateway::RedisQuotaService quota(redis, SystemClock::Instance(), gateway::QuotaPolicy{},
+                                   std::chrono::milliseconds(20));
+  auto account = accounts.GetAccount(account_);
+  ASSERT_TRUE(account.ok());
+  const int64_t before = quota.Usage(*account)->used;
+  {
+    Paused paused(replica_->pid());
+    EXPECT_EQ(quota.Reserve(*account, 7).status().code(), ErrorCode::kUnavailable);
+    // Given back on the master, not yet confirmed: the release is still pending.
+    EXPECT_EQ(quota.PendingReleases(), 1u);
+  }
+  ASSERT_TRUE(quota.WaitReleased(std::chrono::seconds(20)));
+  EXPECT_EQ(quota.Usage(*account)->used, before);
+  EXPECT_EQ(replica_->Cli({"GET", AccountKey(account_, "quota:" + quota.Usage(*account)->month)}),
+            std::to_string(before));
+
+  // Released twice (a retry after a lost answer): given back once.
+  auto reserved = quota.Reserve(*account, 5);
+  ASSERT_TRUE(reserved.ok()) << reserved.status().message();
+  EXPECT_EQ(quota.Usage(*account)->used, before + 5);
+  EXPECT_TRUE(quota.Release(*reserved).ok());
+  EXPECT_TRUE(quota.Release(*reserved).ok());
+  EXPECT_EQ(quota.Usage(*account)->used, before);
+
+  // A reservation the master lost (no record of it here): its release gives nothing back.
+  gateway::QuotaReservation lost{"lost-in-a-failover", account_, quota.Usage(*account)->month, 9};
+  EXPECT_TRUE(quota.Release(lost).ok());
+  EXPECT_EQ(quota.Usage(*account)->used, before);
 }
 
 }  // namespace

@@ -57,12 +57,13 @@ Result<gateway::RateDecision> InMemoryRateLimiter::Run(std::string_view subject,
   return gateway::FixedWindow::Decide(allowed, n, limit, start, policy_.window_seconds, now);
 }
 
-Result<gateway::QuotaReservation> InMemoryQuotaService::Reserve(const Account& a, int64_t n) {
+Result<gateway::QuotaReservation> InMemoryQuotaService::Reserve(const Account& a, int64_t n,
+                                                                std::string id) {
   std::lock_guard lock(mu_);
   const int64_t quota = policy_.For(a);
   if (used_[a.id] + n > quota) return Status(ErrorCode::kQuotaExceeded, "quota exceeded");
   used_[a.id] += n;
-  return gateway::QuotaReservation{a.id, "202611", n};
+  return gateway::QuotaReservation{std::move(id), a.id, "202611", n};
 }
 
 Status InMemoryQuotaService::Release(const gateway::QuotaReservation& r) {

@@ -62,8 +62,9 @@ class FakeStore final : public DeliveryStore {
     return Status::Ok();
   }
   // The send lease, as RedisDeliveryLog keeps it: delivery id -> token.
-  Result<SendClaim> BeginSend(std::string_view delivery, std::string_view member,
-                              std::string_view token, int64_t) override {
+  Result<SendClaim> BeginSend(std::string_view, std::string_view delivery,
+                              std::string_view member, std::string_view token,
+                              int64_t) override {
     if (down) return Status(ErrorCode::kUnavailable, "down");
     if (!member.empty() && !retries.contains(std::string(member))) return SendClaim::kSuperseded;
     auto it = leases.find(std::string(delivery));
@@ -71,7 +72,8 @@ class FakeStore final : public DeliveryStore {
     leases[std::string(delivery)] = std::string(token);
     return SendClaim::kGo;
   }
-  Status EndSend(std::string_view delivery, std::string_view token, bool delivered) override {
+  Status EndSend(std::string_view, std::string_view delivery, std::string_view token,
+                 bool delivered) override {
     if (auto it = leases.find(std::string(delivery)); it != leases.end() && it->second == token) {
       leases.erase(it);
     }

@@ -5,13 +5,19 @@
 //                                       DeliveryAttempt)
 //   dq:{acct}:webhook:dead        LIST  dead letters, newest first, capped at 10,000 (JSON, see
 //                                       DeadLetter)
-//   dq:webhooks:retry             ZSET  scheduled retries: member = the event as JSON
-//                                       (EventToJson), score = due time in Unix ms
-//   {dq:webhooks:retry}:ids       HASH  delivery id -> its one scheduled member (the hash tag
-//                                       puts it in the retry set's cluster slot)
-//   {dq:webhooks:retry}:sending:<delivery id>
+//   {dq:webhooks:retry:<p>}       ZSET  scheduled retries of the accounts of partition p
+//                                       (dq/common/partitions.h; DQ_QUEUE_PARTITIONS): member =
+//                                       the event as JSON (EventToJson), score = due time in
+//                                       Unix ms
+//   {dq:webhooks:retry:<p>}:ids   HASH  delivery id -> its one scheduled member (the hash tag
+//                                       puts it in its retry set's cluster slot)
+//   dq:webhooks:retry, {dq:webhooks:retry}:ids   the same, one set for every account, written
+//                                       by releases before partitions: still claimed; a retry
+//                                       claimed there moves to its partition
+//   {dq:webhooks:retry:<p>}:sending:<delivery id>
 //                                 STRING the send lease: the token of the one attempt of the
 //                                       delivery that may be sending now (PX: the lease)
+// The claims read every partition, from a rotating start.
 // At most one attempt of a delivery is ever scheduled: every write to the schedule is one Lua
 // step that keeps the set and its index together. A fresh schedule (a test event, a redeliver)
 // replaces the delivery's pending member; a reschedule that names the member it replaces
@@ -37,6 +43,7 @@
 // Thread-safety: every method may be called from any thread.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -51,7 +58,6 @@ namespace dq::webhook {
 
 inline constexpr std::string_view kRetryKey = "dq:webhooks:retry";
 inline constexpr std::string_view kRetryIndexKey = "{dq:webhooks:retry}:ids";
-inline constexpr std::string_view kSendLeasePrefix = "{dq:webhooks:retry}:sending:";
 // The first bytes of a receiver's answer that the delivery log keeps.
 inline constexpr size_t kResponseBodyKept = 1024;
 inline constexpr int kDeliveryLogSize = 100;
@@ -107,16 +113,19 @@ class DeliveryStore {
   // Takes the delivery's send lease for lease_ms under token, in one step with checking that
   // retry_member ("" for a stream entry) is still scheduled. The default (stores with one
   // sender) always answers kGo.
-  virtual Result<SendClaim> BeginSend(std::string_view delivery_id, std::string_view retry_member,
-                                      std::string_view token, int64_t lease_ms) {
-    (void)delivery_id, (void)retry_member, (void)token, (void)lease_ms;
+  // The lease lives in the retry partition of account_id.
+  virtual Result<SendClaim> BeginSend(std::string_view account_id, std::string_view delivery_id,
+                                      std::string_view retry_member, std::string_view token,
+                                      int64_t lease_ms) {
+    (void)account_id, (void)delivery_id, (void)retry_member, (void)token, (void)lease_ms;
     return SendClaim::kGo;
   }
   // Gives the lease back when token still holds it. delivered: the attempt reached the
   // receiver, so whatever is scheduled for the delivery now (a redeliver made while it was in
   // flight) is cancelled in the same step.
-  virtual Status EndSend(std::string_view delivery_id, std::string_view token, bool delivered) {
-    (void)delivery_id, (void)token, (void)delivered;
+  virtual Status EndSend(std::string_view account_id, std::string_view delivery_id,
+                         std::string_view token, bool delivered) {
+    (void)account_id, (void)delivery_id, (void)token, (void)delivered;
     return Status::Ok();
   }
   // Appends to the account's delivery log (trimmed to the last 100).
@@ -134,15 +143,18 @@ class DeliveryStore {
 
 class RedisDeliveryLog final : public DeliveryStore {
  public:
-  explicit RedisDeliveryLog(RedisClient& redis) : redis_(redis) {}
+  // partitions < 1: redis.options().partitions.
+  explicit RedisDeliveryLog(RedisClient& redis, int partitions = 0);
 
   Status Record(std::string_view account_id, const DeliveryAttempt& attempt) override;
   Status ScheduleRetry(const Event& event, int64_t due_ms, std::string_view replace_member) override;
   Status RemoveRetry(std::string_view member) override;
   Status AddDeadLetter(const DeadLetter& dead) override;
-  Result<SendClaim> BeginSend(std::string_view delivery_id, std::string_view retry_member,
-                              std::string_view token, int64_t lease_ms) override;
-  Status EndSend(std::string_view delivery_id, std::string_view token, bool delivered) override;
+  Result<SendClaim> BeginSend(std::string_view account_id, std::string_view delivery_id,
+                              std::string_view retry_member, std::string_view token,
+                              int64_t lease_ms) override;
+  Status EndSend(std::string_view account_id, std::string_view delivery_id,
+                 std::string_view token, bool delivered) override;
 
   // Takes up to max retries due at now_ms and leases them until now_ms + lease_ms. Unparseable
   // members are removed and skipped.
@@ -164,11 +176,29 @@ class RedisDeliveryLog final : public DeliveryStore {
   // removes the event from them), then in the delivery log. Errors: kNotFound when the account
   // has no such delivery; kUnavailable.
   Status Redeliver(std::string_view account_id, std::string_view delivery_id, int64_t now_ms);
-  // The member scheduled for delivery_id, "" when none is.
+  // The member scheduled for delivery_id, "" when none is (every partition is looked at).
   Result<std::string> ScheduledMember(std::string_view delivery_id);
 
  private:
+  // Claims from one partition (kLegacyPartition: the old set, whose claims move to their
+  // partition) with the script and arguments given; appends to out.
+  Status ClaimFrom(int partition, const RedisScript& script, std::vector<std::string> args,
+                   int64_t lease_until, std::vector<ClaimedRetry>& out);
+  template <typename Claim>
+  Result<std::vector<ClaimedRetry>> ClaimEverywhere(int max, Claim claim);
+  Status RemoveRetryIn(int partition, std::string_view member);
+
   RedisClient& redis_;
+  int partitions_;
+  std::atomic<int> next_{0};  // the partition the next claim starts at
 };
+
+// The keys of the retry set's partition p (kLegacyPartition: the old single set).
+std::string RetryKey(int partition);
+std::string RetryIndexKey(int partition);
+// The send lease of a delivery whose account is in retry partition p.
+std::string SendLeaseKey(int partition, std::string_view delivery_id);
+// The partition of a scheduled member (by the account named in its JSON), of `partitions`.
+int RetryPartitionOf(std::string_view member, int partitions);
 
 }  // namespace dq::webhook

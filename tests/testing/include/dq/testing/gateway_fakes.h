@@ -42,7 +42,8 @@ class InMemoryRateLimiter final : public gateway::RateLimiter {
 class InMemoryQuotaService final : public gateway::QuotaService {
  public:
   explicit InMemoryQuotaService(gateway::QuotaPolicy policy) : policy_(policy) {}
-  Result<gateway::QuotaReservation> Reserve(const Account& account, int64_t records) override;
+  Result<gateway::QuotaReservation> Reserve(const Account& account, int64_t records,
+                                            std::string id = "") override;
   Status Release(const gateway::QuotaReservation& r) override;
   Result<gateway::QuotaUsage> Usage(const Account& account) override;
   int64_t used(const std::string& account_id) {
