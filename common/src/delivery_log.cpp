@@ -218,7 +218,8 @@ Result<std::vector<ClaimedRetry>> RedisDeliveryLog::ClaimDueRetries(int64_t now_
   for (const auto& m : r->elements) {
     auto e = EventFromJson(m.str);
     if (!e.ok()) {
-      RemoveRetry(m.str);  // poison: nothing could ever deliver it
+      // Poison: nothing could ever deliver it. Left there, the next claim tries again.
+      IgnoreError(RemoveRetry(m.str), "the next claim finds it again and removes it then");
       continue;
     }
     out.push_back({m.str, std::move(*e)});
@@ -243,7 +244,8 @@ Result<std::vector<ClaimedRetry>> RedisDeliveryLog::ClaimDueRetriesFairly(
   for (const auto& m : r->elements) {
     auto e = EventFromJson(m.str);
     if (!e.ok()) {
-      RemoveRetry(m.str);  // poison: nothing could ever deliver it
+      // Poison: nothing could ever deliver it. Left there, the next claim tries again.
+      IgnoreError(RemoveRetry(m.str), "the next claim finds it again and removes it then");
       continue;
     }
     out.push_back({m.str, std::move(*e)});
