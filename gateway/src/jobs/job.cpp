@@ -36,6 +36,23 @@ json MappingObject(const std::vector<std::pair<std::string, std::string>>& mappi
 
 }  // namespace
 
+std::string_view JobStatusName(JobStatus status) {
+  switch (status) {
+    case JobStatus::kQueued: return "queued";
+    case JobStatus::kProcessing: return "processing";
+    case JobStatus::kDone: return "done";
+    case JobStatus::kFailed: return "failed";
+  }
+  return "queued";
+}
+
+std::optional<JobStatus> ParseJobStatus(std::string_view name) {
+  for (auto s : {JobStatus::kQueued, JobStatus::kProcessing, JobStatus::kDone, JobStatus::kFailed}) {
+    if (JobStatusName(s) == name) return s;
+  }
+  return std::nullopt;
+}
+
 json JobChangesJson(const Job& j) {
   if (j.changes.empty()) return nullptr;
   json c = json::parse(j.changes, nullptr, false);
@@ -76,7 +93,7 @@ bool JobMatches(const JobQuery& query, std::string_view feed, std::string_view f
 json JobSummaryJson(const Job& j) {
   return {{"id", j.id},
           {"filename", j.filename},
-          {"status", j.status},
+          {"status", std::string(JobStatusName(j.status))},
           {"check_types", j.check_types},
           {"source", j.source.empty() ? json(nullptr) : json(j.source)},
           {"feed", j.feed.empty() ? json(nullptr) : json(j.feed)},
@@ -107,7 +124,7 @@ json JobDetailJson(const Job& j) {
   d["issues_truncated"] = j.issues_found > j.issues;
   d["started_at"] = j.started_at.empty() ? json(nullptr) : json(j.started_at);
   d["finished_at"] = j.finished_at.empty() ? json(nullptr) : json(j.finished_at);
-  if (j.status == "failed") d["error"] = j.error;
+  if (j.status == JobStatus::kFailed) d["error"] = j.error;
   d["changes"] = JobChangesJson(j);
   return d;
 }
@@ -117,7 +134,7 @@ std::vector<std::string> JobToHashArgs(const Job& j) {
   return {"id", j.id,
           "account_id", j.account_id,
           "filename", j.filename,
-          "status", j.status,
+          "status", std::string(JobStatusName(j.status)),
           "error", j.error,
           "check_types", j.check_types,
           "platform", j.platform,
@@ -184,7 +201,7 @@ Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) 
     if (k == "id") j.id = v;
     else if (k == "account_id") j.account_id = v;
     else if (k == "filename") j.filename = v;
-    else if (k == "status") j.status = v;
+    else if (k == "status") j.status = ParseJobStatus(v).value_or(JobStatus::kQueued);
     else if (k == "error") j.error = v;
     else if (k == "check_types") j.check_types = v;
     else if (k == "platform") j.platform = v;

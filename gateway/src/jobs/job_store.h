@@ -42,7 +42,7 @@ using report::JobWrite;
 
 // How an attempt ends a job.
 struct JobEnd {
-  std::string status;  // "done" | "failed"
+  JobStatus status = JobStatus::kDone;  // kDone or kFailed
   std::string error;   // for failed
   std::string finished_at;
   int64_t refund = 0;  // records to give back to the job's quota month (failed jobs)

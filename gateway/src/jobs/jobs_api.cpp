@@ -196,7 +196,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   job.idempotency_key = idempotency_key;
   job.account_id = principal.account.id;
   job.filename = up.filename.empty() ? "upload" + ExtensionFor(format) : up.filename;
-  job.status = "queued";
+  job.status = JobStatus::kQueued;
   job.file_bytes = static_cast<int64_t>(file.size());
   job.rows_total = rows;
   job.rows_in_file = rows_in_file;

@@ -85,7 +85,7 @@ HttpResponse JobsApi::Summary(const Principal& principal, const std::string& id)
   auto summary = store_.Summary(*job);
   if (!summary.ok()) return ErrorResponse(summary.status());
   std::string body = DumpJson(json{{"id", job->id},
-                                   {"status", job->status},
+                                   {"status", std::string(JobStatusName(job->status))},
                                    {"rows_total", job->rows_total},
                                    {"issues_total", std::max(job->issues, job->issues_found)},
                                    {"issues_truncated", job->issues_found > job->issues},

@@ -307,7 +307,7 @@ HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id,
                               ingest::FormulaCells formulas) {
   auto job = Find(principal, id);
   if (!job.ok()) return ErrorResponse(job.status());
-  if (job->status != "done") {
+  if (job->status != JobStatus::kDone) {
     return ErrorResponse(Status(ErrorCode::kJobNotDone, "Job " + id + " is " + job->status +
                                                           "; its cleaned file exists once it "
                                                           "is done."));
@@ -357,7 +357,7 @@ HttpResponse JobsApi::IssuesPage(const HttpRequest& request, const Principal& pr
   const json next = page->next ? json(report::EncodeCursor(*page->next)) : json(nullptr);
   if (format == "json") {
     return JsonResponse(200, WithArray(DumpJson(json{{"job_id", job->id},
-                                                     {"status", job->status},
+                                                     {"status", std::string(JobStatusName(job->status))},
                                                      {"total", job->issues},
                                                      {"offset", query->offset},
                                                      {"limit", query->limit},

@@ -690,7 +690,7 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
                                    // 0: not the end; 1: the end, the upload goes; 2: the end,
                                    // done, the upload stays: the cleaned file comes from it
                                    !end                        ? "0"
-                                   : end->status == "done" &&
+                                   : end->status == JobStatus::kDone &&
                                            job.cleaned_from == kCleanedFromFixes
                                        ? "2"
                                        : "1",
@@ -716,7 +716,7 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
   // Objects go only after a confirmed finish: one that a failover could undo would find them
   // gone when the job runs again (unconfirmed, they are left to the sweep).
   if (s.ok() && end != nullptr && artifacts_ != nullptr &&
-      !(end->status == "done" && job.cleaned_from == kCleanedFromFixes)) {
+      !(end->status == JobStatus::kDone && job.cleaned_from == kCleanedFromFixes)) {
     // The script dropped the upload and the fixes (no cleaned file will be written from them):
     // their objects go too.
     if (job.file_store == kFileInStore) {

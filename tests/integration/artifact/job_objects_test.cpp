@@ -22,6 +22,7 @@ namespace dq::testing {
 namespace {
 
 using gateway::Job;
+using gateway::JobStatus;
 using gateway::JobEnd;
 using gateway::JobPartKey;
 using gateway::JobWrite;
@@ -65,7 +66,7 @@ class JobObjectsTest : public ::testing::Test {
     old_store_ = std::make_unique<gateway::RedisJobStore>(*redis_, gateway::StoreLimits{});
     job_.id = "7e3c1f0e-4b5a-4c6d-8e7f-" + std::to_string(100000000000 + next_id_++);
     job_.account_id = "acct_objects";
-    job_.status = "queued";
+    job_.status = JobStatus::kQueued;
     job_.check_types = "product";
     job_.quota_month = "202611";
     job_.created_at = "2026-11-23T10:00:00.000Z";
@@ -172,7 +173,7 @@ TEST_F(JobObjectsTest, IssuesGoIntoPagesCommittedWithTheirBatch) {
   all.insert(all.end(), last.issues.begin(), last.issues.end());
   last.issues_stored = last.issues_found = n;
   Job done = claimed;
-  done.status = "done";
+  done.status = JobStatus::kDone;
   done.cleaned_from = gateway::kCleanedFromFixes;
   ASSERT_TRUE(store_->Finish(done, last, JobEnd{"done", "", "2026-11-23T10:01:00.000Z", 0}).ok());
   const Job finished = Stored();
@@ -223,7 +224,7 @@ TEST_F(JobObjectsTest, FixesAndAWorkbookAreObjects) {
   EXPECT_FALSE(store_->CleanedPiece(with_workbook, 2)->has_value());
   // An XLSX job ends without its upload and fixes: their objects go with them.
   Job done = claimed;
-  done.status = "done";
+  done.status = JobStatus::kDone;
   ASSERT_TRUE(store_->Finish(done, {}, JobEnd{"done", "", "2026-11-23T10:01:00.000Z", 0}).ok());
   for (const auto& key : Keys()) {
     EXPECT_EQ(key.find("/upload/"), std::string::npos) << key;
@@ -248,7 +249,7 @@ TEST_F(JobObjectsTest, AFencedOutAttemptsObjectsAreNeverRead) {
   mine.issues = {Issue(42)};
   mine.issues_stored = 1;
   Job done = again->job;
-  done.status = "done";
+  done.status = JobStatus::kDone;
   done.cleaned_from = gateway::kCleanedFromFixes;
   ASSERT_TRUE(store_->Finish(done, mine, JobEnd{"done", "", "2026-11-23T10:01:00.000Z", 0}).ok());
   auto issues = store_->Issues(Stored(), 0, -1);
@@ -272,7 +273,7 @@ TEST_F(JobObjectsTest, AJobStoredTheOldWayStillReads) {
   w.issues_stored = 1200;
   w.fixes = "old fixes";
   Job done = claimed;
-  done.status = "done";
+  done.status = JobStatus::kDone;
   done.cleaned_from = gateway::kCleanedFromFixes;
   ASSERT_TRUE(old_store_->Finish(done, w, JobEnd{"done", "", "2026-11-23T10:01:00.000Z", 0}).ok());
   EXPECT_TRUE(Keys().empty());
@@ -330,7 +331,7 @@ TEST_F(JobObjectsTest, ADirtyJobKeepsAtMost64KBInRedis) {
       if (batch < 12) EXPECT_TRUE(store.Write(claimed, w).ok());
       if (batch == 12) {
         Job done = claimed;
-        done.status = "done";
+        done.status = JobStatus::kDone;
         done.cleaned_from = gateway::kCleanedFromFixes;
         EXPECT_TRUE(store.Finish(done, w, JobEnd{"done", "", "2026-11-23T10:01:00.000Z", 0}).ok());
       }

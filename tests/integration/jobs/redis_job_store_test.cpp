@@ -21,6 +21,7 @@ namespace dq::testing {
 namespace {
 
 using gateway::Job;
+using gateway::JobStatus;
 using gateway::JobPartKey;
 using gateway::JobWrite;
 
@@ -49,7 +50,7 @@ class RedisJobStoreTest : public ::testing::Test {
     store_ = std::make_unique<gateway::RedisJobStore>(*redis_, gateway::StoreLimits{});
     job_.id = "9d3c1f0e-4b5a-4c6d-8e7f-" + std::to_string(100000000000 + next_id_++);
     job_.account_id = "acct_store";
-    job_.status = "queued";
+    job_.status = JobStatus::kQueued;
     job_.check_types = "product";
     job_.quota_month = "202611";
     job_.created_at = "2026-11-23T10:00:00.000Z";
@@ -123,10 +124,10 @@ TEST_F(RedisJobStoreTest, PiecesAreStoredCompressedAndReadBackByteForByte) {
   w2.fixes = b;
   w2.rows_done = 24010;
   gateway::JobEnd end;
-  end.status = "done";
+  end.status = JobStatus::kDone;
   end.finished_at = "2026-11-23T10:00:02.000Z";
   Job finished = claimed;
-  finished.status = "done";
+  finished.status = JobStatus::kDone;
   finished.cleaned_from = gateway::kCleanedFromFixes;
   ASSERT_TRUE(store_->Finish(finished, w2, end).ok());
   for (int i = 0; i < 2; ++i) {
@@ -191,9 +192,9 @@ TEST_F(RedisJobStoreTest, AWorkbookIsStoredWholeAndTheUploadGoes) {
   EXPECT_EQ(AccountBytes(), job_.file_bytes + book_bytes);
 
   gateway::JobEnd end;
-  end.status = "done";
+  end.status = JobStatus::kDone;
   Job finished = claimed;
-  finished.status = "done";  // cleaned_from "": stored whole
+  finished.status = JobStatus::kDone;  // cleaned_from "": stored whole
   ASSERT_TRUE(store_->Finish(finished, JobWrite{}, end).ok());
   auto exists = redis_->Command({"EXISTS", JobPartKey(job_.account_id, job_.id, "file")});
   ASSERT_TRUE(exists.ok());
@@ -208,10 +209,10 @@ TEST_F(RedisJobStoreTest, AFailedJobDropsItsUpload) {
   JobWrite w;
   w.fixes = "fff";
   gateway::JobEnd end;
-  end.status = "failed";
+  end.status = JobStatus::kFailed;
   end.error = "the validator said no";
   Job failed = claimed;
-  failed.status = "failed";
+  failed.status = JobStatus::kFailed;
   JobWrite earlier;
   earlier.fixes = "ffff";
   ASSERT_TRUE(store_->Write(claimed, earlier).ok());
@@ -267,9 +268,9 @@ TEST_F(RedisJobStoreTest, AReissuedAttemptNumberDoesNotLetTheStaleClaimWrite) {
   EXPECT_EQ(store_->WriteCleanedPiece(a, "book").code(), ErrorCode::kAborted);
   EXPECT_EQ(store_->Postpone(a).code(), ErrorCode::kAborted);
   Job a_done = a;
-  a_done.status = "done";
+  a_done.status = JobStatus::kDone;
   gateway::JobEnd end;
-  end.status = "done";
+  end.status = JobStatus::kDone;
   EXPECT_EQ(store_->Finish(a_done, stale, end).code(), ErrorCode::kAborted);
 
   JobWrite fresh;
