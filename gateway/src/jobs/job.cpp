@@ -162,7 +162,7 @@ std::vector<std::string> JobToHashArgs(const Job& j) {
           "max_rows", std::to_string(j.max_rows),
           "rows_in_file", std::to_string(j.rows_in_file),
           "file_stored_bytes", std::to_string(j.file_stored_bytes),
-          "file_chunks", std::to_string(j.file_chunks),
+          "file_chunks", std::to_string(j.file_pieces),
           "pieces", j.pieces,
           "cleaned_from", j.cleaned_from,
           "file_store", j.file_store,
@@ -245,7 +245,7 @@ Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) 
     else if (k == "max_rows") j.max_rows = ToInt(v);
     else if (k == "rows_in_file") j.rows_in_file = ToInt(v);
     else if (k == "file_stored_bytes") j.file_stored_bytes = ToInt(v);
-    else if (k == "file_chunks") j.file_chunks = ToInt(v);
+    else if (k == "file_chunks") j.file_pieces = ToInt(v);
     else if (k == "pieces") j.pieces = v;
     else if (k == "cleaned_from") j.cleaned_from = v;
     else if (k == "file_store") j.file_store = v;

@@ -223,7 +223,7 @@ Status JobRunner::StoreWorkbook(Job& job, JobOutput& output, IssueKeys& keys) {
   JobWrite write = output.TakeWrite();
   for (const auto& issue : write.issues) keys.Add(issue);
   if (Status s = store_.Write(job, write); !s.ok()) return s;  // every fix stored
-  CleanedFile file(job, [&](int64_t i) { return store_.FileChunk(job, i); },
+  CleanedFile file(job, [&](int64_t i) { return store_.FilePiece(job, i); },
                    [&](int64_t i) { return store_.FixesPiece(job, i); });
   std::string book;
   // Asked for everything at once, it ends or fails in one call (a workbook is built whole).
@@ -238,7 +238,7 @@ Status JobRunner::StoreWorkbook(Job& job, JobOutput& output, IssueKeys& keys) {
 
 Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
                          const std::atomic<bool>& lost, JobStages& stages, IssueKeys& keys) {
-  report::StreamInput input{job, [&](int64_t i) { return store_.FileChunk(job, i); },
+  report::StreamInput input{job, [&](int64_t i) { return store_.FilePiece(job, i); },
                             job.rows_total};
   input.max_rows = job.max_rows;
   const report::StreamOptions options{options_.chunk_rows, options_.chunks_in_flight};

@@ -160,7 +160,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
 
   // The pieces the file is stored as, compressed by helper threads from now on, while this
   // thread scans the file and then waits for the store's rounds.
-  UploadPieces pieces(file, options_.chunk_bytes, options_.compress_helpers);
+  UploadPieces pieces(file, options_.piece_bytes, options_.compress_helpers);
 
   // One pass over the whole file (report::PlanFile, as `dq check` reads it): every record
   // checked, rows counted (for the quota), header and dialect found, the mapping checked or
@@ -205,7 +205,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   job.created_at = FormatIso8601Millis(now);
   job.created_ms = UnixMillis(now);
   job.quota_month = reservation->month;
-  job.file_chunks = static_cast<int64_t>(pieces.size());
+  job.file_pieces = static_cast<int64_t>(pieces.size());
 
   // Stored, then queued, then accepted (listed). A worker runs only an accepted job, so whatever
   // point this stops at, the client has no 202 and no job runs: a job not accepted is removed

@@ -205,7 +205,7 @@ HttpResponse JobsApi::CleanedFromFixes(const Job& job, ingest::FormulaCells form
   w->job = job;
   Writing* raw = w.get();
   w->file = std::make_unique<CleanedFile>(
-      job, [raw](int64_t i) { return raw->store->FileChunk(raw->job, i); },
+      job, [raw](int64_t i) { return raw->store->FilePiece(raw->job, i); },
       [raw](int64_t i) { return raw->store->FixesPiece(raw->job, i); }, formulas);
   // Reads that end early because the job was deleted (or expired) meanwhile must not pass for
   // the end of the file: a job is deleted in one step and never comes back, so when it still

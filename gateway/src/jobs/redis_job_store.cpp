@@ -586,7 +586,7 @@ Result<Claim> RedisJobStore::ClaimJob(std::string_view account_id, std::string_v
   return c;
 }
 
-Result<std::string> RedisJobStore::FileChunk(const Job& job, int64_t index) {
+Result<std::string> RedisJobStore::FilePiece(const Job& job, int64_t index) {
   if (job.file_store == kFileInStore) {
     if (artifacts_ == nullptr) return NoStore(job);
     auto key = FilePieceKey(job, index);

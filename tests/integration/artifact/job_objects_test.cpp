@@ -72,7 +72,7 @@ class JobObjectsTest : public ::testing::Test {
     job_.created_at = "2026-11-23T10:00:00.000Z";
     job_.created_ms = 1795428000000;
     pieces_ = {Csv(0, 12000), Csv(12000, 12000), Csv(24000, 10)};
-    job_.file_chunks = static_cast<int64_t>(pieces_.size());
+    job_.file_pieces = static_cast<int64_t>(pieces_.size());
     for (const auto& p : pieces_) job_.file_bytes += static_cast<int64_t>(p.size());
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -142,7 +142,7 @@ TEST_F(JobObjectsTest, TheUploadsPiecesAreObjectsReadBackByteForByte) {
   const Job claimed = Claim(*store_);
   EXPECT_EQ(claimed.file_store, gateway::kFileInStore);
   for (int i = 0; i < 3; ++i) {
-    auto piece = store_->FileChunk(claimed, i);
+    auto piece = store_->FilePiece(claimed, i);
     ASSERT_TRUE(piece.ok()) << piece.status().message();
     EXPECT_TRUE(*piece == pieces_[static_cast<size_t>(i)]) << i;
   }
@@ -286,7 +286,7 @@ TEST_F(JobObjectsTest, AJobStoredTheOldWayStillReads) {
   EXPECT_EQ(*issues, std::vector<std::string>(w.issues.begin() + 1000, w.issues.end()));
   EXPECT_EQ(**store_->FixesPiece(stored, 0), "old fixes");
   for (int i = 0; i < 3; ++i) {
-    auto piece = store_->FileChunk(stored, i);
+    auto piece = store_->FilePiece(stored, i);
     ASSERT_TRUE(piece.ok());
     EXPECT_TRUE(*piece == pieces_[static_cast<size_t>(i)]);
   }

@@ -56,7 +56,7 @@ class RedisJobStoreTest : public ::testing::Test {
     job_.created_at = "2026-11-23T10:00:00.000Z";
     job_.created_ms = 1795428000000;
     pieces_ = {Csv(0, 12000), Csv(12000, 12000), Csv(24000, 10)};
-    job_.file_chunks = static_cast<int64_t>(pieces_.size());
+    job_.file_pieces = static_cast<int64_t>(pieces_.size());
     for (const auto& p : pieces_) job_.file_bytes += static_cast<int64_t>(p.size());
   }
   std::vector<std::string_view> Views() const {
@@ -109,7 +109,7 @@ TEST_F(RedisJobStoreTest, PiecesAreStoredCompressedAndReadBackByteForByte) {
   const Job claimed = Claim();
   EXPECT_EQ(claimed.pieces, "zstd");
   for (int i = 0; i < 3; ++i) {
-    auto piece = store_->FileChunk(claimed, i);
+    auto piece = store_->FilePiece(claimed, i);
     ASSERT_TRUE(piece.ok()) << piece.status().message();
     EXPECT_EQ(*piece, pieces_[i]);
   }
@@ -140,7 +140,7 @@ TEST_F(RedisJobStoreTest, PiecesAreStoredCompressedAndReadBackByteForByte) {
   EXPECT_FALSE(past->has_value());
   // The upload stays, as long as the rest of the job: the cleaned file is written from it.
   for (int i = 0; i < 3; ++i) {
-    auto piece = store_->FileChunk(finished, i);
+    auto piece = store_->FilePiece(finished, i);
     ASSERT_TRUE(piece.ok()) << piece.status().message();
     EXPECT_EQ(*piece, pieces_[i]);
   }
@@ -444,7 +444,7 @@ TEST_F(RedisJobStoreTest, JobsStoredRawBeforeCompressionStillReadAndWriteRaw) {
   const Job claimed = Claim();
   EXPECT_EQ(claimed.pieces, "");
   for (int i = 0; i < 3; ++i) {
-    auto piece = store_->FileChunk(claimed, i);
+    auto piece = store_->FilePiece(claimed, i);
     ASSERT_TRUE(piece.ok());
     EXPECT_EQ(*piece, pieces_[i]);
   }
@@ -483,11 +483,11 @@ TEST_F(RedisJobStoreTest, ADamagedPieceIsAnErrorThatSaysSo) {
   ASSERT_TRUE(redis_->Command({"LSET", JobPartKey(job_.account_id, job_.id, "file"), "1",
                                "not a frame"})
                   .ok());
-  auto piece = store_->FileChunk(claimed, 1);
+  auto piece = store_->FilePiece(claimed, 1);
   ASSERT_FALSE(piece.ok());
   EXPECT_EQ(piece.status().code(), ErrorCode::kInternal);
   EXPECT_NE(piece.status().message().find("damaged"), std::string::npos);
-  EXPECT_TRUE(store_->FileChunk(claimed, 0).ok());
+  EXPECT_TRUE(store_->FilePiece(claimed, 0).ok());
 
   // The same for a cleaned file stored whole by an earlier version.
   const std::string cleaned_key = JobPartKey(job_.account_id, job_.id, "cleaned");

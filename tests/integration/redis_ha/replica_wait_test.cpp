@@ -140,7 +140,7 @@ TEST_F(ReplicaWaitTest, TheStoresAnswerUnavailableNotOkWithoutTheirReplica) {
   job.created_ms = 1795428000000;
   const std::string file = Csv(5);
   job.file_bytes = static_cast<int64_t>(file.size());
-  job.file_chunks = 1;
+  job.file_pieces = 1;
   gateway::UploadPieces upload(std::vector<std::string_view>{file}, 0);
   ASSERT_TRUE(store.Create(job, upload).ok());
   ASSERT_TRUE(store.Accept(job).ok());

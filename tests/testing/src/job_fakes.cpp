@@ -264,7 +264,7 @@ Result<gateway::Claim> InMemoryJobStore::ClaimJob(std::string_view account_id,
   return c;
 }
 
-Result<std::string> InMemoryJobStore::FileChunk(const gateway::Job& job, int64_t index) {
+Result<std::string> InMemoryJobStore::FilePiece(const gateway::Job& job, int64_t index) {
   std::lock_guard lock(mu_);
   if (FailBefore("file")) return Down();
   auto it = jobs_.find(Id(job.account_id, job.id));

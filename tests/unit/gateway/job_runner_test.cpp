@@ -98,7 +98,7 @@ struct Fixture {
                                             std::string_view(file).substr(cut, cut + 15),
                                             std::string_view(file).substr(2 * cut + 15)};
     job.file_bytes = static_cast<int64_t>(file.size());
-    job.file_chunks = 3;
+    job.file_pieces = 3;
     file_ = file;
     // Set up without faults: the plan counts only the run.
     FaultPlan* saved = plan ? new FaultPlan(*plan) : nullptr;
@@ -149,7 +149,7 @@ struct Fixture {
         whole += **piece;
       }
     }
-    report::CleanedFile file(done, [&](int64_t i) { return store.FileChunk(done, i); },
+    report::CleanedFile file(done, [&](int64_t i) { return store.FilePiece(done, i); },
                      [&](int64_t i) { return store.FixesPiece(done, i); });
     std::string all;
     while (true) {
@@ -187,7 +187,7 @@ RunOutcome RunSecondJob(Fixture& f, Job& second, int64_t max_rows = 0) {
   f.clock.Advance(std::chrono::seconds(60));
   second.created_ms = UnixMillis(f.clock.Now());
   second.file_bytes = static_cast<int64_t>(csv.size());
-  second.file_chunks = 1;
+  second.file_pieces = 1;
   second.max_rows = max_rows;
   second.rows_in_file = kRows;
   second.rows_total = max_rows > 0 ? max_rows : kRows;
@@ -302,7 +302,7 @@ TEST(JobRunnerTest, AnXlsxJobStoresItsWorkbookOnceAndDropsItsUpload) {
                                             "X10"}));
   // The job, its issues, workbook and summary; the upload and the fixes are gone.
   EXPECT_EQ(f.store.keys_of(j.id), 4u);
-  EXPECT_EQ(f.store.FileChunk(j, 0).status().code(), ErrorCode::kInternal);
+  EXPECT_EQ(f.store.FilePiece(j, 0).status().code(), ErrorCode::kInternal);
 
   testing::InMemoryQuotaService quota{QuotaPolicy{}};
   JobsApi api(f.store, f.queue, quota, f.clock, JobsOptions{});

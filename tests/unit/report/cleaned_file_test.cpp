@@ -31,7 +31,7 @@ Upload MakeUpload(FileFormat format, const std::string& bytes, size_t piece) {
   u.job.dialect = scan->dialect;
   u.job.header = scan->header;
   for (size_t at = 0; at < bytes.size(); at += piece) u.pieces.push_back(bytes.substr(at, piece));
-  u.job.file_chunks = static_cast<int64_t>(u.pieces.size());
+  u.job.file_pieces = static_cast<int64_t>(u.pieces.size());
   return u;
 }
 
