@@ -63,14 +63,8 @@ std::string MappingJson(const std::vector<std::pair<std::string, std::string>>& 
   return MappingObject(mapping).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-std::string DefaultFeed(const std::string& filename, const std::string& check_types_text) {
-  std::vector<std::string> check_types;
-  for (size_t at = 0; at <= check_types_text.size();) {
-    size_t comma = check_types_text.find(',', at);
-    if (comma == std::string::npos) comma = check_types_text.size();
-    if (comma > at) check_types.push_back(check_types_text.substr(at, comma - at));
-    at = comma + 1;
-  }
+std::string DefaultFeed(const std::string& filename, const CheckTypeList& types) {
+  std::vector<std::string> check_types = types.Names();
   std::sort(check_types.begin(), check_types.end());
   std::string feed = filename + " (";
   for (size_t i = 0; i < check_types.size(); ++i) feed += (i ? ", " : "") + check_types[i];
@@ -94,7 +88,7 @@ json JobSummaryJson(const Job& j) {
   return {{"id", j.id},
           {"filename", j.filename},
           {"status", std::string(JobStatusName(j.status))},
-          {"check_types", j.check_types},
+          {"check_types", j.check_types.Text()},
           {"source", j.source.empty() ? json(nullptr) : json(j.source)},
           {"feed", j.feed.empty() ? json(nullptr) : json(j.feed)},
           {"previous_job_id", j.previous_job_id.empty() ? json(nullptr) : json(j.previous_job_id)},
@@ -136,7 +130,7 @@ std::vector<std::string> JobToHashArgs(const Job& j) {
           "filename", j.filename,
           "status", std::string(JobStatusName(j.status)),
           "error", j.error,
-          "check_types", j.check_types,
+          "check_types", j.check_types.Text(),
           "platform", j.platform,
           "mapping", MappingJson(j.mapping),
           "mapping_inferred", j.mapping_inferred ? "1" : "0",
@@ -203,7 +197,7 @@ Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) 
     else if (k == "filename") j.filename = v;
     else if (k == "status") j.status = ParseJobStatus(v).value_or(JobStatus::kQueued);
     else if (k == "error") j.error = v;
-    else if (k == "check_types") j.check_types = v;
+    else if (k == "check_types") j.check_types = CheckTypeList::FromText(v);
     else if (k == "platform") j.platform = v;
     else if (k == "mapping") {
       json m = json::parse(v, nullptr, false);

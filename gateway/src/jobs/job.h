@@ -103,8 +103,8 @@ struct Job : report::FileCheck {
 };
 
 // The feed of an upload that names none: the filename and the check types, sorted, as
-// "products.csv (price, product)". check_types as Job::check_types has them ("product,price").
-std::string DefaultFeed(const std::string& filename, const std::string& check_types);
+// "products.csv (price, product)".
+std::string DefaultFeed(const std::string& filename, const CheckTypeList& check_types);
 
 // The job summary of GET /v1/jobs (and the 202 of an upload).
 nlohmann::json JobSummaryJson(const Job& job);

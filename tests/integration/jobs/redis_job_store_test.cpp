@@ -51,7 +51,7 @@ class RedisJobStoreTest : public ::testing::Test {
     job_.id = "9d3c1f0e-4b5a-4c6d-8e7f-" + std::to_string(100000000000 + next_id_++);
     job_.account_id = "acct_store";
     job_.status = JobStatus::kQueued;
-    job_.check_types = "product";
+    job_.check_types = CheckTypeList::FromText("product");
     job_.quota_month = "202611";
     job_.created_at = "2026-11-23T10:00:00.000Z";
     job_.created_ms = 1795428000000;

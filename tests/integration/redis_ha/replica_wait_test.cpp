@@ -135,7 +135,7 @@ TEST_F(ReplicaWaitTest, TheStoresAnswerUnavailableNotOkWithoutTheirReplica) {
   job.id = "6f1d2c3b-4a5e-4f60-8172-93a4b5c6d7e8";
   job.account_id = account_;
   job.status = gateway::JobStatus::kQueued;
-  job.check_types = "product";
+  job.check_types = CheckTypeList::FromText("product");
   job.quota_month = "202611";
   job.created_ms = 1795428000000;
   const std::string file = Csv(5);

@@ -84,7 +84,7 @@ struct Fixture {
     job.filename = "shop.csv";
     job.feed = "shop.csv (product)";
     job.status = JobStatus::kQueued;
-    job.check_types = "product";
+    job.check_types = CheckTypeList::FromText("product");
     job.mapping = {{"sku", "sku"}};
     job.header = {"sku", "title"};
     job.rows_total = kRows;

@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dq/common/check_types.h"
 #include "dq/common/status.h"
 #include "dq/ingest/file_format.h"
 #include "dq/ingest/row_reader.h"
@@ -27,7 +28,7 @@
 namespace dq::report {
 
 struct FileCheck {
-  std::string check_types;  // "product,price"
+  CheckTypeList check_types;  // as asked; Text() is the API's "product,price"
   std::string platform;     // "" for none
   std::vector<std::pair<std::string, std::string>> mapping;  // (standard field, column)
   bool mapping_inferred = false;
