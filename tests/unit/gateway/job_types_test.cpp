@@ -67,8 +67,8 @@ TEST(JobTypesTest, AHashStoredBeforeTheTypesReadsAndWritesTheSameWords) {
     EXPECT_EQ(detail["status"], status);
     EXPECT_EQ(detail["check_types"], "price,product,inventory");
     EXPECT_EQ(detail.contains("error"), status == "failed");
-    EXPECT_EQ(JobSummaryJson(job).dump().find(R"("status":")" + status + "\""),
-              JobSummaryJson(job).dump().find(R"("status":)"));
+    EXPECT_NE(JobSummaryJson(job).dump().find(R"("status":")" + status + "\""),
+              std::string::npos);
   }
 }
 
