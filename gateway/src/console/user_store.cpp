@@ -1,6 +1,8 @@
 #include "user_store.h"
 
+
 #include "dq/common/crypto.h"
+#include "dq/common/log.h"
 
 namespace dq::gateway {
 namespace {
@@ -40,8 +42,11 @@ Status RedisUserStore::Create(const User& user) {
     return Status(ErrorCode::kEmailTaken, "An account with this e-mail address already exists.");
   }
   if (!claim->confirmed) {
-    IgnoreError(redis_.Eval(kReleaseEmail, {EmailKey(user.email)}, {user.account_id}),
-                "best effort: a claim left behind names an account that has no user");
+    if (auto r = redis_.Eval(kReleaseEmail, {EmailKey(user.email)}, {user.account_id}); !r.ok()) {
+      // Not handled before either: the e-mail stays claimed, and a retry is told it is taken.
+      log::Warn("sign-up: e-mail claim not released",
+                {{"account_id", user.account_id}, {"error", r.status().message()}});
+    }
     IgnoreError(redis_.Command({"DEL", user_key}),
                 "best effort: a user record without its e-mail claim is never found");
     return redis_.NotReplicated(*claim);
