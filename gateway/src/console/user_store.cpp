@@ -1,6 +1,5 @@
 #include "user_store.h"
 
-
 #include "dq/common/crypto.h"
 #include "dq/common/log.h"
 
