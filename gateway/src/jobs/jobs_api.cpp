@@ -214,7 +214,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   Status stored = store_.Create(job, pieces);
   store_timer.Pause();
   if (!stored.ok()) {
-    quota_.Release(*reservation);
+    ReleaseOrReport(quota_, *reservation, {"job_id", job.id});
     if (stored.code() == ErrorCode::kStorageLimitExceeded) return ErrorResponse(stored);
     log::Error("job not stored", {{"job_id", job.id}, {"error", stored.message()}});
     return ErrorResponse(stored.code() == ErrorCode::kUnavailable

@@ -308,7 +308,7 @@ HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id,
   auto job = Find(principal, id);
   if (!job.ok()) return ErrorResponse(job.status());
   if (job->status != JobStatus::kDone) {
-    return ErrorResponse(Status(ErrorCode::kJobNotDone, "Job " + id + " is " + job->status +
+    return ErrorResponse(Status(ErrorCode::kJobNotDone, "Job " + id + " is " + std::string(JobStatusName(job->status)) +
                                                           "; its cleaned file exists once it "
                                                           "is done."));
   }

@@ -208,9 +208,10 @@ Status RedisJobStore::StoreReserved(const Job& job, UploadPieces& file_pieces) {
     }
     s = CheckReplies(redis_.Pipeline(commands));
   }
-  if (!s.ok()) {  // leave nothing behind (best effort: the pieces and the mark expire anyway)
-    redis_.Pipeline({{"DEL", file_key, JobKey(job.account_id, job.id), mark_key},
-                     {"HDEL", bytes_key, job.id}});
+  if (!s.ok()) {  // leave nothing behind
+    IgnoreError(redis_.Pipeline({{"DEL", file_key, JobKey(job.account_id, job.id), mark_key},
+                                 {"HDEL", bytes_key, job.id}}),
+                "best effort: the pieces and the mark expire anyway");
     DeleteObjects(artifact::JobPrefix(job.account_id, job.id));
   }
   return s;
@@ -231,7 +232,12 @@ Status RedisJobStore::Accept(const Job& job) {
     return Status(ErrorCode::kInternal, "the job vanished before it was listed");
   }
   if (!r->confirmed) {
-    redis_.Eval(scripts::kUnaccept, keys, {job.id});
+    if (auto u = redis_.Eval(scripts::kUnaccept, keys, {job.id}); !u.ok()) {
+      // Then the upload's Abandon leaves the job (it is accepted), and a worker may run it
+      // although its upload was answered 503.
+      log::Warn("job acceptance not taken back",
+                {{"job_id", job.id}, {"error", u.status().message()}});
+    }
     return redis_.NotReplicated(*r);
   }
   return Status::Ok();

@@ -51,6 +51,12 @@ class QuotaService {
   virtual Result<QuotaUsage> Usage(const Account& account) = 0;
 };
 
+// Gives a reservation back for work that failed. A release that fails leaves the records used
+// for the month (the account pays for work it did not get), so it is never dropped silently: it
+// is logged with `context` (e.g. {"job_id", id}) and counted in dq_quota_release_errors_total.
+void ReleaseOrReport(QuotaService& quota, const QuotaReservation& reservation,
+                     std::pair<std::string_view, std::string_view> context);
+
 class RedisQuotaService final : public QuotaService {
  public:
   RedisQuotaService(RedisClient& redis, const Clock& clock, QuotaPolicy policy)

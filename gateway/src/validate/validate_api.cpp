@@ -127,9 +127,7 @@ HttpResponse ValidateApi::Check(const std::string& body, const Account& account,
                     "The validation service is unavailable; retry shortly.");
   }
   if (!called.ok()) {
-    if (Status s = quota_.Release(*reservation); !s.ok()) {
-      log::Warn("quota release failed", {{"request_id", request_id}, {"error", s.message()}});
-    }
+    ReleaseOrReport(quota_, *reservation, {"request_id", request_id});
     if (called.code() != ErrorCode::kUnavailable) {
       log::Error("validator call failed", {{"request_id", request_id},
                                            {"error", called.message()}});
