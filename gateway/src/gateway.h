@@ -1,6 +1,6 @@
 // The gateway's request pipeline, free of any HTTP library: HttpRequest in, HttpResponse out.
 //
-// For every /v1 request, in the order decisions.md fixes:
+// For every /v1 request, in the order docs/api.md fixes:
 //   key present (401 api_key_required) -> key valid (401 invalid_api_key) -> plan (403
 //   pro_required) -> rate limit (429 too_many_requests) -> route (404, 405) -> request validity
 //   (400, 413, 415) -> quota (429 quota_exceeded) -> work.

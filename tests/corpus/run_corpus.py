@@ -140,7 +140,8 @@ def decode(data):
 
 
 def sniff_delimiter(text):
-    first = text.split("\n", 1)[0]
+    lines = text.split("\n")
+    first = next((line for line in lines if not line.startswith("#")), lines[0])
     counts = {d: first.count(d) for d in (",", ";", "\t", "|")}
     return max(counts, key=counts.get)
 
@@ -152,6 +153,10 @@ def read_table(data, ext):
         delim = "\t" if ext in (".tsv", ".txt") else sniff_delimiter(text)
         rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delim))
         rows = [r for r in rows if r != []]
+        # Comment lines above the header ('#' first), as Meta's catalog template and feed
+        # metadata tags write them, are not rows.
+        while rows and rows[0] and rows[0][0].startswith("#"):
+            rows.pop(0)
         if not rows:
             return [], [], []
         header = rows[0]

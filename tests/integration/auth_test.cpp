@@ -1,4 +1,4 @@
-// Authentication through the real gateway: every case of the spec and decisions.md.
+// Authentication through the real gateway: every case of the spec and docs/api.md.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 // POST /v1/validate through the real gateway and validator: the spec's rules 1-4, every bad
-// request of decisions.md, and the 503 path with the validator stopped.
+// request of docs/api.md, and the 503 path with the validator stopped.
 #include <gtest/gtest.h>
 
 #include <map>

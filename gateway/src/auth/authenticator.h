@@ -32,7 +32,7 @@ class Authenticator {
       : store_(store), clock_(clock) {}
 
   // Errors: kApiKeyRequired, kInvalidApiKey, kUnavailable. The plan is not checked here (see
-  // HasApiAccess) so that the caller can order the checks as decisions.md says. A key's
+  // HasApiAccess) so that the caller can order the checks as docs/api.md says. A key's
   // last_used_at is written at most once a minute per process (kTouchInterval), so using a key
   // costs no Redis write per request.
   Result<Principal> Authenticate(const HttpRequest& request);

@@ -164,7 +164,7 @@ void EdgeConnection::HeadComplete(int64_t now_ms) {
       return;
     }
   }
-  // Authentication first (decisions.md's order), then the size.
+  // Authentication first (docs/api.md's order), then the size.
   if (body && *body > limits_.max_request_body) {
     return Refuse(Status(ErrorCode::kPayloadTooLarge,
                          "The request body is " + std::to_string(*body) +

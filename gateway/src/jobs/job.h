@@ -42,7 +42,7 @@ struct Job : report::FileCheck {
   JobStatus status = JobStatus::kQueued;
   std::string error;   // set when failed
   int64_t file_bytes = 0;
-  // The feed (decisions.md, "Feeds"): the caller's `feed`, or DefaultFeed(filename, check types).
+  // The feed (docs/api.md, "Feeds"): the caller's `feed`, or DefaultFeed(filename, check types).
   // Jobs of one feed are compared: previous_job_id is the newest done job of the feed created
   // before this one, and changes (dq/report/job_changes.h, a JSON object) what changed since it. Both are
   // set by the worker that finishes the job ("" before, or when the feed had no earlier job).

@@ -72,7 +72,7 @@ bool JobMatches(const JobQuery& query, std::string_view feed, std::string_view f
 inline constexpr int kKeptUploadMinutes = 15;
 
 // An upload kept after its preview, so that starting the job does not send the file again
-// (decisions.md, "Preview before a job"). It lives a short time, counts against the account's
+// (docs/api.md, "Preview"). It lives a short time, counts against the account's
 // stored bytes, and an account keeps only a few.
 struct KeptUpload {
   std::string id;  // a UUID, the preview's upload_id

@@ -1,5 +1,5 @@
 // The job endpoints beyond the specification's: idempotent uploads, the summary and delete
-// (decisions.md, "Self-service").
+// (docs/api.md, "Jobs").
 #include "http/core/error_response.h"
 #include "http/core/json_util.h"
 #include "dq/common/crypto.h"

@@ -1,4 +1,4 @@
-// The console's accounts, sessions and keys through the real gateway (decisions.md
+// The console's accounts, sessions and keys through the real gateway (docs/api.md
 // "Self-service"): status codes, error codes, cookie attributes, CSRF, and the black-box flow
 // sign-up -> 403 pro_required -> dqctl set-plan pro -> key works -> revoke -> 401.
 #include <gtest/gtest.h>

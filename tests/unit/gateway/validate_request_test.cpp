@@ -1,4 +1,4 @@
-// One fixture per bad validate request, asserting the exact error (decisions.md, Errors).
+// One fixture per bad validate request, asserting the exact error (docs/api.md, Errors).
 #include "validate/validate_request.h"
 
 #include "http/core/json_util.h"

@@ -73,7 +73,7 @@ struct Webhook {
   std::string secret;  // empty: deliveries are not signed
   bool enabled = true;  // false: events are logged as skipped, nothing is sent
   // After a roll, the secret it replaced keeps signing beside the new one until this time
-  // (Unix ms; docs/webhooks.md, "Rolling the secret"). Empty / 0: no overlap.
+  // (Unix ms; docs/notifier.md, "Rolling the secret"). Empty / 0: no overlap.
   std::string previous_secret = {};
   int64_t previous_until_ms = 0;
 };

@@ -18,7 +18,7 @@
 
 namespace dq {
 
-// The codes are the API's error codes (decisions.md): the HTTP edge writes ErrorCodeName() into
+// The codes are the API's error codes (docs/api.md): the HTTP edge writes ErrorCodeName() into
 // the "error" member of the JSON body.
 enum class ErrorCode {
   kOk,

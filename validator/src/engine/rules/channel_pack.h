@@ -24,7 +24,7 @@ namespace dq::validator::rules {
 struct ChannelPack {
   Platform platform = Platform::kNone;
 
-  // --- The specification's template (service-spec.md, "Platform templates").
+  // --- The specification's template (docs/channels.md, "The six marketplace templates").
   size_t title_limit = 0;
   std::array<Field, 10> required{};
   size_t required_count = 0;  // required[0..required_count) must not be empty

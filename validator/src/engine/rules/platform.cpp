@@ -1,5 +1,5 @@
-// Platform templates (service-spec.md "Platform templates"): title limit in Unicode characters,
-// required fields (image = image_url, stock = stock_qty), https images, and English-only content
+// Platform templates (docs/channels.md, "The six marketplace templates"): title limit in Unicode
+// characters, required fields (image = image_url, stock = stock_qty), https images, and English-only content
 // for marketplace1_cross, for every selected template at once (`platform` may list several).
 // The packs of search_merchant and social_catalog add the channels' own listing rules
 // (rules/channel_rules.cpp). The six marketplace templates stay as the specification defines

@@ -1,4 +1,4 @@
-// The POST /v1/jobs multipart form (decisions.md, Jobs): a `file` part and optional text parts
+// The POST /v1/jobs multipart form (docs/api.md, Jobs): a `file` part and optional text parts
 // `mapping` (JSON object text), `check_types`, `platform`, `source`, `weight_unit`, `feed` and
 // `max_rows`. Built on
 // MultipartParser for a body held in memory (Pistache buffers whole requests), without copying
@@ -21,7 +21,7 @@
 namespace dq::ingest {
 
 struct UploadLimits {
-  size_t max_file_bytes = 50 * 1024 * 1024;  // 50 MiB, decisions.md
+  size_t max_file_bytes = 50 * 1024 * 1024;  // 50 MiB, docs/api.md
   size_t max_text_part_bytes = 64 * 1024;    // mapping, check_types, platform
   MultipartLimits multipart;
 };

@@ -1,4 +1,4 @@
-// What changed between two jobs of one feed (decisions.md, "Feeds"): the issues that are new since
+// What changed between two jobs of one feed (docs/api.md, "Feeds"): the issues that are new since
 // the previous job, those resolved, and those still open, counted by code. An issue is the same
 // in both jobs when its code, its field and its item are: the item is the row's SKU, or its row
 // number when the row has none. Pure: the gateway's worker feeds it the stored issue records of both jobs.

@@ -1,4 +1,4 @@
-// The job summary (decisions.md, "Job summary"), counted as the issues stream past, so reading
+// The job summary (docs/api.md, "summary"), counted as the issues stream past, so reading
 // it costs no re-scan and its counts stay exact however many issues are stored:
 //   by_field: [{field, errors, warnings, fixes}]            sorted by field
 //   by_code:  [{code, field, severity, count, examples}]    errors first, then most frequent

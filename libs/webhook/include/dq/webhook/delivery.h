@@ -17,7 +17,7 @@ namespace dq::webhook {
 // webhook-timestamp (timestamp_s, Unix seconds of this attempt) and webhook-signature.
 HttpPost BuildDelivery(const Event& event, const std::string& url, const std::string& secret,
                        int64_t timestamp_s = 0);
-// The same while a rolled secret overlaps (docs/webhooks.md, "Rolling the secret"). secrets:
+// The same while a rolled secret overlaps (docs/notifier.md, "Rolling the secret"). secrets:
 // newest first, as SigningSecrets() gives them. X-Service-Signature keeps the specification's
 // one-value form and is keyed with the oldest secret still signing (the one deployed receivers
 // know); webhook-signature lists one "v1,<sig>" per whsec_ secret, newest first, separated by
