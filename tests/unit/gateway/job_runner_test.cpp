@@ -70,7 +70,7 @@ std::string Workbook() {
   ingest::RowWriter book(ingest::FileFormat::kXlsx, {}, {"sku", "title"});
   book.set_sheet_name("Produkte");
   while (*csv->Next() == ingest::ReadState::kRow) book.WriteRow(csv->row());
-  book.Finish();
+  EXPECT_TRUE(book.Finish().ok());
   return book.out();
 }
 
