@@ -175,7 +175,7 @@ TEST_F(JobObjectsTest, IssuesGoIntoPagesCommittedWithTheirBatch) {
   Job done = claimed;
   done.status = JobStatus::kDone;
   done.cleaned_from = gateway::kCleanedFromFixes;
-  ASSERT_TRUE(store_->Finish(done, last, JobEnd{"done", "", "2026-11-23T10:01:00.000Z", 0}).ok());
+  ASSERT_TRUE(store_->Finish(done, last, JobEnd{JobStatus::kDone, "", "2026-11-23T10:01:00.000Z", 0}).ok());
   const Job finished = Stored();
   EXPECT_EQ(finished.issue_pages, 3);  // 2,550: two whole pages and one of 550
   EXPECT_EQ(ListLength("issues"), 0);
@@ -225,7 +225,7 @@ TEST_F(JobObjectsTest, FixesAndAWorkbookAreObjects) {
   // An XLSX job ends without its upload and fixes: their objects go with them.
   Job done = claimed;
   done.status = JobStatus::kDone;
-  ASSERT_TRUE(store_->Finish(done, {}, JobEnd{"done", "", "2026-11-23T10:01:00.000Z", 0}).ok());
+  ASSERT_TRUE(store_->Finish(done, {}, JobEnd{JobStatus::kDone, "", "2026-11-23T10:01:00.000Z", 0}).ok());
   for (const auto& key : Keys()) {
     EXPECT_EQ(key.find("/upload/"), std::string::npos) << key;
     EXPECT_EQ(key.find("/fixes/"), std::string::npos) << key;
@@ -251,7 +251,7 @@ TEST_F(JobObjectsTest, AFencedOutAttemptsObjectsAreNeverRead) {
   Job done = again->job;
   done.status = JobStatus::kDone;
   done.cleaned_from = gateway::kCleanedFromFixes;
-  ASSERT_TRUE(store_->Finish(done, mine, JobEnd{"done", "", "2026-11-23T10:01:00.000Z", 0}).ok());
+  ASSERT_TRUE(store_->Finish(done, mine, JobEnd{JobStatus::kDone, "", "2026-11-23T10:01:00.000Z", 0}).ok());
   auto issues = store_->Issues(Stored(), 0, -1);
   ASSERT_TRUE(issues.ok());
   EXPECT_EQ(*issues, std::vector<std::string>{Issue(42)});
@@ -275,7 +275,7 @@ TEST_F(JobObjectsTest, AJobStoredTheOldWayStillReads) {
   Job done = claimed;
   done.status = JobStatus::kDone;
   done.cleaned_from = gateway::kCleanedFromFixes;
-  ASSERT_TRUE(old_store_->Finish(done, w, JobEnd{"done", "", "2026-11-23T10:01:00.000Z", 0}).ok());
+  ASSERT_TRUE(old_store_->Finish(done, w, JobEnd{JobStatus::kDone, "", "2026-11-23T10:01:00.000Z", 0}).ok());
   EXPECT_TRUE(Keys().empty());
   // ...and read by one with it.
   const Job stored = Stored();
@@ -333,7 +333,7 @@ TEST_F(JobObjectsTest, ADirtyJobKeepsAtMost64KBInRedis) {
         Job done = claimed;
         done.status = JobStatus::kDone;
         done.cleaned_from = gateway::kCleanedFromFixes;
-        EXPECT_TRUE(store.Finish(done, w, JobEnd{"done", "", "2026-11-23T10:01:00.000Z", 0}).ok());
+        EXPECT_TRUE(store.Finish(done, w, JobEnd{JobStatus::kDone, "", "2026-11-23T10:01:00.000Z", 0}).ok());
       }
     }
     EXPECT_EQ(n, 100'000);

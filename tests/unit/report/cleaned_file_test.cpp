@@ -71,7 +71,7 @@ std::string Expected(const FileCheck& job, std::vector<std::vector<std::string>>
     std::vector<std::string_view> cells(rows[r].begin(), rows[r].end());
     w.WriteRow(cells, kinds.empty() ? std::span<const CellKind>() : kinds[r]);
   }
-  w.Finish();
+  EXPECT_TRUE(w.Finish().ok());
   return w.out();
 }
 
