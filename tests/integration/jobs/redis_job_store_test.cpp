@@ -283,7 +283,7 @@ TEST_F(RedisJobStoreTest, AReissuedAttemptNumberDoesNotLetTheStaleClaimWrite) {
   EXPECT_EQ(*issues, fresh.issues);
   auto stored = store_->Get(job_.account_id, job_.id);
   ASSERT_TRUE(stored.ok() && stored->has_value());
-  EXPECT_EQ((*stored)->status, "processing");
+  EXPECT_EQ(gateway::JobStatusName((*stored)->status), "processing");
   EXPECT_EQ((*stored)->claim_id, b->job.claim_id);
 }
 
@@ -420,8 +420,10 @@ TEST_F(RedisJobStoreTest, ConcurrentUploadsNearTheCeilingNeverPassIt) {
         EXPECT_LE(sum, limits.max_account_bytes);
         // The job expires (as if deleted by its TTL), freeing its bytes for the others.
         --stored;
-        client.Command({"DEL", gateway::JobKey(j.account_id, j.id),
-                        JobPartKey(j.account_id, j.id, "file")});
+        EXPECT_TRUE(client
+                        .Command({"DEL", gateway::JobKey(j.account_id, j.id),
+                                  JobPartKey(j.account_id, j.id, "file")})
+                        .ok());
       }
     });
   }
