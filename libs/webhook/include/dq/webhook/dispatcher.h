@@ -8,6 +8,14 @@
 // start now is put back on the retry schedule, due after `defer_ms`, unchanged (it costs no
 // attempt), and Handle() answers kDeferred; one whose destination's breaker is open fails at
 // once without a connection.
+//
+// An attempt sends only under its delivery's send lease (DeliveryStore::BeginSend), taken after
+// the gate lets it start: while another attempt of the same delivery is sending (a redeliver made
+// while a retry was in flight), it is put back on the schedule like a gated one (kDeferred); when
+// the retry it came from was replaced by a redeliver, it is not made (kSuperseded). A delivered
+// attempt cancels a redeliver scheduled while it was in flight (EndSend). So the receiver never
+// gets both an attempt that was in flight and the redeliver made meanwhile. send_lease_ms bounds
+// the lease of an attempt whose process dies mid-POST: longer than one attempt can take.
 #pragma once
 
 #include <array>
@@ -40,7 +48,7 @@ struct DispatcherMetrics {
   static DispatcherMetrics& Global();
 
   // dq_notifier_deliveries_total{outcome}: one per Outcome, indexed by it.
-  std::array<std::unique_ptr<LazyCounter>, 6> deliveries;
+  std::array<std::unique_ptr<LazyCounter>, 7> deliveries;
   LazyCounter breaker_refusals;         // dq_notifier_breaker_refusals_total
   LazyHistogram http_seconds;           // dq_notifier_http_seconds
   LazyHistogram event_to_delivery_seconds;  // dq_notifier_event_to_delivery_seconds
@@ -52,7 +60,8 @@ class Dispatcher {
  public:
   Dispatcher(WebhookLookup lookup, DeliveryStore& store, const RetryPolicy& policy,
              const Clock& clock, UrlPolicy url_policy, FairGate* gate = nullptr,
-             int64_t defer_ms = 1000, DispatcherMetrics& metrics = DispatcherMetrics::Global())
+             int64_t defer_ms = 1000, int64_t send_lease_ms = 60'000,
+             DispatcherMetrics& metrics = DispatcherMetrics::Global())
       : lookup_(std::move(lookup)),
         store_(store),
         policy_(policy),
@@ -60,6 +69,7 @@ class Dispatcher {
         url_policy_(url_policy),
         gate_(gate),
         defer_ms_(defer_ms),
+        send_lease_ms_(send_lease_ms),
         metrics_(metrics) {}
 
   // Delivers event once. retry_member is the retry-schedule member the event came from ("" for
@@ -76,6 +86,7 @@ class Dispatcher {
   UrlPolicy url_policy_;
   FairGate* gate_;
   int64_t defer_ms_;
+  int64_t send_lease_ms_;
   DispatcherMetrics& metrics_;
 };
 
