@@ -125,7 +125,7 @@ void BM_CsvReadWrite(benchmark::State& state) {
       w.WriteRow(reader->row());
       if (w.out().size() > (1 << 20)) w.out().clear();  // as if sent
     }
-    w.Finish();
+    if (!w.Finish().ok()) state.SkipWithError("RowWriter::Finish failed");
     benchmark::DoNotOptimize(w.out().data());
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * csv.size()));

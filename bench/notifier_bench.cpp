@@ -6,6 +6,7 @@
 // and report p50/p99/max from XADD to receipt.
 // Everything runs on 127.0.0.1; the notifier uses its default settings except ports,
 // DQ_WEBHOOK_ALLOW_HTTP/PRIVATE=1 and DQ_LOG_LEVEL=warn.
+#include <cstdlib>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -81,8 +82,11 @@ int main(int argc, char** argv) {
     ++tracker.received;
     tracker.last = now;
   });
-  client.Command({"HSET", dq::AccountKey("acct_bench", "webhook"), "url", receiver.Url(),
-                  "secret", "bench_secret"});
+  if (!client.Command({"HSET", dq::AccountKey("acct_bench", "webhook"), "url", receiver.Url(),
+                       "secret", "bench_secret"})
+           .ok()) {
+    std::abort();  // without the webhook nothing is delivered
+  }
 
   const int health = dq::testing::FreePort();
   dq::testing::ChildProcess notifier(DQ_NOTIFIER_BIN,
@@ -110,7 +114,7 @@ int main(int argc, char** argv) {
       }
       batch.push_back(Xadd(id, j));
     }
-    client.Pipeline(batch);
+    if (!client.Pipeline(batch).ok()) std::abort();  // the warm-up must be in Redis
   }
   const bool all = dq::testing::WaitFor(
       [&] {
@@ -140,7 +144,7 @@ int main(int argc, char** argv) {
       std::lock_guard lock(tracker.mu);
       tracker.sent[id] = Clock::now();
     }
-    client.Command(Xadd(id, i));
+    if (!client.Command(Xadd(id, i)).ok()) std::abort();  // it would read as a lost delivery
     next += interval;
     std::this_thread::sleep_until(next);  // pacing the load, not synchronisation
   }

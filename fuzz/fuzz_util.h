@@ -110,7 +110,8 @@ inline std::string WriteBack(FileFormat format, const Read& read) {
     std::vector<std::string_view> cells(read.rows[i].begin(), read.rows[i].end());
     w.WriteRow(cells, read.kinds[i]);
   }
-  w.Finish();
+  // A writer that cannot finish is a failed round trip (the callers would abort on reading it).
+  Check(w.Finish().ok(), "the writer could not finish the read rows");
   return w.out();
 }
 

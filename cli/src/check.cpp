@@ -54,7 +54,7 @@ Result<CheckOutcome> RunCheck(const CheckInput& input) {
   // Cut as the service stores an upload: pieces of piece_bytes, read again in order.
   const std::string_view text = outcome.prepared->data();
   outcome.piece_bytes = std::max<size_t>(1, input.piece_bytes);
-  outcome.check.file_chunks =
+  outcome.check.file_pieces =
       static_cast<int64_t>((text.size() + outcome.piece_bytes - 1) / outcome.piece_bytes);
   const size_t piece_bytes = outcome.piece_bytes;
   auto piece = [text, piece_bytes](int64_t i) -> Result<std::string> {

@@ -57,7 +57,7 @@ void WriteTextReport(const CheckOutcome& o, std::string_view name, std::ostream&
   const auto& st = o.stats;
   out << (name.empty() ? "(standard input)" : name) << ": " << ingest::FormatName(c.format)
       << ", " << c.encoding << ", " << Count(st.rows()) << (st.rows() == 1 ? " row" : " rows")
-      << "; checks " << c.check_types;
+      << "; checks " << c.check_types.Text();
   if (!c.platform.empty()) out << "; platform " << c.platform;
   out << "\n";
   if (!c.source.empty() && c.source != "generic") {

@@ -201,7 +201,8 @@ Result<CreatedKey> RedisAccountStore::CreateKey(std::string_view account_id,
   if (!lookup->confirmed) {
     // Never shown, so never usable: the lookup goes again (the record stays, unusable, as after
     // a crash between the two steps).
-    redis_.Command({"DEL", LookupKey(hash)});
+    IgnoreError(redis_.Command({"DEL", LookupKey(hash)}),
+                "best effort: the key was never shown, so a lookup left behind never matches");
     return redis_.NotReplicated(*lookup);
   }
   return created;

@@ -248,7 +248,10 @@ Status RedisDeliveryLog::ScheduleRetry(const Event& event, int64_t due_ms,
   if (replace_member.empty()) {
     // A fresh schedule cancels the delivery's pending member in the old set too.
     auto pending = redis_.Command({"HGET", RetryIndexKey(kLegacyPartition), event.delivery_id});
-    if (pending.ok() && !pending->str.empty()) (void)RemoveRetryIn(kLegacyPartition, pending->str);
+    if (pending.ok() && !pending->str.empty()) {
+      IgnoreError(RemoveRetryIn(kLegacyPartition, pending->str),
+                  "a stale member in the old set is superseded when claimed");
+    }
   }
   return Status::Ok();
 }
@@ -313,7 +316,8 @@ Status RedisDeliveryLog::ClaimFrom(int partition, const RedisScript& script,
   for (const auto& m : r->elements) {
     auto e = EventFromJson(m.str);
     if (!e.ok()) {
-      (void)RemoveRetryIn(partition, m.str);  // poison: nothing could ever deliver it
+      // Poison: nothing could ever deliver it. Left there, the next claim tries again.
+      IgnoreError(RemoveRetryIn(partition, m.str), "the next claim finds it again");
       continue;
     }
     if (partition == kLegacyPartition) {
@@ -323,7 +327,8 @@ Status RedisDeliveryLog::ClaimFrom(int partition, const RedisScript& script,
       auto moved = redis_.Eval(ReplaceScript(), {RetryKey(p), RetryIndexKey(p)},
                                {std::to_string(lease_until), m.str, "", e->delivery_id});
       if (!moved.ok() || moved->is_error()) continue;  // still leased in the old set
-      (void)RemoveRetryIn(kLegacyPartition, m.str);
+      IgnoreError(RemoveRetryIn(kLegacyPartition, m.str),
+                  "left in both sets: delivered twice with the same delivery id (see above)");
     }
     out.push_back({m.str, std::move(*e)});
   }

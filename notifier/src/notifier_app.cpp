@@ -141,7 +141,8 @@ void NotifierApp::Enqueue(const StreamEntry& entry) {
     // Nothing can ever deliver it; keeping it pending would only make it come back forever.
     Malformed().Inc();
     log::Error("malformed event dropped", {{"id", entry.id}, {"error", event.status().message()}});
-    stream_->Ack(entry.id);
+    IgnoreError(stream_->Ack(entry.id),
+                "unacknowledged, it is reclaimed, found malformed and dropped again");
     return;
   }
   WorkItem item;
@@ -252,7 +253,8 @@ void NotifierApp::RetryLoop() {
       }
       // Its account filled up meanwhile: back on the schedule, due at the next poll (if that
       // fails, it comes back when its lease ends).
-      store_->ScheduleRetry(item.event, now + settings_.poll_ms, item.member);
+      IgnoreError(store_->ScheduleRetry(item.event, now + settings_.poll_ms, item.member),
+                  "said above: it comes back when its lease ends");
     }
     // Nothing to do now: until the next poll, or until a full backlog makes room.
     if (queued == 0 && !work_->WaitForRoom(settings_.poll_ms)) break;

@@ -59,7 +59,7 @@ Result<std::optional<Session>> RedisSessionStore::Find(std::string_view id) {
   }
   const int64_t now_ms = UnixMillis(clock_.Now());
   if (s.account_id.empty() || now_ms >= s.ends_ms) {
-    redis_.Command({"DEL", key});
+    IgnoreError(redis_.Command({"DEL", key}), "best effort: an ended session's key expires anyway");
     return std::optional<Session>();
   }
   const int64_t ttl_ms = std::min<int64_t>(policy_.idle.count() * 1000, s.ends_ms - now_ms);

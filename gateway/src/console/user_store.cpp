@@ -1,6 +1,7 @@
 #include "user_store.h"
 
 #include "dq/common/crypto.h"
+#include "dq/common/log.h"
 
 namespace dq::gateway {
 namespace {
@@ -35,12 +36,18 @@ Status RedisUserStore::Create(const User& user) {
   auto claim = redis_.CommandDurable({"SET", EmailKey(user.email), user.account_id, "NX"});
   if (!claim.ok()) return claim.status();
   if (claim->reply.is_nil()) {
-    redis_.Command({"DEL", user_key});
+    IgnoreError(redis_.Command({"DEL", user_key}),
+                "best effort: a user record without its e-mail claim is never found");
     return Status(ErrorCode::kEmailTaken, "An account with this e-mail address already exists.");
   }
   if (!claim->confirmed) {
-    redis_.Eval(kReleaseEmail, {EmailKey(user.email)}, {user.account_id});
-    redis_.Command({"DEL", user_key});
+    if (auto r = redis_.Eval(kReleaseEmail, {EmailKey(user.email)}, {user.account_id}); !r.ok()) {
+      // Not handled before either: the e-mail stays claimed, and a retry is told it is taken.
+      log::Warn("sign-up: e-mail claim not released",
+                {{"account_id", user.account_id}, {"error", r.status().message()}});
+    }
+    IgnoreError(redis_.Command({"DEL", user_key}),
+                "best effort: a user record without its e-mail claim is never found");
     return redis_.NotReplicated(*claim);
   }
   return Status::Ok();
@@ -101,7 +108,7 @@ Result<std::optional<std::string>> RedisUserStore::Verify(std::string_view token
   if (!user->has_value()) return std::optional<std::string>();
   auto mark = redis_.Command({"HSET", AccountKey(id->str, "user"), "email_verified", "1"});
   if (!mark.ok()) return mark.status();
-  redis_.Command({"DEL", VerifyKey(token)});  // spent; it expires anyway
+  IgnoreError(redis_.Command({"DEL", VerifyKey(token)}), "spent; it expires anyway");
   return std::optional<std::string>(id->str);
 }
 

@@ -36,6 +36,23 @@ json MappingObject(const std::vector<std::pair<std::string, std::string>>& mappi
 
 }  // namespace
 
+std::string_view JobStatusName(JobStatus status) {
+  switch (status) {
+    case JobStatus::kQueued: return "queued";
+    case JobStatus::kProcessing: return "processing";
+    case JobStatus::kDone: return "done";
+    case JobStatus::kFailed: return "failed";
+  }
+  return "queued";
+}
+
+std::optional<JobStatus> ParseJobStatus(std::string_view name) {
+  for (auto s : {JobStatus::kQueued, JobStatus::kProcessing, JobStatus::kDone, JobStatus::kFailed}) {
+    if (JobStatusName(s) == name) return s;
+  }
+  return std::nullopt;
+}
+
 json JobChangesJson(const Job& j) {
   if (j.changes.empty()) return nullptr;
   json c = json::parse(j.changes, nullptr, false);
@@ -46,14 +63,8 @@ std::string MappingJson(const std::vector<std::pair<std::string, std::string>>& 
   return MappingObject(mapping).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-std::string DefaultFeed(const std::string& filename, const std::string& check_types_text) {
-  std::vector<std::string> check_types;
-  for (size_t at = 0; at <= check_types_text.size();) {
-    size_t comma = check_types_text.find(',', at);
-    if (comma == std::string::npos) comma = check_types_text.size();
-    if (comma > at) check_types.push_back(check_types_text.substr(at, comma - at));
-    at = comma + 1;
-  }
+std::string DefaultFeed(const std::string& filename, const CheckTypeList& types) {
+  std::vector<std::string> check_types = types.Names();
   std::sort(check_types.begin(), check_types.end());
   std::string feed = filename + " (";
   for (size_t i = 0; i < check_types.size(); ++i) feed += (i ? ", " : "") + check_types[i];
@@ -76,8 +87,8 @@ bool JobMatches(const JobQuery& query, std::string_view feed, std::string_view f
 json JobSummaryJson(const Job& j) {
   return {{"id", j.id},
           {"filename", j.filename},
-          {"status", j.status},
-          {"check_types", j.check_types},
+          {"status", std::string(JobStatusName(j.status))},
+          {"check_types", j.check_types.Text()},
           {"source", j.source.empty() ? json(nullptr) : json(j.source)},
           {"feed", j.feed.empty() ? json(nullptr) : json(j.feed)},
           {"previous_job_id", j.previous_job_id.empty() ? json(nullptr) : json(j.previous_job_id)},
@@ -107,7 +118,7 @@ json JobDetailJson(const Job& j) {
   d["issues_truncated"] = j.issues_found > j.issues;
   d["started_at"] = j.started_at.empty() ? json(nullptr) : json(j.started_at);
   d["finished_at"] = j.finished_at.empty() ? json(nullptr) : json(j.finished_at);
-  if (j.status == "failed") d["error"] = j.error;
+  if (j.status == JobStatus::kFailed) d["error"] = j.error;
   d["changes"] = JobChangesJson(j);
   return d;
 }
@@ -117,9 +128,9 @@ std::vector<std::string> JobToHashArgs(const Job& j) {
   return {"id", j.id,
           "account_id", j.account_id,
           "filename", j.filename,
-          "status", j.status,
+          "status", std::string(JobStatusName(j.status)),
           "error", j.error,
-          "check_types", j.check_types,
+          "check_types", j.check_types.Text(),
           "platform", j.platform,
           "mapping", MappingJson(j.mapping),
           "mapping_inferred", j.mapping_inferred ? "1" : "0",
@@ -145,7 +156,7 @@ std::vector<std::string> JobToHashArgs(const Job& j) {
           "max_rows", std::to_string(j.max_rows),
           "rows_in_file", std::to_string(j.rows_in_file),
           "file_stored_bytes", std::to_string(j.file_stored_bytes),
-          "file_chunks", std::to_string(j.file_chunks),
+          "file_chunks", std::to_string(j.file_pieces),
           "pieces", j.pieces,
           "cleaned_from", j.cleaned_from,
           "file_store", j.file_store,
@@ -184,9 +195,9 @@ Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) 
     if (k == "id") j.id = v;
     else if (k == "account_id") j.account_id = v;
     else if (k == "filename") j.filename = v;
-    else if (k == "status") j.status = v;
+    else if (k == "status") j.status = ParseJobStatus(v).value_or(JobStatus::kQueued);
     else if (k == "error") j.error = v;
-    else if (k == "check_types") j.check_types = v;
+    else if (k == "check_types") j.check_types = CheckTypeList::FromText(v);
     else if (k == "platform") j.platform = v;
     else if (k == "mapping") {
       json m = json::parse(v, nullptr, false);
@@ -228,7 +239,7 @@ Job JobFromHash(const std::vector<std::pair<std::string, std::string>>& fields) 
     else if (k == "max_rows") j.max_rows = ToInt(v);
     else if (k == "rows_in_file") j.rows_in_file = ToInt(v);
     else if (k == "file_stored_bytes") j.file_stored_bytes = ToInt(v);
-    else if (k == "file_chunks") j.file_chunks = ToInt(v);
+    else if (k == "file_chunks") j.file_pieces = ToInt(v);
     else if (k == "pieces") j.pieces = v;
     else if (k == "cleaned_from") j.cleaned_from = v;
     else if (k == "file_store") j.file_store = v;

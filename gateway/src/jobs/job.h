@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -19,12 +21,25 @@ namespace dq::gateway {
 
 inline constexpr const char* kCleanedFromFixes = "fixes";
 
+// Where a job is in its life. The names are the API's `status` values and what the store keeps in
+// the job's hash (and what its Lua scripts compare): JobStatusName and ParseJobStatus are the one
+// place that maps between the two.
+enum class JobStatus {
+  kQueued,      // "queued": accepted (or back from a lost worker), waiting for a worker
+  kProcessing,  // "processing": claimed by a worker
+  kDone,        // "done"
+  kFailed,      // "failed" (with Job::error)
+};
+std::string_view JobStatusName(JobStatus status);
+// nullopt for any other text.
+std::optional<JobStatus> ParseJobStatus(std::string_view name);
+
 // The file's check (what is read and checked: dq/report/file_check.h) and its life as a job.
 struct Job : report::FileCheck {
   std::string id;  // UUIDv4
   std::string account_id;
   std::string filename;
-  std::string status;  // queued | processing | done | failed
+  JobStatus status = JobStatus::kQueued;
   std::string error;   // set when failed
   int64_t file_bytes = 0;
   // The feed (docs/api.md, "Feeds"): the caller's `feed`, or DefaultFeed(filename, check types).
@@ -84,12 +99,12 @@ struct Job : report::FileCheck {
   std::string quota_month;  // where its records were reserved ("202611")
   std::string idempotency_key;  // Redis key of the upload's Idempotency-Key record, if any
 
-  bool finished() const { return status == "done" || status == "failed"; }
+  bool finished() const { return status == JobStatus::kDone || status == JobStatus::kFailed; }
 };
 
 // The feed of an upload that names none: the filename and the check types, sorted, as
-// "products.csv (price, product)". check_types as Job::check_types has them ("product,price").
-std::string DefaultFeed(const std::string& filename, const std::string& check_types);
+// "products.csv (price, product)".
+std::string DefaultFeed(const std::string& filename, const CheckTypeList& check_types);
 
 // The job summary of GET /v1/jobs (and the 202 of an upload).
 nlohmann::json JobSummaryJson(const Job& job);

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "dq/common/log.h"
-#include "dq/common/metrics.h"
 #include "dq/common/time_format.h"
 #include "dq/ingest/row_reader.h"
 #include "dq/report/cleaned_file.h"
@@ -25,7 +24,40 @@ bool IsFenced(const Status& s) {
 
 Status Superseded() { return Status(ErrorCode::kAborted, "a newer attempt owns the job"); }
 
+void LogBookkeepingError(const char* step, const std::string& job_id, const Status& s) {
+  log::Warn(std::string("job bookkeeping failed: ") + step,
+            {{"job_id", job_id}, {"step", step}, {"error", s.message()}});
+}
+
 }  // namespace
+
+JobRunnerMetrics::JobRunnerMetrics(Metrics& registry)
+    : jobs_done(registry, "dq_jobs_total", "Jobs finished by status", "status=\"done\""),
+      jobs_failed(registry, "dq_jobs_total", "Jobs finished by status", "status=\"failed\""),
+      ack_errors(registry, "dq_job_bookkeeping_errors_total",
+                 "Writes after a job's end that failed and are redone by a later claim, by step",
+                 "step=\"ack\""),
+      mark_published_errors(
+          registry, "dq_job_bookkeeping_errors_total",
+          "Writes after a job's end that failed and are redone by a later claim, by step",
+          "step=\"mark_published\""),
+      job_seconds(registry, "dq_job_seconds", "Time from a worker taking a job to its end") {}
+
+JobRunnerMetrics& JobRunnerMetrics::Global() {
+  static JobRunnerMetrics* metrics = new JobRunnerMetrics(Metrics::Global());  // never destroyed
+  return *metrics;
+}
+
+// A failed bookkeeping write loses nothing (see the callers), but a run of them says Redis is in
+// trouble: each is logged and counted.
+void JobRunner::Ack(const QueueEntry& entry) {
+  // Not acknowledged, the entry stays pending: the reclaim hands it to a worker again, whose
+  // claim finds the job finished (or gone) and acknowledges it then.
+  if (Status s = queue_.Ack(entry.entry_id); !s.ok()) {
+    LogBookkeepingError("ack", entry.job_id, s);
+    metrics_.ack_errors.Inc();
+  }
+}
 
 const char* RunOutcomeName(RunOutcome o) {
   switch (o) {
@@ -54,11 +86,11 @@ RunOutcome JobRunner::Run(const QueueEntry& entry, const std::atomic<bool>& lost
   Job& job = claim->job;
   switch (claim->kind) {
     case ClaimKind::kGone:
-      queue_.Ack(entry.entry_id);
+      Ack(entry);
       return RunOutcome::kGone;
     case ClaimKind::kFinished:
       if (job.event_published) {
-        queue_.Ack(entry.entry_id);
+        Ack(entry);
         return RunOutcome::kAlreadyFinished;
       }
       return Publish(job, entry, RunOutcome::kAlreadyFinished);
@@ -67,7 +99,7 @@ RunOutcome JobRunner::Run(const QueueEntry& entry, const std::atomic<bool>& lost
         return RunOutcome::kNotAccepted;
       }
       if (!store_.Abandon(job).ok()) return RunOutcome::kRetryLater;
-      queue_.Ack(entry.entry_id);
+      Ack(entry);
       return RunOutcome::kAbandoned;
     case ClaimKind::kRun:
       break;
@@ -125,7 +157,7 @@ Status JobRunner::Process(Job& job, const std::atomic<bool>& lost, JobStages& st
     job.cleaned_from = kCleanedFromFixes;  // the upload stays: the download writes from it
   }
   JobEnd end;
-  end.status = "done";
+  end.status = JobStatus::kDone;
   end.finished_at = FormatIso8601Millis(clock_.Now());
   job.status = end.status;
   job.finished_at = end.finished_at;
@@ -154,7 +186,7 @@ void JobRunner::CompareWithPrevious(Job& job, IssueKeys& keys, bool complete) {
   }
   const Job* previous = nullptr;
   for (const auto& j : *jobs) {
-    if (j.status == "done" && j.id != job.id) {
+    if (j.status == JobStatus::kDone && j.id != job.id) {
       previous = &j;
       break;
     }
@@ -191,7 +223,7 @@ Status JobRunner::StoreWorkbook(Job& job, JobOutput& output, IssueKeys& keys) {
   JobWrite write = output.TakeWrite();
   for (const auto& issue : write.issues) keys.Add(issue);
   if (Status s = store_.Write(job, write); !s.ok()) return s;  // every fix stored
-  CleanedFile file(job, [&](int64_t i) { return store_.FileChunk(job, i); },
+  CleanedFile file(job, [&](int64_t i) { return store_.FilePiece(job, i); },
                    [&](int64_t i) { return store_.FixesPiece(job, i); });
   std::string book;
   // Asked for everything at once, it ends or fails in one call (a workbook is built whole).
@@ -206,7 +238,7 @@ Status JobRunner::StoreWorkbook(Job& job, JobOutput& output, IssueKeys& keys) {
 
 Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
                          const std::atomic<bool>& lost, JobStages& stages, IssueKeys& keys) {
-  report::StreamInput input{job, [&](int64_t i) { return store_.FileChunk(job, i); },
+  report::StreamInput input{job, [&](int64_t i) { return store_.FilePiece(job, i); },
                             job.rows_total};
   input.max_rows = job.max_rows;
   const report::StreamOptions options{options_.chunk_rows, options_.chunks_in_flight};
@@ -238,7 +270,7 @@ Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
 
 RunOutcome JobRunner::Fail(Job& job, const QueueEntry& entry, const std::string& error) {
   JobEnd end;
-  end.status = "failed";
+  end.status = JobStatus::kFailed;
   end.error = error;
   end.finished_at = FormatIso8601Millis(clock_.Now());
   end.refund = job.rows_total;
@@ -263,7 +295,7 @@ RunOutcome JobRunner::Publish(const Job& job, const QueueEntry& entry, RunOutcom
   events::JobComplete e;
   e.job_id = job.id;
   e.filename = job.filename;
-  e.status = job.status;
+  e.status = JobStatusName(job.status);
   e.timestamp = job.finished_at.empty() ? FormatIso8601Millis(now) : job.finished_at;
   e.rows = job.rows_total;
   e.errors = job.errors;
@@ -276,19 +308,22 @@ RunOutcome JobRunner::Publish(const Job& job, const QueueEntry& entry, RunOutcom
     log::Warn("job.complete not published; it will be published again", {{"job_id", job.id}});
     return RunOutcome::kRetryLater;
   }
-  store_.MarkPublished(job);  // if lost, the next claim publishes again: receivers deduplicate
-  queue_.Ack(entry.entry_id);
-  Metrics::Global()
-      .Counter("dq_jobs_total", "Jobs finished by status", "status=\"" + job.status + "\"")
-      .Inc();
-  log::Info("job finished", {{"job_id", job.id}, {"status", job.status},
+  // Not marked, the event is published again by the next claim of the job, if there is one (the
+  // entry is not acknowledged, or is reclaimed): receivers deduplicate by delivery id.
+  if (Status s = store_.MarkPublished(job); !s.ok()) {
+    LogBookkeepingError("mark_published", job.id, s);
+    metrics_.mark_published_errors.Inc();
+  }
+  Ack(entry);
+  metrics_.Finished(job.status).Inc();
+  log::Info("job finished", {{"job_id", job.id}, {"status", std::string(JobStatusName(job.status))},
                              {"rows", std::to_string(job.rows_total)}});
   return success;
 }
 
 RunOutcome JobRunner::Fenced(const Status& s, const QueueEntry& entry) {
   if (s.code() == ErrorCode::kNotFound) {  // deleted: nothing more to do for anyone
-    queue_.Ack(entry.entry_id);
+    Ack(entry);
     return RunOutcome::kCancelled;
   }
   return RunOutcome::kSuperseded;  // the newer attempt owns the entry; leave it alone

@@ -22,6 +22,7 @@
 #include <chrono>
 
 #include "dq/common/clock.h"
+#include "dq/common/metrics.h"
 #include "dq/report/check_stream.h"
 #include "dq/report/job_output.h"
 #include "dq/report/validator_stream.h"
@@ -75,12 +76,36 @@ enum class RunOutcome {
 
 const char* RunOutcomeName(RunOutcome outcome);
 
+// The job runner's and the workers' series, declared once (docs/deploy.md lists them). Each
+// appears on /metrics at its first use.
+struct JobRunnerMetrics {
+  explicit JobRunnerMetrics(Metrics& registry);
+  // The process's, over Metrics::Global() (what /metrics shows).
+  static JobRunnerMetrics& Global();
+
+  LazyCounter jobs_done;    // dq_jobs_total{status="done"}
+  LazyCounter jobs_failed;  // dq_jobs_total{status="failed"}
+  // dq_job_bookkeeping_errors_total{step}: writes after a job's end that failed; a later claim
+  // redoes them (JobRunner::Ack, JobRunner::Publish).
+  LazyCounter ack_errors;             // step="ack"
+  LazyCounter mark_published_errors;  // step="mark_published"
+  LazyHistogram job_seconds;  // dq_job_seconds: from a worker taking a job to its end
+
+  // jobs_done or jobs_failed.
+  LazyCounter& Finished(JobStatus status) {
+    return status == JobStatus::kDone ? jobs_done : jobs_failed;
+  }
+};
+
 class JobRunner {
  public:
   JobRunner(JobStore& store, JobQueue& queue, ValidatorStreamFactory& validator,
-            EventPublisher& events, const Clock& clock, RunnerOptions options)
+            EventPublisher& events, const Clock& clock, RunnerOptions options,
+            JobRunnerMetrics& metrics = JobRunnerMetrics::Global())
       : store_(store), queue_(queue), validator_(validator), events_(events), clock_(clock),
-        options_(options) {}
+        options_(options), metrics_(metrics) {}
+
+  JobRunnerMetrics& metrics() { return metrics_; }
 
   // Runs the entry's job. `lost` is set by the heartbeat when the entry was taken over by
   // another worker; the attempt then stops at its next step. Thread-safe (one call per entry).
@@ -101,6 +126,8 @@ class JobRunner {
   RunOutcome Fail(Job& job, const QueueEntry& entry, const std::string& error);
   // Publishes job.complete for a finished job, marks it, acks the entry.
   RunOutcome Publish(const Job& job, const QueueEntry& entry, RunOutcome success);
+  // Acknowledges the entry; a failure is logged and counted (the reclaim redoes it).
+  void Ack(const QueueEntry& entry);
   // What a fenced-out write means for the entry.
   RunOutcome Fenced(const Status& s, const QueueEntry& entry);
 
@@ -110,6 +137,7 @@ class JobRunner {
   EventPublisher& events_;
   const Clock& clock_;
   RunnerOptions options_;
+  JobRunnerMetrics& metrics_;
 };
 
 }  // namespace dq::gateway

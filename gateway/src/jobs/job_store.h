@@ -42,7 +42,7 @@ using report::JobWrite;
 
 // How an attempt ends a job.
 struct JobEnd {
-  std::string status;  // "done" | "failed"
+  JobStatus status = JobStatus::kDone;  // kDone or kFailed
   std::string error;   // for failed
   std::string finished_at;
   int64_t refund = 0;  // records to give back to the job's quota month (failed jobs)
@@ -126,7 +126,7 @@ class JobStore {
   virtual Result<std::vector<std::string>> Issues(const Job& job, int64_t offset,
                                                   int64_t count) = 0;
   // Piece `index` (from 0) of the fixes of a done job (cleaned_file.h); nullopt past the last
-  // one. With the kept upload (FileChunk), they are its cleaned file.
+  // one. With the kept upload (FilePiece), they are its cleaned file.
   virtual Result<std::optional<std::string>> FixesPiece(const Job& job, int64_t index) = 0;
   // Piece `index` (from 0) of a cleaned file stored whole (a job whose cleaned_from is "": an
   // XLSX job, or one finished by an earlier version); nullopt past the last one.
@@ -150,7 +150,7 @@ class JobStore {
                                  std::string_view started_at) = 0;
   // Piece `index` of the upload: while the job runs, and after it is done (the cleaned file is
   // written from it). kNotFound when the job was deleted.
-  virtual Result<std::string> FileChunk(const Job& job, int64_t index) = 0;
+  virtual Result<std::string> FilePiece(const Job& job, int64_t index) = 0;
   // Appends one step of output. kAborted: a newer attempt exists, or the job was deleted.
   virtual Status Write(const Job& job, const JobWrite& write) = 0;
   // Appends a piece of a cleaned file kept whole (an XLSX job's workbook, see

@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "dq/common/log.h"
-#include "dq/common/metrics.h"
 
 namespace dq::gateway {
 namespace {
@@ -87,9 +86,8 @@ void JobWorkers::RunEntry(const QueueEntry& entry, const std::string& consumer) 
   }
   heartbeats_.Remove(entry.entry_id);
   if (outcome == RunOutcome::kDone || outcome == RunOutcome::kFailed) {
-    Metrics::Global()
-        .Histogram("dq_job_seconds", "Time from a worker taking a job to its end")
-        .Observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    runner_.metrics().job_seconds.Observe(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   if (outcome == RunOutcome::kRetryLater) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1000));

@@ -160,7 +160,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
 
   // The pieces the file is stored as, compressed by helper threads from now on, while this
   // thread scans the file and then waits for the store's rounds.
-  UploadPieces pieces(file, options_.chunk_bytes, options_.compress_helpers);
+  UploadPieces pieces(file, options_.piece_bytes, options_.compress_helpers);
 
   // One pass over the whole file (report::PlanFile, as `dq check` reads it): every record
   // checked, rows counted (for the quota), header and dialect found, the mapping checked or
@@ -208,7 +208,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   job.idempotency_key = idempotency_key;
   job.account_id = principal.account.id;
   job.filename = up.filename.empty() ? "upload" + ExtensionFor(format) : up.filename;
-  job.status = "queued";
+  job.status = JobStatus::kQueued;
   job.file_bytes = static_cast<int64_t>(file.size());
   job.rows_total = rows;
   job.rows_in_file = rows_in_file;
@@ -217,7 +217,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   job.created_at = FormatIso8601Millis(now);
   job.created_ms = UnixMillis(now);
   job.quota_month = reservation->month;
-  job.file_chunks = static_cast<int64_t>(pieces.size());
+  job.file_pieces = static_cast<int64_t>(pieces.size());
 
   // Stored, then queued, then accepted (listed). A worker runs only an accepted job, so whatever
   // point this stops at, the client has no 202 and no job runs: a job not accepted is removed
@@ -226,7 +226,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   Status stored = store_.Create(job, pieces);
   store_timer.Pause();
   if (!stored.ok()) {
-    (void)quota_.Release(*reservation);
+    ReleaseOrReport(quota_, *reservation, {"job_id", job.id});
     keep_again();
     if (stored.code() == ErrorCode::kStorageLimitExceeded) return ErrorResponse(stored);
     log::Error("job not stored", {{"job_id", job.id}, {"error", stored.message()}});
@@ -244,7 +244,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
       log::Warn("job not abandoned yet; a worker removes it", {{"job_id", job.id}});
     }
     // Given back until the replicas confirm it, even when the job's removal fell short.
-    (void)quota_.Release(*reservation);
+    ReleaseOrReport(quota_, *reservation, {"job_id", job.id});
     keep_again();
     return ErrorResponse(Status(ErrorCode::kUnavailable,
                                 "The job could not be queued; nothing was charged. Try again."));

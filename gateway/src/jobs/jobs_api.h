@@ -16,7 +16,7 @@ namespace dq::gateway {
 
 struct JobsOptions {
   size_t upload_max_bytes = 50 * 1024 * 1024;
-  size_t chunk_bytes = 1024 * 1024;  // size of the stored upload pieces
+  size_t piece_bytes = 1024 * 1024;  // size of the stored upload pieces
   // Threads that compress an upload's pieces while the request's thread scans it (UploadPieces).
   size_t compress_helpers = DefaultCompressHelpers();
   // GET /v1/jobs/:id reads the issues from the store in pages of this many, writing each out

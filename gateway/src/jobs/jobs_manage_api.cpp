@@ -45,7 +45,14 @@ HttpResponse JobsApi::Create(const HttpRequest& request, const Principal& princi
     if (!record.ok()) return ErrorResponse(record.status());
     if (record->fresh) {
       HttpResponse r = CreateJob(request, principal, id, key_hash);
-      if (r.status != 202) store_.ReleaseIdempotencyKey(account, key_hash, body_hash, id);
+      if (r.status != 202) {
+        // Kept, the key answers a retry with this upload "still being processed" until it
+        // expires: said in the log, so that the 503s can be explained.
+        if (Status s = store_.ReleaseIdempotencyKey(account, key_hash, body_hash, id); !s.ok()) {
+          log::Warn("Idempotency-Key not released after a failed upload",
+                    {{"account_id", account}, {"job_id", id}, {"error", s.message()}});
+        }
+      }
       return r;
     }
     if (record->body_hash != body_hash) {
@@ -85,7 +92,7 @@ HttpResponse JobsApi::Summary(const Principal& principal, const std::string& id)
   auto summary = store_.Summary(*job);
   if (!summary.ok()) return ErrorResponse(summary.status());
   std::string body = DumpJson(json{{"id", job->id},
-                                   {"status", job->status},
+                                   {"status", std::string(JobStatusName(job->status))},
                                    {"rows_total", job->rows_total},
                                    {"issues_total", std::max(job->issues, job->issues_found)},
                                    {"issues_truncated", job->issues_found > job->issues},

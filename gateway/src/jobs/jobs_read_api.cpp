@@ -205,7 +205,7 @@ HttpResponse JobsApi::CleanedFromFixes(const Job& job, ingest::FormulaCells form
   w->job = job;
   Writing* raw = w.get();
   w->file = std::make_unique<CleanedFile>(
-      job, [raw](int64_t i) { return raw->store->FileChunk(raw->job, i); },
+      job, [raw](int64_t i) { return raw->store->FilePiece(raw->job, i); },
       [raw](int64_t i) { return raw->store->FixesPiece(raw->job, i); }, formulas);
   // Reads that end early because the job was deleted (or expired) meanwhile must not pass for
   // the end of the file: a job is deleted in one step and never comes back, so when it still
@@ -307,8 +307,8 @@ HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id,
                               ingest::FormulaCells formulas) {
   auto job = Find(principal, id);
   if (!job.ok()) return ErrorResponse(job.status());
-  if (job->status != "done") {
-    return ErrorResponse(Status(ErrorCode::kJobNotDone, "Job " + id + " is " + job->status +
+  if (job->status != JobStatus::kDone) {
+    return ErrorResponse(Status(ErrorCode::kJobNotDone, "Job " + id + " is " + std::string(JobStatusName(job->status)) +
                                                           "; its cleaned file exists once it "
                                                           "is done."));
   }
@@ -357,7 +357,7 @@ HttpResponse JobsApi::IssuesPage(const HttpRequest& request, const Principal& pr
   const json next = page->next ? json(report::EncodeCursor(*page->next)) : json(nullptr);
   if (format == "json") {
     return JsonResponse(200, WithArray(DumpJson(json{{"job_id", job->id},
-                                                     {"status", job->status},
+                                                     {"status", std::string(JobStatusName(job->status))},
                                                      {"total", job->issues},
                                                      {"offset", query->offset},
                                                      {"limit", query->limit},

@@ -60,7 +60,7 @@ void OrphanSweeper::Start() {
     while (!stop_) {
       if (cv_.wait_for(lock, options_.interval, [this] { return stop_; })) break;
       lock.unlock();
-      RunOnce();
+      IgnoreError(RunOnce(), "logged and counted by RunOnce; the next round tries again");
       lock.lock();
     }
   });

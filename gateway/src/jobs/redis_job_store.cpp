@@ -212,9 +212,10 @@ Status RedisJobStore::StoreReserved(const Job& job, UploadPieces& file_pieces) {
     }
     s = CheckReplies(redis_.Pipeline(commands));
   }
-  if (!s.ok()) {  // leave nothing behind (best effort: the pieces and the mark expire anyway)
-    redis_.Pipeline({{"DEL", file_key, JobKey(job.account_id, job.id), mark_key},
-                     {"HDEL", bytes_key, job.id}});
+  if (!s.ok()) {  // leave nothing behind
+    IgnoreError(redis_.Pipeline({{"DEL", file_key, JobKey(job.account_id, job.id), mark_key},
+                                 {"HDEL", bytes_key, job.id}}),
+                "best effort: the pieces and the mark expire anyway");
     DeleteObjects(artifact::JobPrefix(job.account_id, job.id));
   }
   return s;
@@ -235,7 +236,12 @@ Status RedisJobStore::Accept(const Job& job) {
     return Status(ErrorCode::kInternal, "the job vanished before it was listed");
   }
   if (!r->confirmed) {
-    redis_.Eval(scripts::kUnaccept, keys, {job.id});
+    if (auto u = redis_.Eval(scripts::kUnaccept, keys, {job.id}); !u.ok()) {
+      // Then the upload's Abandon leaves the job (it is accepted), and a worker may run it
+      // although its upload was answered 503.
+      log::Warn("job acceptance not taken back",
+                {{"job_id", job.id}, {"error", u.status().message()}});
+    }
     return redis_.NotReplicated(*r);
   }
   return Status::Ok();
@@ -596,7 +602,7 @@ Result<Claim> RedisJobStore::ClaimJob(std::string_view account_id, std::string_v
   return c;
 }
 
-Result<std::string> RedisJobStore::FileChunk(const Job& job, int64_t index) {
+Result<std::string> RedisJobStore::FilePiece(const Job& job, int64_t index) {
   if (job.file_store == kFileInStore) {
     if (artifacts_ == nullptr) return NoStore(job);
     auto key = FilePieceKey(job, index);
@@ -708,7 +714,7 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
                                    // 0: not the end; 1: the end, the upload goes; 2: the end,
                                    // done, the upload stays: the cleaned file comes from it
                                    !end                        ? "0"
-                                   : end->status == "done" &&
+                                   : end->status == JobStatus::kDone &&
                                            job.cleaned_from == kCleanedFromFixes
                                        ? "2"
                                        : "1",
@@ -734,7 +740,7 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
   // Objects go only after a confirmed finish: one that a failover could undo would find them
   // gone when the job runs again (unconfirmed, they are left to the sweep).
   if (s.ok() && end != nullptr && artifacts_ != nullptr &&
-      !(end->status == "done" && job.cleaned_from == kCleanedFromFixes)) {
+      !(end->status == JobStatus::kDone && job.cleaned_from == kCleanedFromFixes)) {
     // The script dropped the upload and the fixes (no cleaned file will be written from them):
     // their objects go too.
     if (job.file_store == kFileInStore) {

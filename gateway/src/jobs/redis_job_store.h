@@ -1,5 +1,5 @@
 // JobStore on Redis, the system of record. Large values are stored in pieces (the upload and a
-// cleaned file kept whole as lists of ~1 MiB chunks, each compressed as one zstd frame
+// cleaned file kept whole as lists of ~1 MiB pieces, each compressed as one zstd frame
 // (piece_codec.h); issues as a list of JSON objects; fixes as a list of pieces, cleaned_file.h),
 // never as one string that must be rewritten. Every key expires with the job (DQ_JOB_TTL_DAYS);
 // the upload's pieces get their expiry with the first piece written. Every multi-key step is one
@@ -7,11 +7,11 @@
 //
 //   dq:{acct}:job:<id>           HASH   the Job (job.h)
 //   dq:{acct}:jobs               ZSET   accepted job ids by created_ms (newest last)
-//   dq:{acct}:job:<id>:file      LIST   the upload, in chunks (kept while the job is done and its
+//   dq:{acct}:job:<id>:file      LIST   the upload, in pieces (kept while the job is done and its
 //                                       cleaned file is written from it; else deleted at its end)
 //   dq:{acct}:job:<id>:issues    LIST   one JSON issue per element, in row order (capped)
 //   dq:{acct}:job:<id>:fixes     LIST   the fixes, a piece per write (cleaned_file.h)
-//   dq:{acct}:job:<id>:cleaned   LIST   a cleaned file kept whole, in chunks (XLSX workbooks,
+//   dq:{acct}:job:<id>:cleaned   LIST   a cleaned file kept whole, in pieces (XLSX workbooks,
 //                                       and jobs finished by an earlier version)
 //   dq:{acct}:job:<id>:summary   STRING the summary's by_field / by_code JSON
 //   dq:{acct}:job_bytes          HASH   job id -> bytes stored for it (the account's ceiling):
@@ -113,7 +113,7 @@ class RedisJobStore final : public JobStore {
 
   Result<Claim> ClaimJob(std::string_view account_id, std::string_view id,
                          std::string_view started_at) override;
-  Result<std::string> FileChunk(const Job& job, int64_t index) override;
+  Result<std::string> FilePiece(const Job& job, int64_t index) override;
   Status Write(const Job& job, const JobWrite& write) override;
   Status WriteCleanedPiece(const Job& job, std::string_view piece) override;
   Status Finish(const Job& job, const JobWrite& write, const JobEnd& end) override;

@@ -2,6 +2,7 @@
 
 #include "dq/common/crypto.h"
 #include "dq/common/log.h"
+#include "dq/common/metrics.h"
 #include "dq/common/time_format.h"
 
 namespace dq::gateway {
@@ -205,6 +206,20 @@ Result<QuotaUsage> RedisQuotaService::Usage(const Account& account) {
   if (!reply.ok()) return reply.status();
   u.used = reply->is_nil() ? 0 : std::stoll(reply->str);
   return u;
+}
+
+void ReleaseOrReport(QuotaService& quota, const QuotaReservation& reservation,
+                     std::pair<std::string_view, std::string_view> context) {
+  static LazyCounter errors(Metrics::Global(), "dq_quota_release_errors_total",
+                            "Quota reservations of failed work that could not be given back");
+  if (Status s = quota.Release(reservation); !s.ok()) {
+    log::Warn("quota release failed; the records stay used this month",
+              {context,
+               {"account_id", reservation.account_id},
+               {"records", std::to_string(reservation.records)},
+               {"error", s.message()}});
+    errors.Inc();
+  }
 }
 
 }  // namespace dq::gateway

@@ -76,6 +76,12 @@ inline constexpr size_t kMaxPendingReleases = 100000;
 // slot): "dq:{acct}:quota:res:<id>".
 std::string QuotaReservationKey(std::string_view account_id, std::string_view id);
 
+// Gives a reservation back for work that failed. A release that fails leaves the records used
+// for the month (the account pays for work it did not get), so it is never dropped silently: it
+// is logged with `context` (e.g. {"job_id", id}) and counted in dq_quota_release_errors_total.
+void ReleaseOrReport(QuotaService& quota, const QuotaReservation& reservation,
+                     std::pair<std::string_view, std::string_view> context);
+
 class RedisQuotaService final : public QuotaService {
  public:
   RedisQuotaService(RedisClient& redis, const Clock& clock, QuotaPolicy policy,

@@ -132,9 +132,7 @@ Result<std::string> ValidateApi::Run(std::string_view body, const Account& accou
   auto* answer = google::protobuf::Arena::CreateMessage<validator::v1::ValidateResponse>(&arena);
   if (Status called = Call(*request, command.records, request_id, deadline, *answer);
       !called.ok()) {
-    if (Status s = quota_.Release(*reservation); !s.ok()) {
-      log::Warn("quota release failed", {{"request_id", request_id}, {"error", s.message()}});
-    }
+    ReleaseOrReport(quota_, *reservation, {"request_id", request_id});
     return called;
   }
   // 4. Encode the answer.

@@ -53,7 +53,7 @@ Status StreamCheck(const StreamInput& input, JobOutput& output, ValidatorStream&
     filling->Clear();
     return Status::Ok();
   };
-  const int64_t pieces = input.check.file_chunks;
+  const int64_t pieces = input.check.file_pieces;
   // With max_rows, reading stops after that many rows (the rest of the file is not checked).
   const uint64_t max_rows = input.max_rows > 0 ? static_cast<uint64_t>(input.max_rows) : UINT64_MAX;
   uint64_t rows_read = 0;
@@ -126,11 +126,11 @@ Status NameTail(const StreamInput& input, JobOutput& output) {
     auto model = output.NewRowModel();
     uint64_t row = 0;
     size_t next = 0;
-    for (int64_t i = 0; i < input.check.file_chunks && next < rows.size(); ++i) {
+    for (int64_t i = 0; i < input.check.file_pieces && next < rows.size(); ++i) {
       auto piece = input.piece(i);
       if (!piece.ok()) return piece.status();
       reader->Feed(*piece);
-      if (i + 1 == input.check.file_chunks) reader->Finish();
+      if (i + 1 == input.check.file_pieces) reader->Finish();
       while (next < rows.size()) {
         auto state = reader->Next();
         if (!state.ok() || *state != ingest::ReadState::kRow) break;  // it read whole before

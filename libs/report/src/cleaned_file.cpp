@@ -59,7 +59,7 @@ CleanedFile::CleanedFile(const FileCheck& job, UploadPiece upload, FixPiece fixe
                          ingest::FormulaCells formulas)
     : upload_(std::move(upload)),
       fixes_(std::move(fixes)),
-      file_chunks_(job.file_chunks),
+      file_pieces_(job.file_pieces),
       reader_(ingest::MakeRowReader(job.format)),
       writer_(job.format, job.dialect, job.header, formulas) {
   writer_.set_source(reader_.get());  // an XML feed is written from its own text
@@ -104,23 +104,23 @@ Status CleanedFile::Step(size_t want) {
       if (writer_.out().size() >= want) return Status::Ok();
       continue;
     }
-    if (*state == ingest::ReadState::kNeedMore && next_chunk_ < file_chunks_) {
-      auto chunk = upload_(next_chunk_++);
-      if (!chunk.ok()) return chunk.status();
-      chunk_ = std::move(*chunk);
+    if (*state == ingest::ReadState::kNeedMore && next_piece_ < file_pieces_) {
+      auto piece = upload_(next_piece_++);
+      if (!piece.ok()) return piece.status();
+      piece_ = std::move(*piece);
       if (raw_) {
-        raw_buf_.append(chunk_);
-        fed_ += chunk_.size();
+        raw_buf_.append(piece_);
+        fed_ += piece_.size();
       }
-      reader_->Feed(chunk_);
-      if (next_chunk_ == file_chunks_) {
+      reader_->Feed(piece_);
+      if (next_piece_ == file_pieces_) {
         reader_->Finish();
         finished_input_ = true;
       }
       return Status::Ok();
     }
     if (*state == ingest::ReadState::kNeedMore) {
-      // No pieces left: file_chunks was 0. A reader that asks for more after Finish() would
+      // No pieces left: file_pieces was 0. A reader that asks for more after Finish() would
       // loop here forever; that is a broken reader, not an empty file.
       if (finished_input_) {
         return Status(ErrorCode::kInternal, "the reader wants more than the file");

@@ -94,9 +94,11 @@ Result<FilePlan> PlanFile(const ingest::PreparedFile& file, const CheckRequest& 
   }
   plan.misfit = ingest::CheckTypesMisfit(check_types, check.mapping);
   ApplyScan(scan, check_types, request.weight_unit, check);
-  for (size_t i = 0; i < check_types.size(); ++i) {
-    check.check_types += (i ? "," : "") + check_types[i];
+  std::vector<CheckType> types;
+  for (const auto& name : check_types) {
+    if (auto t = ParseCheckType(name)) types.push_back(*t);  // checked by ParseCheckTypes
   }
+  check.check_types = CheckTypeList(std::move(types));
   check.platform = request.platform;
   check.format = file.format;
   check.encoding = file.encoding;
@@ -115,7 +117,7 @@ nlohmann::json FileCheckJson(const FileCheck& c) {
   std::vector<std::string> mapping_notes =
       c.mapping_inferred ? ingest::MappingNotes(c.header, c.mapping) : std::vector<std::string>{};
   if (!c.unit_note.empty()) mapping_notes.push_back(c.unit_note);
-  return {{"check_types", c.check_types},
+  return {{"check_types", c.check_types.Text()},
           {"platform", c.platform.empty() ? json(nullptr) : json(c.platform)},
           {"source", c.source.empty() ? json(nullptr) : json(c.source)},
           {"source_reason", c.source_reason.empty() ? json(nullptr) : json(c.source_reason)},

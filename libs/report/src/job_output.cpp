@@ -56,15 +56,7 @@ std::unique_ptr<ingest::RowModel> JobOutput::NewRowModel() const {
 validator::v1::BatchSpec JobOutput::Spec() const {
   validator::v1::BatchSpec spec;
   for (const auto& f : field_names_) spec.add_fields(f);
-  size_t start = 0;
-  const std::string& types = job_.check_types;
-  while (start <= types.size()) {
-    const size_t comma = types.find(',', start);
-    spec.add_check_types(
-        types.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
+  for (CheckType t : job_.check_types.types()) spec.add_check_types(std::string(CheckTypeName(t)));
   spec.set_platform(job_.platform);
   spec.set_source(job_.source);
   if (job_.planned) {  // decided at upload (ingest/check_plan.h)

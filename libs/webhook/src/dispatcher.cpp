@@ -2,18 +2,30 @@
 
 #include "dq/common/crypto.h"
 #include "dq/common/log.h"
-#include "dq/common/metrics.h"
 #include "dq/common/time_format.h"
 
 namespace dq::webhook {
-namespace {
 
-void Count(Outcome o) {
-  Metrics::Global()
-      .Counter("dq_notifier_deliveries_total", "Webhook delivery attempts by outcome",
-               "outcome=\"" + std::string(OutcomeName(o)) + "\"")
-      .Inc();
+DispatcherMetrics::DispatcherMetrics(Metrics& registry)
+    : breaker_refusals(registry, "dq_notifier_breaker_refusals_total",
+                       "Attempts failed at once because their destination's breaker was open"),
+      http_seconds(registry, "dq_notifier_http_seconds", "Webhook POST latency"),
+      event_to_delivery_seconds(registry, "dq_notifier_event_to_delivery_seconds",
+                                "From the event's creation to its successful delivery") {
+  for (auto o : {Outcome::kDelivered, Outcome::kRetry, Outcome::kDeadLetter, Outcome::kSkipped,
+                 Outcome::kFailed, Outcome::kDeferred, Outcome::kSuperseded}) {
+    deliveries[static_cast<size_t>(o)] = std::make_unique<LazyCounter>(
+        registry, "dq_notifier_deliveries_total", "Webhook delivery attempts by outcome",
+        "outcome=\"" + std::string(OutcomeName(o)) + "\"");
+  }
 }
+
+DispatcherMetrics& DispatcherMetrics::Global() {
+  static DispatcherMetrics* metrics = new DispatcherMetrics(Metrics::Global());  // never destroyed
+  return *metrics;
+}
+
+namespace {
 
 // Holds a delivery's send lease and gives it back when the attempt's handling ends, however it
 // ends (an error storing the outcome included). Best effort: a lease not given back runs out
@@ -70,7 +82,7 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
     if (!retry_member.empty()) {
       if (Status s = store_.RemoveRetry(retry_member); !s.ok()) return s;
     }
-    Count(Outcome::kSkipped);
+    metrics_.Delivery(Outcome::kSkipped).Inc();
     return Outcome::kSkipped;
   }
   const Webhook& hook = **webhook;
@@ -90,7 +102,7 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
       if (Status s = store_.ScheduleRetry(event, start_ms + defer_ms_, retry_member); !s.ok()) {
         return s;
       }
-      Count(Outcome::kDeferred);
+      metrics_.Delivery(Outcome::kDeferred).Inc();
       return Outcome::kDeferred;
     }
     if (admission == Admission::kGo) {
@@ -105,14 +117,14 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
       if (*claim == SendClaim::kSuperseded) {
         log::Info("retry superseded by a redeliver; not sent",
                   {{"account_id", event.account_id}, {"delivery_id", event.delivery_id}});
-        Count(Outcome::kSuperseded);
+        metrics_.Delivery(Outcome::kSuperseded).Inc();
         return Outcome::kSuperseded;
       }
       if (*claim == SendClaim::kBusy) {
         if (Status s = store_.ScheduleRetry(event, start_ms + defer_ms_, retry_member); !s.ok()) {
           return s;
         }
-        Count(Outcome::kDeferred);
+        metrics_.Delivery(Outcome::kDeferred).Inc();
         return Outcome::kDeferred;
       }
       lease.Hold(token);
@@ -121,16 +133,11 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
       result.error = destination + " is not answering; attempts to it are paused until " +
                      FormatIso8601Millis(std::chrono::system_clock::time_point(
                          std::chrono::milliseconds(gate_->OpenUntil(destination))));
-      Metrics::Global()
-          .Counter("dq_notifier_breaker_refusals_total",
-                   "Attempts failed at once because their destination's breaker was open")
-          .Inc();
+      metrics_.breaker_refusals.Inc();
     } else {
       result = sender.Post(
           BuildDelivery(event, hook.url, SigningSecrets(hook, start_ms), start_ms / 1000));
-      Metrics::Global()
-          .Histogram("dq_notifier_http_seconds", "Webhook POST latency")
-          .Observe(static_cast<double>(result.latency_ms) / 1000.0);
+      metrics_.http_seconds.Observe(static_cast<double>(result.latency_ms) / 1000.0);
       if (gate_ != nullptr) {
         // A refused address was never tried: it says nothing about the destination.
         const bool answered = result.status > 0 || result.error.starts_with("refused address");
@@ -168,10 +175,8 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
         if (Status s = store_.RemoveRetry(retry_member); !s.ok()) return s;
       }
       if (event.created_ms > 0 && decision.outcome == Outcome::kDelivered) {
-        Metrics::Global()
-            .Histogram("dq_notifier_event_to_delivery_seconds",
-                       "From the event's creation to its successful delivery")
-            .Observe(static_cast<double>(now_ms - event.created_ms) / 1000.0);
+        metrics_.event_to_delivery_seconds.Observe(
+            static_cast<double>(now_ms - event.created_ms) / 1000.0);
       }
       break;
     case Outcome::kRetry: {
@@ -198,7 +203,7 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
       break;
     }
   }
-  Count(decision.outcome);
+  metrics_.Delivery(decision.outcome).Inc();
   return decision.outcome;
 }
 

@@ -22,6 +22,7 @@ namespace dq::testing {
 namespace {
 
 using gateway::Job;
+using gateway::JobStatus;
 using gateway::JobEnd;
 using gateway::JobPartKey;
 using gateway::JobWrite;
@@ -65,13 +66,13 @@ class JobObjectsTest : public ::testing::Test {
     old_store_ = std::make_unique<gateway::RedisJobStore>(*redis_, gateway::StoreLimits{});
     job_.id = "7e3c1f0e-4b5a-4c6d-8e7f-" + std::to_string(100000000000 + next_id_++);
     job_.account_id = "acct_objects";
-    job_.status = "queued";
-    job_.check_types = "product";
+    job_.status = JobStatus::kQueued;
+    job_.check_types = CheckTypeList::FromText("product");
     job_.quota_month = "202611";
     job_.created_at = "2026-11-23T10:00:00.000Z";
     job_.created_ms = 1795428000000;
     pieces_ = {Csv(0, 12000), Csv(12000, 12000), Csv(24000, 10)};
-    job_.file_chunks = static_cast<int64_t>(pieces_.size());
+    job_.file_pieces = static_cast<int64_t>(pieces_.size());
     for (const auto& p : pieces_) job_.file_bytes += static_cast<int64_t>(p.size());
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -165,7 +166,7 @@ TEST_F(JobObjectsTest, TheUploadsPiecesAreObjectsReadBackByteForByte) {
   const Job claimed = Claim(*store_);
   EXPECT_EQ(claimed.file_store, gateway::kFileInStore);
   for (int i = 0; i < 3; ++i) {
-    auto piece = store_->FileChunk(claimed, i);
+    auto piece = store_->FilePiece(claimed, i);
     ASSERT_TRUE(piece.ok()) << piece.status().message();
     EXPECT_TRUE(*piece == pieces_[static_cast<size_t>(i)]) << i;
   }
@@ -198,9 +199,9 @@ TEST_F(JobObjectsTest, IssuesGoIntoPagesCommittedWithTheirBatch) {
   all.insert(all.end(), last.issues.begin(), last.issues.end());
   last.issues_stored = last.issues_found = n;
   Job done = claimed;
-  done.status = "done";
+  done.status = JobStatus::kDone;
   done.cleaned_from = gateway::kCleanedFromFixes;
-  ASSERT_TRUE(store_->Finish(done, last, JobEnd{"done", "", "2026-11-23T10:01:00.000Z", 0}).ok());
+  ASSERT_TRUE(store_->Finish(done, last, JobEnd{JobStatus::kDone, "", "2026-11-23T10:01:00.000Z", 0}).ok());
   const Job finished = Stored();
   EXPECT_EQ(finished.issue_pages, 3);  // 2,550: two whole pages and one of 550
   EXPECT_EQ(ListLength("issues"), 0);
@@ -255,8 +256,8 @@ TEST_F(JobObjectsTest, FixesAndAWorkbookAreObjects) {
   EXPECT_EQ(Ledger(), ObjectBytes());  // the workbook's pieces too, as stored
   // An XLSX job ends without its upload and fixes: their objects go with them.
   Job done = claimed;
-  done.status = "done";
-  ASSERT_TRUE(store_->Finish(done, {}, JobEnd{"done", "", "2026-11-23T10:01:00.000Z", 0}).ok());
+  done.status = JobStatus::kDone;
+  ASSERT_TRUE(store_->Finish(done, {}, JobEnd{JobStatus::kDone, "", "2026-11-23T10:01:00.000Z", 0}).ok());
   for (const auto& key : Keys()) {
     EXPECT_EQ(key.find("/upload/"), std::string::npos) << key;
     EXPECT_EQ(key.find("/fixes/"), std::string::npos) << key;
@@ -281,9 +282,9 @@ TEST_F(JobObjectsTest, AFencedOutAttemptsObjectsAreNeverRead) {
   mine.issues = {Issue(42)};
   mine.issues_stored = 1;
   Job done = again->job;
-  done.status = "done";
+  done.status = JobStatus::kDone;
   done.cleaned_from = gateway::kCleanedFromFixes;
-  ASSERT_TRUE(store_->Finish(done, mine, JobEnd{"done", "", "2026-11-23T10:01:00.000Z", 0}).ok());
+  ASSERT_TRUE(store_->Finish(done, mine, JobEnd{JobStatus::kDone, "", "2026-11-23T10:01:00.000Z", 0}).ok());
   auto issues = store_->Issues(Stored(), 0, -1);
   ASSERT_TRUE(issues.ok());
   EXPECT_EQ(*issues, std::vector<std::string>{Issue(42)});
@@ -305,9 +306,9 @@ TEST_F(JobObjectsTest, AJobStoredTheOldWayStillReads) {
   w.issues_stored = 1200;
   w.fixes = "old fixes";
   Job done = claimed;
-  done.status = "done";
+  done.status = JobStatus::kDone;
   done.cleaned_from = gateway::kCleanedFromFixes;
-  ASSERT_TRUE(old_store_->Finish(done, w, JobEnd{"done", "", "2026-11-23T10:01:00.000Z", 0}).ok());
+  ASSERT_TRUE(old_store_->Finish(done, w, JobEnd{JobStatus::kDone, "", "2026-11-23T10:01:00.000Z", 0}).ok());
   EXPECT_TRUE(Keys().empty());
   // ...and read by one with it.
   const Job stored = Stored();
@@ -318,7 +319,7 @@ TEST_F(JobObjectsTest, AJobStoredTheOldWayStillReads) {
   EXPECT_EQ(*issues, std::vector<std::string>(w.issues.begin() + 1000, w.issues.end()));
   EXPECT_EQ(**store_->FixesPiece(stored, 0), "old fixes");
   for (int i = 0; i < 3; ++i) {
-    auto piece = store_->FileChunk(stored, i);
+    auto piece = store_->FilePiece(stored, i);
     ASSERT_TRUE(piece.ok());
     EXPECT_TRUE(*piece == pieces_[static_cast<size_t>(i)]);
   }
@@ -363,9 +364,9 @@ TEST_F(JobObjectsTest, ADirtyJobKeepsAtMost64KBInRedis) {
       if (batch < 12) EXPECT_TRUE(store.Write(claimed, w).ok());
       if (batch == 12) {
         Job done = claimed;
-        done.status = "done";
+        done.status = JobStatus::kDone;
         done.cleaned_from = gateway::kCleanedFromFixes;
-        EXPECT_TRUE(store.Finish(done, w, JobEnd{"done", "", "2026-11-23T10:01:00.000Z", 0}).ok());
+        EXPECT_TRUE(store.Finish(done, w, JobEnd{JobStatus::kDone, "", "2026-11-23T10:01:00.000Z", 0}).ok());
       }
     }
     EXPECT_EQ(n, 100'000);

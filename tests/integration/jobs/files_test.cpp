@@ -42,7 +42,7 @@ std::string Workbook(const std::vector<std::string>& header,
     std::vector<std::string_view> cells(r.begin(), r.end());
     w.WriteRow(cells, kinds);
   }
-  w.Finish();
+  EXPECT_TRUE(w.Finish().ok());
   return w.out();
 }
 

@@ -21,6 +21,7 @@ namespace dq::testing {
 namespace {
 
 using gateway::Job;
+using gateway::JobStatus;
 using gateway::JobPartKey;
 using gateway::JobWrite;
 
@@ -49,13 +50,13 @@ class RedisJobStoreTest : public ::testing::Test {
     store_ = std::make_unique<gateway::RedisJobStore>(*redis_, gateway::StoreLimits{});
     job_.id = "9d3c1f0e-4b5a-4c6d-8e7f-" + std::to_string(100000000000 + next_id_++);
     job_.account_id = "acct_store";
-    job_.status = "queued";
-    job_.check_types = "product";
+    job_.status = JobStatus::kQueued;
+    job_.check_types = CheckTypeList::FromText("product");
     job_.quota_month = "202611";
     job_.created_at = "2026-11-23T10:00:00.000Z";
     job_.created_ms = 1795428000000;
     pieces_ = {Csv(0, 12000), Csv(12000, 12000), Csv(24000, 10)};
-    job_.file_chunks = static_cast<int64_t>(pieces_.size());
+    job_.file_pieces = static_cast<int64_t>(pieces_.size());
     for (const auto& p : pieces_) job_.file_bytes += static_cast<int64_t>(p.size());
   }
   std::vector<std::string_view> Views() const {
@@ -108,7 +109,7 @@ TEST_F(RedisJobStoreTest, PiecesAreStoredCompressedAndReadBackByteForByte) {
   const Job claimed = Claim();
   EXPECT_EQ(claimed.pieces, "zstd");
   for (int i = 0; i < 3; ++i) {
-    auto piece = store_->FileChunk(claimed, i);
+    auto piece = store_->FilePiece(claimed, i);
     ASSERT_TRUE(piece.ok()) << piece.status().message();
     EXPECT_EQ(*piece, pieces_[i]);
   }
@@ -123,10 +124,10 @@ TEST_F(RedisJobStoreTest, PiecesAreStoredCompressedAndReadBackByteForByte) {
   w2.fixes = b;
   w2.rows_done = 24010;
   gateway::JobEnd end;
-  end.status = "done";
+  end.status = JobStatus::kDone;
   end.finished_at = "2026-11-23T10:00:02.000Z";
   Job finished = claimed;
-  finished.status = "done";
+  finished.status = JobStatus::kDone;
   finished.cleaned_from = gateway::kCleanedFromFixes;
   ASSERT_TRUE(store_->Finish(finished, w2, end).ok());
   for (int i = 0; i < 2; ++i) {
@@ -139,7 +140,7 @@ TEST_F(RedisJobStoreTest, PiecesAreStoredCompressedAndReadBackByteForByte) {
   EXPECT_FALSE(past->has_value());
   // The upload stays, as long as the rest of the job: the cleaned file is written from it.
   for (int i = 0; i < 3; ++i) {
-    auto piece = store_->FileChunk(finished, i);
+    auto piece = store_->FilePiece(finished, i);
     ASSERT_TRUE(piece.ok()) << piece.status().message();
     EXPECT_EQ(*piece, pieces_[i]);
   }
@@ -191,9 +192,9 @@ TEST_F(RedisJobStoreTest, AWorkbookIsStoredWholeAndTheUploadGoes) {
   EXPECT_EQ(AccountBytes(), job_.file_bytes + book_bytes);
 
   gateway::JobEnd end;
-  end.status = "done";
+  end.status = JobStatus::kDone;
   Job finished = claimed;
-  finished.status = "done";  // cleaned_from "": stored whole
+  finished.status = JobStatus::kDone;  // cleaned_from "": stored whole
   ASSERT_TRUE(store_->Finish(finished, JobWrite{}, end).ok());
   auto exists = redis_->Command({"EXISTS", JobPartKey(job_.account_id, job_.id, "file")});
   ASSERT_TRUE(exists.ok());
@@ -208,10 +209,10 @@ TEST_F(RedisJobStoreTest, AFailedJobDropsItsUpload) {
   JobWrite w;
   w.fixes = "fff";
   gateway::JobEnd end;
-  end.status = "failed";
+  end.status = JobStatus::kFailed;
   end.error = "the validator said no";
   Job failed = claimed;
-  failed.status = "failed";
+  failed.status = JobStatus::kFailed;
   JobWrite earlier;
   earlier.fixes = "ffff";
   ASSERT_TRUE(store_->Write(claimed, earlier).ok());
@@ -267,9 +268,9 @@ TEST_F(RedisJobStoreTest, AReissuedAttemptNumberDoesNotLetTheStaleClaimWrite) {
   EXPECT_EQ(store_->WriteCleanedPiece(a, "book").code(), ErrorCode::kAborted);
   EXPECT_EQ(store_->Postpone(a).code(), ErrorCode::kAborted);
   Job a_done = a;
-  a_done.status = "done";
+  a_done.status = JobStatus::kDone;
   gateway::JobEnd end;
-  end.status = "done";
+  end.status = JobStatus::kDone;
   EXPECT_EQ(store_->Finish(a_done, stale, end).code(), ErrorCode::kAborted);
 
   JobWrite fresh;
@@ -282,7 +283,7 @@ TEST_F(RedisJobStoreTest, AReissuedAttemptNumberDoesNotLetTheStaleClaimWrite) {
   EXPECT_EQ(*issues, fresh.issues);
   auto stored = store_->Get(job_.account_id, job_.id);
   ASSERT_TRUE(stored.ok() && stored->has_value());
-  EXPECT_EQ((*stored)->status, "processing");
+  EXPECT_EQ(gateway::JobStatusName((*stored)->status), "processing");
   EXPECT_EQ((*stored)->claim_id, b->job.claim_id);
 }
 
@@ -419,8 +420,10 @@ TEST_F(RedisJobStoreTest, ConcurrentUploadsNearTheCeilingNeverPassIt) {
         EXPECT_LE(sum, limits.max_account_bytes);
         // The job expires (as if deleted by its TTL), freeing its bytes for the others.
         --stored;
-        client.Command({"DEL", gateway::JobKey(j.account_id, j.id),
-                        JobPartKey(j.account_id, j.id, "file")});
+        EXPECT_TRUE(client
+                        .Command({"DEL", gateway::JobKey(j.account_id, j.id),
+                                  JobPartKey(j.account_id, j.id, "file")})
+                        .ok());
       }
     });
   }
@@ -443,7 +446,7 @@ TEST_F(RedisJobStoreTest, JobsStoredRawBeforeCompressionStillReadAndWriteRaw) {
   const Job claimed = Claim();
   EXPECT_EQ(claimed.pieces, "");
   for (int i = 0; i < 3; ++i) {
-    auto piece = store_->FileChunk(claimed, i);
+    auto piece = store_->FilePiece(claimed, i);
     ASSERT_TRUE(piece.ok());
     EXPECT_EQ(*piece, pieces_[i]);
   }
@@ -482,11 +485,11 @@ TEST_F(RedisJobStoreTest, ADamagedPieceIsAnErrorThatSaysSo) {
   ASSERT_TRUE(redis_->Command({"LSET", JobPartKey(job_.account_id, job_.id, "file"), "1",
                                "not a frame"})
                   .ok());
-  auto piece = store_->FileChunk(claimed, 1);
+  auto piece = store_->FilePiece(claimed, 1);
   ASSERT_FALSE(piece.ok());
   EXPECT_EQ(piece.status().code(), ErrorCode::kInternal);
   EXPECT_NE(piece.status().message().find("damaged"), std::string::npos);
-  EXPECT_TRUE(store_->FileChunk(claimed, 0).ok());
+  EXPECT_TRUE(store_->FilePiece(claimed, 0).ok());
 
   // The same for a cleaned file stored whole by an earlier version.
   const std::string cleaned_key = JobPartKey(job_.account_id, job_.id, "cleaned");

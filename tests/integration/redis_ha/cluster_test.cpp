@@ -86,9 +86,13 @@ class ClusterTest : public ::testing::Test {
       }
     }
     // The new owner first, then the old one, then the others (the documented order).
-    Node(owner)->Command({"CLUSTER", "SETSLOT", std::to_string(slot), "NODE", id});
+    EXPECT_TRUE(
+        Node(owner)->Command({"CLUSTER", "SETSLOT", std::to_string(slot), "NODE", id}).ok());
     for (int m : masters) {
-      if (m != owner) Node(m)->Command({"CLUSTER", "SETSLOT", std::to_string(slot), "NODE", id});
+      if (m != owner) {
+        EXPECT_TRUE(
+            Node(m)->Command({"CLUSTER", "SETSLOT", std::to_string(slot), "NODE", id}).ok());
+      }
     }
   }
 
@@ -135,8 +139,10 @@ TEST_F(ClusterTest, AMovedSlotIsFollowedAndLearnt) {
   const int to = OtherMaster(from);
   EXPECT_EQ(client_->Describe(key), "127.0.0.1:" + std::to_string(from));
   // Move the slot (and its key) behind the client's back.
-  Node(to)->Command({"CLUSTER", "SETSLOT", std::to_string(slot), "IMPORTING", Id(from)});
-  Node(from)->Command({"CLUSTER", "SETSLOT", std::to_string(slot), "MIGRATING", Id(to)});
+  EXPECT_TRUE(
+      Node(to)->Command({"CLUSTER", "SETSLOT", std::to_string(slot), "IMPORTING", Id(from)}).ok());
+  EXPECT_TRUE(
+      Node(from)->Command({"CLUSTER", "SETSLOT", std::to_string(slot), "MIGRATING", Id(to)}).ok());
   auto moved = Node(from)->Command(
       {"MIGRATE", "127.0.0.1", std::to_string(to), "", "0", "5000", "KEYS", key});
   ASSERT_TRUE(moved.ok()) << moved.status().message();
@@ -158,8 +164,10 @@ TEST_F(ClusterTest, AMigratingSlotIsAskedAndASplitScriptWaitsForTheMigration) {
   ASSERT_TRUE(client_->Command({"SET", b, "B"}).ok());
   const int from = OwnerPort(slot);
   const int to = OtherMaster(from);
-  Node(to)->Command({"CLUSTER", "SETSLOT", std::to_string(slot), "IMPORTING", Id(from)});
-  Node(from)->Command({"CLUSTER", "SETSLOT", std::to_string(slot), "MIGRATING", Id(to)});
+  EXPECT_TRUE(
+      Node(to)->Command({"CLUSTER", "SETSLOT", std::to_string(slot), "IMPORTING", Id(from)}).ok());
+  EXPECT_TRUE(
+      Node(from)->Command({"CLUSTER", "SETSLOT", std::to_string(slot), "MIGRATING", Id(to)}).ok());
   ASSERT_TRUE(
       Node(from)
           ->Command({"MIGRATE", "127.0.0.1", std::to_string(to), "", "0", "5000", "KEYS", a})
@@ -176,7 +184,10 @@ TEST_F(ClusterTest, AMigratingSlotIsAskedAndASplitScriptWaitsForTheMigration) {
   // the migration ends (on another thread, a moment later).
   std::thread finish([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    Node(from)->Command({"MIGRATE", "127.0.0.1", std::to_string(to), "", "0", "5000", "KEYS", b});
+    EXPECT_TRUE(Node(from)
+                    ->Command({"MIGRATE", "127.0.0.1", std::to_string(to), "", "0", "5000",
+                               "KEYS", b})
+                    .ok());
     SetSlotEverywhere(slot, to);
   });
   RedisScript both("return redis.call('GET', KEYS[1]) .. redis.call('GET', KEYS[2])");

@@ -134,13 +134,13 @@ TEST_F(ReplicaWaitTest, TheStoresAnswerUnavailableNotOkWithoutTheirReplica) {
   gateway::Job job;
   job.id = "6f1d2c3b-4a5e-4f60-8172-93a4b5c6d7e8";
   job.account_id = account_;
-  job.status = "queued";
-  job.check_types = "product";
+  job.status = gateway::JobStatus::kQueued;
+  job.check_types = CheckTypeList::FromText("product");
   job.quota_month = "202611";
   job.created_ms = 1795428000000;
   const std::string file = Csv(5);
   job.file_bytes = static_cast<int64_t>(file.size());
-  job.file_chunks = 1;
+  job.file_pieces = 1;
   gateway::UploadPieces upload(std::vector<std::string_view>{file}, 0);
   ASSERT_TRUE(store.Create(job, upload).ok());
   ASSERT_TRUE(store.Accept(job).ok());
@@ -160,9 +160,9 @@ TEST_F(ReplicaWaitTest, TheStoresAnswerUnavailableNotOkWithoutTheirReplica) {
   ASSERT_EQ(claim->kind, gateway::ClaimKind::kRun);
   EXPECT_EQ(claim->job.attempts, 2);
   gateway::Job done = claim->job;
-  done.status = "done";
+  done.status = gateway::JobStatus::kDone;
   gateway::JobEnd end;
-  end.status = "done";
+  end.status = gateway::JobStatus::kDone;
   {
     Paused paused(replica_->pid());
     EXPECT_EQ(store.Finish(done, gateway::JobWrite{}, end).code(), ErrorCode::kUnavailable);

@@ -137,7 +137,8 @@ Result<bool> InMemoryJobStore::Delete(std::string_view account_id, std::string_v
   auto it = jobs_.find(Id(account_id, id));
   if (it == jobs_.end()) return false;
   const gateway::Job& j = it->second.job;
-  if (!j.refunded && (j.status == "queued" || j.status == "processing")) {
+  if (!j.refunded &&
+      (j.status == gateway::JobStatus::kQueued || j.status == gateway::JobStatus::kProcessing)) {
     refunded_ += j.rows_total - j.rows_done;
   }
   idempotency_.erase(Id(account_id, j.idempotency_key));
@@ -246,7 +247,7 @@ Result<gateway::Claim> InMemoryJobStore::ClaimJob(std::string_view account_id,
       // Unique for the store's life, like the random ids of the real one: never reissued, even
       // when LoseLastClaim takes a claim back.
       s.job.claim_id = "claim-" + std::to_string(++claims_);
-      s.job.status = "processing";
+      s.job.status = gateway::JobStatus::kProcessing;
       s.job.started_at = started_at;
       s.job.rows_done = s.job.issues = s.job.issues_found = 0;
       s.issues.clear();
@@ -263,7 +264,7 @@ Result<gateway::Claim> InMemoryJobStore::ClaimJob(std::string_view account_id,
   return c;
 }
 
-Result<std::string> InMemoryJobStore::FileChunk(const gateway::Job& job, int64_t index) {
+Result<std::string> InMemoryJobStore::FilePiece(const gateway::Job& job, int64_t index) {
   std::lock_guard lock(mu_);
   if (FailBefore("file")) return Down();
   auto it = jobs_.find(Id(job.account_id, job.id));
@@ -305,7 +306,7 @@ Status InMemoryJobStore::Apply(const gateway::Job& job, const gateway::JobWrite&
     s->job.idempotency_key = idem;
     // A done job whose cleaned file comes from its fixes keeps its upload and fixes; any other
     // end drops both.
-    if (end->status != "done" || job.cleaned_from != gateway::kCleanedFromFixes) {
+    if (end->status != gateway::JobStatus::kDone || job.cleaned_from != gateway::kCleanedFromFixes) {
       s->file.clear();
       s->fixes.clear();
     }
@@ -344,7 +345,7 @@ Status InMemoryJobStore::Postpone(const gateway::Job& job) {
   Stored* s = nullptr;
   if (Status f = Fence(job, &s); !f.ok()) return After(f);
   if (!s->job.finished()) {
-    s->job.status = "queued";
+    s->job.status = gateway::JobStatus::kQueued;
     s->job.postponed += 1;
   }
   return After(Status::Ok());

@@ -94,7 +94,7 @@ TEST(ChannelsTest, AJobKeepsItsChannelsAndItsIssuesTheirs) {
   const auto answer = Answer();
   Job job;
   job.id = "j1";
-  job.status = "done";
+  job.status = JobStatus::kDone;
   job.platform = "social_catalog,search_merchant";
   job.channels = ChannelsJson(answer.stats());
   // Through the store's hash and back, as the detail reads it.

@@ -70,7 +70,7 @@ std::string Workbook() {
   ingest::RowWriter book(ingest::FileFormat::kXlsx, {}, {"sku", "title"});
   book.set_sheet_name("Produkte");
   while (*csv->Next() == ingest::ReadState::kRow) book.WriteRow(csv->row());
-  book.Finish();
+  EXPECT_TRUE(book.Finish().ok());
   return book.out();
 }
 
@@ -78,13 +78,13 @@ struct Fixture {
   explicit Fixture(FaultPlan* plan = nullptr, RunnerOptions options = Defaults(),
                    ingest::FileFormat format = ingest::FileFormat::kCsv)
       : store(plan), queue(plan), validator(IssuesFor, plan), events(plan),
-        runner(store, queue, validator, events, clock, options) {
+        runner(store, queue, validator, events, clock, options, metrics) {
     job.id = "0b6f7a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b";
     job.account_id = "acct_1";
     job.filename = "shop.csv";
     job.feed = "shop.csv (product)";
-    job.status = "queued";
-    job.check_types = "product";
+    job.status = JobStatus::kQueued;
+    job.check_types = CheckTypeList::FromText("product");
     job.mapping = {{"sku", "sku"}};
     job.header = {"sku", "title"};
     job.rows_total = kRows;
@@ -98,7 +98,7 @@ struct Fixture {
                                             std::string_view(file).substr(cut, cut + 15),
                                             std::string_view(file).substr(2 * cut + 15)};
     job.file_bytes = static_cast<int64_t>(file.size());
-    job.file_chunks = 3;
+    job.file_pieces = 3;
     file_ = file;
     // Set up without faults: the plan counts only the run.
     FaultPlan* saved = plan ? new FaultPlan(*plan) : nullptr;
@@ -139,7 +139,7 @@ struct Fixture {
   // or, for a workbook, the pieces stored whole.
   std::string Cleaned() {
     const Job done = Stored();
-    if (done.status != "done") return "<" + done.status + ">";
+    if (done.status != JobStatus::kDone) return "<" + std::string(JobStatusName(done.status)) + ">";
     if (done.cleaned_from != kCleanedFromFixes) {
       std::string whole;
       for (int64_t i = 0;; ++i) {
@@ -149,7 +149,7 @@ struct Fixture {
         whole += **piece;
       }
     }
-    report::CleanedFile file(done, [&](int64_t i) { return store.FileChunk(done, i); },
+    report::CleanedFile file(done, [&](int64_t i) { return store.FilePiece(done, i); },
                      [&](int64_t i) { return store.FixesPiece(done, i); });
     std::string all;
     while (true) {
@@ -164,6 +164,8 @@ struct Fixture {
   InMemoryJobQueue queue;
   FakeValidatorStreamFactory validator;
   RecordingEventPublisher events;
+  Metrics registry;  // the runner's own, so that a test reads only its counts
+  JobRunnerMetrics metrics{registry};
   JobRunner runner;
   Job job;
   QueueEntry entry;
@@ -185,7 +187,7 @@ RunOutcome RunSecondJob(Fixture& f, Job& second, int64_t max_rows = 0) {
   f.clock.Advance(std::chrono::seconds(60));
   second.created_ms = UnixMillis(f.clock.Now());
   second.file_bytes = static_cast<int64_t>(csv.size());
-  second.file_chunks = 1;
+  second.file_pieces = 1;
   second.max_rows = max_rows;
   second.rows_in_file = kRows;
   second.rows_total = max_rows > 0 ? max_rows : kRows;
@@ -249,7 +251,7 @@ TEST(JobRunnerTest, ClaimRunsToDoneAndPublishesOnce) {
   Fixture f;
   EXPECT_EQ(f.Run(), RunOutcome::kDone);
   const Job j = f.Stored();
-  EXPECT_EQ(j.status, "done");
+  EXPECT_EQ(JobStatusName(j.status), "done");
   EXPECT_EQ(j.attempts, 1);
   EXPECT_EQ(j.issues, 7);  // rows 3, 6, 9 missing; 1, 4, 7, 10 lower case
   EXPECT_EQ(j.issues_found, 7);
@@ -300,7 +302,7 @@ TEST(JobRunnerTest, AnXlsxJobStoresItsWorkbookOnceAndDropsItsUpload) {
                                             "X10"}));
   // The job, its issues, workbook and summary; the upload and the fixes are gone.
   EXPECT_EQ(f.store.keys_of(j.id), 4u);
-  EXPECT_EQ(f.store.FileChunk(j, 0).status().code(), ErrorCode::kInternal);
+  EXPECT_EQ(f.store.FilePiece(j, 0).status().code(), ErrorCode::kInternal);
 
   testing::InMemoryQuotaService quota{QuotaPolicy{}};
   JobsApi api(f.store, f.queue, quota, f.clock, JobsOptions{});
@@ -471,7 +473,7 @@ TEST(JobRunnerTest, LostEntryStopsTheAttemptWithoutWriting) {
   Fixture f;
   f.lost = true;
   EXPECT_EQ(f.Run(), RunOutcome::kSuperseded);
-  EXPECT_EQ(f.Stored().status, "processing");
+  EXPECT_EQ(JobStatusName(f.Stored().status), "processing");
   EXPECT_TRUE(f.Issues().empty());
   EXPECT_TRUE(f.events.records.empty());
   EXPECT_EQ(f.queue.pending(), 1u);  // not acknowledged: the new owner finishes it
@@ -517,7 +519,7 @@ TEST(JobRunnerTest, AReissuedAttemptNumberIsFencedOut) {
   EXPECT_EQ(f.Run(), RunOutcome::kSuperseded);
   EXPECT_TRUE(f.events.records.empty());
   const Job after_a = f.Stored();
-  EXPECT_EQ(after_a.status, "processing");
+  EXPECT_EQ(JobStatusName(after_a.status), "processing");
   EXPECT_EQ(after_a.claim_id, b_claim);
   EXPECT_EQ(after_a.rows_done, 0);
   EXPECT_TRUE(f.Issues().empty());  // A wrote nothing after B's claim
@@ -546,7 +548,7 @@ TEST(JobRunnerTest, ValidatorFailureMidStreamPostponesThenCompletes) {
   ASSERT_GT(plan.fail_at, 0);
   Fixture f(&plan);
   EXPECT_EQ(f.Run(), RunOutcome::kRetryLater);
-  EXPECT_EQ(f.Stored().status, "queued");
+  EXPECT_EQ(JobStatusName(f.Stored().status), "queued");
   EXPECT_EQ(f.validator.cancelled, 1);
   EXPECT_EQ(f.Run(), RunOutcome::kDone);
   EXPECT_EQ(f.Stored().attempts, 2);
@@ -559,7 +561,7 @@ TEST(JobRunnerTest, ValidatorRefusalFailsTheJobAndRefundsOnce) {
   Fixture f;
   f.validator.refuse = true;
   EXPECT_EQ(f.Run(), RunOutcome::kFailed);
-  EXPECT_EQ(f.Stored().status, "failed");
+  EXPECT_EQ(JobStatusName(f.Stored().status), "failed");
   EXPECT_EQ(f.Stored().error, "validator refused the chunk");
   EXPECT_EQ(f.store.refunded_records(), kRows);
   ASSERT_EQ(f.events.records.size(), 1u);
@@ -572,7 +574,7 @@ TEST(JobRunnerTest, AValidatorThatCheckedFewerRowsFailsTheJobInsteadOfHidingIt) 
   Fixture f;
   f.validator.lose_rows = 1;
   EXPECT_EQ(f.Run(), RunOutcome::kFailed);
-  EXPECT_EQ(f.Stored().status, "failed");
+  EXPECT_EQ(JobStatusName(f.Stored().status), "failed");
   EXPECT_NE(f.Stored().error.find("checked " + std::to_string(kRows - 1) + " of the file's " +
                                   std::to_string(kRows) + " rows"),
             std::string::npos)
@@ -591,13 +593,44 @@ TEST(JobRunnerTest, PublishFailureIsRepairedByTheNextAttempt) {
   ASSERT_NE(at, count.log.end());
   plan.fail_at = static_cast<int>(at - count.log.begin()) + 1;
   EXPECT_EQ(f.Run(), RunOutcome::kRetryLater);
-  EXPECT_EQ(f.Stored().status, "done");
+  EXPECT_EQ(JobStatusName(f.Stored().status), "done");
   EXPECT_FALSE(f.Stored().event_published);
   EXPECT_TRUE(f.events.records.empty());
   EXPECT_EQ(f.Run(), RunOutcome::kAlreadyFinished);
   EXPECT_EQ(f.events.records.size(), 1u);
   EXPECT_TRUE(f.Stored().event_published);
   EXPECT_EQ(f.Stored().attempts, 1);  // not run again, only published
+}
+
+// The acknowledgement and the published mark are bookkeeping: a failed one costs nothing now (a
+// later claim redoes it), but each is logged and counted, never dropped silently.
+TEST(JobRunnerTest, FailedAckAndPublishedMarkAreCountedAndRedoneByTheNextClaim) {
+  FaultPlan count;
+  Fixture counted(&count);
+  ASSERT_EQ(counted.Run(), RunOutcome::kDone);
+  EXPECT_NE(counted.registry.Render().find("dq_jobs_total{status=\"done\"} 1\n"),
+            std::string::npos);
+  EXPECT_EQ(counted.registry.Render().find("dq_job_bookkeeping_errors_total"), std::string::npos);
+  for (const std::string step : {"mark_published", "queue.ack"}) {
+    SCOPED_TRACE(step);
+    const auto at = std::find_if(count.log.begin(), count.log.end(),
+                                 [&](const std::string& s) { return s.ends_with(step); });
+    ASSERT_NE(at, count.log.end());
+    FaultPlan plan;
+    plan.fail_at = static_cast<int>(at - count.log.begin()) + 1;
+    Fixture f(&plan);
+    EXPECT_EQ(f.Run(), RunOutcome::kDone);
+    const std::string label = step == "queue.ack" ? "ack" : "mark_published";
+    EXPECT_NE(f.registry.Render().find("dq_job_bookkeeping_errors_total{step=\"" + label +
+                                       "\"} 1\n"),
+              std::string::npos)
+        << f.registry.Render();
+    // The entry stays pending (lost ack) or the job unmarked (lost mark): the next claim of the
+    // entry finds the job finished, publishes again if unmarked, and acknowledges it.
+    EXPECT_EQ(f.Run(), RunOutcome::kAlreadyFinished);
+    EXPECT_TRUE(f.Stored().event_published);
+    EXPECT_EQ(f.queue.pending(), 0u);
+  }
 }
 
 TEST(JobRunnerTest, MaxAttemptsFailsTheJob) {
@@ -622,7 +655,7 @@ TEST(JobRunnerTest, PostponedAttemptsDoNotCountAgainstMaxAttempts) {
   Fixture f(nullptr, o);
   f.validator.down = true;
   for (int i = 0; i < 3; ++i) EXPECT_EQ(f.Run(), RunOutcome::kRetryLater);
-  EXPECT_EQ(f.Stored().status, "queued");
+  EXPECT_EQ(JobStatusName(f.Stored().status), "queued");
   EXPECT_EQ(f.Stored().postponed, 3);
   f.validator.down = false;
   EXPECT_EQ(f.Run(), RunOutcome::kDone);
@@ -726,7 +759,7 @@ TEST(JobRunnerTest, EveryStepFailedOnceStillEndsDoneExactlyOnce) {
       EXPECT_TRUE(end == RunOutcome::kDone || end == RunOutcome::kAlreadyFinished)
           << RunOutcomeName(end);
       EXPECT_EQ(plan.steps >= n, true);
-      EXPECT_EQ(f.Stored().status, "done");
+      EXPECT_EQ(JobStatusName(f.Stored().status), "done");
       EXPECT_EQ(f.Issues(), clean.Issues());
       EXPECT_EQ(f.Cleaned(), clean.Cleaned());
       EXPECT_EQ(*f.store.Summary(f.Stored()), *clean.store.Summary(clean.Stored()));

@@ -56,7 +56,7 @@ TEST_F(LimiterTest, AdmitsExactlyTheLimitPerWindowAndRejectionsCostNothing) {
 }
 
 TEST_F(LimiterTest, PeekDoesNotCount) {
-  limiter.Acquire("acct_a", RateClass::kGeneral);
+  ASSERT_TRUE(limiter.Acquire("acct_a", RateClass::kGeneral).ok());
   auto p = limiter.Peek("acct_a", RateClass::kGeneral);
   EXPECT_EQ(p->remaining, 59);
   EXPECT_EQ(limiter.Peek("acct_a", RateClass::kGeneral)->remaining, 59);

@@ -37,9 +37,9 @@ TEST(QuotaRenewal, IsTheFirstOfNextMonthAsADay) {
 }
 
 TEST(DefaultFeed, IsTheFileNameAndTheSortedCheckTypes) {
-  EXPECT_EQ(DefaultFeed("shop.csv", "product,price"), "shop.csv (price, product)");
-  EXPECT_EQ(DefaultFeed("shop.csv", "price,product"), "shop.csv (price, product)");
-  EXPECT_EQ(DefaultFeed("shop.csv", "product"), "shop.csv (product)");
+  EXPECT_EQ(DefaultFeed("shop.csv", CheckTypeList::FromText("product,price")), "shop.csv (price, product)");
+  EXPECT_EQ(DefaultFeed("shop.csv", CheckTypeList::FromText("price,product")), "shop.csv (price, product)");
+  EXPECT_EQ(DefaultFeed("shop.csv", CheckTypeList::FromText("product")), "shop.csv (product)");
 }
 
 TEST(JobMatches, FeedExactlyAndFilenameInPartInAnyCase) {

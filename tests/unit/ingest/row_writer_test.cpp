@@ -30,7 +30,7 @@ std::string RoundTrip(FileFormat format, const std::string& input) {
     std::vector<std::string_view> cells(rows[i].begin(), rows[i].end());
     w.WriteRow(cells, kinds[i]);
   }
-  w.Finish();
+  EXPECT_TRUE(w.Finish().ok());
   return w.out();
 }
 
@@ -87,12 +87,12 @@ TEST(RowWriterTest, KindsAreCheckedBeforeWritingBare) {
 
 TEST(RowWriterTest, EmptyJsonArrayAndShortRows) {
   RowWriter w(FileFormat::kJsonArray, {}, {"a", "b"});
-  w.Finish();
+  EXPECT_TRUE(w.Finish().ok());
   EXPECT_EQ(w.out(), "[]\n");
   RowWriter w2(FileFormat::kJsonArray, {}, {"a", "b"});
   const std::vector<std::string_view> one = {"x"};
   w2.WriteRow(one);
-  w2.Finish();
+  EXPECT_TRUE(w2.Finish().ok());
   EXPECT_EQ(w2.out(), "[\n{\"a\":\"x\"}\n]\n");
   EXPECT_EQ(w2.rows_written(), 1u);
 }
@@ -105,7 +105,7 @@ TEST(RowWriterTest, OutputCanBeDrainedIncrementally) {
   w.WriteRow(row);
   sent += w.out();
   w.out().clear();
-  w.Finish();
+  EXPECT_TRUE(w.Finish().ok());
   sent += w.out();
   EXPECT_EQ(sent, "a\n1\n");
 }

@@ -250,7 +250,7 @@ std::string Workbook(const std::vector<std::string>& header, const testing::Rows
     std::vector<std::string_view> cells(r.begin(), r.end());
     w.WriteRow(cells, kinds);
   }
-  w.Finish();
+  EXPECT_TRUE(w.Finish().ok());
   return w.out();
 }
 

@@ -31,7 +31,7 @@ Upload MakeUpload(FileFormat format, const std::string& bytes, size_t piece) {
   u.job.dialect = scan->dialect;
   u.job.header = scan->header;
   for (size_t at = 0; at < bytes.size(); at += piece) u.pieces.push_back(bytes.substr(at, piece));
-  u.job.file_chunks = static_cast<int64_t>(u.pieces.size());
+  u.job.file_pieces = static_cast<int64_t>(u.pieces.size());
   return u;
 }
 
@@ -71,7 +71,7 @@ std::string Expected(const FileCheck& job, std::vector<std::vector<std::string>>
     std::vector<std::string_view> cells(rows[r].begin(), rows[r].end());
     w.WriteRow(cells, kinds.empty() ? std::span<const CellKind>() : kinds[r]);
   }
-  w.Finish();
+  EXPECT_TRUE(w.Finish().ok());
   return w.out();
 }
 

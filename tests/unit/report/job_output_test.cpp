@@ -11,7 +11,7 @@ namespace {
 
 FileCheck ShopifyJob() {
   FileCheck job;
-  job.check_types = "product";
+  job.check_types = CheckTypeList::FromText("product");
   job.header = {"Handle", "Title", "Variant SKU", "Variant Price", "Image Src"};
   job.mapping = {{"sku", "Variant SKU"}, {"title", "Title"}, {"price", "Variant Price"}};
   job.source = "shopify_products";

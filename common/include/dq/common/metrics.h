@@ -4,12 +4,18 @@
 //   Metrics::Global().Counter("dq_http_requests_total", "...", "code=\"200\"").Inc();
 //
 // Thread-safe. Looking a metric up takes a mutex; updating one is lock-free.
+//
+// A component declares its series once, as members of a struct built from a registry and handed
+// to its logic (JobRunnerMetrics, webhook::DispatcherMetrics): the logic never builds a name.
+// Members are LazyCounter / LazyHistogram, so that a series appears on /metrics at its first use,
+// as it did when each was looked up where it was counted.
 #pragma once
 
 #include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -73,6 +79,45 @@ class Metrics {
   };
   mutable std::mutex mu_;
   std::map<std::string, Family> families_;
+};
+
+// A series of `registry`, registered at its first update (once; then lock-free).
+template <typename M, M& (Metrics::*kLookup)(const std::string&, const std::string&,
+                                            const std::string&)>
+class LazyMetric {
+ public:
+  LazyMetric(Metrics& registry, std::string name, std::string help, std::string labels = "")
+      : registry_(registry),
+        name_(std::move(name)),
+        help_(std::move(help)),
+        labels_(std::move(labels)) {}
+  LazyMetric(const LazyMetric&) = delete;
+  LazyMetric& operator=(const LazyMetric&) = delete;
+
+  M& Get() {
+    std::call_once(once_, [this] { metric_ = &(registry_.*kLookup)(name_, help_, labels_); });
+    return *metric_;
+  }
+
+ private:
+  Metrics& registry_;
+  const std::string name_;
+  const std::string help_;
+  const std::string labels_;
+  std::once_flag once_;
+  M* metric_ = nullptr;
+};
+
+class LazyCounter : public LazyMetric<CounterMetric, &Metrics::Counter> {
+ public:
+  using LazyMetric::LazyMetric;
+  void Inc(uint64_t n = 1) { Get().Inc(n); }
+};
+
+class LazyHistogram : public LazyMetric<HistogramMetric, &Metrics::Histogram> {
+ public:
+  using LazyMetric::LazyMetric;
+  void Observe(double v) { Get().Observe(v); }
 };
 
 }  // namespace dq

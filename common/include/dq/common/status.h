@@ -63,7 +63,9 @@ struct ErrorDetail {
   bool operator==(const ErrorDetail&) const = default;
 };
 
-class Status {
+// [[nodiscard]]: a Status that nobody reads is a failure that nobody handles. Where ignoring one is
+// right, say why with IgnoreError(status, "why") (below); docs/contributing.md has the rule.
+class [[nodiscard]] Status {
  public:
   Status() = default;  // OK
   Status(ErrorCode code, std::string message, std::vector<ErrorDetail> details = {})
@@ -85,7 +87,7 @@ class Status {
 // A value or the Status that explains why there is none. Reading value() of a failed Result is a
 // bug and aborts.
 template <typename T>
-class Result {
+class [[nodiscard]] Result {
  public:
   Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
   Result(Status status) : v_(std::move(status)) {  // NOLINT: implicit by design
@@ -108,5 +110,18 @@ class Result {
  private:
   std::variant<T, Status> v_;
 };
+
+// Drops a Status on purpose. `why` says why losing the failure is right at that call site (for
+// example "best effort: the job is deleted anyway"); it is never read at run time, it is there for
+// the reader and for grep. Prefer handling: log it, count it, retry it or return it.
+inline void IgnoreError(const Status& status, const char* why) {
+  (void)status;
+  (void)why;
+}
+template <typename T>
+inline void IgnoreError(const Result<T>& result, const char* why) {
+  (void)result;
+  (void)why;
+}
 
 }  // namespace dq

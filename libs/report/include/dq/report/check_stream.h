@@ -38,7 +38,7 @@ struct JobStages {
 
 struct StreamInput {
   const FileCheck& check;  // its format names the reader
-  // Piece i of the file (0 <= i < check.file_chunks), decompressed.
+  // Piece i of the file (0 <= i < check.file_pieces), decompressed.
   std::function<Result<std::string>(int64_t)> piece;
   // The data rows the file was found to have (PlanFile): the validator must check exactly these.
   int64_t expected_rows = 0;

@@ -7,7 +7,7 @@
 //   std::string piece;
 //   AppendFix(piece, /*row=*/7, /*column=*/2, "12.50");   // the job, per write
 //
-//   CleanedFile file(job, [&](int64_t i) { return store.FileChunk(job, i); },
+//   CleanedFile file(job, [&](int64_t i) { return store.FilePiece(job, i); },
 //                    [&](int64_t i) { return store.FixesPiece(job, i); });
 //   std::string out;
 //   while (*file.Next(&out, 1 << 20)) { Send(out); out.clear(); }   // then Send(out) once more
@@ -54,7 +54,7 @@ Status DecodeFixes(std::string_view piece, std::vector<Fix>* out);
 // Not thread-safe.
 class CleanedFile {
  public:
-  // Upload piece i (0 <= i < job.file_chunks), as the store keeps it, decompressed.
+  // Upload piece i (0 <= i < job.file_pieces), as the store keeps it, decompressed.
   using UploadPiece = std::function<Result<std::string>(int64_t)>;
   // Fix piece i; nullopt past the last.
   using FixPiece = std::function<Result<std::optional<std::string>>(int64_t)>;
@@ -85,9 +85,9 @@ class CleanedFile {
 
   UploadPiece upload_;
   FixPiece fixes_;
-  int64_t file_chunks_ = 0;
-  int64_t next_chunk_ = 0;
-  std::string chunk_;  // fed to the reader, kept until it asks for more
+  int64_t file_pieces_ = 0;
+  int64_t next_piece_ = 0;
+  std::string piece_;  // fed to the reader, kept until it asks for more
   bool finished_input_ = false;  // reader_->Finish() was called
   Status error_ = Status::Ok();
   std::unique_ptr<ingest::RowReader> reader_;

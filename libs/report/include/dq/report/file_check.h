@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dq/common/check_types.h"
 #include "dq/common/status.h"
 #include "dq/ingest/file_format.h"
 #include "dq/ingest/row_reader.h"
@@ -27,7 +28,7 @@
 namespace dq::report {
 
 struct FileCheck {
-  std::string check_types;  // "product,price"
+  CheckTypeList check_types;  // as asked; Text() is the API's "product,price"
   std::string platform;     // "" for none
   std::vector<std::pair<std::string, std::string>> mapping;  // (standard field, column)
   bool mapping_inferred = false;
@@ -53,8 +54,9 @@ struct FileCheck {
   // BatchSpec.conventions as JSON: [{field, list_separator, value_aliases}].
   std::string conventions;
   bool gtin_padding_evidence = false;
-  // The pieces the file is read in (CleanedFile reads them again): the stored upload's pieces.
-  int64_t file_chunks = 0;
+  // How many pieces the stored upload is kept in (CleanedFile reads them again). Stored as the
+  // job hash field "file_chunks", its name before "piece" became the one word for it.
+  int64_t file_pieces = 0;
 };
 
 // What the caller asked for, already checked on its own (check_options.h).
@@ -68,7 +70,7 @@ struct CheckRequest {
 };
 
 struct FilePlan {
-  FileCheck check;  // file_chunks left 0: the caller cuts the file
+  FileCheck check;  // file_pieces left 0: the caller cuts the file
   uint64_t data_rows = 0;
   // Set when a requested check type has none of its fields in the file: the message of the
   // API's 400 check_types_do_not_fit (ingest::CheckTypesMisfit). An upload is refused with it,

@@ -18,7 +18,9 @@
 // the lease of an attempt whose process dies mid-POST: longer than one attempt can take.
 #pragma once
 
+#include <array>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,6 +32,7 @@
 #include "dq/common/account_store.h"
 #include "dq/common/clock.h"
 #include "dq/common/event.h"
+#include "dq/common/metrics.h"
 #include "dq/webhook/http_sender.h"
 #include "dq/webhook/retry_policy.h"
 
@@ -37,11 +40,28 @@ namespace dq::webhook {
 
 using WebhookLookup = std::function<Result<std::optional<Webhook>>(std::string_view account_id)>;
 
+// The dispatcher's series, declared once (docs/notifier.md lists them). Each appears on /metrics
+// at its first use.
+struct DispatcherMetrics {
+  explicit DispatcherMetrics(Metrics& registry);
+  // The process's, over Metrics::Global() (what /metrics shows).
+  static DispatcherMetrics& Global();
+
+  // dq_notifier_deliveries_total{outcome}: one per Outcome, indexed by it.
+  std::array<std::unique_ptr<LazyCounter>, 7> deliveries;
+  LazyCounter breaker_refusals;         // dq_notifier_breaker_refusals_total
+  LazyHistogram http_seconds;           // dq_notifier_http_seconds
+  LazyHistogram event_to_delivery_seconds;  // dq_notifier_event_to_delivery_seconds
+
+  LazyCounter& Delivery(Outcome outcome) { return *deliveries[static_cast<size_t>(outcome)]; }
+};
+
 class Dispatcher {
  public:
   Dispatcher(WebhookLookup lookup, DeliveryStore& store, const RetryPolicy& policy,
              const Clock& clock, UrlPolicy url_policy, FairGate* gate = nullptr,
-             int64_t defer_ms = 1000, int64_t send_lease_ms = 60'000)
+             int64_t defer_ms = 1000, int64_t send_lease_ms = 60'000,
+             DispatcherMetrics& metrics = DispatcherMetrics::Global())
       : lookup_(std::move(lookup)),
         store_(store),
         policy_(policy),
@@ -49,7 +69,8 @@ class Dispatcher {
         url_policy_(url_policy),
         gate_(gate),
         defer_ms_(defer_ms),
-        send_lease_ms_(send_lease_ms) {}
+        send_lease_ms_(send_lease_ms),
+        metrics_(metrics) {}
 
   // Delivers event once. retry_member is the retry-schedule member the event came from ("" for
   // a stream entry); it is replaced by the next retry or removed. Returns the outcome once it is
@@ -66,6 +87,7 @@ class Dispatcher {
   FairGate* gate_;
   int64_t defer_ms_;
   int64_t send_lease_ms_;
+  DispatcherMetrics& metrics_;
 };
 
 }  // namespace dq::webhook

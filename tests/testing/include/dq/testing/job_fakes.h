@@ -56,7 +56,7 @@ class InMemoryJobStore final : public gateway::JobStore {
                                std::string_view body_hash, std::string_view job_id) override;
   Result<gateway::Claim> ClaimJob(std::string_view account_id, std::string_view id,
                                   std::string_view started_at) override;
-  Result<std::string> FileChunk(const gateway::Job& job, int64_t index) override;
+  Result<std::string> FilePiece(const gateway::Job& job, int64_t index) override;
   Status Write(const gateway::Job& job, const gateway::JobWrite& write) override;
   Status WriteCleanedPiece(const gateway::Job& job, std::string_view piece) override;
   Status Finish(const gateway::Job& job, const gateway::JobWrite& write,
