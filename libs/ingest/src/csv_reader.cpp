@@ -41,6 +41,19 @@ std::string Hex(unsigned char c) {
 
 }  // namespace
 
+bool CsvReader::StartsLikeComment(std::string_view line) {
+  if (line.starts_with('"')) line.remove_prefix(1);
+  return line.size() >= 2 && line[0] == '#' && (line[1] == ' ' || line[1] == '\t');
+}
+
+bool CsvReader::IsCommentRecord(std::span<const std::string_view> cells) {
+  if (cells.empty() || !StartsLikeComment(cells[0])) return false;
+  for (std::string_view cell : cells) {
+    if (!cell.empty() && cell[0] != '#') return false;
+  }
+  return true;
+}
+
 CsvReader::CsvReader(const ReaderLimits& limits, char delimiter)
     : limits_(limits), delimiter_known_(delimiter != 0) {
   if (delimiter != 0) dialect_.delimiter = delimiter;
@@ -98,33 +111,66 @@ CsvReader::RecordEnd CsvReader::FindRecordEnd(std::string_view s) const {
 }
 
 bool CsvReader::DetectDelimiter(std::string_view s) {
-  // Counts candidates on the first line, outside quotes (a quote anywhere toggles: header names
-  // rarely contain quotes, and the delimiter is not known yet).
+  // Counts candidates on the header line, outside quotes (a quote anywhere toggles: header names
+  // rarely contain quotes, and the delimiter is not known yet). Blank lines and comment lines
+  // (IsCommentRecord, read with the line's own most frequent candidate) before it are passed.
   // Only the first max_record_bytes + 1 bytes count, so the choice does not depend on how the
   // input was chunked.
   static constexpr std::array<char, 4> kCandidates = {',', '\t', ';', '|'};
   const bool capped = s.size() > limits_.max_record_bytes;
   if (capped) s = s.substr(0, limits_.max_record_bytes + 1);
-  std::array<size_t, 4> count{};
-  bool quoted = false;
   size_t i = 0;
-  while (i < s.size() && (s[i] == '\r' || s[i] == '\n')) ++i;  // blank lines before the header
-  for (; i < s.size(); ++i) {
-    const char c = s[i];
+  for (uint64_t comments = 0;; ++comments) {
+    while (i < s.size() && (s[i] == '\r' || s[i] == '\n')) ++i;  // blank lines
+    std::array<size_t, 4> count{};
+    bool quoted = false;
+    const size_t begin = i;
+    for (; i < s.size(); ++i) {
+      const char c = s[i];
+      if (c == '"') {
+        quoted = !quoted;
+      } else if (!quoted) {
+        if (c == '\n') break;
+        for (size_t k = 0; k < kCandidates.size(); ++k) count[k] += c == kCandidates[k];
+      }
+    }
+    const bool complete = i < s.size() || in_.finished() || capped;
+    if (!complete) return false;
+    size_t best = 0;
+    for (size_t k = 1; k < kCandidates.size(); ++k) {
+      if (count[k] > count[best]) best = k;
+    }
+    const char d = count[best] > 0 ? kCandidates[best] : ',';
+    if (i < s.size() && comments < kMaxCommentLines &&
+        LineIsComment(s.substr(begin, i - begin), d)) {
+      ++i;
+      continue;
+    }
+    dialect_.delimiter = d;
+    delimiter_known_ = true;
+    return true;
+  }
+}
+
+bool CsvReader::LineIsComment(std::string_view line, char d) {
+  if (!StartsLikeComment(line)) return false;
+  bool quoted = false;
+  bool field_start = true;
+  for (size_t k = 0; k < line.size(); ++k) {
+    const char c = line[k];
+    if (field_start) {
+      field_start = false;
+      const size_t at = c == '"' ? k + 1 : k;
+      const bool empty = at >= line.size() || line[at] == d || line[at] == '\r' ||
+                         (c == '"' && line[at] == '"');
+      if (!empty && line[at] != '#') return false;
+    }
     if (c == '"') {
       quoted = !quoted;
-    } else if (!quoted) {
-      if (c == '\n') break;
-      for (size_t k = 0; k < kCandidates.size(); ++k) count[k] += c == kCandidates[k];
+    } else if (!quoted && c == d) {
+      field_start = true;
     }
   }
-  if (i == s.size() && !in_.finished() && !capped) return false;
-  size_t best = 0;
-  for (size_t k = 1; k < kCandidates.size(); ++k) {
-    if (count[k] > count[best]) best = k;
-  }
-  dialect_.delimiter = count[best] > 0 ? kCandidates[best] : ',';
-  delimiter_known_ = true;
   return true;
 }
 
@@ -146,6 +192,10 @@ Result<ReadState> CsvReader::Step() {
     record_offset_ = in_.offset();
     if (s.empty()) {
       if (!in_.finished()) return ReadState::kNeedMore;
+      if (!have_header_ && comment_lines_ > 0) {
+        return Status(ErrorCode::kEmptyFile,
+                      "The file has only comment lines (starting with '# ') and no header row.");
+      }
       if (!have_header_) return Status(ErrorCode::kEmptyFile, "The file is empty.");
       if (rows_ == 0) {
         return Status(ErrorCode::kEmptyFile, "The file has a header row but no data rows.");
@@ -189,6 +239,10 @@ Result<ReadState> CsvReader::Step() {
     if (Status st = ParseRecord(record); !st.ok()) return st;
 
     if (!have_header_) {
+      if (comment_lines_ < kMaxCommentLines && IsCommentRecord(cells_)) {
+        ++comment_lines_;
+        continue;
+      }
       dialect_.crlf = crlf;
       header_.assign(cells_.begin(), cells_.end());
       have_header_ = true;

@@ -58,6 +58,18 @@ const std::vector<CsvCase>& Cases() {
        '\t', FileFormat::kTsv},
       {"empty_header_names", ",b\n1,2\n", {"", "b"}, {{"1", "2"}}},
       {"cr_inside_unquoted_kept", "a,b\n1\r2,3\n", {"a", "b"}, {{"1\r2", "3"}}},
+      // Comment lines above the header (Meta's feed metadata tags and its template's
+      // description row) are skipped; the header's delimiter is still found.
+      {"meta_metadata_tags_skipped", "# ref_application_id 1234\n# ref_asset_id 5\nid\ttitle\n"
+       "1\tCat\n", {"id", "title"}, {{"1", "Cat"}}, '\t'},
+      {"meta_template_description_row_skipped",
+       "\xEF\xBB\xBF# Required | A unique ID,\"# Required | A title, short\",# Optional | x\r\n"
+       "id,title,gtin\r\n1,Cat,\r\n", {"id", "title", "gtin"}, {{"1", "Cat", ""}}},
+      {"hash_header_kept", "#,Name\n1,Mug\n", {"#", "Name"}, {{"1", "Mug"}}},
+      {"hash_word_header_kept", "#id,title\n1,Mug\n", {"#id", "title"}, {{"1", "Mug"}}},
+      {"hash_space_header_with_plain_names_kept", "# of items;price\n3;1,50\n",
+       {"# of items", "price"}, {{"3", "1,50"}}, ';'},
+      {"hash_line_after_header_is_a_row", "a,b\n# x,y\n", {"a", "b"}, {{"# x", "y"}}},
   };
   return cases;
 }
@@ -105,6 +117,11 @@ INSTANTIATE_TEST_SUITE_P(
         CsvErrorCase{"empty", "", ErrorCode::kEmptyFile, "The file is empty."},
         CsvErrorCase{"only_bom", "\xEF\xBB\xBF", ErrorCode::kEmptyFile, "The file is empty."},
         CsvErrorCase{"only_blank_lines", "\r\n\n\n", ErrorCode::kEmptyFile, "The file is empty."},
+        CsvErrorCase{"only_comment_lines", "# ref_application_id 1\n# ref_asset_id 2\n",
+                     ErrorCode::kEmptyFile,
+                     "The file has only comment lines (starting with '# ') and no header row."},
+        CsvErrorCase{"comment_lines_then_header_only", "# ref_application_id 1\nid,title\n",
+                     ErrorCode::kEmptyFile, "The file has a header row but no data rows."},
         CsvErrorCase{"header_only", "a,b\n", ErrorCode::kEmptyFile,
                      "The file has a header row but no data rows."},
         CsvErrorCase{"header_only_no_newline", "a,b", ErrorCode::kEmptyFile,
@@ -173,6 +190,30 @@ TEST(CsvReaderTest, CountsRowsAndOffsets) {
   EXPECT_EQ(reader.record_offset(), 8u);
   EXPECT_EQ(*reader.Next(), ReadState::kEnd);
   EXPECT_EQ(reader.rows_read(), 2u);
+}
+
+// Comment lines are not rows; the first row's offset is after them (the cleaned file copies
+// everything before it, comments included, as it was).
+TEST(CsvReaderTest, CommentLinesAreCountedApartFromRows) {
+  CsvReader reader(ReaderLimits{});
+  reader.Feed("# ref_application_id 1\nid,title\n1,Cat\n");
+  reader.Finish();
+  ASSERT_EQ(*reader.Next(), ReadState::kRow);
+  EXPECT_EQ(reader.record_offset(), 32u);
+  EXPECT_EQ(reader.comment_lines(), 1u);
+  EXPECT_EQ(*reader.Next(), ReadState::kEnd);
+  EXPECT_EQ(reader.rows_read(), 1u);
+}
+
+// At most kMaxCommentLines are skipped: the next line is the header, whatever it holds.
+TEST(CsvReaderTest, CommentLinesAreBounded) {
+  std::string input;
+  for (uint64_t i = 0; i <= CsvReader::kMaxCommentLines; ++i) input += "# note\n";
+  input += "1\n";
+  ReadOutcome out = ReadAll(FileFormat::kCsv, input, 0);
+  ASSERT_EQ(out.code, ErrorCode::kOk) << out.message;
+  EXPECT_EQ(out.header, std::vector<std::string>{"# note"});
+  EXPECT_EQ(out.rows, (Rows{{"1"}}));
 }
 
 TEST(CsvReaderTest, ByteAtATimeFeedingOfALongRecordIsNotQuadratic) {
