@@ -326,7 +326,7 @@ def gen_vat(rng, n):
     cases = []
     valid_pool = []
     ccs = sorted(VAT_TEMPLATES)
-    # Known-good numbers too: rules-reference.md and stdnum's documentation.
+    # Known-good numbers too: docs/rules.md §2 and stdnum's documentation.
     for v in ["ATU13585627", "BE0428759497", "BG103873594", "CY10259033P", "CZ25123891",
               "DE136695976", "DK13585628", "EE100931558", "EL039868210", "ESB64717838",
               "ES54362315K", "FI20774740", "FR23334175221", "FRK7399859412", "HR33392005961",

@@ -115,7 +115,7 @@ TEST(Email, Verdicts) {
             "The e-mail address must have exactly one @-sign.");
 }
 
-// rules-reference.md §8 worked example: [1..10, 100], type 7 -> Q1 3.5, Q3 8.5, fences -4 / 16.
+// docs/rules.md §8 worked example: [1..10, 100], type 7 -> Q1 3.5, Q3 8.5, fences -4 / 16.
 TEST(Quartiles, WorkedExample) {
   std::vector<double> v = {100, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
   const Fences f = TukeyFences(v);

@@ -133,7 +133,7 @@ const RuleCase kCases[] = {
      {{"availability", "backorder"}},
      {"INVALID_AVAILABILITY"}},
     {"availability_empty_is_fine", "product", "", {{"availability", ""}}, {}},
-    // GTIN: known vectors (rules-reference.md §1.2-1.5)
+    // GTIN: known vectors (docs/rules.md §1.2-1.5)
     {"gtin13_valid", "product", "", {{"gtin", "4006381333931"}}, {}},
     {"gtin13_wrong_check_digit",
      "product",

@@ -41,7 +41,7 @@ const RuleCase kShipping[] = {
      {"HS_CODE_REFORMATTED=99038815", "HS_NATIONAL_CHAPTER"}},
     {"hs_chapter_97_valid", "shipping", "", {{"hs_code", "970110"}}, {}},
     {"hs_chapter_01_valid", "shipping", "", {{"hs_code", "010121"}}, {}},
-    // VAT: gen_catalog's numbers and the rules-reference vectors are in vat_test.cpp; here the
+    // VAT: gen_catalog's numbers and the docs/rules.md §2 vectors are in vat_test.cpp; here the
     // rule's wiring.
     {"vat_valid", "shipping", "", {{"vat_number", "DE136695976"}}, {}},
     {"vat_valid_with_spaces_lower", "shipping", "", {{"vat_number", "de 136 695 976"}}, {}},

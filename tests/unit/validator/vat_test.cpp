@@ -1,4 +1,4 @@
-// Known-answer vectors for VAT numbers (rules-reference.md §2), one row per number.
+// Known-answer vectors for VAT numbers (docs/rules.md §2), one row per number.
 #include "vat.h"
 
 #include <gtest/gtest.h>

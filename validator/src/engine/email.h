@@ -1,4 +1,4 @@
-// E-mail address syntax: a practical RFC 5321 subset (rules-reference.md §4). Pure (no I/O);
+// E-mail address syntax: a practical RFC 5321 subset (docs/rules.md §4). Pure (no I/O);
 // internationalised domains go through libidn2 (IDNA 2008 / UTS-46), Unicode categories come
 // from libunistring.
 #pragma once

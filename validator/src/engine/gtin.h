@@ -1,4 +1,4 @@
-// GTIN / EAN / UPC / ISBN arithmetic (rules-reference.md §1). Pure functions on digit strings;
+// GTIN / EAN / UPC / ISBN arithmetic (docs/rules.md §1). Pure functions on digit strings;
 // no allocation except where a string is returned.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Batch-level price outliers by Tukey fences (rules-reference.md §8): a price is an outlier when
+// Batch-level price outliers by Tukey fences (docs/rules.md §8): a price is an outlier when
 // it lies outside [Q1 - 1.5·IQR, Q3 + 1.5·IQR], with quartiles by linear interpolation
 // (Hyndman & Fan type 7, numpy's and R's default). Fences are computed per category when the
 // category has at least kMinSamples priced rows, else over the whole batch (which needs

@@ -1,6 +1,6 @@
 // VAT number validation for the 27 EU member states (EL for Greece, also accepted as GR, its
 // ISO 3166 code, as python-stdnum and many invoices do), GB and XI: format and checksum per
-// rules-reference.md §2. Algorithms re-implemented from their published
+// docs/rules.md §2. Algorithms re-implemented from their published
 // descriptions. Pure; no allocation.
 #pragma once
 

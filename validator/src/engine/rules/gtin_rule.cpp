@@ -1,4 +1,4 @@
-// The product check's GTIN rule (rules-reference.md §1): separators, spreadsheet damage,
+// The product check's GTIN rule (docs/rules.md §1): separators, spreadsheet damage,
 // length, GS1 check digit, UPC-E, ISBN-10/13, restricted and coupon prefixes; and the batch-level
 // DUPLICATE_GTIN (one GTIN on two SKUs).
 #include "../gtin.h"
