@@ -248,18 +248,8 @@ Result<ReadState> CsvReader::Step() {
       have_header_ = true;
       continue;
     }
-    const size_t width = header_.size();
-    if (cells_.size() > width) {
-      for (size_t k = width; k < cells_.size(); ++k) {
-        if (!cells_[k].empty()) {
-          return Status(ErrorCode::kInvalidRequest,
-                        Where() + ": " + std::to_string(cells_.size()) +
-                            " cells, but the header has " + std::to_string(width) +
-                            " columns");
-        }
-      }
-    }
-    cells_.resize(width);  // pads short rows with empty cells
+    fields_read_ = cells_.size();
+    cells_.resize(header_.size());  // pads short rows with empty cells, drops extra ones
     ++rows_;
     return ReadState::kRow;
   }

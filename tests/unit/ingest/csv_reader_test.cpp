@@ -48,6 +48,8 @@ const std::vector<CsvCase>& Cases() {
        {{"1", "2"}, {"3", "4"}}},
       {"short_row_padded", "a,b,c\n1\n1,2\n", {"a", "b", "c"}, {{"1", "", ""}, {"1", "2", ""}}},
       {"extra_empty_cells_dropped", "a,b\n1,2,,\n", {"a", "b"}, {{"1", "2"}}},
+      {"extra_cells_dropped_from_the_row", "a,b\n1,2\n1,2,3\n", {"a", "b"},
+       {{"1", "2"}, {"1", "2"}}},
       {"spaces_kept", "a,b\n  x , y \n", {"a", "b"}, {{"  x ", " y "}}},
       {"utf8_kept", "name,city\nJos\xC3\xA9,\xE5\x8F\xB0\xE5\x8C\x97\n", {"name", "city"},
        {{"Jos\xC3\xA9", "\xE5\x8F\xB0\xE5\x8C\x97"}}},
@@ -131,8 +133,6 @@ INSTANTIATE_TEST_SUITE_P(
         CsvErrorCase{"text_after_closing_quote", "a,b\n\"x\"y,2\n", ErrorCode::kInvalidRequest,
                      "row 1 (byte 4): unexpected character after a closing quote at byte 7 (a "
                      "quote inside a quoted field must be doubled)"},
-        CsvErrorCase{"extra_cells", "a,b\n1,2\n1,2,3\n", ErrorCode::kInvalidRequest,
-                     "row 2 (byte 8): 3 cells, but the header has 2 columns"},
         CsvErrorCase{"latin1", "name\nJos\xE9\n", ErrorCode::kInvalidRequest,
                      "row 1 (byte 5): invalid UTF-8 byte 0xE9 at byte 8; save the file as UTF-8"},
         CsvErrorCase{"latin1_header", "pr\xE9nom\nx\n", ErrorCode::kInvalidRequest,
@@ -203,6 +203,19 @@ TEST(CsvReaderTest, CommentLinesAreCountedApartFromRows) {
   EXPECT_EQ(reader.comment_lines(), 1u);
   EXPECT_EQ(*reader.Next(), ReadState::kEnd);
   EXPECT_EQ(reader.rows_read(), 1u);
+}
+
+// fields_read(): the record's own field count, before padding or dropping to the header's width.
+TEST(CsvReaderTest, SaysHowManyFieldsEachRecordHad) {
+  CsvReader reader(ReaderLimits{});
+  reader.Feed("a,b,c\n1,2,3\n1,2,3,\n1\n\"x,y\",2,3,4,5\n");
+  reader.Finish();
+  std::vector<uint64_t> fields;
+  while (*reader.Next() == ReadState::kRow) {
+    EXPECT_EQ(reader.row().size(), 3u);
+    fields.push_back(reader.fields_read());
+  }
+  EXPECT_EQ(fields, (std::vector<uint64_t>{3, 4, 1, 5}));
 }
 
 // At most kMaxCommentLines are skipped: the next line is the header, whatever it holds.

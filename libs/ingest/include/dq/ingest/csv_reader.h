@@ -19,7 +19,9 @@
 //   are not rows; they stay in the upload's bytes before the header, which the cleaned file
 //   copies as they were. After the header, a line starting with '#' is an ordinary row.
 // - Ragged rows: a row with fewer cells than the header is padded with empty cells; extra cells
-//   are dropped when all of them are empty (trailing delimiters) and are an error otherwise.
+//   are dropped, so that row() always has the header's width. fields_read() says how many the
+//   record had: the job reports such a row (ROW_FIELD_COUNT), and the cleaned file, which copies
+//   the record's bytes, keeps it as it was.
 // - Cells are views into the input; only cells containing "" are unescaped, into a per-record
 //   scratch buffer.
 #pragma once
@@ -52,6 +54,7 @@ class CsvReader final : public RowReader {
   std::span<const CellKind> cell_kinds() const override { return {}; }
   uint64_t rows_read() const override { return rows_; }
   uint64_t record_offset() const override { return record_offset_; }
+  uint64_t fields_read() const override { return fields_read_; }
   CsvDialect dialect() const override { return dialect_; }
 
  private:
@@ -83,6 +86,7 @@ class CsvReader final : public RowReader {
   std::string scratch_;
   uint64_t rows_ = 0;
   uint64_t comment_lines_ = 0;
+  uint64_t fields_read_ = 0;
   uint64_t record_offset_ = 0;
   std::optional<Status> error_;
 };
