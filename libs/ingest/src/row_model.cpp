@@ -108,7 +108,7 @@ RowKind RowModel::Type(std::span<const std::string_view> row) {
     cell = Cell(row, type_cols_[i]);
   }
   const std::string_view word = FirstWord(cell, word_);
-  RowKind kind = rules_.default_kind;
+  RowKind kind = word.empty() && rules_.has_empty_kind ? rules_.empty_kind : rules_.default_kind;
   for (const auto& [name, k] : rules_.types) {
     if (word == name) {
       kind = k;

@@ -95,9 +95,9 @@ TEST_F(SourcesIntegrationTest, SourceParameterIsCheckedAndAContradictedClaimIsRe
   const json e = json::parse(bad.body);
   EXPECT_EQ(e["error"], "invalid_request");
   EXPECT_EQ(e["message"],
-            "source: unknown source 'shopify'; use one of bigcommerce, generic, google_merchant, "
-            "magento2, meta_catalog, prestashop, shopify_customers, shopify_products, "
-            "woocommerce");
+            "source: unknown source 'shopify'; use one of bigcommerce, commercetools, generic, "
+            "google_merchant, magento2, meta_catalog, prestashop, shopify_customers, "
+            "shopify_products, woocommerce");
   EXPECT_EQ(
       Post("/v1/jobs/preview?source=shopify", kShopify, {{"Content-Type", "text/csv"}}).status,
       400);

@@ -94,6 +94,26 @@ TEST(RowModelTest, ShopifyFirstRowWithoutOptionNamesStaysTheProduct) {
   EXPECT_EQ(seen[0].kind, "product");
 }
 
+// commercetools (product-csv-sync's README, "Variants"): a row with a productType is a product
+// and its master variant; a row that leaves productType empty is a further variant of the
+// product above it, whose title and slug it takes.
+TEST(RowModelTest, CommercetoolsEmptyProductTypeIsAVariantOfTheProductAbove) {
+  const std::vector<std::string> header = {"productType", "variantId", "sku", "name.en",
+                                           "slug.en"};
+  const auto seen = RunModel("commercetools", header,
+                             {{"main", "1", "M-1", "Chino", "chino"},
+                              {"", "2", "M-2", "", ""},
+                              {"", "3", "M-3", "", ""},
+                              {"main", "1", "S-1", "Shoe", "shoe"},
+                              {"", "2", "S-2", "", ""}},
+                             "sku", "name.en");
+  EXPECT_EQ(seen, (std::vector<Seen>{{"product", "M-1", "chino", "Chino"},
+                                     {"variant", "M-2", "chino", "Chino"},
+                                     {"variant", "M-3", "chino", "Chino"},
+                                     {"product", "S-1", "shoe", "Shoe"},
+                                     {"variant", "S-2", "shoe", "Shoe"}}));
+}
+
 TEST(RowModelTest, WooCommerceTypesAndParentsByIdOrSku) {
   const std::vector<std::string> header = {"ID", "Type", "SKU", "Name", "Parent"};
   const auto seen =

@@ -63,7 +63,11 @@ struct RowRules {
   // kType: a word of the type cell (lower case) and its kind; the cell's first word that is
   // listed decides ("simple, downloadable, virtual" is simple).
   std::vector<std::pair<std::string, RowKind>> types;
-  RowKind default_kind = RowKind::kProduct;  // kType: an empty or unlisted type
+  RowKind default_kind = RowKind::kProduct;  // kType: an unlisted type (and an empty one)
+  // kType: the kind of a row whose type cell is empty, when it differs from default_kind:
+  // commercetools' further variants leave productType empty below their product's row.
+  bool has_empty_kind = false;
+  RowKind empty_kind = RowKind::kProduct;
   // kType: a product row whose variant_if column holds one of the values is a variant (Magento's
   // "Not Visible Individually" children of a configurable product).
   std::vector<std::string> variant_if_columns;
