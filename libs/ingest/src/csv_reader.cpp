@@ -141,10 +141,18 @@ bool CsvReader::DetectDelimiter(std::string_view s) {
       if (count[k] > count[best]) best = k;
     }
     const char d = count[best] > 0 ? kCandidates[best] : ',';
-    if (i < s.size() && comments < kMaxCommentLines &&
-        LineIsComment(s.substr(begin, i - begin), d)) {
-      ++i;
-      continue;
+    if (i < s.size() && comments < kMaxCommentLines) {
+      // A comment under any delimiter the line has (Meta's description row has more '|' inside
+      // its cells than ',' between them), or a line with none of them.
+      const std::string_view line = s.substr(begin, i - begin);
+      bool comment = count[best] == 0 && LineIsComment(line, d);
+      for (size_t k = 0; k < kCandidates.size() && !comment; ++k) {
+        comment = count[k] > 0 && LineIsComment(line, kCandidates[k]);
+      }
+      if (comment) {
+        ++i;
+        continue;
+      }
     }
     dialect_.delimiter = d;
     delimiter_known_ = true;

@@ -67,6 +67,10 @@ const std::vector<CsvCase>& Cases() {
       {"meta_template_description_row_skipped",
        "\xEF\xBB\xBF# Required | A unique ID,\"# Required | A title, short\",# Optional | x\r\n"
        "id,title,gtin\r\n1,Cat,\r\n", {"id", "title", "gtin"}, {{"1", "Cat", ""}}},
+      // Its cells hold more '|' than the ',' between them: still one comment record.
+      {"meta_template_row_with_pipes_skipped",
+       "# Required | A unique ID | max 100,# Optional | x | y\r\nid,title\r\n1,Cat\r\n",
+       {"id", "title"}, {{"1", "Cat"}}},
       {"hash_header_kept", "#,Name\n1,Mug\n", {"#", "Name"}, {{"1", "Mug"}}},
       {"hash_word_header_kept", "#id,title\n1,Mug\n", {"#id", "title"}, {{"1", "Mug"}}},
       {"hash_space_header_with_plain_names_kept", "# of items;price\n3;1,50\n",
