@@ -21,8 +21,18 @@ URL = re.compile(r"[a-z]+://\S+")
 
 
 def tracked():
-    out = subprocess.check_output(["git", "ls-files"], cwd=ROOT, text=True)
-    return [line for line in out.splitlines() if line]
+    """The files git tracks; outside a checkout (a source tarball), every file but build output."""
+    try:
+        out = subprocess.check_output(["git", "ls-files"], cwd=ROOT, text=True,
+                                      stderr=subprocess.DEVNULL)
+        return [line for line in out.splitlines() if line]
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        files = []
+        for folder, dirs, names in os.walk(ROOT):
+            dirs[:] = [d for d in dirs if d not in (".git", "node_modules") and
+                       not d.startswith("build")]
+            files += [os.path.relpath(os.path.join(folder, n), ROOT) for n in names]
+        return files
 
 
 def is_source(path):
