@@ -46,12 +46,17 @@ bool CsvReader::StartsLikeComment(std::string_view line) {
   return line.size() >= 2 && line[0] == '#' && (line[1] == ' ' || line[1] == '\t');
 }
 
-bool CsvReader::IsCommentRecord(std::span<const std::string_view> cells) {
-  if (cells.empty() || !StartsLikeComment(cells[0])) return false;
-  for (std::string_view cell : cells) {
-    if (!cell.empty() && cell[0] != '#') return false;
+bool CsvReader::IsCommentLine(std::string_view line) {
+  if (!StartsLikeComment(line)) return false;
+  // A comment under any delimiter the line has (Meta's description row has more '|' inside its
+  // cells than ',' between them), or a line with none of them (one cell).
+  bool any = false;
+  for (char d : {',', '\t', ';', '|'}) {
+    if (line.find(d) == std::string_view::npos) continue;
+    any = true;
+    if (LineIsComment(line, d)) return true;
   }
-  return true;
+  return !any;
 }
 
 CsvReader::CsvReader(const ReaderLimits& limits, char delimiter)
@@ -113,7 +118,7 @@ CsvReader::RecordEnd CsvReader::FindRecordEnd(std::string_view s) const {
 bool CsvReader::DetectDelimiter(std::string_view s) {
   // Counts candidates on the header line, outside quotes (a quote anywhere toggles: header names
   // rarely contain quotes, and the delimiter is not known yet). Blank lines and comment lines
-  // (IsCommentRecord, read with the line's own most frequent candidate) before it are passed.
+  // (IsCommentLine) before it are passed.
   // Only the first max_record_bytes + 1 bytes count, so the choice does not depend on how the
   // input was chunked.
   static constexpr std::array<char, 4> kCandidates = {',', '\t', ';', '|'};
@@ -141,18 +146,10 @@ bool CsvReader::DetectDelimiter(std::string_view s) {
       if (count[k] > count[best]) best = k;
     }
     const char d = count[best] > 0 ? kCandidates[best] : ',';
-    if (i < s.size() && comments < kMaxCommentLines) {
-      // A comment under any delimiter the line has (Meta's description row has more '|' inside
-      // its cells than ',' between them), or a line with none of them.
-      const std::string_view line = s.substr(begin, i - begin);
-      bool comment = count[best] == 0 && LineIsComment(line, d);
-      for (size_t k = 0; k < kCandidates.size() && !comment; ++k) {
-        comment = count[k] > 0 && LineIsComment(line, kCandidates[k]);
-      }
-      if (comment) {
-        ++i;
-        continue;
-      }
+    if (i < s.size() && comments < kMaxCommentLines &&
+        IsCommentLine(s.substr(begin, i - begin))) {
+      ++i;
+      continue;
     }
     dialect_.delimiter = d;
     delimiter_known_ = true;
@@ -247,7 +244,7 @@ Result<ReadState> CsvReader::Step() {
     if (Status st = ParseRecord(record); !st.ok()) return st;
 
     if (!have_header_) {
-      if (comment_lines_ < kMaxCommentLines && IsCommentRecord(cells_)) {
+      if (comment_lines_ < kMaxCommentLines && IsCommentLine(record)) {
         ++comment_lines_;
         continue;
       }

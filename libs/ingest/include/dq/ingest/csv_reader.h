@@ -12,8 +12,8 @@
 //   (https://developers.facebook.com/docs/marketing-api/catalog/guides/metadata-tags:
 //   `# ref_application_id 1234`) and as its Commerce Manager template writes its description
 //   row (`# Required | A unique content ID ...,# Required | ...`, one cell per column). A record
-//   is a comment when its first cell starts with '#' and a space or TAB and every non-empty
-//   cell starts with '#'. So a real header that starts with '#' stays the header: `#,Name`,
+//   is a comment when it starts with '#' and a space or TAB and, split at one of the delimiter
+//   candidates it contains, every non-empty cell starts with '#' (IsCommentLine). So a real header that starts with '#' stays the header: `#,Name`,
 //   `#id,title`, `# of items,price` (its other cells do not start with '#'). Only a one-column
 //   header written like a comment (`# of items` alone) would be taken for one. Skipped lines
 //   are not rows; they stay in the upload's bytes before the header, which the cleaned file
@@ -71,8 +71,12 @@ class CsvReader final : public RowReader {
   Status ParseRecord(std::string_view record);
   // The text starts with '#' and a space or TAB (after an opening quote).
   static bool StartsLikeComment(std::string_view text);
-  static bool IsCommentRecord(std::span<const std::string_view> cells);
-  // The same test on a raw line, before the delimiter is known: its fields split at `d`.
+  // A record (its raw text, without the line end) before the header is a comment: it starts
+  // like one and, split at some delimiter candidate it contains, every non-empty field starts
+  // with '#' (or it contains none: one field). The same test before and after the delimiter is
+  // known, so detection and reading agree.
+  static bool IsCommentLine(std::string_view line);
+  // Every non-empty field of `line`, split at `d` outside quotes, starts with '#'.
   static bool LineIsComment(std::string_view line, char d);
 
   ReaderLimits limits_;
