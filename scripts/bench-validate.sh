@@ -4,6 +4,11 @@
 # its own redis-server, dq-validator and dq-gateway on free loopback ports and stops them after.
 # Also prints the CPU time (ms) each service used per request.
 #
+# With PLATFORMS="none all" (any `platform` values; "none" sends none) it runs one stack and
+# alternates the bodies ROUNDS times (default 2), so the platforms are compared side by side on
+# the same machine state, then prints each platform's median requests/s (issue 32's goal:
+# platform=all within 10% of none).
+#
 #   scripts/bench-validate.sh [rows=500] [duration=10]     (needs: ./dev build, wrk, python3)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,14 +23,46 @@ exec 2>/dev/null
 make_work dqbench
 
 start_validate_load "$ROWS"
-answer=$(curl -s -o "$WORK/answer.json" -w '%{http_code} %{size_download}' -X POST "http://127.0.0.1:$GW/v1/validate" \
-  -H "X-API-Key: $KEY" -H "Content-Type: application/json" --data-binary "@$WORK/body.json")
-echo "== POST /v1/validate, $ROWS product rows, product,price,inventory,shipping"
-echo "body: $(stat -c %s "$WORK/body.json") bytes; answer: HTTP ${answer% *}, ${answer#* } bytes"
-gw0=$(cpu_ms "$GW_PID"); val0=$(cpu_ms "$VAL_PID")
-wrk -t2 -c32 -d"${DURATION}s" --latency -s "$WORK/post.lua" "http://127.0.0.1:$GW/v1/validate" >"$WORK/wrk.txt"
-gw1=$(cpu_ms "$GW_PID"); val1=$(cpu_ms "$VAL_PID")
-grep -E "Requests/sec|50%|90%|99%|Non-2xx|requests in" "$WORK/wrk.txt"
-requests=$(awk '/requests in/{print $1}' "$WORK/wrk.txt")
-awk -v g="$((gw1 - gw0))" -v v="$((val1 - val0))" -v n="$requests" \
-  'BEGIN{printf "CPU per request: gateway %.2f ms, validator %.2f ms\n", g/n, v/n}'
+
+one_run() {  # one_run BODY LABEL: a wrk run of DURATION seconds; prints its figures
+  local body=$1 label=$2
+  sed "s|$WORK/body.json|$body|" "$WORK/post.lua" >"$WORK/post-run.lua"
+  local answer
+  answer=$(curl -s -o "$WORK/answer.json" -w '%{http_code} %{size_download}' -X POST \
+    "http://127.0.0.1:$GW/v1/validate" -H "X-API-Key: $KEY" -H "Content-Type: application/json" \
+    --data-binary "@$body")
+  echo "== POST /v1/validate, $ROWS product rows, product,price,inventory,shipping, platform $label"
+  echo "body: $(stat -c %s "$body") bytes; answer: HTTP ${answer% *}, ${answer#* } bytes"
+  local gw0 val0 gw1 val1 requests
+  gw0=$(cpu_ms "$GW_PID"); val0=$(cpu_ms "$VAL_PID")
+  wrk -t2 -c32 -d"${DURATION}s" --latency -s "$WORK/post-run.lua" \
+    "http://127.0.0.1:$GW/v1/validate" >"$WORK/wrk.txt"
+  gw1=$(cpu_ms "$GW_PID"); val1=$(cpu_ms "$VAL_PID")
+  grep -E "Requests/sec|50%|90%|99%|Non-2xx|requests in" "$WORK/wrk.txt"
+  requests=$(awk '/requests in/{print $1}' "$WORK/wrk.txt")
+  awk -v g="$((gw1 - gw0))" -v v="$((val1 - val0))" -v n="$requests" \
+    'BEGIN{printf "CPU per request: gateway %.2f ms, validator %.2f ms\n", g/n, v/n}'
+  echo "$label $(awk '/Requests\/sec/{print $2}' "$WORK/wrk.txt")" >>"$WORK/rps.txt"
+}
+
+if [ -z "${PLATFORMS:-}" ]; then
+  one_run "$WORK/body.json" none
+  exit 0
+fi
+for p in $PLATFORMS; do
+  python3 - "$WORK/body.json" "$WORK/body-$p.json" "$p" <<'PY'
+import json, sys
+body = json.load(open(sys.argv[1]))
+if sys.argv[3] != "none":
+    body["platform"] = sys.argv[3]
+json.dump(body, open(sys.argv[2], "w"))
+PY
+done
+for _ in $(seq 1 "${ROUNDS:-2}"); do
+  for p in $PLATFORMS; do one_run "$WORK/body-$p.json" "$p"; done
+done
+echo "# median requests/s per platform, $(nproc) cores, load average:$(uptime | sed 's/.*load average://')"
+for p in $PLATFORMS; do
+  printf 'RESULT platform %-16s %s req/s\n' "$p" "$(awk -v p="$p" '$1 == p {print $2}' "$WORK/rps.txt" |
+    sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')"
+done

@@ -8,6 +8,11 @@
 #   KEEP=1 scripts/podman-smoke.sh        leave the stack running afterwards
 #   scripts/podman-smoke.sh down          tear down a stack left by KEEP=1
 #   SOURCE=head scripts/podman-smoke.sh   build from `git archive HEAD` instead of the work tree
+#   S3=1 scripts/podman-smoke.sh          the same with the s3 artifact store: the compose override
+#                                         deploy/compose/s3.yml adds dq-rgw (a one-node Ceph RGW,
+#                                         deploy/docker/Containerfile.rgw, 264 MB of Debian
+#                                         packages: opt-in), the job's objects are checked in the
+#                                         bucket and its cleaned file is read back from them
 #
 # Smoke test: readiness of all five containers (the gateway runs DQ_ROLE=api, the worker service
 # DQ_ROLE=worker: uploads are processed by the worker) (their compose healthchecks, run by hand: without
@@ -21,8 +26,8 @@
 # tarball and containers.conf), BASE_IMAGE (localhost/debian:bookworm), MIRROR / SEC_MIRROR
 # (default: from /etc/apt/sources.list*), BUILD_NET=host (if the build bridge cannot reach the
 # mirror), BUILD_JOBS (2), GATEWAY_HOST_PORT / NOTIFIER_HOST_PORT / VALIDATOR_HOST_PORT /
-# REDIS_HOST_PORT (default: free ports), KEEP=1, SOURCE=worktree|head, NO_BUILD=1 (reuse the
-# images already built).
+# REDIS_HOST_PORT / RGW_HOST_PORT (default: free ports), KEEP=1, SOURCE=worktree|head, NO_BUILD=1
+# (reuse the images already built; with S3=1, dq-rgw is still built if it is missing), S3=1.
 #
 # Why the generated containers.conf:
 #   runtime=runc            crun 1.8.1 fails on hybrid cgroup v1+v2 hosts
@@ -42,6 +47,7 @@ KEEP=${KEEP:-0}
 SOURCE=${SOURCE:-worktree}
 BUILD_NET=${BUILD_NET:-}
 BUILD_JOBS=${BUILD_JOBS:-2}
+S3=${S3:-0}
 
 T0=$SECONDS
 log() { printf '[podman-smoke +%3ds] %s\n' "$((SECONDS - T0))" "$*" >&2; }
@@ -90,7 +96,12 @@ elif [ "$SOURCE" != worktree ]; then
 fi
 COMPOSE_FILE=$SRC/docker-compose.yml
 
-compose() { (cd "$SRC" && podman-compose -p "$PROJECT" -f "$COMPOSE_FILE" "$@"); }
+COMPOSE_ARGS=(-f "$COMPOSE_FILE")
+# S3=1: job files in the RGW of the s3 override instead of the shared volume.
+[ "$S3" = 1 ] && COMPOSE_ARGS+=(-f "$SRC/deploy/compose/s3.yml")
+SERVICES=(redis validator notifier gateway worker)
+[ "$S3" = 1 ] && SERVICES+=(rgw)
+compose() { (cd "$SRC" && podman-compose -p "$PROJECT" "${COMPOSE_ARGS[@]}" "$@"); }
 service_ctr() {  # container id of a compose service
   podman ps -aq --filter "label=io.podman.compose.project=$PROJECT" \
     --filter "label=com.docker.compose.service=$1" | head -n 1
@@ -110,7 +121,7 @@ cleanup() {
     log "KEEP=1: stack $PROJECT left running (scripts/podman-smoke.sh down to stop it)"
   else
     if [ "$rc" != 0 ] && [ -n "${STACK_UP:-}" ]; then
-      for s in redis validator notifier gateway worker; do
+      for s in "${SERVICES[@]}"; do
         c=$(service_ctr "$s"); [ -n "$c" ] || continue
         log "last log lines of $s:"; podman logs --tail 15 "$c" 2>&1 | sed 's/^/    /' >&2 || true
       done
@@ -178,6 +189,12 @@ for img in localhost/dq-redis:dev localhost/dq-validator:dev localhost/dq-notifi
   podman image exists "$img" || die "image $img was not built"
 done
 fi
+if [ "$S3" = 1 ] && ! podman image exists localhost/dq-rgw:dev; then
+  log "S3=1: building localhost/dq-rgw:dev (Debian's Ceph packages, about 264 MB)"
+  podman build --pull=never "${net_args[@]}" -f "$SRC/deploy/docker/Containerfile.rgw" \
+    -t localhost/dq-rgw:dev "$SRC" >"$CACHE/rgw-build.log" 2>&1 ||
+    { tail -n 30 "$CACHE/rgw-build.log" >&2; die "dq-rgw image failed (full log: $CACHE/rgw-build.log)"; }
+fi
 log "service images ready in $((SECONDS - t)) s: $(podman images --format '{{.Repository}}:{{.Tag}}={{.Size}}' \
   --filter reference='localhost/dq-*' | grep -v dq-build | tr '\n' ' ')"
 
@@ -189,6 +206,7 @@ export NOTIFIER_HOST_PORT=${NOTIFIER_HOST_PORT:-$(free_port)}
 export VALIDATOR_HOST_PORT=${VALIDATOR_HOST_PORT:-$(free_port)}
 export REDIS_HOST_PORT=${REDIS_HOST_PORT:-$(free_port)}
 export GATEWAY_OPS_HOST_PORT=${GATEWAY_OPS_HOST_PORT:-$(free_port)}
+export RGW_HOST_PORT=${RGW_HOST_PORT:-$(free_port)}
 BASE="http://127.0.0.1:$GATEWAY_HOST_PORT"
 down
 t=$SECONDS
@@ -214,7 +232,7 @@ class Hook(http.server.BaseHTTPRequestHandler):
         pass
 http.server.HTTPServer(("0.0.0.0", 8000), Hook).serve_forever()
 ' >/dev/null
-for s in redis validator notifier gateway worker; do
+for s in "${SERVICES[@]}"; do
   c=$(service_ctr "$s"); [ -n "$c" ] || die "service $s has no running container"
   ok=0
   # up to 60 s: right after start, aardvark-dns reloads as each container joins, and a lookup
@@ -239,12 +257,13 @@ graceful_stop() {
   podman stop -t 25 $(service_ctr gateway) $(service_ctr worker) $(service_ctr notifier) >/dev/null
   # shellcheck disable=SC2046
   podman stop -t 25 $(service_ctr validator) $(service_ctr redis) >/dev/null
-  for s in redis validator notifier gateway worker; do
+  if [ "$S3" = 1 ]; then podman stop -t 25 "$(service_ctr rgw)" >/dev/null; fi
+  for s in "${SERVICES[@]}"; do
     c=$(service_ctr "$s")
     rc=$(podman inspect -f '{{.State.ExitCode}}' "$c")
     [ "$rc" = 0 ] || die "$s exited with $rc after SIGTERM (expected a clean 0)"
   done
-  log "PASS SIGTERM: all five containers exited 0 in $((SECONDS - t)) s"
+  log "PASS SIGTERM: all ${#SERVICES[@]} containers exited 0 in $((SECONDS - t)) s"
 }
 
 # ---- 6. smoke test ---------------------------------------------------------------------------
@@ -334,6 +353,22 @@ for _ in $(seq 1 120); do
 done
 [ "$status" = "done" ] || die "job $JOB ended as '$status', expected done"
 log "PASS job $JOB is done"
+if [ "$S3" = 1 ]; then
+  # The job's objects are in the bucket (the upload's pieces, its issue page), and its cleaned
+  # file is written back from them: the row with the bad price fixed. The prefix's slashes are
+  # sent encoded: curl signs the query as it is given, and S3 signs it encoded.
+  listing=$(curl -sS --max-time 10 --aws-sigv4 "aws:amz:us-east-1:s3" \
+    --user "${S3_ACCESS_KEY:-DQDEVACCESSKEY000001}:${S3_SECRET_KEY:-dqdevsecretkey00000000000000000000000001}" \
+    -H 'x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' \
+    "http://127.0.0.1:$RGW_HOST_PORT/dq-jobs?list-type=2&prefix=jobs%2F$ACCOUNT%2F$JOB%2F")
+  for part in upload/file/ 'a[^<]*/issues/'; do
+    grep -q "<Key>jobs/$ACCOUNT/$JOB/$part" <<<"$listing" ||
+      die "no $part object of job $JOB in the bucket: $listing"
+  done
+  cleaned=$(curl -sS --max-time 10 "$BASE/v1/jobs/$JOB/cleaned" -H "X-API-Key: $API_KEY")
+  grep -q '1299.00' <<<"$cleaned" || die "the cleaned file read from the store is wrong: $cleaned"
+  log "PASS S3: job $JOB's objects are in the RGW bucket, and its cleaned file is read back from them"
+fi
 delivered=""
 for _ in $(seq 1 60); do
   # the receiver prints one JSON line per request; take the one about our job

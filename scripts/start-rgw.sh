@@ -160,7 +160,7 @@ memstore device bytes = ${RGW_MEMSTORE_BYTES:-4294967296}
 
 [client.rgw.dq]
 rgw data = $D/rgw
-rgw frontends = beast endpoint=${RGW_BIND:-127.0.0.1}:$3
+rgw frontends = beast endpoint=${RGW_BIND:-127.0.0.1}:$3 tcp_nodelay=1
 rgw enable usage log = false
 rgw thread pool size = 64
 rgw gc obj min wait = 60

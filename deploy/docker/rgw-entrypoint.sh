@@ -2,14 +2,15 @@
 # The dq-rgw image's entrypoint (deploy/docker/Containerfile.rgw): starts the one-node Ceph and
 # radosgw with dq-start-rgw (scripts/start-rgw.sh) listening on every address, makes the bucket,
 # then stays until SIGTERM (stops the daemons) or until a daemon dies (exits 1, so the container
-# restarts). Its state is a scratch directory under /var/lib/dq-rgw (a tmpfs or an emptyDir).
+# restarts). Its state is a scratch directory: RGW_STATE_DIR, by default /var/lib/dq-rgw/state
+# (an emptyDir in Kubernetes); compose points it into the container's /tmp tmpfs.
 set -euo pipefail
 PORT="${RGW_PORT:-7480}"
 BUCKET="${DQ_S3_BUCKET:-dq-jobs}"
 export S3_ACCESS_KEY="${S3_ACCESS_KEY:-DQDEVACCESSKEY000001}"
 export S3_SECRET_KEY="${S3_SECRET_KEY:-dqdevsecretkey00000000000000000000000001}"
 export RGW_BIND=0.0.0.0
-STATE="/var/lib/dq-rgw/state"
+STATE="${RGW_STATE_DIR:-/var/lib/dq-rgw/state}"
 START="${DQ_START_RGW:-/usr/local/bin/dq-start-rgw}"
 
 "$START" stop "$STATE" --kill >/dev/null 2>&1 || rm -rf "$STATE"

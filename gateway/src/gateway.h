@@ -1,4 +1,6 @@
-// The gateway's request pipeline, free of any HTTP library: HttpRequest in, HttpResponse out.
+// The gateway's request handling, free of any HTTP library: HttpRequest in, HttpResponse out. It
+// composes one pipeline per door from the steps in pipeline/steps.h, ending at the matched
+// route's handler (pipeline/routes.cpp, one table for both doors).
 //
 // For every /v1 request, in the order docs/api.md fixes:
 //   key present (401 api_key_required) -> key valid (401 invalid_api_key) -> plan (403
@@ -41,6 +43,10 @@
 #include "limits/quota.h"
 #include "jobs/jobs_api.h"
 #include "limits/rate_limiter.h"
+#include "pipeline/admission.h"
+#include "pipeline/pipeline.h"
+#include "pipeline/routes.h"
+#include "pipeline/steps.h"
 #include "validate/validate_api.h"
 #include "webhooks/webhook_api.h"
 
@@ -85,9 +91,7 @@ class Gateway final : public HttpService {
   Gateway(GatewayDeps deps, GatewayOptions options);
 
   HttpResponse Handle(const HttpRequest& request) override;
-  // The edge's decision on a large body, from the headers alone: only callers with a valid API
-  // key (with API access) on an existing /v1 route, or a valid console session on
-  // /console/api, may send one. Others get their 401/403/404/405/413/429 now.
+  // The edge's decision on a large body, from the headers alone (pipeline/admission.h).
   std::optional<HttpResponse> Admit(const HttpRequest& head,
                                     std::optional<size_t> body_bytes) override;
   HttpResponse TransportError(const HttpRequest& head, const Status& status) override;
@@ -103,42 +107,29 @@ class Gateway final : public HttpService {
   void BeginDrain() { draining_.store(true); }
 
  private:
-  // What the access log learns while a request is handled.
-  struct RequestTrace {
-    std::string route = "unmatched";  // the route template, once matched
-    std::string account_id;           // once the key is known
-  };
-  HttpResponse HandleUnsafe(const HttpRequest& request, RequestTrace& trace);
-  HttpResponse HandleV1(const HttpRequest& request, RequestTrace& trace);
+  // The door's pipeline, or the operational routes, by path.
+  HttpResponse Route(Exchange& x);
+  HttpResponse Operational(const HttpRequest& request) const;
   HttpResponse ReadyResponse() const;
-  HttpResponse AuthFailure(const HttpRequest& request, const struct RouteMatch& route,
-                           const Status& status);
-  // Headers for an answer that counted nothing: the class limit, Remaining 0 (or the limit when
-  // rate limiting is off).
-  void NominalRateHeaders(RateClass c, HttpResponse& response) const;
+  // Strict-Transport-Security, the nominal X-RateLimit headers, X-Request-Id.
   void Finish(const HttpRequest& request, HttpResponse& response) const;
-  HttpResponse HandleConsole(const HttpRequest& request, RequestTrace& trace);
-  // The handlers both doors share, after authentication and rate limiting.
-  HttpResponse Dispatch(const struct RouteMatch& route, const HttpRequest& request,
-                        const Principal& principal);
-  HttpResponse Webhooks(const struct RouteMatch& route, const HttpRequest& request,
-                        const Principal& principal);
-  HttpResponse Usage(const Principal& principal);
-  HttpResponse Jobs(const struct RouteMatch& route, const HttpRequest& request,
-                    const Principal& principal);
 
   GatewayDeps deps_;
   GatewayOptions options_;
   Authenticator auth_;
   ValidateApi validate_;  // POST /v1/validate
+  RouteServices services_;
+  RateLimitUse rate_;
+  KeyAuthentication keys_;
+  Admission admission_;
+  Pipeline outer_;    // every request: ErrorMapping, then Route()
+  Pipeline api_;      // /v1
+  Pipeline console_;  // /console/api
   std::atomic<bool> draining_{false};
 };
 
 // The operational routes outside /v1 (no key, no limits), as "METHOD /path" like RouteList();
 // other methods on them answer 405 with "Allow: GET".
 std::vector<std::string> OpsRouteList();
-
-// Adds the three X-RateLimit headers (and Retry-After when the decision refused).
-void ApplyRateLimitHeaders(const RateDecision& d, HttpResponse& response);
 
 }  // namespace dq::gateway

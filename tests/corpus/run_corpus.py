@@ -146,6 +146,21 @@ def sniff_delimiter(text):
     return max(counts, key=counts.get)
 
 
+def flatten(obj, prefix=""):
+    """A JSON object's members as dq's JSON reader reads them (docs/ingest.md, "JSON details"):
+    a non-empty nested object's members become keys named by their path ("meta.barcode");
+    arrays and empty objects stay values. The inline path gets records in this shape, since
+    POST /v1/validate reads only a record's top-level keys."""
+    out = {}
+    for k, v in obj.items():
+        name = prefix + k
+        if isinstance(v, dict) and v:
+            out.update(flatten(v, name + "."))
+        else:
+            out[name] = v
+    return out
+
+
 def read_table(data, ext):
     """Returns (header, rows as dicts, rows as lists) or None when the format is not tabular."""
     if ext in (".csv", ".tsv", ".txt"):
@@ -162,7 +177,7 @@ def read_table(data, ext):
         header = rows[0]
         return header, [dict(zip(header, r)) for r in rows[1:]], rows[1:]
     if ext == ".json":
-        items = json.loads(decode(data))
+        items = [flatten(o) for o in json.loads(decode(data))]
         header = []
         for o in items:
             for k in o:

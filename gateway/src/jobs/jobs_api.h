@@ -23,7 +23,10 @@ struct JobsOptions {
   // before the next is read.
   int64_t issues_page = 1000;
   // GET /v1/jobs/:id/cleaned writes the cleaned file and sends it in parts of about this size.
-  size_t cleaned_part_bytes = 1024 * 1024;
+  // Each part is copied on its way out (the part, the stream's buffer, the write queue's copy),
+  // so a download's memory is a few parts: 256 KiB parts keep 4 parallel 50 MB downloads at
+  // +34 MiB of gateway RSS, where 1 MiB parts took +68 MiB (docs/PERFORMANCE.md, issue 34).
+  size_t cleaned_part_bytes = 256 * 1024;
   // How long a repeated Idempotency-Key waits for the first request's job to be accepted.
   std::chrono::milliseconds idempotency_wait{10000};
   // A preview keeps its upload this long (the store's kept_upload_ttl), for its Start.

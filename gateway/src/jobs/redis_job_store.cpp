@@ -623,8 +623,12 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
   const std::vector<std::string>* pushed = &w.issues;  // what the :issues list gets
   std::vector<std::string> records;
   bool replace_tail = false;
-  int64_t paged_bytes = 0;  // bytes of new issues that went into pages, not into the list
+  // The account's bytes count what is really stored (issue 34, point 4): records in the Redis
+  // list at their size, pages and pieces in the store at their compressed size. paged_bytes is
+  // the change the pages make: their bytes, less those of the records that leave the list.
+  int64_t paged_bytes = 0;
   std::string fixes_in_redis = w.fixes;
+  int64_t fix_bytes = static_cast<int64_t>(w.fixes.size());
   std::vector<std::string> committed;
   if (artifacts_ != nullptr) {
     const std::string attempt = AttemptName(job);
@@ -643,19 +647,23 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
       const size_t n = std::min(static_cast<size_t>(kIssuesPerPage), cut.paged_records - from);
       auto key = IssuePageKey(job, attempt, pages + p + 1);
       if (!key.ok()) return key.status();
-      if (Status s = artifacts_->Put(*key, EncodeIssuePage(records, from, n)); !s.ok()) return s;
+      const std::string page = EncodeIssuePage(records, from, n);
+      paged_bytes += static_cast<int64_t>(page.size());
+      if (Status s = artifacts_->Put(*key, page); !s.ok()) return s;
     }
     if (cut.replace_tail) {
+      // The list is replaced: the records it held (counted when they were pushed) leave it.
+      for (size_t i = 0; i < tail; ++i) paged_bytes -= static_cast<int64_t>(records[i].size());
       records.erase(records.begin(), records.begin() + static_cast<ptrdiff_t>(cut.paged_records));
       pushed = &records;
       replace_tail = true;
-      for (const auto& r : w.issues) paged_bytes += static_cast<int64_t>(r.size());
-      for (const auto& r : records) paged_bytes -= static_cast<int64_t>(r.size());
     }
     if (!w.fixes.empty()) {
       auto key = FixPieceKey(job, attempt, fix_pieces);
       if (!key.ok()) return key.status();
-      if (Status s = artifacts_->Put(*key, CompressPiece(w.fixes)); !s.ok()) return s;
+      const std::string piece = CompressPiece(w.fixes);
+      if (Status s = artifacts_->Put(*key, piece); !s.ok()) return s;
+      fix_bytes = static_cast<int64_t>(piece.size());
       ++fix_pieces;
       fixes_in_redis.clear();
     }
@@ -697,7 +705,7 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
                                    std::to_string(job.file_stored_bytes > 0
                                                       ? job.file_stored_bytes
                                                       : job.file_bytes),
-                                   std::to_string(w.fixes.size()),
+                                   std::to_string(fix_bytes),
                                    std::to_string(hset.size())};
   args.reserve(args.size() + hset.size() + 3 + pushed->size());
   for (auto& v : hset) args.push_back(std::move(v));
@@ -738,12 +746,13 @@ Status RedisJobStore::WriteCleanedPiece(const Job& job, std::string_view piece) 
     const int64_t n = Int(count->str);
     auto key = CleanedPieceKey(job, AttemptName(job), n);
     if (!key.ok()) return key.status();
-    if (Status s = artifacts_->Put(*key, CompressPiece(piece)); !s.ok()) return s;
+    const std::string stored = CompressPiece(piece);
+    if (Status s = artifacts_->Put(*key, stored); !s.ok()) return s;
     auto r = redis_.Eval(
         scripts::kAppendCleaned,
         {JobKey(a, job.id), JobPartKey(a, job.id, "cleaned"), AccountKey(a, "job_bytes")},
         {job.claim_id, job.id, std::to_string(limits_.ttl.count()), "",
-         std::to_string(piece.size()), std::to_string(n + 1), AttemptName(job)});
+         std::to_string(stored.size()), std::to_string(n + 1), AttemptName(job)});
     return FenceStatus(r, job.id);
   }
   auto r = redis_.Eval(

@@ -14,8 +14,10 @@
 //   dq:{acct}:job:<id>:cleaned   LIST   a cleaned file kept whole, in chunks (XLSX workbooks,
 //                                       and jobs finished by an earlier version)
 //   dq:{acct}:job:<id>:summary   STRING the summary's by_field / by_code JSON
-//   dq:{acct}:job_bytes          HASH   job id -> bytes stored for it, uncompressed (the
-//                                       account's ceiling)
+//   dq:{acct}:job_bytes          HASH   job id -> bytes stored for it (the account's ceiling):
+//                                       with an artifact store, as really stored (objects at
+//                                       their compressed size, Redis elements at theirs);
+//                                       without, uncompressed
 //   dq:{acct}:job:<id>:reserved  STRING a reservation in job_bytes whose job is not stored yet
 //                                       (ten minutes at most)
 //   dq:{acct}:idem:<sha256>      STRING "<body sha256> <job id>" for an Idempotency-Key, 24 h

@@ -26,32 +26,55 @@ bool IsIdentityCoding(std::string_view coding) {
   return true;
 }
 
-}  // namespace
-
-HttpResponse ValidateApi::Post(const HttpRequest& request, const Principal& principal) {
+// 415 unless the body is JSON the call can read as it is; 413 over the body limit.
+Status CheckBodyForm(const HttpRequest& request, size_t max_body_bytes) {
   if (!IsJsonContentType(request)) {
-    return ErrorResponse(Status(ErrorCode::kUnsupportedMediaType,
-                                "POST /v1/validate takes Content-Type: application/json."));
+    return Status(ErrorCode::kUnsupportedMediaType,
+                  "POST /v1/validate takes Content-Type: application/json.");
   }
   // A body coding the call would not undo is refused, not read as if it were plain JSON.
   if (const std::string* coding = request.Header("content-encoding");
       coding != nullptr && !IsIdentityCoding(*coding)) {
-    return ErrorResponse(Status(
-        ErrorCode::kUnsupportedMediaType,
-        "POST /v1/validate takes an uncompressed JSON body; Content-Encoding: " +
-            coding->substr(0, 40) +
-            " is not undone here. Send the body uncompressed, or upload the file to POST "
-            "/v1/jobs, which reads gzip."));
+    return Status(ErrorCode::kUnsupportedMediaType,
+                  "POST /v1/validate takes an uncompressed JSON body; Content-Encoding: " +
+                      coding->substr(0, 40) +
+                      " is not undone here. Send the body uncompressed, or upload the file to "
+                      "POST /v1/jobs, which reads gzip.");
   }
-  if (request.body.size() > limits_.max_body_bytes) {
-    return ErrorResponse(Status(ErrorCode::kPayloadTooLarge,
-                                "The body is " + std::to_string(request.body.size()) +
-                                    " bytes; the limit is " +
-                                    std::to_string(limits_.max_body_bytes) + "."));
+  if (request.body.size() > max_body_bytes) {
+    return Status(ErrorCode::kPayloadTooLarge,
+                  "The body is " + std::to_string(request.body.size()) +
+                      " bytes; the limit is " + std::to_string(max_body_bytes) + ".");
   }
-  if (pool_ == nullptr) {
-    return Check(request.body, principal.account, request.request_id, std::nullopt);
+  return Status::Ok();
+}
+
+// The HTTP answer to a check: 200 with the encoded report, or the error.
+HttpResponse Answer(Result<std::string> checked) {
+  if (!checked.ok()) return ErrorResponse(checked.status());
+  return JsonResponse(200, std::move(*checked));
+}
+
+HttpResponse Unanswered() {
+  HttpResponse r = ErrorResponse(Status(
+      ErrorCode::kUnavailable, "The validation service did not answer in time; retry shortly."));
+  r.SetHeader("Retry-After", "1");
+  return r;
+}
+
+}  // namespace
+
+// The request's way: check its form, then Check() (on the pool when there is one): Run() parses,
+// reserves, calls and encodes, and the HTTP answer is made once, at the end.
+HttpResponse ValidateApi::Post(const HttpRequest& request, const Principal& principal) {
+  if (Status form = CheckBodyForm(request, limits_.max_body_bytes); !form.ok()) {
+    return ErrorResponse(form);
   }
+  if (pool_ == nullptr) return Check(request.body, principal.account, request.request_id, {});
+  return OnPool(request, principal);
+}
+
+HttpResponse ValidateApi::OnPool(const HttpRequest& request, const Principal& principal) {
   auto ticket = pool_->Admit(principal.account.id);
   if (!ticket.ok()) {
     HttpResponse r = ErrorResponse(ticket.status());
@@ -66,24 +89,9 @@ HttpResponse ValidateApi::Post(const HttpRequest& request, const Principal& prin
         std::move(*ticket),
         [this, body = std::move(body), account = std::move(account), request_id,
          send](ValidatePool::Deadline deadline) {
-          HttpResponse answer;
-          try {
-            answer = Check(body, account, request_id, deadline);
-          } catch (const std::exception& e) {
-            log::Error("unhandled exception", {{"request_id", request_id}, {"what", e.what()}});
-            answer = ErrorResponse(Status(ErrorCode::kInternal,
-                                          "Something went wrong on our side; the request id is " +
-                                              request_id + "."));
-          }
-          send(std::move(answer));
+          send(Check(body, account, request_id, deadline));
         },
-        [send] {
-          HttpResponse r = ErrorResponse(Status(
-              ErrorCode::kUnavailable,
-              "The validation service did not answer in time; retry shortly."));
-          r.SetHeader("Retry-After", "1");
-          send(std::move(r));
-        });
+        [send] { send(Unanswered()); });
   };
   return deferred;
 }
@@ -91,52 +99,67 @@ HttpResponse ValidateApi::Post(const HttpRequest& request, const Principal& prin
 HttpResponse ValidateApi::Check(const std::string& body, const Account& account,
                                 const std::string& request_id,
                                 std::optional<ValidatePool::Deadline> deadline) {
+  try {
+    Result<std::string> checked = Run(body, account, request_id, deadline);
+    return Answer(std::move(checked));
+  } catch (const std::exception& e) {
+    log::Error("unhandled exception", {{"request_id", request_id}, {"what", e.what()}});
+    return ErrorResponse(Status(ErrorCode::kInternal,
+                                "Something went wrong on our side; the request id is " +
+                                    request_id + "."));
+  }
+}
+
+Result<std::string> ValidateApi::Run(std::string_view body, const Account& account,
+                                     const std::string& request_id,
+                                     std::optional<ValidatePool::Deadline> deadline) {
   // One command per serving thread: its buffers are reused from request to request.
   thread_local ValidateCommand command;
   struct Release {
     ValidateCommand& c;
     ~Release() { c.ReleaseIfLarge(8u << 20); }
   } release{command};
-  if (Status s = ParseValidateRequestInto(body, limits_.max_records, command); !s.ok()) {
-    return ErrorResponse(s);
-  }
-
-  // The request's strings live on an arena: one block, freed at once.
+  // 1. Parse the body into the command; the validator's request (and its answer) on an arena:
+  // one block, freed at once, the thousand issues' strings parsed without a malloc each.
+  if (Status s = ParseValidateRequestInto(body, limits_.max_records, command); !s.ok()) return s;
   google::protobuf::Arena arena;
-  auto* validator_request =
-      google::protobuf::Arena::CreateMessage<validator::v1::ValidateRequest>(&arena);
-  if (Status s = BuildValidatorRequestInto(command, *validator_request); !s.ok()) {
-    return ErrorResponse(s);
-  }
-
+  auto* request = google::protobuf::Arena::CreateMessage<validator::v1::ValidateRequest>(&arena);
+  if (Status s = BuildValidatorRequestInto(command, *request); !s.ok()) return s;
+  // 2. Reserve the records of the month's quota.
   auto reservation = quota_.Reserve(account, static_cast<int64_t>(command.records));
-  if (!reservation.ok()) return ErrorResponse(reservation.status());
-
-  // The answer on the same arena: its thousand issues' strings are parsed without a malloc each.
+  if (!reservation.ok()) return reservation.status();
+  // 3. Call the validator; a failed call gives the records back.
   auto* answer = google::protobuf::Arena::CreateMessage<validator::v1::ValidateResponse>(&arena);
-  Status called = deadline ? validator_.ValidateBy(*validator_request, answer, *deadline)
-                           : validator_.Validate(*validator_request, answer);
-  // A validator that checked another number of records (one older than the packed rows it was
-  // sent, mid-deploy) must not pass for a clean answer: it fails as an unavailable validator.
-  if (called.ok() && answer->stats().rows() != command.records) {
-    log::Error("validator answered for another number of records",
-               {{"request_id", request_id},
-                {"records", std::to_string(command.records)},
-                {"validator_rows", std::to_string(answer->stats().rows())}});
-    called = Status(ErrorCode::kUnavailable,
-                    "The validation service is unavailable; retry shortly.");
-  }
-  if (!called.ok()) {
+  if (Status called = Call(*request, command.records, request_id, deadline, *answer);
+      !called.ok()) {
     if (Status s = quota_.Release(*reservation); !s.ok()) {
       log::Warn("quota release failed", {{"request_id", request_id}, {"error", s.message()}});
     }
-    if (called.code() != ErrorCode::kUnavailable) {
-      log::Error("validator call failed", {{"request_id", request_id},
-                                           {"error", called.message()}});
-    }
-    return ErrorResponse(called);
+    return called;
   }
-  return JsonResponse(200, WriteValidateResponse(command, *answer));
+  // 4. Encode the answer.
+  return WriteValidateResponse(command, *answer);
+}
+
+Status ValidateApi::Call(const validator::v1::ValidateRequest& request, size_t records,
+                         const std::string& request_id,
+                         std::optional<ValidatePool::Deadline> deadline,
+                         validator::v1::ValidateResponse& answer) {
+  Status called = deadline ? validator_.ValidateBy(request, &answer, *deadline)
+                           : validator_.Validate(request, &answer);
+  // A validator that checked another number of records (one older than the packed rows it was
+  // sent, mid-deploy) must not pass for a clean answer: it fails as an unavailable validator.
+  if (called.ok() && answer.stats().rows() != records) {
+    log::Error("validator answered for another number of records",
+               {{"request_id", request_id},
+                {"records", std::to_string(records)},
+                {"validator_rows", std::to_string(answer.stats().rows())}});
+    return Status(ErrorCode::kUnavailable, "The validation service is unavailable; retry shortly.");
+  }
+  if (!called.ok() && called.code() != ErrorCode::kUnavailable) {
+    log::Error("validator call failed", {{"request_id", request_id}, {"error", called.message()}});
+  }
+  return called;
 }
 
 }  // namespace dq::gateway

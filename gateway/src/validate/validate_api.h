@@ -11,11 +11,13 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "auth/authenticator.h"
 #include "clients/validate_pool.h"
 #include "clients/validator_client.h"
 #include "http/core/http_types.h"
+#include "dq/validator/v1/validator.pb.h"
 #include "limits/quota.h"
 
 namespace dq::gateway {
@@ -36,13 +38,26 @@ class ValidateApi {
   // otherwise the answer of Check(), deferred when a pool is set.
   HttpResponse Post(const HttpRequest& request, const Principal& principal);
 
-  // Parse the body, reserve its records, call the validator (by the deadline, if any) and write
-  // the answer. A failed call gives the reserved records back. Any thread.
+  // Run()'s answer as HTTP; an exception becomes 500 internal_error. Any thread.
   HttpResponse Check(const std::string& body, const Account& account,
                      const std::string& request_id,
                      std::optional<ValidatePool::Deadline> deadline);
 
+  // The request's whole way, in order: parse the body, reserve its records, call the validator
+  // (by the deadline, if any), encode the answer. A failed call gives the reserved records back.
+  Result<std::string> Run(std::string_view body, const Account& account,
+                          const std::string& request_id,
+                          std::optional<ValidatePool::Deadline> deadline);
+
  private:
+  // Post() on the pool: 429/503 when it refuses, else a deferred answer the pool completes.
+  HttpResponse OnPool(const HttpRequest& request, const Principal& principal);
+  // The validator's answer for `records` records, or the failure (kUnavailable when it answered
+  // for another number of records).
+  Status Call(const validator::v1::ValidateRequest& request, size_t records,
+              const std::string& request_id, std::optional<ValidatePool::Deadline> deadline,
+              validator::v1::ValidateResponse& answer);
+
   QuotaService& quota_;
   ValidatorClient& validator_;
   ValidatePool* pool_;

@@ -52,13 +52,6 @@ Status NotJson(std::string_view what, size_t at) {
                                              std::string(what) + " at byte " +
                                              std::to_string(at) + ".");
 }
-Status NotJson(const ingest::internal::JsonError& e) { return NotJson(e.message, e.offset); }
-// Where the grammar wanted `expected` and found something else (or the end).
-Status NotJsonExpected(std::string_view body, size_t i, std::string_view expected) {
-  return NotJson("expected " + std::string(expected) + ", found " +
-                     ingest::internal::DescribeByte(body, i),
-                 i);
-}
 
 // The members of a mapping object: last occurrence of a key wins, problems in key order.
 Result<std::vector<std::pair<std::string, std::string>>> MappingFromFields(
@@ -264,28 +257,99 @@ struct Walked {
   std::vector<std::string> unknown;
 };
 
-// The hand-written walk: every body, and the words for every error.
-Status WalkHandWritten(std::string_view body, size_t max_records, ValidateCommand& cmd,
-                       Walked& w) {
+// Where the hand-written walk stopped on a body it cannot take. The walk only reads; the words
+// are made once, after it (Words), so that the tokenizer is not left and re-entered for each.
+struct WalkStop {
+  Status invalid = Status::Ok();  // not ok: JSON of the wrong shape, worded already
+  size_t at = 0;                  // otherwise not JSON at this byte, where
+  std::string_view expected = {};  //   the grammar wanted this ("':'"), or
+  std::string what = {};           //   the tokenizer's words ("the body is empty")
+  bool invalid_utf8 = false;       //   or the byte is not UTF-8
+
+  Status Words(std::string_view body) const {
+    if (!invalid.ok()) return invalid;
+    std::string words = what;
+    if (invalid_utf8 || !expected.empty()) {
+      const std::string found = ingest::internal::DescribeByte(body, at);
+      words = invalid_utf8 ? "invalid UTF-8 " + found
+                           : "expected " + std::string(expected) + ", found " + found;
+    }
+    return NotJson(words, at);
+  }
+};
+
+// The "records" array of the hand-written walk, from its '[' to its ']' (i ends past it).
+std::optional<WalkStop> WalkRecords(std::string_view body, size_t& i, size_t max_records,
+                                    ValidateCommand& cmd, Walked& w) {
+  JsonObjectParser& p = cmd.parser;
+  w.have_records = true;
+  w.record_count = 0;
+  w.record_problems.clear();
+  cmd.members.clear();
+  cmd.record_begin.assign(1, 0);
+  ++i;
+  SkipSpace(body, i);
+  bool first_element = true;
+  while (true) {
+    SkipSpace(body, i);
+    if (first_element && i < body.size() && body[i] == ']') break;
+    first_element = false;
+    if (i < body.size() && body[i] == '{') {
+      if (auto e = p.ParseObjectAt(body, i)) {
+        return WalkStop{.at = e->offset, .what = std::move(e->message)};
+      }
+      if (w.record_count < max_records) {
+        cmd.members.insert(cmd.members.end(), p.fields().begin(), p.fields().end());
+        cmd.record_begin.push_back(static_cast<uint32_t>(cmd.members.size()));
+      }
+    } else {
+      JsonField element{};
+      if (auto e = p.ParseValueAt(body, i, element, /*compact=*/false)) {
+        return WalkStop{.at = e->offset, .what = std::move(e->message)};
+      }
+      w.record_problems.push_back({"records[" + std::to_string(w.record_count) + "]",
+                                   "must be an object, not " + std::string(KindName(element))});
+      if (w.record_count < max_records) cmd.record_begin.push_back(cmd.record_begin.back());
+    }
+    ++w.record_count;
+    SkipSpace(body, i);
+    if (i < body.size() && body[i] == ',') {
+      ++i;
+      continue;
+    }
+    if (i < body.size() && body[i] == ']') break;
+    return WalkStop{.at = i, .expected = "',' or ']'"};
+  }
+  ++i;  // the ']'
+  return std::nullopt;
+}
+
+// The hand-written walk: every body, and what stopped it, for the words of every error.
+std::optional<WalkStop> WalkHandWritten(std::string_view body, size_t max_records,
+                                        ValidateCommand& cmd, Walked& w) {
   if (!JsonNestingWithin(body)) {
-    return Invalid({{"body", "nests arrays or objects more than " +
-                                 std::to_string(kMaxJsonDepth) + " levels deep"}});
+    return WalkStop{.invalid = Invalid({{"body", "nests arrays or objects more than " +
+                                                     std::to_string(kMaxJsonDepth) +
+                                                     " levels deep"}})};
   }
   if (const size_t bad = ingest::FindInvalidUtf8(body); bad != std::string_view::npos) {
-    return NotJson("invalid UTF-8 " + ingest::internal::DescribeByte(body, bad), bad);
+    return WalkStop{.at = bad, .invalid_utf8 = true};
   }
   JsonObjectParser& p = cmd.parser;
   p.ResetScratch(body.size());
   size_t i = 0;
   if (body.starts_with("\xEF\xBB\xBF")) i = 3;
   SkipSpace(body, i);
-  if (i >= body.size()) return NotJson("the body is empty", i);
+  if (i >= body.size()) return WalkStop{.at = i, .what = "the body is empty"};
   if (body[i] != '{') {
     JsonField top{};
-    if (auto e = p.ParseValueAt(body, i, top, /*compact=*/false)) return NotJson(*e);
+    if (auto e = p.ParseValueAt(body, i, top, /*compact=*/false)) {
+      return WalkStop{.at = e->offset, .what = std::move(e->message)};
+    }
     SkipSpace(body, i);
-    if (i < body.size()) return NotJsonExpected(body, i, "the end");
-    return Invalid({{"body", "must be a JSON object, not " + std::string(KindName(top))}});
+    if (i < body.size()) return WalkStop{.at = i, .expected = "the end"};
+    return WalkStop{.invalid = Invalid(
+                        {{"body", "must be a JSON object, not " + std::string(KindName(top))}})};
   }
 
   // Walk the top-level object. A repeated member counts once, the last occurrence winning.
@@ -297,51 +361,23 @@ Status WalkHandWritten(std::string_view body, size_t max_records, ValidateComman
     if (first && i < body.size() && body[i] == '}') break;
     first = false;
     std::string_view key;
-    if (i >= body.size() || body[i] != '"') return NotJsonExpected(body, i, "a member name");
-    if (auto e = p.ParseString(body, i, key)) return NotJson(*e);
+    if (i >= body.size() || body[i] != '"') {
+      return WalkStop{.at = i, .expected = "a member name"};
+    }
+    if (auto e = p.ParseString(body, i, key)) {
+      return WalkStop{.at = e->offset, .what = std::move(e->message)};
+    }
     SkipSpace(body, i);
-    if (i >= body.size() || body[i] != ':') return NotJsonExpected(body, i, "':'");
+    if (i >= body.size() || body[i] != ':') return WalkStop{.at = i, .expected = "':'"};
     ++i;
     SkipSpace(body, i);
     if (key == "records" && i < body.size() && body[i] == '[') {
-      w.have_records = true;
-      w.record_count = 0;
-      w.record_problems.clear();
-      cmd.members.clear();
-      cmd.record_begin.assign(1, 0);
-      ++i;
-      SkipSpace(body, i);
-      bool first_element = true;
-      while (true) {
-        SkipSpace(body, i);
-        if (first_element && i < body.size() && body[i] == ']') break;
-        first_element = false;
-        if (i < body.size() && body[i] == '{') {
-          if (auto e = p.ParseObjectAt(body, i)) return NotJson(*e);
-          if (w.record_count < max_records) {
-            cmd.members.insert(cmd.members.end(), p.fields().begin(), p.fields().end());
-            cmd.record_begin.push_back(static_cast<uint32_t>(cmd.members.size()));
-          }
-        } else {
-          JsonField element{};
-          if (auto e = p.ParseValueAt(body, i, element, /*compact=*/false)) return NotJson(*e);
-          w.record_problems.push_back({"records[" + std::to_string(w.record_count) + "]",
-                                       "must be an object, not " + std::string(KindName(element))});
-          if (w.record_count < max_records) cmd.record_begin.push_back(cmd.record_begin.back());
-        }
-        ++w.record_count;
-        SkipSpace(body, i);
-        if (i < body.size() && body[i] == ',') {
-          ++i;
-          continue;
-        }
-        if (i < body.size() && body[i] == ']') break;
-        return NotJsonExpected(body, i, "',' or ']'");
-      }
-      ++i;  // the ']'
+      if (auto stop = WalkRecords(body, i, max_records, cmd, w)) return stop;
     } else {
       JsonField value{};
-      if (auto e = p.ParseValueAt(body, i, value, /*compact=*/false)) return NotJson(*e);
+      if (auto e = p.ParseValueAt(body, i, value, /*compact=*/false)) {
+        return WalkStop{.at = e->offset, .what = std::move(e->message)};
+      }
       if (key == "records") {
         w.have_records = true;
         w.record_count = 0;
@@ -357,7 +393,9 @@ Status WalkHandWritten(std::string_view body, size_t max_records, ValidateComman
           size_t at = 0;
           const std::string_view raw = value.raw_value;
           // Cannot fail: the value was validated above.
-          if (auto e = p.ParseObjectAt(raw, at)) return NotJson(*e);
+          if (auto e = p.ParseObjectAt(raw, at)) {
+            return WalkStop{.at = e->offset, .what = std::move(e->message)};
+          }
           w.mapping_fields = p.fields();
         }
       } else if (key == "check_types") {
@@ -379,12 +417,12 @@ Status WalkHandWritten(std::string_view body, size_t max_records, ValidateComman
       continue;
     }
     if (i < body.size() && body[i] == '}') break;
-    return NotJsonExpected(body, i, "',' or '}'");
+    return WalkStop{.at = i, .expected = "',' or '}'"};
   }
   ++i;  // the '}'
   SkipSpace(body, i);
-  if (i < body.size()) return NotJsonExpected(body, i, "the end");
-  return Status::Ok();
+  if (i < body.size()) return WalkStop{.at = i, .expected = "the end"};
+  return std::nullopt;
 }
 
 // The fast walk (ingest/json_fast.h): simdjson finds the tokens, the upload parser reads them.
@@ -558,7 +596,7 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
   }
   cmd.Clear();
   w = Walked();
-  if (Status s = WalkHandWritten(body, max_records, cmd, w); !s.ok()) return s;
+  if (auto stop = WalkHandWritten(body, max_records, cmd, w)) return stop->Words(body);
   return CheckWalked(w, max_records, cmd);
 }
 

@@ -1,5 +1,7 @@
 #include "dq/ingest/json_reader.h"
 
+#include <span>
+
 #include "dq/ingest/json_fast.h"
 #include "dq/ingest/utf8.h"
 
@@ -51,29 +53,98 @@ namespace internal {
 
 std::optional<std::string> JsonRows::Build(const std::vector<JsonField>& fields) {
   ++generation_;
+  nested_used_ = 0;
   cells.assign(header.size(), std::string_view());
   kinds.assign(header.size(), CellKind::kMissing);
   for (const JsonField& f : fields) {
-    size_t col;
-    auto it = index_.find(f.key);
-    if (it != index_.end()) {
-      col = it->second;
-    } else {
-      if (header.size() >= limits_.max_cells) {
-        return "more than " + std::to_string(limits_.max_cells) + " distinct keys";
-      }
-      col = header.size();
-      header.emplace_back(f.key);
-      index_.emplace(header.back(), col);
-      seen_.push_back(0);
-      cells.emplace_back();
-      kinds.push_back(CellKind::kMissing);
+    path_.assign(1, f.key);
+    if (f.kind == CellKind::kJson && f.value.size() > 2 && f.value.front() == '{') {
+      if (auto e = AddObject(f.value)) return e;
+      continue;
     }
-    if (seen_[col] == generation_) return "the key \"" + std::string(f.key) + "\" appears twice";
-    seen_[col] = generation_;
-    cells[col] = f.value;
-    kinds[col] = f.kind;
+    if (auto e = Set(f.key, f)) return e;
   }
+  return std::nullopt;
+}
+
+namespace {
+
+std::string PathName(std::span<const std::string_view> path) {
+  std::string name;
+  for (std::string_view k : path) {
+    if (!name.empty()) name.push_back('.');
+    name.append(k);
+  }
+  return name;
+}
+
+}  // namespace
+
+std::optional<std::string> JsonRows::AddObject(std::string_view text) {
+  if (path_.size() > limits_.max_json_path_depth) {
+    return "the member \"" + PathName(path_) + "\" nests objects more than " +
+           std::to_string(limits_.max_json_path_depth) +
+           " levels deep; dq reads a nested object's members as columns down to " +
+           std::to_string(limits_.max_json_path_depth) + " levels";
+  }
+  if (nested_used_ == nested_parsers_.size()) {
+    nested_parsers_.push_back(std::make_unique<JsonObjectParser>(limits_.max_json_depth));
+  }
+  JsonObjectParser& parser = *nested_parsers_[nested_used_++];
+  // The text is our own compact rendering of a value that has been parsed once already.
+  if (auto e = parser.Parse(text)) return "a nested object: " + e->message;
+  const size_t depth = path_.size();
+  for (const JsonField& m : parser.fields()) {
+    path_.resize(depth);
+    path_.push_back(m.key);
+    if (m.kind == CellKind::kJson && m.value.size() > 2 && m.value.front() == '{') {
+      if (auto e = AddObject(m.value)) return e;
+      continue;
+    }
+    const std::string name = PathName(path_);
+    if (auto e = Set(name, m)) return e;
+  }
+  path_.resize(depth);
+  return std::nullopt;
+}
+
+std::optional<std::string> JsonRows::Set(std::string_view name, const JsonField& f) {
+  size_t col;
+  auto it = index_.find(name);
+  if (it != index_.end()) {
+    col = it->second;
+    const std::vector<std::string>& known = paths[col];
+    bool same = known.size() == path_.size();
+    for (size_t k = 0; same && k < known.size(); ++k) same = known[k] == path_[k];
+    if (!same) {
+      const std::string n(name);
+      return "the key \"" + n + "\" and the member path " + PathName(path_) +
+             " of a nested object would both be the column \"" + n + "\"; rename the key";
+    }
+  } else {
+    if (header.size() >= limits_.max_cells) {
+      if (path_.size() > 1) {
+        return "more than " + std::to_string(limits_.max_cells) +
+               " distinct keys (each member of a nested object counts as one)";
+      }
+      return "more than " + std::to_string(limits_.max_cells) + " distinct keys";
+    }
+    col = header.size();
+    header.emplace_back(name);
+    index_.emplace(header.back(), col);
+    paths.emplace_back(path_.begin(), path_.end());
+    if (path_.size() > 1) nested = true;
+    seen_.push_back(0);
+    cells.emplace_back();
+    kinds.push_back(CellKind::kMissing);
+  }
+  if (seen_[col] == generation_) {
+    if (path_.size() > 1) return "the member path " + PathName(path_) + " appears twice";
+    return "the key \"" + std::string(name) + "\" appears twice";
+  }
+  seen_[col] = generation_;
+  cells[col] = f.value;
+  kinds[col] = f.kind;
   return std::nullopt;
 }
 

@@ -169,6 +169,36 @@ std::string NormalizeColumnName(std::string_view name) {
 
 namespace {
 
+// A nested JSON member's column ("meta.barcode", json_reader.h) also answers to its last key:
+// the normalised last key, or "" when the name is not such a path (every key letters, digits,
+// '_' or '-', none empty). So "Price (incl. VAT)" is not one.
+std::string NormalizedLeaf(std::string_view name) {
+  const size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos) return {};
+  bool empty_key = true;
+  for (char c : name) {
+    if (c == '.') {
+      if (empty_key) return {};
+      empty_key = true;
+      continue;
+    }
+    const bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '_' || c == '-';
+    if (!word) return {};
+    empty_key = false;
+  }
+  if (empty_key) return {};
+  return NormalizeColumnName(name.substr(dot + 1));
+}
+
+// Ranks of a whole-name match are below this; a match on a path's last key ranks after all of
+// them, so a column named for the field anywhere in the file wins over a nested member.
+constexpr size_t kLeafRank = 1000;
+
+}  // namespace
+
+namespace {
+
 // The words of a header, lower-cased: "Weight (kg)" -> {"weight", "kg"}.
 std::vector<std::string> Words(std::string_view column) {
   std::vector<std::string> words(1);
@@ -246,9 +276,12 @@ std::vector<std::string> MappingNotes(
 
 std::vector<std::pair<std::string, std::string>> InferMapping(
     std::span<const std::string> header) {
-  std::vector<std::string> normalized;
+  std::vector<std::string> normalized, leaf;
   normalized.reserve(header.size());
-  for (const std::string& h : header) normalized.push_back(NormalizeColumnName(h));
+  for (const std::string& h : header) {
+    normalized.push_back(NormalizeColumnName(h));
+    leaf.push_back(NormalizedLeaf(h));
+  }
 
   std::vector<std::pair<std::string, std::string>> out;
   std::vector<bool> taken(header.size(), false);
@@ -267,6 +300,14 @@ std::vector<std::pair<std::string, std::string>> InferMapping(
             hit = true;
             break;
           }
+        }
+      }
+      if (!hit && !leaf[col].empty()) {
+        rank = kLeafRank;
+        hit = leaf[col] == NormalizeColumnName(row.field);
+        for (auto it = row.aliases.begin(); !hit && it != row.aliases.end(); ++it) {
+          ++rank;
+          hit = leaf[col] == NormalizeColumnName(*it);
         }
       }
       if (hit && rank < best_rank) {
@@ -377,9 +418,12 @@ bool HasGs1CheckDigit(std::string_view digits) {
 InferredMapping InferMappingFrom(std::span<const std::string> header,
                                  std::span<const std::vector<std::string>> sample_rows,
                                  const SourceProfile& profile) {
-  std::vector<std::string> normalized;
+  std::vector<std::string> normalized, leaf;
   normalized.reserve(header.size());
-  for (const std::string& h : header) normalized.push_back(NormalizeColumnName(h));
+  for (const std::string& h : header) {
+    normalized.push_back(NormalizeColumnName(h));
+    leaf.push_back(NormalizedLeaf(h));
+  }
   std::vector<bool> taken(header.size(), false);
   for (const std::string& ignored : profile.ignore_columns) {
     const std::string n = NormalizeColumnName(ignored);
@@ -422,13 +466,21 @@ InferredMapping InferMappingFrom(std::span<const std::string> header,
         ++rank;
         hit = normalized[col] == NormalizeColumnName(*it);
       }
+      if (!hit && !leaf[col].empty()) {
+        rank = kLeafRank;
+        hit = leaf[col] == NormalizeColumnName(row.field);
+        for (auto it = row.aliases.begin(); !hit && it != row.aliases.end(); ++it) {
+          ++rank;
+          hit = leaf[col] == NormalizeColumnName(*it);
+        }
+      }
       if (hit && rank < best_rank) {
         best_rank = rank;
         best_col = col;
       }
     }
     if (best_rank != std::numeric_limits<size_t>::max()) {
-      take(f, best_col, best_rank == 0 ? 1.0 : 0.9, "header");
+      take(f, best_col, best_rank == 0 ? 1.0 : best_rank < kLeafRank ? 0.9 : 0.8, "header");
     }
   }
   // 3. Values, for fields still unmapped, from columns still free.

@@ -132,38 +132,103 @@ void RowWriter::WriteRow(std::span<const std::string_view> cells,
     return;
   }
   if (format_ == FileFormat::kJsonArray) out_ += rows_ == 0 ? "\n" : ",\n";
-  out_.push_back('{');
-  bool first = true;
+  const std::vector<std::vector<std::string>>* paths = source_ ? source_->json_paths() : nullptr;
+  if (paths) {
+    WriteNestedRow(cells, kinds, *paths);
+  } else {
+    out_.push_back('{');
+    bool first = true;
+    for (size_t i = 0; i < width && i < cells.size(); ++i) {
+      const CellKind kind = i < kinds.size() ? kinds[i] : CellKind::kString;
+      if (kind == CellKind::kMissing) continue;
+      if (!first) out_.push_back(',');
+      first = false;
+      out_ += json_keys_[i];
+      WriteJsonValue(cells[i], kind);
+    }
+    out_.push_back('}');
+  }
+  if (format_ == FileFormat::kNdjson) out_.push_back('\n');
+  ++rows_;
+}
+
+void RowWriter::WriteJsonValue(std::string_view v, CellKind kind) {
+  switch (kind) {
+    case CellKind::kNull: out_ += "null"; break;
+    case CellKind::kJson: out_ += v; break;
+    case CellKind::kNumber:
+      if (IsJsonNumber(v)) {
+        out_ += v;
+      } else {
+        AppendJsonString(out_, v);
+      }
+      break;
+    case CellKind::kBool:
+      if (v == "true" || v == "false") {
+        out_ += v;
+      } else {
+        AppendJsonString(out_, v);
+      }
+      break;
+    default: AppendJsonString(out_, v); break;
+  }
+}
+
+void RowWriter::WriteNestedRow(std::span<const std::string_view> cells,
+                               std::span<const CellKind> kinds,
+                               const std::vector<std::vector<std::string>>& paths) {
+  // The row as a tree, built in column order: an object is placed where its first member with
+  // a value is, and its members follow in column order.
+  nodes_.clear();
+  nodes_.emplace_back();
+  const size_t width = header_.size();
   for (size_t i = 0; i < width && i < cells.size(); ++i) {
     const CellKind kind = i < kinds.size() ? kinds[i] : CellKind::kString;
     if (kind == CellKind::kMissing) continue;
-    if (!first) out_.push_back(',');
-    first = false;
-    out_ += json_keys_[i];
-    const std::string_view v = cells[i];
-    switch (kind) {
-      case CellKind::kNull: out_ += "null"; break;
-      case CellKind::kJson: out_ += v; break;
-      case CellKind::kNumber:
-        if (IsJsonNumber(v)) {
-          out_ += v;
-        } else {
-          AppendJsonString(out_, v);
+    size_t node = 0;
+    if (i < paths.size() && paths[i].size() > 1) {
+      const std::vector<std::string>& path = paths[i];
+      for (size_t d = 0; d + 1 < path.size(); ++d) {
+        size_t next = SIZE_MAX;
+        for (size_t k : nodes_[node].kids) {
+          if (nodes_[k].column == SIZE_MAX && nodes_[k].key == path[d]) {
+            next = k;
+            break;
+          }
         }
-        break;
-      case CellKind::kBool:
-        if (v == "true" || v == "false") {
-          out_ += v;
-        } else {
-          AppendJsonString(out_, v);
+        if (next == SIZE_MAX) {
+          next = nodes_.size();
+          nodes_.push_back({path[d], SIZE_MAX, {}});
+          nodes_[node].kids.push_back(next);
         }
-        break;
-      default: AppendJsonString(out_, v); break;
+        node = next;
+      }
+      nodes_[node].kids.push_back(nodes_.size());
+      nodes_.push_back({path.back(), i, {}});
+    } else {
+      nodes_[0].kids.push_back(nodes_.size());
+      nodes_.push_back({std::string_view(header_[i]), i, {}});
+    }
+  }
+  WriteJsonNode(0, cells, kinds);
+}
+
+void RowWriter::WriteJsonNode(size_t node, std::span<const std::string_view> cells,
+                              std::span<const CellKind> kinds) {
+  out_.push_back('{');
+  for (size_t n = 0; n < nodes_[node].kids.size(); ++n) {
+    const size_t k = nodes_[node].kids[n];
+    if (n > 0) out_.push_back(',');
+    AppendJsonString(out_, nodes_[k].key);
+    out_.push_back(':');
+    const size_t column = nodes_[k].column;
+    if (column == SIZE_MAX) {
+      WriteJsonNode(k, cells, kinds);
+    } else {
+      WriteJsonValue(cells[column], column < kinds.size() ? kinds[column] : CellKind::kString);
     }
   }
   out_.push_back('}');
-  if (format_ == FileFormat::kNdjson) out_.push_back('\n');
-  ++rows_;
 }
 
 Status RowWriter::Finish() {

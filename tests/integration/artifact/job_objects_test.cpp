@@ -118,6 +118,30 @@ class JobObjectsTest : public ::testing::Test {
     return total;
   }
   std::string Prefix() { return "jobs/" + job_.account_id + "/" + job_.id + "/"; }
+  // The bytes of the job's objects in the store (what they really take, compressed), those
+  // whose key holds `part` ("/issues/", "/upload/"; "" for all).
+  int64_t ObjectBytes(const std::string& part = "") {
+    int64_t total = 0;
+    auto all = objects_->ListAll(Prefix());
+    EXPECT_TRUE(all.ok());
+    for (const auto& o : *all) total += o.key.find(part) != std::string::npos ? o.size : 0;
+    return total;
+  }
+  // The bytes of the records still in the job's :issues list.
+  int64_t ListBytes(const std::string& part) {
+    auto r = redis_->Command({"LRANGE", JobPartKey(job_.account_id, job_.id, part), "0", "-1"});
+    int64_t total = 0;
+    if (r.ok()) {
+      for (const auto& e : r->elements) total += static_cast<int64_t>(e.str.size());
+    }
+    return total;
+  }
+  // The account's count of the job's bytes (job_bytes), which its storage ceiling holds.
+  int64_t Ledger() {
+    auto bytes = redis_->Command({"HGET", AccountKey(job_.account_id, "job_bytes"), job_.id});
+    EXPECT_TRUE(bytes.ok() && !bytes->is_nil());
+    return bytes.ok() && !bytes->is_nil() ? std::stoll(bytes->str) : -1;
+  }
 
   static RedisServer* server_;
   static int next_id_;
@@ -162,6 +186,8 @@ TEST_F(JobObjectsTest, IssuesGoIntoPagesCommittedWithTheirBatch) {
     EXPECT_EQ(now.issue_pages, n / 1000) << "after " << n;
     EXPECT_EQ(ListLength("issues"), n % 1000) << "after " << n;
     EXPECT_EQ(now.output_attempt, "a1-" + claimed.claim_id);  // the claim's own name
+    // Counted as really stored: the pages compressed, the records still in the list raw.
+    EXPECT_EQ(Ledger(), ObjectBytes() + ListBytes("issues")) << "after " << n;
   }
   // Readers see every stored issue while the job runs: pages, then the list.
   auto running = store_->Issues(Stored(), 0, -1);
@@ -184,10 +210,12 @@ TEST_F(JobObjectsTest, IssuesGoIntoPagesCommittedWithTheirBatch) {
   auto end = store_->Issues(finished, 2500, 1000);
   ASSERT_TRUE(end.ok());
   EXPECT_EQ(*end, std::vector<std::string>(all.begin() + 2500, all.end()));
-  // The account's bytes count every issue once, wherever it is kept, and the upload as its
-  // objects really take (compressed), not at its size.
+  // The account's bytes count every issue once, wherever it is kept, as its page really takes
+  // (compressed), and the upload as its objects take, not at its size.
   int64_t issue_bytes = 0;
   for (const auto& r : all) issue_bytes += static_cast<int64_t>(r.size());
+  const int64_t page_bytes = ObjectBytes("/issues/");
+  EXPECT_LT(page_bytes, issue_bytes / 4);  // similar JSON records: zstd takes most of them
   int64_t upload_bytes = 0;
   auto uploads = objects_->ListAll("jobs/" + job_.account_id + "/" + job_.id + "/upload/");
   ASSERT_TRUE(uploads.ok());
@@ -195,9 +223,7 @@ TEST_F(JobObjectsTest, IssuesGoIntoPagesCommittedWithTheirBatch) {
   ASSERT_EQ(uploads->size(), pieces_.size());
   EXPECT_LT(upload_bytes, job_.file_bytes / 3);  // repetitive CSV: zstd takes most of it
   EXPECT_EQ(finished.file_stored_bytes, upload_bytes);
-  auto bytes = redis_->Command({"HGET", AccountKey(job_.account_id, "job_bytes"), job_.id});
-  ASSERT_TRUE(bytes.ok());
-  EXPECT_EQ(std::stoll(bytes->str), upload_bytes + issue_bytes);
+  EXPECT_EQ(Ledger(), upload_bytes + page_bytes);
 }
 
 TEST_F(JobObjectsTest, FixesAndAWorkbookAreObjects) {
@@ -209,6 +235,11 @@ TEST_F(JobObjectsTest, FixesAndAWorkbookAreObjects) {
   ASSERT_TRUE(store_->Write(claimed, w1).ok());
   ASSERT_TRUE(store_->Write(claimed, w2).ok());
   EXPECT_EQ(ListLength("fixes"), 0);
+  // The fixes count as their pieces really take (compressed), like the upload.
+  const int64_t upload_bytes = ObjectBytes("/upload/");
+  const int64_t fix_bytes = ObjectBytes("/fixes/");
+  EXPECT_LT(fix_bytes, static_cast<int64_t>(w1.fixes.size()));
+  EXPECT_EQ(Ledger(), upload_bytes + fix_bytes);
   const Job now = Stored();
   EXPECT_EQ(now.fix_pieces, 2);
   EXPECT_EQ(**store_->FixesPiece(now, 0), w1.fixes);
@@ -221,6 +252,7 @@ TEST_F(JobObjectsTest, FixesAndAWorkbookAreObjects) {
   EXPECT_EQ(**store_->CleanedPiece(with_workbook, 0), "PK workbook part 1");
   EXPECT_EQ(**store_->CleanedPiece(with_workbook, 1), "part 2");
   EXPECT_FALSE(store_->CleanedPiece(with_workbook, 2)->has_value());
+  EXPECT_EQ(Ledger(), ObjectBytes());  // the workbook's pieces too, as stored
   // An XLSX job ends without its upload and fixes: their objects go with them.
   Job done = claimed;
   done.status = "done";
@@ -230,6 +262,7 @@ TEST_F(JobObjectsTest, FixesAndAWorkbookAreObjects) {
     EXPECT_EQ(key.find("/fixes/"), std::string::npos) << key;
   }
   EXPECT_EQ(**store_->CleanedPiece(Stored(), 1), "part 2");
+  EXPECT_EQ(Ledger(), ObjectBytes("/cleaned/"));  // what remains: the workbook, as stored
 }
 
 TEST_F(JobObjectsTest, AFencedOutAttemptsObjectsAreNeverRead) {

@@ -76,11 +76,11 @@ TEST(RouterDoorsTest, JobsAndWebhookAnswerAtBothDoorsConsoleRoutesOnlyAtOne) {
     const std::string p = prefix;
     RouteMatch jobs = MatchRoute("GET", p + "/jobs/abc/issues");
     EXPECT_EQ(jobs.kind, RouteMatch::Kind::kFound);
-    EXPECT_EQ(jobs.id, RouteId::kJobIssues);
+    EXPECT_EQ(jobs.pattern, p + "/jobs/:id/issues");
     EXPECT_EQ(jobs.params, std::vector<std::string>{"abc"});
     EXPECT_EQ(MatchRoute("POST", p + "/jobs").rate_class, RateClass::kUpload);
     RouteMatch redeliver = MatchRoute("POST", p + "/webhook/deliveries/d1/redeliver");
-    EXPECT_EQ(redeliver.id, RouteId::kRedeliver);
+    EXPECT_EQ(redeliver.pattern, p + "/webhook/deliveries/:delivery_id/redeliver");
     EXPECT_EQ(redeliver.params, std::vector<std::string>{"d1"});
   }
   EXPECT_EQ(MatchRoute("GET", "/console/api/jobs").door, Door::kConsole);
@@ -89,7 +89,7 @@ TEST(RouterDoorsTest, JobsAndWebhookAnswerAtBothDoorsConsoleRoutesOnlyAtOne) {
   EXPECT_EQ(MatchRoute("GET", "/v1/keys").kind, RouteMatch::Kind::kNotFound);
   EXPECT_EQ(MatchRoute("POST", "/console/api/validate").kind, RouteMatch::Kind::kNotFound);
   EXPECT_EQ(MatchRoute("GET", "/console/apix/me").kind, RouteMatch::Kind::kNotFound);
-  EXPECT_EQ(MatchRoute("DELETE", "/console/api/keys/k1").id, RouteId::kRevokeKey);
+  EXPECT_EQ(MatchRoute("DELETE", "/console/api/keys/k1").pattern, "/console/api/keys/:key_id");
   RouteMatch wrong = MatchRoute("GET", "/console/api/login");
   EXPECT_EQ(wrong.kind, RouteMatch::Kind::kMethodNotAllowed);
   EXPECT_EQ(wrong.allow, "POST");

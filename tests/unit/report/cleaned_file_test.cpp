@@ -179,6 +179,26 @@ TEST(CleanedFileTest, JsonKeepsTypesAndFixedValuesAreStrings) {
   EXPECT_NE(got->find("\"3.00\""), std::string::npos) << *got;
 }
 
+// Nested JSON objects are columns by path (meta.barcode); the download puts each value back
+// inside its object, read in pieces, and changes only the fixed value.
+TEST(CleanedFileTest, NestedJsonKeepsItsObjectsAndChangesOnlyTheFix) {
+  const std::string json =
+      "[\n"
+      R"({"sku":"A1","meta":{"createdAt":"2025-04-30","barcode":"5784719087687"},"dimensions":{"width":15.14}},)"
+      "\n"
+      R"({"sku":"A2","meta":{"barcode":" 8418883906838"}})"
+      "\n]\n";
+  const Upload u = MakeUpload(FileFormat::kJsonArray, json, 7);
+  ASSERT_EQ(u.job.header, (std::vector<std::string>{"sku", "meta.createdAt", "meta.barcode",
+                                                    "dimensions.width"}));
+  EXPECT_EQ(*Write(u, {}), json);
+  std::string fixes;
+  AppendFix(fixes, 2, 2, "8418883906838");
+  std::string expected = json;
+  expected.replace(expected.find("\" 8418883906838\""), 16, "\"8418883906838\"");
+  EXPECT_EQ(*Write(u, {fixes}, 5), expected);
+}
+
 // XLSX: a workbook again, with the upload's sheet name and the fixes in its cells.
 TEST(CleanedFileTest, XlsxIsAWorkbookWithTheSheetNameAndTheFixes) {
   FileCheck source;

@@ -542,3 +542,64 @@ TEST(GoogleTaxonomy, ParsesItsFormat) {
 
 }  // namespace
 }  // namespace dq::validator
+
+namespace dq::validator {
+namespace {
+
+// The platform URL checks read a JSON array of image URLs item by item, and name the item.
+TEST(ChannelRules, JsonArrayOfImageUrlsIsCheckedItemByItem) {
+  const Row row = With({{"image_url",
+                         R"(["https://cdn.acme-mugs.com/1.jpg","https://cdn.acme-mugs.com/2.svg"])"}});
+  std::vector<std::string> messages;
+  for (const Issue& i : RunRow(row, "search_merchant")) {
+    messages.push_back(std::string(Def(i.code).code) + ": " + i.message);
+  }
+  ASSERT_EQ(messages.size(), 1u) << ::testing::PrintToString(messages);
+  EXPECT_EQ(messages[0].rfind("PLATFORM_IMAGE_FORMAT: image_url item 2 of 2 ends in .svg; ", 0), 0u)
+      << messages[0];
+}
+
+// additional_image_link from a JSON source: the array's items, not its text split at commas.
+TEST(ChannelRules, AdditionalImagesInAJsonArrayAreCheckedItemByItem) {
+  const std::vector<std::string> base = Codes(kValid, "search_merchant");
+  auto with_base = [&](std::vector<std::string> extra) {
+    extra.insert(extra.end(), base.begin(), base.end());
+    std::sort(extra.begin(), extra.end());
+    return extra;
+  };
+  EXPECT_EQ(Codes(With({{"additional_image_link",
+                         R"(["https://cdn.acme-mugs.com/2.jpg","https://cdn.acme-mugs.com/3.jpg"])"}}),
+                  "search_merchant"),
+            base);
+  EXPECT_EQ(Codes(With({{"additional_image_link",
+                         R"(["https://cdn.acme-mugs.com/2.jpg","not a url"])"}}),
+                  "search_merchant"),
+            with_base({"PLATFORM_INVALID_URL@additional_image_link"}));
+  std::string eleven = "[";
+  for (int k = 0; k < 11; ++k) {
+    eleven += (k ? ",\"" : "\"") + std::string("https://cdn.acme-mugs.com/") +
+              std::to_string(k) + ".jpg\"";
+  }
+  eleven += "]";
+  EXPECT_EQ(Codes(With({{"additional_image_link", eleven}}), "search_merchant"),
+            with_base({"PLATFORM_VALUE_TOO_LONG@additional_image_link"}));
+}
+
+TEST(ChannelRules, HttpItemOfAJsonArrayIsNamedForTheTemplatesThatRequireHttps) {
+  const Row row = With({{"image_url",
+                         R"(["https://cdn.acme-mugs.com/1.jpg","http://cdn.acme-mugs.com/2.jpg"])"}});
+  std::vector<std::string> messages;
+  for (const Issue& i : RunRow(row, "marketplace2,search_merchant")) {
+    if (i.code == IssueCode::PLATFORM_IMAGE_NOT_HTTPS) messages.push_back(i.message);
+  }
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_EQ(messages[0],
+            "item 2 of 2, 'http://cdn.acme-mugs.com/2.jpg', uses http; marketplace2 requires https");
+  // Merchant Center alone: http is accepted.
+  for (const Issue& i : RunRow(row, "search_merchant")) {
+    EXPECT_NE(i.code, IssueCode::PLATFORM_IMAGE_NOT_HTTPS);
+  }
+}
+
+}  // namespace
+}  // namespace dq::validator

@@ -3,50 +3,6 @@
 namespace dq::gateway {
 namespace {
 
-constexpr uint8_t kApi = 1;
-constexpr uint8_t kConsole = 2;
-constexpr uint8_t kBoth = kApi | kConsole;
-
-struct Route {
-  std::string_view method;
-  std::string_view pattern;  // without the door's prefix
-  RouteId id;
-  RateClass rate_class;
-  uint8_t doors;
-};
-
-// The upload endpoint is the only one in the upload class (10/min); every other endpoint is
-// general (60/min).
-constexpr Route kRoutes[] = {
-    {"POST", "/validate", RouteId::kValidate, RateClass::kGeneral, kApi},
-    {"GET", "/usage", RouteId::kUsage, RateClass::kGeneral, kApi},
-    {"POST", "/jobs", RouteId::kCreateJob, RateClass::kUpload, kBoth},
-    {"GET", "/jobs", RouteId::kListJobs, RateClass::kGeneral, kBoth},
-    {"POST", "/jobs/preview", RouteId::kPreviewJob, RateClass::kGeneral, kBoth},
-    {"GET", "/jobs/limits", RouteId::kJobLimits, RateClass::kGeneral, kBoth},
-    {"GET", "/jobs/:id", RouteId::kGetJob, RateClass::kGeneral, kBoth},
-    {"DELETE", "/jobs/:id", RouteId::kDeleteJob, RateClass::kGeneral, kBoth},
-    {"GET", "/jobs/:id/summary", RouteId::kJobSummary, RateClass::kGeneral, kBoth},
-    {"GET", "/jobs/:id/cleaned", RouteId::kJobCleaned, RateClass::kGeneral, kBoth},
-    {"GET", "/jobs/:id/issues", RouteId::kJobIssues, RateClass::kGeneral, kBoth},
-    {"GET", "/issue-codes", RouteId::kIssueCodes, RateClass::kGeneral, kBoth},
-    {"POST", "/signup", RouteId::kSignup, RateClass::kGeneral, kConsole},
-    {"POST", "/login", RouteId::kLogin, RateClass::kGeneral, kConsole},
-    {"POST", "/verify", RouteId::kVerifyEmail, RateClass::kGeneral, kConsole},
-    {"POST", "/logout", RouteId::kLogout, RateClass::kGeneral, kConsole},
-    {"GET", "/me", RouteId::kMe, RateClass::kGeneral, kConsole},
-    {"GET", "/keys", RouteId::kListKeys, RateClass::kGeneral, kConsole},
-    {"POST", "/keys", RouteId::kCreateKey, RateClass::kGeneral, kConsole},
-    {"DELETE", "/keys/:key_id", RouteId::kRevokeKey, RateClass::kGeneral, kConsole},
-    {"GET", "/webhook", RouteId::kGetWebhook, RateClass::kGeneral, kBoth},
-    {"PUT", "/webhook", RouteId::kPutWebhook, RateClass::kGeneral, kBoth},
-    {"POST", "/webhook/secret", RouteId::kRollWebhookSecret, RateClass::kGeneral, kBoth},
-    {"POST", "/webhook/test", RouteId::kTestWebhook, RateClass::kGeneral, kBoth},
-    {"GET", "/webhook/deliveries", RouteId::kListDeliveries, RateClass::kGeneral, kBoth},
-    {"POST", "/webhook/deliveries/:delivery_id/redeliver", RouteId::kRedeliver,
-     RateClass::kGeneral, kBoth},
-};
-
 std::vector<std::string_view> Split(std::string_view path) {
   std::vector<std::string_view> out;
   size_t i = 0;
@@ -97,8 +53,9 @@ std::string RouteTemplate(std::string_view pattern) {
 
 std::vector<std::string> RouteList() {
   std::vector<std::string> out;
-  for (const auto& [bit, prefix] : {std::pair{kApi, kApiPrefix}, {kConsole, kConsolePrefix}}) {
-    for (const Route& r : kRoutes) {
+  for (const auto& [bit, prefix] :
+       {std::pair{kApiDoor, kApiPrefix}, {kConsoleDoor, kConsolePrefix}}) {
+    for (const Route& r : RouteTable()) {
       if ((r.doors & bit) == 0) continue;
       out.push_back(std::string(r.method) + " " + RouteTemplate(std::string(prefix) +
                                                                  std::string(r.pattern)));
@@ -118,7 +75,7 @@ RouteMatch MatchRoute(std::string_view method, std::string_view path) {
     if (path.starts_with(prefix) &&
         (path.size() == prefix.size() || path[prefix.size()] == '/')) {
       result.door = d;
-      door = d == Door::kApi ? kApi : kConsole;
+      door = d == Door::kApi ? kApiDoor : kConsoleDoor;
       door_prefix = prefix;
       path.remove_prefix(prefix.size());
     }
@@ -126,13 +83,13 @@ RouteMatch MatchRoute(std::string_view method, std::string_view path) {
   if (door == 0) return result;
   const auto segments = Split(path);
   std::vector<std::string> params;
-  for (const Route& r : kRoutes) {
+  for (const Route& r : RouteTable()) {
     if ((r.doors & door) == 0) continue;
     if (!Match(r.pattern, segments, &params)) continue;
     // HEAD is answered wherever GET is, with GET's head and no body (the server drops it).
     if (r.method == method || (method == "HEAD" && r.method == "GET")) {
       result.kind = RouteMatch::Kind::kFound;
-      result.id = r.id;
+      result.route = &r;
       result.rate_class = r.rate_class;
       result.params = params;
       result.pattern = std::string(door_prefix) + std::string(r.pattern);

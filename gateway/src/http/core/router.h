@@ -1,63 +1,67 @@
-// The route table, as data, and the matcher. Paths are matched segment by segment; ":name"
-// segments capture. One trailing slash is ignored.
+// The route matcher. Paths are matched segment by segment; ":name" segments capture. One
+// trailing slash is ignored.
 //
 // Two doors lead to the same routes: /v1 (API key) and /console/api (session cookie). A route
-// is written once, without its door's prefix, and says which doors it answers at; the handler
-// behind it is the same whichever door was used.
+// is written once, without its door's prefix, and says which doors it answers at, what it needs
+// (Access) and which handler serves it; the handler is the same whichever door was used. The
+// table itself, one line per route, is pipeline/routes.cpp.
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "http/core/http_types.h"
 #include "limits/rate_limiter.h"
 
 namespace dq::gateway {
-
-enum class RouteId {
-  kValidate,     // POST /v1/validate
-  kUsage,        // GET  /v1/usage
-  kCreateJob,    // POST /v1/jobs
-  kPreviewJob,   // POST /v1/jobs/preview
-  kListJobs,     // GET  /v1/jobs
-  kJobLimits,    // GET  /v1/jobs/limits: the upload size limit and the month's quota
-  kGetJob,       // GET  /v1/jobs/:id
-  kJobCleaned,   // GET  /v1/jobs/:id/cleaned
-  kJobIssues,    // GET  /v1/jobs/:id/issues
-  kDeleteJob,    // DELETE /v1/jobs/:id (both doors)
-  kJobSummary,   // GET  /v1/jobs/:id/summary (both doors)
-  kIssueCodes,   // GET  /v1/issue-codes (both doors): the issue catalogue
-  // Console only.
-  kSignup,       // POST   /console/api/signup
-  kLogin,        // POST   /console/api/login
-  kLogout,       // POST   /console/api/logout
-  kMe,           // GET    /console/api/me
-  kListKeys,     // GET    /console/api/keys
-  kCreateKey,    // POST   /console/api/keys
-  kRevokeKey,    // DELETE /console/api/keys/:key_id
-  kVerifyEmail,  // POST   /console/api/verify
-  // Both doors.
-  kGetWebhook,         // GET  …/webhook
-  kPutWebhook,         // PUT  …/webhook
-  kRollWebhookSecret,  // POST …/webhook/secret
-  kTestWebhook,        // POST …/webhook/test
-  kListDeliveries,     // GET  …/webhook/deliveries
-  kRedeliver,          // POST …/webhook/deliveries/:delivery_id/redeliver
-};
 
 enum class Door { kApi, kConsole };
 inline constexpr std::string_view kApiPrefix = "/v1";
 inline constexpr std::string_view kConsolePrefix = "/console/api";
 
+// Which doors a route answers at (bits).
+inline constexpr uint8_t kApiDoor = 1;
+inline constexpr uint8_t kConsoleDoor = 2;
+inline constexpr uint8_t kBothDoors = kApiDoor | kConsoleDoor;
+
+// What a route needs before its handler runs.
+enum class Access : uint8_t {
+  kOpen,     // nothing: the console's sign-up, sign-in and e-mail verification
+  kSession,  // a console session (and its CSRF token when it changes state); not rate limited
+  kAccount,  // an account by either door's credential; rate limited by the route's class
+  // kAccount, and at the console door the user's verified e-mail address (docs/api.md, "Sign-up")
+  kVerifiedAccount,
+};
+
+struct RouteCall;  // pipeline/routes.h: what a handler is given
+using RouteHandler = HttpResponse (*)(const RouteCall& call);
+
+struct Route {
+  std::string_view method;
+  std::string_view pattern;  // without the door's prefix
+  RateClass rate_class;
+  uint8_t doors;
+  Access access;
+  RouteHandler handler;
+};
+
+// The gateway's routes (pipeline/routes.cpp).
+std::span<const Route> RouteTable();
+
 struct RouteMatch {
   enum class Kind { kFound, kNotFound, kMethodNotAllowed };
   Kind kind = Kind::kNotFound;
   Door door = Door::kApi;
-  RouteId id{};
+  const Route* route = nullptr;  // kFound: the matched route
   RateClass rate_class = RateClass::kGeneral;
   std::vector<std::string> params;  // captured ":name" segments, in order
   std::string allow;                // for kMethodNotAllowed: "GET, POST"
   std::string pattern;  // the matched route's pattern with its door ("/v1/jobs/:id"); empty: none
+
+  bool Found() const { return kind == Kind::kFound; }
 };
 
 // path starts with kApiPrefix or kConsolePrefix; anything else is kNotFound.

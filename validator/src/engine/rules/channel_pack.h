@@ -29,6 +29,10 @@ struct ChannelPack {
   std::array<Field, 10> required{};
   size_t required_count = 0;  // required[0..required_count) must not be empty
   bool english_only = false;
+  // image_url (each URL of a list cell) must be https: PLATFORM_IMAGE_NOT_HTTPS. The
+  // specification's rule for the six marketplace templates; Merchant Center and Meta accept
+  // http (docs/channels.md).
+  bool image_https = false;
 
   // --- Identifier and text.
   size_t id_limit = 0;                  // characters of sku (the channel's id)

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "../iso_date.h"
 #include "../listing_text.h"
@@ -15,6 +16,7 @@
 #include "../taxonomy.h"
 #include "../text.h"
 #include "channel_pack.h"
+#include "rules.h"
 
 namespace dq::validator::rules {
 namespace {
@@ -177,13 +179,16 @@ bool HostIsOrUnder(std::string_view host, std::string_view domain) {
 
 // The checks every URL of a pack gets (link, image_url, each additional image): placeholder
 // hosts, and for images placeholder names and the file type. The URL is well-formed.
-void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image) {
+// `name` names the URL in messages (default: the field's name).
+void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image,
+                     std::string_view name = {}) {
   const BatchSpec& spec = ctx.spec();
+  if (name.empty()) name = FieldName(f);
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.placeholder_hosts; })) {
     if (const char* why = listing::PlaceholderHost(url)) {
       ctx.ReportFor(m, IssueCode::PLATFORM_PLACEHOLDER_URL, f,
-                    std::string(FieldName(f)) + " " + Quote(listing::HostOf(url)) + ": " + why);
+                    std::string(name) + " " + Quote(listing::HostOf(url)) + ": " + why);
     }
   }
   if (!image) return;
@@ -191,7 +196,7 @@ void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image)
           PacksWhere(spec, [](const ChannelPack& p) { return p.placeholder_image_names; });
       m && listing::PlaceholderImageName(url)) {
     ctx.ReportFor(m, IssueCode::PLATFORM_PLACEHOLDER_URL, f,
-                  std::string(FieldName(f)) + " names a placeholder picture, not the product");
+                  std::string(name) + " names a placeholder picture, not the product");
   }
   const listing::FileType type = listing::FileTypeOf(url);
   if (type.kind == FileKind::kNoExtension || type.kind == FileKind::kScript) return;
@@ -201,7 +206,7 @@ void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image)
     return !p.image_extensions.empty() && !InList(p.image_extensions, ext);
   });
   if (!m) return;
-  std::string message = std::string(FieldName(f)) + " ends in ." + std::string(type.extension);
+  std::string message = std::string(name) + " ends in ." + std::string(type.extension);
   if (type.kind == FileKind::kPage) {
     message += ", a web page or document, not an image";
   } else {
@@ -243,21 +248,43 @@ void CheckLink(RowContext& ctx) {
   CheckUrlContent(ctx, Field::kLink, link, false);
 }
 
-void CheckImage(RowContext& ctx) {
-  const std::string_view url = ctx.value(Field::kImageUrl);
+// One image URL (a cell, or an item of a list cell); `name` names it in messages.
+void CheckOneImage(RowContext& ctx, std::string_view url, std::string_view name) {
   const ChannelMask m = PacksWhere(ctx.spec(), [](const ChannelPack& p) { return p.check_urls; });
-  if (url.empty() || !m) return;
   if (!IsWellFormedHttpUrl(url)) {
     // The product check reports it (INVALID_IMAGE_URL) when it runs.
     if (!ctx.checks(kProductCheck)) {
       ctx.ReportFor(m, IssueCode::PLATFORM_INVALID_URL, Field::kImageUrl,
-                    "image_url must be an absolute http or https URL");
+                    std::string(name) + " must be an absolute http or https URL");
     }
     return;
   }
-  CheckLength(ctx, Field::kImageUrl, "image_url", url,
-              [](const ChannelPack& p) { return p.url_limit; });
-  CheckUrlContent(ctx, Field::kImageUrl, url, true);
+  CheckLength(ctx, Field::kImageUrl, name, url, [](const ChannelPack& p) { return p.url_limit; });
+  CheckUrlContent(ctx, Field::kImageUrl, url, true, name);
+}
+
+// An item of a source's separated list (ForEachItem names the item in the message).
+void CheckImageItem(RowContext& ctx) {
+  CheckOneImage(ctx, ctx.value(Field::kImageUrl), "image_url");
+}
+
+// Each URL of a list cell is checked on its own, as the product check does: a JSON array of
+// URLs by its own syntax (its items named in the messages), a source's separated list by its
+// convention.
+void CheckImage(RowContext& ctx) {
+  const std::string_view cell = ctx.value(Field::kImageUrl);
+  const ChannelMask m = PacksWhere(ctx.spec(), [](const ChannelPack& p) { return p.check_urls; });
+  if (cell.empty() || !m) return;
+  std::vector<std::string> urls;
+  if (JsonStringArray(cell, &urls)) {
+    const size_t n = urls.size();
+    for (size_t k = 0; k < n; ++k) {
+      CheckOneImage(ctx, urls[k],
+                    "image_url item " + std::to_string(k + 1) + " of " + std::to_string(n));
+    }
+    return;
+  }
+  ctx.ForEachItem(Field::kImageUrl, CheckImageItem);
 }
 
 void CheckAdditionalImages(RowContext& ctx) {
@@ -266,17 +293,27 @@ void CheckAdditionalImages(RowContext& ctx) {
   if (field.empty()) return;
   CheckLength(ctx, Field::kAdditionalImageLink, "additional_image_link", field,
               [](const ChannelPack& p) { return p.additional_images_field_limit; });
+  // A JSON array of URLs (a JSON source's list) is a list by its own syntax, whatever the
+  // channel's separators; otherwise the field is split at the channel's separators.
+  std::vector<std::string> json_urls;
+  const bool json_list = JsonStringArray(field, &json_urls);
   for (Platform p : spec.platforms) {
     const ChannelPack& pack = PackOf(p);
     if (pack.additional_images_max == 0) continue;
     const ChannelMask bit = ChannelBit(p);
     size_t count = 0;
     size_t start = 0;
-    while (start <= field.size()) {
-      size_t end = field.find_first_of(pack.additional_image_separators, start);
-      if (end == std::string_view::npos) end = field.size();
-      const std::string_view url = text::Trim(field.substr(start, end - start));
-      start = end + 1;
+    size_t next_json = 0;
+    while (json_list ? next_json < json_urls.size() : start <= field.size()) {
+      std::string_view url;
+      if (json_list) {
+        url = text::Trim(json_urls[next_json++]);
+      } else {
+        size_t end = field.find_first_of(pack.additional_image_separators, start);
+        if (end == std::string_view::npos) end = field.size();
+        url = text::Trim(field.substr(start, end - start));
+        start = end + 1;
+      }
       if (url.empty()) continue;
       ++count;
       if (!IsWellFormedHttpUrl(url)) {

@@ -9,6 +9,7 @@
 #include <bitset>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "../text.h"
 #include "channel_pack.h"
@@ -28,6 +29,7 @@ constexpr ChannelPack Marketplace(Platform p, size_t limit, bool english_only, R
   pack.required = {required...};
   pack.required_count = sizeof...(R);
   pack.english_only = english_only;
+  pack.image_https = true;
   return pack;
 }
 
@@ -152,6 +154,45 @@ bool AvailabilityAcceptedByAPlatform(const BatchSpec& spec, std::string_view val
   return false;
 }
 
+namespace {
+
+// The templates that require https images (ChannelPack::image_https).
+ChannelMask HttpsImageChannels(const BatchSpec& spec) {
+  return PacksWhere(spec, [](const ChannelPack& p) { return p.image_https; });
+}
+
+// One image URL (a cell, or an item of a list cell: ForEachItem names the item).
+void CheckOneImageHttps(RowContext& ctx) {
+  if (StartsWithHttpScheme(ctx.value(Field::kImageUrl))) {
+    ctx.ReportFor(HttpsImageChannels(ctx.spec()), IssueCode::PLATFORM_IMAGE_NOT_HTTPS,
+                  Field::kImageUrl);
+  }
+}
+
+// PLATFORM_IMAGE_NOT_HTTPS for the templates that require https, each URL of a list cell on its
+// own: a JSON array of URLs by its own syntax, a source's separated list by its convention.
+void CheckImageHttps(RowContext& ctx) {
+  const ChannelMask https = HttpsImageChannels(ctx.spec());
+  const std::string_view cell = ctx.value(Field::kImageUrl);
+  if (!https || cell.empty()) return;
+  std::vector<std::string> urls;
+  if (JsonStringArray(cell, &urls)) {
+    const size_t n = urls.size();
+    for (size_t k = 0; k < n; ++k) {
+      if (!StartsWithHttpScheme(urls[k])) continue;
+      ctx.ReportFor(https, IssueCode::PLATFORM_IMAGE_NOT_HTTPS, Field::kImageUrl,
+                    "item " + std::to_string(k + 1) + " of " + std::to_string(n) + ", '" +
+                        urls[k] + "', uses http; " + ChannelNames(ctx.spec(), https) +
+                        (std::popcount(https) == 1 ? " requires" : " require") + " https");
+      return;
+    }
+    return;
+  }
+  ctx.ForEachItem(Field::kImageUrl, CheckOneImageHttps);
+}
+
+}  // namespace
+
 void CheckPlatform(RowContext& ctx) {
   const BatchSpec& spec = ctx.spec();
   // Required fields: one issue per empty field, naming every template that requires it.
@@ -190,9 +231,7 @@ void CheckPlatform(RowContext& ctx) {
     ctx.ReportFor(too_long, IssueCode::PLATFORM_TITLE_TOO_LONG, Field::kTitle,
                   "Title has " + std::to_string(chars) + " characters" + limits);
   }
-  if (StartsWithHttpScheme(ctx.value(Field::kImageUrl))) {
-    ctx.ReportFor(spec.channels, IssueCode::PLATFORM_IMAGE_NOT_HTTPS, Field::kImageUrl);
-  }
+  CheckImageHttps(ctx);
   const ChannelMask english = PacksWhere(spec, [](const ChannelPack& p) { return p.english_only; });
   if (english) {
     for (Field f : {Field::kTitle, Field::kDescription}) {

@@ -149,9 +149,8 @@ void CheckOneImageUrl(RowContext& ctx) {
   }
 }
 
-// The strings of a JSON array of strings, as a JSON source writes a list of
-// URLs (["https://a/1.jpg","https://a/2.jpg"]; a JSON reader gives a nested array as its compact
-// text); false when `cell` is anything else, which is then checked as one URL.
+}  // namespace
+
 bool JsonStringArray(std::string_view cell, std::vector<std::string>* items) {
   size_t i = 0;
   auto skip_space = [&] {
@@ -200,6 +199,8 @@ bool JsonStringArray(std::string_view cell, std::vector<std::string>* items) {
   skip_space();
   return i == cell.size();
 }
+
+namespace {
 
 // An empty image URL is never wrong here: a template that requires one reports it. A JSON array
 // of URLs is a list cell by its own syntax: each URL is checked on its own, and the message

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -45,6 +46,11 @@ bool PriceFormatChecked(const RowContext& ctx);
 bool ShippingChecksPrice(const RowContext& ctx);
 // ISO 4217 currency, upper-casing as a fix. Run by product, else price.
 void CheckCurrency(RowContext& ctx);
+// The strings of a JSON array of strings, as a JSON source writes a list of URLs
+// (["https://a/1.jpg","https://a/2.jpg"]; a JSON reader gives a nested array as its compact
+// text), in *items; false when `cell` is anything else, which is then checked as one value.
+// The image URL rules (product and platform) check each URL of such a cell on its own.
+bool JsonStringArray(std::string_view cell, std::vector<std::string>* items);
 void CheckGtin(RowContext& ctx);  // rules/gtin_rule.cpp
 // DUPLICATE_GTIN: the row's GTIN (after CheckGtin) on an earlier purchasable row with another
 // SKU (sku_hash: the row's, from ReportIfUsedBefore). rules/gtin_rule.cpp.

@@ -4,7 +4,14 @@
 // - Each object is a row. The header is the union of keys in first-seen order; a row lacking a
 //   key has an empty cell of kind kMissing there.
 // - Values: strings as they are (escapes decoded), numbers and booleans as their JSON text
-//   exactly as written, null as "", nested objects and arrays as compact JSON text.
+//   exactly as written, null as "", arrays as compact JSON text (an array of URLs is a list
+//   cell for the rules), and an empty object as "{}".
+// - A non-empty nested object is not a cell: each of its members is a column named by its path
+//   ("meta": {"barcode": "..."} is the column "meta.barcode"), recursively, down to
+//   max_json_path_depth levels of objects (deeper is an error). json_paths() gives each column's
+//   keys, so the writer puts the values back inside their objects. Objects inside arrays stay in
+//   their array's text. A path that names the same column as a key with a dot ("meta.barcode"
+//   written as one key) is an error: the two could not be told apart.
 // - A key repeated within one object is an error (we would otherwise have to drop a value).
 // - Arrays are read element by element; memory holds one object (up to max_record_bytes).
 // - NDJSON: blank lines (only spaces, tabs, CR) are skipped; anything else must be exactly one
@@ -37,8 +44,17 @@ class JsonRows {
   std::vector<std::string> header;
   std::vector<std::string_view> cells;
   std::vector<CellKind> kinds;
+  // Per column, its path of keys (a top-level key is {key}); nested: some column's path is
+  // longer than one key.
+  std::vector<std::vector<std::string>> paths;
+  bool nested = false;
 
  private:
+  // Sets the cell of the column at `path` (its name `name`), adding the column when new.
+  std::optional<std::string> Set(std::string_view name, const JsonField& f);
+  // Adds the members of the nested object `text` (compact JSON) under path_.
+  std::optional<std::string> AddObject(std::string_view text);
+
   struct Hash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
@@ -47,6 +63,11 @@ class JsonRows {
   std::unordered_map<std::string, size_t, Hash, std::equal_to<>> index_;
   std::vector<uint64_t> seen_;  // per column: the row generation that last set it
   uint64_t generation_ = 0;
+  // Nested objects: the keys down to the current member, and one parser per object read in the
+  // current row (its views stay valid until the next row).
+  std::vector<std::string_view> path_;
+  std::vector<std::unique_ptr<JsonObjectParser>> nested_parsers_;
+  size_t nested_used_ = 0;
 };
 
 }  // namespace internal
@@ -69,6 +90,9 @@ class JsonReaderBase : public RowReader {
   std::span<const CellKind> cell_kinds() const override { return rows_builder_.kinds; }
   uint64_t rows_read() const override { return rows_; }
   uint64_t record_offset() const override { return record_offset_; }
+  const std::vector<std::vector<std::string>>* json_paths() const override {
+    return rows_builder_.nested ? &rows_builder_.paths : nullptr;
+  }
 
  protected:
   virtual Result<ReadState> Step() = 0;

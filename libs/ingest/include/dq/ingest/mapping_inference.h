@@ -8,6 +8,9 @@
 //   digit dropped ("Variant SKU" = "variant_sku" = "VARIANT-SKU"), a leading "g:" ignored.
 // - Each field takes the column whose name is its best-ranked alias (the standard name itself
 //   first); among equal ranks the leftmost column wins.
+// - A nested JSON member's column ("meta.barcode": keys of letters, digits, '_' or '-' joined
+//   by dots) also answers to its last key ("barcode" is an alias of gtin), ranked after every
+//   whole-name match (confidence 0.8 in InferMappingFrom).
 // - A column maps to at most one field (aliases are unique across fields), and a field to at
 //   most one column. Unrecognised columns stay unmapped.
 #pragma once

@@ -52,6 +52,10 @@ struct ReaderLimits {
   size_t max_cells = 1024;
   // Deepest nesting inside a JSON value (objects and arrays inside a record's values).
   size_t max_json_depth = 64;
+  // JSON: a nested object's members are columns named by their path ("meta.barcode"), down to
+  // this many levels of objects inside a record; an object deeper than that is an error (400).
+  // Member counts are bounded by max_cells: every path is a column.
+  size_t max_json_path_depth = 8;
   // XLSX (see xlsx_reader.h): data rows of the sheet (Excel's own maximum by default), shared
   // strings (count and total bytes), and the expanded size of any one part of the zip
   // (the sheet XML, shared strings, styles).
@@ -124,6 +128,11 @@ class RowReader {
   // file back with only the fixed values changed (see xml_reader.h); after kEnd, the file's end.
   // nullptr for the other formats.
   virtual const XmlRowSource* xml_source() const { return nullptr; }
+  // JSON only: each column's path of keys, when some column is a nested object's member
+  // ("meta.barcode" is {"meta", "barcode"}; a top-level key, even one with a dot, is {key}), so
+  // that the writer puts each value back inside its object. Covers the columns of header() so
+  // far. nullptr when no column is nested, and for the other formats.
+  virtual const std::vector<std::vector<std::string>>* json_paths() const { return nullptr; }
   // XML only: the namespace URIs of the elements seen so far in items (an item's own children),
   // in first-seen order, at most 32: how a feed says which vocabulary it speaks (Google's
   // http://base.google.com/ns/1.0, WordPress's export namespace), for source detection.

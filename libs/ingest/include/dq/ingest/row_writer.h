@@ -13,7 +13,11 @@
 // JSON array / NDJSON: one object per row with the header's names as keys. Cells are strings,
 // except where `kinds` says otherwise: kNumber / kBool are written bare when they are valid JSON
 // numbers / booleans (else as strings), kNull as null, kJson bare (it came from our parser),
-// kMissing omits the key.
+// kMissing omits the key. When the source reader (set_source) read nested objects as columns
+// (RowReader::json_paths()), each such value is written back inside its object: the objects
+// keep their place among the keys (where their first member with a value is) and their members'
+// order, so a file in this writer's layout comes back byte for byte with only fixed values
+// changed.
 // XLSX: one sheet (named with set_sheet_name(), default "Sheet1"), built in memory; out() stays
 // empty until Finish() puts the whole workbook there. See xlsx_writer.h.
 // XML: the file is the upload itself with the changed values written in place (xml_writer.h),
@@ -28,6 +32,7 @@
 // always written as values (inline strings, numbers, booleans), never as formulas.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -72,6 +77,18 @@ class RowWriter {
 
  private:
   void WriteCsvCell(std::string_view cell);
+  void WriteJsonValue(std::string_view v, CellKind kind);
+  // A JSON row whose columns are paths into nested objects.
+  void WriteNestedRow(std::span<const std::string_view> cells, std::span<const CellKind> kinds,
+                      const std::vector<std::vector<std::string>>& paths);
+  struct JsonNode {
+    std::string_view key;
+    size_t column = SIZE_MAX;  // a value's column; SIZE_MAX for an object
+    std::vector<size_t> kids;
+  };
+  void WriteJsonNode(size_t node, std::span<const std::string_view> cells,
+                     std::span<const CellKind> kinds);
+  std::vector<JsonNode> nodes_;  // the current row's objects and values, nodes_[0] the row
 
   FileFormat format_;
   CsvDialect dialect_;

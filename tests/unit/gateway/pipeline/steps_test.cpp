@@ -1,0 +1,268 @@
+// The pipeline's steps one by one, without a server or a Gateway: each is given an Exchange and a
+// recording "next", and must either refuse with the exact error or pass the request on.
+#include "pipeline/steps.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "dq/testing/fake_clock.h"
+#include "dq/testing/gateway_fakes.h"
+#include "dq/testing/in_memory_account_store.h"
+#include "http/core/error_response.h"
+#include "pipeline/admission.h"
+#include "pipeline/routes.h"
+
+namespace dq::gateway {
+namespace {
+
+using nlohmann::json;
+
+std::string ErrorOf(const HttpResponse& r) { return json::parse(r.body).value("error", ""); }
+std::string MessageOf(const HttpResponse& r) { return json::parse(r.body).value("message", ""); }
+
+HttpRequest Request(std::string method, std::string path, std::string key = "") {
+  HttpRequest r;
+  r.method = std::move(method);
+  r.path = std::move(path);
+  r.client_ip = "10.0.0.9";
+  r.request_id = "req-7";
+  if (!key.empty()) r.headers["x-api-key"] = key;
+  return r;
+}
+
+class StepsTest : public ::testing::Test {
+ protected:
+  StepsTest()
+      : clock_(std::chrono::system_clock::time_point(std::chrono::seconds(1'800'000'010))),
+        limiter_(clock_, RateLimitPolicy{3, 1, 2, 60}),
+        auth_(store_, clock_) {
+    pro_ = *store_.CreateAccount(Plan::kPro, "pro");
+    pro_key_ = store_.CreateKey(pro_.id)->api_key;
+    free_ = *store_.CreateAccount(Plan::kFree, "free");
+    free_key_ = store_.CreateKey(free_.id)->api_key;
+  }
+
+  // Runs one step with a next() that records that it ran and answers 200.
+  HttpResponse Run(const Step& step, Exchange& x) {
+    Pipeline p([this](Exchange&) {
+      ++reached_;
+      return JsonResponse(200, "{}");
+    });
+    return Step1(p, step).Run(x);
+  }
+  // A pipeline whose only step forwards to `step` (steps are owned by their pipeline).
+  struct Forward final : Step {
+    explicit Forward(const Step& s) : s_(s) {}
+    HttpResponse Handle(Exchange& x, const Next& next) const override { return s_.Handle(x, next); }
+    const Step& s_;
+  };
+  static Pipeline& Step1(Pipeline& p, const Step& s) { return p.Then<Forward>(s); }
+
+  Exchange Authenticated(const HttpRequest& r, const Account& a) {
+    Exchange x(r, MatchRoute(r.method, r.path));
+    x.principal = Principal{a, "k"};
+    return x;
+  }
+
+  testing::FakeClock clock_;
+  testing::InMemoryAccountStore store_;
+  testing::InMemoryRateLimiter limiter_;
+  Authenticator auth_;
+  RateLimitUse rate_{limiter_, true};
+  Account pro_, free_;
+  std::string pro_key_, free_key_;
+  int reached_ = 0;
+};
+
+TEST_F(StepsTest, RouteCheckRefusesUnknownPathsAndOtherMethods) {
+  const HttpRequest missing = Request("GET", "/v1/nothing");
+  Exchange a(missing, MatchRoute(missing.method, missing.path));
+  HttpResponse r = Run(RouteCheck(), a);
+  EXPECT_EQ(r.status, 404);
+  EXPECT_EQ(MessageOf(r), "There is no endpoint GET /v1/nothing.");
+
+  const HttpRequest wrong = Request("PUT", "/v1/jobs");
+  Exchange b(wrong, MatchRoute(wrong.method, wrong.path));
+  r = Run(RouteCheck(), b);
+  EXPECT_EQ(r.status, 405);
+  EXPECT_EQ(MessageOf(r), "PUT is not allowed on /v1/jobs; use POST, GET.");
+  ASSERT_NE(r.FindHeader("Allow"), nullptr);
+  EXPECT_EQ(*r.FindHeader("Allow"), "POST, GET");
+  EXPECT_EQ(reached_, 0);
+
+  const HttpRequest ok = Request("GET", "/v1/jobs");
+  Exchange c(ok, MatchRoute(ok.method, ok.path));
+  EXPECT_EQ(Run(RouteCheck(), c).status, 200);
+  EXPECT_EQ(reached_, 1);
+}
+
+TEST_F(StepsTest, RequireServiceAnswers404WhenTheServiceIsMissing) {
+  const HttpRequest req = Request("GET", "/console/api/me");
+  Exchange x(req);
+  HttpResponse r = Run(RequireService(false, "The console is not served here."), x);
+  EXPECT_EQ(r.status, 404);
+  EXPECT_EQ(MessageOf(r), "The console is not served here.");
+  EXPECT_EQ(Run(RequireService(true, "unused"), x).status, 200);
+}
+
+TEST_F(StepsTest, ErrorMappingTurnsAnExceptionInto500WithTheRequestId) {
+  const HttpRequest req = Request("GET", "/v1/usage");
+  Exchange x(req);
+  Pipeline p([](Exchange&) -> HttpResponse { throw std::runtime_error("boom"); });
+  p.Then<ErrorMapping>();
+  HttpResponse r = p.Run(x);
+  EXPECT_EQ(r.status, 500);
+  EXPECT_EQ(ErrorOf(r), "internal_error");
+  EXPECT_EQ(MessageOf(r), "Something went wrong on our side; the request id is req-7.");
+}
+
+TEST_F(StepsTest, KeyAuthenticationSetsThePrincipalOrRefuses) {
+  KeyAuthentication keys(auth_, rate_);
+  const HttpRequest none = Request("GET", "/v1/usage");
+  Exchange a(none, MatchRoute(none.method, none.path));
+  HttpResponse r = Run(keys, a);
+  EXPECT_EQ(r.status, 401);
+  EXPECT_EQ(ErrorOf(r), "api_key_required");
+  EXPECT_EQ(*r.FindHeader("X-RateLimit-Remaining"), "0");  // nothing promised before the account
+
+  const HttpRequest good = Request("GET", "/v1/usage", pro_key_);
+  Exchange b(good, MatchRoute(good.method, good.path));
+  EXPECT_EQ(Run(keys, b).status, 200);
+  ASSERT_TRUE(b.principal.has_value());
+  EXPECT_EQ(b.principal->account.id, pro_.id);
+}
+
+TEST_F(StepsTest, KeyFailuresAreLimitedPerAddress) {
+  KeyAuthentication keys(auth_, rate_);
+  const HttpRequest bad = Request("GET", "/v1/usage", "dq_live_not_a_key");
+  int refused = 0;
+  for (int i = 0; i < 3; ++i) {  // the anonymous limit is 2
+    Exchange x(bad, MatchRoute(bad.method, bad.path));
+    HttpResponse r = Run(keys, x);
+    if (r.status == 429) {
+      ++refused;
+      EXPECT_EQ(MessageOf(r),
+                "Too many requests without a valid API key from this address; retry after the "
+                "window resets.");
+      EXPECT_NE(r.FindHeader("Retry-After"), nullptr);
+    } else {
+      EXPECT_EQ(ErrorOf(r), "invalid_api_key");
+    }
+  }
+  EXPECT_EQ(refused, 1);
+  EXPECT_EQ(reached_, 0);
+}
+
+TEST_F(StepsTest, PlanCheckRefusesPlansWithoutApiAccess) {
+  const HttpRequest req = Request("GET", "/v1/usage");
+  Exchange x = Authenticated(req, free_);
+  HttpResponse r = Run(PlanCheck(rate_), x);
+  EXPECT_EQ(r.status, 403);
+  EXPECT_EQ(ErrorOf(r), "pro_required");
+  EXPECT_EQ(MessageOf(r), "API access needs the Pro, Business or Agency plan; this account is on "
+                          "free.");
+  EXPECT_EQ(*r.FindHeader("X-RateLimit-Remaining"), "3");  // peeked, not counted
+  Exchange y = Authenticated(req, pro_);
+  EXPECT_EQ(Run(PlanCheck(rate_), y).status, 200);
+}
+
+TEST_F(StepsTest, RateLimitCountsAccountRoutesAndRefusesPastTheLimit) {
+  const HttpRequest req = Request("POST", "/v1/jobs");  // upload class: 1 a minute here
+  Exchange a = Authenticated(req, pro_);
+  HttpResponse r = Run(RateLimit(rate_), a);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(*r.FindHeader("X-RateLimit-Limit"), "1");
+  EXPECT_EQ(*r.FindHeader("X-RateLimit-Remaining"), "0");
+  Exchange b = Authenticated(req, pro_);
+  r = Run(RateLimit(rate_), b);
+  EXPECT_EQ(r.status, 429);
+  EXPECT_EQ(MessageOf(r),
+            "Rate limit of 1 upload requests per minute reached; retry after " +
+                *r.FindHeader("Retry-After") + " s.");
+  EXPECT_EQ(reached_, 1);
+}
+
+TEST_F(StepsTest, RateLimitLeavesConsoleOnlyRoutesUncounted) {
+  const HttpRequest req = Request("GET", "/console/api/me");
+  for (int i = 0; i < 5; ++i) {
+    Exchange x = Authenticated(req, pro_);
+    HttpResponse r = Run(RateLimit(rate_), x);
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(r.FindHeader("X-RateLimit-Limit"), nullptr);
+  }
+}
+
+TEST_F(StepsTest, RateLimitUnavailableIs503WithTheClassLimit) {
+  limiter_.SetUnavailable(true);
+  const HttpRequest req = Request("POST", "/v1/validate");
+  Exchange x = Authenticated(req, pro_);
+  HttpResponse r = Run(RateLimit(rate_), x);
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(*r.FindHeader("X-RateLimit-Limit"), "3");
+  EXPECT_EQ(*r.FindHeader("X-RateLimit-Remaining"), "0");
+}
+
+TEST_F(StepsTest, QuotaRetryAfterSaysWhenARefusedQuotaRenews) {
+  const HttpRequest req = Request("POST", "/v1/validate");
+  Exchange x(req, MatchRoute(req.method, req.path));
+  Pipeline p([](Exchange&) { return ErrorResponse(Status(ErrorCode::kQuotaExceeded, "spent")); });
+  p.Then<QuotaRetryAfter>(clock_);
+  HttpResponse r = p.Run(x);
+  EXPECT_EQ(r.status, 429);
+  ASSERT_NE(r.FindHeader("Retry-After"), nullptr);
+  EXPECT_EQ(*r.FindHeader("Retry-After"), std::to_string(SecondsUntilNextMonth(clock_.Now())));
+
+  Pipeline other([](Exchange&) { return ErrorResponse(Status(ErrorCode::kNotFound, "no")); });
+  other.Then<QuotaRetryAfter>(clock_);
+  EXPECT_EQ(other.Run(x).FindHeader("Retry-After"), nullptr);
+}
+
+TEST_F(StepsTest, StepsRunInTheOrderComposed) {
+  // Key before plan: a free account without a key gets 401, not 403.
+  const HttpRequest req = Request("GET", "/v1/nothing", free_key_);
+  Exchange x(req, MatchRoute(req.method, req.path));
+  Pipeline p([](Exchange&) { return JsonResponse(200, "{}"); });
+  p.Then<KeyAuthentication>(auth_, rate_).Then<PlanCheck>(rate_).Then<RouteCheck>();
+  EXPECT_EQ(ErrorOf(p.Run(x)), "pro_required");  // plan before route
+  const HttpRequest pro = Request("GET", "/v1/nothing", pro_key_);
+  Exchange y(pro, MatchRoute(pro.method, pro.path));
+  EXPECT_EQ(p.Run(y).status, 404);
+}
+
+TEST_F(StepsTest, AdmissionDecidesFromTheHeadAlone) {
+  KeyAuthentication keys(auth_, rate_);
+  Admission admission(keys, nullptr, nullptr, 100);
+  EXPECT_EQ(ErrorOf(*admission.Admit(Request("POST", "/v1/validate"), 50)), "api_key_required");
+  EXPECT_EQ(ErrorOf(*admission.Admit(Request("POST", "/v1/validate", free_key_), 50)),
+            "pro_required");
+  EXPECT_EQ(admission.Admit(Request("POST", "/v1/nothing", pro_key_), 50)->status, 404);
+  HttpResponse big = *admission.Admit(Request("POST", "/v1/validate", pro_key_), 101);
+  EXPECT_EQ(big.status, 413);
+  EXPECT_EQ(MessageOf(big), "The body is 101 bytes; the limit is 100.");
+  EXPECT_FALSE(admission.Admit(Request("POST", "/v1/validate", pro_key_), 100).has_value());
+  EXPECT_FALSE(admission.Admit(Request("POST", "/v1/jobs", pro_key_), 1'000'000).has_value());
+  EXPECT_EQ(ErrorOf(*admission.Admit(Request("POST", "/console/api/jobs"), std::nullopt)),
+            "login_required");
+  EXPECT_EQ(admission.Admit(Request("POST", "/elsewhere"), 5)->status, 404);
+}
+
+// Every route in the one table has a handler, and a route whose service is not wired answers 404.
+TEST(RouteTableTest, EveryRouteHasAHandlerAndMissingServicesAre404) {
+  RouteServices none;
+  for (const Route& route : RouteTable()) {
+    ASSERT_NE(route.handler, nullptr) << route.method << " " << route.pattern;
+  }
+  const HttpRequest req = Request("GET", "/v1/jobs/abc");
+  const RouteMatch m = MatchRoute(req.method, req.path);
+  ASSERT_TRUE(m.Found());
+  Account a;
+  Principal p{a, "k"};
+  HttpResponse r = InvokeRoute(m, req, none, &p, nullptr);
+  EXPECT_EQ(r.status, 404);
+  EXPECT_EQ(MessageOf(r), "Jobs are not served here.");
+}
+
+}  // namespace
+}  // namespace dq::gateway
