@@ -253,8 +253,10 @@ def matches(issue, entry, rowset):
     return issue["row"] in rowset
 
 
-def judge(expect, issues, original_rows, cleaned_rows, rows_seen, source_seen):
-    """Checks one path's answer; returns a result dict (ok, counts, failures)."""
+def judge(expect, issues, original_rows, cleaned_rows, rows_seen, source_seen, path="job"):
+    """Checks one path's answer; returns a result dict (ok, counts, failures). A must_find entry
+    with "paths" (e.g. ["job"]) is held only on those paths: a record's field count, for one, is
+    something only an uploaded file has."""
     total = expect["rows"]
     failures = []
     if rows_seen != total:
@@ -265,6 +267,8 @@ def judge(expect, issues, original_rows, cleaned_rows, rows_seen, source_seen):
 
     hits, misses = 0, []
     for entry in expect.get("must_find", []):
+        if path not in entry.get("paths", [path]):
+            continue
         for r in rows_of(entry, total):
             one = dict(entry)
             if any(matches(i, one, {r}) for i in issues):
@@ -432,7 +436,8 @@ def run_one(client, expect_path, data_dirs, poll_timeout):
                 answer, issues = run_inline(client, expect, header, records, detail["mapping"],
                                             detail.get("source"))
                 inline = judge(expect, issues, original, answer.get("cleaned"),
-                               answer.get("stats", {}).get("rows"), answer.get("source"))
+                               answer.get("stats", {}).get("rows"), answer.get("source"),
+                               path="inline")
                 inline["score"] = answer.get("stats", {}).get("score")
             except (HttpError, ValueError) as e:
                 inline = {"ok": False, "error": str(e), "failures": [f"validate: {e}"]}

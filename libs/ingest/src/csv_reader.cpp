@@ -41,6 +41,24 @@ std::string Hex(unsigned char c) {
 
 }  // namespace
 
+bool CsvReader::StartsLikeComment(std::string_view line) {
+  if (line.starts_with('"')) line.remove_prefix(1);
+  return line.size() >= 2 && line[0] == '#' && (line[1] == ' ' || line[1] == '\t');
+}
+
+bool CsvReader::IsCommentLine(std::string_view line) {
+  if (!StartsLikeComment(line)) return false;
+  // A comment under any delimiter the line has (Meta's description row has more '|' inside its
+  // cells than ',' between them), or a line with none of them (one cell).
+  bool any = false;
+  for (char d : {',', '\t', ';', '|'}) {
+    if (line.find(d) == std::string_view::npos) continue;
+    any = true;
+    if (LineIsComment(line, d)) return true;
+  }
+  return !any;
+}
+
 CsvReader::CsvReader(const ReaderLimits& limits, char delimiter)
     : limits_(limits), delimiter_known_(delimiter != 0) {
   if (delimiter != 0) dialect_.delimiter = delimiter;
@@ -98,33 +116,66 @@ CsvReader::RecordEnd CsvReader::FindRecordEnd(std::string_view s) const {
 }
 
 bool CsvReader::DetectDelimiter(std::string_view s) {
-  // Counts candidates on the first line, outside quotes (a quote anywhere toggles: header names
-  // rarely contain quotes, and the delimiter is not known yet).
+  // Counts candidates on the header line, outside quotes (a quote anywhere toggles: header names
+  // rarely contain quotes, and the delimiter is not known yet). Blank lines and comment lines
+  // (IsCommentLine) before it are passed.
   // Only the first max_record_bytes + 1 bytes count, so the choice does not depend on how the
   // input was chunked.
   static constexpr std::array<char, 4> kCandidates = {',', '\t', ';', '|'};
   const bool capped = s.size() > limits_.max_record_bytes;
   if (capped) s = s.substr(0, limits_.max_record_bytes + 1);
-  std::array<size_t, 4> count{};
-  bool quoted = false;
   size_t i = 0;
-  while (i < s.size() && (s[i] == '\r' || s[i] == '\n')) ++i;  // blank lines before the header
-  for (; i < s.size(); ++i) {
-    const char c = s[i];
+  for (uint64_t comments = 0;; ++comments) {
+    while (i < s.size() && (s[i] == '\r' || s[i] == '\n')) ++i;  // blank lines
+    std::array<size_t, 4> count{};
+    bool quoted = false;
+    const size_t begin = i;
+    for (; i < s.size(); ++i) {
+      const char c = s[i];
+      if (c == '"') {
+        quoted = !quoted;
+      } else if (!quoted) {
+        if (c == '\n') break;
+        for (size_t k = 0; k < kCandidates.size(); ++k) count[k] += c == kCandidates[k];
+      }
+    }
+    const bool complete = i < s.size() || in_.finished() || capped;
+    if (!complete) return false;
+    size_t best = 0;
+    for (size_t k = 1; k < kCandidates.size(); ++k) {
+      if (count[k] > count[best]) best = k;
+    }
+    const char d = count[best] > 0 ? kCandidates[best] : ',';
+    if (i < s.size() && comments < kMaxCommentLines &&
+        IsCommentLine(s.substr(begin, i - begin))) {
+      ++i;
+      continue;
+    }
+    dialect_.delimiter = d;
+    delimiter_known_ = true;
+    return true;
+  }
+}
+
+bool CsvReader::LineIsComment(std::string_view line, char d) {
+  if (!StartsLikeComment(line)) return false;
+  bool quoted = false;
+  bool field_start = true;
+  for (size_t k = 0; k < line.size(); ++k) {
+    const char c = line[k];
+    if (field_start) {
+      field_start = false;
+      const size_t at = c == '"' ? k + 1 : k;
+      const bool empty = at >= line.size() || line[at] == d || line[at] == '\r' ||
+                         (c == '"' && line[at] == '"');
+      if (!empty && line[at] != '#') return false;
+    }
     if (c == '"') {
       quoted = !quoted;
-    } else if (!quoted) {
-      if (c == '\n') break;
-      for (size_t k = 0; k < kCandidates.size(); ++k) count[k] += c == kCandidates[k];
+    } else if (!quoted && c == d) {
+      field_start = true;
     }
   }
-  if (i == s.size() && !in_.finished() && !capped) return false;
-  size_t best = 0;
-  for (size_t k = 1; k < kCandidates.size(); ++k) {
-    if (count[k] > count[best]) best = k;
-  }
-  dialect_.delimiter = count[best] > 0 ? kCandidates[best] : ',';
-  delimiter_known_ = true;
   return true;
 }
 
@@ -146,6 +197,10 @@ Result<ReadState> CsvReader::Step() {
     record_offset_ = in_.offset();
     if (s.empty()) {
       if (!in_.finished()) return ReadState::kNeedMore;
+      if (!have_header_ && comment_lines_ > 0) {
+        return Status(ErrorCode::kEmptyFile,
+                      "The file has only comment lines (starting with '# ') and no header row.");
+      }
       if (!have_header_) return Status(ErrorCode::kEmptyFile, "The file is empty.");
       if (rows_ == 0) {
         return Status(ErrorCode::kEmptyFile, "The file has a header row but no data rows.");
@@ -189,23 +244,17 @@ Result<ReadState> CsvReader::Step() {
     if (Status st = ParseRecord(record); !st.ok()) return st;
 
     if (!have_header_) {
+      if (comment_lines_ < kMaxCommentLines && IsCommentLine(record)) {
+        ++comment_lines_;
+        continue;
+      }
       dialect_.crlf = crlf;
       header_.assign(cells_.begin(), cells_.end());
       have_header_ = true;
       continue;
     }
-    const size_t width = header_.size();
-    if (cells_.size() > width) {
-      for (size_t k = width; k < cells_.size(); ++k) {
-        if (!cells_[k].empty()) {
-          return Status(ErrorCode::kInvalidRequest,
-                        Where() + ": " + std::to_string(cells_.size()) +
-                            " cells, but the header has " + std::to_string(width) +
-                            " columns");
-        }
-      }
-    }
-    cells_.resize(width);  // pads short rows with empty cells
+    fields_read_ = cells_.size();
+    cells_.resize(header_.size());  // pads short rows with empty cells, drops extra ones
     ++rows_;
     return ReadState::kRow;
   }

@@ -46,6 +46,10 @@ RowModel::RowModel(const SourceProfile& profile, std::span<const std::string> he
         const size_t c = FindColumn(header, std::span<const std::string>(&name, 1));
         if (c != SIZE_MAX) variant_cols_.push_back(c);
       }
+      for (const std::string& name : rules_.parent_if_columns) {
+        const size_t c = FindColumn(header, std::span<const std::string>(&name, 1));
+        if (c != SIZE_MAX) parent_if_cols_.push_back(c);
+      }
       all_products_ = key_col_ == SIZE_MAX;  // no key: nothing groups the rows
       break;
     case RowModelKind::kType:
@@ -84,13 +88,18 @@ RowKind RowModel::Groups(std::span<const std::string_view> row) {
     have_product_ = !key.empty();
     product_key_.assign(key);
     product_title_.assign(ascii::Trim(title_view_));
-    return RowKind::kProduct;
+    return FillsAny(row, parent_if_cols_) && !FillsAny(row, variant_cols_) ? RowKind::kParent
+                                                                            : RowKind::kProduct;
   }
   if (ascii::Trim(title_view_).empty()) title_view_ = product_title_;
-  for (size_t c : variant_cols_) {
-    if (!ascii::Trim(Cell(row, c)).empty()) return RowKind::kVariant;
+  return FillsAny(row, variant_cols_) ? RowKind::kVariant : RowKind::kImage;
+}
+
+bool RowModel::FillsAny(std::span<const std::string_view> row, std::span<const size_t> columns) {
+  for (size_t c : columns) {
+    if (!ascii::Trim(Cell(row, c)).empty()) return true;
   }
-  return RowKind::kImage;
+  return false;
 }
 
 RowKind RowModel::Type(std::span<const std::string_view> row) {
@@ -99,7 +108,7 @@ RowKind RowModel::Type(std::span<const std::string_view> row) {
     cell = Cell(row, type_cols_[i]);
   }
   const std::string_view word = FirstWord(cell, word_);
-  RowKind kind = rules_.default_kind;
+  RowKind kind = word.empty() && rules_.has_empty_kind ? rules_.empty_kind : rules_.default_kind;
   for (const auto& [name, k] : rules_.types) {
     if (word == name) {
       kind = k;

@@ -74,8 +74,8 @@ void CheckKnownKeys(const json& o, std::initializer_list<std::string_view> keys,
 RowRules ReadRows(const json& r, const std::string& where) {
   if (!r.is_object()) Fail(where, "must be an object");
   CheckKnownKeys(r, {"model", "kind", "kind_if_columns", "item_id", "key", "variant_columns",
-                     "type_column", "types", "default_kind", "variant_if", "parent_column",
-                     "strip_prefix", "variants_follow"},
+                     "parent_if_columns", "type_column", "types", "default_kind", "empty_kind",
+                     "variant_if", "parent_column", "strip_prefix", "variants_follow"},
                  where);
   RowRules rows;
   const std::string model = OptionalString(r, "model", where);
@@ -101,6 +101,7 @@ RowRules ReadRows(const json& r, const std::string& where) {
   rows.item_id = OptionalStrings(r, "item_id", where);
   rows.key = OptionalStrings(r, "key", where);
   rows.variant_columns = OptionalStrings(r, "variant_columns", where);
+  rows.parent_if_columns = OptionalStrings(r, "parent_if_columns", where);
   rows.type_column = OptionalStrings(r, "type_column", where);
   if (r.contains("types")) {
     if (!r["types"].is_object()) Fail(where + ".types", "must be an object");
@@ -110,6 +111,10 @@ RowRules ReadRows(const json& r, const std::string& where) {
   }
   if (r.contains("default_kind")) {
     rows.default_kind = KindFromName(r["default_kind"], where + ".default_kind");
+  }
+  if (r.contains("empty_kind")) {
+    rows.has_empty_kind = true;
+    rows.empty_kind = KindFromName(r["empty_kind"], where + ".empty_kind");
   }
   if (r.contains("variant_if")) {
     const json& v = r["variant_if"];
@@ -126,8 +131,12 @@ RowRules ReadRows(const json& r, const std::string& where) {
   if (rows.model == RowModelKind::kGroups && rows.key.empty()) {
     Fail(where, "a groups model needs a key column");
   }
-  if (rows.model == RowModelKind::kType && (rows.type_column.empty() || rows.types.empty())) {
-    Fail(where, "a type model needs type_column and types");
+  if (rows.model != RowModelKind::kGroups && !rows.parent_if_columns.empty()) {
+    Fail(where + ".parent_if_columns", "is only for a groups model");
+  }
+  if (rows.model == RowModelKind::kType &&
+      (rows.type_column.empty() || (rows.types.empty() && !rows.has_empty_kind))) {
+    Fail(where, "a type model needs type_column, and types or empty_kind");
   }
   return rows;
 }

@@ -75,7 +75,7 @@ Status StreamCheck(const StreamInput& input, JobOutput& output, ValidatorStream&
       if (*state != ingest::ReadState::kRow) break;
       if (rows_read == max_rows) break;
       ++rows_read;
-      output.AddRow(reader->row(), *filling, &chunk);
+      output.AddRow(reader->row(), *filling, &chunk, reader->fields_read());
       if (filling->rows() >= options.chunk_rows) {
         t.Pause();
         if (Status s = send(); !s.ok()) return s;
@@ -110,6 +110,7 @@ Status StreamCheck(const StreamInput& input, JobOutput& output, ValidatorStream&
                           " rows; the job was stopped.");
       }
       *stats = tail.stats();
+      output.AdjustStats(stats);  // the job's own ROW_FIELD_COUNT errors
       have_stats = true;
     }
   }

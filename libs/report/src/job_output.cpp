@@ -1,9 +1,13 @@
 #include "dq/report/job_output.h"
 
 #include <algorithm>
+#include <cmath>
+#include <unordered_map>
 
 #include "dq/report/cleaned_file.h"
 #include "dq/common/json_escape.h"
+#include "dq/common/platform_list.h"
+#include "dq/common/vocabulary.h"
 #include "dq/ingest/mapping_inference.h"
 
 #include <nlohmann/json.hpp>
@@ -12,6 +16,17 @@ namespace dq::report {
 namespace {
 
 // The stored conventions (check_plan_json.h, ConventionsJson) into the spec.
+// Stats.score's formula (validator.proto): round(100 * (rows - errors - warnings / 2) / rows).
+uint32_t Score(uint64_t rows, uint64_t rows_error, uint64_t rows_warning) {
+  if (rows == 0) return 100;
+  const double v = 100.0 * (static_cast<double>(rows) - static_cast<double>(rows_error) -
+                            0.5 * static_cast<double>(rows_warning)) /
+                   static_cast<double>(rows);
+  return static_cast<uint32_t>(std::lround(std::clamp(v, 0.0, 100.0)));
+}
+
+constexpr std::string_view kFieldCountCode = "ROW_FIELD_COUNT";
+
 void AddConventions(const std::string& text, validator::v1::BatchSpec& spec) {
   const nlohmann::json all = nlohmann::json::parse(text, nullptr, false);
   if (!all.is_array()) return;
@@ -44,6 +59,9 @@ JobOutput::JobOutput(const FileCheck& job, OutputOptions options)
     if (field == "sku") sku_column_ = index;
     if (field == "title") title_column_ = index;
   }
+  if (auto list = ParsePlatformList(job.platform); list.ok()) {
+    for (size_t i : *list) platforms_.emplace_back(kPlatforms[i]);
+  }
   profile_ = ingest::FindSourceProfile(job.source);
   if (profile_ == nullptr) profile_ = &ingest::GenericProfile();  // jobs stored before sources
   row_model_ = NewRowModel();
@@ -73,7 +91,10 @@ validator::v1::BatchSpec JobOutput::Spec() const {
 }
 
 void JobOutput::AddRow(std::span<const std::string_view> row, RowBatch& batch,
-                       validator::v1::RowChunk* chunk) {
+                       validator::v1::RowChunk* chunk, uint64_t fields_read) {
+  if (fields_read != 0 && fields_read != job_.header.size()) {
+    batch.ragged.emplace_back(static_cast<uint32_t>(batch.rows()), fields_read);
+  }
   // Packed (see validator.proto): the chunk's text in one buffer, its lengths in another.
   auto* packed = chunk->mutable_packed();
   if (batch.rows() == 0) {
@@ -118,7 +139,46 @@ void JobOutput::AddIssue(const validator::v1::Issue& issue, const ItemNames& nam
 
 void JobOutput::Apply(const validator::v1::IssueChunk& answer, const RowBatch& batch) {
   chunk_fixes_.clear();
+  // What the validator reported on each ragged row (one pass: issues and rows are in order).
+  std::vector<RaggedRow> seen(batch.ragged.size());
+  {
+    size_t k = 0;
+    for (const auto& i : answer.issues()) {
+      while (k < seen.size() && batch.first_row + batch.ragged[k].first < i.row()) ++k;
+      if (k == seen.size()) break;
+      if (batch.first_row + batch.ragged[k].first != i.row()) continue;
+      RaggedRow& r = seen[k];
+      if (i.severity() == validator::v1::SEVERITY_ERROR) {
+        r.error = true;
+        r.error_channels |= ChannelBits(i);
+      } else {
+        r.warning = true;
+      }
+    }
+  }
+  // A row's ROW_FIELD_COUNT comes first among its issues.
+  size_t next_ragged = 0;
+  auto add_ragged_before = [&](uint64_t row) {
+    for (; next_ragged < batch.ragged.size(); ++next_ragged) {
+      const uint32_t r = batch.ragged[next_ragged].first;
+      const uint64_t fields = batch.ragged[next_ragged].second;
+      const uint64_t number = batch.first_row + r;
+      if (number >= row) break;
+      seen[next_ragged].row = number;
+      ragged_.push_back(seen[next_ragged]);
+      validator::v1::Issue issue;
+      issue.set_row(number);
+      issue.set_severity(validator::v1::SEVERITY_ERROR);
+      issue.set_field("row");
+      issue.set_code(std::string(kFieldCountCode));
+      issue.set_message("Row has " + std::to_string(fields) + " fields; the header has " +
+                        std::to_string(job_.header.size()) + " columns");
+      for (const std::string& p : platforms_) issue.add_channels(p);
+      AddIssue(issue, {batch.Name(r, 0), batch.Name(r, 1), batch.Name(r, 2)});
+    }
+  };
   for (const auto& i : answer.issues()) {
+    add_ragged_before(i.row() + 1);
     ItemNames names;
     if (i.row() >= batch.first_row && i.row() < batch.first_row + batch.rows()) {
       const size_t r = static_cast<size_t>(i.row() - batch.first_row);
@@ -135,6 +195,7 @@ void JobOutput::Apply(const validator::v1::IssueChunk& answer, const RowBatch& b
       chunk_fixes_.push_back({i.row(), static_cast<uint32_t>(columns_[k]), &i.fixed_value()});
     }
   }
+  add_ragged_before(UINT64_MAX);
   // By row, and within a row in the order they were made (the last fix of a cell wins).
   std::stable_sort(chunk_fixes_.begin(), chunk_fixes_.end(),
                    [](const PendingFix& a, const PendingFix& b) { return a.row < b.row; });
@@ -160,6 +221,86 @@ void JobOutput::NameTailRow(uint64_t row, const ItemNames& names) {
     h.sku.assign(names.sku);
     h.item_id.assign(names.item_id);
     h.title.assign(names.title);
+  }
+}
+
+uint16_t JobOutput::ChannelBits(const validator::v1::Issue& issue) const {
+  uint16_t bits = 0;
+  for (const auto& c : issue.channels()) {
+    for (size_t p = 0; p < platforms_.size() && p < 16; ++p) {
+      if (platforms_[p] == c) bits |= static_cast<uint16_t>(1u << p);
+    }
+  }
+  return bits;
+}
+
+void JobOutput::AdjustStats(validator::v1::Stats* stats) const {
+  if (ragged_.empty()) return;
+  // The tail (batch-level) issues on ragged rows count too.
+  std::vector<RaggedRow> rows = ragged_;
+  std::unordered_map<uint64_t, size_t> index;
+  for (size_t k = 0; k < rows.size(); ++k) index.emplace(rows[k].row, k);
+  for (const HeldIssue& h : tail_) {
+    auto it = index.find(h.issue.row());
+    if (it == index.end()) continue;
+    RaggedRow& r = rows[it->second];
+    if (h.issue.severity() == validator::v1::SEVERITY_ERROR) {
+      r.error = true;
+      r.error_channels |= ChannelBits(h.issue);
+    } else {
+      r.warning = true;
+    }
+  }
+  const uint64_t n = rows.size();
+  uint64_t new_errors = 0, lost_warnings = 0;
+  std::vector<uint64_t> channel_new(stats->channels_size(), 0);
+  std::vector<uint64_t> channel_lost_warnings(stats->channels_size(), 0);
+  for (const RaggedRow& r : rows) {
+    if (!r.error) {
+      ++new_errors;
+      if (r.warning) ++lost_warnings;
+    }
+    for (int c = 0; c < stats->channels_size(); ++c) {
+      uint16_t bit = 0;
+      for (size_t p = 0; p < platforms_.size() && p < 16; ++p) {
+        if (platforms_[p] == stats->channels(c).platform()) bit = static_cast<uint16_t>(1u << p);
+      }
+      if ((r.error_channels & bit) != 0) continue;  // already blocked there
+      ++channel_new[c];
+      if (r.warning) ++channel_lost_warnings[c];
+    }
+  }
+  stats->set_errors(stats->errors() + n);
+  stats->set_rows_error(stats->rows_error() + new_errors);
+  stats->set_rows_warning(stats->rows_warning() - std::min(stats->rows_warning(), lost_warnings));
+  for (int c = 0; c < stats->channels_size(); ++c) {
+    auto* ch = stats->mutable_channels(c);
+    const uint64_t moved = std::min(ch->ready(), channel_new[c]);
+    ch->set_ready(ch->ready() - moved);
+    ch->set_blocked(ch->blocked() + moved);
+    ch->set_rows_warning(ch->rows_warning() -
+                         std::min(ch->rows_warning(), channel_lost_warnings[c]));
+    ch->set_score(Score(stats->rows(), ch->blocked(), ch->rows_warning()));
+    // The top blockers, with this code (it blocks every ragged row): most rows first, at most
+    // five; on a tie the validator's codes stay first.
+    std::vector<std::pair<std::string, uint64_t>> top;
+    for (const auto& b : ch->top_blockers()) top.emplace_back(b.code(), b.rows());
+    top.emplace_back(std::string(kFieldCountCode), n);
+    std::stable_sort(top.begin(), top.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (top.size() > 5) top.resize(5);
+    ch->clear_top_blockers();
+    for (const auto& [code, count] : top) {
+      auto* b = ch->add_top_blockers();
+      b->set_code(code);
+      b->set_rows(count);
+    }
+  }
+  // With templates the score is the first listed one's (validator.proto, Stats.score).
+  if (stats->channels_size() > 0) {
+    stats->set_score(stats->channels(0).score());
+  } else {
+    stats->set_score(Score(stats->rows(), stats->rows_error(), stats->rows_warning()));
   }
 }
 

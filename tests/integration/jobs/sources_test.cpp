@@ -95,9 +95,9 @@ TEST_F(SourcesIntegrationTest, SourceParameterIsCheckedAndAContradictedClaimIsRe
   const json e = json::parse(bad.body);
   EXPECT_EQ(e["error"], "invalid_request");
   EXPECT_EQ(e["message"],
-            "source: unknown source 'shopify'; use one of bigcommerce, generic, google_merchant, "
-            "magento2, meta_catalog, prestashop, shopify_customers, shopify_products, "
-            "woocommerce");
+            "source: unknown source 'shopify'; use one of bigcommerce, commercetools, generic, "
+            "google_merchant, magento2, meta_catalog, prestashop, shopify_customers, "
+            "shopify_products, woocommerce");
   EXPECT_EQ(
       Post("/v1/jobs/preview?source=shopify", kShopify, {{"Content-Type", "text/csv"}}).status,
       400);
@@ -225,6 +225,37 @@ TEST_F(SourcesIntegrationTest, CleanedFileOfAnExportWithoutFixesIsTheExportByteF
   ASSERT_EQ(job["status"], "done") << job.dump();
   EXPECT_EQ(job["source"], "woocommerce");
   ASSERT_EQ(job["stats"]["fixes"], 0) << job["issues"].dump();
+  EXPECT_EQ(Get("/v1/jobs/" + id + "/cleaned").body, csv);
+}
+
+// Shopify's Transporter layout: the product's first row names its options and has no option
+// value, SKU or price (a parent, not blamed), and a variant row has one field more than the
+// header (ROW_FIELD_COUNT, counted in the stats); Meta-style comment lines above the header are
+// skipped and kept. The cleaned file is the upload byte for byte.
+TEST_F(SourcesIntegrationTest, ParentRowsCommentLinesAndRaggedRecordsOnTheJobPath) {
+  const std::string csv =
+      "# exported for issue 31\n"
+      "Handle,Title,Vendor,Option1 Name,Option1 Value,Variant SKU,Variant Price,Image Src\n"
+      "shoe,Sneaker,Acme,Color,,,,https://cdn.shopify.com/s/a.jpg\n"
+      "shoe,,,,White,a-1,10.00,,g\n"
+      "shoe,,,,Black,a-2,20.00,\n";
+  HttpResult r = Post("/v1/jobs?filename=transporter.csv", csv, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  const std::string id = json::parse(r.body)["id"];
+  json job = WaitDone(id);
+  ASSERT_EQ(job["status"], "done") << job.dump();
+  EXPECT_EQ(job["source"], "shopify_products");
+  EXPECT_EQ(job["rows_total"], 3);
+  ASSERT_EQ(job["issues"].size(), 1u) << job["issues"].dump();
+  const json& i = job["issues"][0];
+  EXPECT_EQ(i["code"], "ROW_FIELD_COUNT");
+  EXPECT_EQ(i["issue_row"], 2);
+  EXPECT_EQ(i["severity"], "error");
+  EXPECT_EQ(i["field"], "row");
+  EXPECT_EQ(i["message"], "Row has 9 fields; the header has 8 columns");
+  EXPECT_EQ(i["sku"], "a-1");
+  EXPECT_EQ(job["rows_error"], 1) << job.dump();
+  EXPECT_EQ(job["health_score"], 67);
   EXPECT_EQ(Get("/v1/jobs/" + id + "/cleaned").body, csv);
 }
 

@@ -48,6 +48,8 @@ const std::vector<CsvCase>& Cases() {
        {{"1", "2"}, {"3", "4"}}},
       {"short_row_padded", "a,b,c\n1\n1,2\n", {"a", "b", "c"}, {{"1", "", ""}, {"1", "2", ""}}},
       {"extra_empty_cells_dropped", "a,b\n1,2,,\n", {"a", "b"}, {{"1", "2"}}},
+      {"extra_cells_dropped_from_the_row", "a,b\n1,2\n1,2,3\n", {"a", "b"},
+       {{"1", "2"}, {"1", "2"}}},
       {"spaces_kept", "a,b\n  x , y \n", {"a", "b"}, {{"  x ", " y "}}},
       {"utf8_kept", "name,city\nJos\xC3\xA9,\xE5\x8F\xB0\xE5\x8C\x97\n", {"name", "city"},
        {{"Jos\xC3\xA9", "\xE5\x8F\xB0\xE5\x8C\x97"}}},
@@ -58,6 +60,22 @@ const std::vector<CsvCase>& Cases() {
        '\t', FileFormat::kTsv},
       {"empty_header_names", ",b\n1,2\n", {"", "b"}, {{"1", "2"}}},
       {"cr_inside_unquoted_kept", "a,b\n1\r2,3\n", {"a", "b"}, {{"1\r2", "3"}}},
+      // Comment lines above the header (Meta's feed metadata tags and its template's
+      // description row) are skipped; the header's delimiter is still found.
+      {"meta_metadata_tags_skipped", "# ref_application_id 1234\n# ref_asset_id 5\nid\ttitle\n"
+       "1\tCat\n", {"id", "title"}, {{"1", "Cat"}}, '\t'},
+      {"meta_template_description_row_skipped",
+       "\xEF\xBB\xBF# Required | A unique ID,\"# Required | A title, short\",# Optional | x\r\n"
+       "id,title,gtin\r\n1,Cat,\r\n", {"id", "title", "gtin"}, {{"1", "Cat", ""}}},
+      // Its cells hold more '|' than the ',' between them: still one comment record.
+      {"meta_template_row_with_pipes_skipped",
+       "# Required | A unique ID | max 100,# Optional | x | y\r\nid,title\r\n1,Cat\r\n",
+       {"id", "title"}, {{"1", "Cat"}}},
+      {"hash_header_kept", "#,Name\n1,Mug\n", {"#", "Name"}, {{"1", "Mug"}}},
+      {"hash_word_header_kept", "#id,title\n1,Mug\n", {"#id", "title"}, {{"1", "Mug"}}},
+      {"hash_space_header_with_plain_names_kept", "# of items;price\n3;1,50\n",
+       {"# of items", "price"}, {{"3", "1,50"}}, ';'},
+      {"hash_line_after_header_is_a_row", "a,b\n# x,y\n", {"a", "b"}, {{"# x", "y"}}},
   };
   return cases;
 }
@@ -105,6 +123,11 @@ INSTANTIATE_TEST_SUITE_P(
         CsvErrorCase{"empty", "", ErrorCode::kEmptyFile, "The file is empty."},
         CsvErrorCase{"only_bom", "\xEF\xBB\xBF", ErrorCode::kEmptyFile, "The file is empty."},
         CsvErrorCase{"only_blank_lines", "\r\n\n\n", ErrorCode::kEmptyFile, "The file is empty."},
+        CsvErrorCase{"only_comment_lines", "# ref_application_id 1\n# ref_asset_id 2\n",
+                     ErrorCode::kEmptyFile,
+                     "The file has only comment lines (starting with '# ') and no header row."},
+        CsvErrorCase{"comment_lines_then_header_only", "# ref_application_id 1\nid,title\n",
+                     ErrorCode::kEmptyFile, "The file has a header row but no data rows."},
         CsvErrorCase{"header_only", "a,b\n", ErrorCode::kEmptyFile,
                      "The file has a header row but no data rows."},
         CsvErrorCase{"header_only_no_newline", "a,b", ErrorCode::kEmptyFile,
@@ -114,8 +137,6 @@ INSTANTIATE_TEST_SUITE_P(
         CsvErrorCase{"text_after_closing_quote", "a,b\n\"x\"y,2\n", ErrorCode::kInvalidRequest,
                      "row 1 (byte 4): unexpected character after a closing quote at byte 7 (a "
                      "quote inside a quoted field must be doubled)"},
-        CsvErrorCase{"extra_cells", "a,b\n1,2\n1,2,3\n", ErrorCode::kInvalidRequest,
-                     "row 2 (byte 8): 3 cells, but the header has 2 columns"},
         CsvErrorCase{"latin1", "name\nJos\xE9\n", ErrorCode::kInvalidRequest,
                      "row 1 (byte 5): invalid UTF-8 byte 0xE9 at byte 8; save the file as UTF-8"},
         CsvErrorCase{"latin1_header", "pr\xE9nom\nx\n", ErrorCode::kInvalidRequest,
@@ -173,6 +194,43 @@ TEST(CsvReaderTest, CountsRowsAndOffsets) {
   EXPECT_EQ(reader.record_offset(), 8u);
   EXPECT_EQ(*reader.Next(), ReadState::kEnd);
   EXPECT_EQ(reader.rows_read(), 2u);
+}
+
+// Comment lines are not rows; the first row's offset is after them (the cleaned file copies
+// everything before it, comments included, as it was).
+TEST(CsvReaderTest, CommentLinesAreCountedApartFromRows) {
+  CsvReader reader(ReaderLimits{});
+  reader.Feed("# ref_application_id 1\nid,title\n1,Cat\n");
+  reader.Finish();
+  ASSERT_EQ(*reader.Next(), ReadState::kRow);
+  EXPECT_EQ(reader.record_offset(), 32u);
+  EXPECT_EQ(reader.comment_lines(), 1u);
+  EXPECT_EQ(*reader.Next(), ReadState::kEnd);
+  EXPECT_EQ(reader.rows_read(), 1u);
+}
+
+// fields_read(): the record's own field count, before padding or dropping to the header's width.
+TEST(CsvReaderTest, SaysHowManyFieldsEachRecordHad) {
+  CsvReader reader(ReaderLimits{});
+  reader.Feed("a,b,c\n1,2,3\n1,2,3,\n1\n\"x,y\",2,3,4,5\n");
+  reader.Finish();
+  std::vector<uint64_t> fields;
+  while (*reader.Next() == ReadState::kRow) {
+    EXPECT_EQ(reader.row().size(), 3u);
+    fields.push_back(reader.fields_read());
+  }
+  EXPECT_EQ(fields, (std::vector<uint64_t>{3, 4, 1, 5}));
+}
+
+// At most kMaxCommentLines are skipped: the next line is the header, whatever it holds.
+TEST(CsvReaderTest, CommentLinesAreBounded) {
+  std::string input;
+  for (uint64_t i = 0; i <= CsvReader::kMaxCommentLines; ++i) input += "# note\n";
+  input += "1\n";
+  ReadOutcome out = ReadAll(FileFormat::kCsv, input, 0);
+  ASSERT_EQ(out.code, ErrorCode::kOk) << out.message;
+  EXPECT_EQ(out.header, std::vector<std::string>{"# note"});
+  EXPECT_EQ(out.rows, (Rows{{"1"}}));
 }
 
 TEST(CsvReaderTest, ByteAtATimeFeedingOfALongRecordIsNotQuadratic) {

@@ -61,6 +61,59 @@ TEST(RowModelTest, ShopifyFirstRowOfAHandleIsTheProductEvenWithoutTitle) {
   EXPECT_EQ(seen[1].item_id, "b");
 }
 
+// Shopify's Transporter sample: the product's first row names its options (Color, Size) but
+// gives no option value, SKU or price; its variants follow with the same Handle. That row is the
+// parent, not a purchasable item. A first row that names an option and fills its value (Title /
+// Default Title, the export of a product without options) stays the product.
+TEST(RowModelTest, ShopifyFirstRowNamingOptionsWithoutValuesIsTheParent) {
+  const std::vector<std::string> header = {"Handle",        "Title",         "Option1 Name",
+                                           "Option1 Value", "Option2 Name",  "Option2 Value",
+                                           "Variant SKU",   "Variant Price", "Image Src"};
+  const auto seen = RunModel(
+      "shopify_products", header,
+      {{"sneaker", "Hightop", "Color", "", "Size", "", "", "", "a.jpg"},
+       {"sneaker", "", "", "", "", "", "", "", "b.jpg"},
+       {"sneaker", "", "", "White", "", "9.5", "a-123", "10.00", ""},
+       {"sneaker", "", "", "Black", "", "10", "a-456", "20.00", ""},
+       {"tee", "Tee", "Title", "Default Title", "", "", "T-1", "5.00", "t.jpg"},
+       {"cap", "Cap", "Color", "Red", "", "", "", "", ""}},
+      "Variant SKU", "Title");
+  EXPECT_EQ(seen, (std::vector<Seen>{{"parent", "", "sneaker", "Hightop"},
+                                     {"image", "", "sneaker", "Hightop"},
+                                     {"variant", "a-123", "sneaker", "Hightop"},
+                                     {"variant", "a-456", "sneaker", "Hightop"},
+                                     {"product", "T-1", "tee", "Tee"},
+                                     {"product", "", "cap", "Cap"}}));
+}
+
+// Without Option Name columns nothing can make a first row a parent.
+TEST(RowModelTest, ShopifyFirstRowWithoutOptionNamesStaysTheProduct) {
+  const std::vector<std::string> header = {"Handle", "Title", "Variant SKU", "Variant Price"};
+  const auto seen = RunModel("shopify_products", header, {{"a", "A", "", ""}}, "Variant SKU",
+                             "Title");
+  EXPECT_EQ(seen[0].kind, "product");
+}
+
+// commercetools (product-csv-sync's README, "Variants"): a row with a productType is a product
+// and its master variant; a row that leaves productType empty is a further variant of the
+// product above it, whose title and slug it takes.
+TEST(RowModelTest, CommercetoolsEmptyProductTypeIsAVariantOfTheProductAbove) {
+  const std::vector<std::string> header = {"productType", "variantId", "sku", "name.en",
+                                           "slug.en"};
+  const auto seen = RunModel("commercetools", header,
+                             {{"main", "1", "M-1", "Chino", "chino"},
+                              {"", "2", "M-2", "", ""},
+                              {"", "3", "M-3", "", ""},
+                              {"main", "1", "S-1", "Shoe", "shoe"},
+                              {"", "2", "S-2", "", ""}},
+                             "sku", "name.en");
+  EXPECT_EQ(seen, (std::vector<Seen>{{"product", "M-1", "chino", "Chino"},
+                                     {"variant", "M-2", "chino", "Chino"},
+                                     {"variant", "M-3", "chino", "Chino"},
+                                     {"product", "S-1", "shoe", "Shoe"},
+                                     {"variant", "S-2", "shoe", "Shoe"}}));
+}
+
 TEST(RowModelTest, WooCommerceTypesAndParentsByIdOrSku) {
   const std::vector<std::string> header = {"ID", "Type", "SKU", "Name", "Parent"};
   const auto seen =

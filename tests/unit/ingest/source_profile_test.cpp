@@ -15,7 +15,8 @@ TEST(SourceProfileTest, EveryEmbeddedProfileReadsAndGenericIsLast) {
   for (const auto& p : profiles) names.insert(p.source);
   EXPECT_EQ(names, (std::set<std::string>{"shopify_products", "shopify_customers", "woocommerce",
                                           "magento2", "prestashop", "bigcommerce",
-                                          "google_merchant", "meta_catalog", "generic"}));
+                                          "google_merchant", "meta_catalog", "commercetools",
+                                          "generic"}));
   EXPECT_EQ(GenericProfile().source, "generic");
   EXPECT_TRUE(GenericProfile().signatures.empty());
   for (const auto& p : profiles) {
@@ -23,8 +24,8 @@ TEST(SourceProfileTest, EveryEmbeddedProfileReadsAndGenericIsLast) {
     EXPECT_FALSE(p.signatures.empty()) << p.source << " cannot be detected";
   }
   EXPECT_EQ(SourceNamesList(),
-            "bigcommerce, generic, google_merchant, magento2, meta_catalog, prestashop, "
-            "shopify_customers, shopify_products, woocommerce");
+            "bigcommerce, commercetools, generic, google_merchant, magento2, meta_catalog, "
+            "prestashop, shopify_customers, shopify_products, woocommerce");
 }
 
 TEST(SourceProfileTest, FindsByName) {
@@ -85,6 +86,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadProfile{"groups_without_key", "x.json",
                    R"({"source": "x", "name": "X", "rows": {"model": "groups"}})",
                    "x.json.rows: a groups model needs a key column"},
+        BadProfile{"parent_if_without_groups", "x.json",
+                   R"({"source": "x", "name": "X",
+                       "rows": {"model": "flat", "parent_if_columns": ["Option1 Name"]}})",
+                   "x.json.rows.parent_if_columns: is only for a groups model"},
+        BadProfile{"type_without_types", "x.json",
+                   R"({"source": "x", "name": "X", "rows": {"model": "type", "type_column": ["T"]}})",
+                   "x.json.rows: a type model needs type_column, and types or empty_kind"},
         BadProfile{"bad_kind", "x.json",
                    R"({"source": "x", "name": "X", "rows": {"model": "type", "type_column": ["T"],
                        "types": {"a": "bundle"}}})",

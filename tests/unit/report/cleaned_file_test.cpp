@@ -403,6 +403,15 @@ const Sample kSamples[] = {
      "A-1,\"Shirt\",in stock,new,15.00 USD,https://m.example/1,https://m.example/1.jpg,"
      "\"Clothing & Accessories > Clothing\"\n"},
     {"generic", FileFormat::kCsv, "sku,price\n\"A-1\",\"10\"\nA-2,3\n\n\n"},
+    // Meta's template: a description row (a comment) above the header; kept as it was.
+    {"meta_catalog", FileFormat::kCsv,
+     "\xEF\xBB\xBF# Required | A unique ID | max 100,\"# Required | A title, short\",# Optional\r\n"
+     "id,title,price\r\nA-1,Shirt,10.00 USD\r\n"},
+    // Records with more and fewer fields than the header: copied as they were.
+    {"shopify_products", FileFormat::kCsv,
+     "Handle,Title,Variant SKU,Variant Price,Image Src\n"
+     "a,A,A1,9.00,https://c.example/a.jpg,,g\n"
+     "a,,A2\n"},
 };
 
 TEST(CleanedFileTest, EverySourceSampleWithoutFixesComesBackByteForByte) {
@@ -432,6 +441,23 @@ TEST(CleanedFileTest, AFixedRowKeepsItsOtherCellsAsTheyWereWritten) {
             "\xEF\xBB\xBFID,Type,SKU,Name,\"Regular price\"\r\n"
             "44,simple,woo-a,\"Hoodie\",\"12.50\"\r\n"
             "45,simple,WOO-B,\"Cap\",3\r\n");
+}
+
+// A fix after comment lines and in a record with an extra field: only the fixed cell changes.
+TEST(CleanedFileTest, CommentLinesAndARaggedRecordSurviveAFix) {
+  const std::string csv =
+      "# ref_application_id 1234\n"
+      "id,title,price\n"
+      "A-1,Shirt,\"1,299.00 USD\",extra\n";
+  std::string fixes;
+  AppendFix(fixes, 1, 2, "1299.00 USD");
+  const Upload u = MakeUpload(FileFormat::kCsv, csv, 5);
+  auto got = Write(u, {fixes});
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  EXPECT_EQ(*got,
+            "# ref_application_id 1234\n"
+            "id,title,price\n"
+            "A-1,Shirt,\"1299.00 USD\",extra\n");
 }
 
 TEST(SpliceCsvRecordTest, RewritesOnlyTheFixedCells) {

@@ -101,5 +101,95 @@ TEST(JobOutputTest, GenericFilesSendNoKindsAndTailIssuesAreNamedWhenTheRunnerSay
   EXPECT_EQ(stored["title"], "Gloves");
 }
 
+// A record with another number of fields than the header has columns gets ROW_FIELD_COUNT, an
+// error first among its row's issues, and the stats count it: a clean row becomes a row in
+// error, a row with a warning too, a row already in error stays one; the channels' readiness,
+// top blockers and scores follow.
+TEST(JobOutputTest, RaggedRowsGetRowFieldCountAndTheStatsCountIt) {
+  FileCheck job = ShopifyJob();
+  job.platform = "search_merchant,social_catalog";
+  JobOutput out(job, {});
+  RowBatch batch;
+  validator::v1::RowChunk chunk;
+  auto add = [&](std::vector<std::string> row, uint64_t fields) {
+    std::vector<std::string_view> cells(row.begin(), row.end());
+    out.AddRow(cells, batch, &chunk, fields);
+  };
+  add({"a", "A", "A1", "9", ""}, 5);  // row 1: as the header
+  add({"b", "B", "B1", "9", ""}, 6);  // row 2: one more field, otherwise clean
+  add({"c", "C", "C1", "x", ""}, 4);  // row 3: one fewer, and an invalid price
+  add({"d", "D", "D1", "9", ""}, 6);  // row 4: one more, and a warning
+  add({"e", "E", "E1", "9", ""}, 0);  // row 5: no field count (not CSV)
+  out.Seal(batch, &chunk);
+
+  validator::v1::IssueChunk answer;
+  auto* price = answer.add_issues();
+  price->set_row(3);
+  price->set_severity(validator::v1::SEVERITY_ERROR);
+  price->set_field("price");
+  price->set_code("INVALID_PRICE");
+  price->add_channels("search_merchant");
+  auto* warn = answer.add_issues();
+  warn->set_row(4);
+  warn->set_severity(validator::v1::SEVERITY_WARNING);
+  warn->set_field("price");
+  warn->set_code("PRICE_REFORMATTED");
+  out.Apply(answer, batch);
+  JobWrite w = out.TakeWrite();
+  std::vector<std::string> seen;
+  for (const std::string& text : w.issues) {
+    const auto j = nlohmann::json::parse(text);
+    seen.push_back(std::to_string(j["issue_row"].get<int>()) + " " + j["code"].get<std::string>());
+  }
+  EXPECT_EQ(seen, (std::vector<std::string>{"2 ROW_FIELD_COUNT", "3 ROW_FIELD_COUNT",
+                                            "3 INVALID_PRICE", "4 ROW_FIELD_COUNT",
+                                            "4 PRICE_REFORMATTED"}));
+  const auto first = nlohmann::json::parse(w.issues[0]);
+  EXPECT_EQ(first["message"], "Row has 6 fields; the header has 5 columns");
+  EXPECT_EQ(first["field"], "row");
+  EXPECT_EQ(first["severity"], "error");
+  EXPECT_EQ(first["sku"], "B1");
+  EXPECT_EQ(first["channels"], nlohmann::json::parse(R"(["search_merchant","social_catalog"])"));
+  EXPECT_EQ(nlohmann::json::parse(w.issues[1])["message"],
+            "Row has 4 fields; the header has 5 columns");
+
+  // What the validator counted: 5 rows, row 3 in error (search_merchant only), row 4 warned.
+  validator::v1::Stats stats;
+  stats.set_rows(5);
+  stats.set_errors(1);
+  stats.set_warnings(1);
+  stats.set_rows_error(1);
+  stats.set_rows_warning(1);
+  for (const char* name : {"search_merchant", "social_catalog"}) {
+    auto* ch = stats.add_channels();
+    ch->set_platform(name);
+    const bool merchant = std::string(name) == "search_merchant";
+    ch->set_blocked(merchant ? 1 : 0);
+    ch->set_ready(merchant ? 4 : 5);
+    ch->set_rows_warning(1);
+    if (merchant) {
+      auto* b = ch->add_top_blockers();
+      b->set_code("INVALID_PRICE");
+      b->set_rows(1);
+    }
+  }
+  out.AdjustStats(&stats);
+  EXPECT_EQ(stats.errors(), 4u);
+  EXPECT_EQ(stats.rows_error(), 3u);    // rows 2, 3, 4
+  EXPECT_EQ(stats.rows_warning(), 0u);  // row 4 is now in error
+  const auto& merchant = stats.channels(0);
+  EXPECT_EQ(merchant.blocked(), 3u);
+  EXPECT_EQ(merchant.ready(), 2u);
+  EXPECT_EQ(merchant.rows_warning(), 0u);
+  EXPECT_EQ(merchant.score(), 40u);  // (5 - 3) / 5
+  ASSERT_EQ(merchant.top_blockers_size(), 2);
+  EXPECT_EQ(merchant.top_blockers(0).code(), "ROW_FIELD_COUNT");
+  EXPECT_EQ(merchant.top_blockers(0).rows(), 3u);
+  const auto& meta = stats.channels(1);
+  EXPECT_EQ(meta.blocked(), 3u);  // row 3's price error did not block it; the count does
+  EXPECT_EQ(meta.ready(), 2u);
+  EXPECT_EQ(stats.score(), 40u);  // the first template's
+}
+
 }  // namespace
 }  // namespace dq::report

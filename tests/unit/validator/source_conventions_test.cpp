@@ -261,6 +261,47 @@ TEST(MerchantFormat, AnUncertainCurrencySaysWhy) {
             "code, such as 15.00 USD");
 }
 
+// Meta (social_catalog): a price is "a number, a space and the ISO 4217 code" (Meta's catalog
+// fields reference), as in Merchant Center: fixes keep the code (issue 31, Meta's template
+// "10.00 USD" was rewritten to "10.00").
+std::vector<std::pair<std::string, std::string>> MetaRow(
+    std::vector<std::pair<std::string, std::string>> extra) {
+  auto row = Merchant(std::move(extra));
+  row.emplace_back("condition", "new");  // required by the Meta pack
+  return row;
+}
+
+const RuleCase kMeta[] = {
+    {"price_with_code_kept", "product", "social_catalog", MetaRow({{"price", "10.00 USD"}}), {}},
+    {"price_with_code_kept_with_price_check", "product,price", "social_catalog",
+     MetaRow({{"price", "10.00 USD"}, {"sale_price", "8.00 USD"}}), {}},
+    {"price_thousands_keep_code", "product", "social_catalog",
+     MetaRow({{"price", "1,299.00 USD"}}), {"PRICE_REFORMATTED=1299.00 USD"}},
+    {"price_decimal_comma_keeps_code", "product", "social_catalog",
+     MetaRow({{"price", "15,00 USD"}}), {"DECIMAL_COMMA_FIXED=15.00 USD"}},
+    {"price_code_first_moved_after", "product", "social_catalog",
+     MetaRow({{"price", "USD 15.00"}}), {"PRICE_REFORMATTED=15.00 USD"}},
+    {"price_zero_with_code", "product", "social_catalog", MetaRow({{"price", "0.00 USD"}}),
+     {"INVALID_PRICE"}},
+    {"price_with_code_feeds_compare_at", "product,price", "social_catalog",
+     MetaRow({{"compare_at_price", "12.00 USD"}}), {"COMPARE_AT_NOT_HIGHER"}},
+    // The first listed template is the cleaned file's format.
+    {"meta_first_of_two_keeps_code", "product", "social_catalog,search_merchant",
+     MetaRow({{"price", "10.00 USD"}}), {}},
+    {"price_with_code_without_platform_reformatted", "product", "", {{"price", "10.00 USD"}},
+     {"PRICE_REFORMATTED=10.00"}},
+};
+DQ_RULE_CASES(MetaFormatRules, kMeta);
+
+TEST(MetaFormat, AnUncertainCurrencyNamesMeta) {
+  const auto issues =
+      RunOne(MetaRow({{"price", "$15"}}), "product", "social_catalog", Options());
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].message,
+            "The currency of $15 is not certain; Meta needs the amount and its ISO 4217 code, "
+            "such as 15.00 USD");
+}
+
 // The spec's knobs, checked when the batch starts.
 TEST(SpecConventions, BadConventionsAreRefusedWithTheReason) {
   const std::vector<std::string> fields = {"sku", "availability", "image_url"};

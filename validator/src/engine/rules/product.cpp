@@ -4,7 +4,8 @@
 // (RowContext::Required: the core's sku, price and title, or the platform template's fields, for
 // the row kinds that answer for them). With platform search_merchant, values are judged and fixed
 // in Merchant Center's formats: a price keeps its ISO 4217 code ("15.00 USD") and Google's
-// availability spellings are valid.
+// availability spellings are valid. With social_catalog (first listed) a price keeps its code
+// too, Meta's format.
 #include <string>
 #include <vector>
 
@@ -319,7 +320,7 @@ std::optional<double> NormalizedAmount(RowContext& ctx, Field f, bool* ambiguous
   std::string_view v = ctx.value(f);
   if (ambiguous) *ambiguous = false;
   if (auto plain = text::ParsePlainDecimal(v)) return plain;  // the usual case: one pass
-  if (ctx.spec().platform == Platform::kSearchMerchant) {
+  if (CodedAmounts(ctx.spec())) {
     std::optional<double> value;
     if (MerchantAmount(ctx, f, &value, ambiguous)) return value;
   }

@@ -61,13 +61,20 @@ std::string_view CheckCountryCode(RowContext& ctx, Field f);
 
 // Rewrites a money amount in f as a plain decimal when that is safe (PRICE_REFORMATTED,
 // DECIMAL_COMMA_FIXED) and returns its value; nullopt when it is not a plain decimal afterwards.
-// With platform search_merchant the amount is kept in Merchant Center's form instead
-// (MerchantAmount). When the value was reported here (an ambiguous comma, "12,500":
+// With CodedAmounts (search_merchant, social_catalog) the amount is kept in the channel's form
+// instead (MerchantAmount). When the value was reported here (an ambiguous comma, "12,500":
 // AMBIGUOUS_DECIMAL_SEPARATOR; a currency that is not certain), *reported is set and the caller
 // reports nothing more about it.
 std::optional<double> NormalizedAmount(RowContext& ctx, Field f, bool* reported = nullptr);
 
 // Target-channel formats (rules/target_format.cpp).
+//
+// True when the cleaned file follows a channel whose amounts carry their ISO 4217 code: the
+// first listed template's pack has price_currency. Merchant Center (search_merchant, Google's
+// product data specification, price: "15.00 USD") and Meta (social_catalog, the catalog
+// fields reference, price: "9.99 USD") both write "<number> <CODE>"; the rules below then
+// apply to both, naming the channel in their messages.
+bool CodedAmounts(const BatchSpec& spec);
 //
 // Merchant Center (search_merchant) writes an amount as a number and its ISO 4217 code,
 // "15.00 USD" (Google's product data specification, price). Such a value is valid as it is; a
@@ -81,8 +88,8 @@ std::optional<double> NormalizedAmount(RowContext& ctx, Field f, bool* reported 
 bool MerchantAmount(RowContext& ctx, Field f, std::optional<double>* value, bool* reported);
 // Reports AMBIGUOUS_DECIMAL_SEPARATOR on f for the number v ("12,500"), naming both readings.
 void ReportAmbiguousAmount(RowContext& ctx, Field f, std::string_view v);
-// The number of an amount as the rules read it: v itself, or with platform search_merchant the
-// number of "<number> <CODE>" (v when it has no code).
+// The number of an amount as the rules read it: v itself, or with CodedAmounts the number of
+// "<number> <CODE>" (v when it has no code).
 std::string_view AmountNumber(const RowContext& ctx, std::string_view v);
 
 // An absolute http(s) URL with a proper host and no characters that need escaping.

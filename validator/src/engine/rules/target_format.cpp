@@ -1,8 +1,10 @@
-// Fixes in the target channel's format (rules.h): Merchant Center's amounts, "15.00 USD".
+// Fixes in the target channel's format (rules.h): Merchant Center's and Meta's amounts,
+// "15.00 USD".
 #include <string>
 
 #include "../reference_data.h"
 #include "../text.h"
+#include "channel_pack.h"
 #include "rules.h"
 
 namespace dq::validator::rules {
@@ -109,10 +111,24 @@ IssueCode FixCode(text::AmountForm form) {
                                                  : IssueCode::PRICE_REFORMATTED;
 }
 
+// The channel named in messages: "Merchant Center needs the amount and its code".
+std::string_view ChannelTitle(Platform p) {
+  switch (p) {
+    case Platform::kSearchMerchant: return "Merchant Center";
+    case Platform::kSocialCatalog: return "Meta";
+    default: return PlatformName(p);
+  }
+}
+
 }  // namespace
+
+bool CodedAmounts(const BatchSpec& spec) {
+  return spec.platform != Platform::kNone && PackOf(spec.platform).price_currency;
+}
 
 bool MerchantAmount(RowContext& ctx, Field f, std::optional<double>* value, bool* reported) {
   const std::string_view v = ctx.value(f);
+  const std::string channel(ChannelTitle(ctx.spec().platform));
   *value = std::nullopt;
   auto report = [&](std::string message) {
     ctx.Report(InvalidAmountCode(f), f, std::move(message));
@@ -121,9 +137,8 @@ bool MerchantAmount(RowContext& ctx, Field f, std::optional<double>* value, bool
   if (const auto coded = SplitCode(v)) {
     const std::string code(coded->code, 3);
     if (!ctx.ref().IsCurrency(code)) {
-      report(code +
-             " is not an ISO 4217 currency code; Merchant Center needs the amount and its code, "
-             "such as 15.00 USD");
+      report(code + " is not an ISO 4217 currency code; " + channel +
+             " needs the amount and its code, such as 15.00 USD");
       return true;
     }
     text::Amount a = text::ReadAmount(coded->number);
@@ -163,9 +178,8 @@ bool MerchantAmount(RowContext& ctx, Field f, std::optional<double>* value, bool
     }
     const std::string code = CertainCurrency(ctx, sign);
     if (code.empty()) {
-      report("The currency of " + std::string(v) +
-             " is not certain; Merchant Center needs the amount and its ISO 4217 code, such as "
-             "15.00 USD");
+      report("The currency of " + std::string(v) + " is not certain; " + channel +
+             " needs the amount and its ISO 4217 code, such as 15.00 USD");
       return true;
     }
     ctx.Fix(f, TwoDecimals(a.value) + " " + code, FixCode(a.form));
@@ -176,7 +190,7 @@ bool MerchantAmount(RowContext& ctx, Field f, std::optional<double>* value, bool
 }
 
 std::string_view AmountNumber(const RowContext& ctx, std::string_view v) {
-  if (ctx.spec().platform != Platform::kSearchMerchant) return v;
+  if (!CodedAmounts(ctx.spec())) return v;
   if (const auto coded = SplitCode(v); coded && coded->canonical) return coded->number;
   return v;
 }

@@ -7,8 +7,21 @@
 // - A UTF-8 BOM at the start is skipped (and remembered in dialect()).
 // - Delimiter: given, or detected from the header line as the most frequent of , ; TAB |
 //   outside quotes (ties in that order; none of them: ',' and a single column).
+// - Comment lines before the header are skipped (at most kMaxCommentLines), as Meta documents
+//   them for its catalog feeds: "space-delimited comments at the top of TSV/CSV feeds"
+//   (https://developers.facebook.com/docs/marketing-api/catalog/guides/metadata-tags:
+//   `# ref_application_id 1234`) and as its Commerce Manager template writes its description
+//   row (`# Required | A unique content ID ...,# Required | ...`, one cell per column). A record
+//   is a comment when it starts with '#' and a space or TAB and, split at one of the delimiter
+//   candidates it contains, every non-empty cell starts with '#' (IsCommentLine). So a real header that starts with '#' stays the header: `#,Name`,
+//   `#id,title`, `# of items,price` (its other cells do not start with '#'). Only a one-column
+//   header written like a comment (`# of items` alone) would be taken for one. Skipped lines
+//   are not rows; they stay in the upload's bytes before the header, which the cleaned file
+//   copies as they were. After the header, a line starting with '#' is an ordinary row.
 // - Ragged rows: a row with fewer cells than the header is padded with empty cells; extra cells
-//   are dropped when all of them are empty (trailing delimiters) and are an error otherwise.
+//   are dropped, so that row() always has the header's width. fields_read() says how many the
+//   record had: the job reports such a row (ROW_FIELD_COUNT), and the cleaned file, which copies
+//   the record's bytes, keeps it as it was.
 // - Cells are views into the input; only cells containing "" are unescaped, into a per-record
 //   scratch buffer.
 #pragma once
@@ -27,6 +40,11 @@ class CsvReader final : public RowReader {
   // delimiter 0: detect it from the header line.
   explicit CsvReader(const ReaderLimits& limits, char delimiter = 0);
 
+  // The most comment lines skipped before the header; a further one is read as the header.
+  static constexpr uint64_t kMaxCommentLines = 100;
+  // Comment lines skipped before the header.
+  uint64_t comment_lines() const { return comment_lines_; }
+
   void Feed(std::string_view bytes) override { in_.Feed(bytes); }
   void Finish() override { in_.Finish(); }
   Result<ReadState> Next() override;
@@ -36,6 +54,7 @@ class CsvReader final : public RowReader {
   std::span<const CellKind> cell_kinds() const override { return {}; }
   uint64_t rows_read() const override { return rows_; }
   uint64_t record_offset() const override { return record_offset_; }
+  uint64_t fields_read() const override { return fields_read_; }
   CsvDialect dialect() const override { return dialect_; }
 
  private:
@@ -50,6 +69,15 @@ class CsvReader final : public RowReader {
   RecordEnd FindRecordEnd(std::string_view s) const;
   bool DetectDelimiter(std::string_view s);  // false: need more input
   Status ParseRecord(std::string_view record);
+  // The text starts with '#' and a space or TAB (after an opening quote).
+  static bool StartsLikeComment(std::string_view text);
+  // A record (its raw text, without the line end) before the header is a comment: it starts
+  // like one and, split at some delimiter candidate it contains, every non-empty field starts
+  // with '#' (or it contains none: one field). The same test before and after the delimiter is
+  // known, so detection and reading agree.
+  static bool IsCommentLine(std::string_view line);
+  // Every non-empty field of `line`, split at `d` outside quotes, starts with '#'.
+  static bool LineIsComment(std::string_view line, char d);
 
   ReaderLimits limits_;
   internal::InputBuffer in_;
@@ -61,6 +89,8 @@ class CsvReader final : public RowReader {
   std::vector<std::string_view> cells_;
   std::string scratch_;
   uint64_t rows_ = 0;
+  uint64_t comment_lines_ = 0;
+  uint64_t fields_read_ = 0;
   uint64_t record_offset_ = 0;
   std::optional<Status> error_;
 };

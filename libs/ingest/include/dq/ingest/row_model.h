@@ -49,6 +49,7 @@ class RowModel {
     return c < row.size() ? row[c] : std::string_view();
   }
   RowKind Groups(std::span<const std::string_view> row);
+  static bool FillsAny(std::span<const std::string_view> row, std::span<const size_t> columns);
   RowKind Type(std::span<const std::string_view> row);
 
   const RowRules& rules_;
@@ -57,6 +58,7 @@ class RowModel {
   std::vector<size_t> item_cols_;
   size_t key_col_ = SIZE_MAX;
   std::vector<size_t> variant_cols_;
+  std::vector<size_t> parent_if_cols_;
   size_t type_col_ = SIZE_MAX;
   // Every type column the header has, in the profile's order: a row's kind comes from the first
   // one it fills (WordPress's XML: product_type for products, wp:post_type for the others).

@@ -116,6 +116,10 @@ class RowReader {
   virtual uint64_t rows_read() const = 0;
   // Byte offset in the file of the start of the current (or failing) record.
   virtual uint64_t record_offset() const = 0;
+  // CSV/TSV only: how many fields the current record had in the file, before it was padded or
+  // its extra cells dropped to the header's width (row() always has the header's width). 0 for
+  // the other formats, whose rows have no field count of their own.
+  virtual uint64_t fields_read() const { return 0; }
   // The dialect in use (CSV/TSV only; defaults for JSON).
   virtual CsvDialect dialect() const { return {}; }
   // The name of the sheet read (XLSX only; "" for text formats), for the cleaned workbook.

@@ -40,8 +40,9 @@ struct SourceSignature {
 
 enum class RowModelKind {
   kFlat,    // every row is `kind` (or a kind_if_columns kind when the header has its column)
-  kGroups,  // consecutive rows with one key are one product: the first row is the product,
-            // later rows are variants when a variant column is non-empty, else image rows
+  kGroups,  // consecutive rows with one key are one product: the first row is the product (or
+            // a parent, see parent_if_columns), later rows are variants when a variant column
+            // is non-empty, else image rows
   kType,    // a type column names each row's kind (WooCommerce Type, Magento product_type)
 };
 
@@ -54,11 +55,19 @@ struct RowRules {
   std::vector<std::string> item_id;
   std::vector<std::string> key;              // kGroups: the grouping column
   std::vector<std::string> variant_columns;  // kGroups
+  // kGroups: the first row of a group is a parent (not purchasable) when it fills one of these
+  // columns and none of variant_columns: Shopify's product row that names its options (Option1
+  // Name) but holds no option value, SKU or price; its variants follow with the same key.
+  std::vector<std::string> parent_if_columns;
   std::vector<std::string> type_column;      // kType
   // kType: a word of the type cell (lower case) and its kind; the cell's first word that is
   // listed decides ("simple, downloadable, virtual" is simple).
   std::vector<std::pair<std::string, RowKind>> types;
-  RowKind default_kind = RowKind::kProduct;  // kType: an empty or unlisted type
+  RowKind default_kind = RowKind::kProduct;  // kType: an unlisted type (and an empty one)
+  // kType: the kind of a row whose type cell is empty, when it differs from default_kind:
+  // commercetools' further variants leave productType empty below their product's row.
+  bool has_empty_kind = false;
+  RowKind empty_kind = RowKind::kProduct;
   // kType: a product row whose variant_if column holds one of the values is a variant (Magento's
   // "Not Visible Individually" children of a configurable product).
   std::vector<std::string> variant_if_columns;

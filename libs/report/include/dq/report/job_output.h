@@ -36,6 +36,9 @@ struct RowBatch {
   // the item; name_ends holds where each ends in `names`, three per row.
   std::string names;
   std::vector<uint32_t> name_ends;
+  // The rows (index in the batch) whose record had another number of fields than the header
+  // has columns, with that number: each gets ROW_FIELD_COUNT.
+  std::vector<std::pair<uint32_t, uint64_t>> ragged;
 
   size_t rows() const { return widths.size(); }
   size_t Width(size_t r) const { return widths[r]; }
@@ -47,6 +50,7 @@ struct RowBatch {
   }
   void Clear() {
     widths.clear();
+    ragged.clear();
     names.clear();
     name_ends.clear();
   }
@@ -78,8 +82,11 @@ class JobOutput {
   validator::v1::BatchSpec Spec() const;
   // Appends a row's mapped columns, in field order, to chunk (packed, see validator.proto): one
   // copy of each cell, from the reader's views. The first row of a chunk clears it.
+  // fields_read: the record's own field count in the file (RowReader::fields_read(); 0: the
+  // format has none). A count other than the header's gets ROW_FIELD_COUNT on that row, added
+  // by Apply in its place among the validator's issues, and counted in the stats (AdjustStats).
   void AddRow(std::span<const std::string_view> row, RowBatch& batch,
-              validator::v1::RowChunk* chunk);
+              validator::v1::RowChunk* chunk, uint64_t fields_read = 0);
   // Ends the chunk of batch's rows and numbers them.
   void Seal(RowBatch& batch, validator::v1::RowChunk* chunk);
   // The answer for batch: issue records, and its fixes, by row, for the cleaned file.
@@ -91,6 +98,12 @@ class JobOutput {
   // calls NameTailRow for each, then FlushTail. Empty when nothing is held.
   std::vector<uint64_t> TailRows() const;
   void NameTailRow(uint64_t row, const ItemNames& names);
+  // The validator's final stats, with the ROW_FIELD_COUNT errors the job added: one more error
+  // each; a row the validator found no error on becomes a row in error (no longer a row with a
+  // warning), for the whole batch and for each channel, whose top blockers count the code too;
+  // the scores follow (Stats.score's formula). Call before FlushTail, with every tail issue
+  // applied.
+  void AdjustStats(validator::v1::Stats* stats) const;
   // Adds the held tail issues (named where NameTailRow was called) to the output.
   void FlushTail();
   // A new row model like the one AddRow uses, for reading the file again from its first row.
@@ -111,6 +124,7 @@ class JobOutput {
     const std::string* value;  // in the answer being applied
   };
   void AddIssue(const validator::v1::Issue& issue, const ItemNames& names);
+  uint16_t ChannelBits(const validator::v1::Issue& issue) const;  // bits of platforms_
 
   const FileCheck& job_;
   OutputOptions options_;
@@ -126,6 +140,14 @@ class JobOutput {
     std::string sku, item_id, title;
   };
   std::vector<HeldIssue> tail_;  // by row after TailRows()
+  // The rows given ROW_FIELD_COUNT, with what the validator reported on them (AdjustStats).
+  struct RaggedRow {
+    uint64_t row = 0;
+    bool error = false, warning = false;
+    uint16_t error_channels = 0;  // bit p: its validator errors block platforms_[p]
+  };
+  std::vector<RaggedRow> ragged_;
+  std::vector<std::string> platforms_;  // the job's templates, in the order listed
   std::vector<std::string> pending_issues_;
   std::string pending_fixes_;            // cleaned_file.h's encoding
   std::vector<PendingFix> chunk_fixes_;  // the answer being applied, sorted by row
