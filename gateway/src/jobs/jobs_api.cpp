@@ -193,7 +193,10 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   // Ignored on failure: it expires with its short TTL, and its bytes with it. A Start that fails
   // after this point (a 503 while storing or queueing; the quota is given back) keeps the upload
   // again, for DQ_KEPT_UPLOAD_MINUTES from now, so a retry of Start need not send the file.
-  if (kept) (void)store_.DropKeptUpload(principal.account.id, kept->first.id);
+  if (kept) {
+    IgnoreError(store_.DropKeptUpload(principal.account.id, kept->first.id),
+                "it expires with its short TTL, and its bytes with it");
+  }
   auto keep_again = [&] {
     if (!kept) return;
     KeptUpload again = kept->first;

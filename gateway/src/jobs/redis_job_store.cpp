@@ -418,7 +418,7 @@ Status RedisJobStore::KeepUpload(const KeptUpload& up, std::string_view file) {
   keep_cmds.push_back({"ZRANGE", list_key, "0", "-1"});
   auto replies = redis_.Pipeline(keep_cmds);
   if (Status s = CheckReplies(replies); !s.ok()) {
-    (void)DropKeptUpload(a, up.id);  // best effort: what is left expires with kept_upload_ttl
+    IgnoreError(DropKeptUpload(a, up.id), "best effort: what is left expires with kept_upload_ttl");
     return s;
   }
   // Past the account's limit, the oldest go.
@@ -426,7 +426,9 @@ Status RedisJobStore::KeepUpload(const KeptUpload& up, std::string_view file) {
   const int extra = static_cast<int>(all.elements.size()) - limits_.max_kept_uploads;
   for (int i = 0; i < extra; ++i) {
     // Best effort: one left behind expires with kept_upload_ttl.
-    if (all.elements[i].str != up.id) (void)DropKeptUpload(a, all.elements[i].str);
+    if (all.elements[i].str != up.id) {
+      IgnoreError(DropKeptUpload(a, all.elements[i].str), "it expires with kept_upload_ttl");
+    }
   }
   return Status::Ok();
 }

@@ -105,7 +105,7 @@ Result<QuotaReservation> RedisQuotaService::Reserve(const Account& account, int6
   if (reply->elements[0].integer == 1 && !durable->confirmed) {
     // Reserved on the master, not known to survive it (nor known to be lost: a replica may
     // have it unacknowledged): given back, until the replicas confirm it, before the 503.
-    (void)Release(r);  // retried in the background when not confirmed: the answer is a 503
+    IgnoreError(Release(r), "retried in the background when not confirmed: the answer is a 503");
     return redis_.NotReplicated(*durable);
   }
   if (reply->elements[0].integer != 1) {
