@@ -110,7 +110,11 @@ Status ExpandNested(ValidateCommand& cmd) {
     size_t member, value, value_size, raw, raw_size;
   };
   std::vector<Leaf> leaves;
+  // Past the small-string buffer, so that moving the command keeps the views valid.
+  size_t nested_bytes = 32;
+  for (const JsonField& f : cmd.members) nested_bytes += IsObject(f) ? 2 * f.value.size() : 0;
   cmd.nested_text.clear();
+  cmd.nested_text.reserve(nested_bytes);
   std::vector<JsonField> fields;
   std::vector<const JsonField*> plain;  // the record's members that are not objects, in order
   std::unordered_map<std::string_view, size_t> last;
