@@ -149,8 +149,8 @@ def sniff_delimiter(text):
 def flatten(obj, prefix=""):
     """A JSON object's members as dq's JSON reader reads them (docs/ingest.md, "JSON details"):
     a non-empty nested object's members become keys named by their path ("meta.barcode");
-    arrays and empty objects stay values. The inline path gets records in this shape, since
-    POST /v1/validate reads only a record's top-level keys."""
+    arrays and empty objects stay values. Both paths are sent the records as they are and read
+    them this way; the runner flattens what it judges (the records, both cleaned outputs)."""
     out = {}
     for k, v in obj.items():
         name = prefix + k
@@ -430,12 +430,15 @@ def run_one(client, expect_path, data_dirs, poll_timeout):
         else:
             try:
                 if ext == ".json":
-                    records = original
+                    records = json.loads(decode(raw))  # nested, as the job reads them
                 else:
                     records = [dict(zip(header, r)) for r in table[2]]
                 answer, issues = run_inline(client, expect, header, records, detail["mapping"],
                                             detail.get("source"))
-                inline = judge(expect, issues, original, answer.get("cleaned"),
+                cleaned_inline = answer.get("cleaned")
+                if ext == ".json" and cleaned_inline is not None:
+                    cleaned_inline = [flatten(o) for o in cleaned_inline]
+                inline = judge(expect, issues, original, cleaned_inline,
                                answer.get("stats", {}).get("rows"), answer.get("source"),
                                path="inline")
                 inline["score"] = answer.get("stats", {}).get("score")

@@ -7,12 +7,14 @@
 #include "dq/common/platform_list.h"
 #include "dq/common/vocabulary.h"
 #include "dq/ingest/json_fast.h"
+#include "dq/ingest/json_reader.h"
 #include "dq/ingest/mapping_inference.h"
 #include "dq/ingest/check_plan.h"
 #include "dq/ingest/row_model.h"
 #include "dq/ingest/source_profile.h"
 #include "dq/ingest/utf8.h"
 #include "dq/common/ascii.h"
+#include "dq/common/json_escape.h"
 
 namespace dq::gateway {
 namespace {
@@ -86,6 +88,87 @@ Result<std::vector<std::pair<std::string, std::string>>> MappingFromFields(
     }
   }
   return out;
+}
+
+bool IsObject(const JsonField& f) {
+  return f.kind == ingest::CellKind::kJson && f.value.size() > 2 && f.value.front() == '{';
+}
+
+// Reads the records' nested objects as the upload reader does (ValidateCommand::nested): each
+// record goes through the reader's row builder, whose errors are the upload's, and its members
+// are replaced by the columns it set, in the same order. A repeated top-level key counts once,
+// its last occurrence (as for flat records). Nothing is done when no record has an object.
+Status ExpandNested(ValidateCommand& cmd) {
+  if (std::none_of(cmd.members.begin(), cmd.members.end(), IsObject)) return Status::Ok();
+  ingest::internal::JsonRows rows{ingest::ReaderLimits{}};
+  std::vector<JsonField> out;
+  out.reserve(cmd.members.size() * 2);
+  std::vector<uint32_t> begins(1, 0);
+  std::vector<uint32_t> member_path;
+  // A leaf's value and raw_value, as offsets into nested_text until it stops growing.
+  struct Leaf {
+    size_t member, value, value_size, raw, raw_size;
+  };
+  std::vector<Leaf> leaves;
+  // Past the small-string buffer, so that moving the command keeps the views valid.
+  size_t nested_bytes = 32;
+  for (const JsonField& f : cmd.members) nested_bytes += IsObject(f) ? 2 * f.value.size() : 0;
+  cmd.nested_text.clear();
+  cmd.nested_text.reserve(nested_bytes);
+  std::vector<JsonField> fields;
+  std::vector<const JsonField*> plain;  // the record's members that are not objects, in order
+  std::unordered_map<std::string_view, size_t> last;
+  for (size_t r = 0; r < cmd.records; ++r) {
+    const uint32_t begin = cmd.record_begin[r], end = cmd.record_begin[r + 1];
+    last.clear();
+    for (uint32_t m = begin; m < end; ++m) last[cmd.members[m].key] = m;
+    fields.clear();
+    plain.clear();
+    for (uint32_t m = begin; m < end; ++m) {
+      if (last[cmd.members[m].key] != m) continue;  // superseded by a later occurrence
+      fields.push_back(cmd.members[m]);
+      if (!IsObject(cmd.members[m])) plain.push_back(&cmd.members[m]);
+    }
+    if (auto e = rows.Build(fields)) {
+      return Invalid({{"records[" + std::to_string(r) + "]", *e}});
+    }
+    size_t next_plain = 0;
+    for (uint32_t col : rows.set_order) {
+      member_path.push_back(col);
+      if (rows.paths[col].size() == 1) {  // a top-level member as it was sent
+        out.push_back(*plain[next_plain++]);
+        continue;
+      }
+      JsonField& f = out.emplace_back();
+      f.kind = rows.kinds[col];
+      const std::string_view value = rows.cells[col];
+      Leaf leaf{out.size() - 1, cmd.nested_text.size(), value.size(), 0, 0};
+      cmd.nested_text.append(value);
+      leaf.raw = cmd.nested_text.size();
+      switch (f.kind) {
+        case ingest::CellKind::kString: AppendJsonString(cmd.nested_text, value); break;
+        case ingest::CellKind::kNull: cmd.nested_text.append("null"); break;
+        default: cmd.nested_text.append(value); break;  // a number, boolean or JSON text
+      }
+      leaf.raw_size = cmd.nested_text.size() - leaf.raw;
+      leaves.push_back(leaf);
+    }
+    begins.push_back(static_cast<uint32_t>(out.size()));
+  }
+  cmd.paths = std::move(rows.paths);
+  cmd.path_names = std::move(rows.header);
+  const std::string_view text = cmd.nested_text;
+  for (const Leaf& leaf : leaves) {
+    JsonField& f = out[leaf.member];
+    f.value = text.substr(leaf.value, leaf.value_size);
+    f.raw_value = text.substr(leaf.raw, leaf.raw_size);
+    f.key = cmd.path_names[member_path[leaf.member]];
+  }
+  cmd.members = std::move(out);
+  cmd.record_begin = std::move(begins);
+  cmd.member_path = std::move(member_path);
+  cmd.nested = true;
+  return Status::Ok();
 }
 
 // Resolves the mapped columns of every record: distinct columns, cells, and which member of a
@@ -235,11 +318,17 @@ void ValidateCommand::Clear() {
   members.clear();
   record_begin.clear();
   member_column.clear();
+  nested = false;
+  member_path.clear();
+  paths.clear();
+  path_names.clear();
+  nested_text.clear();
 }
 
 void ValidateCommand::ReleaseIfLarge(size_t max_bytes) {
   if (members.capacity() * sizeof(members[0]) + cells.capacity() * sizeof(cells[0]) +
-          parser.scratch_capacity() + padded_body.capacity() > max_bytes) {
+          parser.scratch_capacity() + padded_body.capacity() + nested_text.capacity() >
+      max_bytes) {
     *this = ValidateCommand();
   }
 }
@@ -579,6 +668,7 @@ Status CheckWalked(Walked& w, size_t max_records, ValidateCommand& cmd) {
   }
   if (!problems.empty()) return Invalid(std::move(problems));
   cmd.records = w.record_count;
+  if (Status s = ExpandNested(cmd); !s.ok()) return s;
   ResolveColumns(cmd);
   ResolveItems(cmd);
   return Status::Ok();

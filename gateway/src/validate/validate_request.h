@@ -59,6 +59,17 @@ struct ValidateCommand {
   std::vector<ingest::internal::JsonField> members;
   std::vector<uint32_t> record_begin;
   std::vector<int32_t> member_column;
+  // Records with nested objects (docs/api.md): a non-empty object member is replaced by its
+  // members, each a member of its own named by its dotted path ("meta.barcode"), read by the
+  // upload reader's rules (ingest::internal::JsonRows: depth, key count, a key that names the
+  // same column as a path). Only then (nested) member_path gives each member's path, an index
+  // into paths, whose dotted names are path_names (the members' keys view them); the answer
+  // writes each value back inside its object. A leaf's value and raw_value view nested_text.
+  bool nested = false;
+  std::vector<uint32_t> member_path;
+  std::vector<std::vector<std::string>> paths;
+  std::vector<std::string> path_names;
+  std::string nested_text;
 
   // Per record, from the source's row model (ResolveItems): its kind (empty: every record is a
   // product) and its names (sku, item_id, title) one after another in item_names, ending at

@@ -174,6 +174,7 @@ std::string WriteValidateResponse(const ValidateCommand& command,
   out.reserve(estimate + command.records * 4);
 
   std::vector<uint8_t> present(width);
+  std::vector<const std::string*> open;  // nested: the objects the last member was inside
   const bool channels = !command.platform.empty();  // docs/api.md, "Channel readiness"
   out += '{';
   if (channels) {
@@ -194,13 +195,38 @@ std::string WriteValidateResponse(const ValidateCommand& command,
     }
     bool any = false;
     std::fill(present.begin(), present.end(), 0);
+    open.clear();
     for (uint32_t m = command.record_begin[r]; m < command.record_begin[r + 1]; ++m) {
       const int32_t col = command.member_column[m];
       if (col == kSupersededMember) continue;  // a repeated key: its last occurrence counts
       const auto& member = command.members[m];
-      if (any) out += ',';
-      any = true;
-      out += member.raw_key;
+      if (command.nested) {
+        // The member's objects: close those it is not inside, open those it is the first of.
+        const auto& path = command.paths[command.member_path[m]];
+        size_t common = 0;
+        while (common < open.size() && common + 1 < path.size() && *open[common] == path[common]) {
+          ++common;
+        }
+        if (open.size() > common) any = true;  // the outer object has the one closed
+        for (; open.size() > common; open.pop_back()) out += '}';
+        for (; open.size() + 1 < path.size(); any = false) {
+          if (any) out += ',';
+          AppendJsonString(out, path[open.size()]);
+          out += ":{";
+          open.push_back(&path[open.size()]);
+        }
+        if (any) out += ',';
+        any = true;
+        if (path.size() > 1) {
+          AppendJsonString(out, path.back());
+        } else {
+          out += member.raw_key;
+        }
+      } else {
+        if (any) out += ',';
+        any = true;
+        out += member.raw_key;
+      }
       out += ':';
       const int fix = col < 0 ? -1 : fixed[r * width + static_cast<size_t>(col)];
       if (fix >= 0) {
@@ -210,7 +236,10 @@ std::string WriteValidateResponse(const ValidateCommand& command,
       }
       if (col >= 0) present[static_cast<size_t>(col)] = 1;
     }
-    // A fix for a column the record did not have adds it at the end.
+    if (!open.empty()) any = true;
+    for (; !open.empty(); open.pop_back()) out += '}';
+    // A fix for a column the record did not have adds it at the end (a nested column as a key
+    // of its own, named by its path: the record has no object to put it in).
     for (size_t c = 0; c < width; ++c) {
       const int fix = fixed[r * width + c];
       if (fix < 0 || present[c]) continue;

@@ -54,6 +54,7 @@ namespace internal {
 std::optional<std::string> JsonRows::Build(const std::vector<JsonField>& fields) {
   ++generation_;
   nested_used_ = 0;
+  set_order.clear();
   cells.assign(header.size(), std::string_view());
   kinds.assign(header.size(), CellKind::kMissing);
   for (const JsonField& f : fields) {
@@ -143,6 +144,7 @@ std::optional<std::string> JsonRows::Set(std::string_view name, const JsonField&
     return "the key \"" + std::string(name) + "\" appears twice";
   }
   seen_[col] = generation_;
+  set_order.push_back(static_cast<uint32_t>(col));
   cells[col] = f.value;
   kinds[col] = f.kind;
   return std::nullopt;

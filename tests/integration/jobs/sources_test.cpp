@@ -3,6 +3,8 @@
 // notes of a core field without a column, and the same on POST /v1/validate.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -257,6 +259,81 @@ TEST_F(SourcesIntegrationTest, ParentRowsCommentLinesAndRaggedRecordsOnTheJobPat
   EXPECT_EQ(job["rows_error"], 1) << job.dump();
   EXPECT_EQ(job["health_score"], 67);
   EXPECT_EQ(Get("/v1/jobs/" + id + "/cleaned").body, csv);
+}
+
+// Nested records (DummyJSON's shape) give the same issues and the same cleaned records inline as
+// in a job: the inline reader reads a nested object's members as the upload reader does.
+TEST_F(SourcesIntegrationTest, NestedRecordsGetTheSameIssuesInlineAndInAJob) {
+  const json records = json::parse(R"([
+    {"id": 1, "sku": "PH-1", "title": "Phone", "pricing": {"price": "$5.00", "cost": 9},
+     "meta": {"barcode": "4006381333932", "created": "2024-05-23"},
+     "dimensions": {"width": 1.5, "depth": {"cm": 2}}, "reviews": [{"rating": 5}]},
+    {"id": 2, "sku": "PH-2", "title": "", "pricing": {"price": "12.00"},
+     "meta": {"barcode": "4006381333931"}},
+    {"id": 3, "sku": "PH-2", "title": "Case", "pricing": {"price": "abc"}, "meta": {}}])");
+  const json mapping = {{"sku", "sku"},
+                        {"title", "title"},
+                        {"price", "pricing.price"},
+                        {"cost_price", "pricing.cost"},
+                        {"gtin", "meta.barcode"}};
+  std::string ndjson;
+  for (const auto& r : records) ndjson += r.dump() + "\n";
+  std::string query;
+  for (unsigned char c : mapping.dump()) {
+    static const char* hex = "0123456789ABCDEF";
+    if (std::isalnum(c) || c == '.' || c == '_') {
+      query += static_cast<char>(c);
+    } else {
+      query += '%';
+      query += hex[c >> 4];
+      query += hex[c & 15];
+    }
+  }
+  HttpResult r = Post("/v1/jobs?filename=products.ndjson&mapping=" + query, ndjson,
+                      {{"Content-Type", "application/x-ndjson"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  const std::string id = json::parse(r.body)["id"];
+  const json job = WaitDone(id);
+  ASSERT_EQ(job["status"], "done") << job.dump();
+
+  const json req = {{"records", records}, {"mapping", mapping}};
+  HttpResult v = Post("/v1/validate", req.dump(), {{"Content-Type", "application/json"}});
+  ASSERT_EQ(v.status, 200) << v.body;
+  const json answer = json::parse(v.body);
+
+  auto key = [](const json& i, const char* row) {
+    return i[row].dump() + " " + i["field"].dump() + " " + i["code"].dump() + " " +
+           i["severity"].dump() + " " + i["original_value"].dump() + " " +
+           i["fixed_value"].dump() + " " + i["message"].dump() + " " + i["sku"].dump();
+  };
+  std::vector<std::string> in_job, inline_;
+  for (const auto& i : job["issues"]) in_job.push_back(key(i, "issue_row"));
+  for (const auto& i : answer["issues"]) inline_.push_back(key(i, "row"));
+  std::sort(in_job.begin(), in_job.end());
+  std::sort(inline_.begin(), inline_.end());
+  EXPECT_EQ(inline_, in_job);
+  EXPECT_EQ(answer["stats"], job["stats"]);
+  // The checks saw the nested values: the price fix, the GTIN and the price error.
+  bool fixed_price = false, bad_gtin = false, bad_price = false;
+  for (const auto& i : answer["issues"]) {
+    fixed_price |= i["row"] == 1 && i["field"] == "price" && i["fixed_value"] == "5.00";
+    bad_gtin |= i["row"] == 1 && i["field"] == "gtin";
+    bad_price |= i["row"] == 3 && i["code"] == "INVALID_PRICE";
+  }
+  EXPECT_TRUE(fixed_price && bad_gtin && bad_price) << v.body;
+
+  // The cleaned records: the job's file, line by line, and the answer's, each value in its object.
+  std::istringstream cleaned(Get("/v1/jobs/" + id + "/cleaned").body);
+  std::string line;
+  size_t n = 0;
+  while (std::getline(cleaned, line)) {
+    if (line.empty()) continue;
+    ASSERT_LT(n, answer["cleaned"].size());
+    EXPECT_EQ(answer["cleaned"][n], json::parse(line)) << n;
+    ++n;
+  }
+  EXPECT_EQ(n, 3u);
+  EXPECT_EQ(answer["cleaned"][0]["pricing"]["price"], "5.00");
 }
 
 }  // namespace

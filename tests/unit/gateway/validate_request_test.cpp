@@ -124,7 +124,7 @@ TEST(ValidateRequestTest, CellsKeepTheirJsonText) {
   auto r = ParseValidateRequest(
       R"({"records":[{"s":"x\u00e9","p":12.50,"g":12345678901234567890,"n":null,"b":true,)"
       R"("o":{ "k" : [1, 2] }}],"mapping":{"sku":"s","price":"p","gtin":"g","title":"n",)"
-      R"("description":"b","brand":"o"}})",
+      R"("description":"b","brand":"o.k"}})",
       500);
   ASSERT_TRUE(r.ok()) << r.status().message();
   ASSERT_EQ(r->records, 1u);
@@ -135,7 +135,7 @@ TEST(ValidateRequestTest, CellsKeepTheirJsonText) {
   EXPECT_EQ(cell["g"], "12345678901234567890");
   EXPECT_EQ(cell["n"], "");
   EXPECT_EQ(cell["b"], "true");
-  EXPECT_EQ(cell["o"], R"({"k":[1,2]})");
+  EXPECT_EQ(cell["o.k"], "[1,2]");  // a nested object's member, an array compacted
 }
 
 // The same record, read by the upload reader (NDJSON) and by /v1/validate, gives the same cells.
@@ -425,6 +425,147 @@ TEST(ValidateRequestReadersTest, BothReadersAgreeOnGoodAndBadBodies) {
       "\xEF\xBB\xBF",
   };
   for (const std::string& body : bodies) EXPECT_EQ(Diff(body), "") << body;
+}
+
+
+// ---- Nested objects: read as the upload reader reads them (docs/ingest.md, "JSON details") ----
+
+std::vector<std::string> KeysOf(const ValidateCommand& cmd) {
+  std::vector<std::string> keys;
+  for (const auto& m : cmd.members) keys.emplace_back(m.key);
+  return keys;
+}
+
+TEST(ValidateNestedTest, ANestedObjectsMembersAreMembersNamedByTheirPath) {
+  const std::string body =
+      R"({"records":[{"id":"A","meta":{"barcode":"4006381333931","qr":null,"e":{}},)"
+      R"("dimensions":{"width":12.50,"d":{"x":true}},"tags":["a",{"b":1}],"n":7},)"
+      R"({"meta":{"barcode":"1\"2"}}],)"
+      R"("mapping":{"sku":"id","gtin":"meta.barcode","weight":"dimensions.width"}})";
+  auto cmd = ParseValidateRequest(body, 500);
+  ASSERT_TRUE(cmd.ok()) << cmd.status().message();
+  EXPECT_TRUE(cmd->nested);
+  EXPECT_EQ(KeysOf(*cmd),
+            (std::vector<std::string>{"id", "meta.barcode", "meta.qr", "meta.e", "dimensions.width",
+                                      "dimensions.d.x", "tags", "n", "meta.barcode"}));
+  EXPECT_EQ(cmd->record_begin, (std::vector<uint32_t>{0, 8, 9}));
+  EXPECT_EQ(cmd->columns, (std::vector<std::string>{"id", "meta.barcode", "dimensions.width"}));
+  ASSERT_EQ(cmd->cells.size(), 6u);
+  EXPECT_EQ(cmd->cells[0], "A");
+  EXPECT_EQ(cmd->cells[1], "4006381333931");
+  EXPECT_EQ(cmd->cells[2], "12.50");  // a number keeps its text
+  EXPECT_EQ(cmd->cells[3], "");
+  EXPECT_EQ(cmd->cells[4], "1\"2");
+  EXPECT_EQ(cmd->cells[5], "");
+  EXPECT_EQ(cmd->members[2].raw_value, "null");
+  EXPECT_EQ(cmd->members[3].value, "{}");  // an empty object stays a cell
+  EXPECT_EQ(cmd->members[5].raw_value, "true");
+  EXPECT_EQ(cmd->members[6].value, R"(["a",{"b":1}])");  // arrays stay cells
+  EXPECT_EQ(cmd->members[8].raw_value, R"("1\"2")");
+  EXPECT_EQ(cmd->paths[cmd->member_path[5]], (std::vector<std::string>{"dimensions", "d", "x"}));
+  EXPECT_EQ(Diff(body), "");  // both readers agree
+  // Flat records are left as they were sent.
+  auto flat = ParseValidateRequest(R"({"records":[{"a":{}}],"mapping":{"sku":"a"}})", 500);
+  ASSERT_TRUE(flat.ok());
+  EXPECT_FALSE(flat->nested);
+  EXPECT_TRUE(flat->member_path.empty());
+}
+
+TEST(ValidateNestedTest, ARepeatedKeyCountsOnceItsLastOccurrence) {
+  auto cmd = ParseValidateRequest(
+      R"({"records":[{"meta":{"x":1},"id":"A","meta":{"barcode":"9"}}],)"
+      R"("mapping":{"gtin":"meta.barcode","sku":"meta.x"}})",
+      500);
+  ASSERT_TRUE(cmd.ok()) << cmd.status().message();
+  EXPECT_EQ(KeysOf(*cmd), (std::vector<std::string>{"id", "meta.barcode"}));
+  EXPECT_EQ(cmd->cells, (std::vector<std::string_view>{"", "9"}));  // sku (meta.x), gtin
+}
+
+// The job reader's message for the same records, without its "row n (byte b): " prefix.
+std::string JobError(const std::string& ndjson) {
+  ingest::NdjsonReader reader{ingest::ReaderLimits{}};
+  reader.Feed(ndjson);
+  reader.Finish();
+  while (true) {
+    auto state = reader.Next();
+    if (!state.ok()) {
+      const std::string m = state.status().message();
+      return m.substr(m.find("): ") + 3);
+    }
+    if (*state == ingest::ReadState::kEnd) return "";
+  }
+}
+
+TEST(ValidateNestedTest, TheUploadsLimitsGiveTheSameErrors) {
+  std::string deep = "1";
+  for (int k = 0; k < 10; ++k) deep = R"({"a":)" + deep + "}";  // 9 objects inside the record
+  std::string wide = "{";
+  for (int k = 0; k < 1025; ++k) wide += (k ? "," : "") + ("\"k" + std::to_string(k) + "\":1");
+  wide += "}";
+  struct Case {
+    std::string records;  // the records, comma-separated
+    std::string field;
+    std::string message;
+  };
+  const Case cases[] = {
+      {deep, "records[0]",
+       "the member \"a.a.a.a.a.a.a.a.a\" nests objects more than 8 levels deep; dq reads a nested "
+       "object's members as columns down to 8 levels"},
+      {R"({"a.b":1},{"a":{"b":2}})", "records[1]",
+       "the key \"a.b\" and the member path a.b of a nested object would both be the column "
+       "\"a.b\"; rename the key"},
+      {R"({"m":{"x":1,"x":2}})", "records[0]", "the member path m.x appears twice"},
+      {R"({"o":)" + wide + "}", "records[0]",
+       "more than 1024 distinct keys (each member of a nested object counts as one)"},
+  };
+  for (const Case& c : cases) {
+    const std::string body = R"({"records":[)" + c.records + R"(],"mapping":{"sku":"a"}})";
+    auto r = ParseValidateRequest(body, 500);
+    ASSERT_FALSE(r.ok()) << c.message;
+    EXPECT_EQ(r.status().code(), ErrorCode::kInvalidRequest);
+    ASSERT_EQ(r.status().details().size(), 1u);
+    EXPECT_EQ(r.status().details()[0].field, c.field);
+    EXPECT_EQ(r.status().details()[0].message, c.message);
+    EXPECT_EQ(r.status().message(), c.field + ": " + c.message);
+    std::string ndjson = c.records;
+    for (size_t at = ndjson.find("},{"); at != std::string::npos; at = ndjson.find("},{", at)) {
+      ndjson.replace(at, 3, "}\n{");
+    }
+    EXPECT_EQ(JobError(ndjson + "\n"), c.message);  // the job's words
+    EXPECT_EQ(Diff(body, 500), "") << c.message;
+  }
+  std::string eight = "1";
+  for (int k = 0; k < 9; ++k) eight = R"({"a":)" + eight + "}";  // 8 objects inside it
+  auto ok = ParseValidateRequest(R"({"records":[)" + eight + R"(],"mapping":{"sku":"a"}})", 500);
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  EXPECT_EQ(KeysOf(*ok), (std::vector<std::string>{"a.a.a.a.a.a.a.a.a"}));
+}
+
+TEST(ValidateNestedTest, CleanedRecordsKeepEachValueInsideItsObject) {
+  const std::string body =
+      R"({"records":[{"id":"A","meta":{"barcode":"123","in":{"c":1},"n":1.50},"e":{"f":"\u00e9\""},)"
+      R"("g":[1, 2]},{"meta":{"barcode":"9"},"p":"$5.00"}],)"
+      R"("mapping":{"sku":"id","gtin":"meta.barcode","price":"p"}})";
+  auto cmd = ParseValidateRequest(body, 500);
+  ASSERT_TRUE(cmd.ok()) << cmd.status().message();
+  validator::v1::ValidateResponse fixes = OneFix(1, "gtin", "0000000000123");
+  auto* second = fixes.add_issues();
+  second->CopyFrom(fixes.issues(0));
+  second->set_row(2);
+  second->set_field("price");
+  second->set_fixed_value("5.00");
+  const std::string text = WriteValidateResponse(*cmd, fixes);
+  EXPECT_EQ(text.substr(0, text.find("],\"issues\"") + 1),
+            R"({"cleaned":[{"id":"A","meta":{"barcode":"0000000000123","in":{"c":1},"n":1.50},)"
+            "\"e\":{\"f\":\"\xC3\xA9\\\"\"},\"g\":[1, 2]},"
+            R"({"meta":{"barcode":"9"},"p":"5.00"}])");
+  // Without fixes the records come back as they were sent (compacted).
+  const std::string plain = WriteValidateResponse(*cmd, validator::v1::ValidateResponse());
+  EXPECT_EQ(plain.substr(0, plain.find("],\"issues\"") + 1),
+            R"({"cleaned":[{"id":"A","meta":{"barcode":"123","in":{"c":1},"n":1.50},)"
+            "\"e\":{\"f\":\"\xC3\xA9\\\"\"},\"g\":[1, 2]},"
+            R"({"meta":{"barcode":"9"},"p":"$5.00"}])");
+  EXPECT_EQ(nlohmann::json::parse(text)["issues"][0]["field"], "gtin");
 }
 
 }  // namespace

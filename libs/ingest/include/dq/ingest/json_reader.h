@@ -48,6 +48,9 @@ class JsonRows {
   // longer than one key.
   std::vector<std::vector<std::string>> paths;
   bool nested = false;
+  // The columns the last Build set, in the order it met them (depth first, the record's order):
+  // POST /v1/validate writes its records back from it.
+  std::vector<uint32_t> set_order;
 
  private:
   // Sets the cell of the column at `path` (its name `name`), adding the column when new.

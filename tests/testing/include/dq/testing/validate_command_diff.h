@@ -43,6 +43,10 @@ inline std::string DescribeCommandDifference(const Result<gateway::ValidateComma
   for (size_t k = 0; k < x.cells.size(); ++k) {
     if (x.cells[k] != y.cells[k]) return "cell " + std::to_string(k) + " differs";
   }
+  if (x.nested != y.nested || x.member_path != y.member_path || x.paths != y.paths ||
+      x.path_names != y.path_names) {
+    return "nested paths differ";
+  }
   if (x.members.size() != y.members.size()) return "member counts differ";
   for (size_t k = 0; k < x.members.size(); ++k) {
     const auto& m = x.members[k];
