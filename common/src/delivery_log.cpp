@@ -20,6 +20,10 @@ std::string DeliveriesKey(std::string_view account) {
   return AccountKey(account, "webhook:deliveries");
 }
 std::string DeadKey(std::string_view account) { return AccountKey(account, "webhook:dead"); }
+// A delivery's send lease; the hash tag puts it in the retry set's cluster slot.
+std::string SendLeaseKey(std::string_view delivery_id) {
+  return std::string(kSendLeasePrefix) + std::string(delivery_id);
+}
 
 Status FirstError(const Result<std::vector<RedisReply>>& replies) {
   if (!replies.ok()) return replies.status();
@@ -98,7 +102,35 @@ return 1
   return script;
 }
 
+const RedisScript& BeginSendScript() {
+  // KEYS[1] retry zset, KEYS[2] the delivery's send lease; ARGV: member ('' for none), token,
+  // lease ms. Returns 'superseded', 'busy' or 'go'.
+  static const RedisScript script(R"lua(
+if ARGV[1] ~= '' and not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 'superseded' end
+local holder = redis.call('GET', KEYS[2])
+if holder and holder ~= ARGV[2] then return 'busy' end
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+return 'go'
+)lua");
+  return script;
+}
 
+const RedisScript& EndSendScript() {
+  // KEYS[1] the send lease, KEYS[2] retry zset, KEYS[3] its index; ARGV: token, delivered (1/0),
+  // delivery id.
+  static const RedisScript script(R"lua(
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+if ARGV[2] == '1' then
+  local pending = redis.call('HGET', KEYS[3], ARGV[3])
+  if pending then
+    redis.call('ZREM', KEYS[2], pending)
+    redis.call('HDEL', KEYS[3], ARGV[3])
+  end
+end
+return 1
+)lua");
+  return script;
+}
 
 }  // namespace
 
@@ -191,6 +223,30 @@ Status RedisDeliveryLog::ScheduleRetry(const Event& event, int64_t due_ms,
 Status RedisDeliveryLog::RemoveRetry(std::string_view member) {
   auto r = redis_.Eval(RemoveScript(), {std::string(kRetryKey), std::string(kRetryIndexKey)},
                        {std::string(member)});
+  if (!r.ok()) return r.status();
+  if (r->is_error()) return Status(ErrorCode::kUnavailable, "redis: " + r->str);
+  return Status::Ok();
+}
+
+Result<SendClaim> RedisDeliveryLog::BeginSend(std::string_view delivery_id,
+                                              std::string_view retry_member,
+                                              std::string_view token, int64_t lease_ms) {
+  auto r = redis_.Eval(BeginSendScript(),
+                       {std::string(kRetryKey), SendLeaseKey(delivery_id)},
+                       {std::string(retry_member), std::string(token), std::to_string(lease_ms)});
+  if (!r.ok()) return r.status();
+  if (r->is_error()) return Status(ErrorCode::kUnavailable, "redis: " + r->str);
+  if (r->str == "superseded") return SendClaim::kSuperseded;
+  if (r->str == "busy") return SendClaim::kBusy;
+  return SendClaim::kGo;
+}
+
+Status RedisDeliveryLog::EndSend(std::string_view delivery_id, std::string_view token,
+                                 bool delivered) {
+  auto r = redis_.Eval(EndSendScript(),
+                       {SendLeaseKey(delivery_id), std::string(kRetryKey),
+                        std::string(kRetryIndexKey)},
+                       {std::string(token), delivered ? "1" : "0", std::string(delivery_id)});
   if (!r.ok()) return r.status();
   if (r->is_error()) return Status(ErrorCode::kUnavailable, "redis: " + r->str);
   return Status::Ok();

@@ -47,6 +47,9 @@ void BindJobs(const Settings& s, GatewaySettings& g) {
   g.store.business_bytes = s.Int("DQ_STORAGE_BUSINESS_BYTES");
   g.store.agency_bytes = s.Int("DQ_STORAGE_AGENCY_BYTES");
   g.jobs.upload_max_bytes = Size(s, "DQ_UPLOAD_MAX_BYTES");
+  g.jobs.kept_upload_minutes = static_cast<int>(s.Int("DQ_KEPT_UPLOAD_MINUTES"));
+  g.store.kept_upload_ttl = std::chrono::minutes(g.jobs.kept_upload_minutes);
+  g.store.max_kept_uploads = static_cast<int>(s.Int("DQ_KEPT_UPLOADS_PER_ACCOUNT"));
   g.runner.output.max_stored_issues = s.Int("DQ_JOB_MAX_STORED_ISSUES");
   g.workers.threads = RunsWorkers(g.role) ? static_cast<int>(s.Int("DQ_WORKERS")) : 0;
   g.workers.claim_idle = Ms(s, "DQ_JOB_CLAIM_IDLE_MS");

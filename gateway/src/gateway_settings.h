@@ -48,7 +48,7 @@ struct GatewaySettings {
   ValidatePoolOptions validate_pool;
 
   StoreLimits store;                           // DQ_JOB_TTL_DAYS, DQ_ACCOUNT_MAX_STORED_BYTES
-  JobsOptions jobs;                            // DQ_UPLOAD_MAX_BYTES
+  JobsOptions jobs;                            // DQ_UPLOAD_MAX_BYTES, DQ_KEPT_UPLOAD_MINUTES
   RunnerOptions runner;                        // DQ_JOB_MAX_STORED_ISSUES
   SweepOptions sweep;                          // DQ_ARTIFACT_SWEEP_*
   WorkerOptions workers;                       // DQ_WORKERS (0 in role api), DQ_JOB_CLAIM_IDLE_MS

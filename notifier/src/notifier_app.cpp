@@ -81,10 +81,14 @@ Status NotifierApp::Start() {
   }
   // A deferred attempt comes back after about one poll, or sooner than an attempt's end.
   const int64_t defer_ms = std::max<int64_t>(settings_.poll_ms * 2, 200);
+  // A delivery's send lease outlives any one POST (the timeout) by a margin; it matters only when
+  // a process dies mid-POST.
+  const int64_t send_lease_ms = settings_.timeout_ms + 5'000;
   dispatcher_ = std::make_unique<webhook::Dispatcher>(
       [this](std::string_view account) { return accounts_->GetWebhook(account); }, *store_,
       *policy_, SystemClock::Instance(),
-      webhook::UrlPolicy{settings_.allow_http, settings_.allow_private}, gate_.get(), defer_ms);
+      webhook::UrlPolicy{settings_.allow_http, settings_.allow_private}, gate_.get(), defer_ms,
+      send_lease_ms);
   stream_ = std::make_unique<RedisEventStream>(*redis_, *blocking_redis_, ConsumerName());
   FairQueueOptions qo;
   qo.capacity = static_cast<size_t>(settings_.workers) * 64;

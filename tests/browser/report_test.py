@@ -335,7 +335,7 @@ class ReportTest(Journey):
         b = self.browser
         b.driver.set_window_size(1440, 1000)
         b.open(self.base + "/console/upload")
-        b.wait(lambda: b.driver.find_element(By.ID, "platform").find_elements(By.TAG_NAME, "option"),
+        b.wait(lambda: b.driver.find_elements(By.CSS_SELECTOR, "#channel-list input"),
                what="the upload form")
         b.driver.set_script_timeout(60)
         answer = b.driver.execute_async_script(UPLOAD_JS, channels_csv(), PLATFORMS)

@@ -166,6 +166,8 @@ class Call:
             fn, args = m.group(1), split_top(m.group(2))
             if fn in ("AccountKey", "JobKey", "JobPartKey", "IdempotencyKey"):
                 return "dq:{%s}:%s" % (self.sample(args[0]), fn)
+            if fn == "SendLeaseKey":  # common/src/delivery_log.cpp
+                return "{dq:webhooks:retry}:sending:%s" % self.sample(args[0])
             if fn == "QuotaKey":
                 return "dq:{%s}:quota" % self.sample(args[0] + ".account_id")
             if fn in ("EmailKey", "IpKey", "LookupKey", "SessionKey", "DeliveriesKey", "DeadKey",

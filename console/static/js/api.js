@@ -1,6 +1,8 @@
 // Every request the console makes goes through this module. It sends the session's CSRF token on
 // state-changing calls, turns error answers into ApiError (with the API's own message, shown to
 // the user as it is) and sends the user to the login page when the session is gone.
+import { waitSeconds, withHumanWait } from './dates.js';
+
 const BASE = '/console/api';
 let csrfToken = null;
 
@@ -51,10 +53,13 @@ async function request(method, path, { json, form, query, auth = true } = {}) {
     throw new ApiError(401, 'login_required', 'Please log in again.');
   }
   if (!res.ok) {
-    const retry = res.headers.get('Retry-After');
     let message = (data && data.message) || `The service answered ${res.status}.`;
-    // A refused quota says the day it renews; its Retry-After (seconds to next month) is not shown.
-    if (retry && res.status === 429 && !(data && data.error === 'quota_exceeded') && !/retry|try again/i.test(message)) message += ` Try again in ${retry} s.`;
+    // A wait is shown as a time ("try again in 3 minutes", "on 27 Nov at 14:00 UTC"), never as
+    // seconds; the API's own text is kept otherwise. A refused quota already says the day it
+    // renews.
+    if ((res.status === 429 || res.status === 503) && !(data && data.error === 'quota_exceeded')) {
+      message = withHumanWait(message, waitSeconds(res.headers));
+    }
     throw new ApiError(res.status, (data && data.error) || `http_${res.status}`, message, (data && data.details) || []);
   }
   return data;

@@ -5,7 +5,7 @@ import { $, confirmStep, copyButton, el, formatDate, run, showError, showNotice,
 
 function keyRow(key) {
   const revoked = Boolean(key.revoked_at);
-  const actions = el('td', { class: 'text-end' });
+  const actions = el('td', { class: 'text-end key-actions' });
   if (!revoked) {
     actions.append(el('button', {
       type: 'button', class: 'btn btn-outline-danger btn-sm', 'aria-label': `Revoke key ${key.label || key.prefix}`,
@@ -18,12 +18,14 @@ function keyRow(key) {
       }),
     }, 'Revoke'));
   }
+  // data-label: the column's name, shown beside each value when the rows are cards (.keys-table
+  // below 768 px), so Revoke stays on a phone's screen.
   return el('tr', {},
-    el('td', { class: 'text-break' }, key.label || '—'),
-    el('td', {}, el('code', {}, `${key.prefix}…`)),
-    el('td', {}, formatDate(key.created_at)),
-    el('td', {}, key.last_used_at ? formatDate(key.last_used_at) : 'never'),
-    el('td', {}, revoked ? el('span', { class: 'badge text-bg-secondary' }, 'revoked') : el('span', { class: 'badge text-bg-success' }, 'active')),
+    el('td', { class: 'text-break', 'data-label': 'Label' }, key.label || '—'),
+    el('td', { 'data-label': 'Key' }, el('code', {}, `${key.prefix}…`)),
+    el('td', { 'data-label': 'Created' }, formatDate(key.created_at)),
+    el('td', { 'data-label': 'Last used' }, key.last_used_at ? formatDate(key.last_used_at) : 'never'),
+    el('td', { 'data-label': 'Status' }, revoked ? el('span', { class: 'badge text-bg-secondary' }, 'revoked') : el('span', { class: 'badge text-bg-success' }, 'active')),
     actions);
 }
 

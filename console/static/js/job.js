@@ -7,7 +7,7 @@
 // that says so, with no report and no Delete button.
 import { Chart, registerables } from '../vendor/chart.js/chart.esm.js';
 import { api, ApiError } from './api.js';
-import { $, confirmStep, el, formatDate, formatNumber, run, showError, startPrivatePage, statusBadge } from './ui.js';
+import { $, channelEntries, confirmStep, el, formatDate, formatNumber, run, showError, startPrivatePage, statusBadge } from './ui.js';
 
 Chart.register(...registerables);
 
@@ -100,7 +100,7 @@ function blockerList(c, channel) {
 
 function renderChannels(job) {
   const section = $('#channels');
-  const entries = job.platform && job.channels && typeof job.channels === 'object' ? Object.entries(job.channels) : [];
+  const entries = job.platform ? channelEntries(job) : [];
   section.hidden = !entries.length;
   if (!entries.length) return;
   const first = entries[0][0];

@@ -30,8 +30,8 @@ run(async () => {
     const jobs = await api.jobs({ limit: 5 });
     const list = Array.isArray(jobs) ? jobs : jobs.jobs || [];
     $('#jobs').replaceChildren(...(list.length
-      ? list.slice(0, 5).map(jobRow)
-      : [el('tr', {}, el('td', { colspan: '5', class: 'text-body-secondary' }, 'No jobs yet. Upload a file to see its report here.'))]));
+      ? list.slice(0, 5).map((job) => jobRow(job))
+      : [el('tr', {}, el('td', { colspan: '6', class: 'text-body-secondary' }, 'No jobs yet. Upload a file to see its report here.'))]));
   } catch (err) {
     showError($('#jobs-error'), err);
   }

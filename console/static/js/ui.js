@@ -123,14 +123,34 @@ export function run(start) {
   });
 }
 
-// One row of a job list: file (a link to its report), status, rows, score, upload time.
+// The platform templates in the service's order (`platform=all` lists them so).
+export const PLATFORM_TEMPLATES = ['marketplace1_tw', 'marketplace2', 'marketplace3', 'search_merchant',
+  'social_catalog', 'marketplace1_cross', 'marketplace4', 'marketplace5'];
+
+// A job's channels ([name, readiness] pairs) in the order its `platform` lists them: the first is
+// the one whose score is the job's health score. (The `channels` object itself comes with its keys
+// in alphabetical order.)
+export function channelEntries(job) {
+  const channels = job && job.channels && typeof job.channels === 'object' ? job.channels : {};
+  const listed = String(job && job.platform || '').trim() === 'all' ? PLATFORM_TEMPLATES
+    : String(job && job.platform || '').split(',').map((p) => p.trim()).filter(Boolean);
+  const order = [...listed.filter((p) => p in channels), ...Object.keys(channels).filter((p) => !listed.includes(p))];
+  return order.map((p) => [p, channels[p]]);
+}
+
+// One row of a job list: file (a link to its report), feed (a link to its uploads), status, rows,
+// score, upload time; two uploads of the same file differ in feed, time, score or rows.
+// data-label: the column's name, shown beside each value when the rows are cards (.jobs-table
+// below 768 px).
 export function jobRow(job, { withErrors = false } = {}) {
   const link = el('a', { href: '/console/job?id=' + encodeURIComponent(job.id) }, job.filename || job.id);
+  const feed = job.feed ? el('a', { href: '/console/jobs?feed=' + encodeURIComponent(job.feed) }, job.feed) : '—';
   return el('tr', {},
-    el('td', { class: 'file-cell' }, link),
-    el('td', {}, statusBadge(job.status)),
-    el('td', { class: 'text-end' }, formatNumber(job.rows_total)),
-    withErrors && el('td', { class: 'text-end' }, formatNumber(job.rows_error)),
-    el('td', { class: 'text-end' }, job.status === 'done' ? String(job.health_score) : '—'),
-    el('td', {}, formatDate(job.created_at)));
+    el('td', { class: 'file-cell', 'data-label': 'File' }, link),
+    el('td', { class: 'feed-cell', 'data-label': 'Feed' }, feed),
+    el('td', { 'data-label': 'Status' }, statusBadge(job.status)),
+    el('td', { class: 'text-end', 'data-label': 'Rows' }, formatNumber(job.rows_total)),
+    withErrors && el('td', { class: 'text-end', 'data-label': 'With errors' }, formatNumber(job.rows_error)),
+    el('td', { class: 'text-end', 'data-label': 'Score' }, job.status === 'done' ? String(job.health_score) : '—'),
+    el('td', { 'data-label': 'Uploaded' }, el('time', { datetime: job.created_at || '' }, formatDate(job.created_at))));
 }

@@ -1,19 +1,19 @@
 // Upload: pick or drop a file (its size checked against the limit before anything is sent), see
 // the mapping the service inferred (POST /jobs/preview), how many rows it has and what it uses of
-// the month's quota, correct the mapping, choose checks, platform and feed, and start the job
-// from the preview's kept upload (the file is sent once); then follow it until it ends. Over the
-// quota, the page offers to check only the first rows that are left (max_rows).
+// the month's quota, correct the mapping, choose checks, channels (several, or all) and feed, and
+// start the job from the preview's kept upload (the file is sent once); then follow it until it
+// ends. Over the quota, the page offers to check only the first rows that are left (max_rows).
+// A job with channels ends with each channel's readiness.
 import { api } from './api.js';
 import { formatDay, formatMegabytes } from './dates.js';
-import { $, clearMessages, el, formatNumber, run, showError, showNotice, startPrivatePage, statusBadge } from './ui.js';
+import { $, channelEntries, clearMessages, el, formatNumber, PLATFORM_TEMPLATES, run, showError, showNotice, startPrivatePage, statusBadge } from './ui.js';
 
 // The specification's standard field names, check types and platform templates (identifiers).
 const FIELDS = ['sku', 'title', 'description', 'price', 'compare_at_price', 'cost_price', 'currency',
   'availability', 'image_url', 'brand', 'category', 'gtin', 'weight', 'hs_code', 'country_of_origin',
   'vat_number', 'email', 'phone', 'country', 'stock_qty', 'reorder_point', 'expiry_date', 'warehouse_id'];
 const CHECK_TYPES = ['product', 'price', 'shipping', 'customer', 'inventory'];
-const PLATFORMS = ['marketplace1_tw', 'marketplace2', 'marketplace3', 'search_merchant', 'social_catalog',
-  'marketplace1_cross', 'marketplace4', 'marketplace5'];
+const PLATFORMS = PLATFORM_TEMPLATES;
 
 let file = null;
 let preview = null;
@@ -56,8 +56,58 @@ function setupChoices() {
   $('#check-types').replaceChildren(...CHECK_TYPES.map((t) => el('div', { class: 'form-check' },
     el('input', { class: 'form-check-input', type: 'checkbox', id: `check-${t}`, name: 'check_types', value: t, checked: t === 'product' }),
     el('label', { class: 'form-check-label', for: `check-${t}` }, t))));
-  $('#platform').replaceChildren(el('option', { value: '' }, 'None (general rules only)'),
-    ...PLATFORMS.map((p) => el('option', { value: p }, p)));
+  // Channels: any of the templates, or all of them ("All channels" ticks every one).
+  const all = $('#channel-all');
+  $('#channel-list').replaceChildren(...PLATFORMS.map((p) => el('div', { class: 'form-check' },
+    el('input', { class: 'form-check-input', type: 'checkbox', id: `channel-${p}`, name: 'platform', value: p }),
+    el('label', { class: 'form-check-label', for: `channel-${p}` }, p))));
+  const boxes = () => [...document.querySelectorAll('#channel-list input[name=platform]')];
+  all.addEventListener('change', () => { for (const b of boxes()) b.checked = all.checked; });
+  $('#channel-list').addEventListener('change', () => { all.checked = boxes().every((b) => b.checked); });
+}
+
+// The platform parameter: "" (none), the chosen templates in the list's order, or "all".
+function chosenPlatforms() {
+  const chosen = [...document.querySelectorAll('#channel-list input[name=platform]:checked')].map((b) => b.value);
+  return chosen.length === PLATFORMS.length ? 'all' : chosen.join(',');
+}
+
+// After a job with channels: per channel its ready and blocked rows, score and top blockers, each
+// blocker a link to its affected items in the report (as the report's own matrix does).
+async function renderReadiness(job) {
+  const section = $('#readiness');
+  const entries = job.status === 'done' ? channelEntries(job) : [];
+  section.hidden = !entries.length;
+  if (!entries.length) return;
+  $('#readiness-note').textContent = entries.length > 1
+    ? `Rows ready to go live on each channel, and what blocks the rest. The health score is ${entries[0][0]}'s.`
+    : 'Rows ready to go live on this channel, and what blocks the rest.';
+  const report = (code) => `/console/job?${new URLSearchParams({ id: job.id, code })}#issues-title`;
+  // Blockers by their titles, as the report names them (the code itself beside; the code alone
+  // when the catalogue cannot be read).
+  let titles = new Map();
+  try {
+    titles = new Map(((await api.issueCodes()).issue_codes || []).map((c) => [c.code, c.title]));
+  } catch { /* the codes say it too */ }
+  $('#readiness-cards').replaceChildren(...entries.map(([name, c]) => {
+    const top = c.top_blockers || [];
+    const blockers = top.length
+      ? el('ul', { class: 'blockers' }, top.map((b) => el('li', {},
+        el('a', { href: report(b.code), 'data-filter-code': b.code, 'data-channel': name }, titles.get(b.code) || b.code),
+        el('span', { class: 'small text-body-secondary' }, ` (${b.code}) · ${rowsWord(b.rows)}`))))
+      : el('span', { class: 'text-body-secondary' }, 'Nothing blocks a row.');
+    return el('article', { class: 'card', 'data-channel': name }, el('div', { class: 'card-body' },
+      el('h4', { class: 'h6 card-title' }, name),
+      el('dl', { class: 'row mb-0' },
+        el('dt', { class: 'col-6 fw-normal text-body-secondary' }, 'Ready rows'),
+        el('dd', { class: 'col-6 fw-semibold', 'data-key': 'ready' }, formatNumber(c.ready)),
+        el('dt', { class: 'col-6 fw-normal text-body-secondary' }, 'Blocked rows'),
+        el('dd', { class: 'col-6 fw-semibold', 'data-key': 'blocked' }, formatNumber(c.blocked)),
+        el('dt', { class: 'col-6 fw-normal text-body-secondary' }, 'Score'),
+        el('dd', { class: 'col-6 fw-semibold', 'data-key': 'score' }, String(c.score)),
+        el('dt', { class: 'col-12 fw-normal text-body-secondary' }, 'Top blockers'),
+        el('dd', { class: 'col-12 mb-0', 'data-key': 'blockers' }, blockers))));
+  }));
 }
 
 function renderMapping() {
@@ -148,6 +198,7 @@ const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
 async function follow(job) {
   $('#progress-section').hidden = false;
+  $('#readiness').hidden = true;
   const text = $('#progress-text');
   const link = el('a', { href: '/console/job?id=' + encodeURIComponent(job.id), class: 'btn btn-primary' }, 'Open the report');
   $('#progress-link').replaceChildren(link);
@@ -161,6 +212,7 @@ async function follow(job) {
   $('#progress-fill').classList.remove('progress-bar-animated', 'progress-bar-striped');
   if (job.status === 'failed') $('#progress-fill').classList.add('bg-danger');
   else $('#progress-fill').classList.add('bg-success');
+  await renderReadiness(job);
   link.focus();
 }
 
@@ -192,7 +244,8 @@ run(async () => {
     }
     const options = { check_types: checks.join(',') };
     if (preview) options.mapping = JSON.stringify(currentMapping());
-    if (form.platform.value) options.platform = form.platform.value;
+    const platform = chosenPlatforms();
+    if (platform) options.platform = platform;
     const feed = form.feed.value.trim();
     if (feed) options.feed = feed;
     if (preview && preview.quota && !preview.within_quota && $('#first-rows').checked && preview.quota.remaining > 0) {

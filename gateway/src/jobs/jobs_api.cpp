@@ -187,10 +187,20 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
     }
     return ErrorResponse(reservation.status());
   }
-  // The kept upload is used: its bytes stop counting (the job's own count from here). Ignored on
-  // failure: it expires with its short TTL, and its bytes with it.
+  // The kept upload becomes the job's: its bytes stop counting (the job's own count from here).
+  // Ignored on failure: it expires with its short TTL, and its bytes with it. A Start that fails
+  // after this point (a 503 while storing or queueing; the quota is given back) keeps the upload
+  // again, for DQ_KEPT_UPLOAD_MINUTES from now, so a retry of Start need not send the file.
   if (kept) (void)store_.DropKeptUpload(principal.account.id, kept->first.id);
-
+  auto keep_again = [&] {
+    if (!kept) return;
+    KeptUpload again = kept->first;
+    again.expires_ms =
+        UnixMillis(clock_.Now() + std::chrono::minutes(options_.kept_upload_minutes));
+    if (Status s = store_.KeepUpload(again, kept->second); !s.ok()) {
+      log::Warn("kept upload not kept again", {{"upload_id", again.id}, {"error", s.message()}});
+    }
+  };
   const auto now = clock_.Now();
   job.id = id;
   job.idempotency_key = idempotency_key;
@@ -215,6 +225,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   store_timer.Pause();
   if (!stored.ok()) {
     quota_.Release(*reservation);
+    keep_again();
     if (stored.code() == ErrorCode::kStorageLimitExceeded) return ErrorResponse(stored);
     log::Error("job not stored", {{"job_id", job.id}, {"error", stored.message()}});
     return ErrorResponse(stored.code() == ErrorCode::kUnavailable
@@ -230,6 +241,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
     if (Status s = store_.Abandon(job); !s.ok()) {
       log::Warn("job not abandoned yet; a worker removes it", {{"job_id", job.id}});
     }
+    keep_again();
     return ErrorResponse(Status(ErrorCode::kUnavailable,
                                 "The job could not be queued; nothing was charged. Try again."));
   }

@@ -29,7 +29,8 @@ struct JobsOptions {
   size_t cleaned_part_bytes = 256 * 1024;
   // How long a repeated Idempotency-Key waits for the first request's job to be accepted.
   std::chrono::milliseconds idempotency_wait{10000};
-  // A preview keeps its upload this long (the store's kept_upload_ttl), for its Start.
+  // A preview keeps its upload this long (the store's kept_upload_ttl), for its Start
+  // (DQ_KEPT_UPLOAD_MINUTES).
   int kept_upload_minutes = kKeptUploadMinutes;
 };
 

@@ -62,7 +62,8 @@ struct StoreLimits {
   int64_t CeilingOf(std::string_view plan) const;
   std::chrono::seconds idempotency_ttl{24 * 3600};
   // A previewed upload is kept this long for its Start, and an account keeps at most
-  // max_kept_uploads of them (the oldest go first).
+  // max_kept_uploads of them (the oldest go first): DQ_KEPT_UPLOAD_MINUTES,
+  // DQ_KEPT_UPLOADS_PER_ACCOUNT.
   std::chrono::seconds kept_upload_ttl{kKeptUploadMinutes * 60};
   int max_kept_uploads = 2;
 };

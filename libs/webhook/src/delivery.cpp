@@ -47,6 +47,7 @@ std::string_view OutcomeName(Outcome o) {
     case Outcome::kSkipped: return "skipped";
     case Outcome::kFailed: return "failed";
     case Outcome::kDeferred: return "deferred";
+    case Outcome::kSuperseded: return "superseded";
   }
   return "unknown";
 }

@@ -1,5 +1,6 @@
 #include "dq/webhook/dispatcher.h"
 
+#include "dq/common/crypto.h"
 #include "dq/common/log.h"
 #include "dq/common/metrics.h"
 #include "dq/common/time_format.h"
@@ -13,6 +14,33 @@ void Count(Outcome o) {
                "outcome=\"" + std::string(OutcomeName(o)) + "\"")
       .Inc();
 }
+
+// Holds a delivery's send lease and gives it back when the attempt's handling ends, however it
+// ends (an error storing the outcome included). Best effort: a lease not given back runs out
+// after its PX (a later attempt of the delivery waits until then); a redeliver not cancelled is
+// one more delivery, as without the lease.
+class SendLease {
+ public:
+  explicit SendLease(DeliveryStore& store, std::string_view delivery_id)
+      : store_(store), delivery_id_(delivery_id) {}
+  SendLease(const SendLease&) = delete;
+  SendLease& operator=(const SendLease&) = delete;
+  ~SendLease() {
+    if (token_.empty()) return;
+    if (Status s = store_.EndSend(delivery_id_, token_, delivered_); !s.ok()) {
+      log::Warn("send lease not given back", {{"delivery_id", delivery_id_},
+                                              {"error", s.message()}});
+    }
+  }
+  void Hold(std::string token) { token_ = std::move(token); }
+  void SetDelivered(bool delivered) { delivered_ = delivered; }
+
+ private:
+  DeliveryStore& store_;
+  std::string delivery_id_;
+  std::string token_;
+  bool delivered_ = false;
+};
 
 }  // namespace
 
@@ -48,6 +76,7 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
   attempt.url = hook.url;
 
   HttpResult result;
+  SendLease lease(store_, event.delivery_id);
   if (auto url = ValidateWebhookUrl(hook.url, url_policy_); !url.ok()) {
     result.error = url.status().message();
   } else {
@@ -62,6 +91,29 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
       }
       Count(Outcome::kDeferred);
       return Outcome::kDeferred;
+    }
+    if (admission == Admission::kGo) {
+      // One sender per delivery (see the header): taken after the gate, given back below.
+      const std::string token = NewUuidV4();
+      auto claim = store_.BeginSend(event.delivery_id, retry_member, token, send_lease_ms_);
+      if (!claim.ok() || *claim != SendClaim::kGo) {
+        if (gate_ != nullptr) gate_->Release(event.account_id, destination);
+        if (!claim.ok()) return claim.status();
+      }
+      if (*claim == SendClaim::kSuperseded) {
+        log::Info("retry superseded by a redeliver; not sent",
+                  {{"account_id", event.account_id}, {"delivery_id", event.delivery_id}});
+        Count(Outcome::kSuperseded);
+        return Outcome::kSuperseded;
+      }
+      if (*claim == SendClaim::kBusy) {
+        if (Status s = store_.ScheduleRetry(event, start_ms + defer_ms_, retry_member); !s.ok()) {
+          return s;
+        }
+        Count(Outcome::kDeferred);
+        return Outcome::kDeferred;
+      }
+      lease.Hold(token);
     }
     if (admission == Admission::kHostOpen) {
       result.error = destination + " is not answering; attempts to it are paused until " +
@@ -88,6 +140,7 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
   const auto now = clock_.Now();
   const int64_t now_ms = UnixMillis(now);
   const Decision decision = Decide(event, result, policy_, now_ms);
+  lease.SetDelivered(decision.outcome == Outcome::kDelivered);
 
   attempt.time = FormatIso8601Millis(now);
   attempt.http_status = result.status;
@@ -108,6 +161,7 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
     case Outcome::kSkipped:
     case Outcome::kFailed:
     case Outcome::kDeferred:
+    case Outcome::kSuperseded:  // not a decision: kept for the compiler's exhaustiveness check
       if (!retry_member.empty()) {
         if (Status s = store_.RemoveRetry(retry_member); !s.ok()) return s;
       }

@@ -52,6 +52,20 @@ void FairGate::Done(std::string_view account, std::string_view host, Reach reach
   if (h.in_flight == 0 && h.failures == 0 && h.open_until == 0) hosts_.erase(it);
 }
 
+void FairGate::Release(std::string_view account, std::string_view host) {
+  std::lock_guard lock(mu_);
+  if (auto a = accounts_.find(account); a != accounts_.end() && --a->second <= 0) {
+    accounts_.erase(a);
+    if (auto l = last_host_.find(account); l != last_host_.end()) last_host_.erase(l);
+  }
+  auto it = hosts_.find(host);
+  if (it == hosts_.end()) return;
+  Host& h = it->second;
+  if (h.in_flight > 0) --h.in_flight;
+  h.probing = false;  // the half-open probe was not made: the next attempt probes
+  if (h.in_flight == 0 && h.failures == 0 && h.open_until == 0) hosts_.erase(it);
+}
+
 std::vector<std::string> FairGate::BusyAccounts() const {
   std::lock_guard lock(mu_);
   std::vector<std::string> out;

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 
@@ -444,38 +446,117 @@ TEST_F(NotifierIntegrationTest, RedeliverCancelsThePendingRetry) {
   EXPECT_EQ(*log_.ScheduledMember(delivery), "");
 }
 
-// The same while the retry's attempt is in flight: the redeliver replaces it on the schedule, and
-// when the slow attempt fails, its reschedule is dropped (the member it would replace is gone).
-TEST_F(NotifierIntegrationTest, AnAttemptInFlightWhenRedeliveredSchedulesNothing) {
-  using webhook_dependability::CountFor;
+namespace webhook_dependability {
+
+// The notifier's count of attempts put back on the schedule (dq_notifier_deliveries_total
+// {outcome="deferred"}), read from its /metrics.
+int Deferred(int health_port) {
+  const auto m = dq::testing::Http("GET", "http://127.0.0.1:" + std::to_string(health_port) +
+                                              "/metrics");
+  const std::string name = "dq_notifier_deliveries_total{outcome=\"deferred\"} ";
+  const size_t at = m.body.find(name);
+  return at == std::string::npos ? 0 : std::atoi(m.body.c_str() + at + name.size());
+}
+
+// A receiver whose second request (the retry) is held until `release`, answering `held_status`;
+// the first fails, later ones succeed. It records how many requests of one delivery were ever
+// open at once.
+struct HeldRetry {
   std::atomic<bool> release{false};
-  TestReceiver receiver([&](const ReceivedRequest&, int index) {
-    if (index == 0) return ReceiverReply{500, 0ms};
-    if (index == 1) {
-      // Holds the retry's attempt until the test has redelivered (bounded by the timeout).
-      WaitFor([&] { return release.load(); }, 3s);
-      return ReceiverReply{500, 0ms};
+  std::atomic<int> open{0};
+  std::atomic<int> most_open{0};
+  int held_status = 500;
+  ReceiverReply Answer(int index) {
+    const int now_open = ++open;
+    for (int m = most_open.load(); now_open > m && !most_open.compare_exchange_weak(m, now_open);) {
     }
-    return ReceiverReply{200, 0ms};
-  });
+    ReceiverReply reply{index == 0 ? 500 : 200, 0ms};
+    if (index == 1) {
+      WaitFor([&] { return release.load(); }, 8s);  // bounded by the notifier's timeout
+      reply.status = held_status;
+    }
+    --open;
+    return reply;
+  }
+};
+
+}  // namespace webhook_dependability
+
+// A redeliver made while the retry's attempt is in flight does not reach the receiver beside it:
+// the redelivered attempt finds the delivery's send lease taken and is put back on the schedule
+// until the attempt in flight has ended. That one fails (500): its reschedule is dropped (the
+// redeliver replaced it), and the redelivered attempt then goes, once.
+TEST_F(NotifierIntegrationTest, ARedeliverWaitsForTheAttemptInFlightAndThenSendsOnce) {
+  using webhook_dependability::CountFor;
+  using webhook_dependability::Deferred;
+  webhook_dependability::HeldRetry held;
+  TestReceiver receiver([&](const ReceivedRequest&, int index) { return held.Answer(index); });
   SetWebhook("acct_fly", receiver.Url(), "s");
-  auto notifier = StartNotifier({{"DQ_WEBHOOK_TIMEOUT_MS", "5000"}});
+  auto notifier = StartNotifier({{"DQ_WEBHOOK_TIMEOUT_MS", "10000"}});
   const std::string delivery = Publish("acct_fly");
   ASSERT_TRUE(WaitFor([&] { return CountFor(receiver, delivery) == 2; }, 10s)) << notifier->Log();
   ASSERT_TRUE(
       log_.Redeliver("acct_fly", delivery, UnixMillis(std::chrono::system_clock::now())).ok());
+  // The redelivered attempt was taken and put back (the lease is the in-flight attempt's), more
+  // than once, and has not reached the receiver.
+  ASSERT_TRUE(WaitFor([&] { return Deferred(health_port_) >= 2; }, 10s)) << notifier->Log();
+  EXPECT_EQ(CountFor(receiver, delivery), 2u);
+  held.release = true;
   ASSERT_TRUE(WaitFor([&] { return CountFor(receiver, delivery) == 3; }, 10s)) << notifier->Log();
-  release = true;
-  // The held attempt ends with a 500 and is logged as "retry", but nothing is scheduled.
   ASSERT_TRUE(WaitFor(
       [&] {
         auto d = log_.Deliveries("acct_fly");
-        return d.ok() && d->size() == 3;
+        return d.ok() && d->size() == 3 && d->at(0).outcome == "delivered";
       },
       10s));
-  EXPECT_EQ(redis_client_.Command({"ZCARD", "dq:webhooks:retry"})->integer, 0);
-  EXPECT_EQ(*log_.ScheduledMember(delivery), "");
+  // The held attempt was logged as "retry" but scheduled nothing; nothing is left to send (the
+  // delivered attempt logs before it leaves the schedule).
+  EXPECT_EQ(log_.Deliveries("acct_fly")->at(1).outcome, "retry");
+  EXPECT_TRUE(WaitFor(
+      [&] {
+        return redis_client_.Command({"ZCARD", "dq:webhooks:retry"})->integer == 0 &&
+               log_.ScheduledMember(delivery)->empty();
+      },
+      10s));
   EXPECT_EQ(CountFor(receiver, delivery), 3u);
+  EXPECT_EQ(held.most_open.load(), 1) << "two attempts of one delivery were open at once";
+}
+
+// The same, but the attempt in flight succeeds: the receiver has the event, so the redeliver
+// made meanwhile is cancelled and never sent.
+TEST_F(NotifierIntegrationTest, AnAttemptInFlightThatSucceedsCancelsTheRedeliverMadeMeanwhile) {
+  using webhook_dependability::CountFor;
+  using webhook_dependability::Deferred;
+  webhook_dependability::HeldRetry held;
+  held.held_status = 200;
+  TestReceiver receiver([&](const ReceivedRequest&, int index) { return held.Answer(index); });
+  SetWebhook("acct_fly2", receiver.Url(), "s");
+  auto notifier = StartNotifier({{"DQ_WEBHOOK_TIMEOUT_MS", "10000"}});
+  const std::string delivery = Publish("acct_fly2");
+  ASSERT_TRUE(WaitFor([&] { return CountFor(receiver, delivery) == 2; }, 10s)) << notifier->Log();
+  ASSERT_TRUE(
+      log_.Redeliver("acct_fly2", delivery, UnixMillis(std::chrono::system_clock::now())).ok());
+  ASSERT_TRUE(WaitFor([&] { return Deferred(health_port_) >= 2; }, 10s)) << notifier->Log();
+  ASSERT_FALSE(log_.ScheduledMember(delivery)->empty());
+  held.release = true;
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        auto d = log_.Deliveries("acct_fly2");
+        return d.ok() && d->size() == 2 && d->at(0).outcome == "delivered";
+      },
+      10s))
+      << notifier->Log();
+  // The redeliver's attempt leaves the schedule in the same step as the lease is given back
+  // (just after the attempt is logged): an attempt of it taken meanwhile finds the lease held, or
+  // its member gone, and is not made.
+  EXPECT_TRUE(WaitFor(
+      [&] {
+        return redis_client_.Command({"ZCARD", "dq:webhooks:retry"})->integer == 0 &&
+               log_.ScheduledMember(delivery)->empty();
+      },
+      10s));
+  EXPECT_EQ(CountFor(receiver, delivery), 2u);
+  EXPECT_EQ(held.most_open.load(), 1);
 }
 
 // A test event is attempted once: a failing receiver gets one request and nothing is scheduled.

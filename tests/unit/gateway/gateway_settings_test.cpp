@@ -36,6 +36,25 @@ TEST(GatewaySettingsTest, BindsTheTableIntoFields) {
   EXPECT_FALSE(g->limiter_redis.has_value());
 }
 
+TEST(GatewaySettingsTest, KeptUploadsAreSettings) {
+  auto defaults = Bind({});
+  ASSERT_TRUE(defaults.ok()) << defaults.status().message();
+  EXPECT_EQ(defaults->jobs.kept_upload_minutes, 15);
+  EXPECT_EQ(defaults->store.kept_upload_ttl, std::chrono::seconds(900));
+  EXPECT_EQ(defaults->store.max_kept_uploads, 2);
+
+  auto g = Bind({{"DQ_KEPT_UPLOAD_MINUTES", "60"}, {"DQ_KEPT_UPLOADS_PER_ACCOUNT", "5"}});
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  EXPECT_EQ(g->jobs.kept_upload_minutes, 60);
+  EXPECT_EQ(g->store.kept_upload_ttl, std::chrono::seconds(3600));
+  EXPECT_EQ(g->store.max_kept_uploads, 5);
+
+  auto zero = Bind({{"DQ_KEPT_UPLOADS_PER_ACCOUNT", "0"}});
+  ASSERT_FALSE(zero.ok());
+  EXPECT_NE(zero.status().message().find("DQ_KEPT_UPLOADS_PER_ACCOUNT"), std::string::npos)
+      << zero.status().message();
+}
+
 TEST(GatewaySettingsTest, TheApiRoleRunsNoWorkersWhateverDqWorkersSays) {
   auto g = Bind({{"DQ_ROLE", "api"}, {"DQ_WORKERS", "8"}});
   ASSERT_TRUE(g.ok()) << g.status().message();

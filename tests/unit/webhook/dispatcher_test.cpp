@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <map>
 
 #include "dq/webhook/signer.h"
@@ -26,8 +28,10 @@ class FakeSender final : public HttpSender {
  public:
   HttpResult Post(const HttpPost& post) override {
     posts.push_back(post);
+    if (during) during();  // what happens elsewhere while this POST is in flight
     return next;
   }
+  std::function<void()> during;
   HttpResult next{200, 3, ""};
   std::vector<HttpPost> posts;
 };
@@ -40,7 +44,10 @@ class FakeStore final : public DeliveryStore {
   }
   Status ScheduleRetry(const Event& e, int64_t due, std::string_view replace) override {
     if (down) return Status(ErrorCode::kUnavailable, "down");
-    if (!replace.empty()) retries.erase(std::string(replace));
+    if (!replace.empty()) {
+      // As the Redis script: nothing is scheduled when the member to replace is gone.
+      if (retries.erase(std::string(replace)) == 0) return Status::Ok();
+    }
     retries[EventToJson(e)] = due;
     return Status::Ok();
   }
@@ -54,7 +61,29 @@ class FakeStore final : public DeliveryStore {
     dead.push_back(d);
     return Status::Ok();
   }
+  // The send lease, as RedisDeliveryLog keeps it: delivery id -> token.
+  Result<SendClaim> BeginSend(std::string_view delivery, std::string_view member,
+                              std::string_view token, int64_t) override {
+    if (down) return Status(ErrorCode::kUnavailable, "down");
+    if (!member.empty() && !retries.contains(std::string(member))) return SendClaim::kSuperseded;
+    auto it = leases.find(std::string(delivery));
+    if (it != leases.end() && it->second != token) return SendClaim::kBusy;
+    leases[std::string(delivery)] = std::string(token);
+    return SendClaim::kGo;
+  }
+  Status EndSend(std::string_view delivery, std::string_view token, bool delivered) override {
+    if (auto it = leases.find(std::string(delivery)); it != leases.end() && it->second == token) {
+      leases.erase(it);
+    }
+    if (delivered) {
+      std::erase_if(retries, [&](const auto& r) {
+        return r.first.find("\"delivery_id\":\"" + std::string(delivery) + "\"") != std::string::npos;
+      });
+    }
+    return Status::Ok();
+  }
   bool down = false;
+  std::map<std::string, std::string> leases;
   std::map<std::string, std::vector<DeliveryAttempt>> log;
   std::map<std::string, int64_t> retries;
   std::vector<DeadLetter> dead;
@@ -228,6 +257,76 @@ TEST_F(DispatcherTest, AFailedTestEventIsNotRetried) {
   EXPECT_TRUE(store_.retries.empty());
 }
 
+// One sender per delivery (issue 33): an attempt made while another attempt of the same delivery
+// holds the send lease (a redeliver while a retry is in flight) is put back, unchanged and not
+// logged, and goes once that one has ended.
+TEST_F(DispatcherTest, AnAttemptOfADeliveryBeingSentIsPutBackUntilItEnds) {
+  store_.leases["d-1"] = "the attempt in flight";
+  const Event e = MakeEvent();
+  ASSERT_EQ(*dispatcher_.Handle(e, "", sender_), Outcome::kDeferred);
+  EXPECT_TRUE(sender_.posts.empty());
+  EXPECT_TRUE(store_.log["acct_1"].empty());
+  ASSERT_EQ(store_.retries.size(), 1u);
+  EXPECT_EQ(store_.retries.begin()->first, EventToJson(e));
+  EXPECT_EQ(store_.retries.begin()->second, clock_.now_ms + 1000);
+  const std::string member = store_.retries.begin()->first;
+  ASSERT_EQ(*dispatcher_.Handle(e, member, sender_), Outcome::kDeferred);  // still in flight
+  EXPECT_TRUE(sender_.posts.empty());
+  store_.leases.clear();  // the attempt in flight ended
+  ASSERT_EQ(*dispatcher_.Handle(e, member, sender_), Outcome::kDelivered);
+  EXPECT_EQ(sender_.posts.size(), 1u);
+  EXPECT_TRUE(store_.retries.empty());
+  EXPECT_TRUE(store_.leases.empty()) << "the lease is given back";
+}
+
+// A claimed retry that a redeliver replaced before its POST is not sent at all.
+TEST_F(DispatcherTest, ARetryReplacedByARedeliverIsNotSent) {
+  Event e = MakeEvent();
+  e.attempts = 2;
+  ASSERT_EQ(*dispatcher_.Handle(e, EventToJson(e), sender_), Outcome::kSuperseded);
+  EXPECT_TRUE(sender_.posts.empty());
+  EXPECT_TRUE(store_.log["acct_1"].empty());
+  EXPECT_TRUE(store_.retries.empty());
+  EXPECT_TRUE(store_.leases.empty());
+}
+
+// A redeliver made while a retry's attempt is in flight replaces the retry on the schedule. When
+// that attempt is delivered, the redeliver is cancelled; when it fails, its own reschedule is
+// dropped and the redeliver stays, to go once the lease is free.
+TEST_F(DispatcherTest, ARedeliverMadeWhileARetryIsInFlight) {
+  for (const int status : {200, 500}) {
+    SCOPED_TRACE(status);
+    store_.retries.clear();
+    Event retry = MakeEvent();
+    retry.attempts = 1;
+    const std::string member = EventToJson(retry);
+    store_.retries[member] = clock_.now_ms;
+    Event redelivered = MakeEvent();
+    redelivered.first_attempt_ms = clock_.now_ms + 5;  // a fresh schedule: another member
+    sender_.during = [&] {
+      store_.retries.erase(member);
+      store_.retries[EventToJson(redelivered)] = clock_.now_ms;
+      // Taken by another thread now, it may not send: the lease is the attempt in flight's.
+      FakeSender other;
+      EXPECT_EQ(*dispatcher_.Handle(redelivered, EventToJson(redelivered), other),
+                Outcome::kDeferred);
+      EXPECT_TRUE(other.posts.empty());
+    };
+    sender_.next = {status, 3, ""};
+    const Outcome o = *dispatcher_.Handle(retry, member, sender_);
+    sender_.during = nullptr;
+    EXPECT_TRUE(store_.leases.empty());
+    if (status == 200) {
+      EXPECT_EQ(o, Outcome::kDelivered);
+      EXPECT_TRUE(store_.retries.empty()) << "the redeliver is cancelled";
+    } else {
+      EXPECT_EQ(o, Outcome::kRetry);
+      ASSERT_EQ(store_.retries.size(), 1u) << "the retry's reschedule is dropped";
+      EXPECT_EQ(store_.retries.begin()->first, EventToJson(redelivered));
+    }
+  }
+}
+
 class GatedDispatcherTest : public DispatcherTest {
  protected:
   GatedDispatcherTest()
@@ -257,6 +356,13 @@ TEST_F(GatedDispatcherTest, AnAttemptThatMayNotStartIsPutBackUnchanged) {
   ASSERT_EQ(*gated_.Handle(e, member, sender_), Outcome::kDelivered);
   EXPECT_TRUE(store_.retries.empty());
   EXPECT_EQ(gate_.InFlight("acct_1"), 0);
+}
+
+TEST_F(GatedDispatcherTest, AnAttemptPutBackForTheSendLeaseGivesItsPlaceBack) {
+  store_.leases["d-1"] = "the attempt in flight";
+  ASSERT_EQ(*gated_.Handle(MakeEvent(), "", sender_), Outcome::kDeferred);
+  EXPECT_EQ(gate_.InFlight("acct_1"), 0);
+  EXPECT_TRUE(gate_.BusyAccounts().empty());
 }
 
 TEST_F(GatedDispatcherTest, ASilentDestinationFailsAtOnceOnceItsBreakerOpens) {

@@ -9,11 +9,20 @@
 //                                       (EventToJson), score = due time in Unix ms
 //   {dq:webhooks:retry}:ids       HASH  delivery id -> its one scheduled member (the hash tag
 //                                       puts it in the retry set's cluster slot)
+//   {dq:webhooks:retry}:sending:<delivery id>
+//                                 STRING the send lease: the token of the one attempt of the
+//                                       delivery that may be sending now (PX: the lease)
 // At most one attempt of a delivery is ever scheduled: every write to the schedule is one Lua
 // step that keeps the set and its index together. A fresh schedule (a test event, a redeliver)
 // replaces the delivery's pending member; a reschedule that names the member it replaces
 // (the dispatcher, after an attempt) is dropped when that member is gone, i.e. when a redeliver
 // superseded it while the attempt was in flight.
+// At most one attempt of a delivery is ever sending: before its POST an attempt takes the
+// delivery's send lease (BeginSend), which is refused while another attempt of the delivery holds
+// it (that one is then put back on the schedule, unchanged) and refused for good when the retry
+// it came from is no longer on the schedule (a redeliver replaced it). EndSend gives the lease
+// back; after a delivered attempt it also cancels what a redeliver scheduled meanwhile, so an
+// attempt in flight and a redeliver never both reach the receiver.
 // A retry is taken by a replica with one Lua step that moves its score to now + lease, so two
 // replicas never take the same retry at once; if the replica dies, the lease runs out and another
 // one takes it.
@@ -42,6 +51,7 @@ namespace dq::webhook {
 
 inline constexpr std::string_view kRetryKey = "dq:webhooks:retry";
 inline constexpr std::string_view kRetryIndexKey = "{dq:webhooks:retry}:ids";
+inline constexpr std::string_view kSendLeasePrefix = "{dq:webhooks:retry}:sending:";
 // The first bytes of a receiver's answer that the delivery log keeps.
 inline constexpr size_t kResponseBodyKept = 1024;
 inline constexpr int kDeliveryLogSize = 100;
@@ -83,10 +93,32 @@ struct ClaimedRetry {
   Event event;
 };
 
+// BeginSend's answer.
+enum class SendClaim {
+  kGo,          // the lease is this attempt's: send
+  kBusy,        // another attempt of the delivery holds it: put this one back, unchanged
+  kSuperseded,  // the retry it came from is no longer scheduled (a redeliver replaced it)
+};
+
 // What the dispatcher writes. Errors: kUnavailable when Redis cannot be reached.
 class DeliveryStore {
  public:
   virtual ~DeliveryStore() = default;
+  // Takes the delivery's send lease for lease_ms under token, in one step with checking that
+  // retry_member ("" for a stream entry) is still scheduled. The default (stores with one
+  // sender) always answers kGo.
+  virtual Result<SendClaim> BeginSend(std::string_view delivery_id, std::string_view retry_member,
+                                      std::string_view token, int64_t lease_ms) {
+    (void)delivery_id, (void)retry_member, (void)token, (void)lease_ms;
+    return SendClaim::kGo;
+  }
+  // Gives the lease back when token still holds it. delivered: the attempt reached the
+  // receiver, so whatever is scheduled for the delivery now (a redeliver made while it was in
+  // flight) is cancelled in the same step.
+  virtual Status EndSend(std::string_view delivery_id, std::string_view token, bool delivered) {
+    (void)delivery_id, (void)token, (void)delivered;
+    return Status::Ok();
+  }
   // Appends to the account's delivery log (trimmed to the last 100).
   virtual Status Record(std::string_view account_id, const DeliveryAttempt& attempt) = 0;
   // Schedules event at due_ms, as the delivery's one scheduled attempt. With replace_member
@@ -108,6 +140,9 @@ class RedisDeliveryLog final : public DeliveryStore {
   Status ScheduleRetry(const Event& event, int64_t due_ms, std::string_view replace_member) override;
   Status RemoveRetry(std::string_view member) override;
   Status AddDeadLetter(const DeadLetter& dead) override;
+  Result<SendClaim> BeginSend(std::string_view delivery_id, std::string_view retry_member,
+                              std::string_view token, int64_t lease_ms) override;
+  Status EndSend(std::string_view delivery_id, std::string_view token, bool delivered) override;
 
   // Takes up to max retries due at now_ms and leases them until now_ms + lease_ms. Unparseable
   // members are removed and skipped.

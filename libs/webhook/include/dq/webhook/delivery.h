@@ -31,8 +31,10 @@ inline bool IsSuccess(const HttpResult& r) { return r.error.empty() && r.status 
 // kFailed: a test event that failed; test events are attempted once and never retried.
 // kDeferred: not attempted now (its account or destination is at its limit): put back on the
 // schedule unchanged; never logged.
-enum class Outcome { kDelivered, kRetry, kDeadLetter, kSkipped, kFailed, kDeferred };
-// "delivered", "retry", "dead_letter", "skipped", "failed", "deferred"
+// kSuperseded: no attempt was made, because a redeliver replaced the retry it came from (the
+// redelivered attempt goes instead).
+enum class Outcome { kDelivered, kRetry, kDeadLetter, kSkipped, kFailed, kDeferred, kSuperseded };
+// "delivered", "retry", "dead_letter", "skipped", "failed", "deferred", "superseded"
 std::string_view OutcomeName(Outcome o);
 
 struct Decision {

@@ -8,6 +8,14 @@
 // start now is put back on the retry schedule, due after `defer_ms`, unchanged (it costs no
 // attempt), and Handle() answers kDeferred; one whose destination's breaker is open fails at
 // once without a connection.
+//
+// An attempt sends only under its delivery's send lease (DeliveryStore::BeginSend), taken after
+// the gate lets it start: while another attempt of the same delivery is sending (a redeliver made
+// while a retry was in flight), it is put back on the schedule like a gated one (kDeferred); when
+// the retry it came from was replaced by a redeliver, it is not made (kSuperseded). A delivered
+// attempt cancels a redeliver scheduled while it was in flight (EndSend). So the receiver never
+// gets both an attempt that was in flight and the redeliver made meanwhile. send_lease_ms bounds
+// the lease of an attempt whose process dies mid-POST: longer than one attempt can take.
 #pragma once
 
 #include <functional>
@@ -33,14 +41,15 @@ class Dispatcher {
  public:
   Dispatcher(WebhookLookup lookup, DeliveryStore& store, const RetryPolicy& policy,
              const Clock& clock, UrlPolicy url_policy, FairGate* gate = nullptr,
-             int64_t defer_ms = 1000)
+             int64_t defer_ms = 1000, int64_t send_lease_ms = 60'000)
       : lookup_(std::move(lookup)),
         store_(store),
         policy_(policy),
         clock_(clock),
         url_policy_(url_policy),
         gate_(gate),
-        defer_ms_(defer_ms) {}
+        defer_ms_(defer_ms),
+        send_lease_ms_(send_lease_ms) {}
 
   // Delivers event once. retry_member is the retry-schedule member the event came from ("" for
   // a stream entry); it is replaced by the next retry or removed. Returns the outcome once it is
@@ -56,6 +65,7 @@ class Dispatcher {
   UrlPolicy url_policy_;
   FairGate* gate_;
   int64_t defer_ms_;
+  int64_t send_lease_ms_;
 };
 
 }  // namespace dq::webhook

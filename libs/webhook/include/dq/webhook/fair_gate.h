@@ -53,6 +53,9 @@ class FairGate {
   Admission Admit(std::string_view account, std::string_view host, int64_t now_ms);
   // Ends an attempt that Admit() let start.
   void Done(std::string_view account, std::string_view host, Reach reach, int64_t now_ms);
+  // Ends an attempt that Admit() let start but that was not made (another attempt of its
+  // delivery was sending): it counts neither as an answer nor as a failure.
+  void Release(std::string_view account, std::string_view host);
 
   // Accounts that may not start an attempt now: at their own cap, or last seen sending to a
   // destination at its cap. The schedule's claim leaves their retries where they are.
