@@ -13,7 +13,10 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
+#include <string>
+#include <string_view>
 
 #include "stack.h"
 
@@ -85,7 +88,9 @@ class RawClient {
   ~RawClient() { ::close(fd_); }
   bool connected() const { return connected_; }
 
-  void Send(const std::string& s) { ASSERT_EQ(::send(fd_, s.data(), s.size(), 0), (ssize_t)s.size()); }
+  void Send(const std::string& s) {
+    ASSERT_EQ(::send(fd_, s.data(), s.size(), 0), static_cast<ssize_t>(s.size()));
+  }
   // Bytes waiting in this socket's receive buffer.
   int Waiting() const {
     int n = 0;
@@ -185,8 +190,9 @@ class SlowReaderTest : public ::testing::Test {
     stack_ = nullptr;
   }
   std::string Request() const {
-    return "GET /v1/jobs/" + job_ + "/cleaned HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-API-Key: " +
-           key_ + "\r\n\r\n";
+    return "GET /v1/jobs/" + job_ +
+           "/cleaned HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-API-Key: " + key_ +
+           "\r\n\r\n";
   }
 
   static Stack* stack_;

@@ -729,8 +729,7 @@ class BodyStream : public std::enable_shared_from_this<BodyStream> {
     std::string bytes = head;
     AppendChunk(&bytes, first);
     if (!st->transport->WriteDeferred(bytes, {})) return true;
-    AfterWritten(p, [](BodyStream& self) { self.shared_->part_makers.Post(
-                                               [s = self.shared_from_this()] { s->MakePart(); }); });
+    AfterWritten(p, [](BodyStream& self) { self.PostNext(); });
     return true;
   }
 
@@ -761,6 +760,9 @@ class BodyStream : public std::enable_shared_from_this<BodyStream> {
             [](std::exception_ptr) {});  // a failed write: the connection is ending
   }
 
+  // The next part, to be made on a part maker.
+  void PostNext() { shared_->part_makers.Post([s = shared_from_this()] { s->MakePart(); }); }
+
   // On a part maker: the next part, then its write.
   void MakePart() {
     std::string piece;
@@ -789,9 +791,7 @@ class BodyStream : public std::enable_shared_from_this<BodyStream> {
     if (!st->transport->WriteDeferred(bytes, {})) return;
     bytes = std::string();
     if (step == BodyStep::kMore) {
-      AfterWritten(p, [](BodyStream& self) {
-        self.shared_->part_makers.Post([s = self.shared_from_this()] { s->MakePart(); });
-      });
+      AfterWritten(p, [](BodyStream& self) { self.PostNext(); });
       return;
     }
     producer_ = nullptr;  // done with: released now, not when the last write completes
