@@ -69,7 +69,8 @@ constexpr SettingSpec kSettings[] = {
     {"DQ_REQUEST_GRACE_MS", "10000", true, 100, 3600000, kGateway, false,
      "how long a request may take before the minimum data rate applies"},
     {"DQ_IDLE_TIMEOUT_MS", "60000", true, 100, 3600000, kGateway, false,
-     "a connection with no request in progress is closed after this long"},
+     "a connection with no request in progress, or whose streamed answer has not moved (its "
+     "client reads nothing), is closed after this long"},
     {"DQ_VALIDATOR_ADDR", "127.0.0.1:50051", false, 0, 0, kGateway, false,
      "gRPC target of the validator (host:port or a gRPC URI such as dns:///validator:50051)"},
     {"DQ_VALIDATOR_TIMEOUT_MS", "10000", true, 10, 600000, kGateway, false,

@@ -25,6 +25,64 @@
 
 namespace dq::gateway {
 
+namespace {
+
+// The threads that make the parts of streamed bodies (HttpResponse::body_producer): making a
+// part reads the job store, which must not hold up a Pistache worker's other connections. A
+// task posted after Stop() is dropped (destroyed, releasing what it holds), as are the tasks
+// still waiting at Stop().
+class PartMakers {
+ public:
+  void Start(int threads) {
+    std::lock_guard lock(mu_);
+    stop_ = false;
+    for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { Run(); });
+  }
+  void Stop() {
+    std::deque<std::function<void()>> dropped;
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+      dropped.swap(tasks_);
+    }
+    wake_.notify_all();
+    for (auto& t : threads_) t.join();
+    threads_.clear();
+    dropped.clear();  // outside the lock: a task's captures may post again (and be dropped)
+  }
+  void Post(std::function<void()> task) {
+    {
+      std::lock_guard lock(mu_);
+      if (stop_) return;  // task is destroyed on return, outside the lock
+      tasks_.push_back(std::move(task));
+    }
+    wake_.notify_one();
+  }
+
+ private:
+  void Run() {
+    while (true) {
+      std::function<void()> task;
+      {
+        std::unique_lock lock(mu_);
+        wake_.wait(lock, [this] { return stop_ || !tasks_.empty(); });
+        if (stop_) return;
+        task = std::move(tasks_.front());
+        tasks_.pop_front();
+      }
+      task();
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable wake_;
+  std::deque<std::function<void()>> tasks_;
+  std::vector<std::thread> threads_;
+  bool stop_ = true;
+};
+
+}  // namespace
+
 struct HttpServer::Shared {
   explicit Shared(const HttpServerOptions& o)
       : limits(o.limits), budget(o.limits.body_memory_bytes), table(limits) {}
@@ -32,6 +90,7 @@ struct HttpServer::Shared {
   edge::BodyBudget budget;
   edge::ConnectionTable table;
   edge::TrustedProxies proxies;
+  PartMakers part_makers;
   std::mutex mu;
   std::condition_variable wake;
 };
@@ -142,7 +201,8 @@ bool WantsKeepAlive(const Http::Request& req) {
 // with Pistache's own types (reason phrase, Connection and Content-Type values) so they read
 // the same.
 std::string ResponseHead(const HttpResponse& r, const std::string& request_id,
-                         Http::Version version, bool keep_alive, bool content_length = true) {
+                         Http::Version version, bool keep_alive, bool content_length = true,
+                         bool chunked = false) {
   std::ostringstream os;
   os << version << ' ' << r.status << ' ' << static_cast<Http::Code>(r.status) << "\r\n";
   os << Http::Header::Connection::Name << ": ";
@@ -158,6 +218,7 @@ std::string ResponseHead(const HttpResponse& r, const std::string& request_id,
     os << "\r\n";
   }
   if (content_length) os << Http::Header::ContentLength::Name << ": " << r.body.size() << "\r\n";
+  if (chunked) os << Http::Header::TransferEncoding::Name << ": chunked\r\n";
   os << "\r\n";
   return os.str();
 }
@@ -170,6 +231,13 @@ void LoseTrack(const std::shared_ptr<Tcp::Peer>& peer);
 void Defer(const std::shared_ptr<Tcp::Peer>& peer, HttpResponse::Send* send,
            const std::string& request_id, Http::Version version, bool keep_alive,
            bool head_only);
+
+// A streamed answer (HttpResponse::body_producer), written a part at a time: the next part is
+// made (on a part maker) only once the previous one is written. False when the connection has no
+// state (cannot happen behind the guard); nothing is written then.
+bool Stream(const std::shared_ptr<Tcp::Peer>& peer, HttpServer::Shared* shared,
+            const HttpResponse& r, const std::string& request_id, Http::Version version,
+            bool keep_alive);
 
 // An answer that said "Connection: close" is followed by the end of the connection's output,
 // once everything before it is written (an empty write through Pistache's queue completes after
@@ -340,7 +408,11 @@ class ApiHandler final : public Http::Handler {
       }
       return;
     }
-    Send(response, request.request_id, req.version(), writer, WantsKeepAlive(req), head_only);
+    if (!(response.body_producer && !head_only &&
+          Stream(writer.peer(), shared_, response, request.request_id, req.version(),
+                 WantsKeepAlive(req)))) {
+      Send(response, request.request_id, req.version(), writer, WantsKeepAlive(req), head_only);
+    }
     // The access-log hook.
     service_->Record(ExchangeRecord{&request, &response, bytes_in,
                                     std::chrono::steady_clock::now() - start, false});
@@ -449,6 +521,13 @@ class PeerTransport final : public edge::EdgeTransport, public OutputSink {
     if (closed_) return false;
     output_.Write(*this, head, body);
     return true;
+  }
+  // Cuts the connection (no more output; the worker's epoll sees the end and cleans up), unless
+  // it has gone already (its descriptor may then belong to another connection). From any thread.
+  void CutIfOpen() {
+    std::lock_guard lock(write_mu_);
+    if (closed_) return;
+    if (auto p = peer_.lock()) ::shutdown(p->fd(), SHUT_RDWR);
   }
   // On the connection's worker thread, before Pistache closes the descriptor.
   void MarkClosed() {
@@ -610,6 +689,143 @@ void Defer(const std::shared_ptr<Tcp::Peer>& peer, HttpResponse::Send* send,
   };
 }
 
+// One streamed answer in progress. Its parts are made on a part maker (PartMakers) and written
+// through the connection's ordered output; the next part is made only when Pistache's write queue
+// has written the previous one, so one part (JobsOptions::cleaned_part_bytes, or a page of
+// issues) at most waits in the gateway for a client that reads slowly or not at all. Each written
+// part restarts the connection's idle clock in the edge's table, so a download that goes on is
+// never cut as idle, and one whose client stops reading is cut by the reaper after
+// DQ_IDLE_TIMEOUT_MS. Only a weak reference to the peer is held: when the connection goes,
+// Pistache drops its queued writes and, with them, the completions that hold this object, which
+// releases the producer (and what it holds: the job, the store's reads).
+class BodyStream : public std::enable_shared_from_this<BodyStream> {
+ public:
+  BodyStream(std::weak_ptr<Tcp::Peer> peer, HttpServer::Shared* shared,
+             std::function<BodyStep(std::string*)> producer, bool keep_alive)
+      : peer_(std::move(peer)), shared_(shared), producer_(std::move(producer)),
+        keep_alive_(keep_alive) {
+    Open().Add(1);
+  }
+  ~BodyStream() { Open().Add(-1); }
+  BodyStream(const BodyStream&) = delete;
+  BodyStream& operator=(const BodyStream&) = delete;
+
+  // Streamed answers whose producer is still held (in progress, or waiting for their client).
+  static GaugeMetric& Open() {
+    static GaugeMetric& g = Metrics::Global().Gauge(
+        "dq_gateway_streamed_answers", "Streamed answers in progress (their producers held)");
+    return g;
+  }
+
+  // Writes the head and the first piece (on the worker thread), then goes on part by part.
+  bool Begin(const std::string& head, const std::string& first) {
+    auto p = peer_.lock();
+    if (!p) return true;  // the client has gone: nothing to write
+    auto st = StateOf(p);
+    if (!st || !st->transport) return false;
+    id_ = p->getID();
+    st->transport->BeginDeferred();  // what the client sends meanwhile waits for the end
+    Touch();
+    std::string bytes = head;
+    AppendChunk(&bytes, first);
+    if (!st->transport->WriteDeferred(bytes, {})) return true;
+    AfterWritten(p, [](BodyStream& self) { self.PostNext(); });
+    return true;
+  }
+
+ private:
+  static void AppendChunk(std::string* out, std::string_view data) {
+    if (data.empty()) return;  // an empty chunk would end the body
+    char size[24];
+    const int n = std::snprintf(size, sizeof size, "%zx\r\n", data.size());
+    out->append(size, static_cast<size_t>(n));
+    out->append(data);
+    out->append("\r\n");
+  }
+
+  // The connection's idle clock starts again: the answer has progressed.
+  void Touch() { shared_->table.Update(id_, edge::Progress{false, NowMs(), 0}); }
+
+  // Runs next(*this) on the connection's worker thread once everything written so far has left
+  // Pistache's queue: an empty write through that queue completes after whatever waits there.
+  // If the connection goes first, Pistache drops the write and next (with this object's
+  // reference) unrun.
+  void AfterWritten(const std::shared_ptr<Tcp::Peer>& p, void (*next)(BodyStream&)) {
+    p->send(RawBuffer(std::string(), 0))
+        .then(
+            [self = shared_from_this(), next](ssize_t) {
+              self->Touch();
+              next(*self);
+            },
+            [](std::exception_ptr) {});  // a failed write: the connection is ending
+  }
+
+  // The next part, to be made on a part maker.
+  void PostNext() { shared_->part_makers.Post([s = shared_from_this()] { s->MakePart(); }); }
+
+  // On a part maker: the next part, then its write.
+  void MakePart() {
+    std::string piece;
+    BodyStep step = BodyStep::kFailed;
+    try {
+      step = producer_(&piece);
+    } catch (const std::exception& e) {
+      log::Error("a streamed answer's producer threw", {{"what", e.what()}});
+    } catch (...) {
+      log::Error("a streamed answer's producer threw", {});
+    }
+    auto p = peer_.lock();
+    if (!p) return;  // the client has gone; this object and the producer go with the task
+    auto st = StateOf(p);
+    if (!st || !st->transport) return;
+    if (step == BodyStep::kFailed) {
+      // No last chunk: the client sees the answer cut off, never a short one that looks whole.
+      st->transport->CutIfOpen();
+      return;
+    }
+    std::string bytes;
+    bytes.reserve(piece.size() + 32);
+    AppendChunk(&bytes, piece);
+    piece = std::string();
+    if (step == BodyStep::kEnd) bytes.append("0\r\n\r\n");
+    if (!st->transport->WriteDeferred(bytes, {})) return;
+    bytes = std::string();
+    if (step == BodyStep::kMore) {
+      AfterWritten(p, [](BodyStream& self) { self.PostNext(); });
+      return;
+    }
+    producer_ = nullptr;  // done with: released now, not when the last write completes
+    AfterWritten(p, [](BodyStream& self) { self.Finish(); });
+  }
+
+  // On the worker thread, once the last chunk is written: as after a deferred answer.
+  void Finish() {
+    auto p = peer_.lock();
+    if (!p) return;
+    if (!keep_alive_) ::shutdown(p->fd(), SHUT_WR);  // as CloseAfterAnswer
+    p->setIdle(true);  // the keep-alive clock
+    if (auto s = StateOf(p); s && s->transport) s->transport->Resume(p);
+  }
+
+  std::weak_ptr<Tcp::Peer> peer_;
+  HttpServer::Shared* shared_;
+  std::function<BodyStep(std::string*)> producer_;
+  bool keep_alive_;
+  uint64_t id_ = 0;
+};
+
+bool Stream(const std::shared_ptr<Tcp::Peer>& peer, HttpServer::Shared* shared,
+            const HttpResponse& r, const std::string& request_id, Http::Version version,
+            bool keep_alive) {
+  if (!peer) return true;  // the client has gone
+  auto state = StateOf(peer);
+  if (!state || !state->transport) return false;
+  const std::string head = ResponseHead(r, request_id, version, keep_alive,
+                                        /*content_length=*/false, /*chunked=*/true);
+  auto stream = std::make_shared<BodyStream>(peer, shared, r.body_producer, keep_alive);
+  return stream->Begin(head, r.body);
+}
+
 // In front of Pistache's parser: every byte goes through the connection's EdgeConnection.
 class GuardHandler final : public Http::Handler {
  public:
@@ -691,6 +907,10 @@ class GuardHandler final : public Http::Handler {
 
 }  // namespace
 
+// Threads that make the parts of streamed answers (BodyStream). A part is one store read or a
+// few: a handful of threads keep as many downloads going while one waits on the store.
+constexpr int kPartMakers = 4;
+
 HttpServer::HttpServer(HttpService& service, HttpServerOptions options)
     : service_(service), options_(std::move(options)) {}
 
@@ -729,6 +949,7 @@ Status HttpServer::Start() {
                       ": " + e.what());
   }
   stop_ = false;
+  shared_->part_makers.Start(kPartMakers);
   reaper_ = std::thread([this] { Reap(); });
   log::Info("gateway listening", {{"port", std::to_string(port_)}});
   return Status::Ok();
@@ -766,6 +987,7 @@ void HttpServer::Shutdown() {
     }
     shared_->wake.notify_all();
     reaper_.join();
+    shared_->part_makers.Stop();  // streamed answers in progress end here, cut off
   }
   if (endpoint_) {
     endpoint_->shutdown();

@@ -1,0 +1,288 @@
+// Issues 34 and 36: a client that reads a large streamed answer slowly, or not at all, costs the
+// gateway a bounded amount of memory (the next part is made only once the previous one is
+// written), and one that stops reading is cut after DQ_IDLE_TIMEOUT_MS with the answer's producer
+// released. Real gateway, worker, validator and Redis; the fs artifact store; a raw socket
+// client whose receive buffer is small.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+#include "stack.h"
+
+namespace dq::testing {
+namespace {
+
+using nlohmann::json;
+
+// A clean product CSV of about `bytes` bytes (nothing to fix: its cleaned file is itself).
+std::string BigCsv(size_t bytes) {
+  std::string csv = "Variant SKU,Title,Variant Price,Currency\r\n";
+  for (int i = 1; csv.size() < bytes; ++i) {
+    csv += "SKU-" + std::to_string(i) + ",Stoneware mug number " + std::to_string(i) +
+           " in glazed stoneware with a long enough title to pad the row out to a size that keeps "
+           "the row count of a 20 MB file within a month's quota,12.50,EUR\r\n";
+  }
+  return csv;
+}
+
+int64_t RssKb(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stoll(line.substr(6));
+  }
+  return -1;
+}
+
+int PortOf(const std::string& url) { return std::stoi(url.substr(url.rfind(':') + 1)); }
+
+// The send queue (bytes not yet acknowledged) of the loopback TCP socket local_port ->
+// remote_port, from /proc/net/tcp; -1 when there is none.
+int64_t SendQueue(int local_port, int remote_port) {
+  std::ifstream in("/proc/net/tcp");
+  std::string line;
+  std::getline(in, line);  // the header
+  char want_local[16], want_remote[16];
+  std::snprintf(want_local, sizeof want_local, ":%04X", local_port);
+  std::snprintf(want_remote, sizeof want_remote, ":%04X", remote_port);
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    std::string sl, local, remote, st, queues;
+    f >> sl >> local >> remote >> st >> queues;
+    if (local.size() < 5 || remote.size() < 5) continue;
+    if (local.substr(local.size() - 5) != want_local) continue;
+    if (remote.substr(remote.size() - 5) != want_remote) continue;
+    return std::stoll(queues.substr(0, queues.find(':')), nullptr, 16);
+  }
+  return -1;
+}
+
+// A client that sends one GET and then reads only when told to.
+class RawClient {
+ public:
+  explicit RawClient(int port) : port_(port) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    int small = 64 * 1024;  // before connect, so the window stays small
+    ::setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<uint16_t>(port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+    sockaddr_in mine{};
+    socklen_t len = sizeof mine;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&mine), &len);
+    local_port_ = ntohs(mine.sin_port);
+  }
+  ~RawClient() { ::close(fd_); }
+  bool connected() const { return connected_; }
+
+  void Send(const std::string& s) {
+    ASSERT_EQ(::send(fd_, s.data(), s.size(), 0), static_cast<ssize_t>(s.size()));
+  }
+  // Bytes waiting in this socket's receive buffer.
+  int Waiting() const {
+    int n = 0;
+    ::ioctl(fd_, FIONREAD, &n);
+    return n;
+  }
+  // The gateway's send queue towards this client.
+  int64_t ServerQueue() const { return SendQueue(port_, local_port_); }
+  // Reads until the peer closes (or fails): everything received.
+  std::string ReadToEnd() {
+    timeval tv{60, 0};
+    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    std::string all;
+    char buf[1 << 16];
+    while (true) {
+      const ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
+      if (n <= 0) break;
+      all.append(buf, static_cast<size_t>(n));
+    }
+    return all;
+  }
+  // Waits until neither this socket's receive buffer nor the gateway's send queue towards it
+  // has changed over `stable` consecutive polls: the client's window is full and the gateway
+  // writes nothing more until the client reads.
+  bool WaitStalled(std::chrono::milliseconds deadline, int stable = 20) {
+    int last_waiting = -1, same = 0;
+    int64_t last_queue = -2;
+    return WaitFor(
+        [&] {
+          const int waiting = Waiting();
+          const int64_t queue = ServerQueue();
+          same = waiting > 0 && waiting == last_waiting && queue == last_queue ? same + 1 : 0;
+          last_waiting = waiting;
+          last_queue = queue;
+          return same >= stable;
+        },
+        deadline);
+  }
+
+ private:
+  int port_;
+  int fd_ = -1;
+  int local_port_ = 0;
+  bool connected_ = false;
+};
+
+// A chunked body's data, or nullopt when it is not whole (no last chunk).
+std::optional<std::string> Dechunk(std::string_view body) {
+  std::string out;
+  while (true) {
+    const size_t eol = body.find("\r\n");
+    if (eol == std::string_view::npos) return std::nullopt;
+    const size_t size = std::stoul(std::string(body.substr(0, eol)), nullptr, 16);
+    body.remove_prefix(eol + 2);
+    if (size == 0) return body == "\r\n" ? std::optional<std::string>(out) : std::nullopt;
+    if (body.size() < size + 2 || body.substr(size, 2) != "\r\n") return std::nullopt;
+    out.append(body.substr(0, size));
+    body.remove_prefix(size + 2);
+  }
+}
+
+int64_t StreamedAnswers(const Stack& stack) {
+  const std::string body = Http("GET", stack.GatewayOpsUrl() + "/metrics").body;
+  const std::string name = "\ndq_gateway_streamed_answers ";
+  const size_t at = body.find(name);
+  return at == std::string::npos ? -1 : std::stoll(body.substr(at + name.size()));
+}
+
+class SlowReaderTest : public ::testing::Test {
+ protected:
+  // A stack whose gateway cuts connections idle for idle_ms, and a done job whose cleaned file
+  // is csv_ (about `bytes`).
+  static void Start(const std::string& idle_ms, size_t bytes) {
+    stack_ = new Stack(StackOptions{1, false,
+                                    {{"DQ_RATE_LIMIT_GENERAL", "100000"},
+                                     {"DQ_RATE_LIMIT_UPLOAD", "100000"},
+                                     {"DQ_UPLOAD_MAX_BYTES", std::to_string(32 << 20)},
+                                     {"DQ_IDLE_TIMEOUT_MS", idle_ms}}});
+    std::tie(std::ignore, key_) = stack_->NewAccount(Plan::kBusiness);  // 20 MB: > 100,000 rows
+    csv_ = BigCsv(bytes);
+    HttpResult r = Http("POST", stack_->GatewayUrl() + "/v1/jobs?filename=big.csv",
+                        {{"X-API-Key", key_}, {"Content-Type", "text/csv"}}, csv_);
+    ASSERT_EQ(r.status, 202) << r.body;
+    job_ = json::parse(r.body)["id"];
+    json job;
+    WaitFor(
+        [&] {
+          job = json::parse(Http("GET", stack_->GatewayUrl() + "/v1/jobs/" + job_,
+                                 {{"X-API-Key", key_}}).body);
+          return job["status"] == "done" || job["status"] == "failed";
+        },
+        std::chrono::seconds(120));
+    ASSERT_EQ(job["status"], "done") << job.dump();
+  }
+  static void TearDownTestSuite() {
+    delete stack_;
+    stack_ = nullptr;
+  }
+  std::string Request() const {
+    return "GET /v1/jobs/" + job_ +
+           "/cleaned HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-API-Key: " + key_ +
+           "\r\n\r\n";
+  }
+
+  static Stack* stack_;
+  static std::string key_, job_, csv_;
+};
+Stack* SlowReaderTest::stack_ = nullptr;
+std::string SlowReaderTest::key_, SlowReaderTest::job_, SlowReaderTest::csv_;
+
+class SlowReader : public SlowReaderTest {
+ protected:
+  static void SetUpTestSuite() { Start("60000", 20 << 20); }
+};
+
+TEST_F(SlowReader, GatewayMemoryStaysBoundedThenTheClientGetsTheExactFile) {
+  ASSERT_NE(stack_, nullptr);
+  const pid_t gateway = stack_->gateway().pid();
+  // One whole download first: the threads and allocator arenas it uses for the first time are
+  // not what is measured.
+  ASSERT_EQ(Http("GET", stack_->GatewayUrl() + "/v1/jobs/" + job_ + "/cleaned",
+                 {{"X-API-Key", key_}}).body.size(),
+            csv_.size());
+  const int64_t idle_kb = RssKb(gateway);
+  RawClient c(PortOf(stack_->GatewayUrl()));
+  ASSERT_TRUE(c.connected());
+  c.Send(Request());
+  ASSERT_TRUE(c.WaitStalled(std::chrono::seconds(30)))
+      << "the download never stalled: " << c.Waiting() << " bytes waiting";
+  const int64_t stalled_kb = RssKb(gateway);
+  // What reached the client and the kernel's buffers is far from the whole file: the gateway
+  // holds the rest back rather than queueing it.
+  EXPECT_LT(c.Waiting() + c.ServerQueue(), static_cast<int64_t>(csv_.size() / 2));
+  // Bounded: a part or two (256 KiB each), their copies and the upload piece the producer reads
+  // (1 MiB), allocator slack of the part makers' arenas: not the 20 MB file, which the gateway
+  // queued whole before (a 12 MB file: 12.5 MB above idle).
+  EXPECT_LT(stalled_kb - idle_kb, 6 * 1024)
+      << "idle " << idle_kb << " kB, stalled " << stalled_kb << " kB";
+  std::printf("gateway RSS idle %lld kB, stalled %lld kB (+%lld kB); file %zu bytes\n",
+              static_cast<long long>(idle_kb), static_cast<long long>(stalled_kb),
+              static_cast<long long>(stalled_kb - idle_kb), csv_.size());
+  EXPECT_EQ(StreamedAnswers(*stack_), 1);
+
+  // Reading on: the exact file, whole, and the end of the connection (Connection: close).
+  const std::string all = c.ReadToEnd();
+  const size_t head_end = all.find("\r\n\r\n");
+  ASSERT_NE(head_end, std::string::npos);
+  const std::string head = all.substr(0, head_end);
+  EXPECT_EQ(head.substr(0, 15), "HTTP/1.1 200 OK") << head;
+  EXPECT_NE(head.find("Transfer-Encoding: chunked"), std::string::npos) << head;
+  const auto body = Dechunk(std::string_view(all).substr(head_end + 4));
+  ASSERT_TRUE(body.has_value()) << "the body is not whole: " << all.size() << " bytes";
+  EXPECT_EQ(body->size(), csv_.size());
+  EXPECT_TRUE(*body == csv_) << "the cleaned file differs from the upload";
+  EXPECT_TRUE(WaitFor([] { return StreamedAnswers(*stack_) == 0; }, std::chrono::seconds(10)));
+}
+
+// The same file through an ordinary client (libcurl, reading at once): the same bytes.
+TEST_F(SlowReader, AFastClientGetsTheSameFile) {
+  ASSERT_NE(stack_, nullptr);
+  HttpResult r = Http("GET", stack_->GatewayUrl() + "/v1/jobs/" + job_ + "/cleaned",
+                      {{"X-API-Key", key_}});
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(r.body.size(), csv_.size());
+  EXPECT_TRUE(r.body == csv_);
+}
+
+class StalledReader : public SlowReaderTest {
+ protected:
+  static void SetUpTestSuite() { Start("1500", 4 << 20); }
+};
+
+// A client that stops reading is cut once the answer has not moved for DQ_IDLE_TIMEOUT_MS, and
+// the answer's producer is released (the gauge of streamed answers whose producer is held goes
+// back to 0); what the client then reads is cut off, never a short file that looks whole.
+TEST_F(StalledReader, IsCutAfterTheIdleTimeoutAndTheProducerIsReleased) {
+  ASSERT_NE(stack_, nullptr);
+  RawClient c(PortOf(stack_->GatewayUrl()));
+  ASSERT_TRUE(c.connected());
+  c.Send(Request());
+  // Either still held, or already cut if the machine was slow to poll: both are checked below.
+  ASSERT_TRUE(WaitFor([&] { return c.Waiting() > 0; }, std::chrono::seconds(30)));
+  EXPECT_TRUE(WaitFor([] { return StreamedAnswers(*stack_) == 0; }, std::chrono::seconds(30)));
+  const std::string all = c.ReadToEnd();
+  const size_t head_end = all.find("\r\n\r\n");
+  ASSERT_NE(head_end, std::string::npos);
+  EXPECT_FALSE(Dechunk(std::string_view(all).substr(head_end + 4)).has_value());
+  EXPECT_LT(all.size(), csv_.size());
+  // The gateway goes on serving.
+  EXPECT_EQ(Http("GET", stack_->GatewayUrl() + "/v1/jobs/" + job_, {{"X-API-Key", key_}}).status,
+            200);
+}
+
+}  // namespace
+}  // namespace dq::testing
