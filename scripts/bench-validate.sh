@@ -42,6 +42,9 @@ one_run() {  # one_run BODY LABEL: a wrk run of DURATION seconds; prints its fig
   requests=$(awk '/requests in/{print $1}' "$WORK/wrk.txt")
   awk -v g="$((gw1 - gw0))" -v v="$((val1 - val0))" -v n="$requests" \
     'BEGIN{printf "CPU per request: gateway %.2f ms, validator %.2f ms\n", g/n, v/n}'
+  if grep -q "Non-2xx" "$WORK/wrk.txt"; then
+    echo "WARNING: some answers were not 2xx; this run's requests/s is not a throughput"
+  fi
   echo "$label $(awk '/Requests\/sec/{print $2}' "$WORK/wrk.txt")" >>"$WORK/rps.txt"
 }
 

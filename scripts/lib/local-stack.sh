@@ -76,8 +76,9 @@ start_validate_load() {  # start_validate_load ROWS
   # One account drives every connection of the load, so its cap on validation calls in progress
   # (DQ_VALIDATE_PER_ACCOUNT, 4: fairness between tenants) would answer most of them 429 and
   # the figures would time refusals. The load measures the service's throughput: the cap is
-  # raised above the connections (the tenant-isolation script measures the cap itself).
-  GATEWAY_ENV="DQ_VALIDATE_PER_ACCOUNT=256 ${GATEWAY_ENV:-}"
+  # raised above the connections (the tenant-isolation script measures the cap itself), and
+  # the plan's monthly records too: a minute of load is more than the agency plan's 10 million.
+  GATEWAY_ENV="DQ_VALIDATE_PER_ACCOUNT=256 DQ_QUOTA_AGENCY=1000000000000 ${GATEWAY_ENV:-}"
   start_local_stack
   create_account_key
   make_validate_body "$1"
