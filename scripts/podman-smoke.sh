@@ -183,6 +183,12 @@ t=$SECONDS
 compose "--podman-build-args=--pull=never${BUILD_NET:+ --network $BUILD_NET}" build \
   >"$CACHE/compose-build.log" 2>&1 ||
   { tail -n 30 "$CACHE/compose-build.log" >&2; die "podman-compose build failed"; }
+# podman-compose 1.0.3 goes on after a service's image fails and exits 0, and an image of an
+# earlier build would then pass the check below: its errors are read from the log instead.
+if grep -q '^Error: ' "$CACHE/compose-build.log"; then
+  grep -B2 '^Error: ' "$CACHE/compose-build.log" >&2
+  die "an image failed to build (full log: $CACHE/compose-build.log)"
+fi
 podman image prune -f >/dev/null  # dangling intermediate images of the multi-stage builds
 for img in localhost/dq-redis:dev localhost/dq-validator:dev localhost/dq-notifier:dev \
   localhost/dq-gateway:dev; do
