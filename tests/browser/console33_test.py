@@ -13,20 +13,15 @@
   console33_test.py --gateway BIN --validator BIN [--notifier BIN] --dqctl BIN --source DIR
                     --artifacts DIR
 """
-import argparse
 import os
-import re
-import sys
-import unittest
 from urllib.parse import parse_qs, urlparse
 
 import requests
 from selenium.webdriver.common.by import By
 
-from harness import Journey
+from harness import Journey, run_journeys
 from report_test import channels_csv
 
-ARGS = None
 PASSWORD = "correct horse battery"
 EMAIL = "kirei33@example.com"
 # The platform templates in the service's order (common/include/dq/common/vocabulary.h).
@@ -350,13 +345,7 @@ class Console33Test(Journey):
 
 
 def main():
-    global ARGS
-    p = argparse.ArgumentParser()
-    for name in ("gateway", "validator", "notifier", "dqctl", "source", "artifacts"):
-        p.add_argument("--" + name, required=name != "notifier")
-    ARGS, rest = p.parse_known_args()
-    Journey.args = ARGS
-    unittest.main(argv=[sys.argv[0], "-v", *rest])
+    run_journeys()
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ their Content-Security-Policy.
   console_test.py --gateway BIN --validator BIN --notifier BIN --dqctl BIN --source DIR
                   --artifacts DIR [--readme-screenshot docs/img/job-page.png]
 """
-import argparse
 import csv
 import hashlib
 import hmac
@@ -16,7 +15,6 @@ import os
 import re
 import subprocess
 import sys
-import unittest
 from html.parser import HTMLParser
 
 import requests
@@ -24,9 +22,8 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from harness import Journey, WebhookReceiver, wait_for
+from harness import Journey, WebhookReceiver, run_journeys, wait_for
 
-ARGS = None
 PAGES = ["login", "signup", "overview", "integrations", "webhooks", "upload", "jobs", "job"]
 PASSWORD = "correct horse battery"
 
@@ -256,7 +253,7 @@ class ConsoleTest(Journey):
 
     def test_06_upload_a_catalog_and_watch_it_finish(self):
         path = os.path.join(self.work, "catalog.csv")
-        subprocess.run([sys.executable, os.path.join(ARGS.source, "bench", "tools", "gen_catalog.py"), "products",
+        subprocess.run([sys.executable, os.path.join(Journey.args.source, "bench", "tools", "gen_catalog.py"), "products",
                         "--rows", "300", "--defects", "0.25", "--seed", "14", "--out", path], check=True,
                        capture_output=True)
         b = self.browser
@@ -302,8 +299,8 @@ class ConsoleTest(Journey):
         Select(b.field("Code")).select_by_value("")
         # Without the summary endpoint the page counts from the issues; the browser logs its 404.
         self.check_page("job", allowed_api_statuses=() if self.features["job_summary"] else (404,))
-        if ARGS.readme_screenshot:
-            b.screenshot(ARGS.readme_screenshot, 1440, height=1500)
+        if Journey.args.readme_screenshot:
+            b.screenshot(Journey.args.readme_screenshot, 1440, height=1500)
 
     def test_08_download_both_files(self):
         b = self.browser
@@ -374,14 +371,7 @@ class ConsoleTest(Journey):
 
 
 def main():
-    global ARGS
-    p = argparse.ArgumentParser()
-    for name in ("gateway", "validator", "notifier", "dqctl", "source", "artifacts"):
-        p.add_argument("--" + name, required=name != "notifier")
-    p.add_argument("--readme-screenshot")
-    ARGS, rest = p.parse_known_args()
-    Journey.args = ARGS
-    unittest.main(argv=[sys.argv[0], "-v", *rest])
+    run_journeys("--readme-screenshot")
 
 
 if __name__ == "__main__":

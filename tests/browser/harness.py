@@ -4,6 +4,7 @@ Stack: redis-server, dq-validator, dq-notifier (when built) and dq-gateway, each
 loopback port, with the console served from the repository. Browser: Debian's chromium and
 chromedriver, headless, with a fresh profile. Nothing here reaches beyond 127.0.0.1.
 """
+import argparse
 import http.server
 import json
 import os
@@ -404,3 +405,17 @@ class Journey(unittest.TestCase):
             b = self.browser
             b.driver.save_screenshot(os.path.join(self.artifacts, f"failure-{self._testMethodName}.png"))
             print(f"\nat {b.driver.current_url}\n{b.visible_text()[:2000]}\n{self.stack.logs()}", file=sys.stderr)
+
+
+def run_journeys(*extra_options):
+    """A browser test's main: parses the command line every journey takes (--gateway,
+    --validator, --notifier (optional), --dqctl, --source, --artifacts, plus extra_options),
+    gives it to Journey, and runs the module's tests with the rest. Returns nothing; the module
+    reads its options as Journey.args."""
+    p = argparse.ArgumentParser()
+    for name in ("gateway", "validator", "notifier", "dqctl", "source", "artifacts"):
+        p.add_argument("--" + name, required=name != "notifier")
+    for option in extra_options:
+        p.add_argument(option)
+    Journey.args, rest = p.parse_known_args()
+    unittest.main(module="__main__", argv=[sys.argv[0], "-v", *rest])

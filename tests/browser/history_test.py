@@ -12,16 +12,12 @@
   history_test.py --gateway BIN --validator BIN [--notifier BIN] --dqctl BIN --source DIR
                   --artifacts DIR
 """
-import argparse
 import os
-import sys
-import unittest
 
 from selenium.webdriver.common.by import By
 
-from harness import Journey
+from harness import Journey, run_journeys
 
-ARGS = None
 PASSWORD = "correct horse battery"
 
 # Wraps the page's fetch so the test can see what each request carried (method, URL, whether a
@@ -215,13 +211,7 @@ class HistoryTest(Journey):
 
 
 def main():
-    global ARGS
-    p = argparse.ArgumentParser()
-    for name in ("gateway", "validator", "notifier", "dqctl", "source", "artifacts"):
-        p.add_argument("--" + name, required=name != "notifier")
-    ARGS, rest = p.parse_known_args()
-    Journey.args = ARGS
-    unittest.main(argv=[sys.argv[0], "-v", *rest])
+    run_journeys()
 
 
 if __name__ == "__main__":

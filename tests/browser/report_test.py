@@ -9,19 +9,15 @@ its top blockers lead to their issues; axe-core finds no serious violation anywh
   report_test.py --gateway BIN --validator BIN [--notifier BIN] --dqctl BIN --source DIR
                  --artifacts DIR
 """
-import argparse
 import os
 import re
-import sys
-import unittest
 from urllib.parse import parse_qs, urlparse
 
 import requests
 from selenium.webdriver.common.by import By
 
-from harness import Journey
+from harness import Journey, run_journeys
 
-ARGS = None
 PASSWORD = "correct horse battery"
 CODE = "INVALID_CURRENCY"
 
@@ -410,13 +406,7 @@ class ReportTest(Journey):
 
 
 def main():
-    global ARGS
-    p = argparse.ArgumentParser()
-    for name in ("gateway", "validator", "notifier", "dqctl", "source", "artifacts"):
-        p.add_argument("--" + name, required=name != "notifier")
-    ARGS, rest = p.parse_known_args()
-    Journey.args = ARGS
-    unittest.main(argv=[sys.argv[0], "-v", *rest])
+    run_journeys()
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ the new secret during the overlap), then a real job's event fails, its retry is 
 Redeliver gives the receiver exactly one more delivery: the cancelled retry never arrives, even
 after it was due. Screenshots at 1440 and 375 px in --artifacts.
 """
-import argparse
 import datetime
 import base64
 import hashlib
@@ -15,19 +14,16 @@ import hmac
 import http.server
 import json
 import os
-import sys
 import threading
 import time
-import unittest
 
 import requests
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from harness import Journey, Stack, wait_for
+from harness import Journey, Stack, run_journeys, wait_for
 
-ARGS = None
 PASSWORD = "correct horse battery"
 # The pending retry comes back 10 to 20 s after the failure (equal jitter on 20 s): time enough
 # to find it in the console and redeliver first.
@@ -107,7 +103,7 @@ class WebhooksTest(Journey):
 
     @classmethod
     def setUpClass(cls):
-        if not ARGS.notifier or not os.path.exists(ARGS.notifier):
+        if not Journey.args.notifier or not os.path.exists(Journey.args.notifier):
             raise AssertionError("this test needs dq-notifier (--notifier)")
         super().setUpClass()
         cls.receiver = CountingReceiver()
@@ -290,13 +286,7 @@ class WebhooksTest(Journey):
 
 
 def main():
-    global ARGS
-    p = argparse.ArgumentParser()
-    for name in ("gateway", "validator", "notifier", "dqctl", "source", "artifacts"):
-        p.add_argument("--" + name, required=name != "notifier")
-    ARGS, rest = p.parse_known_args()
-    Journey.args = ARGS
-    unittest.main(argv=[sys.argv[0], "-v", *rest])
+    run_journeys()
 
 
 if __name__ == "__main__":
