@@ -10,6 +10,7 @@
 
 #include "dq/ingest/row_reader.h"
 #include "dq/ingest/row_writer.h"
+#include "job_wait.h"
 #include "stack.h"
 
 namespace dq::testing {
@@ -90,16 +91,7 @@ class FilesIntegrationTest : public ::testing::Test {
   HttpResult Get(const std::string& path) {
     return Http("GET", stack_->GatewayUrl() + path, {{"X-API-Key", key_}});
   }
-  json WaitDone(const std::string& id) {
-    json job;
-    WaitFor(
-        [&] {
-          job = json::parse(Get("/v1/jobs/" + id).body);
-          return job["status"] == "done" || job["status"] == "failed";
-        },
-        std::chrono::seconds(30));
-    return job;
-  }
+  json WaitDone(const std::string& id) { return WaitJobEnded(stack_->GatewayUrl(), key_, id); }
   static std::string Error(const HttpResult& r) {
     json j = json::parse(r.body, nullptr, false);
     return j.is_object() ? j.value("error", "") : "";

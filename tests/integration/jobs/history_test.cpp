@@ -8,6 +8,7 @@
 #include <map>
 
 #include "dq/common/redis_client.h"
+#include "job_wait.h"
 #include "stack.h"
 
 namespace dq::testing {
@@ -53,16 +54,7 @@ class HistoryIntegrationTest : public ::testing::Test {
     EXPECT_EQ(r.status, 202) << r.body;
     return json::parse(r.body, nullptr, false);
   }
-  json WaitDone(const std::string& id) {
-    json job;
-    WaitFor(
-        [&] {
-          job = json::parse(Get("/v1/jobs/" + id).body);
-          return job["status"] == "done" || job["status"] == "failed";
-        },
-        std::chrono::seconds(30));
-    return job;
-  }
+  json WaitDone(const std::string& id) { return WaitJobEnded(stack_->GatewayUrl(), key_, id); }
   static json Body(const HttpResult& r) { return json::parse(r.body, nullptr, false); }
 
   static Stack* stack_;

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "job_wait.h"
 #include "stack.h"
 
 namespace dq::testing {
@@ -32,13 +33,8 @@ class IssuesQueryTest : public ::testing::Test {
                         {{"X-API-Key", *key_}, {"Content-Type", "text/csv"}}, csv);
     ASSERT_EQ(r.status, 202) << r.body;
     job_ = new std::string(json::parse(r.body)["id"].get<std::string>());
-    ASSERT_TRUE(WaitFor(
-        [] {
-          return json::parse(Http("GET", stack_->GatewayUrl() + "/v1/jobs/" + *job_ + "/summary",
-                                  {{"X-API-Key", *key_}})
-                                 .body)["status"] == "done";
-        },
-        std::chrono::seconds(30)));
+    ASSERT_EQ(WaitJobEnded(stack_->GatewayUrl(), *key_, *job_, std::chrono::seconds(30))["status"],
+              "done");
   }
   static void TearDownTestSuite() {
     delete stack_;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "job_wait.h"
 #include "stack.h"
 
 namespace dq::testing {
@@ -34,13 +35,8 @@ class JobPageTest : public ::testing::Test {
                         {{"X-API-Key", *key_}, {"Content-Type", "text/csv"}}, csv);
     ASSERT_EQ(r.status, 202) << r.body;
     job_ = new std::string(json::parse(r.body)["id"].get<std::string>());
-    ASSERT_TRUE(WaitFor(
-        [] {
-          return json::parse(Http("GET", stack_->GatewayUrl() + "/v1/jobs/" + *job_ + "/summary",
-                                  {{"X-API-Key", *key_}})
-                                 .body)["status"] == "done";
-        },
-        std::chrono::seconds(60)));
+    ASSERT_EQ(WaitJobEnded(stack_->GatewayUrl(), *key_, *job_, std::chrono::seconds(60))["status"],
+              "done");
   }
   static void TearDownTestSuite() {
     delete stack_;

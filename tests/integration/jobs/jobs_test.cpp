@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "dq/common/partitions.h"
+#include "job_wait.h"
 #include "stack.h"
 
 namespace dq::testing {
@@ -46,16 +47,7 @@ class JobsIntegrationTest : public ::testing::Test {
   HttpResult Get(const std::string& path) {
     return Http("GET", stack_->GatewayUrl() + path, {{"X-API-Key", key_}});
   }
-  json WaitDone(const std::string& id) {
-    json job;
-    WaitFor(
-        [&] {
-          job = json::parse(Get("/v1/jobs/" + id).body);
-          return job["status"] == "done" || job["status"] == "failed";
-        },
-        std::chrono::seconds(30));
-    return job;
-  }
+  json WaitDone(const std::string& id) { return WaitJobEnded(stack_->GatewayUrl(), key_, id); }
   static std::string Multipart(const std::string& file, const std::string& filename,
                                const std::string& type,
                                const std::vector<std::pair<std::string, std::string>>& fields) {

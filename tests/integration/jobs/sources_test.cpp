@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "job_wait.h"
 #include "stack.h"
 
 namespace dq::testing {
@@ -36,16 +37,7 @@ class SourcesIntegrationTest : public ::testing::Test {
   HttpResult Get(const std::string& path) {
     return Http("GET", stack_->GatewayUrl() + path, {{"X-API-Key", key_}});
   }
-  json WaitDone(const std::string& id) {
-    json job;
-    WaitFor(
-        [&] {
-          job = json::parse(Get("/v1/jobs/" + id).body);
-          return job["status"] == "done" || job["status"] == "failed";
-        },
-        std::chrono::seconds(30));
-    return job;
-  }
+  json WaitDone(const std::string& id) { return WaitJobEnded(stack_->GatewayUrl(), key_, id); }
 
   static Stack* stack_;
   std::string account_, key_;
