@@ -21,7 +21,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   fuzz::CheckChunkingAgrees(whole, chunked);
   if (!whole.ok) return 0;
 
-  const std::string written = fuzz::WriteBack(tsv ? FileFormat::kTsv : FileFormat::kCsv, whole);
+  // The cleaned file copies the BOM and the comment lines above the header as they were; the
+  // write-back keeps as many, so a header read after the last comment line allowed stays the
+  // header.
+  std::string written = fuzz::WriteBack(tsv ? FileFormat::kTsv : FileFormat::kCsv, whole);
+  std::string comments;
+  for (uint64_t i = 0; i < whole.comment_lines; ++i) comments += "# comment\n";
+  written.insert(whole.dialect.bom ? 3 : 0, comments);
   ReaderLimits roomy = limits;
   roomy.max_record_bytes = 4 * written.size() + 16;  // quoting may lengthen records
   auto reread = [&] { return std::make_unique<CsvReader>(roomy, whole.dialect.delimiter); };

@@ -20,6 +20,7 @@ struct Read {
   std::vector<std::vector<std::string>> rows;
   std::vector<std::vector<CellKind>> kinds;
   CsvDialect dialect;
+  uint64_t comment_lines = 0;  // CSV: comment lines skipped before the header
 };
 
 inline void Check(bool condition, const char* what) {
@@ -86,6 +87,7 @@ Read ReadWith(MakeReader make, std::string_view data, size_t chunk) {
   }
   out.header = reader->header();
   out.dialect = reader->dialect();
+  if constexpr (requires { reader->comment_lines(); }) out.comment_lines = reader->comment_lines();
   return out;
 }
 

@@ -42,6 +42,10 @@ std::string Hex(unsigned char c) {
 }  // namespace
 
 bool CsvReader::StartsLikeComment(std::string_view line) {
+  // A quoted "#" reads as # does: the space or TAB is then the delimiter after the quote.
+  if (line.starts_with("\"#\"") && (line.size() == 3 || line[3] != '"')) {
+    return line.size() > 3 && (line[3] == ' ' || line[3] == '\t');
+  }
   if (line.starts_with('"')) line.remove_prefix(1);
   return line.size() >= 2 && line[0] == '#' && (line[1] == ' ' || line[1] == '\t');
 }
@@ -159,24 +163,33 @@ bool CsvReader::DetectDelimiter(std::string_view s) {
 
 bool CsvReader::LineIsComment(std::string_view line, char d) {
   if (!StartsLikeComment(line)) return false;
-  bool quoted = false;
-  bool field_start = true;
-  for (size_t k = 0; k < line.size(); ++k) {
-    const char c = line[k];
-    if (field_start) {
-      field_start = false;
-      const size_t at = c == '"' ? k + 1 : k;
-      const bool empty = at >= line.size() || line[at] == d || line[at] == '\r' ||
-                         (c == '"' && line[at] == '"');
+  // Fields are split as ParseRecord splits them: a quote opens a quoted field only as the
+  // field's first byte, and "" inside one is a quote. (Toggling at any quote would read
+  // `#\t",u""x"` as one field under ',' although the parser sees two.)
+  size_t k = 0;
+  while (true) {
+    if (k < line.size() && line[k] == '"') {
+      size_t at = k + 1;
+      const bool empty = at + 1 >= line.size() ? at >= line.size() || line[at] == '"'
+                                               : line[at] == '"' && line[at + 1] != '"';
       if (!empty && line[at] != '#') return false;
+      while (at < line.size()) {  // to the closing quote
+        if (line[at] == '"' && at + 1 < line.size() && line[at + 1] == '"') {
+          at += 2;
+        } else if (line[at] == '"') {
+          break;
+        } else {
+          ++at;
+        }
+      }
+      k = at;
+    } else if (k < line.size() && line[k] != d && line[k] != '\r' && line[k] != '#') {
+      return false;
     }
-    if (c == '"') {
-      quoted = !quoted;
-    } else if (!quoted && c == d) {
-      field_start = true;
-    }
+    k = line.find(d, k);
+    if (k == std::string_view::npos) return true;
+    ++k;
   }
-  return true;
 }
 
 Result<ReadState> CsvReader::Step() {
@@ -244,7 +257,7 @@ Result<ReadState> CsvReader::Step() {
     if (Status st = ParseRecord(record); !st.ok()) return st;
 
     if (!have_header_) {
-      if (comment_lines_ < kMaxCommentLines && IsCommentLine(record)) {
+      if (comment_lines_ < kMaxCommentLines && LineIsComment(record, dialect_.delimiter)) {
         ++comment_lines_;
         continue;
       }

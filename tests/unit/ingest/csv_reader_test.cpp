@@ -76,6 +76,19 @@ const std::vector<CsvCase>& Cases() {
       {"hash_space_header_with_plain_names_kept", "# of items;price\n3;1,50\n",
        {"# of items", "price"}, {{"3", "1,50"}}, ';'},
       {"hash_line_after_header_is_a_row", "a,b\n# x,y\n", {"a", "b"}, {{"# x", "y"}}},
+      // Fields split as the parser splits them: a quote that is not a field's first byte is an
+      // ordinary character, so this line is two fields under ',' (the second starts with 'u'),
+      // not one; it is the header. Found by fuzz_csv: the writer quotes the second TSV cell and
+      // the re-read took the header for a comment.
+      {"mid_field_quote_does_not_hide_a_delimiter", "#\t\",u\"\"x\"\"\"\n1\t2\n",
+       {"#", ",u\"x\""}, {{"1", "2"}}, '\t', FileFormat::kTsv},
+      // A first cell "#" quoted or not: the same comment line (the writer drops the quotes).
+      {"hash_tab_line_is_a_comment", "#\t\nid\tt\n1\t2\n", {"id", "t"}, {{"1", "2"}}, '\t',
+       FileFormat::kTsv},
+      {"quoted_hash_tab_line_is_a_comment", "\"#\"\t\nid\tt\n1\t2\n", {"id", "t"},
+       {{"1", "2"}}, '\t', FileFormat::kTsv},
+      {"quoted_hash_cells_are_a_comment", "\"# a, b\",\"\",# c\nid,t\n1,2\n", {"id", "t"},
+       {{"1", "2"}}},
   };
   return cases;
 }

@@ -12,8 +12,13 @@
 //   (https://developers.facebook.com/docs/marketing-api/catalog/guides/metadata-tags:
 //   `# ref_application_id 1234`) and as its Commerce Manager template writes its description
 //   row (`# Required | A unique content ID ...,# Required | ...`, one cell per column). A record
-//   is a comment when it starts with '#' and a space or TAB and, split at one of the delimiter
-//   candidates it contains, every non-empty cell starts with '#' (IsCommentLine). So a real header that starts with '#' stays the header: `#,Name`,
+//   is a comment when it starts with '#' and a space or TAB and, split at the file's delimiter
+//   as the parser splits it, every non-empty cell starts with '#' (LineIsComment). While the
+//   delimiter is not known yet, detection passes a line that is a comment under any candidate it
+//   contains (IsCommentLine), so that a description row with more '|' inside its cells than ','
+//   between them does not decide the delimiter. The header itself is judged under the delimiter
+//   found, so a file written back with that delimiter reads back the same whatever the
+//   writer quoted. So a real header that starts with '#' stays the header: `#,Name`,
 //   `#id,title`, `# of items,price` (its other cells do not start with '#'). Only a one-column
 //   header written like a comment (`# of items` alone) would be taken for one. Skipped lines
 //   are not rows; they stay in the upload's bytes before the header, which the cleaned file
@@ -73,8 +78,7 @@ class CsvReader final : public RowReader {
   static bool StartsLikeComment(std::string_view text);
   // A record (its raw text, without the line end) before the header is a comment: it starts
   // like one and, split at some delimiter candidate it contains, every non-empty field starts
-  // with '#' (or it contains none: one field). The same test before and after the delimiter is
-  // known, so detection and reading agree.
+  // with '#' (or it contains none: one field). Used only while the delimiter is detected.
   static bool IsCommentLine(std::string_view line);
   // Every non-empty field of `line`, split at `d` outside quotes, starts with '#'.
   static bool LineIsComment(std::string_view line, char d);
