@@ -80,6 +80,33 @@ HistogramMetric& Metrics::Histogram(const std::string& name, const std::string& 
   return *slot;
 }
 
+std::string FormatLabels(const std::vector<std::string>& names,
+                         std::initializer_list<std::string_view> values) {
+  std::string out;
+  auto value = values.begin();
+  for (const std::string& name : names) {
+    if (!out.empty()) out += ',';
+    out += name;
+    out += "=\"";
+    if (value != values.end()) {
+      for (char c : *value) {
+        if (c == '\\') {
+          out += "\\\\";
+        } else if (c == '"') {
+          out += "\\\"";
+        } else if (c == '\n') {
+          out += "\\n";
+        } else {
+          out += c;
+        }
+      }
+      ++value;
+    }
+    out += '"';
+  }
+  return out;
+}
+
 std::string Metrics::Render() const {
   std::lock_guard lock(mu_);
   std::string out;

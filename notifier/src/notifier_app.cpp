@@ -6,7 +6,6 @@
 
 #include "dq/webhook/curl_http_sender.h"
 #include "dq/common/log.h"
-#include "dq/common/metrics.h"
 
 namespace dq::notifier {
 namespace {
@@ -19,25 +18,6 @@ constexpr int kRetryScan = 512;
 // adds it to an attempt's time; DQ_NOTIFIER_CLAIM_IDLE_MS must exceed it.
 constexpr int64_t kWaitBudgetMs = 10'000;
 
-CounterMetric& Reclaimed() {
-  static auto& c = Metrics::Global().Counter("dq_notifier_reclaimed_total",
-                                             "Events reclaimed from consumers that died");
-  return c;
-}
-
-CounterMetric& Deferred() {
-  static auto& c = Metrics::Global().Counter(
-      "dq_notifier_set_aside_total",
-      "Stream events put on the retry schedule because their account had a backlog in hand");
-  return c;
-}
-
-CounterMetric& Malformed() {
-  static auto& c = Metrics::Global().Counter("dq_notifier_malformed_events_total",
-                                             "Stream entries that were not valid events");
-  return c;
-}
-
 }  // namespace
 
 std::string ConsumerName() {
@@ -46,7 +26,8 @@ std::string ConsumerName() {
   return std::string(host) + "-" + std::to_string(getpid());
 }
 
-NotifierApp::NotifierApp(NotifierSettings settings) : settings_(std::move(settings)) {}
+NotifierApp::NotifierApp(NotifierSettings settings, NotifierMetrics& metrics)
+    : settings_(std::move(settings)), metrics_(metrics) {}
 
 NotifierApp::~NotifierApp() { Shutdown(); }
 
@@ -139,7 +120,7 @@ void NotifierApp::Enqueue(const StreamEntry& entry) {
   auto event = webhook::EventFromStreamFields(entry.fields);
   if (!event.ok()) {
     // Nothing can ever deliver it; keeping it pending would only make it come back forever.
-    Malformed().Inc();
+    metrics_.malformed_events.Inc();
     log::Error("malformed event dropped", {{"id", entry.id}, {"error", event.status().message()}});
     IgnoreError(stream_->Ack(entry.id),
                 "unacknowledged, it is reclaimed, found malformed and dropped again");
@@ -159,7 +140,7 @@ void NotifierApp::Enqueue(const StreamEntry& entry) {
               {{"id", entry.id}, {"error", s.message()}});
     return;
   }
-  Deferred().Inc();
+  metrics_.set_aside.Inc();
   if (Status s = stream_->Ack(entry.id); !s.ok()) {
     log::Warn("XACK failed; the event may be delivered again",
               {{"id", entry.id}, {"error", s.message()}});
@@ -276,7 +257,7 @@ void NotifierApp::ReclaimLoop() {
       log::Error("pending event was trimmed from the stream before delivery", {{"id", id}});
     }
     for (const auto& entry : page->entries) {
-      Reclaimed().Inc();
+      metrics_.reclaimed.Inc();
       Enqueue(entry);
       if (stop_) break;
     }

@@ -25,6 +25,7 @@
 #include "dq/common/grpc_health_server.h"
 #include "dq/common/ops_http_server.h"
 #include "dq/webhook/http_sender.h"
+#include "notifier_metrics.h"
 #include "notifier_settings.h"
 #include "redis_event_stream.h"
 #include "fair_queue.h"
@@ -35,7 +36,8 @@ namespace dq::notifier {
 
 class NotifierApp {
  public:
-  explicit NotifierApp(NotifierSettings settings);
+  explicit NotifierApp(NotifierSettings settings,
+                       NotifierMetrics& metrics = NotifierMetrics::Global());
   ~NotifierApp();
 
   // Starts the health server and the threads. Redis may still be down: the threads keep trying.
@@ -60,6 +62,7 @@ class NotifierApp {
   bool Pause(int64_t ms);
 
   NotifierSettings settings_;
+  NotifierMetrics& metrics_;
   std::unique_ptr<RedisClient> redis_;
   std::unique_ptr<RedisClient> blocking_redis_;
   std::unique_ptr<RedisAccountStore> accounts_;

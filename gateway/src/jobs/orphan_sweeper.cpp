@@ -1,7 +1,6 @@
 #include "orphan_sweeper.h"
 
 #include "dq/common/log.h"
-#include "dq/common/metrics.h"
 
 namespace dq::gateway {
 
@@ -13,14 +12,18 @@ Result<bool> RedisSweepLease::TryTake(std::chrono::milliseconds ttl) {
 }
 
 OrphanSweeper::OrphanSweeper(artifact::ArtifactStore& store, JobLookup lookup, SweepLease& lease,
-                             const Clock& clock, SweepOptions options)
-    : store_(store), lookup_(std::move(lookup)), lease_(lease), clock_(clock), options_(options) {}
+                             const Clock& clock, SweepOptions options, SweepMetrics& metrics)
+    : store_(store),
+      lookup_(std::move(lookup)),
+      lease_(lease),
+      clock_(clock),
+      options_(options),
+      metrics_(metrics) {}
 
 OrphanSweeper::~OrphanSweeper() { Stop(); }
 
 Result<std::optional<SweepStats>> OrphanSweeper::RunOnce() {
-  auto& errors = Metrics::Global().Counter("dq_artifact_sweep_errors_total",
-                                           "Sweeps of orphaned job objects that stopped on an error");
+  CounterMetric& errors = metrics_.errors.Get();  // shown from the first round on
   // A little less than the interval, so the next round's holder is never refused by this one's
   // lease when the clocks of two processes tick a few milliseconds apart.
   const auto ttl = std::chrono::duration_cast<std::chrono::milliseconds>(options_.interval) * 9 / 10;
@@ -40,10 +43,7 @@ Result<std::optional<SweepStats>> OrphanSweeper::RunOnce() {
     log::Warn("orphan sweep stopped", {{"error", stats.status().message()}});
     return stats.status();
   }
-  Metrics::Global()
-      .Counter("dq_artifact_sweep_objects_deleted_total",
-               "Orphaned job objects deleted by the sweep")
-      .Inc(static_cast<uint64_t>(stats->objects_deleted));
+  metrics_.objects_deleted.Inc(static_cast<uint64_t>(stats->objects_deleted));
   log::Info("orphan sweep done",
             {{"jobs_seen", std::to_string(stats->jobs_seen)},
              {"prefixes_deleted", std::to_string(stats->prefixes_deleted)},

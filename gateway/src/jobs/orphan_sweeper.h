@@ -24,6 +24,7 @@
 #include "dq/common/redis_client.h"
 #include "dq/common/status.h"
 #include "job_artifacts.h"
+#include "jobs/sweep_metrics.h"
 
 namespace dq::gateway {
 
@@ -57,7 +58,8 @@ struct SweepOptions {
 class OrphanSweeper {
  public:
   OrphanSweeper(artifact::ArtifactStore& store, JobLookup lookup, SweepLease& lease,
-                const Clock& clock, SweepOptions options);
+                const Clock& clock, SweepOptions options,
+                SweepMetrics& metrics = SweepMetrics::Global());
   ~OrphanSweeper();
 
   // One round: takes the lease and sweeps. nullopt when another process holds the lease.
@@ -74,6 +76,7 @@ class OrphanSweeper {
   SweepLease& lease_;
   const Clock& clock_;
   SweepOptions options_;
+  SweepMetrics& metrics_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;

@@ -5,7 +5,6 @@
 #include <chrono>
 
 #include "dq/common/log.h"
-#include "dq/common/metrics.h"
 
 namespace dq::gateway {
 namespace {
@@ -116,16 +115,13 @@ bool PassesUncounted(std::string_view method) {
 }
 
 Result<RateDecision> AcquireOrPass(RateLimiter& limiter, std::string_view subject, RateClass c,
-                                   std::string_view method, std::string_view request_id) {
+                                   std::string_view method, std::string_view request_id,
+                                   RateLimitMetrics& metrics) {
   auto d = limiter.Acquire(subject, c);
   if (d.ok() || d.status().code() != ErrorCode::kUnavailable || !PassesUncounted(method)) {
     return d;
   }
-  Metrics::Global()
-      .Counter("dq_rate_limit_uncounted_total",
-               "Reads and deletes let through uncounted because the rate-limit counter could not "
-               "be written (Redis full or unreachable)")
-      .Inc();
+  metrics.uncounted.Inc();
   static std::atomic<int64_t> last_log_ms{0};
   const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::steady_clock::now().time_since_epoch())

@@ -14,6 +14,7 @@
 #include "dq/common/clock.h"
 #include "dq/common/redis_client.h"
 #include "dq/common/status.h"
+#include "limits/rate_limit_metrics.h"
 
 namespace dq::gateway {
 
@@ -83,6 +84,7 @@ bool PassesUncounted(std::string_view method);
 // pass is counted in dq_rate_limit_uncounted_total and logged (at most once a second per
 // process, with the request id and the limiter's error).
 Result<RateDecision> AcquireOrPass(RateLimiter& limiter, std::string_view subject, RateClass c,
-                                   std::string_view method, std::string_view request_id);
+                                   std::string_view method, std::string_view request_id,
+                                   RateLimitMetrics& metrics = RateLimitMetrics::Global());
 
 }  // namespace dq::gateway

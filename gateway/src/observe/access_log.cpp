@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include "dq/common/log.h"
-#include "dq/common/metrics.h"
 #include "dq/common/time_format.h"
 
 namespace dq::gateway {
@@ -43,27 +42,14 @@ std::string AccessLogLine(const AccessRecord& r, std::chrono::system_clock::time
 
 void RecordRequest(const AccessRecord& r) {
   if (log::Enabled(log::Level::kInfo)) log::WriteLine(AccessLogLine(r, std::chrono::system_clock::now()));
-  std::string labels = "method=\"";
-  labels += BoundedMethod(r.method);
-  labels += "\",route=\"";
-  labels += r.route;
-  labels += '"';
-  auto& metrics = Metrics::Global();
-  metrics
-      .Counter("dq_gateway_requests_total", "HTTP requests by method, route template and status",
-               labels + ",code=\"" + std::to_string(r.status) + "\"")
-      .Inc();
-  metrics
-      .Histogram("dq_gateway_request_seconds", "HTTP request latency by method and route template",
-                 labels)
-      .Observe(r.duration_seconds);
-  if (r.cut_off) {
-    metrics
-        .Counter("dq_gateway_responses_cut_off_total",
-                 "Streamed answers whose body did not reach its end, by method and route template",
-                 labels)
-        .Inc();
-  }
+  CountRequest(r, AccessLogMetrics::Global());
+}
+
+void CountRequest(const AccessRecord& r, AccessLogMetrics& metrics) {
+  const std::string_view method = BoundedMethod(r.method);
+  metrics.requests.With({method, r.route, std::to_string(r.status)}).Inc();
+  metrics.request_seconds.With({method, r.route}).Observe(r.duration_seconds);
+  if (r.cut_off) metrics.responses_cut_off.With({method, r.route}).Inc();
 }
 
 namespace {

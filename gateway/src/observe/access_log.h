@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include "http/core/http_types.h"
+#include "observe/access_log_metrics.h"
 
 namespace dq::gateway {
 
@@ -47,9 +48,14 @@ std::string_view BoundedMethod(std::string_view method);
 // The access log line (a JSON object, no newline) for r, stamped with `now`. Pure.
 std::string AccessLogLine(const AccessRecord& r, std::chrono::system_clock::time_point now);
 
-// Writes the access log line (at level info, component as set by log::Init) and updates
-// dq_gateway_requests_total{method,route,code} and dq_gateway_request_seconds{method,route}.
+// Writes the access log line (at level info, component as set by log::Init) and counts r in
+// AccessLogMetrics::Global() (CountRequest).
 void RecordRequest(const AccessRecord& r);
+
+// Counts r in metrics: dq_gateway_requests_total{method,route,code},
+// dq_gateway_request_seconds{method,route}, and dq_gateway_responses_cut_off_total{method,route}
+// when r.cut_off.
+void CountRequest(const AccessRecord& r, AccessLogMetrics& metrics);
 
 // For an answer whose body is streamed (response.body_producer): records r when the body ends,
 // not when the handler returns, so bytes_out counts every piece (response.body first) and the

@@ -136,5 +136,48 @@ TEST(AccessLogTest, AStreamedAnswerNeverReadToItsEndIsRecordedWhenDropped) {
   EXPECT_TRUE(cut_off);  // the client went away before the end
 }
 
+// The histogram lines of one observation of 0 s (every bucket holds it) under `labels`.
+std::string OneObservation(const std::string& name, const std::string& labels) {
+  std::string out;
+  for (const char* le : {"0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1",
+                         "0.25", "0.5", "1", "2.5", "5", "10", "+Inf"}) {
+    out += name + "_bucket{" + labels + ",le=\"" + le + "\"} 1\n";
+  }
+  out += name + "_sum{" + labels + "} 0.000000\n";
+  out += name + "_count{" + labels + "} 1\n";
+  return out;
+}
+
+// CountRequest registers exactly the request series, with the names, labels and help text that
+// /metrics has always shown; a cut-off answer adds its own series.
+TEST(AccessLogMetricsTest, CountRequestRegistersTheRequestSeries) {
+  Metrics registry;
+  AccessLogMetrics metrics(registry);
+  EXPECT_EQ(registry.Render(), "");  // nothing before the first request
+  CountRequest({"req-1", "PROPFIND", "/v1/jobs/{id}", 404, 0, 0, 0, ""}, metrics);
+  AccessRecord cut{"req-2", "GET", "/v1/jobs/{id}/cleaned", 200, 0, 0, 0, "acct_1"};
+  cut.cut_off = true;
+  CountRequest(cut, metrics);
+  const std::string other = "method=\"OTHER\",route=\"/v1/jobs/{id}\"";
+  const std::string get = "method=\"GET\",route=\"/v1/jobs/{id}/cleaned\"";
+  EXPECT_EQ(registry.Render(),
+            "# HELP dq_gateway_request_seconds HTTP request latency by method and route template\n"
+            "# TYPE dq_gateway_request_seconds histogram\n" +
+                OneObservation("dq_gateway_request_seconds", get) +
+                OneObservation("dq_gateway_request_seconds", other) +
+                "# HELP dq_gateway_requests_total HTTP requests by method, route template and "
+                "status\n"
+                "# TYPE dq_gateway_requests_total counter\n"
+                "dq_gateway_requests_total{" + get + ",code=\"200\"} 1\n"
+                "dq_gateway_requests_total{" + other + ",code=\"404\"} 1\n"
+                "# HELP dq_gateway_responses_cut_off_total Streamed answers whose body did not "
+                "reach its end, by method and route template\n"
+                "# TYPE dq_gateway_responses_cut_off_total counter\n"
+                "dq_gateway_responses_cut_off_total{" + get + "} 1\n");
+  CountRequest({"req-3", "GET", "/v1/jobs/{id}/cleaned", 200, 0, 0, 0, "acct_1"}, metrics);
+  EXPECT_EQ(metrics.requests.With({"GET", "/v1/jobs/{id}/cleaned", "200"}).value(), 2u);
+  EXPECT_EQ(metrics.responses_cut_off.With({"GET", "/v1/jobs/{id}/cleaned"}).value(), 1u);
+}
+
 }  // namespace
 }  // namespace dq::gateway

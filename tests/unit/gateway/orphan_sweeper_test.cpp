@@ -47,7 +47,8 @@ class OrphanSweeperTest : public ::testing::Test {
           if (id == live_.id) return Result<std::optional<Job>>(std::optional<Job>(live_));
           return Result<std::optional<Job>>(std::optional<Job>());
         },
-        lease_, clock_, SweepOptions{std::chrono::seconds(100), std::chrono::seconds(60)});
+        lease_, clock_, SweepOptions{std::chrono::seconds(100), std::chrono::seconds(60)},
+        metrics_);
   }
   std::vector<std::string> Left() {
     std::vector<std::string> keys;
@@ -59,6 +60,8 @@ class OrphanSweeperTest : public ::testing::Test {
   testing::InMemoryArtifactStore store_;
   testing::FakeClock clock_{std::chrono::system_clock::time_point(std::chrono::seconds(2000))};
   FakeLease lease_;
+  Metrics registry_;  // the sweeper's own, so that a test reads only its counts
+  SweepMetrics metrics_{registry_};
 };
 
 TEST_F(OrphanSweeperTest, TheLeaseHolderDeletesOrphansAndKeepsCommittedObjects) {
@@ -70,6 +73,8 @@ TEST_F(OrphanSweeperTest, TheLeaseHolderDeletesOrphansAndKeepsCommittedObjects) 
   EXPECT_EQ(Left(), (std::vector<std::string>{"jobs/acct_1/live/a2-c2/issues/000001.zst",
                                               "jobs/acct_1/live/upload/file/000000.zst"}));
   EXPECT_EQ(lease_.ttls, std::vector<std::chrono::milliseconds>{std::chrono::milliseconds(90000)});
+  EXPECT_EQ(metrics_.objects_deleted.Get().value(), 2u);
+  EXPECT_EQ(metrics_.errors.Get().value(), 0u);
 }
 
 TEST_F(OrphanSweeperTest, AnotherHoldersLeaseMeansNoSweep) {
@@ -79,6 +84,12 @@ TEST_F(OrphanSweeperTest, AnotherHoldersLeaseMeansNoSweep) {
   ASSERT_TRUE(round.ok());
   EXPECT_FALSE(round->has_value());
   EXPECT_EQ(Left().size(), 4u);
+  // The errors counter is shown from the first round on; nothing was deleted, so no deletions.
+  EXPECT_EQ(registry_.Render(),
+            "# HELP dq_artifact_sweep_errors_total Sweeps of orphaned job objects that stopped on "
+            "an error\n"
+            "# TYPE dq_artifact_sweep_errors_total counter\n"
+            "dq_artifact_sweep_errors_total 0\n");
 }
 
 TEST_F(OrphanSweeperTest, ALeaseThatCannotBeTakenSweepsNothing) {
@@ -86,6 +97,25 @@ TEST_F(OrphanSweeperTest, ALeaseThatCannotBeTakenSweepsNothing) {
   OrphanSweeper sweeper = Sweeper();
   EXPECT_EQ(sweeper.RunOnce().status().code(), ErrorCode::kUnavailable);
   EXPECT_EQ(Left().size(), 4u);
+  EXPECT_EQ(metrics_.errors.Get().value(), 1u);
+}
+
+// The struct registers exactly the sweeper's two series, with the names and help of /metrics.
+TEST(SweepMetricsTest, DeclaresTheSweepersSeries) {
+  Metrics registry;
+  SweepMetrics metrics(registry);
+  EXPECT_EQ(registry.Render(), "");  // nothing before its first use
+  metrics.errors.Inc();
+  metrics.objects_deleted.Inc(3);
+  EXPECT_EQ(registry.Render(),
+            "# HELP dq_artifact_sweep_errors_total Sweeps of orphaned job objects that stopped on "
+            "an error\n"
+            "# TYPE dq_artifact_sweep_errors_total counter\n"
+            "dq_artifact_sweep_errors_total 1\n"
+            "# HELP dq_artifact_sweep_objects_deleted_total Orphaned job objects deleted by the "
+            "sweep\n"
+            "# TYPE dq_artifact_sweep_objects_deleted_total counter\n"
+            "dq_artifact_sweep_objects_deleted_total 3\n");
 }
 
 TEST_F(OrphanSweeperTest, ObjectsYoungerThanTheGraceStay) {

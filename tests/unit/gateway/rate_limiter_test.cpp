@@ -72,22 +72,31 @@ TEST(PassesUncountedTest, ReadsAndDeletesOnly) {
 }
 
 TEST_F(LimiterTest, AcquireOrPassLetsReadsAndDeletesThroughUncountedWhenTheLimiterIsDown) {
+  Metrics registry;
+  RateLimitMetrics metrics(registry);
   limiter.SetUnavailable(true);
   for (const char* m : {"GET", "DELETE"}) {
-    auto d = AcquireOrPass(limiter, "acct_a", RateClass::kGeneral, m, "req-1");
+    auto d = AcquireOrPass(limiter, "acct_a", RateClass::kGeneral, m, "req-1", metrics);
     ASSERT_TRUE(d.ok()) << m;
     EXPECT_TRUE(d->allowed);
     EXPECT_EQ(d->limit, 60);
     EXPECT_EQ(d->remaining, 0);  // nothing promised
     EXPECT_EQ(d->reset_unix, 1'800'000'060);  // the window's end
   }
-  auto post = AcquireOrPass(limiter, "acct_a", RateClass::kUpload, "POST", "req-2");
+  auto post = AcquireOrPass(limiter, "acct_a", RateClass::kUpload, "POST", "req-2", metrics);
   ASSERT_FALSE(post.ok());
   EXPECT_EQ(post.status().code(), ErrorCode::kUnavailable);
+  // The two passes are counted; the refused POST is not.
+  EXPECT_EQ(registry.Render(),
+            "# HELP dq_rate_limit_uncounted_total Reads and deletes let through uncounted because "
+            "the rate-limit counter could not be written (Redis full or unreachable)\n"
+            "# TYPE dq_rate_limit_uncounted_total counter\n"
+            "dq_rate_limit_uncounted_total 2\n");
   // Up again: counted as before, and the passes above used no budget.
   limiter.SetUnavailable(false);
-  auto d = AcquireOrPass(limiter, "acct_a", RateClass::kGeneral, "GET", "req-3");
+  auto d = AcquireOrPass(limiter, "acct_a", RateClass::kGeneral, "GET", "req-3", metrics);
   EXPECT_EQ(d->remaining, 59);
+  EXPECT_EQ(metrics.uncounted.Get().value(), 2u);
 }
 
 }  // namespace

@@ -1,17 +1,31 @@
-// Prometheus metrics: counters and histograms, rendered in the text exposition format 0.0.4.
+// Prometheus metrics: counters, gauges and histograms, rendered in the text exposition format
+// 0.0.4.
 //
-//   static auto& requests = Metrics::Global().Counter("dq_http_requests_total", "HTTP requests");
-//   Metrics::Global().Counter("dq_http_requests_total", "...", "code=\"200\"").Inc();
+//   struct ThingMetrics {  // thing_metrics.h: the component's series, declared once
+//     explicit ThingMetrics(Metrics& registry)
+//         : done(registry, "dq_things_total", "Things done"),
+//           refusals(registry, "dq_thing_refusals_total", "Things refused by code", {"code"}) {}
+//     LazyCounter done;
+//     CounterFamily refusals;
+//   };
+//   metrics.done.Inc();                        // in the logic, handed a ThingMetrics&
+//   metrics.refusals.With({"404"}).Inc();
 //
 // Thread-safe. Looking a metric up takes a mutex; updating one is lock-free.
 //
 // A component declares its series once, as members of a struct built from a registry and handed
-// to its logic (JobRunnerMetrics, webhook::DispatcherMetrics): the logic never builds a name.
-// Members are LazyCounter / LazyHistogram, so that a series appears on /metrics at its first use,
-// as it did when each was looked up where it was counted.
+// to its logic (JobRunnerMetrics, webhook::DispatcherMetrics, AccessLogMetrics, ...), with a
+// Global() over Metrics::Global() as the default: the logic never builds a name. A test builds
+// the struct over its own Metrics and reads only its own counts.
+// Members are LazyCounter / LazyGauge / LazyHistogram, so that a series appears on /metrics at its
+// first use, as it did when each was looked up where it was counted. A family whose label values
+// are known only where it is counted (a route, a status code) is a CounterFamily /
+// HistogramFamily member: its name, help and label names are declared once, and With(values)
+// names the series.
 #pragma once
 
 #include <atomic>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -119,5 +133,48 @@ class LazyHistogram : public LazyMetric<HistogramMetric, &Metrics::Histogram> {
   using LazyMetric::LazyMetric;
   void Observe(double v) { Get().Observe(v); }
 };
+
+class LazyGauge : public LazyMetric<GaugeMetric, &Metrics::Gauge> {
+ public:
+  using LazyMetric::LazyMetric;
+  void Set(int64_t v) { Get().Set(v); }
+  void Add(int64_t d) { Get().Add(d); }
+};
+
+// The inside of a series' braces: `name1="value1",name2="value2"`, each value escaped as the
+// exposition format asks (backslash, double quote, line feed). names and values pair in order;
+// a missing value is empty.
+std::string FormatLabels(const std::vector<std::string>& names,
+                         std::initializer_list<std::string_view> values);
+
+// A family of `registry` whose label values are given where it is counted. With(values) is the
+// series of those values (one per label name, in order), registered at its first use. Looking a
+// series up takes the registry's mutex, as Metrics::Counter does.
+template <typename M, M& (Metrics::*kLookup)(const std::string&, const std::string&,
+                                            const std::string&)>
+class MetricFamily {
+ public:
+  MetricFamily(Metrics& registry, std::string name, std::string help,
+               std::vector<std::string> label_names)
+      : registry_(registry),
+        name_(std::move(name)),
+        help_(std::move(help)),
+        label_names_(std::move(label_names)) {}
+  MetricFamily(const MetricFamily&) = delete;
+  MetricFamily& operator=(const MetricFamily&) = delete;
+
+  M& With(std::initializer_list<std::string_view> values) {
+    return (registry_.*kLookup)(name_, help_, FormatLabels(label_names_, values));
+  }
+
+ private:
+  Metrics& registry_;
+  const std::string name_;
+  const std::string help_;
+  const std::vector<std::string> label_names_;
+};
+
+using CounterFamily = MetricFamily<CounterMetric, &Metrics::Counter>;
+using HistogramFamily = MetricFamily<HistogramMetric, &Metrics::Histogram>;
 
 }  // namespace dq

@@ -16,7 +16,6 @@
 #include <sstream>
 
 #include "dq/common/log.h"
-#include "dq/common/metrics.h"
 #include "edge/edge_connection.h"
 #include "edge/request_head.h"
 #include "edge/text.h"
@@ -84,13 +83,14 @@ class PartMakers {
 }  // namespace
 
 struct HttpServer::Shared {
-  explicit Shared(const HttpServerOptions& o)
-      : limits(o.limits), budget(o.limits.body_memory_bytes), table(limits) {}
+  Shared(const HttpServerOptions& o, HttpServerMetrics& m)
+      : limits(o.limits), budget(o.limits.body_memory_bytes), table(limits), metrics(m) {}
   edge::EdgeLimits limits;
   edge::BodyBudget budget;
   edge::ConnectionTable table;
   edge::TrustedProxies proxies;
   PartMakers part_makers;
+  HttpServerMetrics& metrics;
   std::mutex mu;
   std::condition_variable wake;
 };
@@ -440,8 +440,8 @@ template struct ExposeAssociate<&Tcp::Handler::associateTransport>;
 // The edge's view of one Pistache connection, and the connection's ordered output.
 class PeerTransport final : public edge::EdgeTransport, public OutputSink {
  public:
-  PeerTransport(std::weak_ptr<Tcp::Peer> peer, Tcp::Handler* inner)
-      : peer_(std::move(peer)), inner_(inner) {}
+  PeerTransport(std::weak_ptr<Tcp::Peer> peer, Tcp::Handler* inner, HttpServerMetrics& metrics)
+      : peer_(std::move(peer)), inner_(inner), metrics_(metrics) {}
   void set_full_close() { full_close_ = true; }
 
   void Forward(std::string_view bytes) override {
@@ -496,10 +496,7 @@ class PeerTransport final : public edge::EdgeTransport, public OutputSink {
     output_.LoseTrack();
     p->send(RawBuffer(std::move(raw), size))
         .then([fd, how](ssize_t) { ::shutdown(fd, how); }, [](std::exception_ptr) {});
-    Metrics::Global()
-        .Counter("dq_gateway_edge_refusals_total", "Requests the edge answered itself",
-                 "code=\"" + std::to_string(response.status) + "\"")
-        .Inc();
+    metrics_.edge_refusals.With({std::to_string(response.status)}).Inc();
   }
 
   // An answer of ApiHandler's, in order after everything written before.
@@ -615,6 +612,7 @@ class PeerTransport final : public edge::EdgeTransport, public OutputSink {
 
   std::weak_ptr<Tcp::Peer> peer_;
   Tcp::Handler* inner_;
+  HttpServerMetrics& metrics_;
   bool full_close_ = false;
   bool pending_ = false;  // a deferred answer is being worked on
   std::deque<Held> held_;
@@ -703,19 +701,12 @@ class BodyStream : public std::enable_shared_from_this<BodyStream> {
   BodyStream(std::weak_ptr<Tcp::Peer> peer, HttpServer::Shared* shared,
              std::function<BodyStep(std::string*)> producer, bool keep_alive)
       : peer_(std::move(peer)), shared_(shared), producer_(std::move(producer)),
-        keep_alive_(keep_alive) {
-    Open().Add(1);
+        keep_alive_(keep_alive), open_(shared->metrics.streamed_answers.Get()) {
+    open_.Add(1);
   }
-  ~BodyStream() { Open().Add(-1); }
+  ~BodyStream() { open_.Add(-1); }
   BodyStream(const BodyStream&) = delete;
   BodyStream& operator=(const BodyStream&) = delete;
-
-  // Streamed answers whose producer is still held (in progress, or waiting for their client).
-  static GaugeMetric& Open() {
-    static GaugeMetric& g = Metrics::Global().Gauge(
-        "dq_gateway_streamed_answers", "Streamed answers in progress (their producers held)");
-    return g;
-  }
 
   // Writes the head and the first piece (on the worker thread), then goes on part by part.
   bool Begin(const std::string& head, const std::string& first) {
@@ -811,6 +802,9 @@ class BodyStream : public std::enable_shared_from_this<BodyStream> {
   HttpServer::Shared* shared_;
   std::function<BodyStep(std::string*)> producer_;
   bool keep_alive_;
+  // dq_gateway_streamed_answers: streamed answers whose producer is still held (in progress, or
+  // waiting for their client). A registry's series outlives the server.
+  GaugeMetric& open_;
   uint64_t id_ = 0;
 };
 
@@ -861,7 +855,7 @@ class GuardHandler final : public Http::Handler {
     Associate();
     static_cast<Tcp::Handler&>(*inner_).onConnection(peer);  // Pistache's parser for the peer
     auto state = std::make_shared<ConnectionState>();
-    state->transport = std::make_unique<PeerTransport>(peer, inner_.get());
+    state->transport = std::make_unique<PeerTransport>(peer, inner_.get(), shared_->metrics);
     const std::string host = peer->address().host();
     state->edge = std::make_unique<edge::EdgeConnection>(*state->transport, *service_,
                                                          shared_->budget, shared_->limits,
@@ -911,13 +905,14 @@ class GuardHandler final : public Http::Handler {
 // few: a handful of threads keep as many downloads going while one waits on the store.
 constexpr int kPartMakers = 4;
 
-HttpServer::HttpServer(HttpService& service, HttpServerOptions options)
-    : service_(service), options_(std::move(options)) {}
+HttpServer::HttpServer(HttpService& service, HttpServerOptions options,
+                       HttpServerMetrics& metrics)
+    : service_(service), options_(std::move(options)), metrics_(metrics) {}
 
 HttpServer::~HttpServer() { Shutdown(); }
 
 Status HttpServer::Start() {
-  shared_ = std::make_unique<Shared>(options_);
+  shared_ = std::make_unique<Shared>(options_, metrics_);
   auto proxies = edge::TrustedProxies::Parse(options_.trusted_proxies);
   if (!proxies.ok()) return proxies.status();
   shared_->proxies = *proxies;

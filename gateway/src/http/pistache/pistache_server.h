@@ -12,6 +12,7 @@
 
 #include "edge/edge_limits.h"
 #include "http/core/http_service.h"
+#include "http/pistache/server_metrics.h"
 
 namespace Pistache::Http {
 class Endpoint;
@@ -29,7 +30,8 @@ struct HttpServerOptions {
 
 class HttpServer {
  public:
-  HttpServer(HttpService& service, HttpServerOptions options);
+  HttpServer(HttpService& service, HttpServerOptions options,
+             HttpServerMetrics& metrics = HttpServerMetrics::Global());
   ~HttpServer();
 
   // Binds and starts serving on background threads. Errors: kUnavailable if the port cannot
@@ -47,6 +49,7 @@ class HttpServer {
 
   HttpService& service_;
   HttpServerOptions options_;
+  HttpServerMetrics& metrics_;
   std::unique_ptr<Shared> shared_;
   std::unique_ptr<Pistache::Http::Endpoint> endpoint_;
   std::thread reaper_;
