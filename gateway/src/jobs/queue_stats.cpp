@@ -86,22 +86,16 @@ QueueStats SumQueueStats(const QueueStats& a, const QueueStats& b) {
   return sum;
 }
 
-void ExportQueueStats(const QueueStats& stats, Metrics& metrics) {
-  metrics.Gauge("dq_jobs_queue_depth", "Jobs queued and not yet taken by a worker")
-      .Set(stats.waiting);
-  metrics.Gauge("dq_jobs_in_progress", "Jobs taken by a worker and not finished")
-      .Set(stats.in_progress);
-  metrics
-      .Gauge("dq_jobs_oldest_queued_age_seconds",
-             "Age of the oldest job not yet taken by a worker (0: none waits)")
-      .Set(stats.oldest_waiting_age_ms / 1000);
+void ExportQueueStats(const QueueStats& stats, QueueMetrics& metrics) {
+  metrics.depth.Set(stats.waiting);
+  metrics.in_progress.Set(stats.in_progress);
+  metrics.oldest_queued_age_seconds.Set(stats.oldest_waiting_age_ms / 1000);
 }
 
 bool QueueMetricsSampler::SampleOnce() {
   auto stats = source_.Read();
   if (!stats.ok()) {
-    metrics_.Counter("dq_jobs_queue_stats_errors_total", "Failed reads of the job queue's size")
-        .Inc();
+    metrics_.stats_errors.Inc();
     log::Debug("queue statistics unavailable", {{"error", stats.status().message()}});
     return false;
   }

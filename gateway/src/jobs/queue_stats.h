@@ -18,9 +18,9 @@
 #include <thread>
 
 #include "dq/common/clock.h"
-#include "dq/common/metrics.h"
 #include "dq/common/redis_client.h"
 #include "dq/common/status.h"
+#include "jobs/queue_metrics.h"
 
 namespace dq::gateway {
 
@@ -57,14 +57,14 @@ Result<QueueStats> QueueStatsFromReply(const RedisReply& reply, int64_t now_ms);
 QueueStats SumQueueStats(const QueueStats& a, const QueueStats& b);
 
 // Sets the three gauges in metrics.
-void ExportQueueStats(const QueueStats& stats, Metrics& metrics);
+void ExportQueueStats(const QueueStats& stats, QueueMetrics& metrics);
 
 // Reads the source every interval on its own thread and exports what it read. A failed read
 // leaves the gauges as they were and counts dq_jobs_queue_stats_errors_total.
 class QueueMetricsSampler {
  public:
   QueueMetricsSampler(QueueStatsSource& source, std::chrono::milliseconds interval,
-                      Metrics& metrics = Metrics::Global())
+                      QueueMetrics& metrics = QueueMetrics::Global())
       : source_(source), interval_(interval), metrics_(metrics) {}
   ~QueueMetricsSampler() { Stop(); }
 
@@ -77,7 +77,7 @@ class QueueMetricsSampler {
  private:
   QueueStatsSource& source_;
   std::chrono::milliseconds interval_;
-  Metrics& metrics_;
+  QueueMetrics& metrics_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;

@@ -2,7 +2,6 @@
 
 #include "dq/common/crypto.h"
 #include "dq/common/log.h"
-#include "dq/common/metrics.h"
 #include "dq/common/time_format.h"
 
 namespace dq::gateway {
@@ -209,16 +208,15 @@ Result<QuotaUsage> RedisQuotaService::Usage(const Account& account) {
 }
 
 void ReleaseOrReport(QuotaService& quota, const QuotaReservation& reservation,
-                     std::pair<std::string_view, std::string_view> context) {
-  static LazyCounter errors(Metrics::Global(), "dq_quota_release_errors_total",
-                            "Quota reservations of failed work that could not be given back");
+                     std::pair<std::string_view, std::string_view> context,
+                     QuotaMetrics& metrics) {
   if (Status s = quota.Release(reservation); !s.ok()) {
     log::Warn("quota release failed; the records stay used this month",
               {context,
                {"account_id", reservation.account_id},
                {"records", std::to_string(reservation.records)},
                {"error", s.message()}});
-    errors.Inc();
+    metrics.release_errors.Inc();
   }
 }
 

@@ -24,6 +24,7 @@
 #include "dq/common/clock.h"
 #include "dq/common/redis_client.h"
 #include "dq/common/status.h"
+#include "limits/quota_metrics.h"
 
 namespace dq::gateway {
 
@@ -80,7 +81,8 @@ std::string QuotaReservationKey(std::string_view account_id, std::string_view id
 // for the month (the account pays for work it did not get), so it is never dropped silently: it
 // is logged with `context` (e.g. {"job_id", id}) and counted in dq_quota_release_errors_total.
 void ReleaseOrReport(QuotaService& quota, const QuotaReservation& reservation,
-                     std::pair<std::string_view, std::string_view> context);
+                     std::pair<std::string_view, std::string_view> context,
+                     QuotaMetrics& metrics = QuotaMetrics::Global());
 
 class RedisQuotaService final : public QuotaService {
  public:

@@ -70,26 +70,38 @@ class FakeSource : public QueueStatsSource {
 };
 
 TEST(QueueStatsTest, SamplerExportsTheGaugesAndKeepsThemWhenAReadFails) {
-  Metrics metrics;
+  Metrics registry;
+  QueueMetrics metrics(registry);
   FakeSource source;
   source.stats = {7, 2, 65999};
   QueueMetricsSampler sampler(source, std::chrono::milliseconds(0), metrics);
   ASSERT_TRUE(sampler.SampleOnce());
-  const std::string text = metrics.Render();
-  EXPECT_NE(text.find("dq_jobs_queue_depth 7"), std::string::npos) << text;
-  EXPECT_NE(text.find("dq_jobs_in_progress 2"), std::string::npos) << text;
-  EXPECT_NE(text.find("dq_jobs_oldest_queued_age_seconds 65"), std::string::npos) << text;
+  const std::string gauges =
+      "# HELP dq_jobs_in_progress Jobs taken by a worker and not finished\n"
+      "# TYPE dq_jobs_in_progress gauge\n"
+      "dq_jobs_in_progress 2\n"
+      "# HELP dq_jobs_oldest_queued_age_seconds Age of the oldest job not yet taken by a worker "
+      "(0: none waits)\n"
+      "# TYPE dq_jobs_oldest_queued_age_seconds gauge\n"
+      "dq_jobs_oldest_queued_age_seconds 65\n"
+      "# HELP dq_jobs_queue_depth Jobs queued and not yet taken by a worker\n"
+      "# TYPE dq_jobs_queue_depth gauge\n"
+      "dq_jobs_queue_depth 7\n";
+  EXPECT_EQ(registry.Render(), gauges);  // exactly the three gauges, no error counter yet
 
   source.fail = true;
   EXPECT_FALSE(sampler.SampleOnce());
-  const std::string after = metrics.Render();
-  EXPECT_NE(after.find("dq_jobs_queue_depth 7"), std::string::npos) << after;
-  EXPECT_NE(after.find("dq_jobs_queue_stats_errors_total 1"), std::string::npos) << after;
+  EXPECT_EQ(registry.Render(),
+            gauges +
+                "# HELP dq_jobs_queue_stats_errors_total Failed reads of the job queue's size\n"
+                "# TYPE dq_jobs_queue_stats_errors_total counter\n"
+                "dq_jobs_queue_stats_errors_total 1\n");
 }
 
 TEST(QueueStatsTest, SamplerWithIntervalZeroNeverStarts) {
   FakeSource source;
-  Metrics metrics;
+  Metrics registry;
+  QueueMetrics metrics(registry);
   QueueMetricsSampler sampler(source, std::chrono::milliseconds(0), metrics);
   sampler.Start();
   sampler.Stop();

@@ -7,6 +7,7 @@
 #include "../engine/reference_data.h"
 #include "../engine/worker_pool.h"
 #include "dq/validator/v1/validator.grpc.pb.h"
+#include "validator_metrics.h"
 
 namespace dq::validator::rpc {
 
@@ -15,8 +16,9 @@ class ValidatorService final : public v1::Validator::Service {
   // pool: threads that evaluate streamed chunks (shared by all calls); nullptr: each call's own
   // thread only. Unary Validate calls always run on their own thread: they are small and many
   // at once, so they fill the cores by themselves.
-  explicit ValidatorService(const ReferenceData& ref, WorkerPool* pool = nullptr)
-      : ref_(ref), pool_(pool) {}
+  explicit ValidatorService(const ReferenceData& ref, WorkerPool* pool = nullptr,
+                            ValidatorMetrics& metrics = ValidatorMetrics::Global())
+      : ref_(ref), pool_(pool), metrics_(metrics) {}
 
   grpc::Status Validate(grpc::ServerContext* context, const v1::ValidateRequest* request,
                         v1::ValidateResponse* response) override;
@@ -29,6 +31,7 @@ class ValidatorService final : public v1::Validator::Service {
  private:
   const ReferenceData& ref_;
   WorkerPool* pool_;
+  ValidatorMetrics& metrics_;
 };
 
 }  // namespace dq::validator::rpc
