@@ -617,7 +617,7 @@ Result<std::string> RedisJobStore::FilePiece(const Job& job, int64_t index) {
       return Status(ErrorCode::kNotFound, "job " + job.id + " was deleted");
     }
     return Status(ErrorCode::kInternal,
-                  "chunk " + std::to_string(index) + " of the upload is missing");
+                  "piece " + std::to_string(index) + " of the upload is missing");
   }
   auto reply =
       redis_.Command({"LINDEX", JobPartKey(job.account_id, job.id, "file"), std::to_string(index)});
@@ -629,7 +629,7 @@ Result<std::string> RedisJobStore::FilePiece(const Job& job, int64_t index) {
       return Status(ErrorCode::kNotFound, "job " + job.id + " was deleted");
     }
     return Status(ErrorCode::kInternal,
-                  "chunk " + std::to_string(index) + " of the upload is missing");
+                  "piece " + std::to_string(index) + " of the upload is missing");
   }
   return DecodePiece(job.pieces, std::move(reply->str));
 }

@@ -479,6 +479,20 @@ TEST_F(RedisJobStoreTest, ACleanedFileStoredWholeByAnEarlierVersionStillReads) {
   EXPECT_EQ(**piece, "sku\nA1\n");
 }
 
+// A piece gone from a job that still exists is a bug, not a deletion: the error names the piece
+// with the house word (docs/architecture.md, "Words").
+TEST_F(RedisJobStoreTest, AMissingPieceOfAnExistingJobIsAnInternalErrorNamingIt) {
+  ASSERT_TRUE(CreateJob().ok());
+  const Job claimed = Claim();
+  ASSERT_TRUE(
+      redis_->Command({"LTRIM", JobPartKey(job_.account_id, job_.id, "file"), "0", "0"}).ok());
+  EXPECT_TRUE(store_->FilePiece(claimed, 0).ok());
+  auto piece = store_->FilePiece(claimed, 1);
+  ASSERT_FALSE(piece.ok());
+  EXPECT_EQ(piece.status().code(), ErrorCode::kInternal);
+  EXPECT_EQ(piece.status().message(), "piece 1 of the upload is missing");
+}
+
 TEST_F(RedisJobStoreTest, ADamagedPieceIsAnErrorThatSaysSo) {
   ASSERT_TRUE(CreateJob().ok());
   const Job claimed = Claim();

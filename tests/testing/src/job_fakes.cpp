@@ -270,7 +270,8 @@ Result<std::string> InMemoryJobStore::FilePiece(const gateway::Job& job, int64_t
   auto it = jobs_.find(Id(job.account_id, job.id));
   if (it == jobs_.end()) return Status(ErrorCode::kNotFound, "job was deleted");
   if (index >= static_cast<int64_t>(it->second.file.size())) {
-    return Status(ErrorCode::kInternal, "chunk of the upload is missing");
+    return Status(ErrorCode::kInternal,
+                  "piece " + std::to_string(index) + " of the upload is missing");
   }
   return it->second.file[static_cast<size_t>(index)];
 }

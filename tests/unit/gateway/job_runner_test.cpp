@@ -303,6 +303,7 @@ TEST(JobRunnerTest, AnXlsxJobStoresItsWorkbookOnceAndDropsItsUpload) {
   // The job, its issues, workbook and summary; the upload and the fixes are gone.
   EXPECT_EQ(f.store.keys_of(j.id), 4u);
   EXPECT_EQ(f.store.FilePiece(j, 0).status().code(), ErrorCode::kInternal);
+  EXPECT_EQ(f.store.FilePiece(j, 0).status().message(), "piece 0 of the upload is missing");
 
   testing::InMemoryQuotaService quota{QuotaPolicy{}};
   JobsApi api(f.store, f.queue, quota, f.clock, JobsOptions{});
