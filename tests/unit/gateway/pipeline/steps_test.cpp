@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "dq/testing/console_fakes.h"
 #include "dq/testing/fake_clock.h"
 #include "dq/testing/gateway_fakes.h"
 #include "dq/testing/in_memory_account_store.h"
@@ -249,6 +250,151 @@ TEST_F(StepsTest, AdmissionDecidesFromTheHeadAlone) {
 }
 
 // Every route in the one table has a handler, and a route whose service is not wired answers 404.
+// SessionAuthentication over a ConsoleApi whose stores are in memory: the session cookie, the
+// CSRF token on writes, and a verified e-mail address where the route asks for one.
+class SessionStepTest : public StepsTest {
+ protected:
+  SessionStepTest()
+      : console_(fakes_.deps, ConsoleOptions{/*secure_cookie=*/false}), step_(console_) {
+    EXPECT_TRUE(fakes_.users.Create(User{pro_.id, "ann@shop.example", "Ann", "", "", true}).ok());
+    EXPECT_TRUE(
+        fakes_.users.Create(User{free_.id, "bob@shop.example", "Bob", "", "", false}).ok());
+  }
+
+  // A request of the console's door with the session cookie of `session` (none when empty) and,
+  // when given, the X-CSRF-Token header.
+  static HttpRequest Console(std::string method, std::string path, const std::string& session,
+                             const std::string& csrf = "") {
+    HttpRequest r = Request(std::move(method), std::move(path));
+    if (!session.empty()) r.headers["cookie"] = "theme=dark; dq_session=" + session;
+    if (!csrf.empty()) r.headers["x-csrf-token"] = csrf;
+    return r;
+  }
+  HttpResponse Run(const HttpRequest& r, Exchange* out = nullptr) {
+    Exchange x(r, MatchRoute(r.method, r.path));
+    HttpResponse response = StepsTest::Run(step_, x);
+    if (out != nullptr) {
+      out->principal = x.principal;
+      out->session = x.session;
+    }
+    return response;
+  }
+  Session SignIn(const Account& a) { return *fakes_.sessions.Create(a.id); }
+
+  testing::InMemoryQuotaService quota_{QuotaPolicy{}};
+  testing::ConsoleFakes fakes_{store_, quota_, limiter_, clock_};
+  ConsoleApi console_;
+  SessionAuthentication step_;
+};
+
+TEST_F(SessionStepTest, ALiveSessionSetsThePrincipalAndTheSession) {
+  const Session s = SignIn(pro_);
+  const HttpRequest me = Console("GET", "/console/api/me", s.id);
+  Exchange seen(me);
+  HttpResponse r = Run(me, &seen);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(reached_, 1);
+  ASSERT_TRUE(seen.principal.has_value());
+  EXPECT_EQ(seen.principal->account.id, pro_.id);
+  EXPECT_EQ(seen.principal->key_id, "");  // a session, not a key
+  ASSERT_TRUE(seen.session.has_value());
+  EXPECT_EQ(seen.session->session.id, s.id);
+  EXPECT_EQ(seen.session->session.csrf_token, s.csrf_token);
+}
+
+TEST_F(SessionStepTest, NoUnknownOrEndedSessionIsLoginRequired) {
+  const Session s = SignIn(pro_);
+  HttpRequest other_cookies = Request("GET", "/console/api/me");
+  other_cookies.headers["cookie"] = "theme=dark";
+  const HttpRequest cases[] = {
+      Request("GET", "/console/api/me"),                 // no cookie header
+      other_cookies,                                     // no session cookie
+      Console("GET", "/console/api/me", "session-999"),  // an unknown id
+  };
+  for (const HttpRequest& req : cases) {
+    HttpResponse r = Run(req);
+    EXPECT_EQ(r.status, 401);
+    EXPECT_EQ(ErrorOf(r), "login_required");
+    EXPECT_EQ(MessageOf(r), "Sign in to the console first.");
+  }
+  HttpRequest other = Request("GET", "/console/api/me");
+  other.headers["cookie"] = "__Host-dq_session=" + s.id;  // the https name, on an http console
+  EXPECT_EQ(Run(other).status, 401);
+  EXPECT_EQ(reached_, 0);
+
+  EXPECT_EQ(Run(Console("GET", "/console/api/me", s.id)).status, 200);  // alive until its end
+  clock_.Advance(SessionPolicy{}.absolute);
+  HttpResponse ended = Run(Console("GET", "/console/api/me", s.id));
+  EXPECT_EQ(ended.status, 401);
+  EXPECT_EQ(ErrorOf(ended), "login_required");
+  EXPECT_EQ(MessageOf(ended), "Sign in to the console first.");
+  EXPECT_EQ(reached_, 1);
+}
+
+TEST_F(SessionStepTest, OpenRoutesNeedNoSession) {
+  const HttpRequest login = Request("POST", "/console/api/login");
+  Exchange seen(login);
+  EXPECT_EQ(Run(login, &seen).status, 200);
+  EXPECT_FALSE(seen.principal.has_value());
+  EXPECT_EQ(reached_, 1);
+}
+
+TEST_F(SessionStepTest, AStoreThatIsDownIs503NotASignOut) {
+  const Session s = SignIn(pro_);
+  fakes_.sessions.SetUnavailable(true);
+  HttpResponse r = Run(Console("GET", "/console/api/me", s.id));
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(ErrorOf(r), "service_unavailable");
+  ASSERT_NE(r.FindHeader("Retry-After"), nullptr);
+  EXPECT_EQ(*r.FindHeader("Retry-After"), "1");
+  EXPECT_EQ(reached_, 0);
+}
+
+TEST_F(SessionStepTest, AWriteNeedsTheSessionsCsrfToken) {
+  const Session s = SignIn(pro_);
+  const Session other = SignIn(pro_);
+  for (const std::string& token : {std::string(), other.csrf_token, s.csrf_token + "x"}) {
+    HttpResponse r = Run(Console("POST", "/console/api/keys", s.id, token));
+    EXPECT_EQ(r.status, 403) << token;
+    EXPECT_EQ(ErrorOf(r), "csrf_failed");
+    EXPECT_EQ(MessageOf(r),
+              "Send the session's csrf_token (from GET /console/api/me) in the X-CSRF-Token "
+              "header.");
+  }
+  // DELETE changes state too; GET and HEAD do not need the token.
+  EXPECT_EQ(Run(Console("DELETE", "/console/api/keys/k1", s.id)).status, 403);
+  EXPECT_EQ(reached_, 0);
+  EXPECT_EQ(Run(Console("GET", "/console/api/keys", s.id)).status, 200);
+  EXPECT_EQ(Run(Console("POST", "/console/api/keys", s.id, s.csrf_token)).status, 200);
+  EXPECT_EQ(reached_, 2);
+}
+
+TEST_F(SessionStepTest, RoutesThatAskForAVerifiedAddressRefuseAnUnverifiedOne) {
+  const Session bob = SignIn(free_);  // bob@shop.example has not opened the link yet
+  HttpResponse r = Run(Console("PUT", "/console/api/webhook", bob.id, bob.csrf_token));
+  EXPECT_EQ(r.status, 403);
+  EXPECT_EQ(ErrorOf(r), "email_unverified");
+  EXPECT_EQ(MessageOf(r),
+            "Confirm your e-mail address first: open the link in the mail we sent to "
+            "bob@shop.example. Until then you can upload and check files, but not set a webhook "
+            "or get an API key.");
+  EXPECT_EQ(reached_, 0);
+  // The CSRF check comes first: a write without the token is refused for that, whoever asks.
+  EXPECT_EQ(ErrorOf(Run(Console("PUT", "/console/api/webhook", bob.id))), "csrf_failed");
+  // Routes that do not ask go on; a verified user goes on everywhere.
+  EXPECT_EQ(Run(Console("GET", "/console/api/webhook", bob.id)).status, 200);
+  const Session ann = SignIn(pro_);
+  EXPECT_EQ(Run(Console("PUT", "/console/api/webhook", ann.id, ann.csrf_token)).status, 200);
+  EXPECT_EQ(reached_, 2);
+
+  // Once verified, the same request passes.
+  auto token = fakes_.users.NewVerifyToken(free_.id, std::chrono::hours(1));
+  ASSERT_TRUE(token.ok());
+  ASSERT_TRUE(fakes_.users.Verify(*token).ok());
+  EXPECT_EQ(Run(Console("PUT", "/console/api/webhook", bob.id, bob.csrf_token)).status, 200);
+  EXPECT_EQ(reached_, 3);
+}
+
 TEST(RouteTableTest, EveryRouteHasAHandlerAndMissingServicesAre404) {
   RouteServices none;
   for (const Route& route : RouteTable()) {
