@@ -41,10 +41,12 @@ constexpr SettingSpec kSettings[] = {
      "this many replicas (WAIT); fewer in time answers 503 (0: no wait, for one Redis)"},
     {"DQ_REDIS_WAIT_TIMEOUT_MS", "500", true, 1, 60000, kRedisUsers, false,
      "how long such a write waits for its replicas"},
-    {"DQ_QUEUE_PARTITIONS", "16", true, 1, 1024, kRedisUsers, false,
+    {"DQ_QUEUE_PARTITIONS", "0", true, 0, 1024, kRedisUsers, false,
      "partitions of the job queue, the event stream and the webhook retry set (each its own "
-     "hash tag, so Redis Cluster spreads them); the same value in every process. An account's "
-     "work always goes to one partition; the single keys of older releases are drained too"},
+     "hash tag, so Redis Cluster spreads them); 0: 16 under Redis Cluster (DQ_REDIS_CLUSTER), "
+     "1 otherwise. The same value in every process: change it only with the queue drained. An "
+     "account's work always goes to one partition; the single keys of older releases are "
+     "drained too"},
     // Gateway
     {"DQ_GATEWAY_BIND", "0.0.0.0", false, 0, 0, kGateway, false, "address the HTTP server binds"},
     {"DQ_GATEWAY_PORT", "8080", true, 0, 65535, kGateway, false, "HTTP port (0: any free port)"},
