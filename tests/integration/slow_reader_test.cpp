@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <map>
+#include <memory>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -21,6 +22,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "dq/common/crypto.h"
 #include "stack.h"
@@ -444,6 +446,97 @@ TEST_F(DownloadMemoryBound, AStalledDownloadOverTheBoundIsCutAndANewOneWaitsMean
   ASSERT_NE(head_end, std::string::npos);
   EXPECT_FALSE(Dechunk(std::string_view(all).substr(head_end + 4)).has_value());
   // Once it is gone, a download that reads at once gets the whole file.
+  HttpResult again = Http("GET", stack_->GatewayUrl() + "/v1/jobs/" + job_ + "/cleaned",
+                          {{"X-API-Key", key_}});
+  ASSERT_EQ(again.status, 200);
+  EXPECT_EQ(Sha256Hex(again.body), Sha256Hex(csv_));
+}
+
+// Many clients that stop reading at once: what their downloads hold stays near the bound
+// (DQ_DOWNLOAD_MEMORY_BYTES, 8 MiB here; soft by what the admitted downloads grow to after their
+// first part), those past it are refused with 503, and the longest-stalled are cut a second or so
+// after they stall until the rest fit, not after the stall timeout (600 s).
+class ManyStalledDownloads : public SlowReaderTest {
+ protected:
+  static constexpr int64_t kBound = 8 << 20;
+  static void SetUpTestSuite() {
+    Start("600000", 4 << 20,
+          {{"DQ_DOWNLOAD_STALL_TIMEOUT_MS", "600000"},
+           {"DQ_DOWNLOAD_MEMORY_BYTES", std::to_string(kBound)}});
+  }
+};
+
+TEST_F(ManyStalledDownloads, HoldNearTheBoundTheRestAreRefusedOrCut) {
+  ASSERT_NE(stack_, nullptr);
+  const pid_t gateway = stack_->gateway().pid();
+  const int64_t idle_kb = RssKb(gateway);
+  constexpr int kClients = 12;
+  std::vector<std::unique_ptr<RawClient>> clients;
+  for (int i = 0; i < kClients; ++i) {
+    clients.push_back(std::make_unique<RawClient>(PortOf(stack_->GatewayUrl())));
+    ASSERT_TRUE(clients.back()->connected());
+  }
+  const auto sent = std::chrono::steady_clock::now();
+  for (auto& c : clients) c->Send(Request());
+  int64_t most = 0, most_kb = 0;
+  auto sample = [&] {
+    const int64_t held = DownloadHeldBytes(*stack_);
+    most = std::max(most, held);
+    most_kb = std::max(most_kb, RssKb(gateway));
+    return held;
+  };
+  // Every client has its answer's head (a 200 whose body then stalls, or a 503).
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        sample();
+        for (auto& c : clients) {
+          if (c->Waiting() == 0) return false;
+        }
+        return true;
+      },
+      std::chrono::seconds(30)));
+  // Over the bound, the longest-stalled are cut until the rest fit.
+  ASSERT_TRUE(WaitFor([&] { return sample() <= kBound; }, std::chrono::seconds(20)))
+      << DownloadHeldBytes(*stack_);
+  const auto fit_after = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - sent);
+  const int64_t fit = DownloadHeldBytes(*stack_);
+  // The clients read now, one after the other: the cut ones find their answer without its last
+  // chunk; the ones left alone (they fit) go on from where they stopped and get the whole file.
+  int refused = 0, cut = 0, held = 0;
+  for (auto& c : clients) {
+    const std::string all = c->ReadToEnd();
+    if (all.rfind("HTTP/1.1 503", 0) == 0) {
+      ++refused;
+      EXPECT_NE(all.find("Too many downloads are in progress"), std::string::npos) << all;
+      continue;
+    }
+    ASSERT_EQ(all.substr(0, 15), "HTTP/1.1 200 OK");
+    const size_t head_end = all.find("\r\n\r\n");
+    ASSERT_NE(head_end, std::string::npos);
+    const auto body = Dechunk(std::string_view(all).substr(head_end + 4));
+    if (!body) {
+      ++cut;
+      continue;
+    }
+    ++held;
+    EXPECT_EQ(Sha256Hex(*body), Sha256Hex(csv_));
+  }
+  std::printf("%d stalled clients: %d refused (503), %d cut, %d left alone; downloads held "
+              "%lld bytes at most (bound %lld), %lld once the cut ones were gone, after %lld ms; "
+              "gateway RSS idle %lld kB, at most %lld kB (+%lld kB)\n",
+              kClients, refused, cut, held, static_cast<long long>(most),
+              static_cast<long long>(kBound), static_cast<long long>(fit),
+              static_cast<long long>(fit_after.count()), static_cast<long long>(idle_kb),
+              static_cast<long long>(most_kb), static_cast<long long>(most_kb - idle_kb));
+  EXPECT_GE(refused, 1);
+  EXPECT_GE(cut, 1);
+  EXPECT_GE(held, 1);  // those that fit are left alone until their stall timeout
+  // Soft by what the admitted downloads grow to after their first part: well under what twelve
+  // stalled downloads hold unbounded (about 3.7 MiB each, 44 MiB).
+  EXPECT_LE(most, 2 * kBound);
+  EXPECT_TRUE(WaitFor([&] { return DownloadHeldBytes(*stack_) == 0; }, std::chrono::seconds(20)));
+  // The gateway goes on serving: a download that reads at once gets the whole file.
   HttpResult again = Http("GET", stack_->GatewayUrl() + "/v1/jobs/" + job_ + "/cleaned",
                           {{"X-API-Key", key_}});
   ASSERT_EQ(again.status, 200);

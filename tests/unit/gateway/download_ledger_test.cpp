@@ -29,8 +29,8 @@ struct Cuts {
 TEST(DownloadLedgerTest, HeldBytesAndTheGaugeFollowUpdatesAndClose) {
   GaugeMetric gauge;
   DownloadLedger ledger(Limits(30000, 1 << 20), &gauge);
-  auto a = ledger.Open(0, [] {});
-  auto b = ledger.Open(0, [] {});
+  auto a = ledger.Open(0, 0, [] {});
+  auto b = ledger.Open(0, 0, [] {});
   ASSERT_TRUE(a && b);
   EXPECT_NE(*a, *b);
   ledger.Update(*a, 1000, 0);
@@ -54,8 +54,8 @@ TEST(DownloadLedgerTest, HeldBytesAndTheGaugeFollowUpdatesAndClose) {
 TEST(DownloadLedgerTest, ADownloadThatHasNotMovedForTheStallTimeoutIsCutOnce) {
   Cuts cuts;
   DownloadLedger ledger(Limits(30000, 1 << 30));
-  auto moving = ledger.Open(0, cuts.Named("moving"));
-  auto stalled = ledger.Open(0, cuts.Named("stalled"));
+  auto moving = ledger.Open(0, 0, cuts.Named("moving"));
+  auto stalled = ledger.Open(0, 0, cuts.Named("stalled"));
   ledger.Update(*stalled, 1 << 20, 1000);
   for (int64_t t = 0; t <= 31000; t += 250) {
     ledger.Update(*moving, 4096, t);
@@ -78,10 +78,10 @@ TEST(DownloadLedgerTest, ADownloadThatHasNotMovedForTheStallTimeoutIsCutOnce) {
 TEST(DownloadLedgerTest, OverTheBudgetTheLongestStalledAreCutUntilTheRestFit) {
   Cuts cuts;
   DownloadLedger ledger(Limits(30000, 1000, /*grace_ms=*/1000));
-  auto a = ledger.Open(0, cuts.Named("a"));
-  auto b = ledger.Open(0, cuts.Named("b"));
-  auto c = ledger.Open(0, cuts.Named("c"));
-  auto d = ledger.Open(0, cuts.Named("d"));
+  auto a = ledger.Open(0, 0, cuts.Named("a"));
+  auto b = ledger.Open(0, 0, cuts.Named("b"));
+  auto c = ledger.Open(0, 0, cuts.Named("c"));
+  auto d = ledger.Open(0, 0, cuts.Named("d"));
   ledger.Update(*a, 400, 100);   // stalled since 100
   ledger.Update(*b, 400, 50);    // stalled since 50: the longest
   ledger.Update(*c, 400, 900);   // stalled since 900
@@ -97,8 +97,8 @@ TEST(DownloadLedgerTest, OverTheBudgetTheLongestStalledAreCutUntilTheRestFit) {
 TEST(DownloadLedgerTest, DownloadsThatKeepMovingAreNotCutOverTheBudget) {
   Cuts cuts;
   DownloadLedger ledger(Limits(30000, 1000));
-  auto a = ledger.Open(0, cuts.Named("a"));
-  auto b = ledger.Open(0, cuts.Named("b"));
+  auto a = ledger.Open(0, 0, cuts.Named("a"));
+  auto b = ledger.Open(0, 0, cuts.Named("b"));
   ledger.Update(*a, 800, 4800);
   ledger.Update(*b, 800, 4900);
   for (auto& cut : ledger.Sweep(5000)) cut();
@@ -106,17 +106,29 @@ TEST(DownloadLedgerTest, DownloadsThatKeepMovingAreNotCutOverTheBudget) {
   EXPECT_EQ(ledger.held(), 1600u);
 }
 
+TEST(DownloadLedgerTest, WhatADownloadHoldsWhenItIsAdmittedCountsAtOnce) {
+  GaugeMetric gauge;
+  DownloadLedger ledger(Limits(30000, 1000), &gauge);
+  auto a = ledger.Open(0, 1200, [] {});  // under the budget when asked: admitted, whatever size
+  ASSERT_TRUE(a);
+  EXPECT_EQ(ledger.held(), 1200u);
+  EXPECT_EQ(gauge.value(), 1200);
+  EXPECT_FALSE(ledger.Open(0, 1, [] {}).has_value());  // the next sees it at once
+  ledger.Close(*a);
+  EXPECT_EQ(gauge.value(), 0);
+}
+
 TEST(DownloadLedgerTest, ANewDownloadIsRefusedWhileTheBudgetIsHeld) {
   DownloadLedger ledger(Limits(30000, 1000));
-  auto a = ledger.Open(0, [] {});
+  auto a = ledger.Open(0, 0, [] {});
   ASSERT_TRUE(a);
   ledger.Update(*a, 999, 0);
-  auto b = ledger.Open(0, [] {});
+  auto b = ledger.Open(0, 0, [] {});
   ASSERT_TRUE(b);  // under the budget: admitted
   ledger.Update(*b, 1, 0);
-  EXPECT_FALSE(ledger.Open(0, [] {}).has_value());  // 1000 held of 1000
+  EXPECT_FALSE(ledger.Open(0, 0, [] {}).has_value());  // 1000 held of 1000
   ledger.Close(*b);
-  EXPECT_TRUE(ledger.Open(0, [] {}).has_value());
+  EXPECT_TRUE(ledger.Open(0, 0, [] {}).has_value());
 }
 
 }  // namespace

@@ -10,11 +10,12 @@ void DownloadLedger::SetHeldLocked(Entry& e, size_t bytes) {
   e.held = bytes;
 }
 
-std::optional<uint64_t> DownloadLedger::Open(int64_t now_ms, Cut cut) {
+std::optional<uint64_t> DownloadLedger::Open(int64_t now_ms, size_t held_bytes, Cut cut) {
   std::lock_guard lock(mu_);
   if (held_ >= limits_.memory_bytes) return std::nullopt;
   const uint64_t id = next_id_++;
-  entries_.emplace(id, Entry{0, now_ms, std::move(cut)});
+  Entry& e = entries_.emplace(id, Entry{0, now_ms, std::move(cut)}).first->second;
+  SetHeldLocked(e, held_bytes);
   return id;
 }
 

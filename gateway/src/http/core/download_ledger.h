@@ -13,7 +13,8 @@
 // moving downloads hold (each a part and a piece or two).
 //
 //   DownloadLedger ledger(limits, &gauge);
-//   auto id = ledger.Open(now_ms, [weak] { /* close the connection */ });   // nullopt: refused
+//   auto id = ledger.Open(now_ms, first_bytes, [weak] { /* close the connection */ });
+//   if (!id) { /* refused: 503 */ }
 //   ledger.Update(*id, held_bytes, now_ms);    // each part made or written
 //   ledger.Close(*id);                          // the producer released
 //   for (auto& cut : ledger.Sweep(now_ms)) cut();   // the reaper, outside any lock
@@ -48,10 +49,12 @@ class DownloadLedger {
   explicit DownloadLedger(DownloadLimits limits, GaugeMetric* held = nullptr)
       : limits_(limits), gauge_(held) {}
 
-  // A new download, moving as of now_ms, holding nothing yet; `cut` closes its connection (it is
-  // called at most once, by Sweep's caller). nullopt when the downloads already hold
-  // memory_bytes or more: the caller refuses it.
-  std::optional<uint64_t> Open(int64_t now_ms, Cut cut);
+  // A new download, moving as of now_ms, holding held_bytes already (its first part and what
+  // its producer holds), counted in the same step as the check, so that downloads admitted at
+  // once do not each see the others' memory as free; `cut` closes its connection (it is called
+  // at most once, by Sweep's caller). nullopt when the downloads already hold memory_bytes or
+  // more: the caller refuses it.
+  std::optional<uint64_t> Open(int64_t now_ms, size_t held_bytes, Cut cut);
   // What download `id` holds now; progressed_ms: when it last moved (a part taken by the
   // client), or nullopt if it has not moved since the last update.
   void Update(uint64_t id, size_t held_bytes, std::optional<int64_t> progressed_ms);

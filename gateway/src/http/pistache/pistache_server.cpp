@@ -865,13 +865,14 @@ Streamed Stream(const std::shared_ptr<Tcp::Peer>& peer, HttpServer::Shared* shar
   if (!state || !state->transport) return Streamed::kNoState;
   // The ledger's cut, from the reaper: as a producer's failure cuts (CutIfOpen knows whether the
   // descriptor is still the connection's).
+  const std::string head = ResponseHead(r, request_id, version, keep_alive,
+                                        /*content_length=*/false, /*chunked=*/true);
   std::weak_ptr<ConnectionState> weak = state;
-  auto download = shared->downloads.Open(NowMs(), [weak] {
+  const size_t first = head.size() + r.body.size() + (r.body_held_bytes ? r.body_held_bytes() : 0);
+  auto download = shared->downloads.Open(NowMs(), first, [weak] {
     if (auto s = weak.lock(); s && s->transport) s->transport->CutIfOpen();
   });
   if (!download) return Streamed::kRefused;
-  const std::string head = ResponseHead(r, request_id, version, keep_alive,
-                                        /*content_length=*/false, /*chunked=*/true);
   auto stream = std::make_shared<BodyStream>(peer, shared, r.body_producer, r.body_held_bytes,
                                              keep_alive, *download);
   return stream->Begin(head, r.body) ? Streamed::kYes : Streamed::kNoState;
