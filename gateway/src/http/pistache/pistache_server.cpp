@@ -422,7 +422,8 @@ class ApiHandler final : public Http::Handler {
             : Streamed::kNoState;
     if (streamed == Streamed::kRefused) {
       // Downloads hold the memory they may: the producer is dropped unread (the access log
-      // records the answer as cut off) and the client is told to come back.
+      // records the service's answer as cut off, and this 503 as the edge's) and the client is
+      // told to come back.
       response = service_->TransportError(
           request, Status(ErrorCode::kUnavailable,
                           "Too many downloads are in progress; try again in a moment."));
@@ -432,7 +433,8 @@ class ApiHandler final : public Http::Handler {
     }
     // The access-log hook.
     service_->Record(ExchangeRecord{&request, &response, bytes_in,
-                                    std::chrono::steady_clock::now() - start, false});
+                                    std::chrono::steady_clock::now() - start,
+                                    streamed == Streamed::kRefused});
   }
 
   static std::string NewRequestId() { return RequestIdFor(HttpRequest{}); }
