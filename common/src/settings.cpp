@@ -73,6 +73,13 @@ constexpr SettingSpec kSettings[] = {
     {"DQ_IDLE_TIMEOUT_MS", "60000", true, 100, 3600000, kGateway, false,
      "a connection with no request in progress, or whose streamed answer has not moved (its "
      "client reads nothing), is closed after this long"},
+    {"DQ_DOWNLOAD_STALL_TIMEOUT_MS", "30000", true, 100, 3600000, kGateway, false,
+     "a streamed answer (a cleaned file, the issues CSV) whose client has taken nothing for this "
+     "long is cut, which frees what it holds (the lower of this and DQ_IDLE_TIMEOUT_MS applies)"},
+    {"DQ_DOWNLOAD_MEMORY_BYTES", "134217728", true, kMiB, 64LL * 1024 * kMiB, kGateway, false,
+     "bytes all streamed answers in progress may hold together (upload pieces being read, parts "
+     "not yet written; gauge dq_gateway_download_held_bytes); past it, those stalled a second or "
+     "more are cut, longest-stalled first, and a new download gets 503 service_unavailable"},
     {"DQ_VALIDATOR_ADDR", "127.0.0.1:50051", false, 0, 0, kGateway, false,
      "gRPC target of the validator (host:port or a gRPC URI such as dns:///validator:50051)"},
     {"DQ_VALIDATOR_TIMEOUT_MS", "10000", true, 10, 600000, kGateway, false,
