@@ -16,7 +16,12 @@ TEST(HttpServerMetricsTest, DeclaresTheEdgesSeries) {
   metrics.streamed_answers.Add(1);
   metrics.streamed_answers.Add(1);
   metrics.streamed_answers.Add(-1);
+  metrics.download_held_bytes.Set(4096);
   EXPECT_EQ(registry.Render(),
+            "# HELP dq_gateway_download_held_bytes Bytes held by streamed answers in progress "
+            "(their producers' buffers and the parts not yet written)\n"
+            "# TYPE dq_gateway_download_held_bytes gauge\n"
+            "dq_gateway_download_held_bytes 4096\n"
             "# HELP dq_gateway_edge_refusals_total Requests the edge answered itself\n"
             "# TYPE dq_gateway_edge_refusals_total counter\n"
             "dq_gateway_edge_refusals_total{code=\"408\"} 1\n"
