@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "http/core/json_util.h"
 #include "dq/common/platform_list.h"
 #include "dq/common/vocabulary.h"
 #include "dq/ingest/json_fast.h"
@@ -416,9 +415,9 @@ std::optional<WalkStop> WalkRecords(std::string_view body, size_t& i, size_t max
 // The hand-written walk: every body, and what stopped it, for the words of every error.
 std::optional<WalkStop> WalkHandWritten(std::string_view body, size_t max_records,
                                         ValidateCommand& cmd, Walked& w) {
-  if (!JsonNestingWithin(body)) {
+  if (!ingest::JsonNestingWithin(body)) {
     return WalkStop{.invalid = Invalid({{"body", "nests arrays or objects more than " +
-                                                     std::to_string(kMaxJsonDepth) +
+                                                     std::to_string(ingest::kMaxJsonDepth) +
                                                      " levels deep"}})};
   }
   if (const size_t bad = ingest::FindInvalidUtf8(body); bad != std::string_view::npos) {
@@ -587,7 +586,7 @@ bool WalkFast(std::string_view body, size_t max_records, ValidateCommand& cmd, W
     }
   }
   // Nothing may follow the object, and a nested value must keep the body within the depth limit.
-  return ingest::internal::AtEndFast(document) && (!nested || JsonNestingWithin(doc));
+  return ingest::internal::AtEndFast(document) && (!nested || ingest::JsonNestingWithin(doc));
 }
 
 // Checks what a walk found and completes the command.

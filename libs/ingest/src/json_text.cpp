@@ -1,3 +1,6 @@
+// The JSON reader that uploads and POST /v1/validate share, both halves in one place: the
+// hand-written parser (json_text.h) and the simdjson pass that finds the tokens for it
+// (json_fast.h), which hands each token to the same parser.
 #include "dq/ingest/json_text.h"
 
 #include <algorithm>
@@ -8,6 +11,7 @@
 #include <string>
 
 #include "dq/ingest/byte_scan.h"
+#include "dq/ingest/json_fast.h"
 
 namespace dq::ingest::internal {
 namespace {
@@ -471,4 +475,88 @@ std::optional<JsonError> JsonObjectParser::Parse(std::string_view s) {
   return std::nullopt;
 }
 
+
+// The fast half (json_fast.h): simdjson finds the tokens, the parser above reads them.
+
+std::string_view PadForSimdjson(std::string_view text, std::string& padded) {
+  padded.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+  padded.assign(text.data(), text.size());
+  return padded;
+}
+
+
+namespace od = simdjson::ondemand;
+
+MemberTokens TokensOf(od::field& field, std::string_view doc) {
+  const auto key_open = static_cast<size_t>(field.key().raw() - doc.data()) - 1;
+  const std::string_view token = field.value().raw_json_token();
+  const auto start = static_cast<size_t>(token.data() - doc.data());
+  return {key_open, start, start + token.size()};
+}
+
+bool ReadMembersFast(od::object& object, std::string_view doc, JsonObjectParser& parser,
+                     std::vector<JsonField>& out, bool& nested) {
+  for (auto member : object) {
+    od::field field;
+    if (std::move(member).get(field)) return false;
+    const MemberTokens t = TokensOf(field, doc);
+    JsonField& f = out.emplace_back();
+    if (!parser.ReadMemberTokens(doc, t.key_open, t.start, t.end, f)) return false;
+    nested |= f.kind == CellKind::kJson;
+  }
+  return true;
+}
+
+bool AtEndFast(od::document& document) {
+  return document.current_location().error() == simdjson::OUT_OF_BOUNDS;
+}
+
+bool FastObjectReader::Read(std::string_view text, JsonObjectParser& parser) {
+  fields_.clear();
+  if (text.size() > kFastRecordMaxBytes) return false;
+  const std::string_view doc = PadForSimdjson(text, padded_);
+  parser.ResetScratch(doc.size());
+  od::document document;
+  od::object object;
+  if (simdjson_.iterate(padded_.data(), padded_.size(), padded_.capacity()).get(document) ||
+      document.get_object().get(object)) {
+    return false;
+  }
+  bool nested = false;  // the hand-written parser bounds a nested value's depth as it reads it
+  return ReadMembersFast(object, doc, parser, fields_, nested) && AtEndFast(document);
+}
+
 }  // namespace dq::ingest::internal
+
+namespace dq::ingest {
+
+bool JsonNestingWithin(std::string_view text, size_t max_depth) {
+  size_t depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      // Jump to the string's closing quote: the next quote after an even number of
+      // backslashes. memchr runs a word at a time, and strings are most of a body.
+      size_t from = i + 1;
+      while (true) {
+        const void* q = std::memchr(text.data() + from, '"', text.size() - from);
+        if (q == nullptr) return true;  // not closed: the parser says so
+        const size_t at = static_cast<size_t>(static_cast<const char*>(q) - text.data());
+        size_t k = at;
+        while (k > i + 1 && text[k - 1] == '\\') --k;
+        if ((at - k) % 2 == 0) {
+          i = at;
+          break;
+        }
+        from = at + 1;
+      }
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) return false;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return true;
+}
+
+}  // namespace dq::ingest

@@ -85,3 +85,15 @@ size_t FindCompositeEnd(std::string_view s);
 std::string DescribeByte(std::string_view s, size_t i);
 
 }  // namespace dq::ingest::internal
+
+namespace dq::ingest {
+
+// How deep untrusted JSON may nest. nlohmann's parser is iterative, but serialising and
+// destroying a value recurse once per level: a body of 100,000 '[' would overflow the stack.
+inline constexpr size_t kMaxJsonDepth = 64;
+
+// True when no array or object in text nests deeper than max_depth. Brackets inside strings
+// do not count. Cheap (one pass, no allocation); run it before handing text to nlohmann.
+bool JsonNestingWithin(std::string_view text, size_t max_depth = kMaxJsonDepth);
+
+}  // namespace dq::ingest
