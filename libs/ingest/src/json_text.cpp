@@ -72,6 +72,14 @@ std::string DescribeByte(std::string_view s, size_t i) {
   return std::string("byte 0x") + kDigits[c >> 4] + kDigits[c & 15];
 }
 
+JsonError ExpectedAt(std::string_view s, size_t i, std::string_view what) {
+  return JsonError{i, "expected " + std::string(what) + ", found " + DescribeByte(s, i)};
+}
+
+JsonError InvalidUtf8At(std::string_view s, size_t i) {
+  return JsonError{i, "invalid UTF-8 " + DescribeByte(s, i)};
+}
+
 size_t FindCompositeEnd(std::string_view s) {
   size_t depth = 0;
   for (size_t i = 0; i < s.size(); ++i) {
@@ -465,6 +473,43 @@ std::optional<JsonError> JsonObjectParser::ParseObjectAt(std::string_view s, siz
     }
     return Err(i, "expected ',' or '}', found " + DescribeByte(s, i));
   }
+}
+
+std::optional<JsonError> JsonObjectParser::ParseObjectArrayAt(
+    std::string_view s, size_t& i, size_t max_objects, std::vector<JsonField>& members,
+    std::vector<uint32_t>& ends, std::vector<std::pair<size_t, JsonField>>& others,
+    size_t& count) {
+  count = 0;
+  ++i;  // the '['
+  SkipSpace(s, i);
+  bool first = true;
+  while (true) {
+    SkipSpace(s, i);
+    if (first && i < s.size() && s[i] == ']') break;
+    first = false;
+    if (i < s.size() && s[i] == '{') {
+      if (auto e = ParseObjectAt(s, i)) return e;
+      if (count < max_objects) {
+        members.insert(members.end(), fields_.begin(), fields_.end());
+        ends.push_back(static_cast<uint32_t>(members.size()));
+      }
+    } else {
+      JsonField element{};
+      if (auto e = ParseValueAt(s, i, element, /*compact=*/false)) return e;
+      others.emplace_back(count, element);
+      if (count < max_objects) ends.push_back(ends.empty() ? 0 : ends.back());
+    }
+    ++count;
+    SkipSpace(s, i);
+    if (i < s.size() && s[i] == ',') {
+      ++i;
+      continue;
+    }
+    if (i < s.size() && s[i] == ']') break;
+    return ExpectedAt(s, i, "',' or ']'");
+  }
+  ++i;  // the ']'
+  return std::nullopt;
 }
 
 std::optional<JsonError> JsonObjectParser::Parse(std::string_view s) {
