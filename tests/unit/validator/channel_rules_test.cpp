@@ -219,7 +219,7 @@ TEST(SeveralChannels, IssuesSayWhichChannelsTheyConcern) {
 }
 
 TEST(SeveralChannels, MessagesOfOneCodeFromSeveralTemplatesAreJoined) {
-  const Row row = With({{"title", Repeat('t', 170)}, {"category", "Mugs"}, {"weight", "300"}});
+  const Row row = With({{"title", Repeat('t', 170)}, {"category", "Mugs"}, {"weight", "300 g"}});
   const auto issues = RunRow(row, "marketplace1_tw,search_merchant,social_catalog");
   ASSERT_EQ(issues.size(), 1u);
   EXPECT_EQ(issues[0].code, IssueCode::PLATFORM_TITLE_TOO_LONG);

@@ -239,7 +239,7 @@ const RuleCase kMerchant[] = {
     {"weight_keeps_unit", "product,shipping", "search_merchant", Merchant({{"weight", "0.3 kg"}}),
      {}},
     {"weight_keeps_unit_still_judged", "product,shipping", "search_merchant",
-     Merchant({{"weight", "5000 kg"}}), {"IMPLAUSIBLE_WEIGHT"}},
+     Merchant({{"weight", "5000 kg"}}), {"IMPLAUSIBLE_WEIGHT", "PLATFORM_INVALID_WEIGHT"}},
     // A bare number whose unit the header names is given it: Google wants "Number plus unit"
     // (support.google.com/merchants/answer/6324503).
     {"weight_bare_number_in_header_unit_gets_it", "product,shipping", "search_merchant",
@@ -253,9 +253,11 @@ const RuleCase kMerchant[] = {
      Merchant({{"weight", "300"}}), {"PLATFORM_INVALID_WEIGHT"}},
     {"weight_bare_number_unknown_unit_reported", "product,shipping", "search_merchant",
      Merchant({{"weight", "300"}}), {"PLATFORM_INVALID_WEIGHT"}, Options().WeightUnit("unknown")},
-    // The unit is kept for any selected channel that wants it, even when listed second.
+    // The unit is kept for any selected channel that wants it, even when listed second (the
+    // price follows the first listed template's format).
     {"weight_keeps_unit_for_a_second_channel", "product,shipping", "marketplace2,search_merchant",
-     Merchant({{"weight", "0.3 kg"}, {"category", "Mugs"}, {"stock_qty", "3"}}), {}},
+     Merchant({{"weight", "0.3 kg"}, {"category", "Mugs"}, {"stock_qty", "3"}}),
+     {"PRICE_REFORMATTED=15.00"}},
     {"weight_converted_without_platform", "shipping", "", {{"weight", "0.3 kg"}},
      {"WEIGHT_CONVERTED_TO_GRAMS=300"}},
 };
