@@ -486,8 +486,11 @@ void CheckShippingWeight(RowContext& ctx) {
       break;
     }
   }
-  const std::string wants = (std::popcount(units) > 1 ? " want" : " wants") +
-                            std::string(" a number and its unit (") + ListText(listed) + ")";
+  // Messages are built only when reporting: a clean value allocates nothing.
+  auto wants = [&] {
+    return (std::popcount(units) > 1 ? " want" : " wants") +
+           std::string(" a number and its unit (") + ListText(listed) + ")";
+  };
   size_t split = v.size();
   while (split > 0 && text::IsAsciiAlpha(v[split - 1])) --split;
   std::string_view number = text::Trim(v.substr(0, split));
@@ -498,13 +501,13 @@ void CheckShippingWeight(RowContext& ctx) {
   if (!n) {
     ctx.ReportFor(units, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
                   "shipping weight " + Quote(v) + " is not a number and a unit; " +
-                      ChannelNames(spec, units) + wants + ", such as 0.3 kg");
+                      ChannelNames(spec, units) + wants() + ", such as 0.3 kg");
     return;
   }
   if (unit_text.empty()) {
     ctx.ReportFor(units, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
                   "shipping weight " + std::string(v) + " has no unit; " +
-                      ChannelNames(spec, units) + wants + ", such as 0.3 kg");
+                      ChannelNames(spec, units) + wants() + ", such as 0.3 kg");
     return;
   }
   char buf[16];
