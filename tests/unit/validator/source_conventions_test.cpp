@@ -251,6 +251,16 @@ const RuleCase kMerchant[] = {
     // Grams only by default (no header unit): not certain, so reported, not fixed.
     {"weight_bare_number_default_grams_reported", "product,shipping", "search_merchant",
      Merchant({{"weight", "300"}}), {"PLATFORM_INVALID_WEIGHT"}},
+    // What the shipping check reports (INVALID_WEIGHT) is not reported again by the channel;
+    // a unit the shipping check converts but Google does not list is the channel's alone.
+    {"weight_text_reported_once", "product,shipping", "search_merchant",
+     Merchant({{"weight", "heavy"}}), {"INVALID_WEIGHT"}},
+    {"weight_negative_reported_once", "product,shipping", "search_merchant",
+     Merchant({{"weight", "-1 kg"}}), {"INVALID_WEIGHT"}},
+    {"weight_unconvertible_unit_reported_once", "product,shipping", "search_merchant",
+     Merchant({{"weight", "3 stone"}}), {"INVALID_WEIGHT"}},
+    {"weight_lbs_is_the_channels", "product,shipping", "search_merchant",
+     Merchant({{"weight", "2 lbs"}}), {"PLATFORM_INVALID_WEIGHT"}},
     {"weight_bare_number_unknown_unit_reported", "product,shipping", "search_merchant",
      Merchant({{"weight", "300"}}), {"PLATFORM_INVALID_WEIGHT"}, Options().WeightUnit("unknown")},
     // The unit is kept for any selected channel that wants it, even when listed second (the

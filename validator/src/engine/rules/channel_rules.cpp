@@ -471,7 +471,8 @@ void CheckPrices(RowContext& ctx) {
 // ("0.3 kg", "2lb"; units without case). A bare number, another unit, a value that is not a
 // number, a negative number, or one over a pack's limit is PLATFORM_INVALID_WEIGHT for the packs
 // that find fault. Empty: nothing (no pack requires a weight). Zero is left to the shipping
-// check's INVALID_WEIGHT: Google's limits start at 0.
+// check's INVALID_WEIGHT: Google's limits start at 0. With the shipping check selected, what it
+// reports as INVALID_WEIGHT is not reported again.
 void CheckShippingWeight(RowContext& ctx) {
   const BatchSpec& spec = ctx.spec();
   const ChannelMask units =
@@ -498,10 +499,20 @@ void CheckShippingWeight(RowContext& ctx) {
   const bool negative = !number.empty() && number.front() == '-';
   if (negative) number = text::Trim(number.substr(1));
   const std::optional<double> n = number.empty() ? std::nullopt : AmountOf(number);
+  // What the shipping check, when selected, already reports as INVALID_WEIGHT (no double
+  // report): a value that is not a number, a negative one, a unit it cannot convert.
+  const bool shipping_judges = ctx.checks(kShippingCheck);
   if (!n) {
+    if (shipping_judges) return;
     ctx.ReportFor(units, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
                   "shipping weight " + Quote(v) + " is not a number and a unit; " +
                       ChannelNames(spec, units) + wants() + ", such as 0.3 kg");
+    return;
+  }
+  if (negative && *n > 0) {
+    if (shipping_judges) return;
+    ctx.ReportFor(units, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
+                  "shipping weight " + std::string(v) + " is negative");
     return;
   }
   if (unit_text.empty()) {
@@ -516,15 +527,11 @@ void CheckShippingWeight(RowContext& ctx) {
     return !p.weight_units.empty() && !InList(p.weight_units, unit);
   });
   if (unlisted) {
+    if (shipping_judges && !text::WeightWithUnitInGrams(v)) return;
     ctx.ReportFor(unlisted, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
                   "shipping weight unit " + Quote(unit_text) + " is not one " +
                       ChannelNames(spec, unlisted) +
                       (std::popcount(unlisted) > 1 ? " take: " : " takes: ") + ListText(listed));
-    return;
-  }
-  if (negative && *n > 0) {
-    ctx.ReportFor(units, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
-                  "shipping weight " + std::string(v) + " is negative");
     return;
   }
   const bool imperial = unit == "lb" || unit == "oz";
