@@ -222,6 +222,28 @@ TEST(CleanedFileTest, NestedJsonFixForAMissingMemberGoesInsideItsObject) {
   EXPECT_EQ(*Write(u, {fixes}, 5), expected);
 }
 
+// A fix on a record before the first record that has the column (the reader has not met it
+// yet): the file is read once more for the column's path, and the value goes inside its object.
+TEST(CleanedFileTest, NestedJsonFixForAColumnNotMetYetGoesInsideItsObject) {
+  for (const FileFormat format : {FileFormat::kJsonArray, FileFormat::kNdjson}) {
+    const bool array = format == FileFormat::kJsonArray;
+    const std::string first = R"({"sku":"A1","n":1})";
+    const std::string second = R"({"sku":"A2","meta":{"barcode":"9"}})";
+    const std::string json = array ? "[\n" + first + ",\n" + second + "\n]\n"
+                                   : first + "\n" + second + "\n";
+    const Upload u = MakeUpload(format, json, 6);
+    ASSERT_EQ(u.job.header, (std::vector<std::string>{"sku", "n", "meta.barcode"}));
+    std::string fixes;
+    AppendFix(fixes, 1, 2, "111");
+    std::string expected = json;
+    expected.replace(expected.find(first), first.size(),
+                     R"({"sku":"A1","n":1,"meta":{"barcode":"111"}})");
+    auto got = Write(u, {fixes}, 5);
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    EXPECT_EQ(*got, expected);
+  }
+}
+
 // XLSX: a workbook again, with the upload's sheet name and the fixes in its cells.
 TEST(CleanedFileTest, XlsxIsAWorkbookWithTheSheetNameAndTheFixes) {
   FileCheck source;

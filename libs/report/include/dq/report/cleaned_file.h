@@ -82,6 +82,9 @@ class CleanedFile {
   Status KeepRow();
   void EmitRaw(uint64_t end);  // the header or the pending row, up to file offset `end`
   Status TakeFixes(std::vector<std::pair<uint32_t, std::string>>* fixes);
+  // JSON: reads the whole upload once more for every column's path (json_paths_), when a fix
+  // names a column the reader has not met yet (the record lacks it and so did every one before).
+  Status LearnJsonPaths();
 
   UploadPiece upload_;
   FixPiece fixes_;
@@ -102,6 +105,10 @@ class CleanedFile {
 
   std::vector<std::string_view> cells_;
   std::vector<ingest::CellKind> kinds_;
+  ingest::FileFormat format_ = ingest::FileFormat::kCsv;
+  size_t header_size_ = 0;  // the job's header: the columns of the whole file
+  std::vector<std::vector<std::string>> json_paths_;  // LearnJsonPaths'
+  bool json_paths_learnt_ = false;
   std::string fixed_;  // this row's fixed values, copied: a row's fixes may span two pieces
   bool ended_ = false;
 
