@@ -51,6 +51,9 @@ Status DecodeFixes(std::string_view piece, std::vector<Fix>* out);
 // a file with no fixes comes back byte for byte and imports back into its platform. The other
 // formats are written again by RowWriter. Memory: one upload piece (two for CSV), one fix piece
 // and what Next() has not handed out yet (an XLSX workbook is built whole, as RowWriter does).
+// JSON: a fix for a nested column the record lacks goes inside its object; when no record
+// before it had the column, the upload is read once more (a piece at a time) for every
+// column's path first.
 // Not thread-safe.
 class CleanedFile {
  public:
