@@ -49,35 +49,25 @@ Status CheckBodyForm(const HttpRequest& request, size_t max_body_bytes) {
   return Status::Ok();
 }
 
-// The HTTP answer to a check: 200 with the encoded report, or the error.
-HttpResponse Answer(Result<std::string> checked) {
-  if (!checked.ok()) return ErrorResponse(checked.status());
-  return JsonResponse(200, std::move(*checked));
-}
-
-HttpResponse Unanswered() {
-  HttpResponse r = ErrorResponse(Status(
-      ErrorCode::kUnavailable, "The validation service did not answer in time; retry shortly."));
-  r.SetHeader("Retry-After", "1");
-  return r;
-}
-
 }  // namespace
 
-// The request's way: check its form, then Check() (on the pool when there is one): Run() parses,
-// reserves, calls and encodes, and the HTTP answer is made once, at the end.
+// The request's way: check its form, then Check() parses, reserves, calls and encodes (on the
+// pool when there is one); every answer, an error or the report, is made by one function,
+// JsonOrErrorResponse().
 HttpResponse ValidateApi::Post(const HttpRequest& request, const Principal& principal) {
   if (Status form = CheckBodyForm(request, limits_.max_body_bytes); !form.ok()) {
-    return ErrorResponse(form);
+    return JsonOrErrorResponse(std::move(form));
   }
-  if (pool_ == nullptr) return Check(request.body, principal.account, request.request_id, {});
+  if (pool_ == nullptr) {
+    return JsonOrErrorResponse(Check(request.body, principal.account, request.request_id, {}));
+  }
   return OnPool(request, principal);
 }
 
 HttpResponse ValidateApi::OnPool(const HttpRequest& request, const Principal& principal) {
   auto ticket = pool_->Admit(principal.account.id);
   if (!ticket.ok()) {
-    HttpResponse r = ErrorResponse(ticket.status());
+    HttpResponse r = JsonOrErrorResponse(ticket.status());
     r.SetHeader("Retry-After", "1");
     return r;
   }
@@ -89,24 +79,26 @@ HttpResponse ValidateApi::OnPool(const HttpRequest& request, const Principal& pr
         std::move(*ticket),
         [this, body = std::move(body), account = std::move(account), request_id,
          send](ValidatePool::Deadline deadline) {
-          send(Check(body, account, request_id, deadline));
+          send(JsonOrErrorResponse(Check(body, account, request_id, deadline)));
         },
-        [send] { send(Unanswered()); });
+        [send] {
+          send(JsonOrErrorResponse(Status(
+              ErrorCode::kUnavailable,
+              "The validation service did not answer in time; retry shortly.")));
+        });
   };
   return deferred;
 }
 
-HttpResponse ValidateApi::Check(const std::string& body, const Account& account,
-                                const std::string& request_id,
-                                std::optional<ValidatePool::Deadline> deadline) {
+Result<std::string> ValidateApi::Check(std::string_view body, const Account& account,
+                                       const std::string& request_id,
+                                       std::optional<ValidatePool::Deadline> deadline) {
   try {
-    Result<std::string> checked = Run(body, account, request_id, deadline);
-    return Answer(std::move(checked));
+    return Run(body, account, request_id, deadline);
   } catch (const std::exception& e) {
     log::Error("unhandled exception", {{"request_id", request_id}, {"what", e.what()}});
-    return ErrorResponse(Status(ErrorCode::kInternal,
-                                "Something went wrong on our side; the request id is " +
-                                    request_id + "."));
+    return Status(ErrorCode::kInternal,
+                  "Something went wrong on our side; the request id is " + request_id + ".");
   }
 }
 

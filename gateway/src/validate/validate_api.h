@@ -38,10 +38,10 @@ class ValidateApi {
   // otherwise the answer of Check(), deferred when a pool is set.
   HttpResponse Post(const HttpRequest& request, const Principal& principal);
 
-  // Run()'s answer as HTTP; an exception becomes 500 internal_error. Any thread.
-  HttpResponse Check(const std::string& body, const Account& account,
-                     const std::string& request_id,
-                     std::optional<ValidatePool::Deadline> deadline);
+  // Run(), with an exception turned into 500 internal_error. Any thread.
+  Result<std::string> Check(std::string_view body, const Account& account,
+                            const std::string& request_id,
+                            std::optional<ValidatePool::Deadline> deadline);
 
   // The request's whole way, in order: parse the body, reserve its records, call the validator
   // (by the deadline, if any), encode the answer. A failed call gives the reserved records back.

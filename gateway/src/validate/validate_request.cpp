@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "http/core/json_util.h"
 #include "dq/common/platform_list.h"
 #include "dq/common/vocabulary.h"
 #include "dq/ingest/json_fast.h"
@@ -46,13 +45,6 @@ std::string_view KindName(const JsonField& f) {
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 void SkipSpace(std::string_view s, size_t& i) {
   while (i < s.size() && IsSpace(s[i])) ++i;
-}
-
-// The answer names the problem and the byte, as the upload reader's errors do.
-Status NotJson(std::string_view what, size_t at) {
-  return Status(ErrorCode::kInvalidJson, "The request body is not valid JSON: " +
-                                             std::string(what) + " at byte " +
-                                             std::to_string(at) + ".");
 }
 
 // The members of a mapping object: last occurrence of a key wins, problems in key order.
@@ -338,107 +330,42 @@ namespace {
 // What walking the body's top-level object found, before any of it is checked. Either walk
 // fills it (and cmd's members and record_begin); one check follows.
 struct Walked {
+  // Not ok: JSON of a shape no check reads (not an object, nested too deep), worded already.
+  Status shape = Status::Ok();
   bool have_records = false, have_mapping = false;
   size_t record_count = 0;
   std::vector<ErrorDetail> record_problems;
+  std::vector<std::pair<size_t, JsonField>> not_objects;  // records that are not objects
   JsonField mapping_value{}, check_types{}, platform{}, source{}, weight_unit{};
   std::vector<JsonField> mapping_fields;
   std::vector<std::string> unknown;
 };
 
-// Where the hand-written walk stopped on a body it cannot take. The walk only reads; the words
-// are made once, after it (Words), so that the tokenizer is not left and re-entered for each.
-struct WalkStop {
-  Status invalid = Status::Ok();  // not ok: JSON of the wrong shape, worded already
-  size_t at = 0;                  // otherwise not JSON at this byte, where
-  std::string_view expected = {};  //   the grammar wanted this ("':'"), or
-  std::string what = {};           //   the tokenizer's words ("the body is empty")
-  bool invalid_utf8 = false;       //   or the byte is not UTF-8
-
-  Status Words(std::string_view body) const {
-    if (!invalid.ok()) return invalid;
-    std::string words = what;
-    if (invalid_utf8 || !expected.empty()) {
-      const std::string found = ingest::internal::DescribeByte(body, at);
-      words = invalid_utf8 ? "invalid UTF-8 " + found
-                           : "expected " + std::string(expected) + ", found " + found;
-    }
-    return NotJson(words, at);
-  }
-};
-
-// The "records" array of the hand-written walk, from its '[' to its ']' (i ends past it).
-std::optional<WalkStop> WalkRecords(std::string_view body, size_t& i, size_t max_records,
-                                    ValidateCommand& cmd, Walked& w) {
-  JsonObjectParser& p = cmd.parser;
-  w.have_records = true;
-  w.record_count = 0;
-  w.record_problems.clear();
-  cmd.members.clear();
-  cmd.record_begin.assign(1, 0);
-  ++i;
-  SkipSpace(body, i);
-  bool first_element = true;
-  while (true) {
-    SkipSpace(body, i);
-    if (first_element && i < body.size() && body[i] == ']') break;
-    first_element = false;
-    if (i < body.size() && body[i] == '{') {
-      if (auto e = p.ParseObjectAt(body, i)) {
-        return WalkStop{.at = e->offset, .what = std::move(e->message)};
-      }
-      if (w.record_count < max_records) {
-        cmd.members.insert(cmd.members.end(), p.fields().begin(), p.fields().end());
-        cmd.record_begin.push_back(static_cast<uint32_t>(cmd.members.size()));
-      }
-    } else {
-      JsonField element{};
-      if (auto e = p.ParseValueAt(body, i, element, /*compact=*/false)) {
-        return WalkStop{.at = e->offset, .what = std::move(e->message)};
-      }
-      w.record_problems.push_back({"records[" + std::to_string(w.record_count) + "]",
-                                   "must be an object, not " + std::string(KindName(element))});
-      if (w.record_count < max_records) cmd.record_begin.push_back(cmd.record_begin.back());
-    }
-    ++w.record_count;
-    SkipSpace(body, i);
-    if (i < body.size() && body[i] == ',') {
-      ++i;
-      continue;
-    }
-    if (i < body.size() && body[i] == ']') break;
-    return WalkStop{.at = i, .expected = "',' or ']'"};
-  }
-  ++i;  // the ']'
-  return std::nullopt;
-}
-
-// The hand-written walk: every body, and what stopped it, for the words of every error.
-std::optional<WalkStop> WalkHandWritten(std::string_view body, size_t max_records,
-                                        ValidateCommand& cmd, Walked& w) {
-  if (!JsonNestingWithin(body)) {
-    return WalkStop{.invalid = Invalid({{"body", "nests arrays or objects more than " +
-                                                     std::to_string(kMaxJsonDepth) +
-                                                     " levels deep"}})};
+// The hand-written walk: every body, and where it stops, for the words of every error. Only the
+// parser (ingest/json_text.h) reads and words the JSON; a body of the wrong shape sets w.shape.
+std::optional<JsonError> WalkHandWritten(std::string_view body, size_t max_records,
+                                         ValidateCommand& cmd, Walked& w) {
+  if (!ingest::JsonNestingWithin(body)) {
+    w.shape = Invalid({{"body", "nests arrays or objects more than " +
+                                    std::to_string(ingest::kMaxJsonDepth) + " levels deep"}});
+    return std::nullopt;
   }
   if (const size_t bad = ingest::FindInvalidUtf8(body); bad != std::string_view::npos) {
-    return WalkStop{.at = bad, .invalid_utf8 = true};
+    return ingest::internal::InvalidUtf8At(body, bad);
   }
   JsonObjectParser& p = cmd.parser;
   p.ResetScratch(body.size());
   size_t i = 0;
   if (body.starts_with("\xEF\xBB\xBF")) i = 3;
   SkipSpace(body, i);
-  if (i >= body.size()) return WalkStop{.at = i, .what = "the body is empty"};
+  if (i >= body.size()) return JsonError{i, "the body is empty"};
   if (body[i] != '{') {
     JsonField top{};
-    if (auto e = p.ParseValueAt(body, i, top, /*compact=*/false)) {
-      return WalkStop{.at = e->offset, .what = std::move(e->message)};
-    }
+    if (auto e = p.ParseValueAt(body, i, top, /*compact=*/false)) return e;
     SkipSpace(body, i);
-    if (i < body.size()) return WalkStop{.at = i, .expected = "the end"};
-    return WalkStop{.invalid = Invalid(
-                        {{"body", "must be a JSON object, not " + std::string(KindName(top))}})};
+    if (i < body.size()) return ingest::internal::ExpectedAt(body, i, "the end");
+    w.shape = Invalid({{"body", "must be a JSON object, not " + std::string(KindName(top))}});
+    return std::nullopt;
   }
 
   // Walk the top-level object. A repeated member counts once, the last occurrence winning.
@@ -451,27 +378,30 @@ std::optional<WalkStop> WalkHandWritten(std::string_view body, size_t max_record
     first = false;
     std::string_view key;
     if (i >= body.size() || body[i] != '"') {
-      return WalkStop{.at = i, .expected = "a member name"};
+      return ingest::internal::ExpectedAt(body, i, "a member name");
     }
-    if (auto e = p.ParseString(body, i, key)) {
-      return WalkStop{.at = e->offset, .what = std::move(e->message)};
-    }
+    if (auto e = p.ParseString(body, i, key)) return e;
     SkipSpace(body, i);
-    if (i >= body.size() || body[i] != ':') return WalkStop{.at = i, .expected = "':'"};
+    if (i >= body.size() || body[i] != ':') return ingest::internal::ExpectedAt(body, i, "':'");
     ++i;
     SkipSpace(body, i);
+    if (key == "records") {
+      w.have_records = true;
+      cmd.members.clear();
+      cmd.record_begin.assign(1, 0);
+      w.record_problems.clear();
+      w.not_objects.clear();
+    }
     if (key == "records" && i < body.size() && body[i] == '[') {
-      if (auto stop = WalkRecords(body, i, max_records, cmd, w)) return stop;
+      if (auto e = p.ParseObjectArrayAt(body, i, max_records, cmd.members, cmd.record_begin,
+                                        w.not_objects, w.record_count)) {
+        return e;
+      }
     } else {
       JsonField value{};
-      if (auto e = p.ParseValueAt(body, i, value, /*compact=*/false)) {
-        return WalkStop{.at = e->offset, .what = std::move(e->message)};
-      }
+      if (auto e = p.ParseValueAt(body, i, value, /*compact=*/false)) return e;
       if (key == "records") {
-        w.have_records = true;
         w.record_count = 0;
-        cmd.members.clear();
-        cmd.record_begin.assign(1, 0);
         w.record_problems.assign(1, {"records", "must be an array of objects, not " +
                                                     std::string(KindName(value))});
       } else if (key == "mapping") {
@@ -480,11 +410,8 @@ std::optional<WalkStop> WalkHandWritten(std::string_view body, size_t max_record
         w.mapping_fields.clear();
         if (value.kind == ingest::CellKind::kJson && value.raw_value[0] == '{') {
           size_t at = 0;
-          const std::string_view raw = value.raw_value;
           // Cannot fail: the value was validated above.
-          if (auto e = p.ParseObjectAt(raw, at)) {
-            return WalkStop{.at = e->offset, .what = std::move(e->message)};
-          }
+          if (auto e = p.ParseObjectAt(value.raw_value, at)) return e;
           w.mapping_fields = p.fields();
         }
       } else if (key == "check_types") {
@@ -506,11 +433,11 @@ std::optional<WalkStop> WalkHandWritten(std::string_view body, size_t max_record
       continue;
     }
     if (i < body.size() && body[i] == '}') break;
-    return WalkStop{.at = i, .expected = "',' or '}'"};
+    return ingest::internal::ExpectedAt(body, i, "',' or '}'");
   }
   ++i;  // the '}'
   SkipSpace(body, i);
-  if (i < body.size()) return WalkStop{.at = i, .expected = "the end"};
+  if (i < body.size()) return ingest::internal::ExpectedAt(body, i, "the end");
   return std::nullopt;
 }
 
@@ -587,11 +514,12 @@ bool WalkFast(std::string_view body, size_t max_records, ValidateCommand& cmd, W
     }
   }
   // Nothing may follow the object, and a nested value must keep the body within the depth limit.
-  return ingest::internal::AtEndFast(document) && (!nested || JsonNestingWithin(doc));
+  return ingest::internal::AtEndFast(document) && (!nested || ingest::JsonNestingWithin(doc));
 }
 
 // Checks what a walk found and completes the command.
 Status CheckWalked(Walked& w, size_t max_records, ValidateCommand& cmd) {
+  if (!w.shape.ok()) return w.shape;
   std::vector<ErrorDetail> problems;
   if (!w.have_records) {
     problems.push_back({"records", "is required"});
@@ -602,6 +530,10 @@ Status CheckWalked(Walked& w, size_t max_records, ValidateCommand& cmd) {
                       ". Split it, or upload a file to /v1/jobs.");
   } else {
     problems.insert(problems.end(), w.record_problems.begin(), w.record_problems.end());
+    for (const auto& [n, element] : w.not_objects) {
+      problems.push_back({"records[" + std::to_string(n) + "]",
+                          "must be an object, not " + std::string(KindName(element))});
+    }
   }
 
   if (!w.have_mapping) {
@@ -686,7 +618,10 @@ Status ParseValidateRequestInto(std::string_view body, size_t max_records, Valid
   }
   cmd.Clear();
   w = Walked();
-  if (auto stop = WalkHandWritten(body, max_records, cmd, w)) return stop->Words(body);
+  if (std::optional<JsonError> e = WalkHandWritten(body, max_records, cmd, w)) {
+    return Status(ErrorCode::kInvalidJson, "The request body is not valid JSON: " + e->message +
+                                               " at byte " + std::to_string(e->offset) + ".");
+  }
   return CheckWalked(w, max_records, cmd);
 }
 

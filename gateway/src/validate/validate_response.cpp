@@ -1,8 +1,11 @@
 // The validator request built from a parsed /v1/validate command, and the API answer written
 // straight from the validator's response (no DOM).
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "dq/common/json_escape.h"
 #include "dq/ingest/mapping_inference.h"
@@ -61,6 +64,54 @@ report::ItemNames NamesOf(const ValidateCommand& command, uint64_t row) {
     return std::string_view(command.item_names).substr(begin, command.item_name_ends[i] - begin);
   };
   return {name(0), name(1), name(2)};
+}
+
+// A fixed value for a column the record did not have, and where it goes: its path of keys (a
+// top-level column, or a column never seen nested, is its one name).
+struct AddedValue {
+  std::span<const std::string> path;
+  const std::string* name = nullptr;  // the one key when path is empty
+  int fix = -1;
+  bool written = false;
+};
+
+std::string_view Key(const AddedValue& a, size_t depth) {
+  return a.path.empty() ? std::string_view(*a.name) : std::string_view(a.path[depth]);
+}
+size_t Depth(const AddedValue& a) { return a.path.empty() ? 1 : a.path.size(); }
+
+// Writes, as members of the object at `prefix` (the open objects' keys), the added values under
+// it that are not written yet: a value whose path ends there as "key":"value", the others in
+// new objects, one per key, in the order their first value comes. *any: the object has a member
+// already (a ',' goes first).
+void WriteAdded(std::string& out, std::vector<AddedValue>& added,
+                std::span<const std::string* const> prefix,
+                const google::protobuf::RepeatedPtrField<validator::v1::Issue>& issues,
+                bool* any) {
+  const size_t depth = prefix.size();
+  for (size_t i = 0; i < added.size(); ++i) {
+    AddedValue& a = added[i];
+    if (a.written || Depth(a) <= depth) continue;
+    bool under = true;
+    for (size_t d = 0; under && d < depth; ++d) under = Key(a, d) == *prefix[d];
+    if (!under) continue;
+    if (*any) out += ',';
+    *any = true;
+    AppendJsonString(out, Key(a, depth));
+    out += ':';
+    if (Depth(a) == depth + 1) {
+      AppendJsonString(out, issues[a.fix].fixed_value());
+      a.written = true;
+      continue;
+    }
+    // A new object for every value under prefix + key.
+    std::vector<const std::string*> inner(prefix.begin(), prefix.end());
+    inner.push_back(&a.path[depth]);
+    out += '{';
+    bool inner_any = false;
+    WriteAdded(out, added, inner, issues, &inner_any);
+    out += '}';
+  }
 }
 
 }  // namespace
@@ -175,6 +226,7 @@ std::string WriteValidateResponse(const ValidateCommand& command,
 
   std::vector<uint8_t> present(width);
   std::vector<const std::string*> open;  // nested: the objects the last member was inside
+  std::vector<AddedValue> added;         // the record's fixes for columns it did not have
   const bool channels = !command.platform.empty();  // docs/api.md, "Channel readiness"
   out += '{';
   if (channels) {
@@ -196,6 +248,36 @@ std::string WriteValidateResponse(const ValidateCommand& command,
     bool any = false;
     std::fill(present.begin(), present.end(), 0);
     open.clear();
+    // A fix for a column the record did not have goes where the column's path puts it: inside
+    // its object, which is created when the record has none (issue 31: "meta.barcode" was
+    // written as a key of its own). A top-level member of the record with the object's name
+    // (a value, not an object) leaves no place for it: then the key is the column's name.
+    for (uint32_t m = command.record_begin[r]; m < command.record_begin[r + 1]; ++m) {
+      if (command.member_column[m] >= 0) present[static_cast<size_t>(command.member_column[m])] = 1;
+    }
+    added.clear();
+    for (size_t c = 0; c < width; ++c) {
+      const int fix = fixed[r * width + c];
+      if (fix < 0 || present[c]) continue;
+      AddedValue a{{}, &command.columns[c], fix, false};
+      if (command.nested) {
+        const auto it =
+            std::find(command.path_names.begin(), command.path_names.end(), command.columns[c]);
+        if (it != command.path_names.end()) {
+          const auto& path = command.paths[static_cast<size_t>(it - command.path_names.begin())];
+          bool blocked = false;
+          for (uint32_t m = command.record_begin[r]; !blocked && m < command.record_begin[r + 1];
+               ++m) {
+            const auto& mp = command.paths[command.member_path[m]];
+            blocked = command.member_column[m] != kSupersededMember && mp.size() == 1 &&
+                      path.size() > 1 && mp[0] == path[0];
+          }
+          if (path.size() > 1 && !blocked) a.path = path;
+        }
+      }
+      added.push_back(a);
+    }
+    std::fill(present.begin(), present.end(), 0);
     for (uint32_t m = command.record_begin[r]; m < command.record_begin[r + 1]; ++m) {
       const int32_t col = command.member_column[m];
       if (col == kSupersededMember) continue;  // a repeated key: its last occurrence counts
@@ -208,7 +290,11 @@ std::string WriteValidateResponse(const ValidateCommand& command,
           ++common;
         }
         if (open.size() > common) any = true;  // the outer object has the one closed
-        for (; open.size() > common; open.pop_back()) out += '}';
+        for (; open.size() > common; open.pop_back()) {
+          bool inner_any = true;
+          WriteAdded(out, added, open, issues, &inner_any);
+          out += '}';
+        }
         for (; open.size() + 1 < path.size(); any = false) {
           if (any) out += ',';
           AppendJsonString(out, path[open.size()]);
@@ -237,18 +323,14 @@ std::string WriteValidateResponse(const ValidateCommand& command,
       if (col >= 0) present[static_cast<size_t>(col)] = 1;
     }
     if (!open.empty()) any = true;
-    for (; !open.empty(); open.pop_back()) out += '}';
-    // A fix for a column the record did not have adds it at the end (a nested column as a key
-    // of its own, named by its path: the record has no object to put it in).
-    for (size_t c = 0; c < width; ++c) {
-      const int fix = fixed[r * width + c];
-      if (fix < 0 || present[c]) continue;
-      if (any) out += ',';
-      any = true;
-      AppendJsonString(out, command.columns[c]);
-      out += ':';
-      AppendJsonString(out, issues[fix].fixed_value());
+    for (; !open.empty(); open.pop_back()) {
+      bool inner_any = true;
+      WriteAdded(out, added, open, issues, &inner_any);
+      out += '}';
     }
+    // What is left: top-level columns, and nested ones whose objects the record lacks, at the
+    // end of the record.
+    WriteAdded(out, added, {}, issues, &any);
     out += '}';
   }
   out += "],\"issues\":[";

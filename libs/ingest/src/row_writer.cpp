@@ -132,7 +132,8 @@ void RowWriter::WriteRow(std::span<const std::string_view> cells,
     return;
   }
   if (format_ == FileFormat::kJsonArray) out_ += rows_ == 0 ? "\n" : ",\n";
-  const std::vector<std::vector<std::string>>* paths = source_ ? source_->json_paths() : nullptr;
+  const std::vector<std::vector<std::string>>* paths =
+      paths_ ? paths_ : source_ ? source_->json_paths() : nullptr;
   if (paths) {
     WriteNestedRow(cells, kinds, *paths);
   } else {

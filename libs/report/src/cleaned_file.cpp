@@ -63,6 +63,8 @@ CleanedFile::CleanedFile(const FileCheck& job, UploadPiece upload, FixPiece fixe
       reader_(ingest::MakeRowReader(job.format)),
       writer_(job.format, job.dialect, job.header, formulas) {
   writer_.set_source(reader_.get());  // an XML feed is written from its own text
+  format_ = job.format;
+  header_size_ = job.header.size();
   raw_ = job.format == ingest::FileFormat::kCsv || job.format == ingest::FileFormat::kTsv;
   delimiter_ = job.format == ingest::FileFormat::kTsv ? '\t' : job.dialect.delimiter;
   neutralise_ = raw_ && formulas == ingest::FormulaCells::kNeutralise;
@@ -242,6 +244,42 @@ void CleanedFile::EmitRaw(uint64_t end) {
   }
 }
 
+Status CleanedFile::LearnJsonPaths() {
+  if (json_paths_learnt_) return Status::Ok();
+  json_paths_learnt_ = true;
+  auto reader = ingest::MakeRowReader(format_);
+  std::string piece;  // fed to the reader, kept until it asks for more
+  int64_t next = 0;
+  bool finished = false;
+  while (true) {
+    auto state = reader->Next();
+    if (!state.ok()) return state.status();
+    if (*state == ingest::ReadState::kRow) continue;
+    if (*state == ingest::ReadState::kEnd) break;
+    if (next < file_pieces_) {
+      auto p = upload_(next++);
+      if (!p.ok()) return p.status();
+      piece = std::move(*p);
+      reader->Feed(piece);
+      if (next == file_pieces_) {
+        reader->Finish();
+        finished = true;
+      }
+      continue;
+    }
+    if (finished) return Status(ErrorCode::kInternal, "the reader wants more than the file");
+    reader->Finish();
+    finished = true;
+  }
+  if (const auto* paths = reader->json_paths()) {
+    json_paths_ = *paths;
+  } else {
+    for (const std::string& name : reader->header()) json_paths_.push_back({name});
+  }
+  writer_.set_json_paths(&json_paths_);
+  return Status::Ok();
+}
+
 Status CleanedFile::WriteRow() {
   ++row_;
   const auto row = reader_->row();
@@ -264,6 +302,13 @@ Status CleanedFile::WriteRow() {
     if (fix.row < row_) {
       return Damaged("the fixes of row " + std::to_string(fix.row) + " come after row " +
                      std::to_string(row_));
+    }
+    if (fix.column >= cells_.size() && fix.column < header_size_ &&
+        (format_ == ingest::FileFormat::kJsonArray || format_ == ingest::FileFormat::kNdjson)) {
+      // A column of the file the reader has not met yet: the record lacks it.
+      if (Status s = LearnJsonPaths(); !s.ok()) return s;
+      cells_.resize(header_size_);
+      kinds_.resize(header_size_, ingest::CellKind::kMissing);
     }
     if (fix.column >= cells_.size()) {
       return Damaged("a fix names column " + std::to_string(fix.column + 1) + " of a row of " +

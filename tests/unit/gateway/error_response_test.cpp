@@ -125,5 +125,21 @@ TEST(RequestIdTest, FollowsABodyChangedAfterItsObjectAndSkipsOtherAnswers) {
   EXPECT_EQ(no_code.body, R"({"status":"bad"})");
 }
 
+TEST(ErrorResponseTest, JsonOrErrorResponseAnswersTheBodyOrTheError) {
+  HttpResponse ok = JsonOrErrorResponse(std::string(R"({"a":1})"));
+  EXPECT_EQ(ok.status, 200);
+  EXPECT_EQ(ok.content_type, "application/json");
+  EXPECT_EQ(ok.body, R"({"a":1})");
+  EXPECT_EQ(ok.error, nullptr);
+
+  const Status failed(ErrorCode::kUnavailable, "retry shortly");
+  HttpResponse error = JsonOrErrorResponse(failed);
+  HttpResponse expected = ErrorResponse(failed);
+  EXPECT_EQ(error.status, 503);
+  EXPECT_EQ(error.body, expected.body);
+  ASSERT_NE(error.FindHeader("Retry-After"), nullptr);
+  EXPECT_EQ(*error.FindHeader("Retry-After"), "1");
+}
+
 }  // namespace
 }  // namespace dq::gateway

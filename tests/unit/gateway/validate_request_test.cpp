@@ -568,5 +568,47 @@ TEST(ValidateNestedTest, CleanedRecordsKeepEachValueInsideItsObject) {
   EXPECT_EQ(nlohmann::json::parse(text)["issues"][0]["field"], "gtin");
 }
 
+// A fix for a column the record did not have goes inside its object (issue 31: it was written
+// as the key "meta.barcode"): at the end of the object when the record has it, in a new object
+// at the end of the record when it has not; the other keys keep their order.
+TEST(ValidateNestedTest, AFixForAMissingNestedColumnGoesInsideItsObject) {
+  const std::string body =
+      R"({"records":[{"id":"A","meta":{"barcode":"1","deep":{"x":"1"}}},)"
+      R"({"id":"B","meta":{"qr":"q"},"n":1},)"
+      R"({"id":"C","n":2},)"
+      R"({"id":"D","meta":{"deep":{"y":"2"}}},)"
+      R"({"id":"E","meta":"none"}],)"
+      R"("mapping":{"sku":"id","gtin":"meta.barcode","mpn":"meta.deep.x"}})";
+  auto cmd = ParseValidateRequest(body, 500);
+  ASSERT_TRUE(cmd.ok()) << cmd.status().message();
+  validator::v1::ValidateResponse fixes;
+  auto add = [&](int row, const std::string& field, const std::string& value) {
+    auto* i = fixes.add_issues();
+    i->set_code("WHITESPACE_TRIMMED");
+    i->set_severity(validator::v1::SEVERITY_WARNING);
+    i->set_row(row);
+    i->set_field(field);
+    i->set_fixed_value(value);
+  };
+  add(2, "gtin", "G2");
+  add(3, "gtin", "G3");
+  add(3, "mpn", "M3");
+  add(4, "gtin", "G4");
+  add(4, "mpn", "M4");
+  add(5, "gtin", "G5");
+  const std::string text = WriteValidateResponse(*cmd, fixes);
+  EXPECT_EQ(text.substr(0, text.find("],\"issues\"") + 1),
+            R"({"cleaned":[{"id":"A","meta":{"barcode":"1","deep":{"x":"1"}}},)"
+            R"({"id":"B","meta":{"qr":"q","barcode":"G2"},"n":1},)"
+            R"({"id":"C","n":2,"meta":{"barcode":"G3","deep":{"x":"M3"}}},)"
+            R"({"id":"D","meta":{"deep":{"y":"2","x":"M4"},"barcode":"G4"}},)"
+            // "meta" is a value here: no object to put the barcode in.
+            R"({"id":"E","meta":"none","meta.barcode":"G5"}])");
+  // Each cleaned record reads back with the values in their objects.
+  const auto json = nlohmann::json::parse(text);
+  EXPECT_EQ(json["cleaned"][2]["meta"]["deep"]["x"], "M3");
+  EXPECT_EQ(json["cleaned"][3]["meta"]["barcode"], "G4");
+}
+
 }  // namespace
 }  // namespace dq::gateway

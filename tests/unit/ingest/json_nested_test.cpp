@@ -152,6 +152,29 @@ TEST(JsonNested, TheCleanedFileKeepsTheObjectsInPlaceByteForByte) {
             "{\"e\":1,\"a\":{\"b\":2}}\n{\"e\":4,\"a\":{\"b\":3}}\n");
 }
 
+// A value for a column the record lacks goes inside its object, created when the record has
+// none: with the reader's paths (a column it has met), and with set_json_paths (every column's
+// path, for a column the reader has not met yet); never as a dotted key.
+TEST(JsonNested, AValueAddedForAMissingMemberGoesInsideItsObject) {
+  const std::string nd = "{\"id\":1,\"meta\":{\"x\":\"a\",\"barcode\":\"b\"}}\n{\"id\":2}\n"
+                         "{\"id\":3,\"meta\":{\"x\":\"c\"}}\n";
+  EXPECT_EQ(WriteBack(FileFormat::kNdjson, nd, {{1, 2, "B2"}, {2, 2, "B3"}}),
+            "{\"id\":1,\"meta\":{\"x\":\"a\",\"barcode\":\"b\"}}\n"
+            "{\"id\":2,\"meta\":{\"barcode\":\"B2\"}}\n"
+            "{\"id\":3,\"meta\":{\"x\":\"c\",\"barcode\":\"B3\"}}\n");
+  // The paths given: the first record is written before any reader met meta.barcode.
+  const std::vector<std::vector<std::string>> paths = {{"id"}, {"meta", "barcode"}};
+  RowWriter w(FileFormat::kNdjson, CsvDialect{}, {"id", "meta.barcode"});
+  w.set_json_paths(&paths);
+  const std::vector<std::string_view> cells = {"1", "B1"};
+  const std::vector<CellKind> kinds = {CellKind::kNumber, CellKind::kString};
+  w.WriteRow(cells, kinds);
+  const std::vector<CellKind> missing = {CellKind::kNumber, CellKind::kMissing};
+  w.WriteRow(cells, missing);
+  EXPECT_TRUE(w.Finish().ok());
+  EXPECT_EQ(w.out(), "{\"id\":1,\"meta\":{\"barcode\":\"B1\"}}\n{\"id\":1}\n");
+}
+
 TEST(JsonNested, MappingInferenceFindsANestedBarcode) {
   const std::vector<std::string> header = {"id", "title", "price", "dimensions.width",
                                            "meta.barcode", "meta.qrCode", "Price (incl. VAT)"};

@@ -162,6 +162,43 @@ INSTANTIATE_TEST_SUITE_P(
                       ReaderLimits{.max_record_bytes = 10}}),
     [](const auto& info) { return std::string(info.param.name); });
 
+TEST(JsonObjectParserTest, ParseObjectArrayAtListsTheObjectsAndWhatIsNot) {
+  internal::JsonObjectParser p(64);
+  const std::string s = R"([{"a":1,"b":"x"}, 7, {"c":[1, 2]}, {"d":null}] tail)";
+  p.ResetScratch(s.size());
+  std::vector<internal::JsonField> members;
+  std::vector<uint32_t> ends(1, 0);
+  std::vector<std::pair<size_t, internal::JsonField>> others;
+  size_t count = 0, i = 0;
+  ASSERT_FALSE(p.ParseObjectArrayAt(s, i, /*max_objects=*/3, members, ends, others, count));
+  EXPECT_EQ(s.substr(i), " tail");
+  EXPECT_EQ(count, 4u);
+  ASSERT_EQ(members.size(), 3u);  // the fourth element is past max_objects
+  EXPECT_EQ(members[1].key, "b");
+  EXPECT_EQ(members[1].value, "x");
+  EXPECT_EQ(members[2].value, "[1,2]");
+  EXPECT_EQ(ends, (std::vector<uint32_t>{0, 2, 2, 3}));
+  ASSERT_EQ(others.size(), 1u);
+  EXPECT_EQ(others[0].first, 1u);
+  EXPECT_EQ(others[0].second.kind, N);
+}
+
+TEST(JsonObjectParserTest, ParseObjectArrayAtWordsWhereItStops) {
+  internal::JsonObjectParser p(64);
+  const std::string s = R"([{"a":1} {"b":2}])";
+  p.ResetScratch(s.size());
+  std::vector<internal::JsonField> members;
+  std::vector<uint32_t> ends(1, 0);
+  std::vector<std::pair<size_t, internal::JsonField>> others;
+  size_t count = 0, i = 0;
+  auto e = p.ParseObjectArrayAt(s, i, 10, members, ends, others, count);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->offset, 9u);
+  EXPECT_EQ(e->message, "expected ',' or ']', found '{'");
+  EXPECT_EQ(internal::InvalidUtf8At("a\xE9", 1).message, "invalid UTF-8 byte 0xE9");
+  EXPECT_EQ(internal::ExpectedAt("{", 1, "':'").message, "expected ':', found the end");
+}
+
 TEST(JsonReaderTest, AOneMegabyteValueWorks) {
   const std::string big(1024 * 1024, 'z');
   const std::string nd = "{\"d\":\"" + big + "\"}\n";

@@ -199,6 +199,51 @@ TEST(CleanedFileTest, NestedJsonKeepsItsObjectsAndChangesOnlyTheFix) {
   EXPECT_EQ(*Write(u, {fixes}, 5), expected);
 }
 
+// A fix for a nested column the record lacks goes inside its object, which is created when the
+// record has none, where the column's place among the keys is; the other keys keep their order.
+TEST(CleanedFileTest, NestedJsonFixForAMissingMemberGoesInsideItsObject) {
+  const std::string json =
+      "[\n"
+      R"({"sku":"A1","meta":{"createdAt":"2025-04-30","barcode":"5784719087687"},"dimensions":{"width":15.14}},)"
+      "\n"
+      R"({"sku":"A2","meta":{"createdAt":"2025-05-01"}},)"
+      "\n"
+      R"({"sku":"A3","dimensions":{"width":2}})"
+      "\n]\n";
+  const Upload u = MakeUpload(FileFormat::kJsonArray, json, 9);
+  ASSERT_EQ(u.job.header, (std::vector<std::string>{"sku", "meta.createdAt", "meta.barcode",
+                                                    "dimensions.width"}));
+  std::string fixes;
+  AppendFix(fixes, 2, 2, "111");
+  AppendFix(fixes, 3, 2, "222");
+  std::string expected = json;
+  expected.replace(expected.find(R"("2025-05-01"})"), 13, R"("2025-05-01","barcode":"111"})");
+  expected.replace(expected.find(R"({"sku":"A3",)"), 12, R"({"sku":"A3","meta":{"barcode":"222"},)");
+  EXPECT_EQ(*Write(u, {fixes}, 5), expected);
+}
+
+// A fix on a record before the first record that has the column (the reader has not met it
+// yet): the file is read once more for the column's path, and the value goes inside its object.
+TEST(CleanedFileTest, NestedJsonFixForAColumnNotMetYetGoesInsideItsObject) {
+  for (const FileFormat format : {FileFormat::kJsonArray, FileFormat::kNdjson}) {
+    const bool array = format == FileFormat::kJsonArray;
+    const std::string first = R"({"sku":"A1","n":1})";
+    const std::string second = R"({"sku":"A2","meta":{"barcode":"9"}})";
+    const std::string json = array ? "[\n" + first + ",\n" + second + "\n]\n"
+                                   : first + "\n" + second + "\n";
+    const Upload u = MakeUpload(format, json, 6);
+    ASSERT_EQ(u.job.header, (std::vector<std::string>{"sku", "n", "meta.barcode"}));
+    std::string fixes;
+    AppendFix(fixes, 1, 2, "111");
+    std::string expected = json;
+    expected.replace(expected.find(first), first.size(),
+                     R"({"sku":"A1","n":1,"meta":{"barcode":"111"}})");
+    auto got = Write(u, {fixes}, 5);
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    EXPECT_EQ(*got, expected);
+  }
+}
+
 // XLSX: a workbook again, with the upload's sheet name and the fixes in its cells.
 TEST(CleanedFileTest, XlsxIsAWorkbookWithTheSheetNameAndTheFixes) {
   FileCheck source;

@@ -132,6 +132,18 @@ const MetaCase kMetaCases[] = {
      With({{"additional_image_link",
             "https://cdn.acme-mugs.com/1.jpg|https://cdn.acme-mugs.com/2.png"}}),
      {}},
+    // shipping_weight: "Include the unit of measurement (lb/oz/g/kg)" (Meta's catalog
+    // template). Meta publishes no limit.
+    {"valid_weight_kg", With({{"weight", "10 kg"}}), {}},
+    {"valid_weight_without_space_in_capitals", With({{"weight", "2LB"}}), {}},
+    {"valid_weight_heavy_no_limit", With({{"weight", "2000 kg"}}), {}},
+    {"weight_zero_left_to_the_shipping_check", With({{"weight", "0 kg"}}), {}},
+    {"weight_without_unit", With({{"weight", "300"}}), {"PLATFORM_INVALID_WEIGHT@weight"}},
+    {"weight_unit_lbs", With({{"weight", "2 lbs"}}), {"PLATFORM_INVALID_WEIGHT@weight"}},
+    {"weight_unit_stone", With({{"weight", "3 stone"}}), {"PLATFORM_INVALID_WEIGHT@weight"}},
+    {"weight_negative", With({{"weight", "-1 kg"}}), {"PLATFORM_INVALID_WEIGHT@weight"}},
+    {"weight_not_a_number", With({{"weight", "heavy"}}), {"PLATFORM_INVALID_WEIGHT@weight"}},
+    {"weight_empty_not_required", With({{"weight", ""}}), {}},
     {"additional_images_2001_characters",
      With({{"additional_image_link", Repeat('a', 2001 - 26, "https://cdn.acme-mugs.com/")}}),
      {"PLATFORM_VALUE_TOO_LONG@additional_image_link"}},
@@ -147,6 +159,35 @@ INSTANTIATE_TEST_SUITE_P(Meta, MetaPack, ::testing::ValuesIn(kMetaCases),
                          [](const auto& info) { return info.param.name; });
 
 // --- several templates at once ---
+
+// One shipping-weight issue for both channels that want a unit, its message naming them.
+TEST(ChannelWeight, MessagesNameTheChannelsAndTheUnits) {
+  auto messages = [](const std::string& weight, const std::string& platform) {
+    std::vector<std::string> out;
+    for (const Issue& i : RunRow(With({{"weight", weight}}), platform)) {
+      if (i.code == IssueCode::PLATFORM_INVALID_WEIGHT) out.push_back(i.message);
+    }
+    return out;
+  };
+  EXPECT_EQ(messages("300", "search_merchant,social_catalog"),
+            (std::vector<std::string>{
+                "shipping weight 300 has no unit; search_merchant and social_catalog want a "
+                "number and its unit (lb, oz, g or kg), such as 0.3 kg"}));
+  EXPECT_EQ(messages("2 lbs", "social_catalog"),
+            (std::vector<std::string>{
+                "shipping weight unit 'lbs' is not one social_catalog takes: lb, oz, g or kg"}));
+  EXPECT_EQ(messages("heavy", "social_catalog"),
+            (std::vector<std::string>{"shipping weight 'heavy' is not a number and a unit; "
+                                      "social_catalog wants a number and its unit (lb, oz, g "
+                                      "or kg), such as 0.3 kg"}));
+  EXPECT_EQ(messages("-1 kg", "social_catalog"),
+            (std::vector<std::string>{"shipping weight -1 kg is negative"}));
+  // Over Google's limit only: Meta publishes none.
+  EXPECT_EQ(messages("1200 kg", "search_merchant,social_catalog"),
+            (std::vector<std::string>{
+                "shipping weight 1200 kg is over the limit of 1000 kg (search_merchant)"}));
+  EXPECT_EQ(messages("300", "marketplace2"), std::vector<std::string>{});
+}
 
 std::vector<std::string> ChannelNamesOf(const Issue& i) {
   std::vector<std::string> out;
@@ -178,7 +219,7 @@ TEST(SeveralChannels, IssuesSayWhichChannelsTheyConcern) {
 }
 
 TEST(SeveralChannels, MessagesOfOneCodeFromSeveralTemplatesAreJoined) {
-  const Row row = With({{"title", Repeat('t', 170)}, {"category", "Mugs"}, {"weight", "300"}});
+  const Row row = With({{"title", Repeat('t', 170)}, {"category", "Mugs"}, {"weight", "300 g"}});
   const auto issues = RunRow(row, "marketplace1_tw,search_merchant,social_catalog");
   ASSERT_EQ(issues.size(), 1u);
   EXPECT_EQ(issues[0].code, IssueCode::PLATFORM_TITLE_TOO_LONG);

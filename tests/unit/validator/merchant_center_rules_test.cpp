@@ -418,6 +418,31 @@ const Labelled kCases[] = {
      "12471627",
      With({{"size", Repeat('s', 101)}}, kShirt),
      {"PLATFORM_VALUE_TOO_LONG@size"}},
+    // shipping_weight: "Number plus unit", lb, oz, g or kg; 0-2000 lbs, 0-1000 kg.
+    {"valid_shipping_weight", "6324503", With({{"weight", "3 kg"}}), {}},
+    {"valid_shipping_weight_decimal", "6324503", With({{"weight", "1.25 kg"}}), {}},
+    {"valid_shipping_weight_2000_lb_in_ounces", "6324503", With({{"weight", "32000 oz"}}), {}},
+    {"valid_shipping_weight_1000_kg_in_grams", "6324503", With({{"weight", "1000000 g"}}), {}},
+    {"shipping_weight_without_unit",
+     "6324503",
+     With({{"weight", "3"}}),
+     {"PLATFORM_INVALID_WEIGHT@weight"}},
+    {"shipping_weight_unit_not_supported",
+     "6324503",
+     With({{"weight", "3 kilos"}}),
+     {"PLATFORM_INVALID_WEIGHT@weight"}},
+    {"shipping_weight_negative",
+     "6324503",
+     With({{"weight", "-3 kg"}}),
+     {"PLATFORM_INVALID_WEIGHT@weight"}},
+    {"shipping_weight_over_1000_kg",
+     "6324503",
+     With({{"weight", "1001 kg"}}),
+     {"PLATFORM_INVALID_WEIGHT@weight"}},
+    {"shipping_weight_over_2000_lb",
+     "6324503",
+     With({{"weight", "2001 lb"}}),
+     {"PLATFORM_INVALID_WEIGHT@weight"}},
     {"item_group_id_51_characters",
      "12472646",
      With({{"item_group_id", Repeat('g', 51)}}, kShirt),
@@ -452,7 +477,8 @@ TEST(MerchantCenterLabelled, EveryPackCodeIsCaughtSomewhere) {
                            "PLATFORM_INVALID_DATE",        "PLATFORM_INVALID_VALUE",
                            "PLATFORM_MISSING_IDENTIFIERS", "PLATFORM_IDENTIFIER_EXISTS_MISUSED",
                            "PLATFORM_BRAND_PLACEHOLDER",   "PLATFORM_UNKNOWN_GOOGLE_CATEGORY",
-                           "PLATFORM_MISSING_FIELD",       "PLATFORM_TITLE_TOO_LONG"}) {
+                           "PLATFORM_MISSING_FIELD",       "PLATFORM_TITLE_TOO_LONG",
+                           "PLATFORM_INVALID_WEIGHT"}) {
     EXPECT_NE(std::find(caught.begin(), caught.end(), code), caught.end()) << code;
   }
 }

@@ -25,7 +25,7 @@ const std::vector<std::pair<std::string, std::string>> kFull = {
     {"brand", "Acme"},
     {"category", "Home"},
     {"stock_qty", "5"},
-    {"weight", "300"},
+    {"weight", "300 g"},  // Merchant Center and Meta want the unit
     {"availability", "in_stock"},
     // The channel packs' fields: search_merchant and social_catalog require link,
     // social_catalog condition; both want the price's currency.

@@ -106,4 +106,9 @@ HttpResponse JsonResponse(int status, std::string body) {
   return r;
 }
 
+HttpResponse JsonOrErrorResponse(Result<std::string> body) {
+  if (!body.ok()) return ErrorResponse(body.status());
+  return JsonResponse(200, std::move(*body));
+}
+
 }  // namespace dq::gateway

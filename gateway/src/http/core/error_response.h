@@ -37,4 +37,7 @@ void AddRequestId(HttpResponse& response, const std::string& request_id);
 // A JSON body with the given status.
 HttpResponse JsonResponse(int status, std::string body);
 
+// 200 with the JSON body, or the error's answer (ErrorResponse).
+HttpResponse JsonOrErrorResponse(Result<std::string> body);
+
 }  // namespace dq::gateway

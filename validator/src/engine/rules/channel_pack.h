@@ -93,6 +93,13 @@ struct ChannelPack {
   size_t item_group_id_limit = 0;
   bool distinct_variants = false;  // PLATFORM_DUPLICATE_VARIANT
 
+  // --- Shipping weight (the weight field): a number and one of these units, lower case
+  // ("0.3 kg"); empty: not checked. PLATFORM_INVALID_WEIGHT. A fix never takes the unit away
+  // while a selected template's pack lists units (rules/shipping.cpp).
+  std::span<const std::string_view> weight_units;
+  double weight_max_lb = 0;  // lb and oz: at most this many pounds (0: no limit)
+  double weight_max_kg = 0;  // g and kg: at most this many kilograms (0: no limit)
+
   std::span<const Field> required_fields() const {
     return std::span<const Field>(required).first(required_count);
   }

@@ -465,6 +465,96 @@ void CheckPrices(RowContext& ctx) {
   }
 }
 
+// --- Shipping weight ------------------------------------------------------------------------
+
+// The weight as the channels with weight_units want it: a number and one of their units
+// ("0.3 kg", "2lb"; units without case). A bare number, another unit, a value that is not a
+// number, a negative number, or one over a pack's limit is PLATFORM_INVALID_WEIGHT for the packs
+// that find fault. Empty: nothing (no pack requires a weight). Zero is left to the shipping
+// check's INVALID_WEIGHT: Google's limits start at 0. With the shipping check selected, what it
+// reports as INVALID_WEIGHT is not reported again.
+void CheckShippingWeight(RowContext& ctx) {
+  const BatchSpec& spec = ctx.spec();
+  const ChannelMask units =
+      PacksWhere(spec, [](const ChannelPack& p) { return !p.weight_units.empty(); });
+  if (!units) return;
+  const std::string_view v = text::Trim(ctx.value(Field::kWeight));
+  if (v.empty()) return;
+  std::span<const std::string_view> listed;  // the first such pack's units, for messages
+  for (Platform p : spec.platforms) {
+    if (!PackOf(p).weight_units.empty()) {
+      listed = PackOf(p).weight_units;
+      break;
+    }
+  }
+  // Messages are built only when reporting: a clean value allocates nothing.
+  auto wants = [&] {
+    return (std::popcount(units) > 1 ? " want" : " wants") +
+           std::string(" a number and its unit (") + ListText(listed) + ")";
+  };
+  size_t split = v.size();
+  while (split > 0 && text::IsAsciiAlpha(v[split - 1])) --split;
+  std::string_view number = text::Trim(v.substr(0, split));
+  const std::string_view unit_text = v.substr(split);
+  const bool negative = !number.empty() && number.front() == '-';
+  if (negative) number = text::Trim(number.substr(1));
+  const std::optional<double> n = number.empty() ? std::nullopt : AmountOf(number);
+  // What the shipping check, when selected, already reports as INVALID_WEIGHT (no double
+  // report): a value that is not a number, a negative one, a unit it cannot convert.
+  const bool shipping_judges = ctx.checks(kShippingCheck);
+  if (!n) {
+    if (shipping_judges) return;
+    ctx.ReportFor(units, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
+                  "shipping weight " + Quote(v) + " is not a number and a unit; " +
+                      ChannelNames(spec, units) + wants() + ", such as 0.3 kg");
+    return;
+  }
+  if (negative && *n > 0) {
+    if (shipping_judges) return;
+    ctx.ReportFor(units, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
+                  "shipping weight " + std::string(v) + " is negative");
+    return;
+  }
+  if (unit_text.empty()) {
+    ctx.ReportFor(units, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
+                  "shipping weight " + std::string(v) + " has no unit; " +
+                      ChannelNames(spec, units) + wants() + ", such as 0.3 kg");
+    return;
+  }
+  char buf[16];
+  const std::string_view unit = LowerInto(unit_text, buf, sizeof buf);
+  const ChannelMask unlisted = PacksWhere(spec, [&](const ChannelPack& p) {
+    return !p.weight_units.empty() && !InList(p.weight_units, unit);
+  });
+  if (unlisted) {
+    if (shipping_judges && !text::WeightWithUnitInGrams(v)) return;
+    ctx.ReportFor(unlisted, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
+                  "shipping weight unit " + Quote(unit_text) + " is not one " +
+                      ChannelNames(spec, unlisted) +
+                      (std::popcount(unlisted) > 1 ? " take: " : " takes: ") + ListText(listed));
+    return;
+  }
+  const bool imperial = unit == "lb" || unit == "oz";
+  const double amount = unit == "oz" ? *n / 16 : unit == "g" ? *n / 1000 : *n;  // lb or kg
+  const ChannelMask over = PacksWhere(spec, [&](const ChannelPack& p) {
+    const double max = imperial ? p.weight_max_lb : p.weight_max_kg;
+    return !p.weight_units.empty() && max > 0 && amount > max;
+  });
+  if (over) {
+    double max = 0;
+    for (Platform p : spec.platforms) {
+      if ((over & ChannelBit(p)) == 0) continue;
+      max = imperial ? PackOf(p).weight_max_lb : PackOf(p).weight_max_kg;
+      break;
+    }
+    char limit[48];
+    std::snprintf(limit, sizeof limit, "%g %s", max, imperial ? "lb" : "kg");
+    ctx.ReportFor(over, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
+                  "shipping weight " + std::string(v) + " is over the limit of " + limit + " (" +
+                      ChannelNames(spec, over) + ")");
+  }
+}
+
 void CheckAvailability(RowContext& ctx) {
   const BatchSpec& spec = ctx.spec();
   const std::string_view v = ctx.value(Field::kAvailability);
@@ -754,6 +844,7 @@ void CheckChannelPacks(RowContext& ctx) {
   CheckImage(ctx);
   CheckAdditionalImages(ctx);
   CheckPrices(ctx);
+  if (ctx.mapped(Field::kWeight)) CheckShippingWeight(ctx);
   CheckAvailability(ctx);
   CheckCondition(ctx);
   CheckIdentifiers(ctx);

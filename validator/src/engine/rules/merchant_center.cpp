@@ -25,6 +25,8 @@ constexpr std::string_view kAgeGroup[] = {"newborn", "infant", "toddler", "kids"
 // 12472547 / 6324350 (image_link): JPEG (.jpg/.jpeg), WebP, PNG, non-animated GIF, BMP, TIFF.
 constexpr std::string_view kImageExtensions[] = {"jpg", "jpeg", "webp", "png",
                                                  "gif", "bmp",  "tif",  "tiff"};
+// 6324503 (shipping_weight): "Number plus unit"; supported values lb, oz, g and kg.
+constexpr std::string_view kWeightUnits[] = {"lb", "oz", "g", "kg"};
 
 constexpr ChannelPack MakePack() {
   ChannelPack p;
@@ -112,6 +114,11 @@ constexpr ChannelPack MakePack() {
   p.size_limit = 100;
   p.item_group_id_limit = 50;
   p.distinct_variants = true;
+  // 6324503 (shipping_weight): a number plus its unit (lb, oz, g, kg); limits 0-2000 lbs for
+  // imperial, 0-1000 kg for metric.
+  p.weight_units = kWeightUnits;
+  p.weight_max_lb = 2000;
+  p.weight_max_kg = 1000;
   return p;
 }
 

@@ -25,6 +25,9 @@ constexpr std::string_view kAgeGroup[] = {"adult",   "all ages", "teen",   "kids
 constexpr std::string_view kImageExtensions[] = {"jpg", "jpeg", "png"};
 // link: "Don't provide a link to a Facebook domain (such as your business's Facebook Page)".
 constexpr std::string_view kForbiddenLinkHosts[] = {"facebook.com", "fb.com", "fb.me"};
+// shipping_weight: "Include the unit of measurement (lb/oz/g/kg)" (the field's description in
+// Commerce Manager's catalog template; docs/channels.md).
+constexpr std::string_view kWeightUnits[] = {"lb", "oz", "g", "kg"};
 
 constexpr ChannelPack MakePack() {
   ChannelPack p;
@@ -80,6 +83,9 @@ constexpr ChannelPack MakePack() {
   p.color_limit = 200;
   p.size_limit = 200;
   p.item_group_id_limit = 100;
+  // shipping_weight: the number and its unit, lb, oz, g or kg ("10 kg"). Meta publishes no
+  // limit.
+  p.weight_units = kWeightUnits;
   return p;
 }
 

@@ -6,6 +6,7 @@
 
 #include "../text.h"
 #include "../vat.h"
+#include "channel_pack.h"
 #include "rules.h"
 
 namespace dq::validator::rules {
@@ -103,8 +104,10 @@ void JudgeGrams(RowContext& ctx, double grams) {
 // column's header names (BatchSpec::weight_unit, converted to grams too), in grams when it names
 // none, or of an unknown unit ("unknown": only checked as a non-negative number). A value with
 // its own unit keeps it, judged in grams and not rewritten, when grams are not the column's unit
-// either: with search_merchant (Merchant Center's shipping_weight needs a unit, "0.3 kg") and
-// when the column's unit is unknown (a bare 300 would be read back in the store's unit).
+// either: when a selected template's channel wants the unit (ChannelPack::weight_units:
+// Merchant Center's and Meta's shipping_weight, "0.3 kg"; issue 31: a fix never strips the
+// unit from a channel's feed) and when the column's unit is unknown (a bare 300 would be read
+// back in the store's unit).
 void CheckWeight(RowContext& ctx) {
   const std::string_view v = ctx.value(Field::kWeight);
   if (v.empty()) {
@@ -114,7 +117,10 @@ void CheckWeight(RowContext& ctx) {
     return;
   }
   const bool known = ctx.spec().weight_unit_known;
-  const bool keep_unit = ctx.spec().platform == Platform::kSearchMerchant || !known;
+  const bool keep_unit =
+      !known || PacksWhere(ctx.spec(), [](const ChannelPack& p) {
+        return !p.weight_units.empty();
+      }) != 0;
   if (const auto grams = text::WeightWithUnitInGrams(v)) {
     if (!keep_unit) {
       ctx.Fix(Field::kWeight, text::FormatGrams(*grams), IssueCode::WEIGHT_CONVERTED_TO_GRAMS);
@@ -137,8 +143,12 @@ void CheckWeight(RowContext& ctx) {
     return;
   }
   const double per_unit = ctx.spec().weight_grams_per_unit;
+  const std::string& unit = ctx.spec().weight_unit;  // "" when grams only by default
   if (known && per_unit > 0 && !keep_unit) {
     ctx.Fix(Field::kWeight, text::FormatGrams(*n * per_unit), IssueCode::WEIGHT_CONVERTED_TO_GRAMS);
+  } else if (known && !unit.empty() && keep_unit) {
+    // The channel wants the unit, and the column's is certain: "0.3" in Weight (kg) is 0.3 kg.
+    ctx.Fix(Field::kWeight, a.value + " " + unit, IssueCode::WEIGHT_UNIT_ADDED);
   } else if (a.form == text::AmountForm::kDecimalComma) {
     ctx.Fix(Field::kWeight, a.value, IssueCode::DECIMAL_COMMA_FIXED);
   }

@@ -5,7 +5,8 @@
 // text, strings are decoded by one piece of code, and nested values are validated and compacted
 // the same way. Whatever the fast half does not take, an error included, is read again by the
 // hand-written parser alone, which words the error; both halves give the same fields for what
-// the fast half takes (tests/unit/ingest/json_reader_test.cpp, fuzz_validate_body).
+// the fast half takes (tests/unit/ingest/json_reader_test.cpp, fuzz_validate_body). Both halves
+// are defined in json_text.cpp: the fast one only hands tokens to the other.
 #pragma once
 
 #include <simdjson.h>
@@ -59,10 +60,6 @@ class FastObjectReader {
 };
 
 // Copies `text` into `padded` with room for simdjson's padding after it.
-inline std::string_view PadForSimdjson(std::string_view text, std::string& padded) {
-  padded.reserve(text.size() + simdjson::SIMDJSON_PADDING);
-  padded.assign(text.data(), text.size());
-  return padded;
-}
+std::string_view PadForSimdjson(std::string_view text, std::string& padded);
 
 }  // namespace dq::ingest::internal

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "dq/ingest/row_reader.h"
@@ -49,6 +50,17 @@ class JsonObjectParser {
                                         bool compact = true);
   // Decodes the string at s[i] ('"' expected).
   std::optional<JsonError> ParseString(std::string_view s, size_t& i, std::string_view& out);
+  // Parses the array at s[i] ('[' expected) whose elements are meant to be objects (a document's
+  // records), leaving i after its ']'. The members of the first max_objects elements are
+  // appended to `members`, and `ends` gets where each of these elements' members end (an element
+  // that is not an object has none). Every element that is not an object is parsed as a value
+  // (nested values not compacted) and listed in `others` with its index. `count` is the number
+  // of elements. Views stay valid as for ParseValueAt.
+  std::optional<JsonError> ParseObjectArrayAt(std::string_view s, size_t& i, size_t max_objects,
+                                              std::vector<JsonField>& members,
+                                              std::vector<uint32_t>& ends,
+                                              std::vector<std::pair<size_t, JsonField>>& others,
+                                              size_t& count);
 
   // The second half of the fast reader (json_fast.h), for a member whose tokens a
   // simdjson pass has already found: the key's opening quote at s[key_open], and the value's token
@@ -84,4 +96,21 @@ size_t FindCompositeEnd(std::string_view s);
 // A short description of the byte at s[i] for messages: "'x'", "byte 0xE9", "the end".
 std::string DescribeByte(std::string_view s, size_t i);
 
+// The parser's words for a document that stops at s[i]: "expected <what>, found <byte>", and
+// "invalid UTF-8 <byte>" (for an offset FindInvalidUtf8 gave).
+JsonError ExpectedAt(std::string_view s, size_t i, std::string_view what);
+JsonError InvalidUtf8At(std::string_view s, size_t i);
+
 }  // namespace dq::ingest::internal
+
+namespace dq::ingest {
+
+// How deep untrusted JSON may nest. nlohmann's parser is iterative, but serialising and
+// destroying a value recurse once per level: a body of 100,000 '[' would overflow the stack.
+inline constexpr size_t kMaxJsonDepth = 64;
+
+// True when no array or object in text nests deeper than max_depth. Brackets inside strings
+// do not count. Cheap (one pass, no allocation); run it before handing text to nlohmann.
+bool JsonNestingWithin(std::string_view text, size_t max_depth = kMaxJsonDepth);
+
+}  // namespace dq::ingest

@@ -71,6 +71,11 @@ class RowWriter {
   void set_sheet_name(std::string name) { sheet_name_ = std::move(name); }
   // XML: the reader whose rows are written (see above); ignored for the other formats.
   void set_source(const RowReader* reader) { source_ = reader; }
+  // JSON: every header column's path of keys (RowReader::json_paths() of a reader that read the
+  // whole file), used instead of the source reader's, which knows only the columns it has met:
+  // a value for a column the reader has not met yet then goes inside its object too. Must
+  // outlive the writer's rows; nullptr: the source's again.
+  void set_json_paths(const std::vector<std::vector<std::string>>* paths) { paths_ = paths; }
   // XML: fixes that could not be written into the feed (xml_writer.h); 0 for other formats.
   uint64_t unplaced_fixes() const { return xml_.unplaced(); }
   uint64_t rows_written() const { return rows_; }
@@ -101,6 +106,7 @@ class RowWriter {
   std::unique_ptr<XlsxWriter> xlsx_;
   std::string sheet_name_;
   const RowReader* source_ = nullptr;
+  const std::vector<std::vector<std::string>>* paths_ = nullptr;
   XmlFeedWriter xml_;
 };
 

@@ -51,6 +51,9 @@ Status DecodeFixes(std::string_view piece, std::vector<Fix>* out);
 // a file with no fixes comes back byte for byte and imports back into its platform. The other
 // formats are written again by RowWriter. Memory: one upload piece (two for CSV), one fix piece
 // and what Next() has not handed out yet (an XLSX workbook is built whole, as RowWriter does).
+// JSON: a fix for a nested column the record lacks goes inside its object; when no record
+// before it had the column, the upload is read once more (a piece at a time) for every
+// column's path first.
 // Not thread-safe.
 class CleanedFile {
  public:
@@ -87,6 +90,9 @@ class CleanedFile {
   Status KeepRow();
   void EmitRaw(uint64_t end);  // the header or the pending row, up to file offset `end`
   Status TakeFixes(std::vector<std::pair<uint32_t, std::string>>* fixes);
+  // JSON: reads the whole upload once more for every column's path (json_paths_), when a fix
+  // names a column the reader has not met yet (the record lacks it and so did every one before).
+  Status LearnJsonPaths();
 
   UploadPiece upload_;
   FixPiece fixes_;
@@ -107,6 +113,10 @@ class CleanedFile {
 
   std::vector<std::string_view> cells_;
   std::vector<ingest::CellKind> kinds_;
+  ingest::FileFormat format_ = ingest::FileFormat::kCsv;
+  size_t header_size_ = 0;  // the job's header: the columns of the whole file
+  std::vector<std::vector<std::string>> json_paths_;  // LearnJsonPaths'
+  bool json_paths_learnt_ = false;
   std::string fixed_;  // this row's fixed values, copied: a row's fixes may span two pieces
   bool ended_ = false;
 
