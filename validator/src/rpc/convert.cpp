@@ -30,7 +30,7 @@ Result<BatchSpec> FromProto(const v1::BatchSpec& spec) {
   return out;
 }
 
-void ToProto(const Issue& issue, v1::Issue* out) {
+void ToProto(const Issue& issue, v1::Issue* out, bool channel_bits) {
   out->set_row(issue.row);
   out->set_severity(issue.severity() == Severity::kError ? v1::SEVERITY_ERROR
                                                          : v1::SEVERITY_WARNING);
@@ -40,6 +40,12 @@ void ToProto(const Issue& issue, v1::Issue* out) {
   out->set_original_value(issue.original);
   if (issue.fixed) out->set_fixed_value(*issue.fixed);
   if (const ChannelMask blocks = issue.blocks()) {
+    // ChannelBit(p) is bit p - 1, p counting dq::kPlatforms from 1: the wire's bit order.
+    static_assert(ChannelBit(static_cast<Platform>(1)) == 1);
+    if (channel_bits) {
+      out->set_channel_bits(blocks);
+      return;
+    }
     for (size_t p = 1; p <= kPlatforms.size(); ++p) {
       if (blocks & ChannelBit(static_cast<Platform>(p))) out->add_channels(std::string(kPlatforms[p - 1]));
     }

@@ -208,7 +208,8 @@ void StreamValidation::End(v1::IssueChunk* out) {
   out->Clear();
   if (open_ > 0) {
     auto* issues = out->mutable_issues();
-    session_.EndRows([issues](Issue&& issue) { ToProto(issue, issues->Add()); });
+    const bool bits = proto_spec_.channel_bits();
+    session_.EndRows([issues, bits](Issue&& issue) { ToProto(issue, issues->Add(), bits); });
     --open_;
   }
   out->set_rows_done(session_.rows());
@@ -224,7 +225,7 @@ void StreamValidation::Finish(v1::IssueChunk* issues, v1::Stats* stats) {
   issues->set_rows_done(session_.rows());
   std::vector<Issue> batch;
   session_.Finish(batch);
-  for (const Issue& i : batch) ToProto(i, issues->add_issues());
+  for (const Issue& i : batch) ToProto(i, issues->add_issues(), proto_spec_.channel_bits());
   ToProto(session_.stats(), stats);
 }
 
@@ -257,7 +258,8 @@ Status ValidateBatch(const ReferenceData& ref, const v1::ValidateRequest& reques
                       " MiB an answer may carry");
   }
   response->mutable_issues()->Reserve(static_cast<int>(issues.size()));
-  for (const Issue& i : issues) ToProto(i, response->add_issues());
+  const bool bits = request.spec().channel_bits();
+  for (const Issue& i : issues) ToProto(i, response->add_issues(), bits);
   ToProto(session.stats(), response->mutable_stats());
   return Status::Ok();
 }
