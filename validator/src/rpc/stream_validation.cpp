@@ -209,7 +209,8 @@ void StreamValidation::End(v1::IssueChunk* out) {
   if (open_ > 0) {
     auto* issues = out->mutable_issues();
     const bool bits = proto_spec_.channel_bits();
-    session_.EndRows([issues, bits](Issue&& issue) { ToProto(issue, issues->Add(), bits); });
+    session_.EndRows(
+        [issues, bits](Issue&& issue) { ToProto(std::move(issue), issues->Add(), bits); });
     --open_;
   }
   out->set_rows_done(session_.rows());
@@ -259,7 +260,7 @@ Status ValidateBatch(const ReferenceData& ref, const v1::ValidateRequest& reques
   }
   response->mutable_issues()->Reserve(static_cast<int>(issues.size()));
   const bool bits = request.spec().channel_bits();
-  for (const Issue& i : issues) ToProto(i, response->add_issues(), bits);
+  for (Issue& i : issues) ToProto(std::move(i), response->add_issues(), bits);
   ToProto(session.stats(), response->mutable_stats());
   return Status::Ok();
 }
