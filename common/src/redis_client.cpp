@@ -6,6 +6,7 @@
 #include <map>
 
 #include "dq/common/log.h"
+#include "dq/common/partitions.h"
 #include "dq/common/redis_slots.h"
 #include "dq/common/settings.h"
 #include "redis_topology.h"
@@ -184,7 +185,7 @@ Result<RedisOptions> RedisOptionsFromSettings(const Settings& s) {
   o.sentinel_password = s.String("DQ_REDIS_SENTINEL_PASSWORD");
   o.min_replicas = static_cast<int>(s.Int("DQ_REDIS_MIN_REPLICAS"));
   o.wait_timeout = std::chrono::milliseconds(s.Int("DQ_REDIS_WAIT_TIMEOUT_MS"));
-  o.partitions = static_cast<int>(s.Int("DQ_QUEUE_PARTITIONS"));
+  const int partitions = static_cast<int>(s.Int("DQ_QUEUE_PARTITIONS"));
   auto sentinels = ParseRedisAddresses(s.String("DQ_REDIS_SENTINELS"));
   if (!sentinels.ok()) {
     return Status(ErrorCode::kInvalidRequest,
@@ -198,6 +199,7 @@ Result<RedisOptions> RedisOptionsFromSettings(const Settings& s) {
     return Status(ErrorCode::kInvalidRequest,
                   "DQ_REDIS_SENTINELS and DQ_REDIS_CLUSTER are both set; use one");
   }
+  o.partitions = partitions > 0 ? partitions : DefaultPartitions(!cluster->empty());
   o.sentinels = std::move(*sentinels);
   o.cluster = std::move(*cluster);
   return o;

@@ -41,10 +41,12 @@ constexpr SettingSpec kSettings[] = {
      "this many replicas (WAIT); fewer in time answers 503 (0: no wait, for one Redis)"},
     {"DQ_REDIS_WAIT_TIMEOUT_MS", "500", true, 1, 60000, kRedisUsers, false,
      "how long such a write waits for its replicas"},
-    {"DQ_QUEUE_PARTITIONS", "16", true, 1, 1024, kRedisUsers, false,
+    {"DQ_QUEUE_PARTITIONS", "0", true, 0, 1024, kRedisUsers, false,
      "partitions of the job queue, the event stream and the webhook retry set (each its own "
-     "hash tag, so Redis Cluster spreads them); the same value in every process. An account's "
-     "work always goes to one partition; the single keys of older releases are drained too"},
+     "hash tag, so Redis Cluster spreads them); 0: 16 under Redis Cluster (DQ_REDIS_CLUSTER), "
+     "1 otherwise. The same value in every process: change it only with the queue drained. An "
+     "account's work always goes to one partition; the single keys of older releases are "
+     "drained too"},
     // Gateway
     {"DQ_GATEWAY_BIND", "0.0.0.0", false, 0, 0, kGateway, false, "address the HTTP server binds"},
     {"DQ_GATEWAY_PORT", "8080", true, 0, 65535, kGateway, false, "HTTP port (0: any free port)"},
@@ -71,6 +73,13 @@ constexpr SettingSpec kSettings[] = {
     {"DQ_IDLE_TIMEOUT_MS", "60000", true, 100, 3600000, kGateway, false,
      "a connection with no request in progress, or whose streamed answer has not moved (its "
      "client reads nothing), is closed after this long"},
+    {"DQ_DOWNLOAD_STALL_TIMEOUT_MS", "30000", true, 100, 3600000, kGateway, false,
+     "a streamed answer (a cleaned file, the issues CSV) whose client has taken nothing for this "
+     "long is cut, which frees what it holds (the lower of this and DQ_IDLE_TIMEOUT_MS applies)"},
+    {"DQ_DOWNLOAD_MEMORY_BYTES", "134217728", true, kMiB, 64LL * 1024 * kMiB, kGateway, false,
+     "bytes all streamed answers in progress may hold together (upload pieces being read, parts "
+     "not yet written; gauge dq_gateway_download_held_bytes); past it, those stalled a second or "
+     "more are cut, longest-stalled first, and a new download gets 503 service_unavailable"},
     {"DQ_VALIDATOR_ADDR", "127.0.0.1:50051", false, 0, 0, kGateway, false,
      "gRPC target of the validator (host:port or a gRPC URI such as dns:///validator:50051)"},
     {"DQ_VALIDATOR_TIMEOUT_MS", "10000", true, 10, 600000, kGateway, false,

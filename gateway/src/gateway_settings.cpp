@@ -79,6 +79,8 @@ void BindHttp(const Settings& s, GatewaySettings& g) {
   el.min_bytes_per_second = Size(s, "DQ_MIN_BYTES_PER_SECOND");
   el.rate_grace = Ms(s, "DQ_REQUEST_GRACE_MS");
   el.idle_timeout = Ms(s, "DQ_IDLE_TIMEOUT_MS");
+  ho.downloads.stall_timeout = Ms(s, "DQ_DOWNLOAD_STALL_TIMEOUT_MS");
+  ho.downloads.memory_bytes = Size(s, "DQ_DOWNLOAD_MEMORY_BYTES");
   g.ops_port = static_cast<int>(s.Int("DQ_GATEWAY_OPS_PORT"));
   g.console_dir = s.String("DQ_CONSOLE_DIR");
   g.console_vendor_dir = s.String("DQ_CONSOLE_VENDOR_DIR");

@@ -74,9 +74,11 @@ Result<std::vector<StreamEntry>> RedisEventStream::ReadNew(int count, int block_
     if (!out.empty()) next_ = (p - kLegacyPartition + 1) % n + kLegacyPartition;
   }
   if (!out.empty() || block_ms <= 0) return out;
-  const int p = start;
+  // Nothing anywhere: wait on one partition, in turn, never on the old stream (no release writes
+  // it any more; with one partition the wait is always on the partition, with no delay).
+  const int p = start == kLegacyPartition ? 0 : start;
   next_ = (p - kLegacyPartition + 1) % n + kLegacyPartition;
-  if (Status s = read(p, std::max(50, block_ms / n)); !s.ok()) return s;
+  if (Status s = read(p, std::max(50, block_ms / partitions_)); !s.ok()) return s;
   return out;
 }
 

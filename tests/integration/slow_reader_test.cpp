@@ -10,6 +10,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <map>
+#include <memory>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -17,7 +21,10 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <vector>
 
+#include "dq/common/crypto.h"
 #include "stack.h"
 
 namespace dq::testing {
@@ -112,6 +119,21 @@ class RawClient {
     }
     return all;
   }
+  // Reads what has arrived, at most `most` bytes, without waiting; false once the peer has
+  // closed (or failed).
+  bool ReadAvailable(std::string* all, size_t most) {
+    char buf[1 << 16];
+    for (size_t taken = 0; taken < most;) {
+      const ssize_t n = ::recv(fd_, buf, std::min(sizeof buf, most - taken), MSG_DONTWAIT);
+      if (n > 0) {
+        all->append(buf, static_cast<size_t>(n));
+        taken += static_cast<size_t>(n);
+        continue;
+      }
+      return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+    }
+    return true;
+  }
   // Waits until neither this socket's receive buffer nor the gateway's send queue towards it
   // has changed over `stable` consecutive polls: the client's window is full and the gateway
   // writes nothing more until the client reads.
@@ -152,23 +174,34 @@ std::optional<std::string> Dechunk(std::string_view body) {
   }
 }
 
-int64_t StreamedAnswers(const Stack& stack) {
+// A gauge of the gateway's /metrics; -1 when it is not there.
+int64_t GaugeValue(const Stack& stack, const std::string& gauge) {
   const std::string body = Http("GET", stack.GatewayOpsUrl() + "/metrics").body;
-  const std::string name = "\ndq_gateway_streamed_answers ";
+  const std::string name = "\n" + gauge + " ";
   const size_t at = body.find(name);
   return at == std::string::npos ? -1 : std::stoll(body.substr(at + name.size()));
+}
+
+int64_t StreamedAnswers(const Stack& stack) {
+  return GaugeValue(stack, "dq_gateway_streamed_answers");
+}
+
+int64_t DownloadHeldBytes(const Stack& stack) {
+  return GaugeValue(stack, "dq_gateway_download_held_bytes");
 }
 
 class SlowReaderTest : public ::testing::Test {
  protected:
   // A stack whose gateway cuts connections idle for idle_ms, and a done job whose cleaned file
   // is csv_ (about `bytes`).
-  static void Start(const std::string& idle_ms, size_t bytes) {
-    stack_ = new Stack(StackOptions{1, false,
-                                    {{"DQ_RATE_LIMIT_GENERAL", "100000"},
-                                     {"DQ_RATE_LIMIT_UPLOAD", "100000"},
-                                     {"DQ_UPLOAD_MAX_BYTES", std::to_string(32 << 20)},
-                                     {"DQ_IDLE_TIMEOUT_MS", idle_ms}}});
+  static void Start(const std::string& idle_ms, size_t bytes,
+                    std::map<std::string, std::string> more = {}) {
+    std::map<std::string, std::string> env = {{"DQ_RATE_LIMIT_GENERAL", "100000"},
+                                              {"DQ_RATE_LIMIT_UPLOAD", "100000"},
+                                              {"DQ_UPLOAD_MAX_BYTES", std::to_string(32 << 20)},
+                                              {"DQ_IDLE_TIMEOUT_MS", idle_ms}};
+    env.insert(more.begin(), more.end());
+    stack_ = new Stack(StackOptions{1, false, env});
     std::tie(std::ignore, key_) = stack_->NewAccount(Plan::kBusiness);  // 20 MB: > 100,000 rows
     csv_ = BigCsv(bytes);
     HttpResult r = Http("POST", stack_->GatewayUrl() + "/v1/jobs?filename=big.csv",
@@ -282,6 +315,232 @@ TEST_F(StalledReader, IsCutAfterTheIdleTimeoutAndTheProducerIsReleased) {
   // The gateway goes on serving.
   EXPECT_EQ(Http("GET", stack_->GatewayUrl() + "/v1/jobs/" + job_, {{"X-API-Key", key_}}).status,
             200);
+}
+
+// A download whose client stops reading holds its upload piece (up to two for CSV) and a part;
+// with DQ_DOWNLOAD_STALL_TIMEOUT_MS far below DQ_IDLE_TIMEOUT_MS, it is that timeout that cuts it,
+// and the memory downloads hold (dq_gateway_download_held_bytes) goes back to its idle value.
+class StalledDownload : public SlowReaderTest {
+ protected:
+  static constexpr int kStallMs = 2000;
+  static void SetUpTestSuite() {
+    Start("600000", 4 << 20, {{"DQ_DOWNLOAD_STALL_TIMEOUT_MS", std::to_string(kStallMs)}});
+  }
+};
+
+TEST_F(StalledDownload, WhatItHoldsIsFreedWithinTheStallTimeout) {
+  ASSERT_NE(stack_, nullptr);
+  const pid_t gateway = stack_->gateway().pid();
+  const int64_t idle = DownloadHeldBytes(*stack_);
+  EXPECT_EQ(idle, 0);  // no download in progress
+  const int64_t idle_kb = RssKb(gateway);
+  RawClient c(PortOf(stack_->GatewayUrl()));
+  ASSERT_TRUE(c.connected());
+  const auto sent = std::chrono::steady_clock::now();
+  c.Send(Request());
+  // Held while the client does not read: at least the upload piece the producer reads (a
+  // 4 MiB upload is in several pieces, so the producer is mid-file).
+  int64_t held = 0;
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        held = std::max(held, DownloadHeldBytes(*stack_));
+        return held >= 256 * 1024;
+      },
+      std::chrono::seconds(30)))
+      << "held " << held;
+  const int64_t stalled_kb = RssKb(gateway);
+  EXPECT_EQ(StreamedAnswers(*stack_), 1);
+  // Freed: the gauge is back to idle, long before DQ_IDLE_TIMEOUT_MS (600 s) could have cut it.
+  ASSERT_TRUE(WaitFor([&] { return DownloadHeldBytes(*stack_) == idle; },
+                      std::chrono::milliseconds(kStallMs + 20000)));
+  const auto freed_after = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - sent);
+  EXPECT_GE(freed_after.count(), kStallMs);  // not before the client had its stall timeout
+  EXPECT_TRUE(WaitFor([] { return StreamedAnswers(*stack_) == 0; }, std::chrono::seconds(10)));
+  const int64_t freed_kb = RssKb(gateway);
+  std::printf("download held %lld bytes at most (gauge); freed after %lld ms; gateway RSS idle "
+              "%lld kB, stalled %lld kB, after the cut %lld kB\n",
+              static_cast<long long>(held), static_cast<long long>(freed_after.count()),
+              static_cast<long long>(idle_kb), static_cast<long long>(stalled_kb),
+              static_cast<long long>(freed_kb));
+  // The client sees an answer cut off, never a short file that looks whole.
+  const std::string all = c.ReadToEnd();
+  const size_t head_end = all.find("\r\n\r\n");
+  ASSERT_NE(head_end, std::string::npos);
+  EXPECT_FALSE(Dechunk(std::string_view(all).substr(head_end + 4)).has_value());
+  EXPECT_LT(all.size(), csv_.size());
+}
+
+// A client that reads slowly but keeps reading (pauses shorter than the stall timeout) is never
+// cut, and gets every byte.
+TEST_F(StalledDownload, ASlowButMovingReaderGetsTheWholeFile) {
+  ASSERT_NE(stack_, nullptr);
+  RawClient c(PortOf(stack_->GatewayUrl()));
+  ASSERT_TRUE(c.connected());
+  c.Send(Request());
+  std::string all;
+  int pauses = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(3);
+  while (c.ReadAvailable(&all, 768 * 1024) && std::chrono::steady_clock::now() < deadline) {
+    // The reader's pace, not a synchronisation: it takes at most 768 KiB of what has come, then
+    // looks away for half the stall timeout (the gateway's parts wait meanwhile).
+    std::this_thread::sleep_for(std::chrono::milliseconds(kStallMs / 2));
+    ++pauses;
+  }
+  const size_t head_end = all.find("\r\n\r\n");
+  ASSERT_NE(head_end, std::string::npos);
+  EXPECT_EQ(all.substr(0, 15), "HTTP/1.1 200 OK");
+  const auto body = Dechunk(std::string_view(all).substr(head_end + 4));
+  ASSERT_TRUE(body.has_value()) << "cut off after " << all.size() << " bytes, " << pauses
+                                << " pauses";
+  EXPECT_EQ(body->size(), csv_.size());
+  EXPECT_EQ(Sha256Hex(*body), Sha256Hex(csv_));
+  EXPECT_GE(pauses, 3) << "the reader was not slow: the file came in " << pauses << " reads";
+  EXPECT_TRUE(WaitFor([] { return DownloadHeldBytes(*stack_) == 0; }, std::chrono::seconds(10)));
+}
+
+// Past DQ_DOWNLOAD_MEMORY_BYTES (1 MiB here, less than one CSV download holds), a download
+// stalled for a second or more is cut at once, whatever the stall timeout (600 s), and a new
+// download meanwhile is refused with a 503 that says to come back.
+class DownloadMemoryBound : public SlowReaderTest {
+ protected:
+  static void SetUpTestSuite() {
+    Start("600000", 4 << 20,
+          {{"DQ_DOWNLOAD_STALL_TIMEOUT_MS", "600000"},
+           {"DQ_DOWNLOAD_MEMORY_BYTES", std::to_string(1 << 20)}});
+  }
+};
+
+TEST_F(DownloadMemoryBound, AStalledDownloadOverTheBoundIsCutAndANewOneWaitsMeanwhile) {
+  ASSERT_NE(stack_, nullptr);
+  RawClient c(PortOf(stack_->GatewayUrl()));
+  ASSERT_TRUE(c.connected());
+  c.Send(Request());
+  int64_t held = 0;
+  // Held past the bound, or already cut if the machine was slow to poll: both end below.
+  WaitFor(
+      [&] {
+        held = std::max(held, DownloadHeldBytes(*stack_));
+        return held > (1 << 20);
+      },
+      std::chrono::seconds(30));
+  bool refused = false;
+  if (DownloadHeldBytes(*stack_) >= (1 << 20)) {
+    HttpResult r = Http("GET", stack_->GatewayUrl() + "/v1/jobs/" + job_ + "/cleaned",
+                        {{"X-API-Key", key_}});
+    if (r.status == 503) {
+      refused = true;
+      EXPECT_EQ(json::parse(r.body)["error"], "service_unavailable") << r.body;
+      EXPECT_NE(r.body.find("Too many downloads are in progress"), std::string::npos) << r.body;
+      EXPECT_NE(r.headers.find("retry-after"), r.headers.end());
+    } else {
+      EXPECT_EQ(r.status, 200);  // the stalled one was cut just before
+    }
+  }
+  ASSERT_TRUE(WaitFor([] { return DownloadHeldBytes(*stack_) == 0; }, std::chrono::seconds(20)))
+      << DownloadHeldBytes(*stack_);
+  std::printf("held %lld bytes at most; a new download was %s\n", static_cast<long long>(held),
+              refused ? "refused" : "not tried or served");
+  const std::string all = c.ReadToEnd();
+  const size_t head_end = all.find("\r\n\r\n");
+  ASSERT_NE(head_end, std::string::npos);
+  EXPECT_FALSE(Dechunk(std::string_view(all).substr(head_end + 4)).has_value());
+  // Once it is gone, a download that reads at once gets the whole file.
+  HttpResult again = Http("GET", stack_->GatewayUrl() + "/v1/jobs/" + job_ + "/cleaned",
+                          {{"X-API-Key", key_}});
+  ASSERT_EQ(again.status, 200);
+  EXPECT_EQ(Sha256Hex(again.body), Sha256Hex(csv_));
+}
+
+// Many clients that stop reading at once: what their downloads hold stays near the bound
+// (DQ_DOWNLOAD_MEMORY_BYTES, 8 MiB here; soft by what the admitted downloads grow to after their
+// first part), those past it are refused with 503, and the longest-stalled are cut a second or so
+// after they stall until the rest fit, not after the stall timeout (600 s).
+class ManyStalledDownloads : public SlowReaderTest {
+ protected:
+  static constexpr int64_t kBound = 8 << 20;
+  static void SetUpTestSuite() {
+    Start("600000", 4 << 20,
+          {{"DQ_DOWNLOAD_STALL_TIMEOUT_MS", "600000"},
+           {"DQ_DOWNLOAD_MEMORY_BYTES", std::to_string(kBound)}});
+  }
+};
+
+TEST_F(ManyStalledDownloads, HoldNearTheBoundTheRestAreRefusedOrCut) {
+  ASSERT_NE(stack_, nullptr);
+  const pid_t gateway = stack_->gateway().pid();
+  const int64_t idle_kb = RssKb(gateway);
+  constexpr int kClients = 12;
+  std::vector<std::unique_ptr<RawClient>> clients;
+  for (int i = 0; i < kClients; ++i) {
+    clients.push_back(std::make_unique<RawClient>(PortOf(stack_->GatewayUrl())));
+    ASSERT_TRUE(clients.back()->connected());
+  }
+  const auto sent = std::chrono::steady_clock::now();
+  for (auto& c : clients) c->Send(Request());
+  int64_t most = 0, most_kb = 0;
+  auto sample = [&] {
+    const int64_t held = DownloadHeldBytes(*stack_);
+    most = std::max(most, held);
+    most_kb = std::max(most_kb, RssKb(gateway));
+    return held;
+  };
+  // Every client has its answer's head (a 200 whose body then stalls, or a 503).
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        sample();
+        for (auto& c : clients) {
+          if (c->Waiting() == 0) return false;
+        }
+        return true;
+      },
+      std::chrono::seconds(30)));
+  // Over the bound, the longest-stalled are cut until the rest fit.
+  ASSERT_TRUE(WaitFor([&] { return sample() <= kBound; }, std::chrono::seconds(20)))
+      << DownloadHeldBytes(*stack_);
+  const auto fit_after = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - sent);
+  const int64_t fit = DownloadHeldBytes(*stack_);
+  // The clients read now, one after the other: the cut ones find their answer without its last
+  // chunk; the ones left alone (they fit) go on from where they stopped and get the whole file.
+  int refused = 0, cut = 0, held = 0;
+  for (auto& c : clients) {
+    const std::string all = c->ReadToEnd();
+    if (all.rfind("HTTP/1.1 503", 0) == 0) {
+      ++refused;
+      EXPECT_NE(all.find("Too many downloads are in progress"), std::string::npos) << all;
+      continue;
+    }
+    ASSERT_EQ(all.substr(0, 15), "HTTP/1.1 200 OK");
+    const size_t head_end = all.find("\r\n\r\n");
+    ASSERT_NE(head_end, std::string::npos);
+    const auto body = Dechunk(std::string_view(all).substr(head_end + 4));
+    if (!body) {
+      ++cut;
+      continue;
+    }
+    ++held;
+    EXPECT_EQ(Sha256Hex(*body), Sha256Hex(csv_));
+  }
+  std::printf("%d stalled clients: %d refused (503), %d cut, %d left alone; downloads held "
+              "%lld bytes at most (bound %lld), %lld once the cut ones were gone, after %lld ms; "
+              "gateway RSS idle %lld kB, at most %lld kB (+%lld kB)\n",
+              kClients, refused, cut, held, static_cast<long long>(most),
+              static_cast<long long>(kBound), static_cast<long long>(fit),
+              static_cast<long long>(fit_after.count()), static_cast<long long>(idle_kb),
+              static_cast<long long>(most_kb), static_cast<long long>(most_kb - idle_kb));
+  EXPECT_GE(refused, 1);
+  EXPECT_GE(cut, 1);
+  EXPECT_GE(held, 1);  // those that fit are left alone until their stall timeout
+  // Soft by what the admitted downloads grow to after their first part: well under what twelve
+  // stalled downloads hold unbounded (about 3.7 MiB each, 44 MiB).
+  EXPECT_LE(most, 2 * kBound);
+  EXPECT_TRUE(WaitFor([&] { return DownloadHeldBytes(*stack_) == 0; }, std::chrono::seconds(20)));
+  // The gateway goes on serving: a download that reads at once gets the whole file.
+  HttpResult again = Http("GET", stack_->GatewayUrl() + "/v1/jobs/" + job_ + "/cleaned",
+                          {{"X-API-Key", key_}});
+  ASSERT_EQ(again.status, 200);
+  EXPECT_EQ(Sha256Hex(again.body), Sha256Hex(csv_));
 }
 
 }  // namespace

@@ -222,6 +222,13 @@ HttpResponse JobsApi::CleanedFromFixes(const Job& job, ingest::FormulaCells form
   r.status = 200;
   r.content_type = std::string(ingest::ContentTypeFor(job.format));
   if (*more) {
+    // What the download holds while its client reads (the upload piece, up to two for CSV): for
+    // the server's bound on downloads (DQ_DOWNLOAD_MEMORY_BYTES). A weak reference, so that it
+    // never keeps the file alive after the producer.
+    r.body_held_bytes = [weak = std::weak_ptr<Writing>(w)]() -> size_t {
+      auto held = weak.lock();
+      return held && held->file ? held->file->held_bytes() : 0;
+    };
     r.body_producer = [w, part](std::string* out) {
       auto next = w->file->Next(out, part);
       Status s = !next.ok() ? next.status() : *next ? Status::Ok() : StillThere(*w->store, w->job);
@@ -269,6 +276,10 @@ HttpResponse JobsApi::StoredCleaned(const Job& job) {
     pieces->store = &store_;
     pieces->job = job;
     pieces->held = std::move(*second);
+    r.body_held_bytes = [weak = std::weak_ptr<Pieces>(pieces)]() -> size_t {
+      auto p = weak.lock();
+      return p && p->held ? p->held->capacity() : 0;
+    };
     r.body_producer = [pieces](std::string* out) {
       if (!pieces->held) return BodyStep::kEnd;
       *out += *pieces->held;

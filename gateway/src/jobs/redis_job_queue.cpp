@@ -147,12 +147,23 @@ Result<std::optional<QueueEntry>> RedisJobQueue::Next(const std::string& consume
     }
   }
   if (!failed.ok()) return failed;
-  // Nothing anywhere: wait on one partition (in turn) for a share of the block time.
+  // Nothing anywhere: wait on one partition (in turn) for a share of the block time. Never on
+  // the old stream: no release writes it any more, and a wait there would hold up a job queued
+  // on the partition (with one partition, the wait is always on it: no delay at all).
+  std::vector<size_t> waitable;
+  for (size_t k = 0; k < n; ++k) {
+    const size_t i = (start + k) % n;
+    if (share[i] != kLegacyPartition) waitable.push_back(i);
+  }
+  if (waitable.empty() || block.count() <= 0) {
+    advance(start + 1);
+    return std::optional<QueueEntry>();
+  }
   const auto wait = std::max(std::chrono::milliseconds(50),
-                             block / static_cast<int64_t>(std::max<size_t>(1, n)));
-  const size_t i = start % n;
+                             block / static_cast<int64_t>(waitable.size()));
+  const size_t i = waitable.front();
   advance(i + 1);
-  return ReadOne(share[i], consumer, block.count() > 0 ? wait : std::chrono::milliseconds(0));
+  return ReadOne(share[i], consumer, wait);
 }
 
 Result<std::vector<QueueEntry>> RedisJobQueue::ReclaimOn(int partition,

@@ -77,6 +77,13 @@ CleanedFile::CleanedFile(const FileCheck& job, UploadPiece upload, FixPiece fixe
   if (raw_ && !header_from_writer_) writer_.out().clear();
 }
 
+size_t CleanedFile::held_bytes() const {
+  size_t fixes = 0;
+  for (const auto& [column, value] : pending_fixes_) fixes += sizeof(column) + value.capacity();
+  return piece_.capacity() + raw_buf_.capacity() + fix_piece_.capacity() + fixed_.capacity() +
+         writer_.out().capacity() + pending_.capacity() * sizeof(Fix) + fixes;
+}
+
 Result<bool> CleanedFile::Next(std::string* out, size_t want) {
   if (!error_.ok()) return error_;  // sticky: a retry must not skip what failed
   while (!ended_ && writer_.out().size() < want) {

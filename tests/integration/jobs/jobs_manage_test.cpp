@@ -161,7 +161,7 @@ TEST_F(JobsManageTest, DeleteDuringProcessingCancelsWithoutEvent) {
                       std::chrono::seconds(30)));
   ASSERT_EQ(Call("DELETE", "/v1/jobs/" + id).status, 204);
   // The worker notices at its next step and acknowledges the entry: the queue empties.
-  const int partition = PartitionOf(account_, kDefaultPartitions);
+  const int partition = PartitionOf(account_, DefaultPartitions(/*cluster=*/false));
   const std::string queue = PartitionKey("dq:jobs:queue", partition);
   ASSERT_TRUE(WaitFor([&] { return stack_->redis().Cli({"XLEN", queue}) == "0"; },
                       std::chrono::seconds(30)));

@@ -280,7 +280,7 @@ TEST_F(JobsIntegrationTest, CompletionIsPublishedForTheNotifier) {
   json job = WaitDone(json::parse(Upload("sku,price\nA,1\n", "text/csv").body)["id"]);
   // On the account's partition of the event stream.
   const std::string entries = stack_->redis().Cli(
-      {"XRANGE", PartitionKey("dq:events", PartitionOf(account_, kDefaultPartitions)), "-", "+"});
+      {"XRANGE", PartitionKey("dq:events", PartitionOf(account_, DefaultPartitions(/*cluster=*/false))), "-", "+"});
   const size_t at = entries.find("\"jobId\":\"" + job["id"].get<std::string>() + "\"");
   ASSERT_NE(at, std::string::npos) << entries;
   const size_t start = entries.rfind('{', at);
@@ -357,7 +357,7 @@ TEST(JobsCrashTest, KilledWorkerMidJobStillEndsDone) {
 
   // Exactly one job.complete for it, whichever worker finished it.
   const std::string events = stack.redis().Cli(
-      {"XRANGE", PartitionKey("dq:events", PartitionOf(id, kDefaultPartitions)), "-", "+"});
+      {"XRANGE", PartitionKey("dq:events", PartitionOf(id, DefaultPartitions(/*cluster=*/false))), "-", "+"});
   size_t count = 0;
   const std::string needle = "\"jobId\":\"" + job_id + "\"";
   for (size_t p = events.find(needle); p != std::string::npos; p = events.find(needle, p + 1)) {

@@ -93,7 +93,7 @@ class NotifierIntegrationTest : public ::testing::Test {
     const int64_t now = UnixMillis(std::chrono::system_clock::now());
     const std::string stream =
         legacy ? std::string(events::kStreamKey)
-               : PartitionKey(events::kStreamKey, PartitionOf(account, kDefaultPartitions));
+               : PartitionKey(events::kStreamKey, PartitionOf(account, DefaultPartitions(/*cluster=*/false)));
     auto r = redis_client_.Command({"XADD", stream, "MAXLEN", "~", "1000000", "*", "type",
                                     "job.complete", "account_id", account, "delivery_id",
                                     delivery, "payload", payload, "created_ms",
@@ -105,7 +105,7 @@ class NotifierIntegrationTest : public ::testing::Test {
   // Pending events, over every partition and the old stream.
   int64_t Pending() {
     int64_t total = 0;
-    for (int p = kLegacyPartition; p < kDefaultPartitions; ++p) {
+    for (int p = kLegacyPartition; p < DefaultPartitions(/*cluster=*/false); ++p) {
       auto r = redis_client_.Command(
           {"XPENDING", PartitionKey(events::kStreamKey, p), "notifier"});
       if (!r.ok() || r->elements.empty()) return -1;
@@ -116,7 +116,7 @@ class NotifierIntegrationTest : public ::testing::Test {
   // Scheduled retries, over every partition and the old set.
   int64_t Retries() {
     int64_t total = 0;
-    for (int p = kLegacyPartition; p < kDefaultPartitions; ++p) {
+    for (int p = kLegacyPartition; p < DefaultPartitions(/*cluster=*/false); ++p) {
       total += redis_client_.Command({"ZCARD", webhook::RetryKey(p)})->integer;
     }
     return total;
@@ -487,7 +487,7 @@ TEST_F(NotifierIntegrationTest, RedeliverCancelsThePendingRetry) {
   // Right after the redeliver, one attempt is scheduled, and it is not the old one.
   EXPECT_EQ(redis_client_.Command(
                 {"ZSCORE",
-                 webhook::RetryKey(webhook::RetryPartitionOf(pending, kDefaultPartitions)),
+                 webhook::RetryKey(webhook::RetryPartitionOf(pending, DefaultPartitions(/*cluster=*/false))),
                  pending})->type,
             RedisReply::Type::kNil);
   ASSERT_TRUE(WaitFor([&] { return CountFor(receiver, delivery) >= 2; }, 10s)) << notifier->Log();

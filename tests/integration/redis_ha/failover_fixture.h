@@ -136,7 +136,7 @@ class FailoverFixture : public ::testing::Test {
   // job.complete entries of the event stream for job_id, and their delivery ids.
   std::vector<std::string> EventsFor(const std::string& job_id) {
     std::vector<std::string> ids;
-    auto r = Read({"XRANGE", PartitionKey("dq:events", PartitionOf(account_, kDefaultPartitions)),
+    auto r = Read({"XRANGE", PartitionKey("dq:events", PartitionOf(account_, DefaultPartitions(/*cluster=*/false))),
                    "-", "+"});
     if (!r.ok()) return ids;
     for (const auto& entry : r->elements) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <future>
 #include <regex>
 #include <set>
 
@@ -36,6 +37,7 @@ class QueuePartitionsTest : public ::testing::Test {
   RedisOptions Options() {
     RedisOptions o;
     o.port = server_.port();
+    o.partitions = 16;  // as under Redis Cluster: the queue statistics sum all of them
     return o;
   }
   RedisServer server_;
@@ -117,6 +119,38 @@ TEST_F(QueuePartitionsTest, EntriesOfTheOldStreamAreTakenAcknowledgedAndCounted)
   EXPECT_EQ((*reclaimed)[0].job_id, "new-1");
 }
 
+// One partition (the default on one node): a worker thread waits on it, never on the old
+// single stream, so a job queued while it waits is taken at once. (Waiting on each of its share
+// in turn, it waited on the old stream every other call, and a job queued then waited for that
+// wait to end.)
+TEST(QueueWaitTest, AWorkerWaitsOnItsPartitionNeverOnTheOldStream) {
+  RedisServer server;
+  RedisOptions o;
+  o.port = server.port();
+  o.timeout = std::chrono::seconds(30);  // longer than the wait
+  RedisClient client(o);
+  gateway::RedisJobQueue queue(client, client, /*partitions=*/1, /*workers=*/1);
+  ASSERT_TRUE(queue.EnsureGroup().ok());
+  ASSERT_EQ(queue.ShareOf("host-1-0"), (std::vector<int>{0, kLegacyPartition}));
+  for (int round = 0; round < 3; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    auto next = std::async(std::launch::async, [&] {
+      return queue.Next("host-1-0", std::chrono::milliseconds(20000));
+    });
+    // Redis lists a client blocked in XREADGROUP with flag b: queue the job only then.
+    ASSERT_TRUE(WaitFor(
+        [&] { return server.Cli({"CLIENT", "LIST"}).find("flags=b ") != std::string::npos; },
+        std::chrono::seconds(10)));
+    const std::string job = "job-" + std::to_string(round);
+    server.Cli({"XADD", "{dq:jobs:queue:0}", "*", "account_id", "acct_1", "job_id", job});
+    auto got = next.get();
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    ASSERT_TRUE(got->has_value()) << "the wait was not on the partition";
+    EXPECT_EQ((*got)->job_id, job);
+    ASSERT_TRUE(queue.Ack((*got)->entry_id).ok());
+  }
+}
+
 int64_t Gauge(const std::string& metrics, const std::string& name) {
   std::smatch m;
   if (!std::regex_search(metrics, m, std::regex("(^|\\n)" + name + " (-?[0-9]+)"))) return -1;
@@ -140,7 +174,8 @@ TEST(QueueUpgradeTest, AJobQueuedOnTheOldSingleStreamStillRuns) {
     ids.push_back(json::parse(up.body)["id"]);
   }
   // The second job's entry moves to the old stream, as an older release would have queued it.
-  const std::string partition = PartitionKey("dq:jobs:queue", PartitionOf(account, 16));
+  const std::string partition =
+      PartitionKey("dq:jobs:queue", PartitionOf(account, DefaultPartitions(/*cluster=*/false)));
   RedisOptions o;
   o.port = stack.redis().port();
   RedisClient redis(o);

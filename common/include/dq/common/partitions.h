@@ -1,6 +1,9 @@
 // The job queue, the event stream and the webhook retry set are split into N partitions (issue
-// 35, point 4; DQ_QUEUE_PARTITIONS, 16 by default), so that under Redis Cluster they spread over
-// N slots instead of one hot shard. Each partition's keys carry their own hash tag:
+// 35, point 4; DQ_QUEUE_PARTITIONS), so that under Redis Cluster they spread over N slots instead
+// of one hot shard. By default (DQ_QUEUE_PARTITIONS=0) N is DefaultPartitions(cluster): 16 under
+// Redis Cluster, 1 on a single Redis or under Sentinel, where one master holds every key anyway
+// and a reader that waits on one key of several takes a job queued on another only when its wait
+// ends (up to 50 ms later). Each partition's keys carry their own hash tag:
 //
 //   {dq:jobs:queue:<p>}             the job queue's partition p (a stream)
 //   {dq:events:<p>}                 the event stream's partition p
@@ -24,9 +27,13 @@
 
 namespace dq {
 
-inline constexpr int kDefaultPartitions = 16;
+inline constexpr int kClusterPartitions = 16;  // the default under Redis Cluster
 inline constexpr int kMaxPartitions = 1024;
 inline constexpr int kLegacyPartition = -1;  // the single key of releases before partitions
+
+// The partitions when DQ_QUEUE_PARTITIONS is 0 (its default): kClusterPartitions under Redis
+// Cluster, else 1.
+constexpr int DefaultPartitions(bool cluster) { return cluster ? kClusterPartitions : 1; }
 
 // The partition of an account's work, in [0, partitions).
 int PartitionOf(std::string_view account_id, int partitions);

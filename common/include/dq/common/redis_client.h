@@ -82,10 +82,10 @@ struct RedisOptions {
   // Durable writes wait for this many replicas, at most wait_timeout (0: no WAIT).
   int min_replicas = 0;
   std::chrono::milliseconds wait_timeout{500};
-  // Partitions of the job queue, the event stream and the retry set (DQ_QUEUE_PARTITIONS;
-  // dq/common/partitions.h). Not the client's concern: carried here so that every process that
-  // reads those keys learns it with its Redis settings.
-  int partitions = 16;
+  // Partitions of the job queue, the event stream and the retry set (DQ_QUEUE_PARTITIONS, or
+  // DefaultPartitions(cluster) when it is 0; dq/common/partitions.h). Not the client's concern:
+  // carried here so that every process that reads those keys learns it with its Redis settings.
+  int partitions = 1;
 };
 
 class Settings;

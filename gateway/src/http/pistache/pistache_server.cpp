@@ -85,10 +85,15 @@ class PartMakers {
 
 struct HttpServer::Shared {
   explicit Shared(const HttpServerOptions& o)
-      : limits(o.limits), budget(o.limits.body_memory_bytes), table(limits) {}
+      : limits(o.limits), budget(o.limits.body_memory_bytes), table(limits),
+        downloads(o.downloads,
+                  &Metrics::Global().Gauge("dq_gateway_download_held_bytes",
+                                           "Bytes held by streamed answers in progress (their "
+                                           "producers' buffers and the parts not yet written)")) {}
   edge::EdgeLimits limits;
   edge::BodyBudget budget;
   edge::ConnectionTable table;
+  DownloadLedger downloads;  // what streamed answers hold; stalled ones are cut by the reaper
   edge::TrustedProxies proxies;
   PartMakers part_makers;
   std::mutex mu;
@@ -233,9 +238,11 @@ void Defer(const std::shared_ptr<Tcp::Peer>& peer, HttpResponse::Send* send,
            bool head_only);
 
 // A streamed answer (HttpResponse::body_producer), written a part at a time: the next part is
-// made (on a part maker) only once the previous one is written. False when the connection has no
-// state (cannot happen behind the guard); nothing is written then.
-bool Stream(const std::shared_ptr<Tcp::Peer>& peer, HttpServer::Shared* shared,
+// made (on a part maker) only once the previous one is written. kNoState when the connection has
+// no state (cannot happen behind the guard), kRefused when the downloads in progress hold their
+// memory bound (DQ_DOWNLOAD_MEMORY_BYTES); nothing is written then.
+enum class Streamed { kYes, kNoState, kRefused };
+Streamed Stream(const std::shared_ptr<Tcp::Peer>& peer, HttpServer::Shared* shared,
             const HttpResponse& r, const std::string& request_id, Http::Version version,
             bool keep_alive);
 
@@ -408,14 +415,26 @@ class ApiHandler final : public Http::Handler {
       }
       return;
     }
-    if (!(response.body_producer && !head_only &&
-          Stream(writer.peer(), shared_, response, request.request_id, req.version(),
-                 WantsKeepAlive(req)))) {
+    const Streamed streamed =
+        response.body_producer && !head_only
+            ? Stream(writer.peer(), shared_, response, request.request_id, req.version(),
+                     WantsKeepAlive(req))
+            : Streamed::kNoState;
+    if (streamed == Streamed::kRefused) {
+      // Downloads hold the memory they may: the producer is dropped unread (the access log
+      // records the service's answer as cut off, and this 503 as the edge's) and the client is
+      // told to come back.
+      response = service_->TransportError(
+          request, Status(ErrorCode::kUnavailable,
+                          "Too many downloads are in progress; try again in a moment."));
+    }
+    if (streamed != Streamed::kYes) {
       Send(response, request.request_id, req.version(), writer, WantsKeepAlive(req), head_only);
     }
     // The access-log hook.
     service_->Record(ExchangeRecord{&request, &response, bytes_in,
-                                    std::chrono::steady_clock::now() - start, false});
+                                    std::chrono::steady_clock::now() - start,
+                                    streamed == Streamed::kRefused});
   }
 
   static std::string NewRequestId() { return RequestIdFor(HttpRequest{}); }
@@ -695,18 +714,26 @@ void Defer(const std::shared_ptr<Tcp::Peer>& peer, HttpResponse::Send* send,
 // issues) at most waits in the gateway for a client that reads slowly or not at all. Each written
 // part restarts the connection's idle clock in the edge's table, so a download that goes on is
 // never cut as idle, and one whose client stops reading is cut by the reaper after
-// DQ_IDLE_TIMEOUT_MS. Only a weak reference to the peer is held: when the connection goes,
-// Pistache drops its queued writes and, with them, the completions that hold this object, which
-// releases the producer (and what it holds: the job, the store's reads).
+// DQ_IDLE_TIMEOUT_MS. It is also in the server's DownloadLedger (download_ledger.h) with what it
+// holds (the producer's buffers, HttpResponse::body_held_bytes, and the part not yet written):
+// the reaper cuts it once it has not moved for DQ_DOWNLOAD_STALL_TIMEOUT_MS, or sooner when the
+// downloads together hold more than DQ_DOWNLOAD_MEMORY_BYTES. Only a weak reference to the peer
+// is held: when the connection goes, Pistache drops its queued writes and, with them, the
+// completions that hold this object, which releases the producer (and what it holds: the job,
+// the store's reads) and takes it off the ledger.
 class BodyStream : public std::enable_shared_from_this<BodyStream> {
  public:
   BodyStream(std::weak_ptr<Tcp::Peer> peer, HttpServer::Shared* shared,
-             std::function<BodyStep(std::string*)> producer, bool keep_alive)
+             std::function<BodyStep(std::string*)> producer, std::function<size_t()> held,
+             bool keep_alive, uint64_t download)
       : peer_(std::move(peer)), shared_(shared), producer_(std::move(producer)),
-        keep_alive_(keep_alive) {
+        held_(std::move(held)), keep_alive_(keep_alive), download_(download) {
     Open().Add(1);
   }
-  ~BodyStream() { Open().Add(-1); }
+  ~BodyStream() {
+    shared_->downloads.Close(download_);
+    Open().Add(-1);
+  }
   BodyStream(const BodyStream&) = delete;
   BodyStream& operator=(const BodyStream&) = delete;
 
@@ -728,6 +755,7 @@ class BodyStream : public std::enable_shared_from_this<BodyStream> {
     Touch();
     std::string bytes = head;
     AppendChunk(&bytes, first);
+    Account(bytes.size(), true);
     if (!st->transport->WriteDeferred(bytes, {})) return true;
     AfterWritten(p, [](BodyStream& self) { self.PostNext(); });
     return true;
@@ -746,6 +774,15 @@ class BodyStream : public std::enable_shared_from_this<BodyStream> {
   // The connection's idle clock starts again: the answer has progressed.
   void Touch() { shared_->table.Update(id_, edge::Progress{false, NowMs(), 0}); }
 
+  // Tells the ledger what this answer holds now: the producer's buffers and `unwritten` bytes of
+  // a part handed to the connection's output (counted whole until the write completes, though
+  // the socket may have taken some at once). moved: the answer has progressed as of now.
+  void Account(size_t unwritten, bool moved) {
+    const size_t held = producer_ && held_ ? held_() : 0;
+    shared_->downloads.Update(download_, held + unwritten,
+                              moved ? std::optional<int64_t>(NowMs()) : std::nullopt);
+  }
+
   // Runs next(*this) on the connection's worker thread once everything written so far has left
   // Pistache's queue: an empty write through that queue completes after whatever waits there.
   // If the connection goes first, Pistache drops the write and next (with this object's
@@ -755,6 +792,7 @@ class BodyStream : public std::enable_shared_from_this<BodyStream> {
         .then(
             [self = shared_from_this(), next](ssize_t) {
               self->Touch();
+              self->Account(0, true);
               next(*self);
             },
             [](std::exception_ptr) {});  // a failed write: the connection is ending
@@ -788,13 +826,18 @@ class BodyStream : public std::enable_shared_from_this<BodyStream> {
     AppendChunk(&bytes, piece);
     piece = std::string();
     if (step == BodyStep::kEnd) bytes.append("0\r\n\r\n");
+    if (step != BodyStep::kMore) {
+      producer_ = nullptr;  // done with: released now, not when the last write completes
+      held_ = nullptr;
+    }
+    // The part was made: the clock of a stall starts now (a slow store read is not the client's).
+    Account(bytes.size(), true);
     if (!st->transport->WriteDeferred(bytes, {})) return;
     bytes = std::string();
     if (step == BodyStep::kMore) {
       AfterWritten(p, [](BodyStream& self) { self.PostNext(); });
       return;
     }
-    producer_ = nullptr;  // done with: released now, not when the last write completes
     AfterWritten(p, [](BodyStream& self) { self.Finish(); });
   }
 
@@ -810,20 +853,31 @@ class BodyStream : public std::enable_shared_from_this<BodyStream> {
   std::weak_ptr<Tcp::Peer> peer_;
   HttpServer::Shared* shared_;
   std::function<BodyStep(std::string*)> producer_;
+  std::function<size_t()> held_;  // HttpResponse::body_held_bytes
   bool keep_alive_;
+  uint64_t download_;  // in shared_->downloads
   uint64_t id_ = 0;
 };
 
-bool Stream(const std::shared_ptr<Tcp::Peer>& peer, HttpServer::Shared* shared,
-            const HttpResponse& r, const std::string& request_id, Http::Version version,
-            bool keep_alive) {
-  if (!peer) return true;  // the client has gone
+Streamed Stream(const std::shared_ptr<Tcp::Peer>& peer, HttpServer::Shared* shared,
+                const HttpResponse& r, const std::string& request_id, Http::Version version,
+                bool keep_alive) {
+  if (!peer) return Streamed::kYes;  // the client has gone
   auto state = StateOf(peer);
-  if (!state || !state->transport) return false;
+  if (!state || !state->transport) return Streamed::kNoState;
+  // The ledger's cut, from the reaper: as a producer's failure cuts (CutIfOpen knows whether the
+  // descriptor is still the connection's).
   const std::string head = ResponseHead(r, request_id, version, keep_alive,
                                         /*content_length=*/false, /*chunked=*/true);
-  auto stream = std::make_shared<BodyStream>(peer, shared, r.body_producer, keep_alive);
-  return stream->Begin(head, r.body);
+  std::weak_ptr<ConnectionState> weak = state;
+  const size_t first = head.size() + r.body.size() + (r.body_held_bytes ? r.body_held_bytes() : 0);
+  auto download = shared->downloads.Open(NowMs(), first, [weak] {
+    if (auto s = weak.lock(); s && s->transport) s->transport->CutIfOpen();
+  });
+  if (!download) return Streamed::kRefused;
+  auto stream = std::make_shared<BodyStream>(peer, shared, r.body_producer, r.body_held_bytes,
+                                             keep_alive, *download);
+  return stream->Begin(head, r.body) ? Streamed::kYes : Streamed::kNoState;
 }
 
 // In front of Pistache's parser: every byte goes through the connection's EdgeConnection.
@@ -962,6 +1016,8 @@ void HttpServer::Reap() {
     shared_->wake.wait_for(lock, std::chrono::milliseconds(250));
     if (stop_) break;
     lock.unlock();
+    // Downloads stalled too long, or holding more than their memory bound (download_ledger.h).
+    for (auto& cut : shared_->downloads.Sweep(NowMs())) cut();
     shared_->table.Sweep(NowMs(), [this](int fd, edge::Verdict v) {
       if (v == edge::Verdict::kTooSlow) {
         HttpRequest head;

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "edge/edge_limits.h"
+#include "http/core/download_ledger.h"
 #include "http/core/http_service.h"
 
 namespace Pistache::Http {
@@ -24,6 +25,7 @@ struct HttpServerOptions {
   int port = 8080;  // 0: any free port
   int threads = 8;
   edge::EdgeLimits limits;
+  DownloadLimits downloads;  // streamed answers: stall timeout and memory bound
   std::string trusted_proxies;  // comma-separated IPs or CIDRs whose X-Forwarded-For is used
 };
 

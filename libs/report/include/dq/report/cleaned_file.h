@@ -72,6 +72,11 @@ class CleanedFile {
   // later call returns the first one.
   Result<bool> Next(std::string* out, size_t want);
 
+  // The bytes this file's buffers hold between calls of Next (the upload piece being read, its
+  // CSV copy, the fix piece, the row being written), by their capacity: for the gateway's bound
+  // on what downloads hold. The reader's own state (a row or two) is not counted.
+  size_t held_bytes() const;
+
  private:
   // Writes rows until `want` bytes are out or the reader needs more, then feeds it or ends.
   Status Step(size_t want);
