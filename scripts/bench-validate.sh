@@ -7,7 +7,9 @@
 # With PLATFORMS="none all" (any `platform` values; "none" sends none) it runs one stack and
 # alternates the bodies ROUNDS times (default 2), so the platforms are compared side by side on
 # the same machine state, then prints each platform's median requests/s (issue 32's goal:
-# platform=all within 10% of none).
+# platform=all within 10% of none). A value ending in "+clean" ("all+clean", "none+clean") sends
+# the channel-clean variant of the body (bench/tools/channel_clean.py: link, condition, plain
+# descriptions, no placeholder images), an extra figure beside the goal's.
 #
 #   scripts/bench-validate.sh [rows=500] [duration=10]     (needs: ./dev build, wrk, python3)
 set -euo pipefail
@@ -53,11 +55,17 @@ if [ -z "${PLATFORMS:-}" ]; then
   exit 0
 fi
 for p in $PLATFORMS; do
-  python3 - "$WORK/body.json" "$WORK/body-$p.json" "$p" <<'PY'
+  python3 - "$WORK/body.json" "$WORK/body-$p.json" "$p" "$ROOT/bench/tools" <<'PY'
 import json, sys
 body = json.load(open(sys.argv[1]))
-if sys.argv[3] != "none":
-    body["platform"] = sys.argv[3]
+platform = sys.argv[3]
+if platform.endswith("+clean"):  # the channel-clean variant (bench/tools/channel_clean.py)
+    sys.path.insert(0, sys.argv[4])
+    import channel_clean
+    channel_clean.clean(body)
+    platform = platform[: -len("+clean")]
+if platform != "none":
+    body["platform"] = platform
 json.dump(body, open(sys.argv[2], "w"))
 PY
 done

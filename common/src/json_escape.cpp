@@ -1,6 +1,7 @@
 #include "dq/common/json_escape.h"
 
 #include <cstdint>
+#include <cstring>
 
 namespace dq {
 namespace {
@@ -33,6 +34,19 @@ size_t Utf8SequenceLength(const unsigned char* s, size_t i, size_t n) {
 
 bool NeedsWork(unsigned char c) { return c < 0x20 || c == '"' || c == '\\' || c >= 0x80; }
 
+// Whether any of the 8 bytes at s may need work: a control character, '"', '\\' or a byte of
+// 0x80 and above. Never false when one does (it may be true when none does: the caller then
+// looks at each byte), so runs of plain text are skipped 8 bytes at a time.
+bool BlockMayNeedWork(const unsigned char* s) {
+  uint64_t v;
+  std::memcpy(&v, s, 8);
+  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+  auto has_zero = [](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
+  const uint64_t below_space = (v - 0x20 * kOnes) & ~v & kHigh;
+  return ((v & kHigh) | below_space | has_zero(v ^ ('"' * kOnes)) |
+          has_zero(v ^ ('\\' * kOnes))) != 0;
+}
+
 }  // namespace
 
 void AppendJsonString(std::string& out, std::string_view text) {
@@ -43,6 +57,7 @@ void AppendJsonString(std::string& out, std::string_view text) {
   while (i < n) {
     // Copy the run of characters that need nothing.
     size_t j = i;
+    while (j + 8 <= n && !BlockMayNeedWork(s + j)) j += 8;
     while (j < n && !NeedsWork(s[j])) ++j;
     out.append(text.data() + i, j - i);
     i = j;

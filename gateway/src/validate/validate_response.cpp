@@ -148,6 +148,9 @@ Status BuildValidatorRequestInto(const ValidateCommand& command,
     for (const auto& [from, to] : c.value_aliases) (*conv->mutable_value_aliases())[from] = to;
   }
   spec->set_gtin_padding_evidence(command.gtin_padding_evidence);
+  // The channels each issue blocks as one integer, not as up to eight strings (the encoder,
+  // report::AppendIssueJson, reads either).
+  spec->set_channel_bits(true);
   // Several fields mapped to one column share its value: the row carries each column once.
   const size_t width = command.columns.size();
   bool shared = width != command.mapping.size();
@@ -220,14 +223,20 @@ std::string WriteValidateResponse(const ValidateCommand& command,
   }
 
   std::string out;
-  size_t estimate = 256 + issues.size() * 200;
+  const bool channels = !command.platform.empty();  // docs/api.md, "Channel readiness"
+  // An issue's members around its texts, its item's names, and with channels the array (up
+  // to eight names): reserved once, as an answer of a few thousand issues is mostly issues.
+  size_t estimate = 256 + issues.size() * (channels ? 300 : 160);
+  for (const auto& issue : issues) {
+    estimate += issue.message().size() + issue.original_value().size() +
+                issue.fixed_value().size();
+  }
   for (const auto& m : command.members) estimate += m.raw_key.size() + m.raw_value.size() + 2;
   out.reserve(estimate + command.records * 4);
 
   std::vector<uint8_t> present(width);
   std::vector<const std::string*> open;  // nested: the objects the last member was inside
   std::vector<AddedValue> added;         // the record's fixes for columns it did not have
-  const bool channels = !command.platform.empty();  // docs/api.md, "Channel readiness"
   out += '{';
   if (channels) {
     out += "\"channels\":";

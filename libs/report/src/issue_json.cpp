@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dq/common/json_escape.h"
+#include "dq/common/vocabulary.h"
 #include "dq/ingest/row_writer.h"
 
 namespace dq::report {
@@ -50,6 +51,44 @@ void AppendNameOrNull(std::string& out, std::string_view name) {
   }
 }
 
+// The "channels" array of every set of templates, by Issue.channel_bits (bit i: kPlatforms[i]),
+// written once: a platform=all answer has one a row and field that finds fault.
+class ChannelArrays {
+ public:
+  static constexpr size_t kSets = size_t{1} << kPlatforms.size();
+  ChannelArrays() {
+    for (size_t bits = 0; bits < kSets; ++bits) {
+      std::string& a = arrays_[bits];
+      a.push_back('[');
+      for (size_t p = 0; p < kPlatforms.size(); ++p) {
+        if ((bits & (size_t{1} << p)) == 0) continue;
+        if (a.size() > 1) a.push_back(',');
+        AppendJsonString(a, kPlatforms[p]);
+      }
+      a.push_back(']');
+    }
+  }
+  // Bits past the known templates (a newer validator's) are left out.
+  const std::string& Of(uint32_t bits) const { return arrays_[bits & (kSets - 1)]; }
+
+ private:
+  std::string arrays_[kSets];
+};
+
+void AppendChannels(std::string& out, const validator::v1::Issue& i) {
+  if (i.channels_size() == 0) {  // none, or as channel_bits (BatchSpec.channel_bits)
+    static const ChannelArrays arrays;
+    out += arrays.Of(i.channel_bits());
+    return;
+  }
+  out.push_back('[');
+  for (int c = 0; c < i.channels_size(); ++c) {
+    if (c > 0) out.push_back(',');
+    AppendJsonString(out, i.channels(c));
+  }
+  out.push_back(']');
+}
+
 template <size_t N>
 void Append(std::string& out, const validator::v1::Issue& i, const Key (&keys)[N], int64_t id,
             const ItemNames& names, bool with_channels) {
@@ -81,14 +120,7 @@ void Append(std::string& out, const validator::v1::Issue& i, const Key (&keys)[N
       case Member::kSku: AppendNameOrNull(out, names.sku); break;
       case Member::kItemId: AppendNameOrNull(out, names.item_id); break;
       case Member::kTitle: AppendNameOrNull(out, names.title); break;
-      case Member::kChannels:
-        out.push_back('[');
-        for (int c = 0; c < i.channels_size(); ++c) {
-          if (c > 0) out.push_back(',');
-          AppendJsonString(out, i.channels(c));
-        }
-        out.push_back(']');
-        break;
+      case Member::kChannels: AppendChannels(out, i); break;
     }
   }
   out.push_back('}');

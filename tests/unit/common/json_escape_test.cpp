@@ -54,5 +54,27 @@ TEST(JsonEscapeTest, SameAsNlohmannOnValidTextAndValidJsonOnAnyBytes) {
   }
 }
 
+// Plain text is skipped 8 bytes at a time: every byte value, at every place in a longer run of
+// plain text (in the first, a middle or the last block, or in the tail after the blocks), is
+// escaped as it is on its own.
+TEST(JsonEscapeTest, EveryByteIsSeenAtEveryPlaceInALongRun) {
+  for (size_t len : {8u, 9u, 16u, 23u, 24u}) {
+    for (size_t at = 0; at < len; ++at) {
+      for (int b = 0; b < 256; ++b) {
+        std::string text(len, 'x');
+        text[at] = static_cast<char>(b);
+        const std::string alone = Escaped(std::string(1, static_cast<char>(b)));
+        const std::string expected = "\"" + std::string(at, 'x') +
+                                     alone.substr(1, alone.size() - 2) +
+                                     std::string(len - at - 1, 'x') + "\"";
+        ASSERT_EQ(Escaped(text), expected) << "byte " << b << " at " << at << " of " << len;
+      }
+    }
+  }
+  // A well-formed sequence across a block's end is kept whole.
+  const std::string euro = std::string(6, 'x') + "\xE2\x82\xAC" + std::string(7, 'y');
+  EXPECT_EQ(Escaped(euro), "\"" + euro + "\"");
+}
+
 }  // namespace
 }  // namespace dq

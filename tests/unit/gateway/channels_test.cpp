@@ -82,6 +82,22 @@ TEST(ChannelsTest, TheInlineAnswerCarriesChannelsWithAPlatform) {
   EXPECT_EQ(out["stats"]["score"], 50);
 }
 
+// The gateway asks for each issue's channels as one integer (BatchSpec.channel_bits), and writes
+// the answer with the same bytes from that as from the names a validator without the field sends.
+TEST(ChannelsTest, ChannelBitsGiveTheSameAnswerAsNames) {
+  auto cmd = ParseValidateRequest(R"({"records":[{"id":"A"},{"id":"B"}],"mapping":{"sku":"id"},)"
+                                  R"("platform":"social_catalog,search_merchant"})",
+                                  500);
+  ASSERT_TRUE(cmd.ok());
+  auto req = BuildValidatorRequest(*cmd);
+  ASSERT_TRUE(req.ok());
+  EXPECT_TRUE(req->spec().channel_bits());
+  validator::v1::ValidateResponse bits = Answer();
+  bits.mutable_issues(0)->clear_channels();
+  bits.mutable_issues(0)->set_channel_bits((1u << 3) | (1u << 4));  // kPlatforms[3] and [4]
+  EXPECT_EQ(WriteValidateResponse(*cmd, bits), WriteValidateResponse(*cmd, Answer()));
+}
+
 TEST(ChannelsTest, WithoutAPlatformTheAnswerIsAsBefore) {
   auto cmd = ParseValidateRequest(R"({"records":[{"id":"A"}],"mapping":{"sku":"id"}})", 500);
   ASSERT_TRUE(cmd.ok());

@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include "dq/common/vocabulary.h"
+
 namespace dq::report {
 namespace {
 
@@ -67,6 +69,29 @@ TEST(IssueJsonTest, ARecordThatIsNotOneIsSkipped) {
   EXPECT_FALSE(AppendIssueCsvRow(out, "{\"id\":\"1\",\"issue_row\":1}"));
   EXPECT_FALSE(AppendIssueCsvRow(out, "not json"));
   EXPECT_EQ(out, "kept");
+}
+
+// Issue.channel_bits (BatchSpec.channel_bits) is written as the names it stands for, in both
+// forms, byte for byte, for every set of templates.
+TEST(IssueJsonTest, ChannelBitsAreWrittenAsTheNamesTheyStandFor) {
+  for (uint32_t bits = 0; bits < (1u << kPlatforms.size()); ++bits) {
+    validator::v1::Issue names = Make(true, false), packed = Make(true, false);
+    for (size_t p = 0; p < kPlatforms.size(); ++p) {
+      if (bits & (1u << p)) names.add_channels(std::string(kPlatforms[p]));
+    }
+    packed.set_channel_bits(bits);
+    std::string a, b;
+    AppendIssueJson(a, names, IssueForm::kValidate, 0, {"A-1", "", "Mug"}, true);
+    AppendIssueJson(b, packed, IssueForm::kValidate, 0, {"A-1", "", "Mug"}, true);
+    ASSERT_EQ(b, a) << bits;
+    ASSERT_EQ(IssueJson(4, packed, {}, true), IssueJson(4, names, {}, true)) << bits;
+  }
+  validator::v1::Issue two = Make(true, false);
+  two.set_channel_bits((1u << 3) | (1u << 4));
+  EXPECT_NE(IssueJson(1, two, {}, true).find(R"("channels":["search_merchant","social_catalog"])"),
+            std::string::npos);
+  two.set_channel_bits(1u << 31);  // a template this encoder does not know: left out
+  EXPECT_NE(IssueJson(1, two, {}, true).find(R"("channels":[])"), std::string::npos);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "dq/common/vocabulary.h"
+
 #include <functional>
 #include <random>
 #include <string>
@@ -151,6 +153,71 @@ TEST(StreamValidation, ValidateBatchOrdersIssuesByRowWithOutliersInPlace) {
   EXPECT_EQ(response.issues(0).row(), 4u);
   EXPECT_EQ(response.issues(0).code(), "PRICE_OUTLIER_HIGH");
   EXPECT_EQ(response.stats().rows(), 40u);
+}
+
+// BatchSpec.channel_bits: each issue's channels as one integer (bit i: kPlatforms[i]), the same
+// templates as the names it replaces, in the unary call and in a stream; all else the same.
+TEST(StreamValidation, ChannelBitsCarryTheSameChannelsAsTheNames) {
+  v1::ValidateRequest request;
+  for (const char* f : {"sku", "title", "description", "price", "image_url"}) {
+    request.mutable_spec()->add_fields(f);
+  }
+  request.mutable_spec()->set_platform("all");
+  for (int i = 0; i < 6; ++i) {
+    v1::Row* row = request.add_rows();
+    row->add_values("S" + std::to_string(i));
+    row->add_values(i % 2 ? "BEST PRICE!!! FREE SHIPPING" : "Blue mug");
+    row->add_values(i % 3 ? "<p>A mug</p>" : "A mug");
+    row->add_values(i == 4 ? "" : "10.00");
+    row->add_values(i % 2 ? "http://example.com/a.html" : "https://shop.test/a.jpg");
+  }
+  auto with_bits = [](v1::ValidateRequest r) {
+    r.mutable_spec()->set_channel_bits(true);
+    return r;
+  };
+  // The names of channel_bits, as the validator wrote them before the field.
+  auto as_names = [](v1::Issue issue) {
+    for (size_t p = 0; p < kPlatforms.size(); ++p) {
+      if (issue.channel_bits() & (1u << p)) issue.add_channels(std::string(kPlatforms[p]));
+    }
+    issue.clear_channel_bits();
+    return issue.SerializeAsString();
+  };
+  v1::ValidateResponse names, bits;
+  ASSERT_TRUE(ValidateBatch(ReferenceData::Default(), request, &names).ok());
+  ASSERT_TRUE(ValidateBatch(ReferenceData::Default(), with_bits(request), &bits).ok());
+  ASSERT_EQ(bits.issues_size(), names.issues_size());
+  int with_channels = 0, several = 0;
+  for (int k = 0; k < names.issues_size(); ++k) {
+    EXPECT_EQ(names.issues(k).channel_bits(), 0u);
+    EXPECT_EQ(bits.issues(k).channels_size(), 0);
+    EXPECT_EQ(as_names(bits.issues(k)), names.issues(k).SerializeAsString()) << k;
+    with_channels += names.issues(k).channels_size() > 0;
+    several += names.issues(k).channels_size() > 1;
+  }
+  EXPECT_GT(with_channels, 0);
+  EXPECT_GT(several, 0);
+  EXPECT_EQ(bits.stats().SerializeAsString(), names.stats().SerializeAsString());
+
+  // The stream: the same issues, chunk by chunk.
+  auto stream = [&](const v1::BatchSpec& spec) {
+    auto call = StreamValidation::Start(ReferenceData::Default(), spec, nullptr);
+    EXPECT_TRUE(call.ok());
+    v1::RowChunk chunk;
+    *chunk.mutable_rows() = request.rows();
+    EXPECT_TRUE((*call)->Begin(chunk).ok());
+    v1::IssueChunk answer;
+    (*call)->End(&answer);
+    return answer;
+  };
+  const v1::IssueChunk streamed_names = stream(request.spec());
+  const v1::IssueChunk streamed_bits = stream(with_bits(request).spec());
+  ASSERT_EQ(streamed_bits.issues_size(), streamed_names.issues_size());
+  ASSERT_EQ(streamed_names.issues_size(), names.issues_size());
+  for (int k = 0; k < streamed_names.issues_size(); ++k) {
+    EXPECT_EQ(streamed_bits.issues(k).channels_size(), 0);
+    EXPECT_EQ(as_names(streamed_bits.issues(k)), streamed_names.issues(k).SerializeAsString());
+  }
 }
 
 // The same rows, packed (the form the gateway sends).

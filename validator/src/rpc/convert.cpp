@@ -30,20 +30,46 @@ Result<BatchSpec> FromProto(const v1::BatchSpec& spec) {
   return out;
 }
 
-void ToProto(const Issue& issue, v1::Issue* out) {
+namespace {
+
+// Everything but the texts ToProto copies or moves: row, severity, field, code, channels.
+void SetPlain(const Issue& issue, v1::Issue* out, bool channel_bits) {
   out->set_row(issue.row);
   out->set_severity(issue.severity() == Severity::kError ? v1::SEVERITY_ERROR
                                                          : v1::SEVERITY_WARNING);
   out->set_field(std::string(FieldName(issue.field)));
   out->set_code(std::string(Def(issue.code).code));
-  out->set_message(std::string(issue.Message()));
-  out->set_original_value(issue.original);
-  if (issue.fixed) out->set_fixed_value(*issue.fixed);
   if (const ChannelMask blocks = issue.blocks()) {
+    // ChannelBit(p) is bit p - 1, p counting dq::kPlatforms from 1: the wire's bit order.
+    static_assert(ChannelBit(static_cast<Platform>(1)) == 1);
+    if (channel_bits) {
+      out->set_channel_bits(blocks);
+      return;
+    }
     for (size_t p = 1; p <= kPlatforms.size(); ++p) {
       if (blocks & ChannelBit(static_cast<Platform>(p))) out->add_channels(std::string(kPlatforms[p - 1]));
     }
   }
+}
+
+}  // namespace
+
+void ToProto(const Issue& issue, v1::Issue* out, bool channel_bits) {
+  SetPlain(issue, out, channel_bits);
+  out->set_message(std::string(issue.Message()));
+  out->set_original_value(issue.original);
+  if (issue.fixed) out->set_fixed_value(*issue.fixed);
+}
+
+void ToProto(Issue&& issue, v1::Issue* out, bool channel_bits) {
+  SetPlain(issue, out, channel_bits);
+  if (issue.message.empty()) {
+    out->set_message(std::string(Def(issue.code).message));
+  } else {
+    out->set_message(std::move(issue.message));
+  }
+  out->set_original_value(std::move(issue.original));
+  if (issue.fixed) out->set_fixed_value(std::move(*issue.fixed));
 }
 
 void ToProto(const Stats& stats, v1::Stats* out) {

@@ -14,7 +14,11 @@ namespace dq::validator::rpc {
 // field listed twice; a value_index of another length than fields; a convention for an unknown
 // field, a field not in fields, or a field given twice (BatchSpec::AddConvention).
 Result<BatchSpec> FromProto(const v1::BatchSpec& spec);
-void ToProto(const Issue& issue, v1::Issue* out);
+// channel_bits (BatchSpec.channel_bits): the channels the issue blocks as Issue.channel_bits
+// instead of Issue.channels.
+void ToProto(const Issue& issue, v1::Issue* out, bool channel_bits = false);
+// The same, moving the issue's texts (original, fixed and message) into the message.
+void ToProto(Issue&& issue, v1::Issue* out, bool channel_bits = false);
 void ToProto(const Stats& stats, v1::Stats* out);
 
 // kInvalidRequest -> INVALID_ARGUMENT, kUnavailable -> UNAVAILABLE, kNotFound -> NOT_FOUND,

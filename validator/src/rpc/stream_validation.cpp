@@ -208,7 +208,9 @@ void StreamValidation::End(v1::IssueChunk* out) {
   out->Clear();
   if (open_ > 0) {
     auto* issues = out->mutable_issues();
-    session_.EndRows([issues](Issue&& issue) { ToProto(issue, issues->Add()); });
+    const bool bits = proto_spec_.channel_bits();
+    session_.EndRows(
+        [issues, bits](Issue&& issue) { ToProto(std::move(issue), issues->Add(), bits); });
     --open_;
   }
   out->set_rows_done(session_.rows());
@@ -224,7 +226,7 @@ void StreamValidation::Finish(v1::IssueChunk* issues, v1::Stats* stats) {
   issues->set_rows_done(session_.rows());
   std::vector<Issue> batch;
   session_.Finish(batch);
-  for (const Issue& i : batch) ToProto(i, issues->add_issues());
+  for (const Issue& i : batch) ToProto(i, issues->add_issues(), proto_spec_.channel_bits());
   ToProto(session_.stats(), stats);
 }
 
@@ -240,10 +242,18 @@ Status ValidateBatch(const ReferenceData& ref, const v1::ValidateRequest& reques
   const dates::DateOrder observed = session.ObserveRows(read->count, read->value);
   session.BeginRows(read->count, std::move(read->read), observed, std::move(read->kinds));
   session.EndRows([&issues](Issue&& issue) { issues.push_back(std::move(issue)); });
+  const auto rows_end = static_cast<std::ptrdiff_t>(issues.size());
   session.Finish(issues);
-  // Batch-level issues come last; the response is ordered by row.
-  std::stable_sort(issues.begin(), issues.end(),
-                   [](const Issue& a, const Issue& b) { return a.row < b.row; });
+  // Batch-level issues come last; the response is ordered by row. The rows' issues come in row
+  // order already, so only the batch-level ones (few, or none) are merged in, as a stable sort
+  // would place them: after the rows' issues of the same row.
+  auto by_row = [](const Issue& a, const Issue& b) { return a.row < b.row; };
+  const auto mid = issues.begin() + rows_end;
+  if (std::is_sorted(issues.begin(), mid, by_row) && std::is_sorted(mid, issues.end(), by_row)) {
+    if (mid != issues.end()) std::inplace_merge(issues.begin(), mid, issues.end(), by_row);
+  } else {
+    std::stable_sort(issues.begin(), issues.end(), by_row);
+  }
   // The answer is bounded before it is built: values of tens of KB mapped to many fields make
   // an issue list far larger than the request (the gateway's channel takes at most 64 MiB).
   size_t answer_bytes = 0;
@@ -257,7 +267,8 @@ Status ValidateBatch(const ReferenceData& ref, const v1::ValidateRequest& reques
                       " MiB an answer may carry");
   }
   response->mutable_issues()->Reserve(static_cast<int>(issues.size()));
-  for (const Issue& i : issues) ToProto(i, response->add_issues());
+  const bool bits = request.spec().channel_bits();
+  for (Issue& i : issues) ToProto(std::move(i), response->add_issues(), bits);
   ToProto(session.stats(), response->mutable_stats());
   return Status::Ok();
 }

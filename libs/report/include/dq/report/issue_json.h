@@ -9,7 +9,8 @@
 //      "title"}
 // The item's names (sku, item_id, title) are null when empty. With platform templates
 // (with_channels), each form also carries "channels", the templates the issue blocks: first in a
-// validate issue (its members are in alphabetical order), last in a job record. The issues CSV
+// validate issue (its members are in alphabetical order), last in a job record; read from
+// Issue.channels or, when that is empty, Issue.channel_bits (the same list). The issues CSV
 // has no channels column.
 // and a row of the issues CSV (GET /v1/jobs/:id/issues?format=csv, `dq check --format csv`) is a
 // job record's members, in its order, under its names.
