@@ -155,7 +155,11 @@ end
 if refund > 0 and redis.call('EXISTS', KEYS[7]) == 1 then
   redis.call('DECRBY', KEYS[7], refund)
 end
-redis.call('DEL', KEYS[11])
+if undo and redis.call('HGET', KEYS[1], 'quota_res') == '1' then
+  redis.call('SET', KEYS[11], '0', 'EX', tonumber(ARGV[4]))
+else
+  redis.call('DEL', KEYS[11])
+end
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[10])
 redis.call('HDEL', KEYS[6], ARGV[1])
 redis.call('ZREM', KEYS[8], ARGV[1])

@@ -38,10 +38,12 @@ extern const RedisScript kAccept;
 extern const RedisScript kUnaccept;
 // KEYS: job, file, issues, cleaned, summary, job_bytes, quota, list, idempotency record, fixes,
 // the job's quota reservation record. ARGV: job id, mode ('delete' | 'abandon' | 'retract'),
-// the job's idempotency_key (the record is deleted only if the job names it). Returns 1 when
-// removed, 0 when there was nothing (or, for abandon, the job was accepted meanwhile; for
-// retract, a worker took it). An abandon or retract of a job whose quota is a recorded
-// reservation gives back what the record still holds (a release may have come first).
+// the job's idempotency_key (the record is deleted only if the job names it), the reservation
+// record's ttl seconds. Returns 1 when removed, 0 when there was nothing (or, for abandon, the
+// job was accepted meanwhile; for retract, a worker took it). An abandon or retract of a job
+// whose quota is a recorded reservation gives back what the record still holds (a release may
+// have come first), and leaves the record at 0 as a release does (limits/quota.h): the upload's
+// own release may still be on its way. A delete removes the record.
 extern const RedisScript kRemove;
 // KEYS: job_bytes, the new job's reservation mark, then for each of n jobs to check: its job
 // hash, its upload, its reservation mark. ARGV: job id, bytes, ceiling (0: none), ttl of

@@ -257,7 +257,7 @@ Status RedisJobStore::Remove(const Job& job, const char* mode) {
        AccountKey(a, "job_bytes"), QuotaKey(job), AccountKey(a, "jobs"),
        IdempotencyKey(a, job.idempotency_key), JobPartKey(a, job.id, "fixes"),
        QuotaReservationKey(a, job.id)},
-      {job.id, mode, job.idempotency_key});
+      {job.id, mode, job.idempotency_key, std::to_string(kReservationTtlSeconds)});
   if (!r.ok()) return r.status();
   if (r->reply.integer != 1) return Status(ErrorCode::kNotFound, "no such job");
   DeleteObjects(artifact::JobPrefix(a, job.id));

@@ -9,12 +9,16 @@ namespace {
 
 // KEYS[1]: the month's counter, KEYS[2]: the reservation's record. ARGV: records, quota, ttl
 // seconds, the record's ttl seconds. Returns {1, used after} when reserved, {0, used} when the
-// request would cross the quota. A reservation already recorded is not taken twice.
+// request would cross the quota. A reservation already recorded is not taken twice, and one
+// already released (its record is then "0") is not taken at all: that is this script running
+// late, after a timeout its caller answered with an error and a release.
 const RedisScript kReserveScript(R"lua(
 local n = tonumber(ARGV[1])
 local quota = tonumber(ARGV[2])
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-if redis.call('EXISTS', KEYS[2]) == 1 then return {1, used} end
+local recorded = redis.call('GET', KEYS[2])
+if recorded == '0' then return {2, used} end
+if recorded then return {1, used} end
 if used + n > quota then
   return {0, used}
 end
@@ -24,15 +28,17 @@ redis.call('SET', KEYS[2], n, 'EX', tonumber(ARGV[4]))
 return {1, used}
 )lua");
 
-// KEYS[1]: the month's counter, KEYS[2]: the reservation's record. Gives back what the record
-// holds (nothing when it is gone: released already, or lost in a failover with its
-// reservation) and deletes it. Returns the records given back. The write Redis may refuse when
-// full (DECRBY) comes first, so a refused release changes nothing and is tried again.
+// KEYS[1]: the month's counter, KEYS[2]: the reservation's record. ARGV[1]: the record's ttl
+// seconds. Gives back what the record holds (nothing when it is "0" or gone: released already,
+// not run yet, or lost in a failover with its reservation) and leaves the record at "0", so
+// that the reservation, should its script still run (it timed out on the way), takes nothing.
+// Returns the records given back. The write Redis may refuse when full (DECRBY) comes first, so
+// a refused release changes nothing and is tried again.
 const RedisScript kReleaseScript(R"lua(
 local n = tonumber(redis.call('GET', KEYS[2]) or '0')
-if n > 0 then
-  if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECRBY', KEYS[1], n) end
-  redis.call('DEL', KEYS[2])
+if n > 0 and redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECRBY', KEYS[1], n) end
+if n ~= 0 or redis.call('EXISTS', KEYS[2]) == 0 then
+  redis.call('SET', KEYS[2], '0', 'EX', tonumber(ARGV[1]))
 end
 return n
 )lua");
@@ -101,6 +107,10 @@ Result<QuotaReservation> RedisQuotaService::Reserve(const Account& account, int6
   }
   const RedisReply* reply = &durable->reply;
   if (reply->elements.size() != 2) return Status(ErrorCode::kInternal, "unexpected quota reply");
+  if (reply->elements[0].integer == 2) {
+    // Only a script that ran after its own release gets here, and its caller has gone.
+    return Status(ErrorCode::kInternal, "quota reservation " + r.id + " was already released");
+  }
   if (reply->elements[0].integer == 1 && !durable->confirmed) {
     // Reserved on the master, not known to survive it (nor known to be lost: a replica may
     // have it unacknowledged): given back, until the replicas confirm it, before the 503.
@@ -121,7 +131,8 @@ Result<QuotaReservation> RedisQuotaService::Reserve(const Account& account, int6
 Status RedisQuotaService::ReleaseOnce(const QuotaReservation& r) {
   auto reply = redis_.EvalDurable(
       kReleaseScript,
-      {AccountKey(r.account_id, "quota:" + r.month), QuotaReservationKey(r.account_id, r.id)}, {});
+      {AccountKey(r.account_id, "quota:" + r.month), QuotaReservationKey(r.account_id, r.id)},
+      {std::to_string(kReservationTtlSeconds)});
   if (!reply.ok()) return reply.status();
   return reply->confirmed ? Status::Ok() : redis_.NotReplicated(*reply);
 }

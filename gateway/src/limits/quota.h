@@ -5,8 +5,9 @@
 // drop one that ran: a reservation answered with an error or unconfirmed may or may not exist
 // on the next master. So every reservation has an id and a record beside the counter
 // (dq:{acct}:quota:res:<id> = records, kept kReservationTtlSeconds), and a release gives back
-// what that record holds and deletes it, in one script: it is idempotent, and it gives back only
-// a reservation that survived. A release not confirmed by the replicas is retried in the
+// what that record holds and sets it to 0, in one script: it is idempotent, it gives back only a
+// reservation that survived, and a reservation whose script runs after its release (it timed
+// out on the way, and its caller answered an error and released it) takes nothing. A release not confirmed by the replicas is retried in the
 // background until it is, on whichever master is current, for kReleaseRetryFor.
 #pragma once
 

@@ -222,6 +222,15 @@ TEST_F(ReplicaWaitTest, AQuotaReleaseIsIdempotentAndRetriedUntilTheReplicaHasIt)
   gateway::QuotaReservation lost{"lost-in-a-failover", account_, quota.Usage(*account)->month, 9};
   EXPECT_TRUE(quota.Release(lost).ok());
   EXPECT_EQ(quota.Usage(*account)->used, before);
+
+  // A reservation whose script runs only after its caller timed out and released it (the
+  // release found no record): it takes nothing, and says why to anyone still listening.
+  gateway::QuotaReservation late{"late-reserve", account_, quota.Usage(*account)->month, 4};
+  EXPECT_TRUE(quota.Release(late).ok());
+  auto ran_late = quota.Reserve(*account, 4, "late-reserve");
+  EXPECT_EQ(ran_late.status().code(), ErrorCode::kInternal);
+  EXPECT_EQ(ran_late.status().message(), "quota reservation late-reserve was already released");
+  EXPECT_EQ(quota.Usage(*account)->used, before);
 }
 
 }  // namespace
