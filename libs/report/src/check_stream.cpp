@@ -120,7 +120,7 @@ Status StreamCheck(const StreamInput& input, JobOutput& output, ValidatorStream&
 
 Status NameTail(const StreamInput& input, JobOutput& output) {
   const std::vector<uint64_t> rows = output.TailRows();
-  if (!rows.empty()) {
+  if (!rows.empty() && !output.NameTailFromKept()) {
     // The batch-level issues may be about any row: the file is read again for their rows'
     // names, only when there are such issues.
     auto reader = ingest::MakeRowReader(input.check.format);

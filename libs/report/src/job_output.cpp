@@ -127,6 +127,19 @@ void JobOutput::Seal(RowBatch& batch, validator::v1::RowChunk* chunk) {
   packed->set_width(static_cast<uint32_t>(columns_.size()));
   batch.first_row = rows_sent_ + 1;
   rows_sent_ += batch.rows();
+  if (keep_names_) {
+    const size_t bytes = kept_names_.size() + batch.names.size() +
+                         sizeof(uint32_t) * (kept_name_ends_.size() + batch.name_ends.size());
+    if (bytes > options_.kept_names_bytes) {
+      keep_names_ = false;
+      std::string().swap(kept_names_);
+      std::vector<uint32_t>().swap(kept_name_ends_);
+    } else {
+      const auto base = static_cast<uint32_t>(kept_names_.size());
+      kept_names_.append(batch.names);
+      for (uint32_t end : batch.name_ends) kept_name_ends_.push_back(base + end);
+    }
+  }
 }
 
 void JobOutput::AddIssue(const validator::v1::Issue& issue, const ItemNames& names) {
@@ -222,6 +235,27 @@ void JobOutput::NameTailRow(uint64_t row, const ItemNames& names) {
     h.item_id.assign(names.item_id);
     h.title.assign(names.title);
   }
+}
+
+bool JobOutput::NameTailFromKept() {
+  if (!keep_names_) return false;
+  const uint64_t kept_rows = kept_name_ends_.size() / 3;
+  for (const HeldIssue& h : tail_) {
+    if (h.issue.row() > kept_rows) return false;
+  }
+  const std::string_view names(kept_names_);
+  auto name = [&](uint64_t row, size_t k) {
+    const size_t i = 3 * static_cast<size_t>(row - 1) + k;
+    const uint32_t begin = i == 0 ? 0 : kept_name_ends_[i - 1];
+    return names.substr(begin, kept_name_ends_[i] - begin);
+  };
+  for (HeldIssue& h : tail_) {
+    if (h.issue.row() == 0) continue;  // about no row: no names (the file's rows start at 1)
+    h.sku.assign(name(h.issue.row(), 0));
+    h.item_id.assign(name(h.issue.row(), 1));
+    h.title.assign(name(h.issue.row(), 2));
+  }
+  return true;
 }
 
 uint16_t JobOutput::ChannelBits(const validator::v1::Issue& issue) const {

@@ -101,6 +101,75 @@ TEST(JobOutputTest, GenericFilesSendNoKindsAndTailIssuesAreNamedWhenTheRunnerSay
   EXPECT_EQ(stored["title"], "Gloves");
 }
 
+// The batch-level issues are named from the names kept as rows were sealed, over several
+// batches (a variant row takes its product's names): the names a fresh row model gives reading
+// the rows again, which is what the runner reads the file again for when they were not kept.
+TEST(JobOutputTest, TailIssuesAreNamedFromTheKeptNamesOrNotAtAllWhenTooMany) {
+  const FileCheck job = ShopifyJob();
+  const std::vector<std::vector<std::string>> rows = {
+      {"gloves", "Gloves", "GL-G", "9", "a.jpg"},
+      {"gloves", "", "GL-Y", "abc", ""},
+      {"hat", "Hat", "H", "5", ""},
+      {"hat", "", "H-2", "6", ""},
+  };
+  auto run = [&](size_t kept_bytes, bool* named) {
+    OutputOptions options;
+    options.kept_names_bytes = kept_bytes;
+    JobOutput out(job, options);
+    RowBatch batch;
+    validator::v1::RowChunk chunk;
+    for (size_t r = 0; r < rows.size(); ++r) {
+      Add(out, batch, chunk, rows[r]);
+      if (r % 2 == 1) {  // two rows a batch
+        out.Seal(batch, &chunk);
+        batch.Clear();
+      }
+    }
+    validator::v1::IssueChunk tail;
+    for (uint64_t row : {4, 2, 0}) {
+      auto* issue = tail.add_issues();
+      issue->set_row(row);
+      issue->set_field("sku");
+      issue->set_code("DUPLICATE_SKU");
+    }
+    out.ApplyTail(tail);
+    *named = out.NameTailFromKept();
+    out.FlushTail();
+    return out.TakeWrite().issues;
+  };
+  bool named = false;
+  const std::vector<std::string> issues = run(OutputOptions{}.kept_names_bytes, &named);
+  EXPECT_TRUE(named);
+  ASSERT_EQ(issues.size(), 3u);
+  // What a fresh model says each row names.
+  const JobOutput reference(job, {});
+  auto model = reference.NewRowModel();
+  std::vector<std::vector<std::string>> expected;
+  for (const auto& row : rows) {
+    std::vector<std::string_view> cells(row.begin(), row.end());
+    model->Next(cells);
+    expected.push_back({std::string(model->sku()), std::string(model->item_id()),
+                        std::string(model->title())});
+  }
+  const auto at4 = nlohmann::json::parse(issues[0]);
+  EXPECT_EQ(at4["sku"], expected[3][0]);
+  EXPECT_EQ(at4["item_id"], expected[3][1]);
+  EXPECT_EQ(at4["title"], expected[3][2]);
+  EXPECT_EQ(at4["title"], "Hat");  // the variant's product's
+  const auto at2 = nlohmann::json::parse(issues[1]);
+  EXPECT_EQ(at2["sku"], expected[1][0]);
+  EXPECT_EQ(at2["title"], expected[1][2]);
+  const auto at0 = nlohmann::json::parse(issues[2]);  // about no row: no names
+  EXPECT_EQ(at0["sku"], nullptr);
+  EXPECT_EQ(at0["title"], nullptr);
+
+  // Too small a budget keeps nothing, names nothing and says so: the file is read again.
+  const std::vector<std::string> unnamed = run(8, &named);
+  EXPECT_FALSE(named);
+  ASSERT_EQ(unnamed.size(), 3u);
+  EXPECT_EQ(nlohmann::json::parse(unnamed[0])["sku"], nullptr);
+}
+
 // A record with another number of fields than the header has columns gets ROW_FIELD_COUNT, an
 // error first among its row's issues, and the stats count it: a clean row becomes a row in
 // error, a row with a warning too, a row already in error stays one; the channels' readiness,

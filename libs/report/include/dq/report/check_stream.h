@@ -58,8 +58,9 @@ Status StreamCheck(const StreamInput& input, JobOutput& output, ValidatorStream&
                    const StreamOptions& options, const AfterAnswer& after_answer,
                    JobStages& stages, validator::v1::Stats* stats);
 
-// Names the items of the batch-level issues the output holds (JobOutput::TailRows), reading the
-// file again when there are any, and hands them to the output (StreamCheck's last step).
+// Names the items of the batch-level issues the output holds (JobOutput::TailRows), from the
+// names it kept (JobOutput::NameTailFromKept) or, when it kept too few, reading the file again,
+// and hands them to the output (StreamCheck's last step).
 Status NameTail(const StreamInput& input, JobOutput& output);
 
 }  // namespace dq::report

@@ -72,6 +72,10 @@ struct OutputOptions {
   int64_t max_stored_issues = 100000;    // per job; counters stay exact past it
   size_t write_issues = 8192;            // pending issues that make a write due
   int64_t write_rows = 65536;            // rows since the last write that make one due
+  // Every sealed row's item names are kept, up to this many bytes (names and their ends), so
+  // the batch-level issues are named without reading the file again (NameTailFromKept); a
+  // larger file drops them and is read again.
+  size_t kept_names_bytes = 32 * 1024 * 1024;
 };
 
 class JobOutput {
@@ -98,6 +102,10 @@ class JobOutput {
   // calls NameTailRow for each, then FlushTail. Empty when nothing is held.
   std::vector<uint64_t> TailRows() const;
   void NameTailRow(uint64_t row, const ItemNames& names);
+  // Names every held tail issue from the names kept as rows were sealed (the same names the
+  // file read again gives), and says so; false, naming none, when they were not all kept
+  // (OutputOptions::kept_names_bytes), and the runner reads the file again.
+  bool NameTailFromKept();
   // The validator's final stats, with the ROW_FIELD_COUNT errors the job added: one more error
   // each; a row the validator found no error on becomes a row in error (no longer a row with a
   // warning), for the whole batch and for each channel, whose top blockers count the code too;
@@ -140,6 +148,11 @@ class JobOutput {
     std::string sku, item_id, title;
   };
   std::vector<HeldIssue> tail_;  // by row after TailRows()
+  // Each sealed row's names (sku, item_id, title), rows 1.. in order, as in RowBatch; dropped
+  // (keep_names_ false) once they would pass options_.kept_names_bytes.
+  bool keep_names_ = true;
+  std::string kept_names_;
+  std::vector<uint32_t> kept_name_ends_;
   // The rows given ROW_FIELD_COUNT, with what the validator reported on them (AdjustStats).
   struct RaggedRow {
     uint64_t row = 0;
