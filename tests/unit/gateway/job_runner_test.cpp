@@ -800,6 +800,34 @@ TEST(JobRunnerTest, DepthAndWriteGroupingDoNotChangeTheOutput) {
   }
 }
 
+// The batch-level issues (after the last chunk) name their rows' items: from the names kept as
+// the rows were sent, or, past the budget for them, from the file read again; either way the
+// same issues, in the same order, with the same names.
+TEST(JobRunnerTest, TailIssuesAreNamedAlikeFromKeptNamesAndFromTheFileReadAgain) {
+  auto run = [](size_t kept_names_bytes) {
+    RunnerOptions o = Fixture::Defaults();
+    o.output.kept_names_bytes = kept_names_bytes;
+    Fixture f(nullptr, o);
+    for (uint64_t row : {8, 2, 8}) {
+      validator::v1::Issue i;
+      i.set_row(row);
+      i.set_severity(validator::v1::SEVERITY_WARNING);
+      i.set_field("sku");
+      i.set_code("sku_duplicate");
+      f.validator.tail_issues.push_back(i);
+    }
+    EXPECT_EQ(f.Run(), RunOutcome::kDone);
+    return f.Issues();
+  };
+  const std::vector<std::string> kept = run(OutputOptions{}.kept_names_bytes);
+  const std::vector<std::string> read_again = run(0);
+  EXPECT_EQ(kept, read_again);
+  ASSERT_EQ(kept.size(), 10u);  // the chunks' 7, then the tail's 3 as the validator sent them
+  EXPECT_NE(kept[7].find(R"("sku":"A8")"), std::string::npos) << kept[7];
+  EXPECT_NE(kept[8].find(R"("sku":"A2")"), std::string::npos) << kept[8];
+  EXPECT_NE(kept[9].find(R"("sku":"A8")"), std::string::npos) << kept[9];
+}
+
 // With large limits nothing is due before the end: the whole output goes in the final, fenced
 // write, one store step instead of one per chunk.
 TEST(JobRunnerTest, SmallOutputIsStoredInOneFinalWrite) {
