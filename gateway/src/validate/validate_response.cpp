@@ -203,6 +203,125 @@ std::string ChannelsJson(const validator::v1::Stats& stats) {
   return out;
 }
 
+namespace {
+
+// Scratch space for writing one cleaned record, reused from record to record.
+struct RecordScratch {
+  std::vector<uint8_t> present;          // per column: the record has a member for it
+  std::vector<const std::string*> open;  // nested: the objects the last member was inside
+  std::vector<AddedValue> added;         // the record's fixes for columns it did not have
+};
+
+using Issues = google::protobuf::RepeatedPtrField<validator::v1::Issue>;
+
+// The fixes of record r for columns it does not have (fixed: per record and column, the issue
+// whose fixed value replaces the cell, or -1), into s.added.
+void CollectAdded(const ValidateCommand& command, size_t r, const std::vector<int>& fixed,
+                  RecordScratch& s) {
+  const size_t width = command.columns.size();
+  std::vector<uint8_t>& present = s.present;
+  std::vector<AddedValue>& added = s.added;
+  std::fill(present.begin(), present.end(), 0);
+  // A fix for a column the record did not have goes where the column's path puts it: inside
+  // its object, which is created when the record has none (issue 31: "meta.barcode" was
+  // written as a key of its own). A top-level member of the record with the object's name
+  // (a value, not an object) leaves no place for it: then the key is the column's name.
+  for (uint32_t m = command.record_begin[r]; m < command.record_begin[r + 1]; ++m) {
+    if (command.member_column[m] >= 0) present[static_cast<size_t>(command.member_column[m])] = 1;
+  }
+  added.clear();
+  for (size_t c = 0; c < width; ++c) {
+    const int fix = fixed[r * width + c];
+    if (fix < 0 || present[c]) continue;
+    AddedValue a{{}, &command.columns[c], fix, false};
+    if (command.nested) {
+      const auto it =
+          std::find(command.path_names.begin(), command.path_names.end(), command.columns[c]);
+      if (it != command.path_names.end()) {
+        const auto& path = command.paths[static_cast<size_t>(it - command.path_names.begin())];
+        bool blocked = false;
+        for (uint32_t m = command.record_begin[r]; !blocked && m < command.record_begin[r + 1];
+             ++m) {
+          const auto& mp = command.paths[command.member_path[m]];
+          blocked = command.member_column[m] != kSupersededMember && mp.size() == 1 &&
+                    path.size() > 1 && mp[0] == path[0];
+        }
+        if (path.size() > 1 && !blocked) a.path = path;
+      }
+    }
+    added.push_back(a);
+  }
+}
+
+// Record r of the cleaned records, when it has a fix: its members as sent, in their order and
+// objects, each fixed value in place of its cell, then the fixes for columns it lacked.
+void WriteFixedRecord(std::string& out, const ValidateCommand& command, size_t r,
+                      const std::vector<int>& fixed, const Issues& issues, RecordScratch& s) {
+  const size_t width = command.columns.size();
+  std::vector<uint8_t>& present = s.present;
+  std::vector<const std::string*>& open = s.open;
+  std::vector<AddedValue>& added = s.added;
+  bool any = false;
+  open.clear();
+  CollectAdded(command, r, fixed, s);
+  std::fill(present.begin(), present.end(), 0);
+  for (uint32_t m = command.record_begin[r]; m < command.record_begin[r + 1]; ++m) {
+    const int32_t col = command.member_column[m];
+    if (col == kSupersededMember) continue;  // a repeated key: its last occurrence counts
+    const auto& member = command.members[m];
+    if (command.nested) {
+      // The member's objects: close those it is not inside, open those it is the first of.
+      const auto& path = command.paths[command.member_path[m]];
+      size_t common = 0;
+      while (common < open.size() && common + 1 < path.size() && *open[common] == path[common]) {
+        ++common;
+      }
+      if (open.size() > common) any = true;  // the outer object has the one closed
+      for (; open.size() > common; open.pop_back()) {
+        bool inner_any = true;
+        WriteAdded(out, added, open, issues, &inner_any);
+        out += '}';
+      }
+      for (; open.size() + 1 < path.size(); any = false) {
+        if (any) out += ',';
+        AppendJsonString(out, path[open.size()]);
+        out += ":{";
+        open.push_back(&path[open.size()]);
+      }
+      if (any) out += ',';
+      any = true;
+      if (path.size() > 1) {
+        AppendJsonString(out, path.back());
+      } else {
+        out += member.raw_key;
+      }
+    } else {
+      if (any) out += ',';
+      any = true;
+      out += member.raw_key;
+    }
+    out += ':';
+    const int fix = col < 0 ? -1 : fixed[r * width + static_cast<size_t>(col)];
+    if (fix >= 0) {
+      AppendJsonString(out, issues[fix].fixed_value());
+    } else {
+      out += member.raw_value;
+    }
+    if (col >= 0) present[static_cast<size_t>(col)] = 1;
+  }
+  if (!open.empty()) any = true;
+  for (; !open.empty(); open.pop_back()) {
+    bool inner_any = true;
+    WriteAdded(out, added, open, issues, &inner_any);
+    out += '}';
+  }
+  // What is left: top-level columns, and nested ones whose objects the record lacks, at the
+  // end of the record.
+  WriteAdded(out, added, {}, issues, &any);
+}
+
+}  // namespace
+
 std::string WriteValidateResponse(const ValidateCommand& command,
                                   const validator::v1::ValidateResponse& result) {
   const auto& issues = result.issues();
@@ -234,9 +353,8 @@ std::string WriteValidateResponse(const ValidateCommand& command,
   for (const auto& m : command.members) estimate += m.raw_key.size() + m.raw_value.size() + 2;
   out.reserve(estimate + command.records * 4);
 
-  std::vector<uint8_t> present(width);
-  std::vector<const std::string*> open;  // nested: the objects the last member was inside
-  std::vector<AddedValue> added;         // the record's fixes for columns it did not have
+  RecordScratch scratch;
+  scratch.present.resize(width);
   out += '{';
   if (channels) {
     out += "\"channels\":";
@@ -254,92 +372,7 @@ std::string WriteValidateResponse(const ValidateCommand& command,
         continue;
       }
     }
-    bool any = false;
-    std::fill(present.begin(), present.end(), 0);
-    open.clear();
-    // A fix for a column the record did not have goes where the column's path puts it: inside
-    // its object, which is created when the record has none (issue 31: "meta.barcode" was
-    // written as a key of its own). A top-level member of the record with the object's name
-    // (a value, not an object) leaves no place for it: then the key is the column's name.
-    for (uint32_t m = command.record_begin[r]; m < command.record_begin[r + 1]; ++m) {
-      if (command.member_column[m] >= 0) present[static_cast<size_t>(command.member_column[m])] = 1;
-    }
-    added.clear();
-    for (size_t c = 0; c < width; ++c) {
-      const int fix = fixed[r * width + c];
-      if (fix < 0 || present[c]) continue;
-      AddedValue a{{}, &command.columns[c], fix, false};
-      if (command.nested) {
-        const auto it =
-            std::find(command.path_names.begin(), command.path_names.end(), command.columns[c]);
-        if (it != command.path_names.end()) {
-          const auto& path = command.paths[static_cast<size_t>(it - command.path_names.begin())];
-          bool blocked = false;
-          for (uint32_t m = command.record_begin[r]; !blocked && m < command.record_begin[r + 1];
-               ++m) {
-            const auto& mp = command.paths[command.member_path[m]];
-            blocked = command.member_column[m] != kSupersededMember && mp.size() == 1 &&
-                      path.size() > 1 && mp[0] == path[0];
-          }
-          if (path.size() > 1 && !blocked) a.path = path;
-        }
-      }
-      added.push_back(a);
-    }
-    std::fill(present.begin(), present.end(), 0);
-    for (uint32_t m = command.record_begin[r]; m < command.record_begin[r + 1]; ++m) {
-      const int32_t col = command.member_column[m];
-      if (col == kSupersededMember) continue;  // a repeated key: its last occurrence counts
-      const auto& member = command.members[m];
-      if (command.nested) {
-        // The member's objects: close those it is not inside, open those it is the first of.
-        const auto& path = command.paths[command.member_path[m]];
-        size_t common = 0;
-        while (common < open.size() && common + 1 < path.size() && *open[common] == path[common]) {
-          ++common;
-        }
-        if (open.size() > common) any = true;  // the outer object has the one closed
-        for (; open.size() > common; open.pop_back()) {
-          bool inner_any = true;
-          WriteAdded(out, added, open, issues, &inner_any);
-          out += '}';
-        }
-        for (; open.size() + 1 < path.size(); any = false) {
-          if (any) out += ',';
-          AppendJsonString(out, path[open.size()]);
-          out += ":{";
-          open.push_back(&path[open.size()]);
-        }
-        if (any) out += ',';
-        any = true;
-        if (path.size() > 1) {
-          AppendJsonString(out, path.back());
-        } else {
-          out += member.raw_key;
-        }
-      } else {
-        if (any) out += ',';
-        any = true;
-        out += member.raw_key;
-      }
-      out += ':';
-      const int fix = col < 0 ? -1 : fixed[r * width + static_cast<size_t>(col)];
-      if (fix >= 0) {
-        AppendJsonString(out, issues[fix].fixed_value());
-      } else {
-        out += member.raw_value;
-      }
-      if (col >= 0) present[static_cast<size_t>(col)] = 1;
-    }
-    if (!open.empty()) any = true;
-    for (; !open.empty(); open.pop_back()) {
-      bool inner_any = true;
-      WriteAdded(out, added, open, issues, &inner_any);
-      out += '}';
-    }
-    // What is left: top-level columns, and nested ones whose objects the record lacks, at the
-    // end of the record.
-    WriteAdded(out, added, {}, issues, &any);
+    WriteFixedRecord(out, command, r, fixed, issues, scratch);
     out += '}';
   }
   out += "],\"issues\":[";
