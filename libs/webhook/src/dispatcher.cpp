@@ -57,6 +57,67 @@ class SendLease {
 
 }  // namespace
 
+Result<Outcome> Dispatcher::Skip(const Event& event, std::string_view retry_member,
+                                 std::string why, DeliveryAttempt& attempt) {
+  attempt.time = FormatIso8601Millis(clock_.Now());
+  attempt.outcome = std::string(OutcomeName(Outcome::kSkipped));
+  attempt.error = std::move(why);
+  log::Info("webhook skipped: " + attempt.error,
+            {{"account_id", event.account_id}, {"delivery_id", event.delivery_id}});
+  if (Status s = store_.Record(event.account_id, attempt); !s.ok()) {
+    log::Warn("delivery log write failed", {{"error", s.message()}});
+  }
+  if (!retry_member.empty()) {
+    if (Status s = store_.RemoveRetry(retry_member); !s.ok()) return s;
+  }
+  metrics_.Delivery(Outcome::kSkipped).Inc();
+  return Outcome::kSkipped;
+}
+
+Status Dispatcher::Settle(const Event& event, const Decision& decision, const std::string& url,
+                          const DeliveryAttempt& attempt, std::string_view retry_member,
+                          int64_t now_ms) {
+  switch (decision.outcome) {
+    case Outcome::kDelivered:
+    case Outcome::kSkipped:
+    case Outcome::kFailed:
+    case Outcome::kDeferred:
+    case Outcome::kSuperseded:  // not a decision: kept for the compiler's exhaustiveness check
+      if (!retry_member.empty()) {
+        if (Status s = store_.RemoveRetry(retry_member); !s.ok()) return s;
+      }
+      if (event.created_ms > 0 && decision.outcome == Outcome::kDelivered) {
+        metrics_.event_to_delivery_seconds.Observe(
+            static_cast<double>(now_ms - event.created_ms) / 1000.0);
+      }
+      break;
+    case Outcome::kRetry: {
+      Event next = event;
+      next.attempts = event.attempts + 1;
+      if (next.first_attempt_ms <= 0) next.first_attempt_ms = now_ms;
+      if (Status s = store_.ScheduleRetry(next, decision.next_attempt_ms, retry_member); !s.ok()) {
+        return s;
+      }
+      break;
+    }
+    case Outcome::kDeadLetter: {
+      Event dead = event;
+      dead.attempts = event.attempts + 1;
+      if (Status s = store_.AddDeadLetter({dead, url, attempt.error, attempt.time}); !s.ok()) {
+        return s;
+      }
+      if (!retry_member.empty()) {
+        if (Status s = store_.RemoveRetry(retry_member); !s.ok()) return s;
+      }
+      log::Warn("webhook dead-lettered", {{"account_id", event.account_id},
+                                          {"delivery_id", event.delivery_id},
+                                          {"error", attempt.error}});
+      break;
+    }
+  }
+  return Status::Ok();
+}
+
 Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_member,
                                    HttpSender& sender) {
   auto webhook = lookup_(event.account_id);
@@ -71,19 +132,8 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
 
   const bool configured = webhook->has_value() && !(*webhook)->url.empty();
   if (!configured || !(*webhook)->enabled) {
-    attempt.time = FormatIso8601Millis(clock_.Now());
-    attempt.outcome = std::string(OutcomeName(Outcome::kSkipped));
-    attempt.error = configured ? "webhook disabled" : "no webhook configured";
-    log::Info("webhook skipped: " + attempt.error,
-              {{"account_id", event.account_id}, {"delivery_id", event.delivery_id}});
-    if (Status s = store_.Record(event.account_id, attempt); !s.ok()) {
-      log::Warn("delivery log write failed", {{"error", s.message()}});
-    }
-    if (!retry_member.empty()) {
-      if (Status s = store_.RemoveRetry(retry_member); !s.ok()) return s;
-    }
-    metrics_.Delivery(Outcome::kSkipped).Inc();
-    return Outcome::kSkipped;
+    return Skip(event, retry_member, configured ? "webhook disabled" : "no webhook configured",
+                attempt);
   }
   const Webhook& hook = **webhook;
   attempt.url = hook.url;
@@ -165,43 +215,8 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
     log::Warn("delivery log write failed", {{"error", s.message()}});
   }
 
-  switch (decision.outcome) {
-    case Outcome::kDelivered:
-    case Outcome::kSkipped:
-    case Outcome::kFailed:
-    case Outcome::kDeferred:
-    case Outcome::kSuperseded:  // not a decision: kept for the compiler's exhaustiveness check
-      if (!retry_member.empty()) {
-        if (Status s = store_.RemoveRetry(retry_member); !s.ok()) return s;
-      }
-      if (event.created_ms > 0 && decision.outcome == Outcome::kDelivered) {
-        metrics_.event_to_delivery_seconds.Observe(
-            static_cast<double>(now_ms - event.created_ms) / 1000.0);
-      }
-      break;
-    case Outcome::kRetry: {
-      Event next = event;
-      next.attempts = event.attempts + 1;
-      if (next.first_attempt_ms <= 0) next.first_attempt_ms = now_ms;
-      if (Status s = store_.ScheduleRetry(next, decision.next_attempt_ms, retry_member); !s.ok()) {
-        return s;
-      }
-      break;
-    }
-    case Outcome::kDeadLetter: {
-      Event dead = event;
-      dead.attempts = event.attempts + 1;
-      if (Status s = store_.AddDeadLetter({dead, hook.url, attempt.error, attempt.time}); !s.ok()) {
-        return s;
-      }
-      if (!retry_member.empty()) {
-        if (Status s = store_.RemoveRetry(retry_member); !s.ok()) return s;
-      }
-      log::Warn("webhook dead-lettered", {{"account_id", event.account_id},
-                                          {"delivery_id", event.delivery_id},
-                                          {"error", attempt.error}});
-      break;
-    }
+  if (Status s = Settle(event, decision, hook.url, attempt, retry_member, now_ms); !s.ok()) {
+    return s;
   }
   metrics_.Delivery(decision.outcome).Inc();
   return decision.outcome;

@@ -79,6 +79,15 @@ class Dispatcher {
   Result<Outcome> Handle(const Event& event, std::string_view retry_member, HttpSender& sender);
 
  private:
+  // No webhook, or one switched off: the attempt is logged as skipped (why), the retry it came
+  // from dropped.
+  Result<Outcome> Skip(const Event& event, std::string_view retry_member, std::string why,
+                       DeliveryAttempt& attempt);
+  // Makes an attempt's decision durable: the retry it came from dropped, the next one scheduled,
+  // or the event dead-lettered (to url).
+  Status Settle(const Event& event, const Decision& decision, const std::string& url,
+                const DeliveryAttempt& attempt, std::string_view retry_member, int64_t now_ms);
+
   WebhookLookup lookup_;
   DeliveryStore& store_;
   const RetryPolicy& policy_;
