@@ -123,31 +123,43 @@ Status JobsApi::QuotaExceeded(const Account& account, int64_t rows) {
   return Status(ErrorCode::kQuotaExceeded, message);
 }
 
+void JobsApi::KeepAgain(KeptUpload upload, const std::string& file) {
+  upload.expires_ms =
+      UnixMillis(clock_.Now() + std::chrono::minutes(options_.kept_upload_minutes));
+  if (Status s = store_.KeepUpload(upload, file); !s.ok()) {
+    log::Warn("kept upload not kept again", {{"upload_id", upload.id}, {"error", s.message()}});
+  }
+}
+
+Result<std::optional<std::pair<KeptUpload, std::string>>> JobsApi::KeptUploadOf(
+    const HttpRequest& request, const std::string& account_id) {
+  using Kept = std::optional<std::pair<KeptUpload, std::string>>;
+  const std::optional<std::string> upload_id = request.Query("upload_id");
+  if (!upload_id) return Kept();
+  auto found = IsJobId(*upload_id) ? store_.KeptUploadFile(account_id, *upload_id)
+                                   : Result<Kept>(Kept());
+  if (!found.ok()) return found.status();
+  if (!found->has_value()) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "upload_id: the previewed file is no longer kept (it is kept " +
+                      std::to_string(options_.kept_upload_minutes) +
+                      " minutes); choose the file again",
+                  {{"upload_id", "the previewed file is no longer kept"}});
+  }
+  return found;
+}
+
 HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& principal,
                                 const std::string& id, const std::string& idempotency_key) {
   if (request.body.size() > options_.upload_max_bytes + 64 * 1024) {
     return ErrorResponse(FileTooLarge(request.body.size(), options_.upload_max_bytes));
   }
   // Started from a preview: the file it kept (not sent again), with this request's options.
-  std::optional<std::pair<KeptUpload, std::string>> kept;
+  auto found = KeptUploadOf(request, principal.account.id);
+  if (!found.ok()) return ErrorResponse(found.status());
+  std::optional<std::pair<KeptUpload, std::string>> kept = std::move(*found);
   KeptFile kept_file;
-  const std::optional<std::string> upload_id = request.Query("upload_id");
-  if (upload_id) {
-    auto found = IsJobId(*upload_id)
-                     ? store_.KeptUploadFile(principal.account.id, *upload_id)
-                     : Result<std::optional<std::pair<KeptUpload, std::string>>>(
-                           std::optional<std::pair<KeptUpload, std::string>>());
-    if (!found.ok()) return ErrorResponse(found.status());
-    if (!found->has_value()) {
-      return ErrorResponse(Status(ErrorCode::kInvalidRequest,
-                                  "upload_id: the previewed file is no longer kept (it is kept " +
-                                      std::to_string(options_.kept_upload_minutes) +
-                                      " minutes); choose the file again",
-                                  {{"upload_id", "the previewed file is no longer kept"}}));
-    }
-    kept = std::move(*found);
-    kept_file = KeptFile{kept->second, kept->first.filename, kept->first.content_type};
-  }
+  if (kept) kept_file = KeptFile{kept->second, kept->first.filename, kept->first.content_type};
   // Where the upload's wall time goes, logged with each accepted job (as "job stages" is).
   double parse_ms = 0, scan_ms = 0, store_ms = 0, queue_ms = 0;
   StageTimer parse_timer(parse_ms);
@@ -198,13 +210,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
                 "it expires with its short TTL, and its bytes with it");
   }
   auto keep_again = [&] {
-    if (!kept) return;
-    KeptUpload again = kept->first;
-    again.expires_ms =
-        UnixMillis(clock_.Now() + std::chrono::minutes(options_.kept_upload_minutes));
-    if (Status s = store_.KeepUpload(again, kept->second); !s.ok()) {
-      log::Warn("kept upload not kept again", {{"upload_id", again.id}, {"error", s.message()}});
-    }
+    if (kept) KeepAgain(kept->first, kept->second);
   };
   const auto now = clock_.Now();
   job.id = id;

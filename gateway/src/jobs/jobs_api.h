@@ -85,6 +85,13 @@ class JobsApi {
                           const std::string& id);
 
  private:
+  // The upload a preview kept, when the request names one (upload_id): nullopt when it names
+  // none. Errors: kInvalidRequest naming upload_id when that upload is no longer kept.
+  Result<std::optional<std::pair<KeptUpload, std::string>>> KeptUploadOf(
+      const HttpRequest& request, const std::string& account_id);
+  // Keeps a previewed upload again for kept_upload_minutes from now, after a Start that failed
+  // once the job had taken it (a retry of Start need not send the file).
+  void KeepAgain(KeptUpload upload, const std::string& file);
   Result<Job> Find(const Principal& principal, const std::string& id);
   // The upload itself, once any Idempotency-Key is claimed: the job gets id and remembers the
   // key's hash (empty for none).
