@@ -189,6 +189,23 @@ TEST(ChannelWeight, MessagesNameTheChannelsAndTheUnits) {
   EXPECT_EQ(messages("300", "marketplace2"), std::vector<std::string>{});
 }
 
+// A bare weight in a column whose unit is certain (Shopify's "Variant Grams"), checked without
+// the shipping check: still reported (the feed needs the unit), and the message says how to get
+// it added.
+TEST(ChannelWeight, ABareWeightOfACertainUnitSaysTheShippingCheckAddsIt) {
+  const auto issues = testing::RunRows({"sku", "price", "weight"}, "product", "search_merchant",
+                                       {{"SKU-1", "9.99 USD", "300"}}, nullptr,
+                                       testing::CaseOptions{}.WeightUnit("g"));
+  std::vector<std::string> messages;
+  for (const Issue& i : issues) {
+    if (i.code == IssueCode::PLATFORM_INVALID_WEIGHT) messages.push_back(i.message);
+  }
+  EXPECT_EQ(messages, (std::vector<std::string>{
+                          "shipping weight 300 has no unit; search_merchant wants a number and "
+                          "its unit (lb, oz, g or kg), such as 0.3 kg; the column is in g: the "
+                          "shipping check adds the unit"}));
+}
+
 std::vector<std::string> ChannelNamesOf(const Issue& i) {
   std::vector<std::string> out;
   for (size_t p = 1; p <= kPlatforms.size(); ++p) {

@@ -516,9 +516,14 @@ void CheckShippingWeight(RowContext& ctx) {
     return;
   }
   if (unit_text.empty()) {
+    // The column's unit certain (its header, or weight_unit): the shipping check adds it.
+    const std::string hint =
+        spec.weight_unit.empty() || !spec.weight_unit_known
+            ? std::string()
+            : "; the column is in " + spec.weight_unit + ": the shipping check adds the unit";
     ctx.ReportFor(units, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
                   "shipping weight " + std::string(v) + " has no unit; " +
-                      ChannelNames(spec, units) + wants() + ", such as 0.3 kg");
+                      ChannelNames(spec, units) + wants() + ", such as 0.3 kg" + hint);
     return;
   }
   char buf[16];
