@@ -25,17 +25,23 @@ Admission FairGate::Admit(std::string_view account, std::string_view host, int64
   return Admission::kGo;
 }
 
-void FairGate::Done(std::string_view account, std::string_view host, Reach reach,
-                    int64_t now_ms) {
-  std::lock_guard lock(mu_);
+FairGate::HostMap::iterator FairGate::EndAttemptLocked(std::string_view account,
+                                                       std::string_view host) {
   if (auto a = accounts_.find(account); a != accounts_.end() && --a->second <= 0) {
     accounts_.erase(a);
     if (auto l = last_host_.find(account); l != last_host_.end()) last_host_.erase(l);
   }
   auto it = hosts_.find(host);
+  if (it != hosts_.end() && it->second.in_flight > 0) --it->second.in_flight;
+  return it;
+}
+
+void FairGate::Done(std::string_view account, std::string_view host, Reach reach,
+                    int64_t now_ms) {
+  std::lock_guard lock(mu_);
+  auto it = EndAttemptLocked(account, host);
   if (it == hosts_.end()) return;
   Host& h = it->second;
-  if (h.in_flight > 0) --h.in_flight;
   const bool probe = h.probing;
   h.probing = false;
   if (reach == Reach::kAnswered) {
@@ -54,14 +60,9 @@ void FairGate::Done(std::string_view account, std::string_view host, Reach reach
 
 void FairGate::Release(std::string_view account, std::string_view host) {
   std::lock_guard lock(mu_);
-  if (auto a = accounts_.find(account); a != accounts_.end() && --a->second <= 0) {
-    accounts_.erase(a);
-    if (auto l = last_host_.find(account); l != last_host_.end()) last_host_.erase(l);
-  }
-  auto it = hosts_.find(host);
+  auto it = EndAttemptLocked(account, host);
   if (it == hosts_.end()) return;
   Host& h = it->second;
-  if (h.in_flight > 0) --h.in_flight;
   h.probing = false;  // the half-open probe was not made: the next attempt probes
   if (h.in_flight == 0 && h.failures == 0 && h.open_until == 0) hosts_.erase(it);
 }

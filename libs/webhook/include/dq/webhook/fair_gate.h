@@ -73,10 +73,15 @@ class FairGate {
     bool probing = false;    // the half-open attempt is in flight
   };
 
+  using HostMap = std::map<std::string, Host, std::less<>>;
+  // One attempt of account to host ends (under mu_): both in-flight counts go down, an account
+  // with none left is forgotten. Returns the host's entry (hosts_.end() when it has none).
+  HostMap::iterator EndAttemptLocked(std::string_view account, std::string_view host);
+
   const FairnessLimits limits_;
   mutable std::mutex mu_;
   std::map<std::string, int, std::less<>> accounts_;
-  std::map<std::string, Host, std::less<>> hosts_;
+  HostMap hosts_;
   std::map<std::string, std::string, std::less<>> last_host_;  // account -> destination
 };
 
