@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../iso_date.h"
@@ -61,6 +62,18 @@ template <typename Limit>
 void CheckLength(RowContext& ctx, Field f, std::string_view what, std::string_view v, Limit limit,
                  IssueCode code = IssueCode::PLATFORM_VALUE_TOO_LONG) {
   if (v.empty()) return;
+  if constexpr (std::is_empty_v<Limit>) {
+    // Within every template's limit (the smallest one set, worked out once): nothing to say.
+    static const size_t smallest = [&limit] {
+      size_t min = SIZE_MAX;
+      for (size_t p = 1; p <= kPlatforms.size(); ++p) {
+        const size_t max = limit(PackOf(static_cast<Platform>(p)));
+        if (max != 0 && max < min) min = max;
+      }
+      return min;
+    }();
+    if (v.size() <= smallest) return;  // bytes >= characters
+  }
   size_t chars = SIZE_MAX;
   ChannelMask mask = 0;
   std::string limits;
