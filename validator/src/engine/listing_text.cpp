@@ -194,10 +194,9 @@ std::string_view PromotionalPhrase(std::string_view s, bool in_title) {
   const size_t n = s.size();
   for (size_t i = 0; i < n; ++i) {
     const auto byte = static_cast<unsigned char>(s[i]);
-    if (kByStart[byte] == 0) {
-      // Neither a phrase's start nor (when < 0x80) a currency sign's first byte but '$'.
-      if (!in_title || (byte < 0x80 && byte != '$')) continue;
-    } else if (byte == '%' || (IsWordByte(s[i]) && (i == 0 || !IsWordByte(s[i - 1])))) {
+    // A word start (a phrase starts with a letter, or with '%'), tested first: inside a word,
+    // the one branch a byte costs is predictable.
+    if ((i == 0 || byte == '%' || !IsWordByte(s[i - 1])) && kByStart[byte] != 0) {
       for (uint32_t left = kByStart[byte]; left != 0; left &= left - 1) {
         const std::string_view phrase = kPhrases[std::countr_zero(left)];
         if (!in_title && phrase == "sale") continue;
@@ -210,7 +209,8 @@ std::string_view PromotionalPhrase(std::string_view s, bool in_title) {
         return s.substr(i, m);
       }
     }
-    if (!in_title) continue;
+    // Neither a title nor a currency sign's first byte ('$', or one past ASCII).
+    if (!in_title || (byte < 0x80 && byte != '$')) continue;
     // A currency sign ($ £ ¥ €) before a digit: a price in the title.
     size_t len = 1;
     uint32_t cp = static_cast<unsigned char>(s[i]);

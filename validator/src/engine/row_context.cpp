@@ -3,6 +3,7 @@
 #include "batch_state.h"
 #include "price_outliers.h"
 #include "rules/channel_pack.h"
+#include "rules/message_text.h"
 #include "rules/rules.h"
 #include "text.h"
 
@@ -45,6 +46,15 @@ RowContext::RowContext(const BatchSpec& spec, const ReferenceData& ref, PhoneChe
     core_required_[k] = core & answers_[k];
     required_[k] = (core | platform) & answers_[k];
   }
+}
+
+std::string_view RowContext::channel_names(ChannelMask mask) {
+  const size_t i = mask & (channel_names_.size() - 1);
+  if (!channel_named_.test(i)) {
+    channel_names_[i] = std::string_view(rules::ChannelNamesText(spec_, mask));
+    channel_named_.set(i);
+  }
+  return channel_names_[i];
 }
 
 void RowContext::Begin(uint64_t row, std::span<const std::string_view> values, RowKind kind) {

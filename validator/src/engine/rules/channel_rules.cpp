@@ -150,12 +150,12 @@ void CheckDescription(RowContext& ctx) {
       const std::string_view what = h.first_tag.empty() ? h.first_entity : h.first_tag;
       ctx.ReportFor(plain, IssueCode::PLATFORM_DESCRIPTION_HTML, Field::kDescription,
                     Cat("Description contains HTML '", what.substr(0, 60), "'; ",
-                        ChannelNamesText(spec, plain), " takes plain text"));
+                        ctx.channel_names(plain), " takes plain text"));
     }
     if (safe && !h.unsafe.empty()) {
       ctx.ReportFor(safe, IssueCode::PLATFORM_DESCRIPTION_HTML, Field::kDescription,
                     Cat("Description contains the tag '", h.unsafe.substr(0, 60), "'; ",
-                        ChannelNamesText(spec, safe),
+                        ctx.channel_names(safe),
                         " takes tags without attributes and no unsafe tags"));
     }
   }
@@ -234,7 +234,7 @@ void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image,
     }
   }
   ctx.ReportFor(m, IssueCode::PLATFORM_IMAGE_FORMAT, f,
-                Cat(name, " ends in .", type.extension, "; ", ChannelNamesText(spec, m), " takes ",
+                Cat(name, " ends in .", type.extension, "; ", ctx.channel_names(m), " takes ",
                     takes));
 }
 
@@ -259,7 +259,7 @@ void CheckLink(RowContext& ctx) {
   });
   if (forbidden) {
     ctx.ReportFor(forbidden, IssueCode::PLATFORM_INVALID_URL, Field::kLink,
-                  Cat("link points to '", host, "'; ", ChannelNamesText(spec, forbidden),
+                  Cat("link points to '", host, "'; ", ctx.channel_names(forbidden),
                       " wants the product page on your own site"));
   }
   CheckUrlContent(ctx, Field::kLink, link, false);
@@ -430,7 +430,7 @@ void CheckPrices(RowContext& ctx) {
   const std::string_view price_code = price.code.empty() ? column : price.code;
   if (needs_currency && price_code.empty() && IsBareNumber(price_text)) {
     ctx.ReportFor(needs_currency, IssueCode::PLATFORM_PRICE_CURRENCY, Field::kPrice,
-                  Cat("price has no ISO 4217 currency; ", ChannelNamesText(spec, needs_currency),
+                  Cat("price has no ISO 4217 currency; ", ctx.channel_names(needs_currency),
                       " wants the amount and the code, such as 15.00 USD, or a currency column"));
   }
   if (!sale) return;
@@ -537,7 +537,7 @@ void CheckShippingWeight(RowContext& ctx) {
     const bool hint = !spec.weight_unit.empty() && spec.weight_unit_known;
     using SV = std::string_view;
     ctx.ReportFor(units, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
-                  Cat("shipping weight ", v, " has no unit; ", ChannelNamesText(spec, units),
+                  Cat("shipping weight ", v, " has no unit; ", ctx.channel_names(units),
                       std::popcount(units) > 1 ? " want" : " wants", " a number and its unit (",
                       ListText(listed), "), such as 0.3 kg",
                       hint ? SV("; the column is in ") : SV(), hint ? SV(spec.weight_unit) : SV(),
@@ -607,7 +607,7 @@ void CheckAvailability(RowContext& ctx) {
         PacksWhere(spec, [](const ChannelPack& p) { return p.availability_date_required; });
     if (m) {
       ctx.ReportFor(m, IssueCode::PLATFORM_MISSING_FIELD, Field::kAvailabilityDate,
-                    Cat(ChannelNamesText(spec, m), " requires availability_date for ", lower,
+                    Cat(ctx.channel_names(m), " requires availability_date for ", lower,
                         " items"));
     }
   }
@@ -690,7 +690,7 @@ void CheckCondition(RowContext& ctx) {
   if (!m) return;
   if (const std::string_view w = UsedWordInTitle(ctx.value(Field::kTitle)); !w.empty()) {
     ctx.ReportFor(m, IssueCode::PLATFORM_MISSING_FIELD, Field::kCondition,
-                  Cat(ChannelNamesText(ctx.spec(), m),
+                  Cat(ctx.channel_names(m),
                       " requires condition for used and refurbished items; the title says '", w,
                       "'"));
   }
@@ -751,7 +751,7 @@ void CheckIdentifiers(RowContext& ctx) {
   if (!exists.empty() && exists != "yes" && exists != "true") return;  // PLATFORM_INVALID_VALUE
   if (!has_gtin && (!has_mpn || brand.empty())) {
     ctx.ReportFor(m, IssueCode::PLATFORM_MISSING_IDENTIFIERS, has_mpn ? Field::kBrand : Field::kMpn,
-                  Cat(ChannelNamesText(spec, m), std::popcount(m) == 1 ? " needs" : " need",
+                  Cat(ctx.channel_names(m), std::popcount(m) == 1 ? " needs" : " need",
                       " a GTIN, or a brand and an MPN; set identifier_exists to no for an item "
                       "that has none"));
   }
@@ -815,7 +815,7 @@ void CheckApparel(RowContext& ctx, std::optional<uint32_t> category) {
       for (Field f : {Field::kColor, Field::kGender, Field::kAgeGroup, Field::kSize}) {
         if (!ctx.value(f).empty() || (f == Field::kSize && !sized)) continue;
         ctx.ReportFor(m, IssueCode::PLATFORM_MISSING_FIELD, f,
-                      Cat(ChannelNamesText(spec, m),
+                      Cat(ctx.channel_names(m),
                           std::popcount(m) == 1 ? " requires " : " require ", FieldName(f), " for ",
                           f == Field::kSize ? "clothing and shoes" : "apparel and accessories",
                           " (google_product_category ", Num(*category), ")"));

@@ -185,7 +185,7 @@ void CheckImageHttps(RowContext& ctx) {
       if (!StartsWithHttpScheme(urls[k])) continue;
       ctx.ReportFor(https, IssueCode::PLATFORM_IMAGE_NOT_HTTPS, Field::kImageUrl,
                     Cat("item ", Num(k + 1), " of ", Num(n), ", '", urls[k], "', uses http; ",
-                        ChannelNamesText(ctx.spec(), https),
+                        ctx.channel_names(https),
                         std::popcount(https) == 1 ? " requires" : " require", " https"));
       return;
     }
@@ -202,7 +202,7 @@ void CheckPlatform(RowContext& ctx) {
   for (const auto& [f, mask] : ctx.platform_required()) {
     if (!ctx.value(f).empty() || ReportedElsewhere(ctx, f)) continue;
     ctx.ReportFor(mask, IssueCode::PLATFORM_MISSING_FIELD, f,
-                  Cat(ChannelNamesText(spec, mask),
+                  Cat(ctx.channel_names(mask),
                       std::popcount(mask) == 1 ? " requires " : " require ", FieldName(f)));
   }
   const std::string_view title = ctx.value(Field::kTitle);
@@ -227,7 +227,7 @@ void CheckPlatform(RowContext& ctx) {
     for (Field f : {Field::kTitle, Field::kDescription}) {
       if (!IsLatinOnly(ctx.value(f))) {
         ctx.ReportFor(english, IssueCode::PLATFORM_NOT_ENGLISH, f,
-                      Cat(ChannelNamesText(spec, english),
+                      Cat(ctx.channel_names(english),
                           std::popcount(english) == 1 ? " requires" : " require",
                           " English content; ", FieldName(f), " has non-Latin letters"));
       }
