@@ -3,10 +3,10 @@
 // rate limiting: every handler takes an already-authenticated Principal, never raw credentials.
 #pragma once
 
-#include "../auth/authenticator.h"
+#include "auth/authenticator.h"
 #include "http/core/download_ledger.h"
 #include "http/core/http_types.h"
-#include "../limits/quota.h"
+#include "limits/quota.h"
 #include "dq/common/clock.h"
 #include "dq/ingest/row_writer.h"
 #include "dq/report/issue_query.h"
