@@ -16,7 +16,7 @@
 #include "dq/common/settings.h"
 #include "gateway.h"
 #include "gateway_settings.h"
-#include "http/pistache/pistache_server.h"
+#include "dq/http/pistache_server.h"
 #include "jobs/grpc_validator_stream.h"
 #include "jobs/job_runner.h"
 #include "jobs/job_worker.h"

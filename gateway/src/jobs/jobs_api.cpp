@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <numeric>
 
-#include "http/core/error_response.h"
-#include "http/core/json_util.h"
+#include "dq/http/error_response.h"
+#include "dq/http/json_util.h"
 #include "validate/validate_request.h"
 #include "dq/common/crypto.h"
 #include "dq/common/log.h"

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "auth/authenticator.h"
-#include "http/core/download_ledger.h"
-#include "http/core/http_types.h"
+#include "dq/http/download_ledger.h"
+#include "dq/http/http_types.h"
 #include "limits/quota.h"
 #include "dq/common/clock.h"
 #include "dq/ingest/row_writer.h"
