@@ -1,5 +1,6 @@
 #include "redis_job_store.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <unordered_set>
 
@@ -171,16 +172,15 @@ Status RedisJobStore::StoreReserved(const Job& job, UploadPieces& file_pieces) {
   const size_t pieces = file_pieces.size();
   // With the artifact store, each piece is an object (jobs/<a>/<j>/upload/file/<n>.zst).
   // The account's ledger then counts the bytes really stored, not the upload's (issue 34).
-  int64_t stored_bytes = 0;
-  for (size_t i = 0; artifacts_ != nullptr && i < pieces && s.ok(); ++i) {
-    auto key = FilePieceKey(job, static_cast<int64_t>(i));
-    if (!key.ok()) {
-      s = key.status();
-      break;
-    }
-    std::string piece = file_pieces.TakeCompressed(i);
-    stored_bytes += static_cast<int64_t>(piece.size());
-    s = artifacts_->Put(*key, piece);
+  // Several at once (UploadPieces::StoreEach): each put waits on the disk or the network.
+  std::atomic<int64_t> stored_bytes{0};
+  if (artifacts_ != nullptr) {
+    s = file_pieces.StoreEach(UploadPieces::kWriters, [&](size_t i, std::string piece) -> Status {
+      auto key = FilePieceKey(job, static_cast<int64_t>(i));
+      if (!key.ok()) return key.status();
+      stored_bytes += static_cast<int64_t>(piece.size());
+      return artifacts_->Put(*key, piece);
+    });
   }
   for (size_t i = 0; artifacts_ == nullptr && i < pieces && s.ok(); i += kPiecesPerRound) {
     std::vector<std::vector<std::string>> round;
@@ -195,7 +195,7 @@ Status RedisJobStore::StoreReserved(const Job& job, UploadPieces& file_pieces) {
     stored.pieces = kPiecesZstd;
     if (artifacts_ != nullptr) {
       stored.file_store = kFileInStore;
-      stored.file_stored_bytes = std::max<int64_t>(1, stored_bytes);
+      stored.file_stored_bytes = std::max<int64_t>(1, stored_bytes.load());
     }
     std::vector<std::string> hset = {"HSET", JobKey(job.account_id, job.id)};
     for (auto& a : JobToHashArgs(stored)) hset.push_back(std::move(a));
