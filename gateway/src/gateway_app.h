@@ -67,6 +67,8 @@ class GatewayApp {
   std::unique_ptr<RedisClient> blocking_redis_;  // long read timeout, for XREADGROUP BLOCK
   std::unique_ptr<artifact::ArtifactStore> artifacts_;  // null: job files stay in Redis
   Status init_status_;  // what Start() reports when the constructor could not set up a part
+  // Before the API and the runner that hold it (destroyed after them).
+  std::unique_ptr<UploadHandoff> handoff_;
   std::unique_ptr<RedisJobStore> jobs_store_;
   std::unique_ptr<JobQueue> queue_;
   std::unique_ptr<JobsApi> jobs_api_;

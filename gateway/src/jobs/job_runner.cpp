@@ -273,8 +273,13 @@ Status JobRunner::StoreWorkbook(Job& job, JobOutput& output, IssueKeys& keys) {
 
 Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
                          const std::atomic<bool>& lost, JobStages& stages, IssueKeys& keys) {
-  report::StreamInput input{job, [&](int64_t i) { return store_.FilePiece(job, i); },
-                            job.rows_total};
+  auto piece = [&](int64_t i) -> Result<std::string> {
+    if (handoff_ != nullptr) {
+      if (auto raw = handoff_->Take(job.account_id, job.id, i)) return std::move(*raw);
+    }
+    return store_.FilePiece(job, i);
+  };
+  report::StreamInput input{job, piece, job.rows_total};
   input.max_rows = job.max_rows;
   const report::StreamOptions options{options_.chunk_rows, options_.chunks_in_flight};
   // After each answer: stored (one fenced write) once enough output is pending.

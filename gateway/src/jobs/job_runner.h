@@ -34,6 +34,7 @@
 #include "dq/report/job_changes.h"
 #include "job_queue.h"
 #include "job_store.h"
+#include "upload_handoff.h"
 
 namespace dq::gateway {
 
@@ -141,6 +142,9 @@ class JobRunner {
 
   JobRunnerMetrics& metrics() { return metrics_; }
   const RecentIssueKeys& recent_keys() const { return recent_keys_; }
+  // Where uploads this process took leave their raw pieces (upload_handoff.h); the stream
+  // reads a piece from there when it is there, from the store otherwise. Before the first Run.
+  void SetUploadHandoff(UploadHandoff* handoff) { handoff_ = handoff; }
 
   // Runs the entry's job. `lost` is set by the heartbeat when the entry was taken over by
   // another worker; the attempt then stops at its next step. Thread-safe (one call per entry).
@@ -174,6 +178,7 @@ class JobRunner {
   RunnerOptions options_;
   JobRunnerMetrics& metrics_;
   RecentIssueKeys recent_keys_;
+  UploadHandoff* handoff_ = nullptr;
 };
 
 }  // namespace dq::gateway

@@ -11,6 +11,7 @@
 #include "dq/report/issue_query.h"
 #include "job_queue.h"
 #include "job_store.h"
+#include "upload_handoff.h"
 
 namespace dq::gateway {
 
@@ -46,6 +47,10 @@ class JobsApi {
   JobsApi(JobStore& store, JobQueue& queue, QuotaService& quota, const Clock& clock,
           JobsOptions options)
       : store_(store), queue_(queue), quota_(quota), clock_(clock), options_(options) {}
+
+  // Where an accepted upload's raw pieces are left for this process's workers (upload_handoff.h):
+  // set when this process runs workers too. Before the first request.
+  void SetUploadHandoff(UploadHandoff* handoff) { handoff_ = handoff; }
 
   // POST /v1/jobs: 202 with the job summary; 200 with the first job's summary when the
   // Idempotency-Key was seen before with the same body. Errors: 400 empty_file /
@@ -114,6 +119,7 @@ class JobsApi {
   QuotaService& quota_;
   const Clock& clock_;
   JobsOptions options_;
+  UploadHandoff* handoff_ = nullptr;
 };
 
 // 400 check_types_do_not_fit: {"error", "message", "fits": [check types the columns fit]}.

@@ -86,6 +86,10 @@ void UploadPieces::Help(size_t helper) {
 }
 
 std::string UploadPieces::TakeCompressed(size_t i) {
+  if (!raw_copies_.empty()) {
+    raw_copies_[i].assign(raw_[i]);
+    raw_copied_.fetch_add(1);
+  }
   // Until piece i is ready, this thread compresses the next unclaimed piece rather than wait:
   // piece i itself when nobody has claimed it, else one after it (within the lead).
   while (true) {
@@ -136,6 +140,11 @@ Status UploadPieces::StoreEach(size_t writers,
   write();
   for (auto& t : threads) t.join();
   return first;
+}
+
+std::vector<std::string> UploadPieces::TakeRawCopies() {
+  if (raw_copies_.empty() || raw_copied_.load() != raw_.size()) return {};
+  return std::move(raw_copies_);
 }
 
 std::vector<size_t> UploadPieces::CompressedBy() const {

@@ -14,6 +14,7 @@
 // piece taken, so what waits to be stored is bounded whatever the file compresses to.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
@@ -70,6 +71,13 @@ class UploadPieces {
   // never together with TakeCompressed.
   Status StoreEach(size_t writers, const std::function<Status(size_t, std::string)>& put);
 
+  // From now on, each piece taken (TakeCompressed, StoreEach) is also copied raw, on the thread
+  // that takes it, for TakeRawCopies. Call before the first piece is taken.
+  void KeepRawCopies() { raw_copies_.assign(raw_.size(), std::string()); }
+  // The raw copies, moved out: one string per piece, or none at all when KeepRawCopies was not
+  // called or some piece was never taken.
+  std::vector<std::string> TakeRawCopies();
+
   // How many pieces each thread compressed: [0] the callers of TakeCompressed, then one entry
   // per helper. For tests and the upload's log line.
   std::vector<size_t> CompressedBy() const;
@@ -91,6 +99,9 @@ class UploadPieces {
   std::vector<char> ready_;  // compressed_[i] holds piece i
   std::vector<size_t> compressed_by_;
   std::vector<std::thread> helpers_;
+  // KeepRawCopies: element i written only by the thread that takes piece i.
+  std::vector<std::string> raw_copies_;
+  std::atomic<size_t> raw_copied_{0};
 };
 
 }  // namespace dq::gateway

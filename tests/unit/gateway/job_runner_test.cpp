@@ -308,6 +308,51 @@ TEST(JobRunnerTest, MaxRowsChecksOnlyTheFirstRows) {
   EXPECT_EQ(JobSummaryJson(done)["rows_in_file"], kRows);
 }
 
+TEST(JobRunnerTest, PiecesLeftByTheUploadAreReadThereAndTheOutcomeIsTheSame) {
+  // One run reading the pieces from the store, one given them by the upload (the same three
+  // pieces, raw): the same issues, fixes and summary; the second reads no piece of the store.
+  struct Outcome {
+    Job job;
+    std::vector<std::string> issues, steps;
+    std::string summary, fixes;
+  };
+  auto run = [](bool handoff) {
+    FaultPlan plan;  // never fails; counts the steps
+    Fixture f(&plan);
+    FakeClock clock;
+    UploadHandoff left(1 << 20, std::chrono::seconds(30), clock);
+    if (handoff) {
+      std::vector<std::string> pieces;
+      for (int64_t i = 0; i < f.job.file_pieces; ++i) pieces.push_back(*f.store.FilePiece(f.job, i));
+      plan.log.clear();
+      EXPECT_TRUE(left.Keep(f.job.account_id, f.job.id, pieces));
+      f.runner.SetUploadHandoff(&left);
+    }
+    EXPECT_EQ(f.Run(), RunOutcome::kDone);
+    const Job done = f.Stored();
+    Outcome o{done, *f.store.Issues(done, 0, 1000), plan.log, *f.store.Summary(done), ""};
+    for (int64_t i = 0;; ++i) {
+      auto piece = f.store.FixesPiece(done, i);
+      if (!piece.ok() || !piece->has_value()) break;
+      o.fixes += **piece;
+    }
+    if (handoff) EXPECT_EQ(left.bytes(), 0u);  // every piece taken
+    return o;
+  };
+  const Outcome store = run(false), left = run(true);
+  EXPECT_EQ(left.issues, store.issues);
+  EXPECT_EQ(left.summary, store.summary);
+  EXPECT_EQ(left.fixes, store.fixes);
+  EXPECT_FALSE(store.fixes.empty());
+  EXPECT_EQ(left.job.issues, store.job.issues);
+  EXPECT_EQ(left.job.fixes, store.job.fixes);
+  auto file_reads = [](const std::vector<std::string>& steps) {
+    return std::count(steps.begin(), steps.end(), "store.file");
+  };
+  EXPECT_EQ(file_reads(left.steps), 0);
+  EXPECT_EQ(file_reads(store.steps), 3);
+}
+
 TEST(JobRunnerTest, ClaimRunsToDoneAndPublishesOnce) {
   Fixture f;
   EXPECT_EQ(f.Run(), RunOutcome::kDone);

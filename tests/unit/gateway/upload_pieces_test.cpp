@@ -155,6 +155,24 @@ TEST(UploadPiecesTest, StoreEachStopsClaimingAfterTheFirstErrorAndReturnsIt) {
   EXPECT_LT(calls.load(), pieces.size());
 }
 
+TEST(UploadPiecesTest, RawCopiesAreEveryPieceOnceAllAreTakenAndNoneOtherwise) {
+  const std::string file = Csv(5000);
+  UploadPieces pieces(file, 4096, /*helpers=*/1);
+  pieces.KeepRawCopies();
+  ASSERT_TRUE(pieces.StoreEach(4, [](size_t, std::string) { return Status::Ok(); }).ok());
+  const std::vector<std::string> copies = pieces.TakeRawCopies();
+  ASSERT_EQ(copies.size(), pieces.size());
+  for (size_t i = 0; i < copies.size(); ++i) EXPECT_EQ(copies[i], pieces.raw(i));
+
+  UploadPieces partly(file, 4096, /*helpers=*/1);
+  partly.KeepRawCopies();
+  partly.TakeCompressed(0);
+  EXPECT_TRUE(partly.TakeRawCopies().empty());  // not every piece was taken
+  UploadPieces never(file, 4096, /*helpers=*/0);
+  for (size_t i = 0; i < never.size(); ++i) never.TakeCompressed(i);
+  EXPECT_TRUE(never.TakeRawCopies().empty());  // KeepRawCopies was not called
+}
+
 TEST(UploadPiecesTest, StoreEachOfNoPiecesPutsNothing) {
   UploadPieces pieces(std::string_view(), 4096, 2);
   int calls = 0;
