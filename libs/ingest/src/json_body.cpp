@@ -38,31 +38,24 @@ void JsonBody::Clear() {
   not_objects.clear();
 }
 
-std::optional<JsonError> JsonBodyReader::ReadBody(std::string_view body, std::string_view array_key,
-                                                  size_t max_elements, JsonBody& out, Path path) {
-  out.Clear();
-  if (path == Path::kFast && FastPass(body, array_key, max_elements, out)) return std::nullopt;
-  out.Clear();
-  return HandWrittenPass(body, array_key, max_elements, out);
-}
+namespace {
 
 // The fast pass takes only what it can read to the end: an object whose array member is an
 // array of objects, present once, with at most max_elements of them. It gives up on anything
-// else, an error included, so that the hand-written pass decides and words it.
-bool JsonBodyReader::FastPass(std::string_view body, std::string_view array_key,
-                              size_t max_elements, JsonBody& out) {
+// else, an error included, so that the hand-written pass decides and words it. The members
+// view `padded`, the copy simdjson reads.
+bool FastPass(JsonObjectParser& p, std::string& padded, std::string_view body,
+              std::string_view array_key, size_t max_elements, JsonBody& out) {
   namespace od = simdjson::ondemand;
-  if (body.size() > kFastMaxBytes) return false;
+  if (body.size() > JsonBodyReader::kFastMaxBytes) return false;
   thread_local od::parser simdjson;  // one per serving thread, its buffers kept
 
   if (body.starts_with(kByteOrderMark)) body.remove_prefix(kByteOrderMark.size());
-  // The members view this copy, so the reader keeps it.
-  const std::string_view doc = internal::PadForSimdjson(body, padded_);
-  JsonObjectParser& p = parser_;
+  const std::string_view doc = internal::PadForSimdjson(body, padded);
   p.ResetScratch(doc.size());
   od::document document;
   od::object top;
-  if (simdjson.iterate(padded_.data(), doc.size(), padded_.capacity()).get(document) ||
+  if (simdjson.iterate(padded.data(), doc.size(), padded.capacity()).get(document) ||
       document.get_object().get(top)) {
     return false;
   }
@@ -108,9 +101,9 @@ bool JsonBodyReader::FastPass(std::string_view body, std::string_view array_key,
 
 // Every body, and where it stops, for the words of every error. Only the parser reads and words
 // the JSON; a repeated member is listed each time (its last occurrence is the caller's to take).
-std::optional<JsonError> JsonBodyReader::HandWrittenPass(std::string_view body,
-                                                         std::string_view array_key,
-                                                         size_t max_elements, JsonBody& out) {
+std::optional<JsonError> HandWrittenPass(JsonObjectParser& p, std::string_view body,
+                                         std::string_view array_key, size_t max_elements,
+                                         JsonBody& out) {
   if (!JsonNestingWithin(body)) {
     out.shape = JsonBody::Shape::kTooDeep;
     return std::nullopt;
@@ -118,7 +111,6 @@ std::optional<JsonError> JsonBodyReader::HandWrittenPass(std::string_view body,
   if (const size_t bad = FindInvalidUtf8(body); bad != std::string_view::npos) {
     return internal::InvalidUtf8At(body, bad);
   }
-  JsonObjectParser& p = parser_;
   p.ResetScratch(body.size());
   size_t i = body.starts_with(kByteOrderMark) ? kByteOrderMark.size() : 0;
   SkipSpace(body, i);
@@ -181,6 +173,18 @@ std::optional<JsonError> JsonBodyReader::HandWrittenPass(std::string_view body,
   SkipSpace(body, i);
   if (i < body.size()) return internal::ExpectedAt(body, i, "the end");
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<JsonError> JsonBodyReader::ReadBody(std::string_view body, std::string_view array_key,
+                                                  size_t max_elements, JsonBody& out, Path path) {
+  out.Clear();
+  if (path == Path::kFast && FastPass(parser_, padded_, body, array_key, max_elements, out)) {
+    return std::nullopt;
+  }
+  out.Clear();
+  return HandWrittenPass(parser_, body, array_key, max_elements, out);
 }
 
 bool JsonNestingWithin(std::string_view text, size_t max_depth) {

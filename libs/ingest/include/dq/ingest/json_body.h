@@ -86,12 +86,6 @@ class JsonBodyReader {
   size_t buffer_bytes() const { return parser_.scratch_capacity() + padded_.capacity(); }
 
  private:
-  bool FastPass(std::string_view body, std::string_view array_key, size_t max_elements,
-                JsonBody& out);
-  std::optional<internal::JsonError> HandWrittenPass(std::string_view body,
-                                                     std::string_view array_key,
-                                                     size_t max_elements, JsonBody& out);
-
   internal::JsonObjectParser parser_{kMaxJsonDepth};  // owns the decoded text members view
   std::string padded_;  // the body with room for simdjson's padding, when it read it
 };
