@@ -1,13 +1,13 @@
 // The job reads: list, detail (streamed page by page), cleaned download and the issues page.
-#include "http/core/content_disposition.h"
+#include "dq/http/content_disposition.h"
 #include "jobs_api.h"
 #include "upload_request.h"
 
 #include <algorithm>
 #include <memory>
 
-#include "http/core/error_response.h"
-#include "http/core/json_util.h"
+#include "dq/http/error_response.h"
+#include "dq/http/json_util.h"
 #include "dq/common/log.h"
 #include "dq/common/time_format.h"
 #include "dq/report/cleaned_file.h"
@@ -121,9 +121,20 @@ HttpResponse JobsApi::Get(const HttpRequest& request, const Principal& principal
   return JsonResponse(200, DumpJson(JobDetailJson(*job)));
 }
 
+Status JobsApi::DownloadAdmitted() const {
+  if (downloads_ != nullptr && downloads_->Full()) {
+    return Status(ErrorCode::kUnavailable, kDownloadsFullMessage);
+  }
+  return Status::Ok();
+}
+
 HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
   auto job = Find(principal, id);
   if (!job.ok()) return ErrorResponse(job.status());
+  // Past one page the answer is streamed: a download, refused while downloads are full.
+  if (job->issues >= options_.issues_page) {
+    if (Status s = DownloadAdmitted(); !s.ok()) return ErrorResponse(s);
+  }
   // The detail, then the issues page by page: memory is one page, whatever the job's size.
   std::string head = DumpJson(JobDetailJson(*job));
   head.pop_back();  // '}'
@@ -323,6 +334,7 @@ HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id,
                                                           "; its cleaned file exists once it "
                                                           "is done."));
   }
+  if (Status s = DownloadAdmitted(); !s.ok()) return ErrorResponse(s);
   HttpResponse r = job->cleaned_from == kCleanedFromFixes ? CleanedFromFixes(*job, formulas)
                                                            : StoredCleaned(*job);
   if (r.status != 200) return r;
@@ -389,6 +401,7 @@ HttpResponse JobsApi::IssuesPage(const HttpRequest& request, const Principal& pr
 // matches at a time is read and written while the answer is sent, so memory is one page, whatever
 // the job's size. A job deleted meanwhile cuts the answer off rather than ending it short.
 HttpResponse JobsApi::IssuesCsvAll(const Job& job, report::IssueQuery query) {
+  if (Status s = DownloadAdmitted(); !s.ok()) return ErrorResponse(s);
   struct Scan {
     JobStore* store = nullptr;
     Job job;

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "http/core/json_util.h"
-#include "../validate/validate_request.h"
+#include "dq/http/json_util.h"
+#include "validate/validate_request.h"
 #include "dq/common/ascii.h"
 
 namespace dq::gateway {

@@ -9,8 +9,8 @@
 #include <functional>
 #include <memory>
 
-#include "../auth/authenticator.h"
-#include "http/core/http_types.h"
+#include "auth/authenticator.h"
+#include "dq/http/http_types.h"
 #include "dq/webhook/address_policy.h"
 #include "dq/common/delivery_log.h"
 #include "dq/common/account_store.h"
