@@ -8,7 +8,7 @@
 //                                        conventions and weight unit (ingest/source_profile.h)
 //    "weight_unit": "kg"}                optional, the unit of bare weights (g, kg, lb, oz)
 //
-// The body is read by one call of ingest::JsonBodyReader (dq/ingest/json_body.h): simdjson
+// The body is read by one call of ingest::JsonBodyReader (dq/ingest/json_body_reader.h): simdjson
 // finding the tokens of a body of the usual shape and the parser the JSON uploads use reading
 // them, or that parser alone, which words any error. Then its members are checked here. Either
 // way a record gets the same cells, and the same verdict, inline and uploaded: numbers keep
@@ -28,7 +28,7 @@
 
 #include "dq/common/status.h"
 #include "dq/validator/v1/validator.pb.h"
-#include "dq/ingest/json_body.h"
+#include "dq/ingest/json_body_reader.h"
 #include "dq/ingest/source_profile.h"
 #include "dq/report/check_options.h"
 

@@ -1,7 +1,7 @@
 // The hand-written JSON parser (json_text.h) that uploads and POST /v1/validate share, and the
 // simdjson helpers that hand it the tokens of the fast path (json_fast.h): the grammar of one
-// value, object or array of objects. A whole request body is walked in json_body.cpp, and an
-// upload's records in json_reader.cpp.
+// value, object or array of objects. A whole request body is walked in json_body_reader.cpp,
+// and an upload's records in json_reader.cpp.
 #include "dq/ingest/json_text.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
-// The body reader (json_body.h): one call, two passes at most. The grammar of each value is the
-// parser's (json_text.cpp); this file walks the body's top-level object, first on the tokens
-// simdjson finds, then, when that pass gives up, by hand.
-#include "dq/ingest/json_body.h"
+// The body reader (json_body_reader.h): one call, two passes at most. The grammar of each value
+// is the parser's (json_text.cpp); this file walks the body's top-level object, first on the
+// tokens simdjson finds, then, when that pass gives up, by hand.
+#include "dq/ingest/json_body_reader.h"
 
 #include <simdjson.h>
 
@@ -92,7 +92,7 @@ bool FastPass(JsonObjectParser& p, std::string& padded, std::string_view body,
     } else {
       nested |= m.field.kind == CellKind::kJson;  // an array
     }
-    // An object or an array keeps only its opening bracket (json_body.h).
+    // An object or an array keeps only its opening bracket (json_body_reader.h).
     if (m.field.kind == CellKind::kJson) m.field.value = m.field.raw_value = doc.substr(t.start, 1);
   }
   // Nothing may follow the object, and a nested value must keep the body within the depth limit.
@@ -156,7 +156,7 @@ std::optional<JsonError> HandWrittenPass(JsonObjectParser& p, std::string_view b
         out.fields.insert(out.fields.end(), p.fields().begin(), p.fields().end());
         m.fields_end = static_cast<uint32_t>(out.fields.size());
       }
-      // An object or an array keeps only its opening bracket (json_body.h).
+      // An object or an array keeps only its opening bracket (json_body_reader.h).
       if (m.field.kind == CellKind::kJson) {
         m.field.value = m.field.raw_value = m.field.raw_value.substr(0, 1);
       }
