@@ -320,7 +320,7 @@ std::string Diff(std::string_view body, size_t max_records = 3) {
 // True when the command's first cell points into the padded copy simdjson read (the fast path),
 // not into the body (the upload parser alone).
 bool ReadByTheFastPath(const ValidateCommand& cmd) {
-  const std::string& copy = cmd.padded_body;
+  const std::string_view copy = cmd.reader.fast_text();
   for (const auto& m : cmd.members) {
     if (m.raw_value.data() >= copy.data() && m.raw_value.data() < copy.data() + copy.size()) {
       return true;
