@@ -69,6 +69,8 @@ RowModel::RowModel(const SourceProfile& profile, std::span<const std::string> he
 }
 
 RowKind RowModel::Next(std::span<const std::string_view> row) {
+  revised_.reset();
+  if (pending_ && ++pending_back_ > kMaxPending) pending_ = false;  // stays a parent
   sku_view_ = Cell(row, sku_col_);
   title_view_ = Cell(row, title_col_);
   item_view_ = {};
@@ -85,14 +87,24 @@ RowKind RowModel::Groups(std::span<const std::string_view> row) {
   const std::string_view key = ascii::Trim(Cell(row, key_col_));
   item_view_ = key;
   if (!have_product_ || key.empty() || key != product_key_) {
+    if (pending_) revised_ = pending_back_;  // the product before had no variant
     have_product_ = !key.empty();
     product_key_.assign(key);
     product_title_.assign(ascii::Trim(title_view_));
-    return FillsAny(row, parent_if_cols_) && !FillsAny(row, variant_cols_) ? RowKind::kParent
-                                                                            : RowKind::kProduct;
+    pending_ = FillsAny(row, parent_if_cols_) && !FillsAny(row, variant_cols_);
+    pending_back_ = 0;
+    return pending_ ? RowKind::kParent : RowKind::kProduct;
   }
   if (ascii::Trim(title_view_).empty()) title_view_ = product_title_;
-  return FillsAny(row, variant_cols_) ? RowKind::kVariant : RowKind::kImage;
+  if (!FillsAny(row, variant_cols_)) return RowKind::kImage;
+  pending_ = false;  // a variant: its product's first row is the parent
+  return RowKind::kVariant;
+}
+
+std::optional<size_t> RowModel::End() {
+  if (!pending_) return std::nullopt;
+  pending_ = false;
+  return pending_back_;
 }
 
 bool RowModel::FillsAny(std::span<const std::string_view> row, std::span<const size_t> columns) {

@@ -76,13 +76,16 @@ Status StreamCheck(const StreamInput& input, JobOutput& output, ValidatorStream&
       if (rows_read == max_rows) break;
       ++rows_read;
       output.AddRow(reader->row(), *filling, &chunk, reader->fields_read());
-      if (filling->rows() >= options.chunk_rows) {
+      // A row whose kind may still change is not sent yet (at most RowModel::kMaxPending rows
+      // more), so that chunk sizes never change a verdict.
+      if (filling->rows() >= options.chunk_rows && !output.KindPending()) {
         t.Pause();
         if (Status s = send(); !s.ok()) return s;
         t.Resume();
       }
     }
   }
+  output.EndRows(*filling, &chunk);
   if (filling->rows() > 0) {
     if (Status s = send(); !s.ok()) return s;
   }
