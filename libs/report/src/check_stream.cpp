@@ -57,6 +57,7 @@ Status StreamCheck(const StreamInput& input, JobOutput& output, ValidatorStream&
   // With max_rows, reading stops after that many rows (the rest of the file is not checked).
   const uint64_t max_rows = input.max_rows > 0 ? static_cast<uint64_t>(input.max_rows) : UINT64_MAX;
   uint64_t rows_read = 0;
+  bool whole_file = false;  // read to its end (not cut by max_rows)
   for (int64_t i = 0; i < pieces && rows_read < max_rows; ++i) {
     auto piece = [&] {
       StageTimer t(stages.fetch);
@@ -72,7 +73,10 @@ Status StreamCheck(const StreamInput& input, JobOutput& output, ValidatorStream&
         if (state.status().code() == ErrorCode::kEmptyFile) break;
         return state.status();
       }
-      if (*state != ingest::ReadState::kRow) break;
+      if (*state != ingest::ReadState::kRow) {
+        whole_file = i + 1 == pieces;
+        break;
+      }
       if (rows_read == max_rows) break;
       ++rows_read;
       output.AddRow(reader->row(), *filling, &chunk, reader->fields_read());
@@ -85,7 +89,8 @@ Status StreamCheck(const StreamInput& input, JobOutput& output, ValidatorStream&
       }
     }
   }
-  output.EndRows(*filling, &chunk);
+  // The rows after a cut are unknown: a row still pending stays a parent.
+  if (whole_file) output.EndRows(*filling, &chunk);
   if (filling->rows() > 0) {
     if (Status s = send(); !s.ok()) return s;
   }
