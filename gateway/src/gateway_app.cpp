@@ -27,6 +27,8 @@ GatewayApp::GatewayApp(const GatewaySettings& g, const Settings& table) : role_(
   } else {
     init_status_ = store.status();
   }
+  downloads_ = std::make_unique<DownloadLedger>(
+      g.http.downloads, &HttpServerMetrics::Global().download_held_bytes.Get());
   WireJobs(g, clock);
 
   RedisClient* redis = redis_.get();
@@ -52,7 +54,8 @@ void GatewayApp::WireJobs(const GatewaySettings& g, const Clock& clock) {
   jobs_store_ = std::make_unique<RedisJobStore>(*redis_, g.store, artifacts_.get());
   queue_ = std::make_unique<RedisJobQueue>(*redis_, *blocking_redis_, redis_->options().partitions,
                                            g.workers.threads);
-  jobs_api_ = std::make_unique<JobsApi>(*jobs_store_, *queue_, *quota_, clock, g.jobs);
+  jobs_api_ = std::make_unique<JobsApi>(*jobs_store_, *queue_, *quota_, clock, g.jobs,
+                                        downloads_.get());
   events_ = std::make_unique<RedisEventPublisher>(*redis_);
   streams_ = std::make_unique<GrpcValidatorStreamFactory>(validator_->channel(),
                                                           g.validator_stream_deadline);
@@ -104,7 +107,9 @@ void GatewayApp::WireApi(const GatewaySettings& g, const Settings& table, const 
   validate_pool_ = std::make_unique<ValidatePool>(g.validate_pool);
   deps.validate_pool = validate_pool_.get();
   gateway_ = std::make_unique<Gateway>(std::move(deps), g.api);
-  http_ = std::make_unique<HttpServer>(*gateway_, g.http);
+  HttpServerOptions http = g.http;
+  http.download_ledger = downloads_.get();
+  http_ = std::make_unique<HttpServer>(*gateway_, http);
   Gateway* gw = gateway_.get();
   ops_ = std::make_unique<OpsHttpServer>(g.http.bind, g.ops_port, [gw] { return gw->Ready(); });
 }

@@ -67,6 +67,9 @@ class GatewayApp {
   std::unique_ptr<RedisClient> blocking_redis_;  // long read timeout, for XREADGROUP BLOCK
   std::unique_ptr<artifact::ArtifactStore> artifacts_;  // null: job files stay in Redis
   Status init_status_;  // what Start() reports when the constructor could not set up a part
+  // What the streamed answers hold: the HTTP server's bound, and the jobs API's early refusal
+  // of a download before it builds its first part. Outlives both.
+  std::unique_ptr<DownloadLedger> downloads_;
   std::unique_ptr<RedisJobStore> jobs_store_;
   std::unique_ptr<JobQueue> queue_;
   std::unique_ptr<JobsApi> jobs_api_;

@@ -6,10 +6,10 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
-#include "../auth/authenticator.h"
+#include "auth/authenticator.h"
 #include "http/core/http_types.h"
-#include "../limits/quota.h"
-#include "../limits/rate_limiter.h"
+#include "limits/quota.h"
+#include "limits/rate_limiter.h"
 #include "dq/common/account_store.h"
 #include "dq/common/clock.h"
 #include "login_throttle.h"

@@ -5,9 +5,9 @@
 
 #include <memory>
 
-#include "../limits/quota.h"
-#include "../limits/rate_limiter.h"
-#include "../webhooks/webhook_api.h"
+#include "limits/quota.h"
+#include "limits/rate_limiter.h"
+#include "webhooks/webhook_api.h"
 #include "console_api.h"
 #include "dq/common/delivery_log.h"
 #include "dq/common/account_store.h"

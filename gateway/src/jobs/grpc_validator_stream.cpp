@@ -1,6 +1,6 @@
 #include "grpc_validator_stream.h"
 
-#include "../clients/grpc_validator_client.h"
+#include "clients/grpc_validator_client.h"
 
 namespace dq::gateway {
 namespace {

@@ -7,7 +7,7 @@
 #include "dq/ingest/row_reader.h"
 #include "dq/report/cleaned_file.h"
 #include "dq/report/stage_timer.h"
-#include "../validate/validate_request.h"
+#include "validate/validate_request.h"
 
 namespace dq::gateway {
 namespace {

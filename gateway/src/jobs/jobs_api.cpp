@@ -9,7 +9,7 @@
 
 #include "http/core/error_response.h"
 #include "http/core/json_util.h"
-#include "../validate/validate_request.h"
+#include "validate/validate_request.h"
 #include "dq/common/crypto.h"
 #include "dq/common/log.h"
 #include "dq/common/time_format.h"

@@ -3,9 +3,10 @@
 // rate limiting: every handler takes an already-authenticated Principal, never raw credentials.
 #pragma once
 
-#include "../auth/authenticator.h"
+#include "auth/authenticator.h"
+#include "http/core/download_ledger.h"
 #include "http/core/http_types.h"
-#include "../limits/quota.h"
+#include "limits/quota.h"
 #include "dq/common/clock.h"
 #include "dq/ingest/row_writer.h"
 #include "dq/report/issue_query.h"
@@ -43,9 +44,13 @@ bool IsJobId(std::string_view id);
 
 class JobsApi {
  public:
+  // `downloads` (optional): the HTTP server's ledger of streamed answers; while it is full, a
+  // download (a cleaned file, the issues CSV, a detail past one page) is refused with 503
+  // before its first part is built, as the server would refuse it after.
   JobsApi(JobStore& store, JobQueue& queue, QuotaService& quota, const Clock& clock,
-          JobsOptions options)
-      : store_(store), queue_(queue), quota_(quota), clock_(clock), options_(options) {}
+          JobsOptions options, const DownloadLedger* downloads = nullptr)
+      : store_(store), queue_(queue), quota_(quota), clock_(clock), options_(options),
+        downloads_(downloads) {}
 
   // POST /v1/jobs: 202 with the job summary; 200 with the first job's summary when the
   // Idempotency-Key was seen before with the same body. Errors: 400 empty_file /
@@ -108,12 +113,16 @@ class JobsApi {
   HttpResponse CleanedFromFixes(const Job& job, ingest::FormulaCells formulas);
   HttpResponse IssuesCsvAll(const Job& job, report::IssueQuery query);
   HttpResponse StoredCleaned(const Job& job);
+  // kUnavailable (503, Retry-After) while the downloads in progress hold their memory bound:
+  // called before a streamed answer builds anything (DownloadLedger::Full).
+  Status DownloadAdmitted() const;
 
   JobStore& store_;
   JobQueue& queue_;
   QuotaService& quota_;
   const Clock& clock_;
   JobsOptions options_;
+  const DownloadLedger* downloads_;
 };
 
 // 400 check_types_do_not_fit: {"error", "message", "fits": [check types the columns fit]}.

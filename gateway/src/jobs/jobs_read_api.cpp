@@ -121,9 +121,20 @@ HttpResponse JobsApi::Get(const HttpRequest& request, const Principal& principal
   return JsonResponse(200, DumpJson(JobDetailJson(*job)));
 }
 
+Status JobsApi::DownloadAdmitted() const {
+  if (downloads_ != nullptr && downloads_->Full()) {
+    return Status(ErrorCode::kUnavailable, kDownloadsFullMessage);
+  }
+  return Status::Ok();
+}
+
 HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
   auto job = Find(principal, id);
   if (!job.ok()) return ErrorResponse(job.status());
+  // Past one page the answer is streamed: a download, refused while downloads are full.
+  if (job->issues >= options_.issues_page) {
+    if (Status s = DownloadAdmitted(); !s.ok()) return ErrorResponse(s);
+  }
   // The detail, then the issues page by page: memory is one page, whatever the job's size.
   std::string head = DumpJson(JobDetailJson(*job));
   head.pop_back();  // '}'
@@ -323,6 +334,7 @@ HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id,
                                                           "; its cleaned file exists once it "
                                                           "is done."));
   }
+  if (Status s = DownloadAdmitted(); !s.ok()) return ErrorResponse(s);
   HttpResponse r = job->cleaned_from == kCleanedFromFixes ? CleanedFromFixes(*job, formulas)
                                                            : StoredCleaned(*job);
   if (r.status != 200) return r;
@@ -389,6 +401,7 @@ HttpResponse JobsApi::IssuesPage(const HttpRequest& request, const Principal& pr
 // matches at a time is read and written while the answer is sent, so memory is one page, whatever
 // the job's size. A job deleted meanwhile cuts the answer off rather than ending it short.
 HttpResponse JobsApi::IssuesCsvAll(const Job& job, report::IssueQuery query) {
+  if (Status s = DownloadAdmitted(); !s.ok()) return ErrorResponse(s);
   struct Scan {
     JobStore* store = nullptr;
     Job job;

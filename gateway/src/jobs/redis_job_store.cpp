@@ -7,7 +7,7 @@
 #include "dq/common/crypto.h"
 #include "dq/common/log.h"
 #include "job_artifacts.h"
-#include "../limits/quota.h"
+#include "limits/quota.h"
 #include "piece_codec.h"
 #include "redis_job_scripts.h"
 

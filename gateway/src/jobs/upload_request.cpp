@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "http/core/json_util.h"
-#include "../validate/validate_request.h"
+#include "validate/validate_request.h"
 #include "dq/common/ascii.h"
 
 namespace dq::gateway {

@@ -7,7 +7,7 @@
 #include "http/core/error_response.h"
 #include "http/core/json_body.h"
 #include "http/core/json_util.h"
-#include "../jobs/jobs_api.h"
+#include "jobs/jobs_api.h"
 #include "dq/webhook/delivery.h"
 #include "dq/common/crypto.h"
 #include "dq/common/time_format.h"

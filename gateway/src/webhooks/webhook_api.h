@@ -9,7 +9,7 @@
 #include <functional>
 #include <memory>
 
-#include "../auth/authenticator.h"
+#include "auth/authenticator.h"
 #include "http/core/http_types.h"
 #include "dq/webhook/address_policy.h"
 #include "dq/common/delivery_log.h"

@@ -116,12 +116,12 @@ Status CleanedFile::Step(size_t want) {
     if (*state == ingest::ReadState::kNeedMore && next_piece_ < file_pieces_) {
       auto piece = upload_(next_piece_++);
       if (!piece.ok()) return piece.status();
-      piece_ = std::move(*piece);
       if (raw_) {
-        raw_buf_.append(piece_);
-        fed_ += piece_.size();
+        reader_->Feed(TakeRawPiece(std::move(*piece)));
+      } else {
+        piece_ = std::move(*piece);
+        reader_->Feed(piece_);
       }
-      reader_->Feed(piece_);
       if (next_piece_ == file_pieces_) {
         reader_->Finish();
         finished_input_ = true;
@@ -236,12 +236,28 @@ void CleanedFile::EmitRaw(uint64_t end) {
   } else {
     writer_.out() += SpliceCsvRecord(bytes, delimiter_, pending_fixes_);
   }
-  // What is written is dropped; the buffer is compacted once the dropped part is most of it.
-  const uint64_t drop = end - raw_base_;
-  if (drop * 2 >= raw_buf_.size()) {
-    raw_buf_.erase(0, drop);
-    raw_base_ = end;
+  written_ = end;  // dropped when the next piece comes (TakeRawPiece)
+}
+
+std::string_view CleanedFile::TakeRawPiece(std::string piece) {
+  // The reader asked for more, so it keeps its own copy of an unfinished record: raw_buf_ may
+  // move now (and only now, since the reader then reads the new bytes where they lie). What is
+  // written is dropped, and the rest and the piece go into a buffer of exactly their size, so a
+  // download holds one piece and a row, not a piece and a buffer grown to twice one.
+  const size_t keep_from = static_cast<size_t>(written_ - raw_base_);
+  const size_t kept = raw_buf_.size() - keep_from;
+  fed_ += piece.size();
+  if (kept == 0) {
+    raw_buf_ = std::move(piece);
+  } else {
+    std::string next;
+    next.reserve(kept + piece.size());
+    next.append(raw_buf_, keep_from, kept);
+    next.append(piece);
+    raw_buf_ = std::move(next);
   }
+  raw_base_ = written_;
+  return std::string_view(raw_buf_).substr(kept);
 }
 
 Status CleanedFile::LearnJsonPaths() {

@@ -131,5 +131,20 @@ TEST(DownloadLedgerTest, ANewDownloadIsRefusedWhileTheBudgetIsHeld) {
   EXPECT_TRUE(ledger.Open(0, 0, [] {}).has_value());
 }
 
+// Full says what Open would answer now, without counting anything.
+TEST(DownloadLedgerTest, FullIsWhatOpenWouldAnswer) {
+  DownloadLedger ledger(DownloadLimits{std::chrono::milliseconds(1000), 100});
+  EXPECT_FALSE(ledger.Full());
+  auto a = ledger.Open(0, 99, [] {});
+  ASSERT_TRUE(a.has_value());
+  EXPECT_FALSE(ledger.Full());
+  ledger.Update(*a, 100, std::nullopt);
+  EXPECT_TRUE(ledger.Full());
+  EXPECT_FALSE(ledger.Open(0, 1, [] {}).has_value());
+  EXPECT_EQ(ledger.open(), 1u);
+  ledger.Close(*a);
+  EXPECT_FALSE(ledger.Full());
+}
+
 }  // namespace
 }  // namespace dq::gateway

@@ -454,6 +454,48 @@ TEST(JobsApiTest, DetailStreamsInPagesSummaryAndDelete) {
   EXPECT_EQ(a.f.store.keys_of(a.f.job.id), 0u);
 }
 
+// While the downloads in progress hold their memory bound (DQ_DOWNLOAD_MEMORY_BYTES), a new
+// download is refused with 503 and Retry-After before any of it is read or built: the job is
+// looked up, nothing else. A detail of one page is no download and is served. Once the
+// downloads hold less, the same requests are served.
+TEST(JobsApiTest, ADownloadIsRefusedBeforeAnythingIsBuiltWhileDownloadsAreFull) {
+  FaultPlan plan;
+  Fixture f(&plan);
+  ASSERT_EQ(f.Run(), RunOutcome::kDone);
+  DownloadLedger ledger(DownloadLimits{std::chrono::milliseconds(30000), /*memory_bytes=*/100});
+  testing::InMemoryQuotaService quota{QuotaPolicy{}};
+  JobsOptions o;
+  o.issues_page = 3;  // the job's 7 issues take three pages: its detail is streamed
+  JobsApi api(f.store, f.queue, quota, f.clock, o, &ledger);
+  Principal owner;
+  owner.account.id = "acct_1";
+  HttpRequest csv_all;
+  csv_all.query = {{"format", "csv"}, {"limit", "all"}};
+
+  auto full = ledger.Open(/*now_ms=*/0, /*held_bytes=*/100, [] {});
+  ASSERT_TRUE(full.has_value());
+  ASSERT_TRUE(ledger.Full());
+  plan.log.clear();
+  for (HttpResponse r : {api.Cleaned(owner, f.job.id), api.Get(owner, f.job.id),
+                         api.IssuesPage(csv_all, owner, f.job.id)}) {
+    EXPECT_EQ(r.status, 503);
+    auto body = nlohmann::json::parse(r.body);
+    EXPECT_EQ(body["error"], "service_unavailable");
+    EXPECT_EQ(body["message"], "Too many downloads are in progress; try again in a moment.");
+    ASSERT_NE(r.FindHeader("Retry-After"), nullptr);
+    EXPECT_FALSE(static_cast<bool>(r.body_producer));
+  }
+  EXPECT_EQ(plan.log, (std::vector<std::string>{"store.get", "store.get", "store.get"}));
+
+  ledger.Close(*full);
+  EXPECT_FALSE(ledger.Full());
+  EXPECT_EQ(api.Cleaned(owner, f.job.id).FullBody(), f.Cleaned());
+  HttpResponse detail = api.Get(owner, f.job.id);
+  ASSERT_EQ(detail.status, 200);
+  EXPECT_EQ(nlohmann::json::parse(detail.FullBody())["issues"].size(), 7u);
+  EXPECT_EQ(api.IssuesPage(csv_all, owner, f.job.id).status, 200);
+}
+
 TEST(JobRunnerTest, HeartbeatTouchesOwnEntriesAndNeverStealsOthers) {
   Fixture f;
   Heartbeats mine(f.queue);

@@ -64,6 +64,11 @@ std::vector<DownloadLedger::Cut> DownloadLedger::Sweep(int64_t now_ms) {
   return cuts;
 }
 
+bool DownloadLedger::Full() const {
+  std::lock_guard lock(mu_);
+  return held_ >= limits_.memory_bytes;
+}
+
 size_t DownloadLedger::held() const {
   std::lock_guard lock(mu_);
   return held_;

@@ -35,6 +35,10 @@
 
 namespace dq::gateway {
 
+// The message of the 503 that refuses a download while the ledger is full.
+inline constexpr const char* kDownloadsFullMessage =
+    "Too many downloads are in progress; try again in a moment.";
+
 struct DownloadLimits {
   std::chrono::milliseconds stall_timeout{30000};  // no progress this long: cut
   size_t memory_bytes = 128 * 1024 * 1024;         // all downloads together; past it, see above
@@ -65,6 +69,10 @@ class DownloadLedger {
   // least pressure_grace. What they hold stays counted until they are closed.
   std::vector<Cut> Sweep(int64_t now_ms);
 
+  // True when a new download would be refused now (the downloads hold memory_bytes or more).
+  // For a handler that can refuse before it builds an answer's first part (JobsApi); Open stays
+  // the check that counts.
+  bool Full() const;
   size_t held() const;
   size_t open() const;
   const DownloadLimits& limits() const { return limits_; }

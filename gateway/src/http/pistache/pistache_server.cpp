@@ -85,11 +85,15 @@ class PartMakers {
 struct HttpServer::Shared {
   Shared(const HttpServerOptions& o, HttpServerMetrics& m)
       : limits(o.limits), budget(o.limits.body_memory_bytes), table(limits),
-        downloads(o.downloads, &m.download_held_bytes.Get()), metrics(m) {}
+        own_downloads(o.download_ledger ? nullptr
+                                        : std::make_unique<DownloadLedger>(
+                                              o.downloads, &m.download_held_bytes.Get())),
+        downloads(o.download_ledger ? *o.download_ledger : *own_downloads), metrics(m) {}
   edge::EdgeLimits limits;
   edge::BodyBudget budget;
   edge::ConnectionTable table;
-  DownloadLedger downloads;  // what streamed answers hold; stalled ones are cut by the reaper
+  std::unique_ptr<DownloadLedger> own_downloads;  // when the options share none
+  DownloadLedger& downloads;  // what streamed answers hold; stalled ones are cut by the reaper
   edge::TrustedProxies proxies;
   PartMakers part_makers;
   HttpServerMetrics& metrics;
@@ -422,8 +426,7 @@ class ApiHandler final : public Http::Handler {
       // records the service's answer as cut off, and this 503 as the edge's) and the client is
       // told to come back.
       response = service_->TransportError(
-          request, Status(ErrorCode::kUnavailable,
-                          "Too many downloads are in progress; try again in a moment."));
+          request, Status(ErrorCode::kUnavailable, kDownloadsFullMessage));
     }
     if (streamed != Streamed::kYes) {
       Send(response, request.request_id, req.version(), writer, WantsKeepAlive(req), head_only);

@@ -27,6 +27,10 @@ struct HttpServerOptions {
   int threads = 8;
   edge::EdgeLimits limits;
   DownloadLimits downloads;  // streamed answers: stall timeout and memory bound
+  // The ledger the server counts streamed answers in, when shared with the handlers (they may
+  // refuse a download before building it: JobsApi); it must outlive the server and was made
+  // with `downloads`. nullptr: the server keeps its own.
+  DownloadLedger* download_ledger = nullptr;
   std::string trusted_proxies;  // comma-separated IPs or CIDRs whose X-Forwarded-For is used
 };
 

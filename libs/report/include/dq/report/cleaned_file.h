@@ -89,6 +89,8 @@ class CleanedFile {
   // where this one starts, is copied or spliced out.
   Status KeepRow();
   void EmitRaw(uint64_t end);  // the header or the pending row, up to file offset `end`
+  // CSV/TSV: the next upload piece, appended to what raw_buf_ still needs; the bytes to feed.
+  std::string_view TakeRawPiece(std::string piece);
   Status TakeFixes(std::vector<std::pair<uint32_t, std::string>>* fixes);
   // JSON: reads the whole upload once more for every column's path (json_paths_), when a fix
   // names a column the reader has not met yet (the record lacks it and so did every one before).
@@ -98,7 +100,7 @@ class CleanedFile {
   FixPiece fixes_;
   int64_t file_pieces_ = 0;
   int64_t next_piece_ = 0;
-  std::string piece_;  // fed to the reader, kept until it asks for more
+  std::string piece_;  // fed to the reader, kept until it asks for more (not CSV/TSV: raw_buf_)
   bool finished_input_ = false;  // reader_->Finish() was called
   Status error_ = Status::Ok();
   std::unique_ptr<ingest::RowReader> reader_;
@@ -121,10 +123,13 @@ class CleanedFile {
   bool ended_ = false;
 
   // CSV/TSV: the upload's bytes from file offset raw_base_ on, kept until the row they hold is
-  // written; the row read last (pending) starts at pending_start_ and has pending_fixes_.
+  // written; the row read last (pending) starts at pending_start_ and has pending_fixes_. The
+  // reader reads the latest piece where it lies in raw_buf_ (piece_ stays empty), so raw_buf_
+  // changes only when a piece comes; what is written by then (up to written_) is dropped.
   bool raw_ = false;
   std::string raw_buf_;
   uint64_t raw_base_ = 0;
+  uint64_t written_ = 0;  // file offset up to which raw bytes are written
   uint64_t fed_ = 0;  // bytes of the upload fed so far
   bool have_pending_ = false;
   uint64_t pending_start_ = 0;
