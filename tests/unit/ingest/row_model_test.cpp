@@ -231,6 +231,16 @@ TEST(RowModelTest, MagentoTypesAndChildrenNotVisibleIndividually) {
                                      {"product", "V1", "V1", "Warranty"}}));
 }
 
+// Magento 2's importer's own column name for the type, _type (Product::COL_TYPE).
+TEST(RowModelTest, MagentoInternalTypeColumn) {
+  const std::vector<std::string> header = {"sku", "_type", "name"};
+  const auto seen = RunModel("magento2", header,
+                             {{"C1", "configurable", "Hoodie"}, {"S1", "simple", "Strap"}},
+                             "sku", "name");
+  EXPECT_EQ(seen, (std::vector<Seen>{{"parent", "C1", "C1", "Hoodie"},
+                                     {"product", "S1", "S1", "Strap"}}));
+}
+
 TEST(RowModelTest, BigCommerceVariantAndImageRowsFollowTheirProduct) {
   const std::vector<std::string> header = {"Item", "ID", "Name", "SKU", "Price"};
   const auto seen = RunModel("bigcommerce", header,
