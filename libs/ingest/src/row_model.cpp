@@ -63,6 +63,10 @@ RowModel::RowModel(const SourceProfile& profile, std::span<const std::string> he
       }
       parent_col_ = FindColumn(header, rules_.parent_column);
       variant_if_col_ = FindColumn(header, rules_.variant_if_columns);
+      for (const std::string& name : rules_.scope_columns) {
+        const size_t c = FindColumn(header, std::span<const std::string>(&name, 1));
+        if (c != SIZE_MAX) scope_cols_.push_back(c);
+      }
       all_products_ = type_col_ == SIZE_MAX;
       break;
   }
@@ -115,6 +119,7 @@ bool RowModel::FillsAny(std::span<const std::string_view> row, std::span<const s
 }
 
 RowKind RowModel::Type(std::span<const std::string_view> row) {
+  if (FillsAny(row, scope_cols_)) return RowKind::kImage;  // a scope row of its item
   std::string_view cell = Cell(row, type_col_);
   for (size_t i = 1; i < type_cols_.size() && ascii::Trim(cell).empty(); ++i) {
     cell = Cell(row, type_cols_[i]);

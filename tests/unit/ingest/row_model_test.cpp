@@ -231,6 +231,24 @@ TEST(RowModelTest, MagentoTypesAndChildrenNotVisibleIndividually) {
                                      {"product", "V1", "V1", "Warranty"}}));
 }
 
+// A Magento store-view row (store_view_code filled) repeats its item's sku and fills only what
+// that store view overrides: a scope row of the item (kind image, never in error), not a second
+// product (Magento's export of a product in two store views: magento/magento2's
+// products_multiple_stores fixture).
+TEST(RowModelTest, MagentoStoreViewRowsAreScopeRowsOfTheirItem) {
+  const std::vector<std::string> header = {"sku", "store_view_code", "product_type", "name"};
+  const auto seen = RunModel("magento2", header,
+                             {{"S1", "", "simple", "Strap"},
+                              {"S1", "fixturestore", "simple", "Strap (fr)"},
+                              {"C1", "", "configurable", "Hoodie"},
+                              {"C1", "default", "configurable", ""}},
+                             "sku", "name");
+  EXPECT_EQ(seen, (std::vector<Seen>{{"product", "S1", "S1", "Strap"},
+                                     {"image", "S1", "S1", "Strap (fr)"},
+                                     {"parent", "C1", "C1", "Hoodie"},
+                                     {"image", "C1", "C1", ""}}));
+}
+
 // Magento 2's importer's own column name for the type, _type (Product::COL_TYPE).
 TEST(RowModelTest, MagentoInternalTypeColumn) {
   const std::vector<std::string> header = {"sku", "_type", "name"};

@@ -82,6 +82,7 @@ class RowModel {
   std::vector<size_t> type_cols_;
   size_t parent_col_ = SIZE_MAX;
   size_t variant_if_col_ = SIZE_MAX;
+  std::vector<size_t> scope_cols_;
   RowKind flat_kind_ = RowKind::kProduct;
   bool all_products_ = true;
 
