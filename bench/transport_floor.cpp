@@ -48,7 +48,7 @@
 #include "clients/grpc_validator_client.h"
 #include "dq/common/allocator.h"
 #include "dq/validator/v1/validator.grpc.pb.h"
-#include "http/pistache/pistache_server.h"
+#include "dq/http/pistache_server.h"
 #include "rpc/stream_validation.h"
 #include "validate/validate_request.h"
 

@@ -4,9 +4,9 @@
 
 #include "dq/common/log.h"
 #include "dq/common/metrics.h"
-#include "http/core/error_response.h"
-#include "http/core/json_util.h"
-#include "http/core/router.h"
+#include "dq/http/error_response.h"
+#include "dq/http/json_util.h"
+#include "pipeline/router.h"
 #include "observe/access_log.h"
 
 namespace dq::gateway {

@@ -15,7 +15,7 @@
 #include "dq/common/settings.h"
 #include "clients/validate_pool.h"
 #include "gateway.h"
-#include "http/pistache/pistache_server.h"
+#include "dq/http/pistache_server.h"
 #include "jobs/job_runner.h"
 #include "jobs/job_worker.h"
 #include "jobs/jobs_api.h"

@@ -12,7 +12,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "http/core/http_types.h"
+#include "dq/http/http_types.h"
 #include "dq/common/account_store.h"
 #include "dq/common/clock.h"
 

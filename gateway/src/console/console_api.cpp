@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "http/core/cookies.h"
-#include "http/core/error_response.h"
-#include "http/core/json_body.h"
-#include "http/core/json_util.h"
+#include "dq/http/cookies.h"
+#include "dq/http/error_response.h"
+#include "dq/http/json_body.h"
+#include "dq/http/json_util.h"
 #include "credentials.h"
 #include "password_policy.h"
 #include "dq/common/crypto.h"

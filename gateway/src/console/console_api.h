@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "auth/authenticator.h"
-#include "http/core/http_types.h"
+#include "dq/http/http_types.h"
 #include "limits/quota.h"
 #include "limits/rate_limiter.h"
 #include "dq/common/account_store.h"

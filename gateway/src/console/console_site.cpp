@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "dq/common/crypto.h"
-#include "http/core/error_response.h"
+#include "dq/http/error_response.h"
 
 namespace dq::gateway {
 namespace {

@@ -21,7 +21,7 @@
 #include <string_view>
 
 #include "dq/common/status.h"
-#include "http/core/http_types.h"
+#include "dq/http/http_types.h"
 
 namespace dq::gateway {
 

@@ -1,6 +1,6 @@
 #include "credentials.h"
 
-#include "http/core/json_body.h"
+#include "dq/http/json_body.h"
 #include "dq/common/ascii.h"
 
 namespace dq::gateway {

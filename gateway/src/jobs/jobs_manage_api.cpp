@@ -1,7 +1,7 @@
 // The job endpoints beyond the specification's: idempotent uploads, the summary and delete
 // (docs/api.md, "Jobs").
-#include "http/core/error_response.h"
-#include "http/core/json_util.h"
+#include "dq/http/error_response.h"
+#include "dq/http/json_util.h"
 #include "dq/common/crypto.h"
 #include "dq/common/log.h"
 #include "jobs_api.h"

@@ -1,13 +1,13 @@
 // The job reads: list, detail (streamed page by page), cleaned download and the issues page.
-#include "http/core/content_disposition.h"
+#include "dq/http/content_disposition.h"
 #include "jobs_api.h"
 #include "upload_request.h"
 
 #include <algorithm>
 #include <memory>
 
-#include "http/core/error_response.h"
-#include "http/core/json_util.h"
+#include "dq/http/error_response.h"
+#include "dq/http/json_util.h"
 #include "dq/common/log.h"
 #include "dq/common/time_format.h"
 #include "dq/report/cleaned_file.h"

@@ -1,8 +1,8 @@
 // POST /v1/jobs/preview (JobsApi::Preview): what an upload would be read as, before a job: its
 // format, source platform, mapping (with how sure inference is of each column), notes and the
 // check types its columns suggest.
-#include "http/core/error_response.h"
-#include "http/core/json_util.h"
+#include "dq/http/error_response.h"
+#include "dq/http/json_util.h"
 #include "dq/ingest/mapping_inference.h"
 #include "dq/ingest/row_reader.h"
 #include "dq/ingest/source_scan.h"

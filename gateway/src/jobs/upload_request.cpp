@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "http/core/json_util.h"
+#include "dq/http/json_util.h"
 #include "validate/validate_request.h"
 #include "dq/common/ascii.h"
 

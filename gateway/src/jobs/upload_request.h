@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "http/core/http_types.h"
+#include "dq/http/http_types.h"
 #include "dq/common/status.h"
 #include "dq/ingest/upload_decode.h"
 #include "dq/ingest/upload_form.h"

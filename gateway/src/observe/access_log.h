@@ -19,7 +19,7 @@
 #include <string>
 #include <string_view>
 
-#include "http/core/http_types.h"
+#include "dq/http/http_types.h"
 #include "observe/access_log_metrics.h"
 
 namespace dq::gateway {

@@ -1,7 +1,7 @@
 #include "pipeline/admission.h"
 
-#include "http/core/error_response.h"
-#include "http/core/router.h"
+#include "dq/http/error_response.h"
+#include "pipeline/router.h"
 
 namespace dq::gateway {
 namespace {

@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "console/console_api.h"
-#include "http/core/http_types.h"
+#include "dq/http/http_types.h"
 #include "pipeline/steps.h"
 
 namespace dq::gateway {

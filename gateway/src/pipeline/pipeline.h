@@ -15,8 +15,8 @@
 
 #include "auth/authenticator.h"
 #include "console/console_api.h"
-#include "http/core/http_types.h"
-#include "http/core/router.h"
+#include "dq/http/http_types.h"
+#include "pipeline/router.h"
 
 namespace dq::gateway {
 

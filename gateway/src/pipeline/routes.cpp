@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "dq/catalog/issue_catalog.h"
-#include "http/core/error_response.h"
-#include "http/core/json_util.h"
+#include "dq/http/error_response.h"
+#include "dq/http/json_util.h"
 
 namespace dq::gateway {
 namespace {

@@ -1,5 +1,5 @@
 // What a route's handler is given, and the services the handlers call. The route table, one line
-// per route, is routes.cpp; the matcher is http/core/router.h.
+// per route, is routes.cpp; the matcher is pipeline/router.h.
 //
 // Adding a route: one line in kRoutes (method, pattern, rate class, doors, access, handler) and
 // its handler, usually a method of the service's logic object (JobsApi, WebhookApi, ...).
@@ -10,8 +10,8 @@
 
 #include "auth/authenticator.h"
 #include "console/console_api.h"
-#include "http/core/http_types.h"
-#include "http/core/router.h"
+#include "dq/http/http_types.h"
+#include "pipeline/router.h"
 #include "jobs/jobs_api.h"
 #include "limits/quota.h"
 #include "validate/validate_api.h"

@@ -1,7 +1,7 @@
 #include "pipeline/steps.h"
 
 #include "dq/common/log.h"
-#include "http/core/error_response.h"
+#include "dq/http/error_response.h"
 #include "limits/quota.h"
 
 namespace dq::gateway {

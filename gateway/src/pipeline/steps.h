@@ -4,7 +4,7 @@
 //                 QuotaRetryAfter, handler
 //   /console/api: ErrorMapping, RouteCheck, RequireService, SessionAuthentication, RateLimit,
 //                 QuotaRetryAfter, handler
-// Every refusal is a JSON error (http/core/error_response.h); the X-RateLimit headers of an
+// Every refusal is a JSON error (dq/http/error_response.h); the X-RateLimit headers of an
 // answer that counted nothing are added later, by the gateway's Finish.
 #pragma once
 

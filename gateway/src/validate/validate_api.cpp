@@ -7,8 +7,8 @@
 #include <google/protobuf/arena.h>
 
 #include "dq/common/log.h"
-#include "http/core/error_response.h"
-#include "http/core/json_body.h"
+#include "dq/http/error_response.h"
+#include "dq/http/json_body.h"
 #include "validate/validate_request.h"
 
 namespace dq::gateway {

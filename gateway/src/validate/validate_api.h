@@ -16,7 +16,7 @@
 #include "auth/authenticator.h"
 #include "clients/validate_pool.h"
 #include "clients/validator_client.h"
-#include "http/core/http_types.h"
+#include "dq/http/http_types.h"
 #include "dq/validator/v1/validator.pb.h"
 #include "limits/quota.h"
 

@@ -4,9 +4,9 @@
 #include <array>
 #include <set>
 
-#include "http/core/error_response.h"
-#include "http/core/json_body.h"
-#include "http/core/json_util.h"
+#include "dq/http/error_response.h"
+#include "dq/http/json_body.h"
+#include "dq/http/json_util.h"
 #include "jobs/jobs_api.h"
 #include "dq/webhook/delivery.h"
 #include "dq/common/crypto.h"

@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "auth/authenticator.h"
-#include "http/core/http_types.h"
+#include "dq/http/http_types.h"
 #include "dq/webhook/address_policy.h"
 #include "dq/common/delivery_log.h"
 #include "dq/common/account_store.h"

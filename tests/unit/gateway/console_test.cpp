@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "console/credentials.h"
-#include "http/core/cookies.h"
-#include "http/core/router.h"
+#include "dq/http/cookies.h"
+#include "pipeline/router.h"
 
 namespace dq::gateway {
 namespace {

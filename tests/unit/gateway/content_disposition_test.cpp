@@ -1,6 +1,6 @@
 // Download names: an ASCII filename for old clients, the real one in filename*, and nothing
 // that could hide or reverse what the user sees.
-#include "http/core/content_disposition.h"
+#include "dq/http/content_disposition.h"
 
 #include <gtest/gtest.h>
 

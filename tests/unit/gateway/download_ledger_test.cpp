@@ -1,6 +1,6 @@
 // The downloads in progress: what they hold, which are cut (stalled too long, or stalled while
 // all of them together hold more than the budget) and when a new one is refused.
-#include "http/core/download_ledger.h"
+#include "dq/http/download_ledger.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The edge in front of the HTTP parser, over a fake transport and a fake service: what is
 // forwarded, what is answered at once, and what memory is reserved.
-#include "edge/edge_connection.h"
+#include "dq/http/edge/edge_connection.h"
 
 #include <gtest/gtest.h>
 

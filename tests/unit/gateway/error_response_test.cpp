@@ -1,4 +1,4 @@
-#include "http/core/error_response.h"
+#include "dq/http/error_response.h"
 
 #include <gtest/gtest.h>
 

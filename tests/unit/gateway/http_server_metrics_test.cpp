@@ -1,5 +1,5 @@
 // The Pistache adapter's series: declared once, with the names, labels and help of /metrics.
-#include "http/pistache/server_metrics.h"
+#include "dq/http/server_metrics.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // A connection's writes leave in order, straight to the socket when nothing waits in the
 // library's queue, and only what the socket did not take is copied into that queue.
-#include "http/core/ordered_output.h"
+#include "dq/http/ordered_output.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Pistache's verdict on heads the edge accepts, found with Pistache's own code: what its parser
 // would answer by itself in plain text (or with 500) is named here, so the edge answers instead.
-#include "http/pistache/pistache_head_check.h"
+#include "dq/http/pistache_head_check.h"
 
 #include <gtest/gtest.h>
 

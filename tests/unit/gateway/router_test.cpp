@@ -1,5 +1,5 @@
 #include "gateway.h"
-#include "http/core/router.h"
+#include "pipeline/router.h"
 
 #include <gtest/gtest.h>
 

@@ -6,8 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <mutex>
 #include <numeric>
+#include <set>
 #include <string>
+#include <thread>
 
 #include "jobs/piece_codec.h"
 
@@ -96,6 +101,86 @@ TEST(UploadPiecesTest, PiecesNeverTakenDoNotHoldUpTheEnd) {
     UploadPieces pieces(file, 2048, /*helpers=*/2);
     ASSERT_GT(pieces.size(), 200u);
   }
+}
+
+TEST(UploadPiecesTest, StoreEachPutsEveryPieceOnceOnSeveralThreadsAtOnce) {
+  const std::string file = Csv(20000);
+  for (size_t writers : {1, 4}) {
+    UploadPieces pieces(file, 8 * 1024, /*helpers=*/1);
+    ASSERT_GT(pieces.size(), 40u);
+    std::mutex mu;
+    std::vector<std::string> stored(pieces.size());
+    std::vector<int> puts(pieces.size(), 0);
+    std::set<std::thread::id> threads;
+    int in_put = 0, most_in_put = 0;
+    Status s = pieces.StoreEach(writers, [&](size_t i, std::string piece) {
+      {
+        std::lock_guard lock(mu);
+        ++puts[i];
+        stored[i] = std::move(piece);
+        threads.insert(std::this_thread::get_id());
+        most_in_put = std::max(most_in_put, ++in_put);
+      }
+      // A put that waits (as an fsync does): the other writers go on meanwhile.
+      std::this_thread::sleep_for(std::chrono::microseconds(300));
+      std::lock_guard lock(mu);
+      --in_put;
+      return Status::Ok();
+    });
+    ASSERT_TRUE(s.ok()) << s.message();
+    for (size_t i = 0; i < pieces.size(); ++i) {
+      EXPECT_EQ(puts[i], 1) << "piece " << i;
+      EXPECT_EQ(Decompressed(stored[i]), pieces.raw(i)) << "piece " << i;
+    }
+    EXPECT_EQ(Sum(pieces.CompressedBy()), pieces.size());
+    EXPECT_LE(threads.size(), writers);
+    if (writers == 1) EXPECT_EQ(most_in_put, 1);
+    if (writers > 1) EXPECT_GT(most_in_put, 1) << "the puts never overlapped";
+  }
+}
+
+TEST(UploadPiecesTest, StoreEachStopsClaimingAfterTheFirstErrorAndReturnsIt) {
+  const std::string file = Csv(20000);
+  UploadPieces pieces(file, 4 * 1024, /*helpers=*/2);
+  ASSERT_GT(pieces.size(), 80u);
+  std::atomic<size_t> calls{0};
+  Status s = pieces.StoreEach(4, [&](size_t i, std::string) {
+    ++calls;
+    return i == 5 ? Status(ErrorCode::kUnavailable, "the disk went away at piece 5")
+                  : Status::Ok();
+  });
+  EXPECT_EQ(s.code(), ErrorCode::kUnavailable);
+  EXPECT_EQ(s.message(), "the disk went away at piece 5");
+  // Pieces already claimed when piece 5 failed are put; nothing after them is.
+  EXPECT_LT(calls.load(), pieces.size());
+}
+
+TEST(UploadPiecesTest, RawCopiesAreEveryPieceOnceAllAreTakenAndNoneOtherwise) {
+  const std::string file = Csv(5000);
+  UploadPieces pieces(file, 4096, /*helpers=*/1);
+  pieces.KeepRawCopies();
+  ASSERT_TRUE(pieces.StoreEach(4, [](size_t, std::string) { return Status::Ok(); }).ok());
+  const std::vector<std::string> copies = pieces.TakeRawCopies();
+  ASSERT_EQ(copies.size(), pieces.size());
+  for (size_t i = 0; i < copies.size(); ++i) EXPECT_EQ(copies[i], pieces.raw(i));
+
+  UploadPieces partly(file, 4096, /*helpers=*/1);
+  partly.KeepRawCopies();
+  partly.TakeCompressed(0);
+  EXPECT_TRUE(partly.TakeRawCopies().empty());  // not every piece was taken
+  UploadPieces never(file, 4096, /*helpers=*/0);
+  for (size_t i = 0; i < never.size(); ++i) never.TakeCompressed(i);
+  EXPECT_TRUE(never.TakeRawCopies().empty());  // KeepRawCopies was not called
+}
+
+TEST(UploadPiecesTest, StoreEachOfNoPiecesPutsNothing) {
+  UploadPieces pieces(std::string_view(), 4096, 2);
+  int calls = 0;
+  EXPECT_TRUE(pieces.StoreEach(4, [&](size_t, std::string) {
+                ++calls;
+                return Status::Ok();
+              }).ok());
+  EXPECT_EQ(calls, 0);
 }
 
 }  // namespace

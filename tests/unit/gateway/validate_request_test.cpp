@@ -1,7 +1,7 @@
 // One fixture per bad validate request, asserting the exact error (docs/api.md, Errors).
 #include "validate/validate_request.h"
 
-#include "http/core/json_util.h"
+#include "dq/http/json_util.h"
 #include "dq/testing/gateway_fakes.h"
 #include "dq/testing/validate_command_diff.h"
 #include "dq/ingest/json_reader.h"

@@ -11,7 +11,7 @@
 #include "dq/testing/fake_clock.h"
 #include "dq/testing/gateway_fakes.h"
 #include "dq/testing/in_memory_account_store.h"
-#include "http/core/error_response.h"
+#include "dq/http/error_response.h"
 #include "pipeline/admission.h"
 #include "pipeline/routes.h"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "clients/validator_client.h"
-#include "http/core/ordered_output.h"
+#include "dq/http/ordered_output.h"
 #include "dq/common/clock.h"
 #include "limits/quota.h"
 #include "limits/rate_limiter.h"

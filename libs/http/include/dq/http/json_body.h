@@ -8,7 +8,7 @@
 #include <string>
 
 #include "dq/common/status.h"
-#include "http_types.h"
+#include "dq/http/http_types.h"
 
 namespace dq::gateway {
 

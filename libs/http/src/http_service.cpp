@@ -1,4 +1,4 @@
-#include "http/core/http_service.h"
+#include "dq/http/http_service.h"
 
 #include <cctype>
 

@@ -1,6 +1,6 @@
-#include "error_response.h"
+#include "dq/http/error_response.h"
 
-#include "json_util.h"
+#include "dq/http/json_util.h"
 
 namespace dq::gateway {
 

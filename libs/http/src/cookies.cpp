@@ -1,4 +1,4 @@
-#include "cookies.h"
+#include "dq/http/cookies.h"
 #include "dq/common/ascii.h"
 
 namespace dq::gateway {

@@ -1,4 +1,4 @@
-// What an HTTP adapter serves. The adapter (http/pistache/) owns sockets and bytes; the service
+// What an HTTP adapter serves. The adapter (libs/http: pistache_server) owns sockets and bytes; the service
 // (the Gateway) owns meaning. Nothing in http/ depends on the Gateway: it depends on this.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "dq/common/status.h"
-#include "http/core/http_types.h"
+#include "dq/http/http_types.h"
 
 namespace dq::gateway {
 

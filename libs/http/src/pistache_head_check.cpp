@@ -1,4 +1,4 @@
-#include "http/pistache/pistache_head_check.h"
+#include "dq/http/pistache_head_check.h"
 
 #include <pistache/cookie.h>
 #include <pistache/http.h>

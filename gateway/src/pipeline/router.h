@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "http/core/http_types.h"
+#include "dq/http/http_types.h"
 #include "limits/rate_limiter.h"
 
 namespace dq::gateway {

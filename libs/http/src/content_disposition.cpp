@@ -1,4 +1,4 @@
-#include "http/core/content_disposition.h"
+#include "dq/http/content_disposition.h"
 
 #include <cstdint>
 

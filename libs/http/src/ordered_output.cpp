@@ -1,4 +1,4 @@
-#include "http/core/ordered_output.h"
+#include "dq/http/ordered_output.h"
 
 namespace dq::gateway {
 

@@ -1,4 +1,4 @@
-#include "edge/edge_connection.h"
+#include "dq/http/edge/edge_connection.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
-#include "request_head.h"
+#include "dq/http/edge/request_head.h"
 
-#include "edge/text.h"
+#include "dq/http/edge/text.h"
 
 
 namespace dq::gateway::edge {

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dq/common/status.h"
-#include "http_types.h"
+#include "dq/http/http_types.h"
 
 namespace dq::gateway {
 

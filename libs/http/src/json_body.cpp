@@ -1,6 +1,6 @@
-#include "json_body.h"
+#include "dq/http/json_body.h"
 
-#include "json_util.h"
+#include "dq/http/json_util.h"
 #include "dq/common/ascii.h"
 
 namespace dq::gateway {

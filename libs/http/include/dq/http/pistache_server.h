@@ -2,7 +2,7 @@
 // then Pistache's parser; complete requests become HttpRequest, go to the HttpService, and the
 // HttpResponse is written back. Everything the HTTP library would answer on its own (unknown
 // routes, wrong methods, exceptions, timeouts) reaches the service instead, so every answer is
-// JSON and carries the headers every response carries. It depends on http/core only.
+// JSON and carries the headers every response carries. It depends on the rest of libs/http only.
 #pragma once
 
 #include <atomic>
@@ -10,10 +10,10 @@
 #include <string>
 #include <thread>
 
-#include "edge/edge_limits.h"
-#include "http/core/download_ledger.h"
-#include "http/core/http_service.h"
-#include "http/pistache/server_metrics.h"
+#include "dq/http/edge/edge_limits.h"
+#include "dq/http/download_ledger.h"
+#include "dq/http/http_service.h"
+#include "dq/http/server_metrics.h"
 
 namespace Pistache::Http {
 class Endpoint;

@@ -1,4 +1,4 @@
-#include "router.h"
+#include "pipeline/router.h"
 
 namespace dq::gateway {
 namespace {

@@ -1,4 +1,4 @@
-#include "http/core/download_ledger.h"
+#include "dq/http/download_ledger.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "http/pistache/pistache_server.h"
+#include "dq/http/pistache_server.h"
 
 #include <pistache/endpoint.h>
 #include <pistache/http.h>
@@ -16,11 +16,11 @@
 #include <sstream>
 
 #include "dq/common/log.h"
-#include "edge/edge_connection.h"
-#include "edge/request_head.h"
-#include "edge/text.h"
-#include "http/core/ordered_output.h"
-#include "http/pistache/pistache_head_check.h"
+#include "dq/http/edge/edge_connection.h"
+#include "dq/http/edge/request_head.h"
+#include "dq/http/edge/text.h"
+#include "dq/http/ordered_output.h"
+#include "dq/http/pistache_head_check.h"
 
 namespace dq::gateway {
 

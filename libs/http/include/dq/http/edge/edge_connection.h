@@ -18,9 +18,9 @@
 #include <string>
 #include <string_view>
 
-#include "edge/edge_limits.h"
-#include "edge/request_head.h"
-#include "http/core/http_service.h"
+#include "dq/http/edge/edge_limits.h"
+#include "dq/http/edge/request_head.h"
+#include "dq/http/http_service.h"
 
 namespace dq::gateway::edge {
 

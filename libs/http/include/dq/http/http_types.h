@@ -53,12 +53,12 @@ struct HttpResponse {
   std::function<BodyStep(std::string* out)> body_producer;
   // Optional, with body_producer: the bytes the producer holds between pieces (the piece of a
   // file it is reading, say), for the server's bound on what downloads hold
-  // (http/core/download_ledger.h). Called on the thread that last called the producer, never
+  // (dq/http/download_ledger.h). Called on the thread that last called the producer, never
   // while it runs.
   std::function<size_t()> body_held_bytes;
   // An error answer's JSON object ({"error", "message", ...}), of which `body` is the rendering.
   // Kept so that the request id is set as a member of the object (AddRequestId), never spliced
-  // into the text. Made by ErrorResponse() and ErrorBodyResponse() (http/core/error_response.h).
+  // into the text. Made by ErrorResponse() and ErrorBodyResponse() (dq/http/error_response.h).
   std::shared_ptr<const nlohmann::ordered_json> error;
   // Optional: the answer is not ready yet; slow work (a validator call) runs elsewhere, so the
   // HTTP thread is free at once. The server calls `deferred` once, on its thread, with a `send`

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "dq/common/status.h"
-#include "edge/request_head.h"
+#include "dq/http/edge/request_head.h"
 
 namespace dq::gateway {
 

@@ -1,11 +1,11 @@
-#include "edge_limits.h"
+#include "dq/http/edge/edge_limits.h"
 
 #include <arpa/inet.h>
 
 
 #include <cstring>
 
-#include "edge/text.h"
+#include "dq/http/edge/text.h"
 
 namespace dq::gateway::edge {
 
