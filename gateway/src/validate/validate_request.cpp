@@ -272,6 +272,13 @@ void ResolveItems(ValidateCommand& cmd) {
     AddName(cmd, model.sku());
     AddName(cmd, model.item_id());
     AddName(cmd, model.title());
+    // A parent no variant followed is the product (row_model.h, pending()), as on the job path.
+    if (const auto back = model.revised(); back && *back < cmd.kinds.size()) {
+      cmd.kinds[cmd.kinds.size() - 1 - *back] = static_cast<uint8_t>(ingest::RowKind::kProduct);
+    }
+  }
+  if (const auto back = model.End(); back && *back < cmd.kinds.size()) {
+    cmd.kinds[cmd.kinds.size() - 1 - *back] = static_cast<uint8_t>(ingest::RowKind::kProduct);
   }
 }
 
