@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 
@@ -47,19 +48,22 @@ TEST(JobArtifactsTest, PagesAreCutFromTheFrontAndTheEndTakesTheRest) {
 
 TEST(JobArtifactsTest, RunAllRunsEveryTaskOnceSeveralAtATime) {
   std::mutex mu;
+  std::condition_variable cv;
   std::vector<int> runs(12, 0);
   int running = 0, most = 0;
+  bool first_waits = true;
   std::vector<std::function<Status()>> tasks;
   for (size_t i = 0; i < runs.size(); ++i) {
     tasks.push_back([&, i] {
-      {
-        std::lock_guard lock(mu);
-        ++runs[i];
-        most = std::max(most, ++running);
+      std::unique_lock lock(mu);
+      ++runs[i];
+      most = std::max(most, ++running);
+      cv.notify_all();
+      // The first task waits, as a put waits on an fsync, until another runs beside it: on
+      // several threads that comes at once; run one after another, it never would.
+      if (i == 0 && first_waits) {
+        cv.wait_for(lock, std::chrono::seconds(30), [&] { return most > 1; });
       }
-      // A put that waits (as an fsync does): the other tasks go on meanwhile.
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      std::lock_guard lock(mu);
       --running;
       return Status::Ok();
     });
@@ -69,6 +73,7 @@ TEST(JobArtifactsTest, RunAllRunsEveryTaskOnceSeveralAtATime) {
   EXPECT_GT(most, 1) << "the tasks never overlapped";
   EXPECT_LE(most, 4);
   most = 0;
+  first_waits = false;
   runs.assign(12, 0);
   ASSERT_TRUE(RunAll(tasks, 1).ok());
   EXPECT_EQ(runs, std::vector<int>(12, 1));

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <numeric>
 #include <set>
@@ -109,21 +110,23 @@ TEST(UploadPiecesTest, StoreEachPutsEveryPieceOnceOnSeveralThreadsAtOnce) {
     UploadPieces pieces(file, 8 * 1024, /*helpers=*/1);
     ASSERT_GT(pieces.size(), 40u);
     std::mutex mu;
+    std::condition_variable cv;
     std::vector<std::string> stored(pieces.size());
     std::vector<int> puts(pieces.size(), 0);
     std::set<std::thread::id> threads;
     int in_put = 0, most_in_put = 0;
     Status s = pieces.StoreEach(writers, [&](size_t i, std::string piece) {
-      {
-        std::lock_guard lock(mu);
-        ++puts[i];
-        stored[i] = std::move(piece);
-        threads.insert(std::this_thread::get_id());
-        most_in_put = std::max(most_in_put, ++in_put);
+      std::unique_lock lock(mu);
+      ++puts[i];
+      stored[i] = std::move(piece);
+      threads.insert(std::this_thread::get_id());
+      most_in_put = std::max(most_in_put, ++in_put);
+      cv.notify_all();
+      // The first put waits, as one waits on an fsync, until another is under way beside it:
+      // with several writers that comes at once; with one it never would.
+      if (i == 0 && writers > 1) {
+        cv.wait_for(lock, std::chrono::seconds(30), [&] { return most_in_put > 1; });
       }
-      // A put that waits (as an fsync does): the other writers go on meanwhile.
-      std::this_thread::sleep_for(std::chrono::microseconds(300));
-      std::lock_guard lock(mu);
       --in_put;
       return Status::Ok();
     });
