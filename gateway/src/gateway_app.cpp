@@ -62,6 +62,12 @@ void GatewayApp::WireJobs(const GatewaySettings& g, const Clock& clock) {
   runner_ =
       std::make_unique<JobRunner>(*jobs_store_, *queue_, *streams_, *events_, clock, g.runner);
   workers_ = std::make_unique<JobWorkers>(*queue_, *runner_, g.workers);
+  if (ServesApi(role_) && RunsWorkers(role_)) {  // uploads' raw pieces left for the workers
+    handoff_ = std::make_unique<UploadHandoff>(UploadHandoff::kDefaultMaxBytes,
+                                               UploadHandoff::kDefaultMaxAge, clock);
+    jobs_api_->SetUploadHandoff(handoff_.get());
+    runner_->SetUploadHandoff(handoff_.get());
+  }
   queue_stats_ = std::make_unique<RedisQueueStats>(*redis_, clock);
   queue_sampler_ = std::make_unique<QueueMetricsSampler>(*queue_stats_, g.queue_metrics_interval);
   if (artifacts_ != nullptr && RunsWorkers(role_)) {

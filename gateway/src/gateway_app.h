@@ -67,6 +67,8 @@ class GatewayApp {
   std::unique_ptr<RedisClient> blocking_redis_;  // long read timeout, for XREADGROUP BLOCK
   std::unique_ptr<artifact::ArtifactStore> artifacts_;  // null: job files stay in Redis
   Status init_status_;  // what Start() reports when the constructor could not set up a part
+  // Before the API and the runner that hold it (destroyed after them).
+  std::unique_ptr<UploadHandoff> handoff_;
   // What the streamed answers hold: the HTTP server's bound, and the jobs API's early refusal
   // of a download before it builds its first part. Outlives both.
   std::unique_ptr<DownloadLedger> downloads_;

@@ -1,7 +1,11 @@
 #include "job_artifacts.h"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
+#include <mutex>
+#include <system_error>
+#include <thread>
 
 #include "dq/artifact/object_key.h"
 #include "piece_codec.h"
@@ -16,6 +20,35 @@ std::string Numbered(const char* dir, int64_t n) {
 }
 
 }  // namespace
+
+Status RunAll(const std::vector<std::function<Status()>>& tasks, size_t threads) {
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::mutex mu;
+  Status first = Status::Ok();  // under mu
+  auto run = [&] {
+    for (size_t i; !failed.load() && (i = next.fetch_add(1)) < tasks.size();) {
+      Status s = tasks[i]();
+      if (s.ok()) continue;
+      std::lock_guard lock(mu);
+      if (first.ok()) first = std::move(s);
+      failed.store(true);
+    }
+  };
+  const size_t n = std::min(threads, tasks.size());
+  std::vector<std::thread> helpers;
+  helpers.reserve(n > 1 ? n - 1 : 0);
+  for (size_t t = 1; t < n; ++t) {
+    try {
+      helpers.emplace_back(run);
+    } catch (const std::system_error&) {
+      break;  // no thread to be had: the caller runs the rest
+    }
+  }
+  run();
+  for (auto& t : helpers) t.join();
+  return first;
+}
 
 // The claim id (issue 35): attempt numbers are not unique across a Redis failover, and two
 // attempts with one name would write the same objects.

@@ -47,6 +47,15 @@ std::string EncodeIssuePage(const std::vector<std::string>& records, size_t from
 // kInternal when the page is damaged.
 Result<std::vector<std::string>> DecodeIssuePage(std::string_view stored);
 
+// Runs every task, up to `threads` at once (the caller's thread among them; fewer when the system
+// gives no more): a write's issue pages and fixes piece are each encoded and put by one task, and
+// each put of the fs store waits for two fsyncs, so one after another they wait in turn. After
+// the first error no more tasks start; the ones running finish, and that error is returned.
+// Tasks must be safe to run at the same time.
+Status RunAll(const std::vector<std::function<Status()>>& tasks, size_t threads);
+// Threads a write's puts use (RunAll).
+inline constexpr size_t kPutThreads = 4;
+
 // How a write's issues are split between whole pages and the list kept in Redis: the records
 // not yet in a page (`tail`, fewer than a page) followed by the new ones fill pages from the
 // front; at the job's end every record goes into a page, the last one short.

@@ -168,7 +168,40 @@ Status JobRunner::Process(Job& job, const std::atomic<bool>& lost, JobStages& st
   StageTimer t(stages.finish);
   for (const auto& issue : last.issues) keys.Add(issue);
   CompareWithPrevious(job, keys, last.issues_found <= last.issues_stored);
-  return store_.Finish(job, last, end);
+  Status finished = store_.Finish(job, last, end);
+  // Kept only once the job is done with exactly these issues stored.
+  if (finished.ok()) recent_keys_.Keep(job.account_id, job.id, std::move(keys));
+  return finished;
+}
+
+void RecentIssueKeys::Keep(const std::string& account_id, const std::string& job_id,
+                           IssueKeys keys) {
+  if (max_jobs_ == 0 || keys.size() > max_entries_) return;
+  std::lock_guard lock(mu_);
+  entries_ += keys.size();
+  kept_.push_front({account_id, job_id, std::move(keys)});
+  while (kept_.size() > max_jobs_ || entries_ > max_entries_) {
+    entries_ -= kept_.back().keys.size();
+    kept_.pop_back();
+  }
+}
+
+std::optional<IssueKeys> RecentIssueKeys::Take(const std::string& account_id,
+                                               const std::string& job_id) {
+  std::lock_guard lock(mu_);
+  for (auto it = kept_.begin(); it != kept_.end(); ++it) {
+    if (it->account_id != account_id || it->job_id != job_id) continue;
+    IssueKeys keys = std::move(it->keys);
+    entries_ -= keys.size();
+    kept_.erase(it);
+    return keys;
+  }
+  return std::nullopt;
+}
+
+size_t RecentIssueKeys::jobs() const {
+  std::lock_guard lock(mu_);
+  return kept_.size();
 }
 
 void JobRunner::CompareWithPrevious(Job& job, IssueKeys& keys, bool complete) {
@@ -192,9 +225,11 @@ void JobRunner::CompareWithPrevious(Job& job, IssueKeys& keys, bool complete) {
     }
   }
   if (previous == nullptr) return;
-  IssueKeys before;
+  // Kept by this runner when it finished that job, or read back from the store.
+  std::optional<IssueKeys> kept = recent_keys_.Take(job.account_id, previous->id);
+  IssueKeys before = kept ? std::move(*kept) : IssueKeys();
   const int64_t page = std::max<int64_t>(1, options_.compare_page);
-  for (int64_t at = 0;; at += page) {
+  for (int64_t at = 0; !kept; at += page) {
     auto records = store_.Issues(*previous, at, page);
     if (!records.ok()) {
       log::Warn("feed not compared",
@@ -238,8 +273,13 @@ Status JobRunner::StoreWorkbook(Job& job, JobOutput& output, IssueKeys& keys) {
 
 Status JobRunner::Stream(Job& job, JobOutput& output, ValidatorStream& stream,
                          const std::atomic<bool>& lost, JobStages& stages, IssueKeys& keys) {
-  report::StreamInput input{job, [&](int64_t i) { return store_.FilePiece(job, i); },
-                            job.rows_total};
+  auto piece = [&](int64_t i) -> Result<std::string> {
+    if (handoff_ != nullptr) {
+      if (auto raw = handoff_->Take(job.account_id, job.id, i)) return std::move(*raw);
+    }
+    return store_.FilePiece(job, i);
+  };
+  report::StreamInput input{job, piece, job.rows_total};
   input.max_rows = job.max_rows;
   const report::StreamOptions options{options_.chunk_rows, options_.chunks_in_flight};
   // After each answer: stored (one fenced write) once enough output is pending.

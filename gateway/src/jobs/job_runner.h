@@ -20,6 +20,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <list>
+#include <mutex>
+#include <optional>
+#include <string>
 
 #include "dq/common/clock.h"
 #include "dq/common/metrics.h"
@@ -30,6 +34,7 @@
 #include "dq/report/job_changes.h"
 #include "job_queue.h"
 #include "job_store.h"
+#include "upload_handoff.h"
 
 namespace dq::gateway {
 
@@ -60,6 +65,35 @@ struct RunnerOptions {
   size_t workbook_piece_bytes = 1024 * 1024;
   // The previous job's issues are read in pages of this many to compare them (dq/report/job_changes.h).
   int64_t compare_page = 1000;
+  // The issue keys of the jobs this runner finished last are kept (RecentIssueKeys), at most
+  // this many jobs and this many keys in all (~50 bytes each), so that the next job of a feed
+  // compares with them rather than reading its previous job's issues back from the store and
+  // parsing them. 0 jobs: always read.
+  size_t recent_keys_jobs = 8;
+  size_t recent_keys_entries = 400000;
+};
+
+// The issue keys (dq/report/job_changes.h) of the jobs finished last, by account and job id: a
+// finished job's stored issues never change, and its keys were made from the very records it
+// stored, so they compare as the records read back would. Take() hands a job's keys out once
+// (the comparison sorts them); the oldest go first when a bound is passed. Thread-safe.
+class RecentIssueKeys {
+ public:
+  RecentIssueKeys(size_t max_jobs, size_t max_entries)
+      : max_jobs_(max_jobs), max_entries_(max_entries) {}
+  void Keep(const std::string& account_id, const std::string& job_id, IssueKeys keys);
+  std::optional<IssueKeys> Take(const std::string& account_id, const std::string& job_id);
+  size_t jobs() const;
+
+ private:
+  struct Kept {
+    std::string account_id, job_id;
+    IssueKeys keys;
+  };
+  const size_t max_jobs_, max_entries_;
+  mutable std::mutex mu_;
+  std::list<Kept> kept_;  // newest first; under mu_
+  size_t entries_ = 0;    // under mu_
 };
 
 enum class RunOutcome {
@@ -103,9 +137,14 @@ class JobRunner {
             EventPublisher& events, const Clock& clock, RunnerOptions options,
             JobRunnerMetrics& metrics = JobRunnerMetrics::Global())
       : store_(store), queue_(queue), validator_(validator), events_(events), clock_(clock),
-        options_(options), metrics_(metrics) {}
+        options_(options), metrics_(metrics),
+        recent_keys_(options.recent_keys_jobs, options.recent_keys_entries) {}
 
   JobRunnerMetrics& metrics() { return metrics_; }
+  const RecentIssueKeys& recent_keys() const { return recent_keys_; }
+  // Where uploads this process took leave their raw pieces (upload_handoff.h); the stream
+  // reads a piece from there when it is there, from the store otherwise. Before the first Run.
+  void SetUploadHandoff(UploadHandoff* handoff) { handoff_ = handoff; }
 
   // Runs the entry's job. `lost` is set by the heartbeat when the entry was taken over by
   // another worker; the attempt then stops at its next step. Thread-safe (one call per entry).
@@ -138,6 +177,8 @@ class JobRunner {
   const Clock& clock_;
   RunnerOptions options_;
   JobRunnerMetrics& metrics_;
+  RecentIssueKeys recent_keys_;
+  UploadHandoff* handoff_ = nullptr;
 };
 
 }  // namespace dq::gateway

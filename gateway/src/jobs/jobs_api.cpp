@@ -173,6 +173,8 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   // The pieces the file is stored as, compressed by helper threads from now on, while this
   // thread scans the file and then waits for the store's rounds.
   UploadPieces pieces(file, options_.piece_bytes, options_.compress_helpers);
+  // Left raw for this process's workers too (upload_handoff.h), copied as each piece is stored.
+  if (handoff_ != nullptr && file.size() <= handoff_->max_bytes()) pieces.KeepRawCopies();
 
   // One pass over the whole file (report::PlanFile, as `dq check` reads it): every record
   // checked, rows counted (for the quota), header and dialect found, the mapping checked or
@@ -243,6 +245,8 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
                              ? stored
                              : Status(ErrorCode::kInternal, "The job could not be stored."));
   }
+  // Before it is queued: a worker of this process may claim it at once.
+  if (handoff_ != nullptr) handoff_->Keep(job.account_id, job.id, pieces.TakeRawCopies());
   StageTimer queue_timer(queue_ms);
   stored = queue_.Enqueue(job.account_id, job.id);
   if (stored.ok()) stored = store_.Accept(job);

@@ -12,6 +12,7 @@
 #include "dq/report/issue_query.h"
 #include "job_queue.h"
 #include "job_store.h"
+#include "upload_handoff.h"
 
 namespace dq::gateway {
 
@@ -51,6 +52,10 @@ class JobsApi {
           JobsOptions options, const DownloadLedger* downloads = nullptr)
       : store_(store), queue_(queue), quota_(quota), clock_(clock), options_(options),
         downloads_(downloads) {}
+
+  // Where an accepted upload's raw pieces are left for this process's workers (upload_handoff.h):
+  // set when this process runs workers too. Before the first request.
+  void SetUploadHandoff(UploadHandoff* handoff) { handoff_ = handoff; }
 
   // POST /v1/jobs: 202 with the job summary; 200 with the first job's summary when the
   // Idempotency-Key was seen before with the same body. Errors: 400 empty_file /
@@ -123,6 +128,7 @@ class JobsApi {
   const Clock& clock_;
   JobsOptions options_;
   const DownloadLedger* downloads_;
+  UploadHandoff* handoff_ = nullptr;
 };
 
 // 400 check_types_do_not_fit: {"error", "message", "fits": [check types the columns fit]}.

@@ -1,5 +1,6 @@
 #include "redis_job_store.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <unordered_set>
 
@@ -171,16 +172,15 @@ Status RedisJobStore::StoreReserved(const Job& job, UploadPieces& file_pieces) {
   const size_t pieces = file_pieces.size();
   // With the artifact store, each piece is an object (jobs/<a>/<j>/upload/file/<n>.zst).
   // The account's ledger then counts the bytes really stored, not the upload's (issue 34).
-  int64_t stored_bytes = 0;
-  for (size_t i = 0; artifacts_ != nullptr && i < pieces && s.ok(); ++i) {
-    auto key = FilePieceKey(job, static_cast<int64_t>(i));
-    if (!key.ok()) {
-      s = key.status();
-      break;
-    }
-    std::string piece = file_pieces.TakeCompressed(i);
-    stored_bytes += static_cast<int64_t>(piece.size());
-    s = artifacts_->Put(*key, piece);
+  // Several at once (UploadPieces::StoreEach): each put waits on the disk or the network.
+  std::atomic<int64_t> stored_bytes{0};
+  if (artifacts_ != nullptr) {
+    s = file_pieces.StoreEach(UploadPieces::kWriters, [&](size_t i, std::string piece) -> Status {
+      auto key = FilePieceKey(job, static_cast<int64_t>(i));
+      if (!key.ok()) return key.status();
+      stored_bytes += static_cast<int64_t>(piece.size());
+      return artifacts_->Put(*key, piece);
+    });
   }
   for (size_t i = 0; artifacts_ == nullptr && i < pieces && s.ok(); i += kPiecesPerRound) {
     std::vector<std::vector<std::string>> round;
@@ -195,7 +195,7 @@ Status RedisJobStore::StoreReserved(const Job& job, UploadPieces& file_pieces) {
     stored.pieces = kPiecesZstd;
     if (artifacts_ != nullptr) {
       stored.file_store = kFileInStore;
-      stored.file_stored_bytes = std::max<int64_t>(1, stored_bytes);
+      stored.file_stored_bytes = std::max<int64_t>(1, stored_bytes.load());
     }
     std::vector<std::string> hset = {"HSET", JobKey(job.account_id, job.id)};
     for (auto& a : JobToHashArgs(stored)) hset.push_back(std::move(a));
@@ -660,30 +660,40 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
     const size_t tail = records.size();
     records.insert(records.end(), w.issues.begin(), w.issues.end());
     const PageCut cut = CutPages(tail, w.issues.size(), end != nullptr);
+    // Each page and the fixes piece encoded and put by a task of its own, several at once
+    // (RunAll): the puts wait on the disk or the network.
+    std::vector<std::function<Status()>> puts;
+    std::atomic<int64_t> page_bytes{0};
     for (int64_t p = 0; p < cut.pages; ++p) {
       const size_t from = static_cast<size_t>(p * kIssuesPerPage);
       const size_t n = std::min(static_cast<size_t>(kIssuesPerPage), cut.paged_records - from);
       auto key = IssuePageKey(job, attempt, pages + p + 1);
       if (!key.ok()) return key.status();
-      const std::string page = EncodeIssuePage(records, from, n);
-      paged_bytes += static_cast<int64_t>(page.size());
-      if (Status s = artifacts_->Put(*key, page); !s.ok()) return s;
+      puts.push_back([this, &records, &page_bytes, from, n, key = std::move(*key)] {
+        const std::string page = EncodeIssuePage(records, from, n);
+        page_bytes += static_cast<int64_t>(page.size());
+        return artifacts_->Put(key, page);
+      });
     }
-    if (cut.replace_tail) {
+    if (!w.fixes.empty()) {
+      auto key = FixPieceKey(job, attempt, fix_pieces);
+      if (!key.ok()) return key.status();
+      puts.push_back([this, &w, &fix_bytes, key = std::move(*key)] {
+        const std::string piece = CompressPiece(w.fixes);
+        fix_bytes = static_cast<int64_t>(piece.size());  // only this task writes it
+        return artifacts_->Put(key, piece);
+      });
+      ++fix_pieces;
+      fixes_in_redis.clear();
+    }
+    if (Status s = RunAll(puts, kPutThreads); !s.ok()) return s;
+    paged_bytes += page_bytes.load();
+    if (cut.replace_tail) {  // after the puts, which read the records
       // The list is replaced: the records it held (counted when they were pushed) leave it.
       for (size_t i = 0; i < tail; ++i) paged_bytes -= static_cast<int64_t>(records[i].size());
       records.erase(records.begin(), records.begin() + static_cast<ptrdiff_t>(cut.paged_records));
       pushed = &records;
       replace_tail = true;
-    }
-    if (!w.fixes.empty()) {
-      auto key = FixPieceKey(job, attempt, fix_pieces);
-      if (!key.ok()) return key.status();
-      const std::string piece = CompressPiece(w.fixes);
-      if (Status s = artifacts_->Put(*key, piece); !s.ok()) return s;
-      fix_bytes = static_cast<int64_t>(piece.size());
-      ++fix_pieces;
-      fixes_in_redis.clear();
     }
     committed = {"issue_pages", std::to_string(pages + cut.pages),
                  "fix_pieces", std::to_string(fix_pieces),

@@ -1,6 +1,7 @@
 #include "upload_pieces.h"
 
 #include <algorithm>
+#include <atomic>
 #include <system_error>
 
 #include "dq/common/available_cpus.h"
@@ -85,6 +86,10 @@ void UploadPieces::Help(size_t helper) {
 }
 
 std::string UploadPieces::TakeCompressed(size_t i) {
+  if (!raw_copies_.empty()) {
+    raw_copies_[i].assign(raw_[i]);
+    raw_copied_.fetch_add(1);
+  }
   // Until piece i is ready, this thread compresses the next unclaimed piece rather than wait:
   // piece i itself when nobody has claimed it, else one after it (within the lead).
   while (true) {
@@ -105,6 +110,41 @@ std::string UploadPieces::TakeCompressed(size_t i) {
   }
   cv_.notify_all();  // a helper held back by the lead may go on
   return out;
+}
+
+Status UploadPieces::StoreEach(size_t writers,
+                               const std::function<Status(size_t, std::string)>& put) {
+  std::atomic<size_t> next{0};
+  std::mutex error_mu;
+  Status first = Status::Ok();  // under error_mu
+  std::atomic<bool> failed{false};
+  auto write = [&] {
+    for (size_t i; !failed.load() && (i = next.fetch_add(1)) < raw_.size();) {
+      Status s = put(i, TakeCompressed(i));
+      if (s.ok()) continue;
+      std::lock_guard lock(error_mu);
+      if (first.ok()) first = std::move(s);
+      failed.store(true);
+    }
+  };
+  std::vector<std::thread> threads;
+  const size_t extra = std::min(writers, raw_.size()) > 1 ? std::min(writers, raw_.size()) - 1 : 0;
+  threads.reserve(extra);
+  for (size_t t = 0; t < extra; ++t) {
+    try {
+      threads.emplace_back(write);
+    } catch (const std::system_error&) {
+      break;  // no thread to be had: the others (the caller at least) write the rest
+    }
+  }
+  write();
+  for (auto& t : threads) t.join();
+  return first;
+}
+
+std::vector<std::string> UploadPieces::TakeRawCopies() {
+  if (raw_copies_.empty() || raw_copied_.load() != raw_.size()) return {};
+  return std::move(raw_copies_);
 }
 
 std::vector<size_t> UploadPieces::CompressedBy() const {

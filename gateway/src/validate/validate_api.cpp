@@ -26,8 +26,8 @@ bool IsIdentityCoding(std::string_view coding) {
   return true;
 }
 
-// 415 unless the body is JSON the call can read as it is; 413 over the body limit.
-Status CheckBodyForm(const HttpRequest& request, size_t max_body_bytes) {
+// The body, when it is JSON the call can read as it is: else 415, or 413 over the body limit.
+Result<std::string_view> CheckedBody(const HttpRequest& request, size_t max_body_bytes) {
   if (!IsJsonContentType(request)) {
     return Status(ErrorCode::kUnsupportedMediaType,
                   "POST /v1/validate takes Content-Type: application/json.");
@@ -46,20 +46,18 @@ Status CheckBodyForm(const HttpRequest& request, size_t max_body_bytes) {
                   "The body is " + std::to_string(request.body.size()) +
                       " bytes; the limit is " + std::to_string(max_body_bytes) + ".");
   }
-  return Status::Ok();
+  return std::string_view(request.body);
 }
 
 }  // namespace
 
-// The request's way: check its form, then Check() parses, reserves, calls and encodes (on the
-// pool when there is one); every answer, an error or the report, is made by one function,
-// JsonOrErrorResponse().
+// The request's way, top to bottom: its body's form (415, 413) before anything is admitted;
+// then, on the pool when there is one, Answer(): Check() parses, reserves, calls and encodes, and
+// one function, JsonOrErrorResponse(), makes every answer, an error or the report.
 HttpResponse ValidateApi::Post(const HttpRequest& request, const Principal& principal) {
-  if (Status form = CheckBodyForm(request, limits_.max_body_bytes); !form.ok()) {
-    return JsonOrErrorResponse(std::move(form));
-  }
-  if (pool_ == nullptr) {
-    return JsonOrErrorResponse(Check(request.body, principal.account, request.request_id, {}));
+  Result<std::string_view> body = CheckedBody(request, limits_.max_body_bytes);
+  if (!body.ok() || pool_ == nullptr) {
+    return Answer(std::move(body), principal.account, request.request_id, {});
   }
   return OnPool(request, principal);
 }
@@ -79,7 +77,7 @@ HttpResponse ValidateApi::OnPool(const HttpRequest& request, const Principal& pr
         std::move(*ticket),
         [this, body = std::move(body), account = std::move(account), request_id,
          send](ValidatePool::Deadline deadline) {
-          send(JsonOrErrorResponse(Check(body, account, request_id, deadline)));
+          send(Answer(std::string_view(body), account, request_id, deadline));
         },
         [send] {
           send(JsonOrErrorResponse(Status(
@@ -90,11 +88,18 @@ HttpResponse ValidateApi::OnPool(const HttpRequest& request, const Principal& pr
   return deferred;
 }
 
-Result<std::string> ValidateApi::Check(std::string_view body, const Account& account,
+HttpResponse ValidateApi::Answer(Result<std::string_view> body, const Account& account,
+                                 const std::string& request_id,
+                                 std::optional<ValidatePool::Deadline> deadline) {
+  Result<std::string> answer = Check(std::move(body), account, request_id, deadline);
+  return JsonOrErrorResponse(std::move(answer));
+}
+
+Result<std::string> ValidateApi::Check(Result<std::string_view> body, const Account& account,
                                        const std::string& request_id,
                                        std::optional<ValidatePool::Deadline> deadline) {
   try {
-    return Run(body, account, request_id, deadline);
+    return Run(std::move(body), account, request_id, deadline);
   } catch (const std::exception& e) {
     log::Error("unhandled exception", {{"request_id", request_id}, {"what", e.what()}});
     return Status(ErrorCode::kInternal,
@@ -102,9 +107,11 @@ Result<std::string> ValidateApi::Check(std::string_view body, const Account& acc
   }
 }
 
-Result<std::string> ValidateApi::Run(std::string_view body, const Account& account,
+Result<std::string> ValidateApi::Run(Result<std::string_view> body, const Account& account,
                                      const std::string& request_id,
                                      std::optional<ValidatePool::Deadline> deadline) {
+  // 0. A body refused for its form is the answer.
+  if (!body.ok()) return body.status();
   // One command per serving thread: its buffers are reused from request to request.
   thread_local ValidateCommand command;
   struct Release {
@@ -113,7 +120,7 @@ Result<std::string> ValidateApi::Run(std::string_view body, const Account& accou
   } release{command};
   // 1. Parse the body into the command; the validator's request (and its answer) on an arena:
   // one block, freed at once, the thousand issues' strings parsed without a malloc each.
-  if (Status s = ParseValidateRequestInto(body, limits_.max_records, command); !s.ok()) return s;
+  if (Status s = ParseValidateRequestInto(*body, limits_.max_records, command); !s.ok()) return s;
   google::protobuf::Arena arena;
   auto* request = google::protobuf::Arena::CreateMessage<validator::v1::ValidateRequest>(&arena);
   if (Status s = BuildValidatorRequestInto(command, *request); !s.ok()) return s;

@@ -39,19 +39,24 @@ class ValidateApi {
   HttpResponse Post(const HttpRequest& request, const Principal& principal);
 
   // Run(), with an exception turned into 500 internal_error. Any thread.
-  Result<std::string> Check(std::string_view body, const Account& account,
+  Result<std::string> Check(Result<std::string_view> body, const Account& account,
                             const std::string& request_id,
                             std::optional<ValidatePool::Deadline> deadline);
 
-  // The request's whole way, in order: parse the body, reserve its records, call the validator
-  // (by the deadline, if any), encode the answer. A failed call gives the reserved records back.
-  Result<std::string> Run(std::string_view body, const Account& account,
+  // The request's whole way, in order, from its body (or the refusal of its form, which is then
+  // the answer): parse the body, reserve its records, call the validator (by the deadline, if
+  // any), encode the answer. A failed call gives the reserved records back.
+  Result<std::string> Run(Result<std::string_view> body, const Account& account,
                           const std::string& request_id,
                           std::optional<ValidatePool::Deadline> deadline);
 
  private:
   // Post() on the pool: 429/503 when it refuses, else a deferred answer the pool completes.
   HttpResponse OnPool(const HttpRequest& request, const Principal& principal);
+  // The one answer: what Check() gives, the body's refusal included (JsonOrErrorResponse).
+  HttpResponse Answer(Result<std::string_view> body, const Account& account,
+                      const std::string& request_id,
+                      std::optional<ValidatePool::Deadline> deadline);
   // The validator's answer for `records` records, or the failure (kUnavailable when it answered
   // for another number of records).
   Status Call(const validator::v1::ValidateRequest& request, size_t records,

@@ -1,17 +1,16 @@
 #include "validate_request.h"
 
 #include <algorithm>
+#include <span>
 #include <unordered_map>
 
 #include "dq/common/platform_list.h"
 #include "dq/common/vocabulary.h"
-#include "dq/ingest/json_fast.h"
 #include "dq/ingest/json_reader.h"
 #include "dq/ingest/mapping_inference.h"
 #include "dq/ingest/check_plan.h"
 #include "dq/ingest/row_model.h"
 #include "dq/ingest/source_profile.h"
-#include "dq/ingest/utf8.h"
 #include "dq/common/ascii.h"
 #include "dq/common/json_escape.h"
 
@@ -42,14 +41,9 @@ std::string_view KindName(const JsonField& f) {
   }
 }
 
-bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-void SkipSpace(std::string_view s, size_t& i) {
-  while (i < s.size() && IsSpace(s[i])) ++i;
-}
-
 // The members of a mapping object: last occurrence of a key wins, problems in key order.
 Result<std::vector<std::pair<std::string, std::string>>> MappingFromFields(
-    const std::vector<JsonField>& fields) {
+    std::span<const JsonField> fields) {
   // Sorted by key, equal keys in body order; the last of each run wins. A search per key would
   // make a mapping of many distinct keys quadratic.
   std::vector<size_t> sorted(fields.size());
@@ -278,6 +272,13 @@ void ResolveItems(ValidateCommand& cmd) {
     AddName(cmd, model.sku());
     AddName(cmd, model.item_id());
     AddName(cmd, model.title());
+    // A parent no variant followed is the product (row_model.h, pending()), as on the job path.
+    if (const auto back = model.revised(); back && *back < cmd.kinds.size()) {
+      cmd.kinds[cmd.kinds.size() - 1 - *back] = static_cast<uint8_t>(ingest::RowKind::kProduct);
+    }
+  }
+  if (const auto back = model.End(); back && *back < cmd.kinds.size()) {
+    cmd.kinds[cmd.kinds.size() - 1 - *back] = static_cast<uint8_t>(ingest::RowKind::kProduct);
   }
 }
 
@@ -315,11 +316,14 @@ void ValidateCommand::Clear() {
   paths.clear();
   path_names.clear();
   nested_text.clear();
+  json.Clear();
 }
 
 void ValidateCommand::ReleaseIfLarge(size_t max_bytes) {
   if (members.capacity() * sizeof(members[0]) + cells.capacity() * sizeof(cells[0]) +
-          parser.scratch_capacity() + padded_body.capacity() + nested_text.capacity() >
+          reader.buffer_bytes() + nested_text.capacity() +
+          json.members.capacity() * sizeof(json.members[0]) +
+          json.element_members.capacity() * sizeof(members[0]) >
       max_bytes) {
     *this = ValidateCommand();
   }
@@ -327,222 +331,83 @@ void ValidateCommand::ReleaseIfLarge(size_t max_bytes) {
 
 namespace {
 
-// What walking the body's top-level object found, before any of it is checked. Either walk
-// fills it (and cmd's members and record_begin); one check follows.
-struct Walked {
-  // Not ok: JSON of a shape no check reads (not an object, nested too deep), worded already.
-  Status shape = Status::Ok();
-  bool have_records = false, have_mapping = false;
-  size_t record_count = 0;
-  std::vector<ErrorDetail> record_problems;
-  std::vector<std::pair<size_t, JsonField>> not_objects;  // records that are not objects
-  JsonField mapping_value{}, check_types{}, platform{}, source{}, weight_unit{};
-  std::vector<JsonField> mapping_fields;
-  std::vector<std::string> unknown;
+// The last occurrence of each member of the body, as the check reads them (nullptr: absent),
+// and the names no validate request has.
+struct Members {
+  const ingest::JsonBody::Member *records = nullptr, *mapping = nullptr;
+  const JsonField *check_types = nullptr, *platform = nullptr, *source = nullptr,
+                  *weight_unit = nullptr;
+  std::vector<std::string_view> unknown;
 };
 
-// The hand-written walk: every body, and where it stops, for the words of every error. Only the
-// parser (ingest/json_text.h) reads and words the JSON; a body of the wrong shape sets w.shape.
-std::optional<JsonError> WalkHandWritten(std::string_view body, size_t max_records,
-                                         ValidateCommand& cmd, Walked& w) {
-  if (!ingest::JsonNestingWithin(body)) {
-    w.shape = Invalid({{"body", "nests arrays or objects more than " +
-                                    std::to_string(ingest::kMaxJsonDepth) + " levels deep"}});
-    return std::nullopt;
-  }
-  if (const size_t bad = ingest::FindInvalidUtf8(body); bad != std::string_view::npos) {
-    return ingest::internal::InvalidUtf8At(body, bad);
-  }
-  JsonObjectParser& p = cmd.parser;
-  p.ResetScratch(body.size());
-  size_t i = 0;
-  if (body.starts_with("\xEF\xBB\xBF")) i = 3;
-  SkipSpace(body, i);
-  if (i >= body.size()) return JsonError{i, "the body is empty"};
-  if (body[i] != '{') {
-    JsonField top{};
-    if (auto e = p.ParseValueAt(body, i, top, /*compact=*/false)) return e;
-    SkipSpace(body, i);
-    if (i < body.size()) return ingest::internal::ExpectedAt(body, i, "the end");
-    w.shape = Invalid({{"body", "must be a JSON object, not " + std::string(KindName(top))}});
-    return std::nullopt;
-  }
-
-  // Walk the top-level object. A repeated member counts once, the last occurrence winning.
-  ++i;
-  SkipSpace(body, i);
-  bool first = true;
-  while (true) {
-    SkipSpace(body, i);
-    if (first && i < body.size() && body[i] == '}') break;
-    first = false;
-    std::string_view key;
-    if (i >= body.size() || body[i] != '"') {
-      return ingest::internal::ExpectedAt(body, i, "a member name");
-    }
-    if (auto e = p.ParseString(body, i, key)) return e;
-    SkipSpace(body, i);
-    if (i >= body.size() || body[i] != ':') return ingest::internal::ExpectedAt(body, i, "':'");
-    ++i;
-    SkipSpace(body, i);
+Members MembersOf(const ingest::JsonBody& json) {
+  Members m;
+  for (const ingest::JsonBody::Member& member : json.members) {
+    const std::string_view key = member.field.key;
     if (key == "records") {
-      w.have_records = true;
-      cmd.members.clear();
-      cmd.record_begin.assign(1, 0);
-      w.record_problems.clear();
-      w.not_objects.clear();
-    }
-    if (key == "records" && i < body.size() && body[i] == '[') {
-      if (auto e = p.ParseObjectArrayAt(body, i, max_records, cmd.members, cmd.record_begin,
-                                        w.not_objects, w.record_count)) {
-        return e;
-      }
+      m.records = &member;
+    } else if (key == "mapping") {
+      m.mapping = &member;
+    } else if (key == "check_types") {
+      m.check_types = &member.field;
+    } else if (key == "platform") {
+      m.platform = &member.field;
+    } else if (key == "source") {
+      m.source = &member.field;
+    } else if (key == "weight_unit") {
+      m.weight_unit = &member.field;
     } else {
-      JsonField value{};
-      if (auto e = p.ParseValueAt(body, i, value, /*compact=*/false)) return e;
-      if (key == "records") {
-        w.record_count = 0;
-        w.record_problems.assign(1, {"records", "must be an array of objects, not " +
-                                                    std::string(KindName(value))});
-      } else if (key == "mapping") {
-        w.have_mapping = true;
-        w.mapping_value = value;
-        w.mapping_fields.clear();
-        if (value.kind == ingest::CellKind::kJson && value.raw_value[0] == '{') {
-          size_t at = 0;
-          // Cannot fail: the value was validated above.
-          if (auto e = p.ParseObjectAt(value.raw_value, at)) return e;
-          w.mapping_fields = p.fields();
-        }
-      } else if (key == "check_types") {
-        w.check_types = value;
-      } else if (key == "platform") {
-        w.platform = value;
-      } else if (key == "source") {
-        w.source = value;
-      } else if (key == "weight_unit") {
-        w.weight_unit = value;
-      } else {
-        w.unknown.emplace_back(key);  // deduplicated once, in CheckWalked: a linear search
-                                      // here made a body of 100,000 distinct keys cost seconds
-      }
+      m.unknown.push_back(key);  // deduplicated once, below: a linear search here made a body
+                                 // of 100,000 distinct keys cost seconds
     }
-    SkipSpace(body, i);
-    if (i < body.size() && body[i] == ',') {
-      ++i;
-      continue;
-    }
-    if (i < body.size() && body[i] == '}') break;
-    return ingest::internal::ExpectedAt(body, i, "',' or '}'");
   }
-  ++i;  // the '}'
-  SkipSpace(body, i);
-  if (i < body.size()) return ingest::internal::ExpectedAt(body, i, "the end");
-  return std::nullopt;
+  return m;
 }
 
-// The fast walk (ingest/json_fast.h): simdjson finds the tokens, the upload parser reads them.
-// It takes only the usual shape, an object with "records" (an array of objects), "mapping" (an
-// object), "check_types" and "platform" (scalars), each once, and gives up on anything else, an
-// error included, so that the hand-written walk decides and words it. False when it gave up;
-// the command is then partly filled and must be cleared.
-bool WalkFast(std::string_view body, size_t max_records, ValidateCommand& cmd, Walked& w) {
-  namespace od = simdjson::ondemand;
-  if (body.size() > kFastPathMaxBodyBytes) return false;
-  thread_local od::parser parser;  // one per serving thread, its buffers kept
-
-  if (body.starts_with("\xEF\xBB\xBF")) body.remove_prefix(3);
-  // The command keeps the padded copy simdjson reads, as the cells point into it.
-  const std::string_view doc = ingest::internal::PadForSimdjson(body, cmd.padded_body);
-  JsonObjectParser& p = cmd.parser;
-  p.ResetScratch(doc.size());
-
-  od::document document;
-  od::object top;
-  if (parser.iterate(cmd.padded_body.data(), doc.size(), cmd.padded_body.capacity())
-          .get(document) ||
-      document.get_object().get(top)) {
-    return false;
-  }
-  bool seen_check_types = false, seen_platform = false, seen_source = false,
-       seen_weight_unit = false, nested = false;
-  for (auto member : top) {
-    od::field field;
-    if (std::move(member).get(field)) return false;
-    const ingest::internal::MemberTokens t = ingest::internal::TokensOf(field, doc);
-    JsonField key{};
-    if (!p.ReadKeyToken(doc, t.key_open, t.start, key)) return false;
-    if (key.key == "records") {
-      od::array records;
-      if (w.have_records || field.value().get_array().get(records)) return false;
-      w.have_records = true;
-      cmd.record_begin.assign(1, 0);
-      for (auto element : records) {
-        od::object record;
-        if (element.get_object().get(record) || ++w.record_count > max_records ||
-            !ingest::internal::ReadMembersFast(record, doc, p, cmd.members, nested)) {
-          return false;
-        }
-        cmd.record_begin.push_back(static_cast<uint32_t>(cmd.members.size()));
-      }
-    } else if (key.key == "mapping") {
-      od::object mapping;
-      if (w.have_mapping || field.value().get_object().get(mapping)) return false;
-      w.have_mapping = true;
-      w.mapping_value.kind = ingest::CellKind::kJson;
-      w.mapping_value.raw_value = doc.substr(t.start, 1);  // "{": what the check looks at
-      if (!ingest::internal::ReadMembersFast(mapping, doc, p, w.mapping_fields, nested)) {
-        return false;
-      }
-    } else if (key.key == "check_types" || key.key == "platform" || key.key == "source" ||
-               key.key == "weight_unit") {
-      bool& seen = key.key == "platform"    ? seen_platform
-                   : key.key == "source"    ? seen_source
-                   : key.key == "weight_unit" ? seen_weight_unit
-                                            : seen_check_types;
-      JsonField& value = key.key == "platform"      ? w.platform
-                         : key.key == "source"      ? w.source
-                         : key.key == "weight_unit" ? w.weight_unit
-                                                    : w.check_types;
-      if (seen || !p.ReadValueToken(doc, t.start, t.end, value) ||
-          value.kind == ingest::CellKind::kJson) {
-        return false;
-      }
-      seen = true;
-    } else {
-      return false;  // an unknown member: the hand-written walk lists them
-    }
-  }
-  // Nothing may follow the object, and a nested value must keep the body within the depth limit.
-  return ingest::internal::AtEndFast(document) && (!nested || ingest::JsonNestingWithin(doc));
+bool IsArray(const JsonField& f) {
+  return f.kind == ingest::CellKind::kJson && f.raw_value[0] == '[';
 }
 
-// Checks what a walk found and completes the command.
-Status CheckWalked(Walked& w, size_t max_records, ValidateCommand& cmd) {
-  if (!w.shape.ok()) return w.shape;
+// Checks what the reader found in the body and completes the command.
+Status CheckBody(size_t max_records, ValidateCommand& cmd) {
+  const ingest::JsonBody& json = cmd.json;
+  if (json.shape == ingest::JsonBody::Shape::kTooDeep) {
+    return Invalid({{"body", "nests arrays or objects more than " +
+                                 std::to_string(ingest::kMaxJsonDepth) + " levels deep"}});
+  }
+  if (json.shape == ingest::JsonBody::Shape::kNotObject) {
+    return Invalid({{"body", "must be a JSON object, not " + std::string(KindName(json.top))}});
+  }
+  Members w = MembersOf(json);
   std::vector<ErrorDetail> problems;
-  if (!w.have_records) {
+  size_t record_count = 0;
+  if (w.records == nullptr) {
     problems.push_back({"records", "is required"});
-  } else if (w.record_count > max_records) {
+  } else if (!IsArray(w.records->field)) {
+    problems.push_back(
+        {"records", "must be an array of objects, not " + std::string(KindName(w.records->field))});
+  } else if (json.elements > max_records) {
     return Status(ErrorCode::kTooManyRecords,
                   "A call may validate at most " + std::to_string(max_records) +
-                      " records; this one has " + std::to_string(w.record_count) +
+                      " records; this one has " + std::to_string(json.elements) +
                       ". Split it, or upload a file to /v1/jobs.");
   } else {
-    problems.insert(problems.end(), w.record_problems.begin(), w.record_problems.end());
-    for (const auto& [n, element] : w.not_objects) {
+    record_count = json.elements;
+    for (const auto& [n, element] : json.not_objects) {
       problems.push_back({"records[" + std::to_string(n) + "]",
                           "must be an object, not " + std::string(KindName(element))});
     }
   }
 
-  if (!w.have_mapping) {
+  if (w.mapping == nullptr) {
     problems.push_back({"mapping", "is required"});
-  } else if (w.mapping_value.kind != ingest::CellKind::kJson || w.mapping_value.raw_value[0] != '{') {
+  } else if (const JsonField& value = w.mapping->field;
+             value.kind != ingest::CellKind::kJson || value.raw_value[0] != '{') {
     problems.push_back({"mapping", "must be an object from standard field name to column name, "
-                                   "not " + std::string(KindName(w.mapping_value))});
+                                   "not " + std::string(KindName(value))});
   } else {
-    auto parsed = MappingFromFields(w.mapping_fields);
+    auto parsed = MappingFromFields(std::span<const JsonField>(json.fields).subspan(
+        w.mapping->fields_begin, w.mapping->fields_end - w.mapping->fields_begin));
     if (parsed.ok()) {
       cmd.mapping = std::move(*parsed);
     } else {
@@ -550,13 +415,15 @@ Status CheckWalked(Walked& w, size_t max_records, ValidateCommand& cmd) {
     }
   }
 
-  if (w.check_types.raw_value.empty() || w.check_types.kind == ingest::CellKind::kNull) {
+  // Optional members: absent or null is the default.
+  auto given = [](const JsonField* f) { return f != nullptr && f->kind != ingest::CellKind::kNull; };
+  if (!given(w.check_types)) {
     cmd.check_types = {"product"};
-  } else if (w.check_types.kind != ingest::CellKind::kString) {
+  } else if (w.check_types->kind != ingest::CellKind::kString) {
     problems.push_back({"check_types", "must be a comma-separated string, not " +
-                                           std::string(KindName(w.check_types))});
+                                           std::string(KindName(*w.check_types))});
   } else {
-    auto parsed = ParseCheckTypes(w.check_types.value);
+    auto parsed = ParseCheckTypes(w.check_types->value);
     if (parsed.ok()) {
       cmd.check_types = std::move(*parsed);
     } else {
@@ -564,26 +431,17 @@ Status CheckWalked(Walked& w, size_t max_records, ValidateCommand& cmd) {
     }
   }
 
-  if (!w.platform.raw_value.empty() && w.platform.kind != ingest::CellKind::kNull) {
-    if (w.platform.kind != ingest::CellKind::kString) {
-      problems.push_back({"platform", "must be a string, not " + std::string(KindName(w.platform))});
-    } else if (Status s = CheckPlatform(w.platform.value); !s.ok()) {
-      problems.push_back(s.details()[0]);
-    } else {
-      cmd.platform = std::string(w.platform.value);
-    }
-  }
-
-  // Optional strings naming a source platform and a weight unit.
+  // Optional strings naming a platform template, a source platform and a weight unit.
   struct Named {
     const char* name;
-    JsonField* value;
+    const JsonField* value;
     Status (*check)(std::string_view);
     std::string* out;
   };
-  for (const Named& n : {Named{"source", &w.source, CheckSource, &cmd.source},
-                         Named{"weight_unit", &w.weight_unit, CheckWeightUnit, &cmd.weight_unit}}) {
-    if (n.value->raw_value.empty() || n.value->kind == ingest::CellKind::kNull) continue;
+  for (const Named& n : {Named{"platform", w.platform, CheckPlatform, &cmd.platform},
+                         Named{"source", w.source, CheckSource, &cmd.source},
+                         Named{"weight_unit", w.weight_unit, CheckWeightUnit, &cmd.weight_unit}}) {
+    if (!given(n.value)) continue;
     if (n.value->kind != ingest::CellKind::kString) {
       problems.push_back({n.name, "must be a string, not " + std::string(KindName(*n.value))});
     } else if (Status s = n.check(n.value->value); !s.ok()) {
@@ -595,34 +453,32 @@ Status CheckWalked(Walked& w, size_t max_records, ValidateCommand& cmd) {
 
   std::sort(w.unknown.begin(), w.unknown.end());
   w.unknown.erase(std::unique(w.unknown.begin(), w.unknown.end()), w.unknown.end());
-  for (const auto& key : w.unknown) {
-    problems.push_back({key, "is not a member of a validate request"});
+  for (std::string_view key : w.unknown) {
+    problems.push_back({std::string(key), "is not a member of a validate request"});
   }
   if (!problems.empty()) return Invalid(std::move(problems));
-  cmd.records = w.record_count;
+  // The records' members become the command's (the reader's buffers are swapped, not copied).
+  cmd.records = record_count;
+  cmd.members.swap(cmd.json.element_members);
+  cmd.record_begin.swap(cmd.json.element_begin);
   if (Status s = ExpandNested(cmd); !s.ok()) return s;
   ResolveColumns(cmd);
   ResolveItems(cmd);
   return Status::Ok();
 }
 
-
 }  // namespace
 
+// Read the body's JSON, then check its members.
 Status ParseValidateRequestInto(std::string_view body, size_t max_records, ValidateCommand& cmd,
                                 JsonPath path) {
   cmd.Clear();
-  Walked w;
-  if (path == JsonPath::kFast && WalkFast(body, max_records, cmd, w)) {
-    return CheckWalked(w, max_records, cmd);
-  }
-  cmd.Clear();
-  w = Walked();
-  if (std::optional<JsonError> e = WalkHandWritten(body, max_records, cmd, w)) {
+  if (std::optional<JsonError> e =
+          cmd.reader.ReadBody(body, "records", max_records, cmd.json, path)) {
     return Status(ErrorCode::kInvalidJson, "The request body is not valid JSON: " + e->message +
                                                " at byte " + std::to_string(e->offset) + ".");
   }
-  return CheckWalked(w, max_records, cmd);
+  return CheckBody(max_records, cmd);
 }
 
 }  // namespace dq::gateway

@@ -8,14 +8,13 @@
 //                                        conventions and weight unit (ingest/source_profile.h)
 //    "weight_unit": "kg"}                optional, the unit of bare weights (g, kg, lb, oz)
 //
-// The body is read in two passes at most. First simdjson On-Demand finds the tokens of a body of
-// the usual shape, and the parser the JSON uploads use (ingest/json_text.h) reads each of them.
-// Anything else, an error included, is read again by that parser alone, which words the error.
-// Either way a record gets the same cells, and the same verdict, inline and uploaded: numbers
-// keep their text ("12.50" stays "12.50", a 20-digit GTIN stays its digits), nested values
-// become compact JSON text. No DOM is built: the command holds views into the body (which must
-// outlive it), into its padded copy and into the parser's scratch buffer, one entry per record
-// member.
+// The body is read by one call of ingest::JsonBodyReader (dq/ingest/json_body_reader.h): simdjson
+// finding the tokens of a body of the usual shape and the parser the JSON uploads use reading
+// them, or that parser alone, which words any error. Then its members are checked here. Either
+// way a record gets the same cells, and the same verdict, inline and uploaded: numbers keep
+// their text ("12.50" stays "12.50", a 20-digit GTIN stays its digits), nested values become
+// compact JSON text. No DOM is built: the command holds views into the body (which must outlive
+// it) and into its reader's buffers, one entry per record member.
 //
 // Errors name the offending member: kInvalidJson (not JSON), kInvalidRequest (missing or wrongly
 // typed member, unknown mapping key, check type or platform; details list each problem),
@@ -29,7 +28,7 @@
 
 #include "dq/common/status.h"
 #include "dq/validator/v1/validator.pb.h"
-#include "dq/ingest/json_text.h"
+#include "dq/ingest/json_body_reader.h"
 #include "dq/ingest/source_profile.h"
 #include "dq/report/check_options.h"
 
@@ -84,22 +83,19 @@ struct ValidateCommand {
   bool gtin_padding_evidence = false;
   std::vector<std::string> notes;
 
-  ingest::internal::JsonObjectParser parser{64};  // owns the decoded text the views point into
-  std::string padded_body;  // the body with room for simdjson's padding, when it read it
+  ingest::JsonBodyReader reader;  // owns the copies and decoded text the views point into
+  ingest::JsonBody json;          // what it read of the body, before the checks
 
   void Clear();  // keeps the buffers' capacity for the next request
   // Frees the buffers when they hold more than max_bytes (after an unusually large request).
   void ReleaseIfLarge(size_t max_bytes);
 };
 
-// Which readers may read the body. kFast tries simdjson first; kHandWritten reads with the
-// upload parser alone (the reference the fast path is checked against in tests and fuzzing).
-enum class JsonPath { kFast, kHandWritten };
-
-// The largest body the fast path reads. simdjson's buffers take ~6 bytes per body byte, outside
-// the edge's body budget, so a larger body (10 MiB may be sent) is read by the upload parser
-// alone. A serving thread keeps its buffers, at most ~6 MiB, for the next body.
-inline constexpr size_t kFastPathMaxBodyBytes = 1u << 20;
+// Which readers may read the body: kFast tries simdjson first; kHandWritten reads with the upload
+// parser alone (the reference the fast path is checked against in tests and fuzzing).
+using JsonPath = ingest::JsonBodyReader::Path;
+// The largest body the fast path reads (ingest::JsonBodyReader::kFastMaxBytes).
+inline constexpr size_t kFastPathMaxBodyBytes = ingest::JsonBodyReader::kFastMaxBytes;
 
 Result<ValidateCommand> ParseValidateRequest(std::string_view body, size_t max_records,
                                              JsonPath path = JsonPath::kFast);

@@ -31,8 +31,8 @@ std::optional<std::string_view> CompactMembers(const ValidateCommand& command, s
   const uint32_t begin = command.record_begin[r];
   const uint32_t end = command.record_begin[r + 1];
   if (begin == end) return std::nullopt;
-  const auto body_begin = reinterpret_cast<uintptr_t>(command.padded_body.data());
-  const uintptr_t body_end = body_begin + command.padded_body.size();
+  const auto body_begin = reinterpret_cast<uintptr_t>(command.reader.fast_text().data());
+  const uintptr_t body_end = body_begin + command.reader.fast_text().size();
   auto in_body = [&](std::string_view v) {
     const auto at = reinterpret_cast<uintptr_t>(v.data());
     return at >= body_begin && at + v.size() < body_end;  // and a byte follows it

@@ -20,7 +20,49 @@ std::string TooLong(const std::string& where, size_t max) {
   return where + ": the record is longer than " + std::to_string(max) + " bytes";
 }
 
+// One past the '}' or ']' that closes the object or array starting at s[0], skipping strings;
+// npos when s ends first. Does not validate: it only finds where a record too long to read ends.
+size_t FindCompositeEnd(std::string_view s) {
+  size_t depth = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '"') {
+      for (++i; i < s.size() && s[i] != '"'; ++i) {
+        if (s[i] == '\\') ++i;
+      }
+      if (i >= s.size()) return std::string_view::npos;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      if (depth <= 1) return i + 1;
+      --depth;
+    }
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
+
+namespace internal {
+
+// One record of an upload, fast (json_fast.h).
+bool FastObjectReader::Read(std::string_view text, JsonObjectParser& parser) {
+  namespace od = simdjson::ondemand;
+  fields_.clear();
+  if (text.size() > kFastRecordMaxBytes) return false;
+  const std::string_view doc = PadForSimdjson(text, padded_);
+  parser.ResetScratch(doc.size());
+  od::document document;
+  od::object object;
+  if (simdjson_.iterate(padded_.data(), padded_.size(), padded_.capacity()).get(document) ||
+      document.get_object().get(object)) {
+    return false;
+  }
+  bool nested = false;  // the hand-written parser bounds a nested value's depth as it reads it
+  return ReadMembersFast(object, doc, parser, fields_, nested) && AtEndFast(document);
+}
+
+}  // namespace internal
 
 JsonReaderBase::JsonReaderBase(const ReaderLimits& limits)
     : limits_(limits),
@@ -242,7 +284,7 @@ Result<ReadState> JsonArrayReader::Step() {
           return Invalid(Where() + ": expected a JSON object, found " +
                          internal::DescribeByte(s, 0));
         }
-        const size_t end = internal::FindCompositeEnd(s);
+        const size_t end = FindCompositeEnd(s);
         if (end == std::string_view::npos) {
           if (s.size() > limits_.max_record_bytes) {
             return Invalid(TooLong(Where(), limits_.max_record_bytes));

@@ -1,6 +1,7 @@
-// The JSON reader that uploads and POST /v1/validate share, both halves in one place: the
-// hand-written parser (json_text.h) and the simdjson pass that finds the tokens for it
-// (json_fast.h), which hands each token to the same parser.
+// The hand-written JSON parser (json_text.h) that uploads and POST /v1/validate share, and the
+// simdjson helpers that hand it the tokens of the fast path (json_fast.h): the grammar of one
+// value, object or array of objects. A whole request body is walked in json_body_reader.cpp,
+// and an upload's records in json_reader.cpp.
 #include "dq/ingest/json_text.h"
 
 #include <algorithm>
@@ -78,25 +79,6 @@ JsonError ExpectedAt(std::string_view s, size_t i, std::string_view what) {
 
 JsonError InvalidUtf8At(std::string_view s, size_t i) {
   return JsonError{i, "invalid UTF-8 " + DescribeByte(s, i)};
-}
-
-size_t FindCompositeEnd(std::string_view s) {
-  size_t depth = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (c == '"') {
-      for (++i; i < s.size() && s[i] != '"'; ++i) {
-        if (s[i] == '\\') ++i;
-      }
-      if (i >= s.size()) return std::string_view::npos;
-    } else if (c == '{' || c == '[') {
-      ++depth;
-    } else if (c == '}' || c == ']') {
-      if (depth <= 1) return i + 1;
-      --depth;
-    }
-  }
-  return std::string_view::npos;
 }
 
 namespace {
@@ -558,52 +540,4 @@ bool AtEndFast(od::document& document) {
   return document.current_location().error() == simdjson::OUT_OF_BOUNDS;
 }
 
-bool FastObjectReader::Read(std::string_view text, JsonObjectParser& parser) {
-  fields_.clear();
-  if (text.size() > kFastRecordMaxBytes) return false;
-  const std::string_view doc = PadForSimdjson(text, padded_);
-  parser.ResetScratch(doc.size());
-  od::document document;
-  od::object object;
-  if (simdjson_.iterate(padded_.data(), padded_.size(), padded_.capacity()).get(document) ||
-      document.get_object().get(object)) {
-    return false;
-  }
-  bool nested = false;  // the hand-written parser bounds a nested value's depth as it reads it
-  return ReadMembersFast(object, doc, parser, fields_, nested) && AtEndFast(document);
-}
-
 }  // namespace dq::ingest::internal
-
-namespace dq::ingest {
-
-bool JsonNestingWithin(std::string_view text, size_t max_depth) {
-  size_t depth = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '"') {
-      // Jump to the string's closing quote: the next quote after an even number of
-      // backslashes. memchr runs a word at a time, and strings are most of a body.
-      size_t from = i + 1;
-      while (true) {
-        const void* q = std::memchr(text.data() + from, '"', text.size() - from);
-        if (q == nullptr) return true;  // not closed: the parser says so
-        const size_t at = static_cast<size_t>(static_cast<const char*>(q) - text.data());
-        size_t k = at;
-        while (k > i + 1 && text[k - 1] == '\\') --k;
-        if ((at - k) % 2 == 0) {
-          i = at;
-          break;
-        }
-        from = at + 1;
-      }
-    } else if (c == '[' || c == '{') {
-      if (++depth > max_depth) return false;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return true;
-}
-
-}  // namespace dq::ingest

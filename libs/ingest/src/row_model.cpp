@@ -63,12 +63,18 @@ RowModel::RowModel(const SourceProfile& profile, std::span<const std::string> he
       }
       parent_col_ = FindColumn(header, rules_.parent_column);
       variant_if_col_ = FindColumn(header, rules_.variant_if_columns);
+      for (const std::string& name : rules_.scope_columns) {
+        const size_t c = FindColumn(header, std::span<const std::string>(&name, 1));
+        if (c != SIZE_MAX) scope_cols_.push_back(c);
+      }
       all_products_ = type_col_ == SIZE_MAX;
       break;
   }
 }
 
 RowKind RowModel::Next(std::span<const std::string_view> row) {
+  revised_.reset();
+  if (pending_ && ++pending_back_ > kMaxPending) pending_ = false;  // stays a parent
   sku_view_ = Cell(row, sku_col_);
   title_view_ = Cell(row, title_col_);
   item_view_ = {};
@@ -85,14 +91,24 @@ RowKind RowModel::Groups(std::span<const std::string_view> row) {
   const std::string_view key = ascii::Trim(Cell(row, key_col_));
   item_view_ = key;
   if (!have_product_ || key.empty() || key != product_key_) {
+    if (pending_) revised_ = pending_back_;  // the product before had no variant
     have_product_ = !key.empty();
     product_key_.assign(key);
     product_title_.assign(ascii::Trim(title_view_));
-    return FillsAny(row, parent_if_cols_) && !FillsAny(row, variant_cols_) ? RowKind::kParent
-                                                                            : RowKind::kProduct;
+    pending_ = FillsAny(row, parent_if_cols_) && !FillsAny(row, variant_cols_);
+    pending_back_ = 0;
+    return pending_ ? RowKind::kParent : RowKind::kProduct;
   }
   if (ascii::Trim(title_view_).empty()) title_view_ = product_title_;
-  return FillsAny(row, variant_cols_) ? RowKind::kVariant : RowKind::kImage;
+  if (!FillsAny(row, variant_cols_)) return RowKind::kImage;
+  pending_ = false;  // a variant: its product's first row is the parent
+  return RowKind::kVariant;
+}
+
+std::optional<size_t> RowModel::End() {
+  if (!pending_) return std::nullopt;
+  pending_ = false;
+  return pending_back_;
 }
 
 bool RowModel::FillsAny(std::span<const std::string_view> row, std::span<const size_t> columns) {
@@ -103,6 +119,7 @@ bool RowModel::FillsAny(std::span<const std::string_view> row, std::span<const s
 }
 
 RowKind RowModel::Type(std::span<const std::string_view> row) {
+  if (FillsAny(row, scope_cols_)) return RowKind::kImage;  // a scope row of its item
   std::string_view cell = Cell(row, type_col_);
   for (size_t i = 1; i < type_cols_.size() && ascii::Trim(cell).empty(); ++i) {
     cell = Cell(row, type_cols_[i]);

@@ -75,7 +75,8 @@ RowRules ReadRows(const json& r, const std::string& where) {
   if (!r.is_object()) Fail(where, "must be an object");
   CheckKnownKeys(r, {"model", "kind", "kind_if_columns", "item_id", "key", "variant_columns",
                      "parent_if_columns", "type_column", "types", "default_kind", "empty_kind",
-                     "variant_if", "parent_column", "strip_prefix", "variants_follow"},
+                     "variant_if", "scope_columns", "parent_column", "strip_prefix",
+                     "variants_follow"},
                  where);
   RowRules rows;
   const std::string model = OptionalString(r, "model", where);
@@ -122,6 +123,7 @@ RowRules ReadRows(const json& r, const std::string& where) {
     rows.variant_if_columns = Strings(v.value("columns", json()), where + ".variant_if.columns");
     rows.variant_if_values = Strings(v.value("values", json()), where + ".variant_if.values");
   }
+  rows.scope_columns = OptionalStrings(r, "scope_columns", where);
   rows.parent_column = OptionalStrings(r, "parent_column", where);
   rows.strip_prefix = OptionalString(r, "strip_prefix", where);
   if (r.contains("variants_follow")) {
@@ -130,6 +132,9 @@ RowRules ReadRows(const json& r, const std::string& where) {
   }
   if (rows.model == RowModelKind::kGroups && rows.key.empty()) {
     Fail(where, "a groups model needs a key column");
+  }
+  if (rows.model != RowModelKind::kType && !rows.scope_columns.empty()) {
+    Fail(where + ".scope_columns", "is only for a type model");
   }
   if (rows.model != RowModelKind::kGroups && !rows.parent_if_columns.empty()) {
     Fail(where + ".parent_if_columns", "is only for a groups model");

@@ -57,6 +57,7 @@ Status StreamCheck(const StreamInput& input, JobOutput& output, ValidatorStream&
   // With max_rows, reading stops after that many rows (the rest of the file is not checked).
   const uint64_t max_rows = input.max_rows > 0 ? static_cast<uint64_t>(input.max_rows) : UINT64_MAX;
   uint64_t rows_read = 0;
+  bool whole_file = false;  // read to its end (not cut by max_rows)
   for (int64_t i = 0; i < pieces && rows_read < max_rows; ++i) {
     auto piece = [&] {
       StageTimer t(stages.fetch);
@@ -72,17 +73,24 @@ Status StreamCheck(const StreamInput& input, JobOutput& output, ValidatorStream&
         if (state.status().code() == ErrorCode::kEmptyFile) break;
         return state.status();
       }
-      if (*state != ingest::ReadState::kRow) break;
+      if (*state != ingest::ReadState::kRow) {
+        whole_file = i + 1 == pieces;
+        break;
+      }
       if (rows_read == max_rows) break;
       ++rows_read;
       output.AddRow(reader->row(), *filling, &chunk, reader->fields_read());
-      if (filling->rows() >= options.chunk_rows) {
+      // A row whose kind may still change is not sent yet (at most RowModel::kMaxPending rows
+      // more), so that chunk sizes never change a verdict.
+      if (filling->rows() >= options.chunk_rows && !output.KindPending()) {
         t.Pause();
         if (Status s = send(); !s.ok()) return s;
         t.Resume();
       }
     }
   }
+  // The rows after a cut are unknown: a row still pending stays a parent.
+  if (whole_file) output.EndRows(*filling, &chunk);
   if (filling->rows() > 0) {
     if (Status s = send(); !s.ok()) return s;
   }

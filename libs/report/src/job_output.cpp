@@ -121,11 +121,22 @@ void JobOutput::AddRow(std::span<const std::string_view> row, RowBatch& batch,
   if (!row_model_->all_products()) {
     if (batch.rows() == 1) packed->clear_kinds();
     packed->add_kinds(static_cast<validator::v1::RowKind>(kind));
+    if (const auto back = row_model_->revised(); back && *back < batch.rows()) {
+      packed->set_kinds(static_cast<int>(batch.rows() - 1 - *back),
+                        validator::v1::ROW_KIND_PRODUCT);
+    }
   }
   for (std::string_view name : {row_model_->sku(), row_model_->item_id(), row_model_->title()}) {
     batch.names.append(name);
     batch.name_ends.push_back(static_cast<uint32_t>(batch.names.size()));
   }
+}
+
+void JobOutput::EndRows(RowBatch& batch, validator::v1::RowChunk* chunk) {
+  const auto back = row_model_->End();
+  if (!back || *back >= batch.rows() || row_model_->all_products()) return;
+  chunk->mutable_packed()->set_kinds(static_cast<int>(batch.rows() - 1 - *back),
+                                     validator::v1::ROW_KIND_PRODUCT);
 }
 
 void JobOutput::Seal(RowBatch& batch, validator::v1::RowChunk* chunk) {

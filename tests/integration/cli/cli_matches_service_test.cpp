@@ -195,6 +195,46 @@ std::string ShopifyCsv() {
   return csv;
 }
 
+// A Shopify export whose products name their options: products with variants (a first row
+// naming the option, then variant rows), single-variant products (Title / Default Title), and
+// rows that name an option with no variant after them (the product itself, issue 31), one of
+// them last in the first chunk and one last in the file; a few records with a field too many
+// or too few (ROW_FIELD_COUNT). The two paths must agree on every kind and count.
+std::string ShopifyOptionsCsv() {
+  Messy m;
+  static const char* const kPrices[] = {"12.50", "\"12,50\"", "", "abc", "7"};
+  std::string csv = "Handle,Title,Option1 Name,Option1 Value,Variant SKU,Variant Price,"
+                    "Variant Inventory Qty,Image Src\n";
+  size_t rows = 0;
+  for (int p = 0; rows < 5000; ++p) {
+    const std::string h = "opt-" + std::to_string(p);
+    const std::string img = "https://cdn.example.com/" + h + ".jpg";
+    const bool near_chunk_end = rows < 4095 && rows + 4 > 4095;
+    if (rows == 4095 || (!near_chunk_end && m.Pick(6) == 0)) {
+      csv += h + ",Cap " + std::to_string(p) + ",Color,,,,," + img + "\n";
+      ++rows;
+      if (m.Pick(2) == 0) {
+        csv += h + ",,,,,,," + img + "2\n";
+        ++rows;
+      }
+    } else if (near_chunk_end || m.Pick(2) == 0) {
+      csv += h + ",Mug " + std::to_string(p) + ",Title,Default Title," + h + "," +
+             m.One(kPrices) + "," + std::to_string(m.Pick(9)) + "," + img +
+             (m.Pick(40) == 0 ? ",extra\n" : "\n");
+      ++rows;
+    } else {
+      csv += h + ",Tee " + std::to_string(p) + ",Size,,,,," + img + "\n";
+      for (const char* size : {"S", "M"}) {
+        csv += h + ",,," + size + "," + h + "-" + size + "," + m.One(kPrices) + "," +
+               (m.Pick(30) == 0 ? "" : std::to_string(m.Pick(9))) + (m.Pick(50) ? ",\n" : "\n");
+      }
+      rows += 3;
+    }
+  }
+  csv += "opt-last,Hat,Color,,,,,https://cdn.example.com/hat.jpg\n";
+  return csv;
+}
+
 // A WooCommerce export, its source sent: variable parents and their variations, "In stock?" as
 // 1/0, image lists, weights in kg.
 std::string WooCsv() {
@@ -246,6 +286,7 @@ struct TestFile {
   std::string platform;
   std::string source = "";  // sent, or detected when empty
   std::string read_as = "";  // the source the service must read it as ("" for none)
+  std::vector<std::string> codes = {};  // codes both must have found
 };
 
 // Test names show the file, not its bytes.
@@ -383,6 +424,11 @@ TEST_P(CliMatchesServiceTest, IssuesCsvAndCleanedBytesAreTheServices) {
     EXPECT_EQ(local[member], job[member]) << member << " of " << f.name;
   }
   EXPECT_EQ(local["summary"]["by_code"], summary["by_code"]);
+  for (const std::string& code : f.codes) {
+    bool found = false;
+    for (const auto& c : summary["by_code"]) found |= c["code"] == code;
+    EXPECT_TRUE(found) << code << " in " << f.name;
+  }
   EXPECT_EQ(local["summary"]["by_field"], summary["by_field"]);
 }
 
@@ -398,6 +444,8 @@ INSTANTIATE_TEST_SUITE_P(
         TestFile{"feed.tsv", FeedTsvCp1252(), "text/tab-separated-values", "product", ""},
         TestFile{"shipping.json", ShippingJson(), "application/json", "shipping", ""},
         TestFile{"shopify.csv", ShopifyCsv(), "text/csv", "product", "", "", "shopify_products"},
+        TestFile{"shopify_options.csv", ShopifyOptionsCsv(), "text/csv", "product,inventory", "",
+                 "", "shopify_products", {"ROW_FIELD_COUNT", "INVALID_PRICE", "MISSING_SKU"}},
         TestFile{"woo.csv", WooCsv(), "text/csv", "product,inventory", "", "woocommerce",
                  "woocommerce"},
         TestFile{"feed.xml", MerchantFeedXml(), "application/rss+xml", "product",

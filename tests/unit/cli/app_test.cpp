@@ -206,6 +206,53 @@ TEST_F(AppTest, StandardInputIsReadWithTheNameItStandsFor) {
             "(RSS 2.0 or Atom), optionally gzip-compressed\n");
 }
 
+// A Shopify export mixing products with variants (a first row that names the option, then
+// variant rows) and without (Option1 Value "Default Title" on the product's own row; or a row that
+// names an option and no variant follows, so it is the product: its empty price is reported).
+// Such a row is placed last in the first chunk (row 4096, StreamOptions::chunk_rows) and last in
+// the file: the chunk waits for the next row to know the kind. A record with a field too many is
+// ROW_FIELD_COUNT, as on the job path.
+TEST_F(AppTest, AShopifyProductWithoutVariantsIsJudgedAsAProductAcrossChunks) {
+  std::string csv = "Handle,Title,Option1 Name,Option1 Value,Variant SKU,Variant Price\n";
+  size_t rows = 0;
+  std::vector<size_t> lone;  // rows of parents without variants
+  for (int p = 0; rows < 4200; ++p) {
+    const std::string h = "p" + std::to_string(p);
+    if (rows == 4095 || rows == 7) {
+      csv += h + ",Cap,Color,,,\n";
+      lone.push_back(++rows);
+    } else if (p % 2 == 0 || (rows < 7 && rows + 3 > 7) || (rows < 4095 && rows + 3 > 4095)) {
+      csv += h + ",Mug,Title,Default Title," + h + ",9.00\n";
+      ++rows;
+    } else {
+      csv += h + ",Tee,Size,,,\n" + h + ",,,S," + h + "-S,5.00\n" + h + ",,,M," + h + "-M,5.00\n";
+      rows += 3;
+    }
+  }
+  csv += "ragged,Bag,Title,Default Title,R-1,4.00,\n";
+  const size_t ragged = ++rows;
+  csv += "last,Hat,Color,,,\n";
+  lone.push_back(++rows);
+  files_["shop.csv"] = csv;
+  ASSERT_EQ(Dq({"check", "shop.csv", "--format", "json"}), kExitIssues) << err_.str();
+  const auto j = nlohmann::json::parse(out_.str());
+  EXPECT_EQ(j["source"], "shopify_products");
+  EXPECT_EQ(j["stats"]["rows"], rows);
+  std::vector<std::pair<size_t, std::string>> issues;
+  for (const auto& i : j["issues"]) {
+    issues.emplace_back(i["issue_row"].get<size_t>(), i["code"].get<std::string>());
+  }
+  std::vector<std::pair<size_t, std::string>> expected;
+  for (size_t r : lone) {
+    if (r == rows) expected.emplace_back(ragged, "ROW_FIELD_COUNT");
+    expected.emplace_back(r, "MISSING_SKU");
+    expected.emplace_back(r, "INVALID_PRICE");
+  }
+  EXPECT_EQ(issues, expected);
+  EXPECT_EQ(lone.size(), 3u);
+  EXPECT_EQ(lone[1], 4096u);
+}
+
 TEST_F(AppTest, ProgressIsShownOnATerminalForALargeFileAndErased) {
   std::string big = "SKU,Price\n";
   for (int i = 0; i < 25000; ++i) big += "S" + std::to_string(i) + ",1.00\n";

@@ -222,6 +222,67 @@ TEST(JobRunnerTest, ASecondJobOfTheFeedSaysWhatIsNewResolvedAndStillOpen) {
   EXPECT_EQ(JobSummaryJson(done)["previous_job_id"], f.job.id);
 }
 
+TEST(JobRunnerTest, TheNextJobOfAFeedComparesWithTheKeysKeptAsWithTheStoredIssues) {
+  // The same two jobs of a feed on a runner that keeps the keys of the jobs it finished, and on
+  // one that reads the previous job's issues back from the store: the same changes, and the
+  // first reads no issue of the store for them.
+  auto changes = [](size_t kept_jobs, std::vector<std::string>* steps) {
+    FaultPlan plan;  // never fails; counts the steps
+    RunnerOptions options = Fixture::Defaults();
+    options.recent_keys_jobs = kept_jobs;
+    Fixture f(&plan, options);
+    EXPECT_EQ(f.Run(), RunOutcome::kDone);
+    EXPECT_EQ(f.runner.recent_keys().jobs(), kept_jobs > 0 ? 1u : 0u);
+    plan.log.clear();
+    Job second;
+    EXPECT_EQ(RunSecondJob(f, second), RunOutcome::kDone);
+    *steps = plan.log;
+    const Job done = *f.store.job(second.id);
+    EXPECT_EQ(done.previous_job_id, f.job.id);
+    return done.changes;
+  };
+  std::vector<std::string> kept_steps, read_steps;
+  const std::string kept = changes(8, &kept_steps);
+  const std::string read = changes(0, &read_steps);
+  EXPECT_EQ(kept, read);
+  EXPECT_EQ(nlohmann::json::parse(kept)["resolved"], 1);
+  EXPECT_EQ(nlohmann::json::parse(kept)["new"], 1);
+  EXPECT_EQ(nlohmann::json::parse(kept)["open"], 6);
+  auto reads = [](const std::vector<std::string>& steps) {
+    return std::count(steps.begin(), steps.end(), "store.issues");
+  };
+  EXPECT_EQ(reads(kept_steps), 0);
+  EXPECT_GT(reads(read_steps), 0);
+}
+
+TEST(JobRunnerTest, RecentIssueKeysHandsEachJobOutOnceAndDropsTheOldestPastItsBounds) {
+  auto keys = [](int n) {
+    IssueKeys k;
+    for (int i = 0; i < n; ++i) {
+      EXPECT_TRUE(k.Add(R"({"row":)" + std::to_string(i + 1) +
+                        R"(,"field":"sku","code":"MISSING_SKU","severity":"error"})"));
+    }
+    return k;
+  };
+  RecentIssueKeys recent(/*max_jobs=*/2, /*max_entries=*/10);
+  recent.Keep("a", "j1", keys(3));
+  recent.Keep("a", "j2", keys(3));
+  recent.Keep("a", "j3", keys(3));  // j1 goes: two jobs at most
+  EXPECT_EQ(recent.jobs(), 2u);
+  EXPECT_FALSE(recent.Take("a", "j1"));
+  EXPECT_FALSE(recent.Take("b", "j2"));  // another account's job of that id: not this one
+  auto j2 = recent.Take("a", "j2");
+  ASSERT_TRUE(j2);
+  EXPECT_EQ(j2->size(), 3u);
+  EXPECT_FALSE(recent.Take("a", "j2"));  // handed out once
+  recent.Keep("a", "j4", keys(8));  // 3 + 8 keys: past 10, j3 goes
+  EXPECT_FALSE(recent.Take("a", "j3"));
+  recent.Keep("a", "j5", keys(11));  // more than all the room: not kept
+  EXPECT_FALSE(recent.Take("a", "j5"));
+  EXPECT_TRUE(recent.Take("a", "j4"));
+  EXPECT_EQ(recent.jobs(), 0u);
+}
+
 TEST(JobRunnerTest, AJobOfAnotherFeedIsNotCompared) {
   Fixture f;
   ASSERT_EQ(f.Run(), RunOutcome::kDone);
@@ -245,6 +306,51 @@ TEST(JobRunnerTest, MaxRowsChecksOnlyTheFirstRows) {
   // Compared with the whole first job, and says only part of this one was checked.
   EXPECT_EQ(nlohmann::json::parse(done.changes)["partial_rows"], true);
   EXPECT_EQ(JobSummaryJson(done)["rows_in_file"], kRows);
+}
+
+TEST(JobRunnerTest, PiecesLeftByTheUploadAreReadThereAndTheOutcomeIsTheSame) {
+  // One run reading the pieces from the store, one given them by the upload (the same three
+  // pieces, raw): the same issues, fixes and summary; the second reads no piece of the store.
+  struct Outcome {
+    Job job;
+    std::vector<std::string> issues, steps;
+    std::string summary, fixes;
+  };
+  auto run = [](bool handoff) {
+    FaultPlan plan;  // never fails; counts the steps
+    Fixture f(&plan);
+    FakeClock clock;
+    UploadHandoff left(1 << 20, std::chrono::seconds(30), clock);
+    if (handoff) {
+      std::vector<std::string> pieces;
+      for (int64_t i = 0; i < f.job.file_pieces; ++i) pieces.push_back(*f.store.FilePiece(f.job, i));
+      plan.log.clear();
+      EXPECT_TRUE(left.Keep(f.job.account_id, f.job.id, pieces));
+      f.runner.SetUploadHandoff(&left);
+    }
+    EXPECT_EQ(f.Run(), RunOutcome::kDone);
+    const Job done = f.Stored();
+    Outcome o{done, *f.store.Issues(done, 0, 1000), plan.log, *f.store.Summary(done), ""};
+    for (int64_t i = 0;; ++i) {
+      auto piece = f.store.FixesPiece(done, i);
+      if (!piece.ok() || !piece->has_value()) break;
+      o.fixes += **piece;
+    }
+    if (handoff) EXPECT_EQ(left.bytes(), 0u);  // every piece taken
+    return o;
+  };
+  const Outcome store = run(false), left = run(true);
+  EXPECT_EQ(left.issues, store.issues);
+  EXPECT_EQ(left.summary, store.summary);
+  EXPECT_EQ(left.fixes, store.fixes);
+  EXPECT_FALSE(store.fixes.empty());
+  EXPECT_EQ(left.job.issues, store.job.issues);
+  EXPECT_EQ(left.job.fixes, store.job.fixes);
+  auto file_reads = [](const std::vector<std::string>& steps) {
+    return std::count(steps.begin(), steps.end(), "store.file");
+  };
+  EXPECT_EQ(file_reads(left.steps), 0);
+  EXPECT_EQ(file_reads(store.steps), 3);
 }
 
 TEST(JobRunnerTest, ClaimRunsToDoneAndPublishesOnce) {

@@ -5,6 +5,7 @@
 #include "dq/testing/gateway_fakes.h"
 #include "dq/testing/validate_command_diff.h"
 #include "dq/ingest/json_reader.h"
+#include "dq/ingest/source_profile.h"
 
 #include <algorithm>
 #include <map>
@@ -112,6 +113,27 @@ TEST(ValidateRequestTest, AcceptsAFullRequest) {
   EXPECT_EQ(r->mapping[1].first, "price");
   EXPECT_EQ(r->check_types, (std::vector<std::string>{"product", "price"}));
   EXPECT_EQ(r->platform, "marketplace2");
+}
+
+// Shopify records: a first row that names an option and no variant of its Handle follows is the
+// product (its price is checked), as on the job path; one whose variants follow is the parent.
+TEST(ValidateRequestTest, AShopifyParentWithoutVariantsIsTheProduct) {
+  auto r = ParseValidateRequest(
+      R"({"source":"shopify_products","mapping":{"sku":"Variant SKU","price":"Variant Price"},
+          "records":[
+           {"Handle":"tee","Option1 Name":"Size","Option1 Value":"","Variant SKU":""},
+           {"Handle":"tee","Option1 Value":"S","Variant SKU":"T-S","Variant Price":"5"},
+           {"Handle":"cap","Option1 Name":"Color","Option1 Value":"","Variant SKU":""},
+           {"Handle":"cap","Image Src":"c.jpg"},
+           {"Handle":"mug","Option1 Name":"Title","Option1 Value":"Default Title",
+            "Variant SKU":"M","Variant Price":"9"},
+           {"Handle":"hat","Option1 Name":"Color","Option1 Value":"","Variant SKU":""}]})",
+      500);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  using K = ingest::RowKind;
+  auto k = [](K kind) { return static_cast<uint8_t>(kind); };
+  EXPECT_EQ(r->kinds, (std::vector<uint8_t>{k(K::kParent), k(K::kVariant), k(K::kProduct),
+                                            k(K::kImage), k(K::kProduct), k(K::kProduct)}));
 }
 
 TEST(ValidateRequestTest, DefaultCheckTypeIsProduct) {
@@ -320,7 +342,7 @@ std::string Diff(std::string_view body, size_t max_records = 3) {
 // True when the command's first cell points into the padded copy simdjson read (the fast path),
 // not into the body (the upload parser alone).
 bool ReadByTheFastPath(const ValidateCommand& cmd) {
-  const std::string& copy = cmd.padded_body;
+  const std::string_view copy = cmd.reader.fast_text();
   for (const auto& m : cmd.members) {
     if (m.raw_value.data() >= copy.data() && m.raw_value.data() < copy.data() + copy.size()) {
       return true;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 namespace dq::ingest {
 namespace {
 
@@ -84,6 +86,60 @@ TEST(RowModelTest, ShopifyFirstRowNamingOptionsWithoutValuesIsTheParent) {
                                      {"variant", "a-456", "sneaker", "Hightop"},
                                      {"product", "T-1", "tee", "Tee"},
                                      {"product", "", "cap", "Cap"}}));
+}
+
+// A first row that names options without values is a parent only when a variant of its
+// product follows: the next product (or the end of the file) without one makes it the product,
+// as Shopify's export of a product without variants holds its price, SKU and stock on that row.
+// Image rows between do not decide. revised() names the row by how far back it is.
+TEST(RowModelTest, ShopifyParentWithoutAVariantAfterItIsTheProduct) {
+  const std::vector<std::string> header = {"Handle", "Title", "Option1 Name", "Option1 Value",
+                                           "Variant SKU", "Variant Price", "Image Src"};
+  RowModel model(*FindSourceProfile("shopify_products"), header, 4, 1);
+  struct Step {
+    std::vector<std::string> row;
+    RowKind kind;
+    bool pending;
+    std::optional<size_t> revised;
+  };
+  const std::vector<Step> steps = {
+      {{"bag", "Bag", "Color", "", "", "", "a.jpg"}, RowKind::kParent, true, {}},
+      {{"bag", "", "", "", "", "", "b.jpg"}, RowKind::kImage, true, {}},
+      {{"mug", "Mug", "Title", "Default Title", "M-1", "9.00", "m.jpg"}, RowKind::kProduct,
+       false, 2},
+      {{"tee", "Tee", "Size", "", "", "", "t.jpg"}, RowKind::kParent, true, {}},
+      {{"tee", "", "", "S", "T-S", "5.00", ""}, RowKind::kVariant, false, {}},
+      {{"tee", "", "", "M", "T-M", "5.00", ""}, RowKind::kVariant, false, {}},
+      {{"cap", "Cap", "Color", "", "", "", ""}, RowKind::kParent, true, {}},
+      {{"hat", "Hat", "Color", "", "", "", ""}, RowKind::kParent, true, 1},
+      {{"hat", "", "", "", "", "", "h.jpg"}, RowKind::kImage, true, {}}};
+  for (size_t i = 0; i < steps.size(); ++i) {
+    std::vector<std::string_view> cells(steps[i].row.begin(), steps[i].row.end());
+    EXPECT_EQ(model.Next(cells), steps[i].kind) << "row " << i;
+    EXPECT_EQ(model.pending(), steps[i].pending) << "row " << i;
+    EXPECT_EQ(model.revised(), steps[i].revised) << "row " << i;
+  }
+  EXPECT_EQ(model.End(), std::optional<size_t>(1));  // hat, the row before the last
+  EXPECT_FALSE(model.pending());
+  EXPECT_EQ(model.End(), std::nullopt);
+}
+
+// A parent followed by more than kMaxPending image rows and no variant stays a parent: a row is
+// never held back without bound.
+TEST(RowModelTest, ShopifyParentPendingIsBounded) {
+  const std::vector<std::string> header = {"Handle", "Option1 Name", "Option1 Value",
+                                           "Image Src"};
+  RowModel model(*FindSourceProfile("shopify_products"), header, SIZE_MAX, SIZE_MAX);
+  std::vector<std::string_view> parent = {"bag", "Color", "", "a.jpg"};
+  std::vector<std::string_view> image = {"bag", "", "", "b.jpg"};
+  EXPECT_EQ(model.Next(parent), RowKind::kParent);
+  for (size_t i = 0; i < RowModel::kMaxPending; ++i) {
+    EXPECT_EQ(model.Next(image), RowKind::kImage);
+    ASSERT_TRUE(model.pending()) << i;
+  }
+  EXPECT_EQ(model.Next(image), RowKind::kImage);
+  EXPECT_FALSE(model.pending());
+  EXPECT_EQ(model.End(), std::nullopt);
 }
 
 // Without Option Name columns nothing can make a first row a parent.
@@ -173,6 +229,34 @@ TEST(RowModelTest, MagentoTypesAndChildrenNotVisibleIndividually) {
                                      {"parent", "24-WG085_Group", "24-WG085_Group", "Set"},
                                      {"parent", "B1", "B1", "Bundle"},
                                      {"product", "V1", "V1", "Warranty"}}));
+}
+
+// A Magento store-view row (store_view_code filled) repeats its item's sku and fills only what
+// that store view overrides: a scope row of the item (kind image, never in error), not a second
+// product (Magento's export of a product in two store views: magento/magento2's
+// products_multiple_stores fixture).
+TEST(RowModelTest, MagentoStoreViewRowsAreScopeRowsOfTheirItem) {
+  const std::vector<std::string> header = {"sku", "store_view_code", "product_type", "name"};
+  const auto seen = RunModel("magento2", header,
+                             {{"S1", "", "simple", "Strap"},
+                              {"S1", "fixturestore", "simple", "Strap (fr)"},
+                              {"C1", "", "configurable", "Hoodie"},
+                              {"C1", "default", "configurable", ""}},
+                             "sku", "name");
+  EXPECT_EQ(seen, (std::vector<Seen>{{"product", "S1", "S1", "Strap"},
+                                     {"image", "S1", "S1", "Strap (fr)"},
+                                     {"parent", "C1", "C1", "Hoodie"},
+                                     {"image", "C1", "C1", ""}}));
+}
+
+// Magento 2's importer's own column name for the type, _type (Product::COL_TYPE).
+TEST(RowModelTest, MagentoInternalTypeColumn) {
+  const std::vector<std::string> header = {"sku", "_type", "name"};
+  const auto seen = RunModel("magento2", header,
+                             {{"C1", "configurable", "Hoodie"}, {"S1", "simple", "Strap"}},
+                             "sku", "name");
+  EXPECT_EQ(seen, (std::vector<Seen>{{"parent", "C1", "C1", "Hoodie"},
+                                     {"product", "S1", "S1", "Strap"}}));
 }
 
 TEST(RowModelTest, BigCommerceVariantAndImageRowsFollowTheirProduct) {

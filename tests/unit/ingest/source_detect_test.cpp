@@ -70,6 +70,14 @@ INSTANTIATE_TEST_SUITE_P(
                    "magento2",
                    "header has sku, product_type and attribute_set_code, and product_type holds "
                    "simple: a Magento 2 products export"},
+        // The column names of Magento 2's importer itself (Product::COL_TYPE, COL_STORE,
+        // COL_ATTR_SET), as in magento/magento2's import test fixtures.
+        DetectCase{"magento2_products_internal_names",
+                   {"sku", "_store", "name", "price", "_type", "_attribute_set", "weight"},
+                   {{"simple1", "", "simple 1", "10", "simple", "Default", "2"}},
+                   "magento2",
+                   "header has sku, _type and _attribute_set, and _type holds simple: a Magento 2 "
+                   "products export"},
         DetectCase{"magento2_customer_address",
                    {"_website", "_email", "_entity_id", "city", "country_id", "firstname",
                     "lastname", "postcode", "street", "telephone"},

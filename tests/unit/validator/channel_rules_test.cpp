@@ -173,9 +173,15 @@ TEST(ChannelWeight, MessagesNameTheChannelsAndTheUnits) {
             (std::vector<std::string>{
                 "shipping weight 300 has no unit; search_merchant and social_catalog want a "
                 "number and its unit (lb, oz, g or kg), such as 0.3 kg"}));
+  // Without the shipping check selected, nothing rewrites a unit it knows: the message says
+  // what it would write (WEIGHT_UNIT_NORMALIZED).
   EXPECT_EQ(messages("2 lbs", "social_catalog"),
             (std::vector<std::string>{
-                "shipping weight unit 'lbs' is not one social_catalog takes: lb, oz, g or kg"}));
+                "shipping weight unit 'lbs' is not one social_catalog takes: lb, oz, g or kg; "
+                "the shipping check writes it 2 lb"}));
+  EXPECT_EQ(messages("3 stone", "social_catalog"),
+            (std::vector<std::string>{
+                "shipping weight unit 'stone' is not one social_catalog takes: lb, oz, g or kg"}));
   EXPECT_EQ(messages("heavy", "social_catalog"),
             (std::vector<std::string>{"shipping weight 'heavy' is not a number and a unit; "
                                       "social_catalog wants a number and its unit (lb, oz, g "

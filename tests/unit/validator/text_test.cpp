@@ -99,5 +99,35 @@ TEST(PlainDecimalTest, GivesFromCharsDoubleBitForBit) {
   }
 }
 
+// A weight with its unit, in parts: the number as a plain decimal, the unit as written, its
+// symbol and the grams; nothing for a unit it does not know, a bare number or a bare unit.
+TEST(UnitWeightTest, ReadsTheNumberTheUnitAndItsSymbol) {
+  struct Case {
+    const char* in;
+    const char* number;
+    const char* unit;
+    const char* symbol;
+    double grams;
+  };
+  for (const Case& c : {Case{"2 lbs", "2", "lbs", "lb", 907.18474},
+                        Case{" 1.25KGS ", "1.25", "KGS", "kg", 1250},
+                        Case{"500 Grams", "500", "Grams", "g", 500},
+                        Case{"3,5 oz", "3.5", "oz", "oz", 99.2233309375},
+                        Case{"1,299.5 g", "1299.5", "g", "g", 1299.5},
+                        Case{"2 Pounds", "2", "Pounds", "lb", 907.18474}}) {
+    const auto w = ReadUnitWeight(c.in);
+    ASSERT_TRUE(w.has_value()) << c.in;
+    EXPECT_EQ(w->number, c.number) << c.in;
+    EXPECT_EQ(w->unit, c.unit) << c.in;
+    EXPECT_EQ(w->symbol, c.symbol) << c.in;
+    EXPECT_NEAR(w->grams, c.grams, 1e-9) << c.in;
+    EXPECT_EQ(WeightWithUnitInGrams(c.in), w->grams) << c.in;
+  }
+  for (const char* in : {"3 stone", "300", "kg", "", "12,500 g", "abc kg", "2 kilogramsss"}) {
+    EXPECT_FALSE(ReadUnitWeight(in).has_value()) << in;
+    EXPECT_FALSE(WeightWithUnitInGrams(in).has_value()) << in;
+  }
+}
+
 }  // namespace
 }  // namespace dq::validator::text

@@ -288,20 +288,34 @@ Amount ReadAmount(std::string_view s) {
   return {};
 }
 
-std::optional<double> WeightWithUnitInGrams(std::string_view s) {
+std::optional<UnitWeight> ReadUnitWeight(std::string_view s) {
   s = Trim(s);
   size_t split = s.size();
   while (split > 0 && IsAsciiAlpha(s[split - 1])) --split;
   if (split == s.size() || split == 0) return std::nullopt;
-  std::string unit;
-  for (char c : s.substr(split)) unit.push_back(ToLower(c));
-  double per = 0;
-  if (unit == "g" || unit == "gr" || unit == "gram" || unit == "grams") per = 1;
-  else if (unit == "kg" || unit == "kgs" || unit == "kilo" || unit == "kilos" ||
-           unit == "kilogram" || unit == "kilograms") per = 1000;
-  else if (unit == "lb" || unit == "lbs" || unit == "pound" || unit == "pounds") per = 453.59237;
-  else if (unit == "oz" || unit == "ounce" || unit == "ounces") per = 28.349523125;
-  else return std::nullopt;
+  char lower[16];
+  const std::string_view written = s.substr(split);
+  if (written.size() > sizeof lower) return std::nullopt;
+  for (size_t i = 0; i < written.size(); ++i) lower[i] = ToLower(written[i]);
+  const std::string_view unit(lower, written.size());
+  struct Spelling {
+    std::string_view symbol;
+    double grams;
+    std::string_view names[6];
+  };
+  static constexpr Spelling kUnits[] = {
+      {"g", 1, {"g", "gr", "gram", "grams"}},
+      {"kg", 1000, {"kg", "kgs", "kilo", "kilos", "kilogram", "kilograms"}},
+      {"lb", 453.59237, {"lb", "lbs", "pound", "pounds"}},
+      {"oz", 28.349523125, {"oz", "ounce", "ounces"}},
+  };
+  const Spelling* found = nullptr;
+  for (const Spelling& u : kUnits) {
+    for (std::string_view name : u.names) {
+      if (!name.empty() && name == unit) found = &u;
+    }
+  }
+  if (found == nullptr) return std::nullopt;
   const Amount a = ReadAmount(Trim(s.substr(0, split)));
   if (a.form != AmountForm::kPlain && a.form != AmountForm::kDecimalComma &&
       a.form != AmountForm::kReformatted) {
@@ -309,7 +323,13 @@ std::optional<double> WeightWithUnitInGrams(std::string_view s) {
   }
   const auto v = ParsePlainDecimal(a.value);
   if (!v) return std::nullopt;
-  return *v * per;
+  return UnitWeight{a.value, written, found->symbol, *v * found->grams};
+}
+
+std::optional<double> WeightWithUnitInGrams(std::string_view s) {
+  const auto w = ReadUnitWeight(s);
+  if (!w) return std::nullopt;
+  return w->grams;
 }
 
 std::string FormatGrams(double grams) {

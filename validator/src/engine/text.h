@@ -62,6 +62,16 @@ Amount ReadAmount(std::string_view s);
 // A weight with a unit: "1.2 kg", "2lbs", "3,5 oz", "500 g" (case-insensitive; the number as
 // ReadAmount reads it, ambiguous commas refused). Grams, or nullopt when s has no known unit.
 std::optional<double> WeightWithUnitInGrams(std::string_view s);
+// The same reading, in parts: the number as a plain decimal ("3,5" -> "3.5"), the unit as
+// written ("lbs") and its symbol, one of "g", "kg", "lb" and "oz" (the units Merchant Center
+// and Meta take). nullopt when WeightWithUnitInGrams is.
+struct UnitWeight {
+  std::string number;
+  std::string_view unit;
+  std::string_view symbol;
+  double grams = 0;
+};
+std::optional<UnitWeight> ReadUnitWeight(std::string_view s);
 // Grams with at most 2 decimals, trailing zeros dropped: 1200 -> "1200", 453.59237 -> "453.59".
 std::string FormatGrams(double grams);
 

@@ -550,11 +550,18 @@ void CheckShippingWeight(RowContext& ctx) {
     return !p.weight_units.empty() && !InList(p.weight_units, unit);
   });
   if (unlisted) {
-    if (shipping_judges && !text::WeightWithUnitInGrams(v)) return;
+    const auto known = text::ReadUnitWeight(v);
+    if (shipping_judges && !known) return;
+    // A unit the shipping check knows: it writes the channels' symbol (WEIGHT_UNIT_NORMALIZED).
+    const std::string hint = known && !shipping_judges
+                                 ? "; the shipping check writes it " + known->number + " " +
+                                       std::string(known->symbol)
+                                 : std::string();
     ctx.ReportFor(unlisted, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
                   "shipping weight unit " + Quote(unit_text) + " is not one " +
                       ChannelNames(spec, unlisted) +
-                      (std::popcount(unlisted) > 1 ? " take: " : " takes: ") + ListText(listed));
+                      (std::popcount(unlisted) > 1 ? " take: " : " takes: ") + ListText(listed) +
+                      hint);
     return;
   }
   const bool imperial = unit == "lb" || unit == "oz";

@@ -1,6 +1,7 @@
 // The shipping check: HS code, VAT number, country of origin, declared value (declared_value, or
 // the price when declared_value is not mapped) and weight. The shipping check's core requires no
 // field: an empty value is reported only when a platform template requires it (weight).
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -100,6 +101,28 @@ void JudgeGrams(RowContext& ctx, double grams) {
   }
 }
 
+// A value with its own unit, for the selected channels that want the unit (weight_units: lb,
+// oz, g, kg, without case, a space optional): a unit none of them takes as written but whose
+// meaning is certain ("2 lbs", "500 grams", "1.5 KGS") is written as its symbol after the same
+// number, "2 lb". A unit the channels take ("2 LB", "2lb") is left as written.
+void SpellUnitForChannels(RowContext& ctx, const text::UnitWeight& w, ChannelMask with_units) {
+  char buf[16];
+  size_t n = 0;
+  for (char c : w.unit) buf[n++] = text::ToLower(c);  // ReadUnitWeight: at most 16 letters
+  auto taking = [&](std::string_view unit) {
+    return PacksWhere(ctx.spec(), [&](const ChannelPack& p) {
+      return std::find(p.weight_units.begin(), p.weight_units.end(), unit) !=
+             p.weight_units.end();
+    });
+  };
+  // Every channel takes the symbol, and one at least refuses the unit as written.
+  if (taking(w.symbol) != with_units || taking(std::string_view(buf, n)) == with_units) return;
+  std::string fixed = w.number;
+  fixed.push_back(' ');
+  fixed.append(w.symbol);
+  ctx.Fix(Field::kWeight, std::move(fixed), IssueCode::WEIGHT_UNIT_NORMALIZED);
+}
+
 // A weight with its own unit ("1.2 kg") is converted to grams; a bare number is in the unit the
 // column's header names (BatchSpec::weight_unit, converted to grams too), in grams when it names
 // none, or of an unknown unit ("unknown": only checked as a non-negative number). A value with
@@ -117,15 +140,17 @@ void CheckWeight(RowContext& ctx) {
     return;
   }
   const bool known = ctx.spec().weight_unit_known;
-  const bool keep_unit =
-      !known || PacksWhere(ctx.spec(), [](const ChannelPack& p) {
-        return !p.weight_units.empty();
-      }) != 0;
-  if (const auto grams = text::WeightWithUnitInGrams(v)) {
+  const ChannelMask with_units = PacksWhere(ctx.spec(), [](const ChannelPack& p) {
+    return !p.weight_units.empty();
+  });
+  const bool keep_unit = !known || with_units != 0;
+  if (const auto w = text::ReadUnitWeight(v)) {
     if (!keep_unit) {
-      ctx.Fix(Field::kWeight, text::FormatGrams(*grams), IssueCode::WEIGHT_CONVERTED_TO_GRAMS);
+      ctx.Fix(Field::kWeight, text::FormatGrams(w->grams), IssueCode::WEIGHT_CONVERTED_TO_GRAMS);
+    } else if (with_units != 0) {
+      SpellUnitForChannels(ctx, *w, with_units);
     }
-    JudgeGrams(ctx, *grams);
+    JudgeGrams(ctx, w->grams);
     return;
   }
   const text::Amount a = text::ReadAmount(v);

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "dq/ingest/json_text.h"
+#include "dq/ingest/json_body_reader.h"
 
 namespace dq::gateway {
 
@@ -17,7 +17,7 @@ inline std::string DumpJson(const nlohmann::ordered_json& j) {
   return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
-// The nesting bound for untrusted JSON, shared with the JSON readers (dq/ingest/json_text.h).
+// The nesting bound for untrusted JSON, shared with the JSON readers (dq/ingest/json_body_reader.h).
 using ingest::JsonNestingWithin;
 using ingest::kMaxJsonDepth;
 

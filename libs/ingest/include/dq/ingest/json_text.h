@@ -89,10 +89,6 @@ class JsonObjectParser {
   std::vector<char> stack_;
 };
 
-// One past the '}' or ']' that closes the object or array starting at s[0], skipping strings;
-// npos when s ends first. Does not validate.
-size_t FindCompositeEnd(std::string_view s);
-
 // A short description of the byte at s[i] for messages: "'x'", "byte 0xE9", "the end".
 std::string DescribeByte(std::string_view s, size_t i);
 
@@ -108,9 +104,5 @@ namespace dq::ingest {
 // How deep untrusted JSON may nest. nlohmann's parser is iterative, but serialising and
 // destroying a value recurse once per level: a body of 100,000 '[' would overflow the stack.
 inline constexpr size_t kMaxJsonDepth = 64;
-
-// True when no array or object in text nests deeper than max_depth. Brackets inside strings
-// do not count. Cheap (one pass, no allocation); run it before handing text to nlohmann.
-bool JsonNestingWithin(std::string_view text, size_t max_depth = kMaxJsonDepth);
 
 }  // namespace dq::ingest

@@ -7,10 +7,13 @@
 //   for (each row) {
 //     RowKind kind = model.Next(row);
 //     Use(kind, model.sku(), model.item_id(), model.title());   // valid until the next Next()
+//     if (auto back = model.revised()) MakeProduct(row_index - *back);  // see pending()
 //   }
+//   if (auto back = model.End()) MakeProduct(last_row_index - *back);
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -41,6 +44,20 @@ class RowModel {
   // True when every row is a product whatever it holds (no kinds need to be sent).
   bool all_products() const { return all_products_; }
 
+  // A groups-model parent (a first row that names options and gives none of their values,
+  // parent_if_columns) is a parent only when a variant of its product follows it: Next()
+  // answers kParent for it, and the row is pending until a variant row of its product (it stays
+  // a parent), the next product or End() (it is the product after all: Shopify's row of a
+  // product without variants, price, SKU and stock on that row). A pending row is given up (stays
+  // a parent) after kMaxPending more rows of its product without a variant (image rows).
+  // pending(): a row given so far may still change kind. revised(), after Next(): the row that
+  // turned out a product, as rows before the current one (1 = the row just before), if any.
+  // End(), after the last row: the same for a row still pending (0 = the last row itself).
+  bool pending() const { return pending_; }
+  std::optional<size_t> revised() const { return revised_; }
+  std::optional<size_t> End();
+  static constexpr size_t kMaxPending = 1000;
+
   // The most parents remembered for variants that name theirs (WooCommerce's Parent).
   static constexpr size_t kMaxParents = 20000;
 
@@ -65,11 +82,15 @@ class RowModel {
   std::vector<size_t> type_cols_;
   size_t parent_col_ = SIZE_MAX;
   size_t variant_if_col_ = SIZE_MAX;
+  std::vector<size_t> scope_cols_;
   RowKind flat_kind_ = RowKind::kProduct;
   bool all_products_ = true;
 
   // The current product (groups; type with variants_follow): its key, item id and title.
   bool have_product_ = false;
+  bool pending_ = false;      // the current product's first row is a parent without variants yet
+  size_t pending_back_ = 0;   // how many rows before the current one that row is
+  std::optional<size_t> revised_;
   std::string product_key_;
   std::string product_item_;
   std::string product_title_;

@@ -72,6 +72,10 @@ struct RowRules {
   // "Not Visible Individually" children of a configurable product).
   std::vector<std::string> variant_if_columns;
   std::vector<std::string> variant_if_values;
+  // kType: a row that fills one of these columns is a scope row of the item its item_id names,
+  // kind image (never in error, not an item of its own): Magento's store-view rows
+  // (store_view_code), which repeat the sku and fill only the values that store view overrides.
+  std::vector<std::string> scope_columns;
   // kType: a variant's item_id is its parent column's cell, without strip_prefix ("id:44").
   std::vector<std::string> parent_column;
   std::string strip_prefix;

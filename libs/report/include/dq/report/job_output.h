@@ -91,6 +91,11 @@ class JobOutput {
   // by Apply in its place among the validator's issues, and counted in the stats (AdjustStats).
   void AddRow(std::span<const std::string_view> row, RowBatch& batch,
               validator::v1::RowChunk* chunk, uint64_t fields_read = 0);
+  // True while a row given to AddRow may still change kind (ingest::RowModel::pending(): a
+  // Shopify parent row is the product when no variant follows it): the chunk is not sealed yet.
+  bool KindPending() const { return row_model_->pending(); }
+  // After the last row, before its chunk is sealed: a row still pending is the product.
+  void EndRows(RowBatch& batch, validator::v1::RowChunk* chunk);
   // Ends the chunk of batch's rows and numbers them.
   void Seal(RowBatch& batch, validator::v1::RowChunk* chunk);
   // The answer for batch: issue records, and its fixes, by row, for the cleaned file.
