@@ -1,0 +1,105 @@
+// The channel packs' checks (channel_pack.h), one function per field family, split over
+// channel_listing.cpp (title, description, links, images), channel_offer.cpp (prices, sale,
+// shipping weight, availability) and channel_identity.cpp (vocabularies, identifiers, category,
+// apparel); CheckChannelPacks (channel_rules.cpp) runs them in order for one row. Internal to
+// rules/: the rest of the engine calls CheckChannelPacks (rules.h).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "../listing_text.h"
+#include "../text.h"
+#include "channel_pack.h"
+#include "message_text.h"
+#include "rules.h"
+
+namespace dq::validator::rules::channel {
+
+using listing::FileKind;
+
+inline std::string Quote(std::string_view s) {
+  std::string out = "'";
+  out += s;
+  out += "'";
+  return out;
+}
+
+// Lower-cased ASCII copy of a short value in buf (at most n bytes), or empty when too long.
+inline std::string_view LowerInto(std::string_view v, char* buf, size_t n) {
+  if (v.size() > n) return {};
+  for (size_t i = 0; i < v.size(); ++i) buf[i] = text::ToLower(v[i]);
+  return std::string_view(buf, v.size());
+}
+
+inline bool InList(std::span<const std::string_view> list, std::string_view lower) {
+  for (std::string_view v : list) {
+    if (v == lower) return true;
+  }
+  return false;
+}
+
+inline std::string ListText(std::span<const std::string_view> list) {
+  std::string out;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (i > 0) out += i + 1 == list.size() ? " or " : ", ";
+    out += list[i];
+  }
+  return out;
+}
+
+// Reports code on f for the templates whose limit(pack) the value exceeds, in Unicode
+// characters: "<what> has N characters; a allows 50, b allows 100".
+template <typename Limit>
+void CheckLength(RowContext& ctx, Field f, std::string_view what, std::string_view v, Limit limit,
+                 IssueCode code = IssueCode::PLATFORM_VALUE_TOO_LONG) {
+  if (v.empty()) return;
+  if constexpr (std::is_empty_v<Limit>) {
+    // Within every template's limit (the smallest one set, worked out once): nothing to say.
+    static const size_t smallest = [&limit] {
+      size_t min = SIZE_MAX;
+      for (size_t p = 1; p <= kPlatforms.size(); ++p) {
+        const size_t max = limit(PackOf(static_cast<Platform>(p)));
+        if (max != 0 && max < min) min = max;
+      }
+      return min;
+    }();
+    if (v.size() <= smallest) return;  // bytes >= characters
+  }
+  size_t chars = SIZE_MAX;
+  ChannelMask mask = 0;
+  std::string limits;
+  for (Platform p : ctx.spec().platforms) {
+    const size_t max = limit(PackOf(p));
+    if (max == 0 || v.size() <= max) continue;  // bytes >= characters
+    if (chars == SIZE_MAX) chars = text::Utf8Length(v);
+    if (chars <= max) continue;
+    mask |= ChannelBit(p);
+    limits += Cat(limits.empty() ? "; " : ", ", PlatformName(p), " allows ", Num(max));
+  }
+  if (mask) {
+    ctx.ReportFor(mask, code, f,
+                  Cat(what, " has ", Num(chars), " characters", limits));
+  }
+}
+
+void CheckTitle(RowContext& ctx);
+void CheckDescription(RowContext& ctx);
+void CheckLink(RowContext& ctx);
+void CheckImage(RowContext& ctx);
+void CheckAdditionalImages(RowContext& ctx);
+void CheckPrices(RowContext& ctx);
+void CheckShippingWeight(RowContext& ctx);
+void CheckAvailability(RowContext& ctx);
+void CheckCondition(RowContext& ctx);
+void CheckIdentifiers(RowContext& ctx);
+// The Google category id the row names (by id or path), or nullopt; reports one it cannot find.
+std::optional<uint32_t> CheckGoogleCategory(RowContext& ctx);
+void CheckApparel(RowContext& ctx, std::optional<uint32_t> category);
+
+}  // namespace dq::validator::rules::channel

@@ -1,0 +1,289 @@
+// The channel packs' checks of the listing: title, description, link, image and additional
+// images (channel_checks.h).
+#include "channel_checks.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "../iso_date.h"
+#include "../listing_text.h"
+#include "../reference_data.h"
+#include "../taxonomy.h"
+#include "../text.h"
+#include "rules.h"
+
+namespace dq::validator::rules::channel {
+
+// --- Title and description -------------------------------------------------------------
+
+void CheckTitle(RowContext& ctx) {
+  const BatchSpec& spec = ctx.spec();
+  const std::string_view title = ctx.value(Field::kTitle);
+  if (title.empty()) return;
+  if (const ChannelMask m = PacksWhere(spec, [](const ChannelPack& p) { return p.title_capitals; });
+      m && listing::ExcessiveCapitals(title)) {
+    ctx.ReportFor(m, IssueCode::PLATFORM_EXCESSIVE_CAPITALS, Field::kTitle,
+                  "Title is written in capital letters");
+  }
+  if (const ChannelMask m =
+          PacksWhere(spec, [](const ChannelPack& p) { return p.title_promotional; })) {
+    if (const std::string_view phrase = listing::PromotionalPhrase(title, true); !phrase.empty()) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_PROMOTIONAL_TEXT, Field::kTitle,
+                    Cat("Title contains promotional text '", phrase, "'"));
+    }
+  }
+  uint8_t wanted = 0;
+  for (Platform p : spec.platforms) wanted |= PackOf(p).title_gimmicks;
+  if (wanted) {
+    const listing::GimmickFound g = listing::Gimmicks(title, wanted);
+    const ChannelMask m =
+        PacksWhere(spec, [&](const ChannelPack& p) { return (p.title_gimmicks & g.kinds) != 0; });
+    if (m) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_GIMMICKY_CHARACTERS, Field::kTitle,
+                    Cat("Title uses '", g.first, "' to draw attention"));
+    }
+  }
+  if (const ChannelMask m =
+          PacksWhere(spec, [](const ChannelPack& p) { return p.title_repeated_words; })) {
+    if (const std::string_view w = listing::RepeatedWord(title); !w.empty()) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_REPEATED_WORDS, Field::kTitle,
+                    Cat("Title repeats the word '", w, "'"));
+    }
+  }
+}
+
+void CheckDescription(RowContext& ctx) {
+  const BatchSpec& spec = ctx.spec();
+  const std::string_view d = ctx.value(Field::kDescription);
+  if (d.empty()) return;
+  CheckLength(
+      ctx, Field::kDescription, "Description", d,
+      [](const ChannelPack& p) { return p.description_truncated_at; },
+      IssueCode::PLATFORM_DESCRIPTION_TRUNCATED);
+  CheckLength(ctx, Field::kDescription, "Description", d,
+              [](const ChannelPack& p) { return p.description_limit; });
+  const ChannelMask plain = PacksWhere(
+      spec, [](const ChannelPack& p) { return p.description_html == ChannelPack::Html::kNone; });
+  const ChannelMask safe = PacksWhere(spec, [](const ChannelPack& p) {
+    return p.description_html == ChannelPack::Html::kSafeSubset;
+  });
+  if ((plain | safe) && (d.find('<') != d.npos || d.find('&') != d.npos)) {
+    const listing::Html h = listing::FindHtml(d);
+    if (plain && (!h.first_tag.empty() || !h.first_entity.empty())) {
+      const std::string_view what = h.first_tag.empty() ? h.first_entity : h.first_tag;
+      ctx.ReportFor(plain, IssueCode::PLATFORM_DESCRIPTION_HTML, Field::kDescription,
+                    Cat("Description contains HTML '", what.substr(0, 60), "'; ",
+                        ctx.channel_names(plain), " takes plain text"));
+    }
+    if (safe && !h.unsafe.empty()) {
+      ctx.ReportFor(safe, IssueCode::PLATFORM_DESCRIPTION_HTML, Field::kDescription,
+                    Cat("Description contains the tag '", h.unsafe.substr(0, 60), "'; ",
+                        ctx.channel_names(safe),
+                        " takes tags without attributes and no unsafe tags"));
+    }
+  }
+  if (const ChannelMask m =
+          PacksWhere(spec, [](const ChannelPack& p) { return p.description_capitals; });
+      m && listing::ExcessiveCapitals(d)) {
+    ctx.ReportFor(m, IssueCode::PLATFORM_EXCESSIVE_CAPITALS, Field::kDescription,
+                  "Description is written in capital letters");
+  }
+  if (const ChannelMask m =
+          PacksWhere(spec, [](const ChannelPack& p) { return p.description_promotional; })) {
+    if (const std::string_view phrase = listing::PromotionalPhrase(d, false); !phrase.empty()) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_PROMOTIONAL_TEXT, Field::kDescription,
+                    Cat("Description contains promotional text '", phrase, "'"));
+    }
+  }
+  if (const ChannelMask m =
+          PacksWhere(spec, [](const ChannelPack& p) { return p.description_links; })) {
+    if (const std::string_view link = listing::FindLink(d); !link.empty()) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_LINK_IN_DESCRIPTION, Field::kDescription,
+                    Cat("Description contains the link '", link.substr(0, 80), "'"));
+    }
+  }
+}
+
+// --- URLs ------------------------------------------------------------------------------
+
+bool HostIsOrUnder(std::string_view host, std::string_view domain) {
+  if (host.size() < domain.size()) return false;
+  for (size_t k = 0; k < domain.size(); ++k) {
+    if (text::ToLower(host[host.size() - domain.size() + k]) != domain[k]) return false;
+  }
+  return host.size() == domain.size() || host[host.size() - domain.size() - 1] == '.';
+}
+
+// The checks every URL of a pack gets (link, image_url, each additional image): placeholder
+// hosts, and for images placeholder names and the file type. The URL is well-formed.
+// `name` names the URL in messages (default: the field's name).
+void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image,
+                     std::string_view name = {}) {
+  const BatchSpec& spec = ctx.spec();
+  if (name.empty()) name = FieldName(f);
+  if (const ChannelMask m =
+          PacksWhere(spec, [](const ChannelPack& p) { return p.placeholder_hosts; })) {
+    if (const char* why = listing::PlaceholderHost(url)) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_PLACEHOLDER_URL, f,
+                    Cat(name, " '", listing::HostOf(url), "': ", why));
+    }
+  }
+  if (!image) return;
+  if (const ChannelMask m =
+          PacksWhere(spec, [](const ChannelPack& p) { return p.placeholder_image_names; });
+      m && listing::PlaceholderImageName(url)) {
+    ctx.ReportFor(m, IssueCode::PLATFORM_PLACEHOLDER_URL, f,
+                  Cat(name, " names a placeholder picture, not the product"));
+  }
+  const listing::FileType type = listing::FileTypeOf(url);
+  if (type.kind == FileKind::kNoExtension || type.kind == FileKind::kScript) return;
+  char buf[8];
+  const std::string_view ext = LowerInto(type.extension, buf, sizeof(buf));
+  const ChannelMask m = PacksWhere(spec, [&](const ChannelPack& p) {
+    return !p.image_extensions.empty() && !InList(p.image_extensions, ext);
+  });
+  if (!m) return;
+  if (type.kind == FileKind::kPage) {
+    ctx.ReportFor(m, IssueCode::PLATFORM_IMAGE_FORMAT, f,
+                  Cat(name, " ends in .", type.extension,
+                      ", a web page or document, not an image"));
+    return;
+  }
+  std::string takes;
+  for (Platform p : spec.platforms) {
+    if (m & ChannelBit(p)) {
+      takes = ListText(PackOf(p).image_extensions);
+      break;
+    }
+  }
+  ctx.ReportFor(m, IssueCode::PLATFORM_IMAGE_FORMAT, f,
+                Cat(name, " ends in .", type.extension, "; ", ctx.channel_names(m), " takes ",
+                    takes));
+}
+
+void CheckLink(RowContext& ctx) {
+  const BatchSpec& spec = ctx.spec();
+  const std::string_view link = ctx.value(Field::kLink);
+  const ChannelMask m = PacksWhere(spec, [](const ChannelPack& p) { return p.check_urls; });
+  if (link.empty() || !m) return;
+  if (!IsWellFormedHttpUrl(link)) {
+    ctx.ReportFor(m, IssueCode::PLATFORM_INVALID_URL, Field::kLink,
+                  "link must be an absolute http or https URL with no spaces or unescaped "
+                  "characters");
+    return;
+  }
+  CheckLength(ctx, Field::kLink, "link", link, [](const ChannelPack& p) { return p.url_limit; });
+  const std::string_view host = listing::HostOf(link);
+  const ChannelMask forbidden = PacksWhere(spec, [&](const ChannelPack& p) {
+    for (std::string_view d : p.forbidden_link_hosts) {
+      if (HostIsOrUnder(host, d)) return true;
+    }
+    return false;
+  });
+  if (forbidden) {
+    ctx.ReportFor(forbidden, IssueCode::PLATFORM_INVALID_URL, Field::kLink,
+                  Cat("link points to '", host, "'; ", ctx.channel_names(forbidden),
+                      " wants the product page on your own site"));
+  }
+  CheckUrlContent(ctx, Field::kLink, link, false);
+}
+
+// One image URL (a cell, or an item of a list cell); `name` names it in messages.
+void CheckOneImage(RowContext& ctx, std::string_view url, std::string_view name) {
+  const ChannelMask m = PacksWhere(ctx.spec(), [](const ChannelPack& p) { return p.check_urls; });
+  if (!IsWellFormedHttpUrl(url)) {
+    // The product check reports it (INVALID_IMAGE_URL) when it runs.
+    if (!ctx.checks(kProductCheck)) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_INVALID_URL, Field::kImageUrl,
+                    Cat(name, " must be an absolute http or https URL"));
+    }
+    return;
+  }
+  CheckLength(ctx, Field::kImageUrl, name, url, [](const ChannelPack& p) { return p.url_limit; });
+  CheckUrlContent(ctx, Field::kImageUrl, url, true, name);
+}
+
+// An item of a source's separated list (ForEachItem names the item in the message).
+void CheckImageItem(RowContext& ctx) {
+  CheckOneImage(ctx, ctx.value(Field::kImageUrl), "image_url");
+}
+
+// Each URL of a list cell is checked on its own, as the product check does: a JSON array of
+// URLs by its own syntax (its items named in the messages), a source's separated list by its
+// convention.
+void CheckImage(RowContext& ctx) {
+  const std::string_view cell = ctx.value(Field::kImageUrl);
+  const ChannelMask m = PacksWhere(ctx.spec(), [](const ChannelPack& p) { return p.check_urls; });
+  if (cell.empty() || !m) return;
+  std::vector<std::string> urls;
+  if (JsonStringArray(cell, &urls)) {
+    const size_t n = urls.size();
+    for (size_t k = 0; k < n; ++k) {
+      CheckOneImage(ctx, urls[k],
+                    Cat("image_url item ", Num(k + 1), " of ", Num(n)));
+    }
+    return;
+  }
+  ctx.ForEachItem(Field::kImageUrl, CheckImageItem);
+}
+
+void CheckAdditionalImages(RowContext& ctx) {
+  const BatchSpec& spec = ctx.spec();
+  const std::string_view field = ctx.value(Field::kAdditionalImageLink);
+  if (field.empty()) return;
+  CheckLength(ctx, Field::kAdditionalImageLink, "additional_image_link", field,
+              [](const ChannelPack& p) { return p.additional_images_field_limit; });
+  // A JSON array of URLs (a JSON source's list) is a list by its own syntax, whatever the
+  // channel's separators; otherwise the field is split at the channel's separators.
+  std::vector<std::string> json_urls;
+  const bool json_list = JsonStringArray(field, &json_urls);
+  for (Platform p : spec.platforms) {
+    const ChannelPack& pack = PackOf(p);
+    if (pack.additional_images_max == 0) continue;
+    const ChannelMask bit = ChannelBit(p);
+    size_t count = 0;
+    size_t start = 0;
+    size_t next_json = 0;
+    while (json_list ? next_json < json_urls.size() : start <= field.size()) {
+      std::string_view url;
+      if (json_list) {
+        url = text::Trim(json_urls[next_json++]);
+      } else {
+        size_t end = field.find_first_of(pack.additional_image_separators, start);
+        if (end == std::string_view::npos) end = field.size();
+        url = text::Trim(field.substr(start, end - start));
+        start = end + 1;
+      }
+      if (url.empty()) continue;
+      ++count;
+      if (!IsWellFormedHttpUrl(url)) {
+        ctx.ReportFor(bit, IssueCode::PLATFORM_INVALID_URL, Field::kAdditionalImageLink,
+                      "additional_image_link " + Quote(url.substr(0, 80)) +
+                          " is not an absolute http or https URL");
+        continue;
+      }
+      if (pack.url_limit && text::Utf8Length(url) > pack.url_limit) {
+        ctx.ReportFor(bit, IssueCode::PLATFORM_VALUE_TOO_LONG, Field::kAdditionalImageLink,
+                      "An additional_image_link URL has more than " +
+                          std::to_string(pack.url_limit) + " characters; " +
+                          std::string(PlatformName(p)) + " allows " +
+                          std::to_string(pack.url_limit));
+      }
+      CheckUrlContent(ctx, Field::kAdditionalImageLink, url, true);
+    }
+    if (count > pack.additional_images_max) {
+      ctx.ReportFor(bit, IssueCode::PLATFORM_VALUE_TOO_LONG, Field::kAdditionalImageLink,
+                    "additional_image_link lists " + std::to_string(count) + " images; " +
+                        std::string(PlatformName(p)) + " takes " +
+                        std::to_string(pack.additional_images_max));
+    }
+  }
+}
+
+}  // namespace dq::validator::rules::channel
