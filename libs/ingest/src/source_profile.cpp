@@ -220,16 +220,17 @@ SourceProfile Read(std::string_view file, const json& p) {
       conv.columns = OptionalStrings(c, "columns", w);
       conv.list_separator = OptionalString(c, "list_separator", w);
       if (c.contains("own_number_format")) {
-        if (!c["own_number_format"].is_boolean()) Fail(w + ".own_number_format", "must be true or false");
+        if (!c["own_number_format"].is_boolean())
+          Fail(w + ".own_number_format", "must be true or false");
         conv.own_number_format = c["own_number_format"].get<bool>();
       }
       conv.file_extensions = OptionalStrings(c, "file_extensions", w);
       for (const std::string& ext : conv.file_extensions) {
-        if (ext.empty() || ext.size() > 10 ||
-            !std::all_of(ext.begin(), ext.end(), [](char ch) {
+        if (ext.empty() || ext.size() > 10 || !std::all_of(ext.begin(), ext.end(), [](char ch) {
               return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
             })) {
-          Fail(w + ".file_extensions", "'" + ext + "' is not 1 to 10 lower-case letters and digits");
+          Fail(w + ".file_extensions",
+               "'" + ext + "' is not 1 to 10 lower-case letters and digits");
         }
       }
       if ((conv.own_number_format || !conv.file_extensions.empty()) &&

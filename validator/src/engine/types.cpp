@@ -138,9 +138,9 @@ Status BatchSpec::AddConvention(std::string_view field, std::string_view list_se
     const std::string given = ext;
     if (!ext.empty() && ext.front() == '.') ext.erase(0, 1);
     for (char& c : ext) c = text::ToLower(c);
-    if (ext.empty() || ext.size() > 10 ||
-        !std::all_of(ext.begin(), ext.end(),
-                     [](char c) { return text::IsAsciiAlpha(c) || text::IsDigit(c); })) {
+    if (ext.empty() || ext.size() > 10 || !std::all_of(ext.begin(), ext.end(), [](char c) {
+          return text::IsAsciiAlpha(c) || text::IsDigit(c);
+        })) {
       return Status(ErrorCode::kInvalidRequest,
                     "conventions: field '" + name + "' gives the file extension '" + given +
                         "'; an extension is 1 to 10 ASCII letters and digits");

@@ -172,14 +172,14 @@ void CheckOneImage(RowContext& ctx, Field f) {
     const auto& extensions = ctx.spec().conventions[static_cast<size_t>(f)].file_extensions;
     if (extensions.empty()) {
       ctx.Report(IssueCode::INVALID_IMAGE_URL, f);
-    } else if (url.find("://") != std::string_view::npos ||
-               !IsImportFileName(url, extensions)) {
+    } else if (url.find("://") != std::string_view::npos || !IsImportFileName(url, extensions)) {
       std::string listed;
       for (const std::string& ext : extensions) listed += (listed.empty() ? "." : ", .") + ext;
       ctx.Report(IssueCode::INVALID_IMAGE_URL, f,
                  "Neither an absolute http or https URL nor a file name the source's import "
                  "takes from its import folder (ASCII letters, digits and - _ . / only, "
-                 "ending in " + listed + ")");
+                 "ending in " +
+                     listed + ")");
     }
     return;
   }
