@@ -35,6 +35,13 @@ const RuleCase kAliases[] = {
      {"AVAILABILITY_NORMALIZED=in_stock"}, Options().Aliases("availability", kStockFlags)},
     {"without_aliases_1_is_invalid", "product", "", {{"availability", "1"}},
      {"INVALID_AVAILABILITY"}},
+    // DummyJSON's availabilityStatus: "Low Stock" is in stock with few left.
+    {"low_stock_is_in_stock", "product", "", {{"availability", "Low Stock"}},
+     {"AVAILABILITY_NORMALIZED=in_stock"}},
+    {"low_stock_hyphenated", "product", "", {{"availability", "low-stock"}},
+     {"AVAILABILITY_NORMALIZED=in_stock"}},
+    {"lower_stock_still_invalid", "product", "", {{"availability", "Lower Stock"}},
+     {"INVALID_AVAILABILITY"}},
 };
 DQ_RULE_CASES(AliasRules, kAliases);
 

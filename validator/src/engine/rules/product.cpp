@@ -294,7 +294,9 @@ void CheckBrand(RowContext& ctx) {
 
 // The standard availability value for v, written with any case and with spaces, hyphens or
 // underscores between its words (or none); empty when v is no spelling of one. backorder counts
-// only for Merchant Center (search_merchant), whose values include it.
+// only for Merchant Center (search_merchant), whose values include it. "Low stock" (a shop's
+// display label, DummyJSON's availabilityStatus) is in stock with few left: no channel takes the
+// label, and every channel sells the item as in stock.
 std::string_view AvailabilitySynonym(std::string_view v, bool merchant) {
   char buf[16];
   size_t n = 0;
@@ -304,7 +306,7 @@ std::string_view AvailabilitySynonym(std::string_view v, bool merchant) {
     buf[n++] = text::ToLower(c);
   }
   const std::string_view key(buf, n);
-  if (key == "instock") return "in_stock";
+  if (key == "instock" || key == "lowstock") return "in_stock";
   if (key == "outofstock") return "out_of_stock";
   if (key == "preorder") return "preorder";
   if (merchant && key == "backorder") return "backorder";
