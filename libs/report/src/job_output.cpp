@@ -68,7 +68,10 @@ JobOutput::JobOutput(const FileCheck& job, OutputOptions options)
     if (field == "title") title_column_ = index;
   }
   if (auto list = ParsePlatformList(job.platform); list.ok()) {
-    for (size_t i : *list) platforms_.emplace_back(kPlatforms[i]);
+    for (size_t i : *list) {
+      platforms_.emplace_back(kPlatforms[i]);
+      platform_index_.push_back(i);
+    }
   }
   profile_ = ingest::FindSourceProfile(job.source);
   if (profile_ == nullptr) profile_ = &ingest::GenericProfile();  // jobs stored before sources
@@ -84,6 +87,10 @@ validator::v1::BatchSpec JobOutput::Spec() const {
   for (const auto& f : field_names_) spec.add_fields(f);
   for (CheckType t : job_.check_types.types()) spec.add_check_types(std::string(CheckTypeName(t)));
   spec.set_platform(job_.platform);
+  // Each issue's channels as one integer (Issue.channel_bits), as the inline path asks; a
+  // validator that predates the field still sends names, which ChannelBits and the issue JSON
+  // writer read as before.
+  spec.set_channel_bits(true);
   spec.set_source(job_.source);
   if (job_.planned) {  // decided at upload (ingest/check_plan.h)
     spec.set_weight_unit(job_.weight_unit);
@@ -279,6 +286,11 @@ bool JobOutput::NameTailFromKept() {
 
 uint16_t JobOutput::ChannelBits(const validator::v1::Issue& issue) const {
   uint16_t bits = 0;
+  if (const uint32_t wire = issue.channel_bits(); wire != 0) {  // bit i: kPlatforms[i]
+    for (size_t p = 0; p < platform_index_.size() && p < 16; ++p) {
+      if (wire & (uint32_t{1} << platform_index_[p])) bits |= static_cast<uint16_t>(1u << p);
+    }
+  }
   for (const auto& c : issue.channels()) {
     for (size_t p = 0; p < platforms_.size() && p < 16; ++p) {
       if (platforms_[p] == c) bits |= static_cast<uint16_t>(1u << p);

@@ -174,10 +174,13 @@ TEST(JobOutputTest, TailIssuesAreNamedFromTheKeptNamesOrNotAtAllWhenTooMany) {
 // error first among its row's issues, and the stats count it: a clean row becomes a row in
 // error, a row with a warning too, a row already in error stays one; the channels' readiness,
 // top blockers and scores follow.
-TEST(JobOutputTest, RaggedRowsGetRowFieldCountAndTheStatsCountIt) {
+// The validator's channels come as names (a validator before BatchSpec.channel_bits) or as
+// Issue.channel_bits (bit i: kPlatforms[i], not the job's order); both count the same.
+void RaggedRowsCounted(bool as_bits) {
   FileCheck job = ShopifyJob();
   job.platform = "search_merchant,social_catalog";
   JobOutput out(job, {});
+  EXPECT_TRUE(out.Spec().channel_bits());
   RowBatch batch;
   validator::v1::RowChunk chunk;
   auto add = [&](std::vector<std::string> row, uint64_t fields) {
@@ -197,7 +200,11 @@ TEST(JobOutputTest, RaggedRowsGetRowFieldCountAndTheStatsCountIt) {
   price->set_severity(validator::v1::SEVERITY_ERROR);
   price->set_field("price");
   price->set_code("INVALID_PRICE");
-  price->add_channels("search_merchant");
+  if (as_bits) {
+    price->set_channel_bits(1u << 3);  // kPlatforms[3]: search_merchant
+  } else {
+    price->add_channels("search_merchant");
+  }
   auto* warn = answer.add_issues();
   warn->set_row(4);
   warn->set_severity(validator::v1::SEVERITY_WARNING);
@@ -221,6 +228,8 @@ TEST(JobOutputTest, RaggedRowsGetRowFieldCountAndTheStatsCountIt) {
   EXPECT_EQ(first["channels"], nlohmann::json::parse(R"(["search_merchant","social_catalog"])"));
   EXPECT_EQ(nlohmann::json::parse(w.issues[1])["message"],
             "Row has 4 fields; the header has 5 columns");
+  EXPECT_EQ(nlohmann::json::parse(w.issues[2])["channels"],
+            nlohmann::json::parse(R"(["search_merchant"])"));
 
   // What the validator counted: 5 rows, row 3 in error (search_merchant only), row 4 warned.
   validator::v1::Stats stats;
@@ -283,6 +292,10 @@ TEST(JobOutputTest, NumberFormatAndFileExtensionsReachTheSpec) {
   EXPECT_EQ(spec.conventions(1).list_separator(), ",");
   EXPECT_FALSE(spec.conventions(2).own_number_format());
 }
+
+TEST(JobOutputTest, RaggedRowsGetRowFieldCountAndTheStatsCountIt) { RaggedRowsCounted(false); }
+
+TEST(JobOutputTest, RaggedRowsCountedWithChannelBits) { RaggedRowsCounted(true); }
 
 }  // namespace
 }  // namespace dq::report

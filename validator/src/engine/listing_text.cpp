@@ -1,6 +1,7 @@
 #include "listing_text.h"
 
 #include <array>
+#include <bit>
 
 #include "text.h"
 
@@ -115,17 +116,49 @@ const std::span<const std::string_view> kPromotionalPhrases = kPhrases;
 
 namespace {
 
-// The first characters of the phrases: most word starts begin none.
-constexpr std::array<bool, 256> StartsOfPhrases() {
-  std::array<bool, 256> starts{};
-  for (std::string_view phrase : kPhrases) starts[static_cast<unsigned char>(phrase[0])] = true;
+// By byte, in either ASCII case: the phrases (bit j: kPhrases[j]) that begin with it. Most word
+// starts begin none.
+constexpr std::array<uint32_t, 256> PhrasesByStart() {
+  static_assert(std::size(kPhrases) <= 32);
+  std::array<uint32_t, 256> starts{};
+  for (size_t j = 0; j < std::size(kPhrases); ++j) {
+    const auto c = static_cast<unsigned char>(kPhrases[j][0]);
+    starts[c] |= uint32_t{1} << j;
+    if (c >= 'a' && c <= 'z') starts[c - 32] |= uint32_t{1} << j;
+  }
   return starts;
 }
-constexpr std::array<bool, 256> kStarts = StartsOfPhrases();
+constexpr std::array<uint32_t, 256> kByStart = PhrasesByStart();
+
+// ASCII bytes Gimmicks() must look at: the marks and the symbols that count when repeated.
+// Every other ASCII byte is no gimmick (IsDecorative is false below 0x80).
+constexpr std::array<bool, 128> GimmickBytes() {
+  std::array<bool, 128> bytes{};
+  for (char c : std::string_view("!?*$#@~^+=%&|<>_")) bytes[static_cast<unsigned char>(c)] = true;
+  return bytes;
+}
+constexpr std::array<bool, 128> kGimmickBytes = GimmickBytes();
+
+// Where the URL's query or fragment starts ('?' or '#'), or url.size(). (string_view's
+// find_first_of calls memchr once per byte of the URL.)
+size_t QueryOrFragment(std::string_view url) {
+  for (size_t i = 0; i < url.size(); ++i) {
+    if (url[i] == '?' || url[i] == '#') return i;
+  }
+  return url.size();
+}
 
 }  // namespace
 
 bool ExcessiveCapitals(std::string_view s) {
+  // Two shouting words hold at least eight capitals, each an ASCII capital or a non-ASCII
+  // letter (one lead byte each): a text with fewer such bytes cannot shout.
+  size_t capitals = 0;
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    capitals += (c >= 'A' && c <= 'Z') || c >= 0xC0;
+  }
+  if (capitals < 8) return false;
   size_t letters = 0, upper = 0, shouting_words = 0;
   size_t i = 0;
   while (i < s.size()) {
@@ -160,11 +193,13 @@ std::string_view PromotionalPhrase(std::string_view s, bool in_title) {
   // character are compared. The first match is the earliest one.
   const size_t n = s.size();
   for (size_t i = 0; i < n; ++i) {
-    const char c = text::ToLower(s[i]);
-    const bool word_start = IsWordByte(c) && (i == 0 || !IsWordByte(s[i - 1]));
-    if ((word_start || c == '%') && kStarts[static_cast<unsigned char>(c)]) {
-      for (std::string_view phrase : kPhrases) {
-        if (phrase[0] != c || (!in_title && phrase == "sale")) continue;
+    const auto byte = static_cast<unsigned char>(s[i]);
+    // A word start (a phrase starts with a letter, or with '%'), tested first: inside a word,
+    // the one branch a byte costs is predictable.
+    if ((i == 0 || byte == '%' || !IsWordByte(s[i - 1])) && kByStart[byte] != 0) {
+      for (uint32_t left = kByStart[byte]; left != 0; left &= left - 1) {
+        const std::string_view phrase = kPhrases[std::countr_zero(left)];
+        if (!in_title && phrase == "sale") continue;
         const size_t m = phrase.size();
         if (i + m > n) continue;
         size_t k = 1;
@@ -174,7 +209,8 @@ std::string_view PromotionalPhrase(std::string_view s, bool in_title) {
         return s.substr(i, m);
       }
     }
-    if (!in_title) continue;
+    // Neither a title nor a currency sign's first byte ('$', or one past ASCII).
+    if (!in_title || (byte < 0x80 && byte != '$')) continue;
     // A currency sign ($ £ ¥ €) before a digit: a price in the title.
     size_t len = 1;
     uint32_t cp = static_cast<unsigned char>(s[i]);
@@ -197,6 +233,11 @@ GimmickFound Gimmicks(std::string_view s, uint8_t wanted) {
     if ((kind & wanted) && found.first.empty()) found.first = ch;
   };
   for (size_t i = 0; i < s.size();) {
+    const auto byte = static_cast<unsigned char>(s[i]);
+    if (byte < 0x80 && !kGimmickBytes[byte]) {  // letters, digits, spaces, most punctuation
+      ++i;
+      continue;
+    }
     size_t len;
     const uint32_t cp = Decode(s, i, &len);
     const std::string_view ch = s.substr(i, len);
@@ -346,9 +387,7 @@ std::string_view FindLink(std::string_view s) {
 }
 
 FileType FileTypeOf(std::string_view url) {
-  size_t end = url.find_first_of("?#");
-  if (end == std::string_view::npos) end = url.size();
-  std::string_view path = url.substr(0, end);
+  std::string_view path = url.substr(0, QueryOrFragment(url));
   const size_t scheme = path.find("://");
   if (scheme != std::string_view::npos) {
     const size_t slash = path.find('/', scheme + 3);
@@ -394,8 +433,8 @@ std::string_view HostOf(std::string_view url) {
   const size_t scheme = url.find("://");
   if (scheme == std::string_view::npos) return {};
   const size_t begin = scheme + 3;
-  size_t end = url.find_first_of("/?#", begin);
-  if (end == std::string_view::npos) end = url.size();
+  size_t end = begin;
+  while (end < url.size() && url[end] != '/' && url[end] != '?' && url[end] != '#') ++end;
   std::string_view host = url.substr(begin, end - begin);
   if (const size_t at = host.rfind('@'); at != std::string_view::npos) host.remove_prefix(at + 1);
   if (!host.empty() && host.front() == '[') {
@@ -465,9 +504,7 @@ const char* PlaceholderHost(std::string_view url) {
 }
 
 bool PlaceholderImageName(std::string_view url) {
-  size_t end = url.find_first_of("?#");
-  if (end == std::string_view::npos) end = url.size();
-  const std::string_view path = url.substr(0, end);
+  const std::string_view path = url.substr(0, QueryOrFragment(url));
   const size_t last = path.rfind('/');
   std::string_view segment = last == std::string_view::npos ? path : path.substr(last + 1);
   if (const size_t dot = segment.rfind('.'); dot != std::string_view::npos) {

@@ -2,6 +2,8 @@
 
 #include "batch_state.h"
 #include "price_outliers.h"
+#include "rules/channel_pack.h"
+#include "rules/message_text.h"
 #include "rules/rules.h"
 #include "text.h"
 
@@ -27,11 +29,32 @@ RowContext::RowContext(const BatchSpec& spec, const ReferenceData& ref, PhoneChe
     if (rules::PlatformRequires(spec.platform, static_cast<Field>(f))) platform.set(f);
   }
   platform &= spec.mapped;
+  for (Platform p : spec.platforms) {
+    for (Field f : rules::PackOf(p).required_fields()) {
+      bool listed = false;
+      for (auto& [field, mask] : platform_required_) {
+        if (field == f) {
+          mask |= ChannelBit(p);
+          listed = true;
+        }
+      }
+      if (!listed) platform_required_.emplace_back(f, ChannelBit(p));
+    }
+  }
   for (size_t k = 0; k < kRowKindCount; ++k) {
     answers_[k] = FieldsAnsweredBy(static_cast<RowKind>(k));
     core_required_[k] = core & answers_[k];
     required_[k] = (core | platform) & answers_[k];
   }
+}
+
+std::string_view RowContext::channel_names(ChannelMask mask) {
+  const size_t i = mask & (channel_names_.size() - 1);
+  if (!channel_named_.test(i)) {
+    channel_names_[i] = std::string_view(rules::ChannelNamesText(spec_, mask));
+    channel_named_.set(i);
+  }
+  return channel_names_[i];
 }
 
 void RowContext::Begin(uint64_t row, std::span<const std::string_view> values, RowKind kind) {

@@ -75,6 +75,15 @@ class RowContext {
   // True when an empty value of f is wrong in this row: f is mapped, this row's kind answers for
   // it, and a selected check type's core or the platform template requires it.
   bool Required(Field f) const { return required_[static_cast<size_t>(kind_)].test(Index(f)); }
+  // The fields the selected templates require, each once, in the order CheckPlatform reports
+  // them (the templates as listed, each one's fields in its own order), with the mask of the
+  // templates that require it. Worked out once, not for every row.
+  std::span<const std::pair<Field, ChannelMask>> platform_required() const {
+    return platform_required_;
+  }
+  // ChannelNames(spec(), mask)'s text ("search_merchant and social_catalog"), written once per
+  // mask and kept: a channel's messages name the same few sets on every row.
+  std::string_view channel_names(ChannelMask mask);
   // The same, counting the check types' core requirements only (not the platform template's).
   bool CoreRequired(Field f) const {
     return core_required_[static_cast<size_t>(kind_)].test(Index(f));
@@ -148,6 +157,10 @@ class RowContext {
   std::array<std::bitset<kFieldCount>, kRowKindCount> answers_{};
   std::array<std::bitset<kFieldCount>, kRowKindCount> required_{};
   std::array<std::bitset<kFieldCount>, kRowKindCount> core_required_{};
+  std::vector<std::pair<Field, ChannelMask>> platform_required_;
+  // channel_names' texts by mask, and which of them are written.
+  std::array<std::string, size_t{1} << kPlatforms.size()> channel_names_;
+  std::bitset<size_t{1} << kPlatforms.size()> channel_named_;
   bool has_aliases_ = false;
   const BatchState* prefetch_ = nullptr;
   RowKind kind_ = RowKind::kProduct;

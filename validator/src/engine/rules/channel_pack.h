@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "../listing_text.h"
 #include "rules.h"
@@ -115,13 +116,27 @@ extern const ChannelPack* const kPacks[9];
 inline const ChannelPack& PackOf(Platform p) { return *kPacks[static_cast<size_t>(p)]; }
 
 // The selected templates' packs that satisfy pred, as a mask.
+// A predicate of the pack alone (a lambda that captures nothing) is asked of every template
+// once per process, and the answer for a batch is that set's intersection with the batch's
+// templates (BatchSpec::channels): the checks ask dozens of these a row.
 template <typename Pred>
 ChannelMask PacksWhere(const BatchSpec& spec, Pred pred) {
-  ChannelMask mask = 0;
-  for (Platform p : spec.platforms) {
-    if (pred(PackOf(p))) mask |= ChannelBit(p);
+  if constexpr (std::is_empty_v<Pred>) {
+    static const ChannelMask every = [&pred] {
+      ChannelMask mask = 0;
+      for (size_t p = 1; p <= kPlatforms.size(); ++p) {
+        if (pred(PackOf(static_cast<Platform>(p)))) mask |= ChannelBit(static_cast<Platform>(p));
+      }
+      return mask;
+    }();
+    return spec.channels & every;
+  } else {
+    ChannelMask mask = 0;
+    for (Platform p : spec.platforms) {
+      if (pred(PackOf(p))) mask |= ChannelBit(p);
+    }
+    return mask;
   }
-  return mask;
 }
 
 // "search_merchant", "search_merchant and social_catalog", "a, b and c": the names of the

@@ -3,11 +3,13 @@
 // issue for the mask of templates whose pack finds fault. The packs say which checks run and
 // with which limits; the sources are cited where the packs are defined and in
 // docs/issue-codes.md.
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../iso_date.h"
@@ -16,6 +18,7 @@
 #include "../taxonomy.h"
 #include "../text.h"
 #include "channel_pack.h"
+#include "message_text.h"
 #include "rules.h"
 
 namespace dq::validator::rules {
@@ -59,6 +62,18 @@ template <typename Limit>
 void CheckLength(RowContext& ctx, Field f, std::string_view what, std::string_view v, Limit limit,
                  IssueCode code = IssueCode::PLATFORM_VALUE_TOO_LONG) {
   if (v.empty()) return;
+  if constexpr (std::is_empty_v<Limit>) {
+    // Within every template's limit (the smallest one set, worked out once): nothing to say.
+    static const size_t smallest = [&limit] {
+      size_t min = SIZE_MAX;
+      for (size_t p = 1; p <= kPlatforms.size(); ++p) {
+        const size_t max = limit(PackOf(static_cast<Platform>(p)));
+        if (max != 0 && max < min) min = max;
+      }
+      return min;
+    }();
+    if (v.size() <= smallest) return;  // bytes >= characters
+  }
   size_t chars = SIZE_MAX;
   ChannelMask mask = 0;
   std::string limits;
@@ -68,12 +83,11 @@ void CheckLength(RowContext& ctx, Field f, std::string_view what, std::string_vi
     if (chars == SIZE_MAX) chars = text::Utf8Length(v);
     if (chars <= max) continue;
     mask |= ChannelBit(p);
-    limits += (limits.empty() ? "; " : ", ") + std::string(PlatformName(p)) + " allows " +
-              std::to_string(max);
+    limits += Cat(limits.empty() ? "; " : ", ", PlatformName(p), " allows ", Num(max));
   }
   if (mask) {
     ctx.ReportFor(mask, code, f,
-                  std::string(what) + " has " + std::to_string(chars) + " characters" + limits);
+                  Cat(what, " has ", Num(chars), " characters", limits));
   }
 }
 
@@ -92,7 +106,7 @@ void CheckTitle(RowContext& ctx) {
           PacksWhere(spec, [](const ChannelPack& p) { return p.title_promotional; })) {
     if (const std::string_view phrase = listing::PromotionalPhrase(title, true); !phrase.empty()) {
       ctx.ReportFor(m, IssueCode::PLATFORM_PROMOTIONAL_TEXT, Field::kTitle,
-                    "Title contains promotional text " + Quote(phrase));
+                    Cat("Title contains promotional text '", phrase, "'"));
     }
   }
   uint8_t wanted = 0;
@@ -103,14 +117,14 @@ void CheckTitle(RowContext& ctx) {
         PacksWhere(spec, [&](const ChannelPack& p) { return (p.title_gimmicks & g.kinds) != 0; });
     if (m) {
       ctx.ReportFor(m, IssueCode::PLATFORM_GIMMICKY_CHARACTERS, Field::kTitle,
-                    "Title uses " + Quote(g.first) + " to draw attention");
+                    Cat("Title uses '", g.first, "' to draw attention"));
     }
   }
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.title_repeated_words; })) {
     if (const std::string_view w = listing::RepeatedWord(title); !w.empty()) {
       ctx.ReportFor(m, IssueCode::PLATFORM_REPEATED_WORDS, Field::kTitle,
-                    "Title repeats the word " + Quote(w));
+                    Cat("Title repeats the word '", w, "'"));
     }
   }
 }
@@ -135,14 +149,14 @@ void CheckDescription(RowContext& ctx) {
     if (plain && (!h.first_tag.empty() || !h.first_entity.empty())) {
       const std::string_view what = h.first_tag.empty() ? h.first_entity : h.first_tag;
       ctx.ReportFor(plain, IssueCode::PLATFORM_DESCRIPTION_HTML, Field::kDescription,
-                    "Description contains HTML " + Quote(what.substr(0, 60)) + "; " +
-                        ChannelNames(spec, plain) + " takes plain text");
+                    Cat("Description contains HTML '", what.substr(0, 60), "'; ",
+                        ctx.channel_names(plain), " takes plain text"));
     }
     if (safe && !h.unsafe.empty()) {
       ctx.ReportFor(safe, IssueCode::PLATFORM_DESCRIPTION_HTML, Field::kDescription,
-                    "Description contains the tag " + Quote(h.unsafe.substr(0, 60)) + "; " +
-                        ChannelNames(spec, safe) +
-                        " takes tags without attributes and no unsafe tags");
+                    Cat("Description contains the tag '", h.unsafe.substr(0, 60), "'; ",
+                        ctx.channel_names(safe),
+                        " takes tags without attributes and no unsafe tags"));
     }
   }
   if (const ChannelMask m =
@@ -155,14 +169,14 @@ void CheckDescription(RowContext& ctx) {
           PacksWhere(spec, [](const ChannelPack& p) { return p.description_promotional; })) {
     if (const std::string_view phrase = listing::PromotionalPhrase(d, false); !phrase.empty()) {
       ctx.ReportFor(m, IssueCode::PLATFORM_PROMOTIONAL_TEXT, Field::kDescription,
-                    "Description contains promotional text " + Quote(phrase));
+                    Cat("Description contains promotional text '", phrase, "'"));
     }
   }
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.description_links; })) {
     if (const std::string_view link = listing::FindLink(d); !link.empty()) {
       ctx.ReportFor(m, IssueCode::PLATFORM_LINK_IN_DESCRIPTION, Field::kDescription,
-                    "Description contains the link " + Quote(link.substr(0, 80)));
+                    Cat("Description contains the link '", link.substr(0, 80), "'"));
     }
   }
 }
@@ -188,7 +202,7 @@ void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image,
           PacksWhere(spec, [](const ChannelPack& p) { return p.placeholder_hosts; })) {
     if (const char* why = listing::PlaceholderHost(url)) {
       ctx.ReportFor(m, IssueCode::PLATFORM_PLACEHOLDER_URL, f,
-                    std::string(name) + " " + Quote(listing::HostOf(url)) + ": " + why);
+                    Cat(name, " '", listing::HostOf(url), "': ", why));
     }
   }
   if (!image) return;
@@ -196,7 +210,7 @@ void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image,
           PacksWhere(spec, [](const ChannelPack& p) { return p.placeholder_image_names; });
       m && listing::PlaceholderImageName(url)) {
     ctx.ReportFor(m, IssueCode::PLATFORM_PLACEHOLDER_URL, f,
-                  std::string(name) + " names a placeholder picture, not the product");
+                  Cat(name, " names a placeholder picture, not the product"));
   }
   const listing::FileType type = listing::FileTypeOf(url);
   if (type.kind == FileKind::kNoExtension || type.kind == FileKind::kScript) return;
@@ -206,19 +220,22 @@ void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image,
     return !p.image_extensions.empty() && !InList(p.image_extensions, ext);
   });
   if (!m) return;
-  std::string message = std::string(name) + " ends in ." + std::string(type.extension);
   if (type.kind == FileKind::kPage) {
-    message += ", a web page or document, not an image";
-  } else {
-    message += "; " + ChannelNames(spec, m) + " takes ";
-    for (Platform p : spec.platforms) {
-      if (m & ChannelBit(p)) {
-        message += ListText(PackOf(p).image_extensions);
-        break;
-      }
+    ctx.ReportFor(m, IssueCode::PLATFORM_IMAGE_FORMAT, f,
+                  Cat(name, " ends in .", type.extension,
+                      ", a web page or document, not an image"));
+    return;
+  }
+  std::string takes;
+  for (Platform p : spec.platforms) {
+    if (m & ChannelBit(p)) {
+      takes = ListText(PackOf(p).image_extensions);
+      break;
     }
   }
-  ctx.ReportFor(m, IssueCode::PLATFORM_IMAGE_FORMAT, f, std::move(message));
+  ctx.ReportFor(m, IssueCode::PLATFORM_IMAGE_FORMAT, f,
+                Cat(name, " ends in .", type.extension, "; ", ctx.channel_names(m), " takes ",
+                    takes));
 }
 
 void CheckLink(RowContext& ctx) {
@@ -242,8 +259,8 @@ void CheckLink(RowContext& ctx) {
   });
   if (forbidden) {
     ctx.ReportFor(forbidden, IssueCode::PLATFORM_INVALID_URL, Field::kLink,
-                  "link points to " + Quote(host) + "; " + ChannelNames(spec, forbidden) +
-                      " wants the product page on your own site");
+                  Cat("link points to '", host, "'; ", ctx.channel_names(forbidden),
+                      " wants the product page on your own site"));
   }
   CheckUrlContent(ctx, Field::kLink, link, false);
 }
@@ -255,7 +272,7 @@ void CheckOneImage(RowContext& ctx, std::string_view url, std::string_view name)
     // The product check reports it (INVALID_IMAGE_URL) when it runs.
     if (!ctx.checks(kProductCheck)) {
       ctx.ReportFor(m, IssueCode::PLATFORM_INVALID_URL, Field::kImageUrl,
-                    std::string(name) + " must be an absolute http or https URL");
+                    Cat(name, " must be an absolute http or https URL"));
     }
     return;
   }
@@ -280,7 +297,7 @@ void CheckImage(RowContext& ctx) {
     const size_t n = urls.size();
     for (size_t k = 0; k < n; ++k) {
       CheckOneImage(ctx, urls[k],
-                    "image_url item " + std::to_string(k + 1) + " of " + std::to_string(n));
+                    Cat("image_url item ", Num(k + 1), " of ", Num(n)));
     }
     return;
   }
@@ -413,8 +430,8 @@ void CheckPrices(RowContext& ctx) {
   const std::string_view price_code = price.code.empty() ? column : price.code;
   if (needs_currency && price_code.empty() && IsBareNumber(price_text)) {
     ctx.ReportFor(needs_currency, IssueCode::PLATFORM_PRICE_CURRENCY, Field::kPrice,
-                  "price has no ISO 4217 currency; " + ChannelNames(spec, needs_currency) +
-                      " wants the amount and the code, such as 15.00 USD, or a currency column");
+                  Cat("price has no ISO 4217 currency; ", ctx.channel_names(needs_currency),
+                      " wants the amount and the code, such as 15.00 USD, or a currency column"));
   }
   if (!sale) return;
   const std::string_view sale_text = ctx.value(Field::kSalePrice);
@@ -517,13 +534,14 @@ void CheckShippingWeight(RowContext& ctx) {
   }
   if (unit_text.empty()) {
     // The column's unit certain (its header, or weight_unit): the shipping check adds it.
-    const std::string hint =
-        spec.weight_unit.empty() || !spec.weight_unit_known
-            ? std::string()
-            : "; the column is in " + spec.weight_unit + ": the shipping check adds the unit";
+    const bool hint = !spec.weight_unit.empty() && spec.weight_unit_known;
+    using SV = std::string_view;
     ctx.ReportFor(units, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
-                  "shipping weight " + std::string(v) + " has no unit; " +
-                      ChannelNames(spec, units) + wants() + ", such as 0.3 kg" + hint);
+                  Cat("shipping weight ", v, " has no unit; ", ctx.channel_names(units),
+                      std::popcount(units) > 1 ? " want" : " wants", " a number and its unit (",
+                      ListText(listed), "), such as 0.3 kg",
+                      hint ? SV("; the column is in ") : SV(), hint ? SV(spec.weight_unit) : SV(),
+                      hint ? SV(": the shipping check adds the unit") : SV()));
     return;
   }
   char buf[16];
@@ -585,8 +603,8 @@ void CheckAvailability(RowContext& ctx) {
     for (Platform p : spec.platforms) {
       if (!(bad & ChannelBit(p))) continue;
       ctx.ReportFor(ChannelBit(p), IssueCode::PLATFORM_INVALID_AVAILABILITY, Field::kAvailability,
-                    std::string(PlatformName(p)) + " takes " + ListText(PackOf(p).availability) +
-                        ", not " + Quote(v.substr(0, 40)));
+                    Cat(PlatformName(p), " takes ", ListText(PackOf(p).availability), ", not '",
+                        v.substr(0, 40), "'"));
     }
   }
   const bool later = lower == "preorder" || lower == "backorder";
@@ -596,8 +614,8 @@ void CheckAvailability(RowContext& ctx) {
         PacksWhere(spec, [](const ChannelPack& p) { return p.availability_date_required; });
     if (m) {
       ctx.ReportFor(m, IssueCode::PLATFORM_MISSING_FIELD, Field::kAvailabilityDate,
-                    ChannelNames(spec, m) + " requires availability_date for " +
-                        std::string(lower) + " items");
+                    Cat(ctx.channel_names(m), " requires availability_date for ", lower,
+                        " items"));
     }
   }
   if (date.empty()) return;
@@ -633,23 +651,40 @@ void CheckVocabulary(RowContext& ctx, Field f,
     const std::span<const std::string_view> list = PackOf(p).*member;
     if (list.empty() || InList(list, lower)) continue;
     ctx.ReportFor(ChannelBit(p), IssueCode::PLATFORM_INVALID_VALUE, f,
-                  std::string(PlatformName(p)) + " takes " + std::string(FieldName(f)) + " " +
-                      ListText(list) + ", not " + Quote(v.substr(0, 40)));
+                  Cat(PlatformName(p), " takes ", FieldName(f), " ", ListText(list), ", not '",
+                      v.substr(0, 40), "'"));
   }
 }
 
-// A word of the title (whole word, ASCII case-insensitive) that says the item is not new.
+// A word of the title (whole word, ASCII case-insensitive) that says the item is not new: the
+// first word of the list found anywhere, at its first place.
 std::string_view UsedWordInTitle(std::string_view title) {
-  for (std::string_view w :
-       {"refurbished", "renewed", "pre-owned", "preowned", "second-hand", "secondhand"}) {
-    for (size_t at = 0; at + w.size() <= title.size(); ++at) {
-      bool eq = true;
-      for (size_t k = 0; k < w.size() && eq; ++k) eq = text::ToLower(title[at + k]) == w[k];
-      if (!eq) continue;
-      const bool left = at == 0 || !text::IsAsciiAlpha(title[at - 1]);
-      const bool right = at + w.size() == title.size() || !text::IsAsciiAlpha(title[at + w.size()]);
-      if (left && right) return title.substr(at, w.size());
+  static constexpr std::string_view kWords[] = {"refurbished", "renewed",     "pre-owned",
+                                                "preowned",    "second-hand", "secondhand"};
+  constexpr size_t kCount = std::size(kWords);
+  // One pass over the title's word starts ('r', 'p' or 's' after no letter), noting each word's
+  // first place.
+  size_t first[kCount];
+  std::fill(first, first + kCount, SIZE_MAX);
+  size_t found = 0;
+  for (size_t at = 0; at < title.size() && found < kCount; ++at) {
+    const char c = text::ToLower(title[at]);
+    if ((c != 'r' && c != 'p' && c != 's') || (at > 0 && text::IsAsciiAlpha(title[at - 1]))) {
+      continue;
     }
+    for (size_t j = 0; j < kCount; ++j) {
+      const std::string_view w = kWords[j];
+      if (first[j] != SIZE_MAX || w[0] != c || at + w.size() > title.size()) continue;
+      bool eq = true;
+      for (size_t k = 1; k < w.size() && eq; ++k) eq = text::ToLower(title[at + k]) == w[k];
+      if (!eq) continue;
+      if (at + w.size() < title.size() && text::IsAsciiAlpha(title[at + w.size()])) continue;
+      first[j] = at;
+      ++found;
+    }
+  }
+  for (size_t j = 0; j < kCount; ++j) {
+    if (first[j] != SIZE_MAX) return title.substr(first[j], kWords[j].size());
   }
   return {};
 }
@@ -662,9 +697,9 @@ void CheckCondition(RowContext& ctx) {
   if (!m) return;
   if (const std::string_view w = UsedWordInTitle(ctx.value(Field::kTitle)); !w.empty()) {
     ctx.ReportFor(m, IssueCode::PLATFORM_MISSING_FIELD, Field::kCondition,
-                  ChannelNames(ctx.spec(), m) +
-                      " requires condition for used and refurbished items; the title says " +
-                      Quote(w));
+                  Cat(ctx.channel_names(m),
+                      " requires condition for used and refurbished items; the title says '", w,
+                      "'"));
   }
 }
 
@@ -723,9 +758,9 @@ void CheckIdentifiers(RowContext& ctx) {
   if (!exists.empty() && exists != "yes" && exists != "true") return;  // PLATFORM_INVALID_VALUE
   if (!has_gtin && (!has_mpn || brand.empty())) {
     ctx.ReportFor(m, IssueCode::PLATFORM_MISSING_IDENTIFIERS, has_mpn ? Field::kBrand : Field::kMpn,
-                  ChannelNames(spec, m) + (std::popcount(m) == 1 ? " needs" : " need") +
+                  Cat(ctx.channel_names(m), std::popcount(m) == 1 ? " needs" : " need",
                       " a GTIN, or a brand and an MPN; set identifier_exists to no for an item "
-                      "that has none");
+                      "that has none"));
   }
 }
 
@@ -787,10 +822,10 @@ void CheckApparel(RowContext& ctx, std::optional<uint32_t> category) {
       for (Field f : {Field::kColor, Field::kGender, Field::kAgeGroup, Field::kSize}) {
         if (!ctx.value(f).empty() || (f == Field::kSize && !sized)) continue;
         ctx.ReportFor(m, IssueCode::PLATFORM_MISSING_FIELD, f,
-                      ChannelNames(spec, m) + (std::popcount(m) == 1 ? " requires " : " require ") +
-                          std::string(FieldName(f)) + " for " +
-                          (f == Field::kSize ? "clothing and shoes" : "apparel and accessories") +
-                          " (google_product_category " + std::to_string(*category) + ")");
+                      Cat(ctx.channel_names(m),
+                          std::popcount(m) == 1 ? " requires " : " require ", FieldName(f), " for ",
+                          f == Field::kSize ? "clothing and shoes" : "apparel and accessories",
+                          " (google_product_category ", Num(*category), ")"));
       }
     }
   }

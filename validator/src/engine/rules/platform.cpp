@@ -13,6 +13,7 @@
 
 #include "../text.h"
 #include "channel_pack.h"
+#include "message_text.h"
 #include "rules.h"
 
 namespace dq::validator::rules {
@@ -115,17 +116,19 @@ const ChannelPack* const kPacks[9] = {
     &kMetaPack, &kMarketplace1Cross, &kMarketplace4, &kMarketplace5};
 static_assert(std::size(kPacks) == kPlatforms.size() + 1);
 
-std::string ChannelNames(const BatchSpec& spec, ChannelMask mask) {
-  std::string out;
+ChannelNamesText::ChannelNamesText(const BatchSpec& spec, ChannelMask mask) {
   size_t listed = 0, total = 0;
   for (Platform p : spec.platforms) total += (mask & ChannelBit(p)) != 0;
   for (Platform p : spec.platforms) {
     if (!(mask & ChannelBit(p))) continue;
-    if (listed > 0) out += listed + 1 == total ? " and " : ", ";
-    out += PlatformName(p);
+    if (listed > 0) Append(listed + 1 == total ? " and " : ", ");
+    Append(PlatformName(p));
     ++listed;
   }
-  return out;
+}
+
+std::string ChannelNames(const BatchSpec& spec, ChannelMask mask) {
+  return std::string(std::string_view(ChannelNamesText(spec, mask)));
 }
 
 bool PlatformRequires(Platform p, Field f) {
@@ -181,9 +184,9 @@ void CheckImageHttps(RowContext& ctx) {
     for (size_t k = 0; k < n; ++k) {
       if (!StartsWithHttpScheme(urls[k])) continue;
       ctx.ReportFor(https, IssueCode::PLATFORM_IMAGE_NOT_HTTPS, Field::kImageUrl,
-                    "item " + std::to_string(k + 1) + " of " + std::to_string(n) + ", '" +
-                        urls[k] + "', uses http; " + ChannelNames(ctx.spec(), https) +
-                        (std::popcount(https) == 1 ? " requires" : " require") + " https");
+                    Cat("item ", Num(k + 1), " of ", Num(n), ", '", urls[k], "', uses http; ",
+                        ctx.channel_names(https),
+                        std::popcount(https) == 1 ? " requires" : " require", " https"));
       return;
     }
     return;
@@ -196,23 +199,11 @@ void CheckImageHttps(RowContext& ctx) {
 void CheckPlatform(RowContext& ctx) {
   const BatchSpec& spec = ctx.spec();
   // Required fields: one issue per empty field, naming every template that requires it.
-  std::bitset<kFieldCount> done;
-  for (Platform p : spec.platforms) {
-    for (Field f : PackOf(p).required_fields()) {
-      if (done.test(static_cast<size_t>(f))) continue;
-      done.set(static_cast<size_t>(f));
-      if (!ctx.value(f).empty() || ReportedElsewhere(ctx, f)) continue;
-      const ChannelMask mask = PacksWhere(spec, [f](const ChannelPack& pack) {
-        for (Field r : pack.required_fields()) {
-          if (r == f) return true;
-        }
-        return false;
-      });
-      ctx.ReportFor(mask, IssueCode::PLATFORM_MISSING_FIELD, f,
-                    ChannelNames(spec, mask) +
-                        (std::popcount(mask) == 1 ? " requires " : " require ") +
-                        std::string(FieldName(f)));
-    }
+  for (const auto& [f, mask] : ctx.platform_required()) {
+    if (!ctx.value(f).empty() || ReportedElsewhere(ctx, f)) continue;
+    ctx.ReportFor(mask, IssueCode::PLATFORM_MISSING_FIELD, f,
+                  Cat(ctx.channel_names(mask),
+                      std::popcount(mask) == 1 ? " requires " : " require ", FieldName(f)));
   }
   const std::string_view title = ctx.value(Field::kTitle);
   size_t chars = SIZE_MAX;
@@ -224,22 +215,21 @@ void CheckPlatform(RowContext& ctx) {
     if (chars == SIZE_MAX) chars = text::Utf8Length(title);
     if (chars <= limit) continue;
     too_long |= ChannelBit(p);
-    limits += (limits.empty() ? "; " : ", ") + std::string(PlatformName(p)) + " allows " +
-              std::to_string(limit);
+    limits += Cat(limits.empty() ? "; " : ", ", PlatformName(p), " allows ", Num(limit));
   }
   if (too_long) {
     ctx.ReportFor(too_long, IssueCode::PLATFORM_TITLE_TOO_LONG, Field::kTitle,
-                  "Title has " + std::to_string(chars) + " characters" + limits);
+                  Cat("Title has ", Num(chars), " characters", limits));
   }
   CheckImageHttps(ctx);
   const ChannelMask english = PacksWhere(spec, [](const ChannelPack& p) { return p.english_only; });
   if (english) {
     for (Field f : {Field::kTitle, Field::kDescription}) {
       if (!IsLatinOnly(ctx.value(f))) {
-        ctx.ReportFor(
-            english, IssueCode::PLATFORM_NOT_ENGLISH, f,
-            ChannelNames(spec, english) + (std::popcount(english) == 1 ? " requires" : " require") +
-                " English content; " + std::string(FieldName(f)) + " has non-Latin letters");
+        ctx.ReportFor(english, IssueCode::PLATFORM_NOT_ENGLISH, f,
+                      Cat(ctx.channel_names(english),
+                          std::popcount(english) == 1 ? " requires" : " require",
+                          " English content; ", FieldName(f), " has non-Latin letters"));
       }
     }
   }

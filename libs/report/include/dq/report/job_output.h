@@ -166,6 +166,8 @@ class JobOutput {
   };
   std::vector<RaggedRow> ragged_;
   std::vector<std::string> platforms_;  // the job's templates, in the order listed
+  // The index in dq::kPlatforms of each of platforms_ (Issue.channel_bits' bit numbers).
+  std::vector<size_t> platform_index_;
   std::vector<std::string> pending_issues_;
   std::string pending_fixes_;            // cleaned_file.h's encoding
   std::vector<PendingFix> chunk_fixes_;  // the answer being applied, sorted by row
