@@ -210,12 +210,33 @@ SourceProfile Read(std::string_view file, const json& p) {
     for (const auto& c : p["conventions"]) {
       const std::string w = where + ".conventions[]";
       if (!c.is_object()) Fail(w, "must be an object");
-      CheckKnownKeys(c, {"field", "columns", "list_separator", "value_aliases"}, w);
+      CheckKnownKeys(c,
+                     {"field", "columns", "list_separator", "value_aliases", "own_number_format",
+                      "file_extensions", "why"},
+                     w);
       SourceConvention conv;
       conv.field = OptionalString(c, "field", w);
       CheckField(conv.field, w + ".field");
       conv.columns = OptionalStrings(c, "columns", w);
       conv.list_separator = OptionalString(c, "list_separator", w);
+      if (c.contains("own_number_format")) {
+        if (!c["own_number_format"].is_boolean())
+          Fail(w + ".own_number_format", "must be true or false");
+        conv.own_number_format = c["own_number_format"].get<bool>();
+      }
+      conv.file_extensions = OptionalStrings(c, "file_extensions", w);
+      for (const std::string& ext : conv.file_extensions) {
+        if (ext.empty() || ext.size() > 10 || !std::all_of(ext.begin(), ext.end(), [](char ch) {
+              return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
+            })) {
+          Fail(w + ".file_extensions",
+               "'" + ext + "' is not 1 to 10 lower-case letters and digits");
+        }
+      }
+      if ((conv.own_number_format || !conv.file_extensions.empty()) &&
+          OptionalString(c, "why", w).empty()) {
+        Fail(w + ".why", "must say why the platform writes the field so");
+      }
       if (c.contains("value_aliases")) {
         if (!c["value_aliases"].is_object()) Fail(w + ".value_aliases", "must be an object");
         for (const auto& [k, v] : c["value_aliases"].items()) {

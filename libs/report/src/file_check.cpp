@@ -63,9 +63,13 @@ std::string ConventionsJson(const std::vector<ingest::SourceConvention>& convent
   for (const auto& c : conventions) {
     nlohmann::json aliases = nlohmann::json::object();
     for (const auto& [from, to] : c.value_aliases) aliases[from] = to;
-    out.push_back({{"field", c.field},
-                   {"list_separator", c.list_separator},
-                   {"value_aliases", std::move(aliases)}});
+    nlohmann::json one = {{"field", c.field},
+                          {"list_separator", c.list_separator},
+                          {"value_aliases", std::move(aliases)}};
+    // Only when set, so that a job stored before these members reads the same.
+    if (c.own_number_format) one["own_number_format"] = true;
+    if (!c.file_extensions.empty()) one["file_extensions"] = c.file_extensions;
+    out.push_back(std::move(one));
   }
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }

@@ -42,6 +42,14 @@ void AddConventions(const std::string& text, validator::v1::BatchSpec& spec) {
         if (to.is_string()) (*conv->mutable_value_aliases())[from] = to.get<std::string>();
       }
     }
+    if (c.contains("own_number_format") && c["own_number_format"].is_boolean()) {
+      conv->set_own_number_format(c["own_number_format"].get<bool>());
+    }
+    if (c.contains("file_extensions") && c["file_extensions"].is_array()) {
+      for (const auto& ext : c["file_extensions"]) {
+        if (ext.is_string()) conv->add_file_extensions(ext.get<std::string>());
+      }
+    }
   }
 }
 

@@ -95,6 +95,39 @@ TEST(CheckPlanTest, ConventionsOnlyForTheColumnTheFieldIsMappedTo) {
   EXPECT_TRUE(Plan({"product"}, m, nullptr).conventions.empty());
 }
 
+// Magento 2: qty in its own number format, images as URLs or import-folder file names, for the
+// column each field is mapped to (base_image, or additional_images when it holds image_url).
+TEST(CheckPlanTest, MagentoNumberFormatAndImageFileNames) {
+  const Mapping m = {{"stock_qty", "qty"},
+                     {"image_url", "base_image"},
+                     {"additional_image_link", "additional_images"}};
+  const CheckPlan p = Plan({"product", "inventory"}, m, "magento2");
+  const std::vector<std::string> images = {"jpg", "jpeg", "gif", "png"};
+  ASSERT_EQ(p.conventions.size(), 3u);
+  for (const auto& c : p.conventions) {
+    SCOPED_TRACE(c.field);
+    if (c.field == "stock_qty") {
+      EXPECT_TRUE(c.own_number_format);
+      EXPECT_TRUE(c.file_extensions.empty());
+    } else if (c.field == "image_url") {
+      EXPECT_EQ(c.columns, std::vector<std::string>{"base_image"});
+      EXPECT_TRUE(c.list_separator.empty());
+      EXPECT_EQ(c.file_extensions, images);
+    } else {
+      EXPECT_EQ(c.field, "additional_image_link");
+      EXPECT_EQ(c.list_separator, ",");
+      EXPECT_EQ(c.file_extensions, images);
+      EXPECT_FALSE(c.own_number_format);
+    }
+  }
+  const Mapping gallery = {{"image_url", "additional_images"}};
+  const CheckPlan g = Plan({"product"}, gallery, "magento2");
+  ASSERT_EQ(g.conventions.size(), 1u);
+  EXPECT_EQ(g.conventions[0].list_separator, ",");
+  EXPECT_EQ(g.conventions[0].file_extensions, images);
+  EXPECT_TRUE(Plan({"inventory"}, Mapping{{"stock_qty", "qty"}}, nullptr).conventions.empty());
+}
+
 TEST(CheckPlanTest, CheckTypesThatDoNotFitAreNamedWithThoseThatWould) {
   const Mapping customers = {{"email", "Email"}, {"phone", "Phone"}};
   EXPECT_EQ(CheckTypesMisfit(std::vector<std::string>{"product"}, customers),

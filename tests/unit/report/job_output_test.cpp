@@ -269,6 +269,30 @@ void RaggedRowsCounted(bool as_bits) {
   EXPECT_EQ(stats.score(), 40u);  // the first template's
 }
 
+// A source's number format and import-folder file names survive the stored job (ConventionsJson)
+// into the validator's spec; a convention without them is stored as before.
+TEST(JobOutputTest, NumberFormatAndFileExtensionsReachTheSpec) {
+  ingest::SourceConvention qty{.field = "stock_qty", .own_number_format = true};
+  ingest::SourceConvention images{.field = "image_url", .list_separator = ","};
+  images.file_extensions = {"jpg", "png"};
+  ingest::SourceConvention plain{.field = "availability"};
+  const std::string stored = ConventionsJson({qty, images, plain});
+  EXPECT_EQ(nlohmann::json::parse(stored)[2],
+            nlohmann::json::parse(
+                R"({"field":"availability","list_separator":"","value_aliases":{}})"));
+  FileCheck job = ShopifyJob();
+  job.conventions = stored;
+  const validator::v1::BatchSpec spec = JobOutput(job, {}).Spec();
+  ASSERT_EQ(spec.conventions_size(), 3);
+  EXPECT_TRUE(spec.conventions(0).own_number_format());
+  EXPECT_EQ(spec.conventions(0).file_extensions_size(), 0);
+  EXPECT_FALSE(spec.conventions(1).own_number_format());
+  ASSERT_EQ(spec.conventions(1).file_extensions_size(), 2);
+  EXPECT_EQ(spec.conventions(1).file_extensions(1), "png");
+  EXPECT_EQ(spec.conventions(1).list_separator(), ",");
+  EXPECT_FALSE(spec.conventions(2).own_number_format());
+}
+
 TEST(JobOutputTest, RaggedRowsGetRowFieldCountAndTheStatsCountIt) { RaggedRowsCounted(false); }
 
 TEST(JobOutputTest, RaggedRowsCountedWithChannelBits) { RaggedRowsCounted(true); }

@@ -43,6 +43,8 @@ struct CaseConvention {
   std::string field;
   std::string list_separator;
   std::vector<std::pair<std::string, std::string>> aliases;
+  bool own_number_format = false;
+  std::vector<std::string> file_extensions;
 };
 
 // What a case sets beyond fields, check types and platform, written in a table as
@@ -79,6 +81,20 @@ struct CaseOptions {
     o.conventions.push_back({std::move(field), "", std::move(aliases)});
     return o;
   }
+  // The source's own number format for field (Magento's qty "99999.0000").
+  CaseOptions OwnNumbers(std::string field) const {
+    CaseOptions o = *this;
+    o.conventions.push_back({std::move(field), "", {}, true, {}});
+    return o;
+  }
+  // Image file names from the import folder with these extensions (and a list separator).
+  CaseOptions FileNames(std::string field, std::vector<std::string> extensions,
+                        std::string separator = "") const {
+    CaseOptions o = *this;
+    o.conventions.push_back(
+        {std::move(field), std::move(separator), {}, false, std::move(extensions)});
+    return o;
+  }
 };
 inline CaseOptions Options() { return CaseOptions(); }
 
@@ -112,7 +128,8 @@ inline BatchSpec MakeSpec(const std::vector<std::string>& fields, const std::str
   EXPECT_TRUE(s.SetWeightUnit(options.weight_unit).ok());
   s.gtin_padding_evidence = options.gtin_padding_evidence;
   for (const CaseConvention& c : options.conventions) {
-    const Status st = s.AddConvention(c.field, c.list_separator, c.aliases);
+    const Status st = s.AddConvention(c.field, c.list_separator, c.aliases, c.own_number_format,
+                                      c.file_extensions);
     EXPECT_TRUE(st.ok()) << st.message();
   }
   return s;

@@ -35,6 +35,13 @@ const RuleCase kAliases[] = {
      {"AVAILABILITY_NORMALIZED=in_stock"}, Options().Aliases("availability", kStockFlags)},
     {"without_aliases_1_is_invalid", "product", "", {{"availability", "1"}},
      {"INVALID_AVAILABILITY"}},
+    // DummyJSON's availabilityStatus: "Low Stock" is in stock with few left.
+    {"low_stock_is_in_stock", "product", "", {{"availability", "Low Stock"}},
+     {"AVAILABILITY_NORMALIZED=in_stock"}},
+    {"low_stock_hyphenated", "product", "", {{"availability", "low-stock"}},
+     {"AVAILABILITY_NORMALIZED=in_stock"}},
+    {"lower_stock_still_invalid", "product", "", {{"availability", "Lower Stock"}},
+     {"INVALID_AVAILABILITY"}},
 };
 DQ_RULE_CASES(AliasRules, kAliases);
 
@@ -83,12 +90,164 @@ const RuleCase kLists[] = {
 };
 DQ_RULE_CASES(ListCellRules, kLists);
 
+// A source's own number format (Magento's qty, decimal(12,4)): read, never rewritten; a real
+// defect is still reported. Without the convention (generic), the fix stays as it was.
+const RuleCase kOwnNumbers[] = {
+    {"magento_qty_kept",
+     "inventory",
+     "",
+     {{"sku", "A"}, {"stock_qty", "99999.0000"}},
+     {},
+     Options().OwnNumbers("stock_qty")},
+    {"magento_zero_qty_kept",
+     "inventory",
+     "",
+     {{"sku", "A"}, {"stock_qty", "0.0000"}},
+     {},
+     Options().OwnNumbers("stock_qty")},
+    {"magento_negative_qty_reported",
+     "inventory",
+     "",
+     {{"sku", "A"}, {"stock_qty", "-5.0000"}},
+     {"NEGATIVE_STOCK"},
+     Options().OwnNumbers("stock_qty")},
+    {"magento_fraction_reported",
+     "inventory",
+     "",
+     {{"sku", "A"}, {"stock_qty", "2.5000"}},
+     {"INVALID_STOCK_QTY"},
+     Options().OwnNumbers("stock_qty")},
+    {"magento_word_reported",
+     "inventory",
+     "",
+     {{"sku", "A"}, {"stock_qty", "lots"}},
+     {"INVALID_STOCK_QTY"},
+     Options().OwnNumbers("stock_qty")},
+    {"magento_qty_at_reorder_point",
+     "inventory",
+     "",
+     {{"sku", "A"}, {"stock_qty", "3.0000"}, {"reorder_point", "5"}},
+     {"STOCK_AT_REORDER_POINT"},
+     Options().OwnNumbers("stock_qty")},
+    {"generic_qty_rewritten_as_before",
+     "inventory",
+     "",
+     {{"sku", "A"}, {"stock_qty", "99999.0000"}},
+     {"QUANTITY_REFORMATTED=99999"}},
+    {"generic_negative_rewritten_and_reported",
+     "inventory",
+     "",
+     {{"sku", "A"}, {"stock_qty", "-5.0000"}},
+     {"NEGATIVE_STOCK", "QUANTITY_REFORMATTED=-5"}},
+};
+DQ_RULE_CASES(OwnNumberFormatRules, kOwnNumbers);
+
+// Image file names relative to the platform's import folder (Magento's pub/media/import), as its
+// importer takes them: ASCII letters, digits, - _ . / \, no ".." step, an image extension.
+const std::vector<std::string> kMagentoImages = {"jpg", "jpeg", "gif", "png"};
+const RuleCase kFileNames[] = {
+    {"magento_file_name",
+     "product",
+     "",
+     {{"image_url", "magento_image.jpg"}},
+     {},
+     Options().FileNames("image_url", kMagentoImages)},
+    {"magento_sub_folder_and_case",
+     "product",
+     "",
+     {{"image_url", "/m/a/Shirt-01.PNG"}},
+     {},
+     Options().FileNames("image_url", kMagentoImages)},
+    {"magento_url_still_fine",
+     "product",
+     "",
+     {{"image_url", "https://a.example.com/1.jpg"}},
+     {},
+     Options().FileNames("image_url", kMagentoImages)},
+    {"magento_http_url_still_warned",
+     "product",
+     "",
+     {{"image_url", "http://a.example.com/1.jpg"}},
+     {"IMAGE_URL_NOT_HTTPS"},
+     Options().FileNames("image_url", kMagentoImages)},
+    {"magento_space_in_name",
+     "product",
+     "",
+     {{"image_url", "my image.gif"}},
+     {"INVALID_IMAGE_URL"},
+     Options().FileNames("image_url", kMagentoImages)},
+    {"magento_not_an_image",
+     "product",
+     "",
+     {{"image_url", "x.exe"}},
+     {"INVALID_IMAGE_URL"},
+     Options().FileNames("image_url", kMagentoImages)},
+    {"magento_no_extension",
+     "product",
+     "",
+     {{"image_url", "image"}},
+     {"INVALID_IMAGE_URL"},
+     Options().FileNames("image_url", kMagentoImages)},
+    {"magento_climbs_a_folder",
+     "product",
+     "",
+     {{"image_url", "../secret/x.jpg"}},
+     {"INVALID_IMAGE_URL"},
+     Options().FileNames("image_url", kMagentoImages)},
+    {"magento_broken_url_is_no_file_name",
+     "product",
+     "",
+     {{"image_url", "ftp://a/x.jpg"}},
+     {"INVALID_IMAGE_URL"},
+     Options().FileNames("image_url", kMagentoImages)},
+    {"magento_accented_name",
+     "product",
+     "",
+     {{"image_url", "café.jpg"}},
+     {"INVALID_IMAGE_URL"},
+     Options().FileNames("image_url", kMagentoImages)},
+    {"generic_file_name_invalid_as_before",
+     "product",
+     "",
+     {{"image_url", "magento_image.jpg"}},
+     {"INVALID_IMAGE_URL"}},
+    {"magento_additional_images",
+     "product",
+     "",
+     {{"additional_image_link", "a.jpg,https://b.example.com/2.png,c.gif"}},
+     {},
+     Options().FileNames("additional_image_link", kMagentoImages, ",")},
+    {"magento_additional_images_bad_item",
+     "product",
+     "",
+     {{"additional_image_link", "a.jpg,my image.gif"}},
+     {"INVALID_IMAGE_URL"},
+     Options().FileNames("additional_image_link", kMagentoImages, ",")},
+    {"additional_images_without_convention_not_judged_here",
+     "product",
+     "",
+     {{"additional_image_link", "my image.gif"}},
+     {}},
+};
+DQ_RULE_CASES(ImportFileNameRules, kFileNames);
+
 std::vector<Issue> RunOne(const std::vector<std::pair<std::string, std::string>>& row,
                           const std::string& checks, const std::string& platform,
                           const testing::CaseOptions& options) {
   std::vector<std::string> fields, values;
   for (const auto& [f, v] : row) fields.push_back(f), values.push_back(v);
   return testing::RunRows(fields, checks, platform, {values}, nullptr, options);
+}
+
+TEST(ImportFileNames, TheMessageSaysWhatTheSourceTakes) {
+  const auto issues = RunOne({{"additional_image_link", "a.jpg, x.exe"}}, "product", "",
+                             Options().FileNames("additional_image_link", kMagentoImages, ","));
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].field, Field::kAdditionalImageLink);
+  EXPECT_EQ(issues[0].message,
+            "Neither an absolute http or https URL nor a file name the source's import takes "
+            "from its import folder (ASCII letters, digits and - _ . / only, ending in .jpg, "
+            ".jpeg, .gif, .png): item 2 of 2, 'x.exe'");
 }
 
 TEST(ListCells, TheMessageNamesEachBadItem) {
@@ -389,6 +548,19 @@ TEST(SpecConventions, BadConventionsAreRefusedWithTheReason) {
     const Status s = spec.AddConvention(c.field, c.separator, c.aliases);
     EXPECT_EQ(s.code(), ErrorCode::kInvalidRequest);
     EXPECT_EQ(s.message(), c.message);
+  }
+  for (const char* ext : {"", ".", "j p g", "abcdefghijk"}) {
+    BatchSpec spec = make();
+    const Status bad = spec.AddConvention("image_url", "", {}, false, {"jpg", ext});
+    EXPECT_EQ(bad.message(), "conventions: field 'image_url' gives the file extension '" +
+                                 std::string(ext) +
+                                 "'; an extension is 1 to 10 ASCII letters and digits");
+  }
+  {
+    BatchSpec spec = make();
+    ASSERT_TRUE(spec.AddConvention("image_url", "", {}, false, {".JPG", "png"}).ok());
+    EXPECT_EQ(spec.conventions[static_cast<size_t>(Field::kImageUrl)].file_extensions,
+              (std::vector<std::string>{"jpg", "png"}));
   }
   BatchSpec spec = make();
   ASSERT_TRUE(spec.AddConvention("image_url", ",", {}).ok());

@@ -104,7 +104,8 @@ Status BatchSpec::SetWeightUnit(std::string_view unit) {
 }
 
 Status BatchSpec::AddConvention(std::string_view field, std::string_view list_separator,
-                                std::vector<std::pair<std::string, std::string>> aliases) {
+                                std::vector<std::pair<std::string, std::string>> aliases,
+                                bool own_number_format, std::vector<std::string> file_extensions) {
   const std::string name(field);
   const auto f = ParseField(field);
   if (!f) {
@@ -133,11 +134,25 @@ Status BatchSpec::AddConvention(std::string_view field, std::string_view list_se
                         "case)");
     }
   }
+  for (std::string& ext : file_extensions) {
+    const std::string given = ext;
+    if (!ext.empty() && ext.front() == '.') ext.erase(0, 1);
+    for (char& c : ext) c = text::ToLower(c);
+    if (ext.empty() || ext.size() > 10 || !std::all_of(ext.begin(), ext.end(), [](char c) {
+          return text::IsAsciiAlpha(c) || text::IsDigit(c);
+        })) {
+      return Status(ErrorCode::kInvalidRequest,
+                    "conventions: field '" + name + "' gives the file extension '" + given +
+                        "'; an extension is 1 to 10 ASCII letters and digits");
+    }
+  }
   has_convention.set(i);
   listed.set(i, !list_separator.empty());
   aliased.set(i, !aliases.empty());
   conventions[i].list_separator = std::string(list_separator);
   conventions[i].aliases = std::move(aliases);
+  conventions[i].own_number_format = own_number_format;
+  conventions[i].file_extensions = std::move(file_extensions);
   return Status::Ok();
 }
 

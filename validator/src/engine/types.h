@@ -120,6 +120,12 @@ struct FieldConvention {
   // Source spellings (trimmed, ASCII lower-cased, sorted) and their standard meaning. A value
   // that is one of them is valid as it is and never rewritten.
   std::vector<std::pair<std::string, std::string>> aliases;
+  // The source's own number format (Magento's qty "99999.0000"): a whole number written with
+  // zero decimals is valid as it is and never rewritten.
+  bool own_number_format = false;
+  // Non-empty: a value may be a file name relative to the platform's import folder ending in one
+  // of these extensions (lower case, no dot), instead of a URL (proto FieldConvention).
+  std::vector<std::string> file_extensions;
 };
 
 // What a batch checks and how its row values are laid out.
@@ -169,9 +175,12 @@ struct BatchSpec {
   Status SetWeightUnit(std::string_view unit);
   // Adds the convention of one field. Errors (kInvalidRequest): an unknown field name, a field
   // that is not among the batch's fields, a field given a convention twice, two aliases that are
-  // the same spelling once trimmed and lower-cased.
+  // the same spelling once trimmed and lower-cased, a file extension that is not 1-10 ASCII
+  // letters and digits (a leading dot is dropped, case ignored).
   Status AddConvention(std::string_view field, std::string_view list_separator,
-                       std::vector<std::pair<std::string, std::string>> aliases);
+                       std::vector<std::pair<std::string, std::string>> aliases,
+                       bool own_number_format = false,
+                       std::vector<std::string> file_extensions = {});
   // "day_first", "month_first", "conflicting" or "" (unknown). Errors: kInvalidRequest.
   Status SetExpiryDateOrder(std::string_view order);
 };

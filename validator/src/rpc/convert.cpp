@@ -23,7 +23,10 @@ Result<BatchSpec> FromProto(const v1::BatchSpec& spec) {
   for (const v1::FieldConvention& c : spec.conventions()) {
     std::vector<std::pair<std::string, std::string>> aliases(c.value_aliases().begin(),
                                                              c.value_aliases().end());
-    if (Status s = out->AddConvention(c.field(), c.list_separator(), std::move(aliases)); !s.ok()) {
+    std::vector<std::string> extensions(c.file_extensions().begin(), c.file_extensions().end());
+    if (Status s = out->AddConvention(c.field(), c.list_separator(), std::move(aliases),
+                                      c.own_number_format(), std::move(extensions));
+        !s.ok()) {
       return s;
     }
   }

@@ -22,6 +22,9 @@ std::optional<int64_t> ParseInteger(std::string_view s) {
 }
 
 // "10.0" / "10.00" (a spreadsheet's whole number) -> "10", as a fix; other values unchanged.
+// When the source writes f's numbers in its own format (FieldConvention::own_number_format:
+// Magento's qty "99999.0000", which its import takes back as it is), the whole part is read
+// and nothing is rewritten.
 std::string_view WholeNumber(RowContext& ctx, Field f) {
   const std::string_view v = ctx.value(f);
   const size_t dot = v.find('.');
@@ -30,6 +33,7 @@ std::string_view WholeNumber(RowContext& ctx, Field f) {
   const std::string_view frac = v.substr(dot + 1);
   if (frac.find_first_not_of('0') != std::string_view::npos) return v;
   if (!ParseInteger(whole) || whole == "-") return v;
+  if (ctx.spec().conventions[static_cast<size_t>(f)].own_number_format) return whole;
   ctx.Fix(f, std::string(whole), IssueCode::QUANTITY_REFORMATTED);
   return ctx.value(f);
 }

@@ -6,6 +6,7 @@
 // in Merchant Center's formats: a price keeps its ISO 4217 code ("15.00 USD") and Google's
 // availability spellings are valid. With social_catalog (first listed) a price keeps its code
 // too, Meta's format.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -136,18 +137,60 @@ bool IsWellFormedHttpUrl(std::string_view url) {
 
 namespace {
 
-// One image URL (a cell, or an item of a list cell).
-void CheckOneImageUrl(RowContext& ctx) {
-  const std::string_view url = ctx.value(Field::kImageUrl);
+// A file name (or relative path) as Magento 2's importer takes it from its import folder:
+// ASCII letters, digits and - _ . / \ only, no ".." folder step (its Media validator's
+// PATH_REGEXP), and an extension among `extensions` (its Uploader takes jpg, jpeg, gif, png).
+bool IsImportFileName(std::string_view name, const std::vector<std::string>& extensions) {
+  for (char c : name) {
+    if (!text::IsAsciiAlpha(c) && !text::IsDigit(c) &&
+        std::string_view("-_./\\").find(c) == std::string_view::npos) {
+      return false;
+    }
+  }
+  for (size_t i = name.find(".."); i != std::string_view::npos; i = name.find("..", i + 1)) {
+    const bool starts_step = i == 0 || name[i - 1] == '/' || name[i - 1] == '\\';
+    const bool ends_step = i + 2 < name.size() && (name[i + 2] == '/' || name[i + 2] == '\\');
+    if (starts_step && ends_step) return false;
+  }
+  const size_t dot = name.rfind('.');
+  const size_t slash = name.find_last_of("/\\");
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 == name.size() ||
+      (slash != std::string_view::npos && (dot < slash || dot == slash + 1))) {
+    return false;
+  }
+  std::string ext(name.substr(dot + 1));
+  for (char& c : ext) c = text::ToLower(c);
+  return std::find(extensions.begin(), extensions.end(), ext) != extensions.end();
+}
+
+// One image URL of field f (a cell, or an item of a list cell). When the source's import also
+// takes file names from its import folder (FieldConvention::file_extensions), such a name is
+// valid and is not a URL to judge for https.
+void CheckOneImage(RowContext& ctx, Field f) {
+  const std::string_view url = ctx.value(f);
   if (!IsWellFormedHttpUrl(url)) {
-    ctx.Report(IssueCode::INVALID_IMAGE_URL, Field::kImageUrl);
+    const auto& extensions = ctx.spec().conventions[static_cast<size_t>(f)].file_extensions;
+    if (extensions.empty()) {
+      ctx.Report(IssueCode::INVALID_IMAGE_URL, f);
+    } else if (url.find("://") != std::string_view::npos || !IsImportFileName(url, extensions)) {
+      std::string listed;
+      for (const std::string& ext : extensions) listed += (listed.empty() ? "." : ", .") + ext;
+      ctx.Report(IssueCode::INVALID_IMAGE_URL, f,
+                 "Neither an absolute http or https URL nor a file name the source's import "
+                 "takes from its import folder (ASCII letters, digits and - _ . / only, "
+                 "ending in " +
+                     listed + ")");
+    }
     return;
   }
   // Templates make plain http an error (PLATFORM_IMAGE_NOT_HTTPS).
   if (ctx.spec().platform == Platform::kNone && !StartsWithNoCase(url, "https://")) {
-    ctx.Report(IssueCode::IMAGE_URL_NOT_HTTPS, Field::kImageUrl);
+    ctx.Report(IssueCode::IMAGE_URL_NOT_HTTPS, f);
   }
 }
+
+void CheckOneImageUrl(RowContext& ctx) { CheckOneImage(ctx, Field::kImageUrl); }
+void CheckOneAdditionalImage(RowContext& ctx) { CheckOneImage(ctx, Field::kAdditionalImageLink); }
 
 }  // namespace
 
@@ -231,6 +274,15 @@ void CheckImageUrl(RowContext& ctx) {
   ctx.ForEachItem(Field::kImageUrl, CheckOneImageUrl);
 }
 
+// More images (Magento's additional_images), checked as image_url is when the source says how it
+// writes them (a convention: its list separator, its import folder's file names). Without one,
+// only a platform template judges them (channel_rules.cpp), in its channel's own list format.
+void CheckAdditionalImages(RowContext& ctx) {
+  if (!ctx.spec().has_convention.test(static_cast<size_t>(Field::kAdditionalImageLink))) return;
+  if (ctx.value(Field::kAdditionalImageLink).empty()) return;
+  ctx.ForEachItem(Field::kAdditionalImageLink, CheckOneAdditionalImage);
+}
+
 // An empty brand is never wrong here: a template that requires one reports it.
 void CheckBrand(RowContext& ctx) {
   const std::string_view brand = ctx.value(Field::kBrand);
@@ -242,7 +294,9 @@ void CheckBrand(RowContext& ctx) {
 
 // The standard availability value for v, written with any case and with spaces, hyphens or
 // underscores between its words (or none); empty when v is no spelling of one. backorder counts
-// only for Merchant Center (search_merchant), whose values include it.
+// only for Merchant Center (search_merchant), whose values include it. "Low stock" (a shop's
+// display label, DummyJSON's availabilityStatus) is in stock with few left: no channel takes the
+// label, and every channel sells the item as in stock.
 std::string_view AvailabilitySynonym(std::string_view v, bool merchant) {
   char buf[16];
   size_t n = 0;
@@ -252,7 +306,7 @@ std::string_view AvailabilitySynonym(std::string_view v, bool merchant) {
     buf[n++] = text::ToLower(c);
   }
   const std::string_view key(buf, n);
-  if (key == "instock") return "in_stock";
+  if (key == "instock" || key == "lowstock") return "in_stock";
   if (key == "outofstock") return "out_of_stock";
   if (key == "preorder") return "preorder";
   if (merchant && key == "backorder") return "backorder";
@@ -370,6 +424,7 @@ void CheckProduct(RowContext& ctx) {
   if (ctx.mapped(Field::kPrice)) CheckPriceFormat(ctx);
   if (ctx.mapped(Field::kTitle)) CheckTitle(ctx);
   if (ctx.mapped(Field::kImageUrl)) CheckImageUrl(ctx);
+  if (ctx.mapped(Field::kAdditionalImageLink)) CheckAdditionalImages(ctx);
   if (ctx.mapped(Field::kBrand)) CheckBrand(ctx);
   if (ctx.mapped(Field::kAvailability)) CheckAvailability(ctx);
   if (ctx.mapped(Field::kGtin)) {

@@ -91,6 +91,12 @@ struct SourceConvention {
   std::vector<std::string> columns;
   std::string list_separator;
   std::vector<std::pair<std::string, std::string>> value_aliases;  // spelling -> standard value
+  // The field's numbers are in the platform's own format, which its import takes back as they
+  // are (Magento's qty "99999.0000"): no fix rewrites them.
+  bool own_number_format = false;
+  // A value may be a file name relative to the platform's import folder with one of these
+  // extensions (lower case, no dot), instead of a URL (Magento's base_image "magento_image.jpg").
+  std::vector<std::string> file_extensions;
 };
 
 // The unit of the source's bare weights in `columns` (every weight column when empty): "g",
