@@ -4,7 +4,7 @@
 
 #include <grpcpp/support/status.h>
 
-#include "../engine/types.h"
+#include "engine/types.h"
 #include "dq/common/status.h"
 #include "dq/validator/v1/validator.pb.h"
 

@@ -17,8 +17,8 @@
 #include <cstdint>
 #include <functional>
 
-#include "../engine/reference_data.h"
-#include "../engine/worker_pool.h"
+#include "engine/reference_data.h"
+#include "engine/worker_pool.h"
 #include "dq/validator/v1/validator.pb.h"
 
 namespace dq::validator::rpc {

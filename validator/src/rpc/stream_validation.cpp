@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../engine/text.h"
+#include "engine/text.h"
 #include "convert.h"
 
 namespace dq::validator::rpc {

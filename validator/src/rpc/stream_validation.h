@@ -23,9 +23,9 @@
 #include <memory>
 #include <vector>
 
-#include "../engine/reference_data.h"
-#include "../engine/session.h"
-#include "../engine/worker_pool.h"
+#include "engine/reference_data.h"
+#include "engine/session.h"
+#include "engine/worker_pool.h"
 #include "dq/common/status.h"
 #include "dq/validator/v1/validator.pb.h"
 

@@ -4,8 +4,8 @@
 // No rule logic lives here.
 #pragma once
 
-#include "../engine/reference_data.h"
-#include "../engine/worker_pool.h"
+#include "engine/reference_data.h"
+#include "engine/worker_pool.h"
 #include "dq/validator/v1/validator.grpc.pb.h"
 #include "validator_metrics.h"
 

@@ -13,8 +13,8 @@
 #include <string_view>
 #include <type_traits>
 
-#include "../listing_text.h"
-#include "../text.h"
+#include "listing_text.h"
+#include "text.h"
 #include "channel_pack.h"
 #include "message_text.h"
 #include "rules.h"

@@ -12,11 +12,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "../iso_date.h"
-#include "../listing_text.h"
-#include "../reference_data.h"
-#include "../taxonomy.h"
-#include "../text.h"
+#include "iso_date.h"
+#include "listing_text.h"
+#include "reference_data.h"
+#include "taxonomy.h"
+#include "text.h"
 #include "rules.h"
 
 namespace dq::validator::rules::channel {

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "../listing_text.h"
+#include "listing_text.h"
 #include "rules.h"
 
 namespace dq::validator::rules {

@@ -9,10 +9,10 @@
 
 #include "dq/common/spreadsheet_formula.h"
 
-#include "../email.h"
-#include "../phone.h"
-#include "../reference_data.h"
-#include "../text.h"
+#include "email.h"
+#include "phone.h"
+#include "reference_data.h"
+#include "text.h"
 #include "rules.h"
 
 namespace dq::validator::rules {

@@ -1,8 +1,8 @@
 // The product check's GTIN rule (docs/rules.md §1): separators, spreadsheet damage,
 // length, GS1 check digit, UPC-E, ISBN-10/13, restricted and coupon prefixes; and the batch-level
 // DUPLICATE_GTIN (one GTIN on two SKUs).
-#include "../gtin.h"
-#include "../text.h"
+#include "gtin.h"
+#include "text.h"
 #include "rules.h"
 
 namespace dq::validator::rules {

@@ -2,8 +2,8 @@
 // requires sku and stock_qty; any other empty value is fine.
 #include <charconv>
 
-#include "../iso_date.h"
-#include "../text.h"
+#include "iso_date.h"
+#include "text.h"
 #include "rules.h"
 
 namespace dq::validator::rules {

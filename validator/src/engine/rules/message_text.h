@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "../types.h"
+#include "types.h"
 
 namespace dq::validator::rules {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "../text.h"
+#include "text.h"
 #include "channel_pack.h"
 #include "message_text.h"
 #include "rules.h"

@@ -1,6 +1,6 @@
 // The price check: compare-at price, margin from cost_price, currency, and the samples for the
 // batch-level outlier check (Session::Finish).
-#include "../text.h"
+#include "text.h"
 #include "rules.h"
 
 namespace dq::validator::rules {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "../reference_data.h"
-#include "../text.h"
+#include "reference_data.h"
+#include "text.h"
 #include "rules.h"
 
 namespace dq::validator::rules {

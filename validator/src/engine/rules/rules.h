@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "../row_context.h"
+#include "row_context.h"
 
 namespace dq::validator::rules {
 

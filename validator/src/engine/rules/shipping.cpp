@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "../text.h"
-#include "../vat.h"
+#include "text.h"
+#include "vat.h"
 #include "channel_pack.h"
 #include "rules.h"
 

@@ -2,8 +2,8 @@
 // "15.00 USD".
 #include <string>
 
-#include "../reference_data.h"
-#include "../text.h"
+#include "reference_data.h"
+#include "text.h"
 #include "channel_pack.h"
 #include "rules.h"
 

@@ -1,6 +1,6 @@
 #include "dq/common/spreadsheet_formula.h"
 
-#include "../text.h"
+#include "text.h"
 #include "rules.h"
 
 namespace dq::validator::rules {
