@@ -25,7 +25,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -35,7 +34,7 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from free_port import free_port  # noqa: E402
+from free_port import free_port, wait_port  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
@@ -44,18 +43,6 @@ EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
 def load():
     return open("/proc/loadavg").read().split()[:3]
 
-
-def wait_port(port, proc, seconds=60):
-    end = time.time() + seconds
-    while time.time() < end:
-        if proc is not None and proc.poll() is not None:
-            raise SystemExit(f"process exited early: {proc.args}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit(f"port {port} never opened")
 
 
 def rss_kb(pid):

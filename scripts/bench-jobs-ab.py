@@ -28,7 +28,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from free_port import free_port  # noqa: E402
+from free_port import free_port, wait_port  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TYPES = {"products": "product,price,inventory,shipping", "customers": "customer"}
@@ -43,19 +43,6 @@ def cpu_ms(pid):
     fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) * 1000 // TICK
 
-
-def wait_port(port, proc):
-    import socket
-    end = time.time() + 60
-    while time.time() < end:
-        if proc.poll() is not None:
-            raise SystemExit(f"process exited early: {proc.args}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit(f"port {port} never opened")
 
 
 class Stack:

@@ -34,7 +34,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "lib"))
-from free_port import free_port  # noqa: E402  (scripts/lib/free_port.py: the one port picker)
+from free_port import free_port, wait_port  # noqa: E402  (scripts/lib/free_port.py: the one port picker)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIELDS = ["sku", "title", "description", "price", "compare_at_price", "cost_price", "currency",
@@ -42,18 +42,6 @@ FIELDS = ["sku", "title", "description", "price", "compare_at_price", "cost_pric
           "country_of_origin", "vat_number", "email", "phone", "country", "stock_qty",
           "reorder_point", "expiry_date", "warehouse_id"]
 
-
-def wait_port(port, proc, seconds=20):
-    end = time.time() + seconds
-    while time.time() < end:
-        if proc.poll() is not None:
-            raise SystemExit(f"process exited early: {proc.args}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit(f"port {port} never opened")
 
 
 def peak_rss_mb(pid):
@@ -126,12 +114,12 @@ class Stack:
             ["redis-server", os.path.join(ROOT, "deploy/redis/redis.conf"), "--port",
              str(self.redis_port), "--bind", "127.0.0.1", "--dir", work],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_port(self.redis_port, self.procs["redis"])
+        wait_port(self.redis_port, self.procs["redis"], seconds=20)
         env = dict(os.environ, DQ_VALIDATOR_BIND="127.0.0.1", DQ_VALIDATOR_PORT=str(self.val_port),
                    DQ_VALIDATOR_OPS_PORT="0")
         self.procs["validator"] = subprocess.Popen([os.path.join(build, "validator/dq-validator")],
                                                    env=env, stderr=open(f"{work}/val.log", "w"))
-        wait_port(self.val_port, self.procs["validator"])
+        wait_port(self.val_port, self.procs["validator"], seconds=20)
         env = {k: v for k, v in os.environ.items() if not k.startswith("DQ_")}
         env.update(DQ_GATEWAY_BIND="127.0.0.1", DQ_GATEWAY_PORT=str(self.gw_port),
                    DQ_GATEWAY_OPS_PORT=str(self.ops_port), DQ_REDIS_PORT=str(self.redis_port),
@@ -141,7 +129,7 @@ class Stack:
                    DQ_RATE_LIMIT_GENERAL="100000", **extra_env)
         self.procs["gateway"] = subprocess.Popen([os.path.join(build, "gateway/dq-gateway")],
                                                  env=env, stderr=open(f"{work}/gw.log", "w"))
-        wait_port(self.gw_port, self.procs["gateway"])
+        wait_port(self.gw_port, self.procs["gateway"], seconds=20)
         self.pids = {k: p.pid for k, p in self.procs.items()}
         dq = os.path.join(build, "dqctl/dqctl")
         denv = dict(env, DQ_REDIS_PORT=str(self.redis_port))

@@ -34,23 +34,11 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from free_port import free_port  # noqa: E402  (scripts/lib/free_port.py)
+from free_port import free_port, wait_port  # noqa: E402  (scripts/lib/free_port.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RATE_HEADERS = ("x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset")
 
-
-def wait_port(port, proc, seconds=20):
-    end = time.time() + seconds
-    while time.time() < end:
-        if proc.poll() is not None:
-            raise SystemExit(f"process exited early: {proc.args}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit(f"port {port} never opened")
 
 
 class Stack:
@@ -61,12 +49,12 @@ class Stack:
             ["redis-server", os.path.join(ROOT, "deploy/redis/redis.conf"), "--port",
              str(self.redis_port), "--bind", "127.0.0.1", "--dir", work],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_port(self.redis_port, self.procs["redis"])
+        wait_port(self.redis_port, self.procs["redis"], seconds=20)
         env = dict(os.environ, DQ_VALIDATOR_BIND="127.0.0.1", DQ_VALIDATOR_PORT=str(self.val_port),
                    DQ_VALIDATOR_OPS_PORT="0")
         self.procs["validator"] = subprocess.Popen([os.path.join(build, "validator/dq-validator")],
                                                    env=env, stderr=open(f"{work}/val.log", "w"))
-        wait_port(self.val_port, self.procs["validator"])
+        wait_port(self.val_port, self.procs["validator"], seconds=20)
         env = {k: v for k, v in os.environ.items() if not k.startswith("DQ_")}
         env.update(DQ_GATEWAY_BIND="127.0.0.1", DQ_GATEWAY_PORT=str(self.port),
                    DQ_GATEWAY_OPS_PORT=str(self.ops_port), DQ_REDIS_PORT=str(self.redis_port),
@@ -75,7 +63,7 @@ class Stack:
                    DQ_RATE_LIMIT_UPLOAD="100000")
         self.procs["gateway"] = subprocess.Popen([os.path.join(build, "gateway/dq-gateway")],
                                                  env=env, stderr=open(f"{work}/gw.log", "w"))
-        wait_port(self.port, self.procs["gateway"])
+        wait_port(self.port, self.procs["gateway"], seconds=20)
         dq = os.path.join(build, "dqctl/dqctl")
         out = subprocess.check_output([dq, "account", "create", "--plan", "agency", "--name",
                                        "malformed"], env=env)

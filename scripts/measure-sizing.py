@@ -20,7 +20,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,23 +27,11 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from free_port import free_port  # noqa: E402
+from free_port import free_port, wait_port  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAXMEMORY = 42 * 10**9  # 64 GB host: maxmemory about 2/3 of it (AOF rewrite fork headroom)
 
-
-def wait_port(port, proc, seconds=30):
-    end = time.time() + seconds
-    while time.time() < end:
-        if proc.poll() is not None:
-            raise SystemExit(f"process exited early: {proc.args}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit(f"port {port} never opened")
 
 
 def product_csv(rows, dirty):
@@ -68,13 +55,13 @@ class Stack:
             ["redis-server", os.path.join(ROOT, "deploy/redis/redis.conf"), "--port",
              str(self.redis_port), "--bind", "127.0.0.1", "--dir", work, "--appendonly", "no",
              "--save", ""], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_port(self.redis_port, self.procs["redis"])
+        wait_port(self.redis_port, self.procs["redis"], seconds=30)
         env = {k: v for k, v in os.environ.items() if not k.startswith("DQ_")}
         venv = dict(env, DQ_VALIDATOR_BIND="127.0.0.1", DQ_VALIDATOR_PORT=str(self.val_port),
                     DQ_VALIDATOR_OPS_PORT="0")
         self.procs["validator"] = subprocess.Popen([os.path.join(build, "validator/dq-validator")],
                                                    env=venv, stderr=open(f"{work}/val.log", "w"))
-        wait_port(self.val_port, self.procs["validator"])
+        wait_port(self.val_port, self.procs["validator"], seconds=30)
         self.artifacts = os.path.join(work, "artifacts")
         env.update(DQ_GATEWAY_BIND="127.0.0.1", DQ_GATEWAY_PORT=str(self.gw_port),
                    DQ_GATEWAY_OPS_PORT=str(self.ops_port), DQ_REDIS_PORT=str(self.redis_port),
@@ -83,7 +70,7 @@ class Stack:
                    DQ_RATE_LIMIT_GENERAL="100000", DQ_RATE_LIMIT_UPLOAD="100000")
         self.procs["gateway"] = subprocess.Popen([os.path.join(build, "gateway/dq-gateway")],
                                                  env=env, stderr=open(f"{work}/gw.log", "w"))
-        wait_port(self.gw_port, self.procs["gateway"])
+        wait_port(self.gw_port, self.procs["gateway"], seconds=30)
         dq = os.path.join(build, "dqctl/dqctl")
         out = subprocess.check_output([dq, "account", "create", "--plan", "agency", "--name",
                                        "sizing"], env=env)
