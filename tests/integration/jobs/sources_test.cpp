@@ -253,6 +253,48 @@ TEST_F(SourcesIntegrationTest, ParentRowsCommentLinesAndRaggedRecordsOnTheJobPat
   EXPECT_EQ(Get("/v1/jobs/" + id + "/cleaned").body, csv);
 }
 
+// Shopify's Transporter customers layout (Shopify's sample): John Doe's second address and second
+// metafield follow his row, repeating only his e-mail. They are his, not duplicates; the second
+// address's own country code is still checked. Shopify's own export (no Metafield columns, one
+// row per customer) keeps the duplicate on the same e-mail twice.
+TEST_F(SourcesIntegrationTest, TransporterCustomerRowsAreNoDuplicateButAnExportsRepeatIs) {
+  const std::string transporter =
+      "First Name,Last Name,Email,Company,Address1,City,Province Code,Country Code,Zip,Phone,"
+      "Accepts Marketing,Tags,Metafield Namespace,Metafield Key,Metafield Value\n"
+      "John,Doe,john.doe@gmail.com,Acme,57 Erb St W,Waterloo,ON,CA,N2L 6C2,+15195555555,true,"
+      "vip,global,vip_status,TRUE\n"
+      ",,john.doe@gmail.com,Acme Ltd.,150 Elgin St,Ottawa,ON,XX,K2P 1L4,,,,,,\n"
+      ",,john.doe@gmail.com,,,,,,,,,,global,corporate,true\n"
+      "Jane,Doe,jane.doe@gmail.com,,,Montreal,QC,CA,H2Z 0B2,+16135556666,false,,,,\n";
+  HttpResult r = Post("/v1/jobs?filename=customers.csv&check_types=customer", transporter,
+                      {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  json job = WaitDone(json::parse(r.body)["id"]);
+  ASSERT_EQ(job["status"], "done") << job.dump();
+  EXPECT_EQ(job["source"], "shopify_customers");
+  ASSERT_EQ(job["issues"].size(), 1u) << job["issues"].dump();
+  EXPECT_EQ(job["issues"][0]["code"], "INVALID_COUNTRY_CODE");
+  EXPECT_EQ(job["issues"][0]["issue_row"], 2);
+  EXPECT_EQ(job["issues"][0]["item_id"], "john.doe@gmail.com");
+
+  const std::string exported =
+      "Customer ID,First Name,Last Name,Email,Accepts Email Marketing,"
+      "Default Address Country Code,Total Spent\n"
+      "101,John,Doe,john.doe@gmail.com,yes,CA,10.00\n"
+      "102,,,john.doe@gmail.com,no,CA,0.00\n";
+  r = Post("/v1/jobs?filename=customers_export.csv&check_types=customer", exported,
+           {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  job = WaitDone(json::parse(r.body)["id"]);
+  ASSERT_EQ(job["status"], "done") << job.dump();
+  EXPECT_EQ(job["source"], "shopify_customers");
+  ASSERT_EQ(job["issues"].size(), 1u) << job["issues"].dump();
+  EXPECT_EQ(job["issues"][0]["code"], "DUPLICATE_CUSTOMER");
+  EXPECT_EQ(job["issues"][0]["issue_row"], 2);
+  EXPECT_EQ(job["issues"][0]["message"], "Same e-mail as row 1");
+  EXPECT_EQ(job["issues"][0]["item_id"], "102");
+}
+
 // Nested records (DummyJSON's shape) give the same issues and the same cleaned records inline as
 // in a job: the inline reader reads a nested object's members as the upload reader does.
 TEST_F(SourcesIntegrationTest, NestedRecordsGetTheSameIssuesInlineAndInAJob) {

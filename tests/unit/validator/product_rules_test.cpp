@@ -65,6 +65,21 @@ const RuleCase kCases[] = {
      {{"title", " =HYPERLINK(\"http://x\")"}},
      {}},
     {"sku_negative_number_trimmed", "product", "", {{"sku", " -5"}}, {"WHITESPACE_TRIMMED=-5"}},
+    // An HTML description's end whitespace renders as nothing: neither an issue nor a fix
+    // (Shopify's Body (HTML) "<p>...</p> "). A plain-text description, and a title with markup,
+    // are trimmed as before.
+    {"description_html_trailing_space_kept", "product", "",
+     {{"description", "<p>Soft cotton tee.</p> "}}, {}},
+    {"description_html_leading_newline_kept", "product", "",
+     {{"description", "\n<ul><li>Cotton</li></ul>\t"}}, {}},
+    {"description_html_break_inside_text_kept", "product", "",
+     {{"description", " Soft<br>cotton "}}, {}},
+    {"description_plain_trailing_space_trimmed", "product", "",
+     {{"description", "Soft cotton tee. "}}, {"WHITESPACE_TRIMMED=Soft cotton tee."}},
+    {"description_less_than_is_no_tag", "product", "",
+     {{"description", "For ages < 5 and > 2 "}}, {"WHITESPACE_TRIMMED=For ages < 5 and > 2"}},
+    {"title_with_markup_still_trimmed", "product", "", {{"title", "<b>Tee</b> "}},
+     {"WHITESPACE_TRIMMED=<b>Tee</b>"}},
     // image_url
     {"image_https_valid", "product", "", {{"image_url", "https://cdn.example.com/img/1.jpg"}}, {}},
     {"image_with_port_and_query",
