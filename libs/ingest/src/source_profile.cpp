@@ -220,7 +220,7 @@ SourceProfile Read(std::string_view file, const json& p) {
       if (!c.is_object()) Fail(w, "must be an object");
       CheckKnownKeys(c,
                      {"field", "columns", "list_separator", "value_aliases", "own_number_format",
-                      "file_extensions", "why"},
+                      "file_extensions", "html", "why"},
                      w);
       SourceConvention conv;
       conv.field = OptionalString(c, "field", w);
@@ -241,7 +241,11 @@ SourceProfile Read(std::string_view file, const json& p) {
                "'" + ext + "' is not 1 to 10 lower-case letters and digits");
         }
       }
-      if ((conv.own_number_format || !conv.file_extensions.empty()) &&
+      if (c.contains("html")) {
+        if (!c["html"].is_boolean()) Fail(w + ".html", "must be true or false");
+        conv.html = c["html"].get<bool>();
+      }
+      if ((conv.own_number_format || !conv.file_extensions.empty() || conv.html) &&
           OptionalString(c, "why", w).empty()) {
         Fail(w + ".why", "must say why the platform writes the field so");
       }

@@ -177,4 +177,17 @@ TEST(GtinPaddingEvidenceTest, TwoShortValuesAreTooFewToTell) {
 }
 
 }  // namespace
+// Shopify's Body (HTML) is an HTML column: its description convention says so (whitespace at the
+// ends is kept); a description mapped from another column gets none.
+TEST(CheckPlanTest, ShopifyBodyHtmlIsAnHtmlDescription) {
+  const Mapping m = {{"title", "Title"}, {"description", "Body (HTML)"}};
+  const CheckPlan p = Plan({"product"}, m, "shopify_products");
+  ASSERT_EQ(p.conventions.size(), 1u);
+  EXPECT_EQ(p.conventions[0].field, "description");
+  EXPECT_EQ(p.conventions[0].columns, std::vector<std::string>{"Body (HTML)"});
+  EXPECT_TRUE(p.conventions[0].html);
+  const Mapping plain = {{"title", "Title"}, {"description", "Description"}};
+  EXPECT_TRUE(Plan({"product"}, plain, "shopify_products").conventions.empty());
+}
+
 }  // namespace dq::ingest

@@ -298,4 +298,20 @@ TEST(JobOutputTest, RaggedRowsGetRowFieldCountAndTheStatsCountIt) { RaggedRowsCo
 TEST(JobOutputTest, RaggedRowsCountedWithChannelBits) { RaggedRowsCounted(true); }
 
 }  // namespace
+// An HTML column (Shopify's Body (HTML)) survives the stored job into the validator's spec; a
+// convention without it is stored as before.
+TEST(JobOutputTest, HtmlColumnReachesTheSpec) {
+  ingest::SourceConvention body{.field = "description", .html = true};
+  ingest::SourceConvention plain{.field = "availability"};
+  const std::string stored = ConventionsJson({body, plain});
+  EXPECT_EQ(nlohmann::json::parse(stored)[0]["html"], true);
+  EXPECT_FALSE(nlohmann::json::parse(stored)[1].contains("html"));
+  FileCheck job = ShopifyJob();
+  job.conventions = stored;
+  const validator::v1::BatchSpec spec = JobOutput(job, {}).Spec();
+  ASSERT_EQ(spec.conventions_size(), 2);
+  EXPECT_TRUE(spec.conventions(0).html());
+  EXPECT_FALSE(spec.conventions(1).html());
+}
+
 }  // namespace dq::report

@@ -76,6 +76,12 @@ const RuleCase kCases[] = {
      {{"description", " Soft<br>cotton "}}, {}},
     {"description_plain_trailing_space_trimmed", "product", "",
      {{"description", "Soft cotton tee. "}}, {"WHITESPACE_TRIMMED=Soft cotton tee."}},
+    // Shopify's Body (HTML) is HTML whether or not the value has a tag (the source's convention).
+    {"description_in_html_column_kept", "product", "", {{"description", " Soft cotton tee. "}},
+     {}, testing::Options().Html("description")},
+    {"title_beside_an_html_column_still_trimmed", "product", "",
+     {{"description", "Soft cotton tee. "}, {"title", "Tee "}}, {"WHITESPACE_TRIMMED=Tee"},
+     testing::Options().Html("description")},
     {"description_less_than_is_no_tag", "product", "",
      {{"description", "For ages < 5 and > 2 "}}, {"WHITESPACE_TRIMMED=For ages < 5 and > 2"}},
     {"title_with_markup_still_trimmed", "product", "", {{"title", "<b>Tee</b> "}},

@@ -126,6 +126,9 @@ struct FieldConvention {
   // Non-empty: a value may be a file name relative to the platform's import folder ending in one
   // of these extensions (lower case, no dot), instead of a URL (proto FieldConvention).
   std::vector<std::string> file_extensions;
+  // The source's column holds HTML (Shopify's Body (HTML)): whitespace at a value's ends is kept
+  // (rules/whitespace.cpp). Set after AddConvention (proto FieldConvention.html).
+  bool html = false;
 };
 
 // What a batch checks and how its row values are laid out.

@@ -13,11 +13,14 @@ bool CollapsesInner(Field f) {
   return f == Field::kTitle || f == Field::kBrand || f == Field::kCategory;
 }
 
-// An HTML description (one that holds a tag, listing::FindHtml: Shopify's Body (HTML),
-// WooCommerce's and Magento's descriptions): whitespace at its ends renders as nothing, so it is
-// neither an issue nor a fix (docs/api.md). A plain-text description is trimmed as any field.
-bool IsHtmlDescription(Field f, std::string_view v) {
-  return f == Field::kDescription && !listing::FindHtml(v).first_tag.empty();
+// An HTML description: its column holds HTML by the source (FieldConvention::html, Shopify's
+// Body (HTML)), or the value holds a tag (listing::FindHtml: WooCommerce's and Magento's
+// descriptions, any file's). Whitespace at its ends renders as nothing, so it is neither an issue
+// nor a fix (docs/api.md). A plain-text description is trimmed as any field.
+bool IsHtmlDescription(const RowContext& ctx, Field f, std::string_view v) {
+  if (f != Field::kDescription) return false;
+  return ctx.spec().conventions[static_cast<size_t>(f)].html ||
+         !listing::FindHtml(v).first_tag.empty();
 }
 
 }  // namespace
@@ -26,7 +29,7 @@ void NormalizeWhitespace(RowContext& ctx) {
   for (Field f : ctx.spec().columns) {
     const std::string_view v = ctx.value(f);
     const bool collapse = CollapsesInner(f);
-    if (!text::NeedsWhitespaceFix(v, collapse) || IsHtmlDescription(f, v)) continue;
+    if (!text::NeedsWhitespaceFix(v, collapse) || IsHtmlDescription(ctx, f, v)) continue;
     std::string fixed = text::NormalizeWhitespace(v, collapse);
     // A fix never makes a value a spreadsheet formula (" =1+1" stays as it is; docs/api.md).
     if (StartsLikeAFormula(fixed)) continue;

@@ -106,6 +106,9 @@ struct SourceConvention {
   // A value may be a file name relative to the platform's import folder with one of these
   // extensions (lower case, no dot), instead of a URL (Magento's base_image "magento_image.jpg").
   std::vector<std::string> file_extensions;
+  // The column holds HTML that the platform renders as HTML (Shopify's Body (HTML)): whitespace at
+  // a value's ends shows as nothing, so it is neither reported nor trimmed.
+  bool html = false;
 };
 
 // The unit of the source's bare weights in `columns` (every weight column when empty): "g",
