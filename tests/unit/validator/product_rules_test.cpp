@@ -79,6 +79,8 @@ const RuleCase kCases[] = {
     // Shopify's Body (HTML) is HTML whether or not the value has a tag (the source's convention).
     {"description_in_html_column_kept", "product", "", {{"description", " Soft cotton tee. "}},
      {}, testing::Options().Html("description")},
+    {"description_in_html_column_of_spaces_is_empty", "product", "", {{"description", "  "}},
+     {"WHITESPACE_TRIMMED="}, testing::Options().Html("description")},
     {"title_beside_an_html_column_still_trimmed", "product", "",
      {{"description", "Soft cotton tee. "}, {"title", "Tee "}}, {"WHITESPACE_TRIMMED=Tee"},
      testing::Options().Html("description")},

@@ -16,9 +16,10 @@ bool CollapsesInner(Field f) {
 // An HTML description: its column holds HTML by the source (FieldConvention::html, Shopify's
 // Body (HTML)), or the value holds a tag (listing::FindHtml: WooCommerce's and Magento's
 // descriptions, any file's). Whitespace at its ends renders as nothing, so it is neither an issue
-// nor a fix (docs/api.md). A plain-text description is trimmed as any field.
+// nor a fix (docs/api.md). A plain-text description is trimmed as any field, and so is one of
+// whitespace only (it is empty).
 bool IsHtmlDescription(const RowContext& ctx, Field f, std::string_view v) {
-  if (f != Field::kDescription) return false;
+  if (f != Field::kDescription || text::Trim(v).empty()) return false;
   return ctx.spec().conventions[static_cast<size_t>(f)].html ||
          !listing::FindHtml(v).first_tag.empty();
 }
