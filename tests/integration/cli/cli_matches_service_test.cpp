@@ -227,7 +227,8 @@ std::string ShopifyCsv() {
 // naming the option, then variant rows), single-variant products (Title / Default Title), and
 // rows that name an option with no variant after them (the product itself, issue 31), one of
 // them last in the first chunk and one last in the file; a few records with a field too many
-// or too few (ROW_FIELD_COUNT). The two paths must agree on every kind and count.
+// (ROW_FIELD_COUNT) or too few (ROW_FIELDS_MISSING). The two paths must agree on every kind and
+// count.
 std::string ShopifyOptionsCsv() {
   Messy m;
   static const char* const kPrices[] = {"12.50", "\"12,50\"", "", "abc", "7"};
@@ -476,7 +477,7 @@ INSTANTIATE_TEST_SUITE_P(
         TestFile{"shipping.json", ShippingJson(), "application/json", "shipping", ""},
         TestFile{"shopify.csv", ShopifyCsv(), "text/csv", "product", "", "", "shopify_products"},
         TestFile{"shopify_options.csv", ShopifyOptionsCsv(), "text/csv", "product,inventory", "",
-                 "", "shopify_products", {"ROW_FIELD_COUNT", "INVALID_PRICE", "MISSING_SKU"}},
+                 "", "shopify_products", {"ROW_FIELD_COUNT", "ROW_FIELDS_MISSING", "INVALID_PRICE", "MISSING_SKU"}},
         TestFile{"woo.csv", WooCsv(), "text/csv", "product,inventory", "", "woocommerce",
                  "woocommerce"},
         TestFile{"feed.xml", MerchantFeedXml(), "application/rss+xml", "product",

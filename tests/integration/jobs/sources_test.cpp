@@ -224,23 +224,25 @@ TEST_F(SourcesIntegrationTest, CleanedFileOfAnExportWithoutFixesIsTheExportByteF
 
 // Shopify's Transporter layout: the product's first row names its options and has no option
 // value, SKU or price (a parent, not blamed), and a variant row has one field more than the
-// header (ROW_FIELD_COUNT, counted in the stats); Meta-style comment lines above the header are
-// skipped and kept. The cleaned file is the upload byte for byte.
+// header (ROW_FIELD_COUNT, an error counted in the stats) and another one field fewer
+// (ROW_FIELDS_MISSING, a warning: its missing last cell is read as empty); Meta-style comment
+// lines above the header are skipped and kept. The cleaned file is the upload byte for byte.
 TEST_F(SourcesIntegrationTest, ParentRowsCommentLinesAndRaggedRecordsOnTheJobPath) {
   const std::string csv =
       "# exported for issue 31\n"
       "Handle,Title,Vendor,Option1 Name,Option1 Value,Variant SKU,Variant Price,Image Src\n"
       "shoe,Sneaker,Acme,Color,,,,https://cdn.shopify.com/s/a.jpg\n"
       "shoe,,,,White,a-1,10.00,,g\n"
-      "shoe,,,,Black,a-2,20.00,\n";
+      "shoe,,,,Black,a-2,20.00,\n"
+      "shoe,,,,Red,a-3,30.00\n";
   HttpResult r = Post("/v1/jobs?filename=transporter.csv", csv, {{"Content-Type", "text/csv"}});
   ASSERT_EQ(r.status, 202) << r.body;
   const std::string id = json::parse(r.body)["id"];
   json job = WaitDone(id);
   ASSERT_EQ(job["status"], "done") << job.dump();
   EXPECT_EQ(job["source"], "shopify_products");
-  EXPECT_EQ(job["rows_total"], 3);
-  ASSERT_EQ(job["issues"].size(), 1u) << job["issues"].dump();
+  EXPECT_EQ(job["rows_total"], 4);
+  ASSERT_EQ(job["issues"].size(), 2u) << job["issues"].dump();
   const json& i = job["issues"][0];
   EXPECT_EQ(i["code"], "ROW_FIELD_COUNT");
   EXPECT_EQ(i["issue_row"], 2);
@@ -248,8 +250,16 @@ TEST_F(SourcesIntegrationTest, ParentRowsCommentLinesAndRaggedRecordsOnTheJobPat
   EXPECT_EQ(i["field"], "row");
   EXPECT_EQ(i["message"], "Row has 9 fields; the header has 8 columns");
   EXPECT_EQ(i["sku"], "a-1");
+  const json& s = job["issues"][1];
+  EXPECT_EQ(s["code"], "ROW_FIELDS_MISSING");
+  EXPECT_EQ(s["issue_row"], 4);
+  EXPECT_EQ(s["severity"], "warning");
+  EXPECT_EQ(s["message"],
+            "Row has 7 fields; the header has 8 columns: the last one, 'Image Src', was read as "
+            "empty");
   EXPECT_EQ(job["rows_error"], 1) << job.dump();
-  EXPECT_EQ(job["health_score"], 67);
+  EXPECT_EQ(job["rows_warning"], 1) << job.dump();
+  EXPECT_EQ(job["health_score"], 63);  // (4 - 1 - 0.5) / 4
   EXPECT_EQ(Get("/v1/jobs/" + id + "/cleaned").body, csv);
 }
 

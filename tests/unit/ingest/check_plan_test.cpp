@@ -76,6 +76,27 @@ TEST(CheckPlanTest, WeightUnitComesFromCallerHeaderProfileInThatOrder) {
   EXPECT_TRUE(Plan({"shipping"}, Mapping{}, nullptr).weight_unit.empty());
 }
 
+// A weight_unit column gives each row's unit; the note names it, then says what a row without
+// one is read in.
+TEST(CheckPlanTest, AUnitColumnIsNamedBeforeTheColumnsOwnUnit) {
+  const Mapping m = {{"weight", "Variant Weight"}, {"weight_unit", "Variant Weight Unit"}};
+  CheckPlan p = Plan({"shipping"}, m, "shopify_products");
+  EXPECT_EQ(p.weight_unit, "unknown");
+  EXPECT_EQ(p.notes.back(),
+            "The weight column 'Variant Weight' is read in the unit each row gives in 'Variant "
+            "Weight Unit' (g, kg, lb or oz, or a spelling such as lbs or grams). Where a row "
+            "gives no unit, the weight column 'Variant Weight' has no known unit: its header "
+            "names none and the file's platform does not fix one. Bare weights were checked "
+            "only as non-negative numbers; send weight_unit to have them checked as weights.");
+  p = Plan({"shipping"}, m, nullptr, "kg");
+  EXPECT_EQ(p.weight_unit, "kg");
+  EXPECT_EQ(p.notes.back(),
+            "The weight column 'Variant Weight' is read in the unit each row gives in 'Variant "
+            "Weight Unit' (g, kg, lb or oz, or a spelling such as lbs or grams). Where a row "
+            "gives no unit, the weight column 'Variant Weight' is read in kilograms: the request "
+            "said so (weight_unit).");
+}
+
 TEST(CheckPlanTest, ConventionsOnlyForTheColumnTheFieldIsMappedTo) {
   const Mapping m = {{"availability", "In stock?"}, {"image_url", "Images"}};
   const CheckPlan p = Plan({"product"}, m, "woocommerce");

@@ -61,9 +61,11 @@ enum class Field : uint8_t {
   kSalePriceEffectiveDate,
   kAvailabilityDate,
   kAdditionalImageLink,
+  // The unit of the row's weight when the source gives it in a column of its own (our addition).
+  kWeightUnit,
 };
 inline constexpr size_t kFieldCount = kStandardFields.size();
-static_assert(static_cast<size_t>(Field::kAdditionalImageLink) + 1 == kFieldCount);
+static_assert(static_cast<size_t>(Field::kWeightUnit) + 1 == kFieldCount);
 
 inline std::string_view FieldName(Field f) { return kStandardFields[static_cast<size_t>(f)]; }
 std::optional<Field> ParseField(std::string_view name);
