@@ -2,6 +2,9 @@
 // (20 columns, all mapped, shaped like bench/tools/gen_catalog.py --format json), and the JSON
 // reader choice measured on the same body:
 //   - BM_ValidateParse / BM_ValidateBuildRequest / BM_ValidateWriteAnswer: our path, in parts;
+//   - BM_ValidateParseAnswer/0 and /1: parsing a platform=all answer (2,500 issues, each with
+//     its channels as channel_bits) onto a fresh arena, as the route does, and into one message
+//     reused (cleared) from call to call, whose strings keep their buffers;
 //   - BM_ValidateWriteCleaned/0 and /1: the answer for the same records sent with spaces after
 //     ':' and ',' (as Python's json.dumps writes them; so is Body()) and compact (as
 //     JavaScript's JSON.stringify, Go and Jackson write them), a fix on every tenth record: a
@@ -103,6 +106,53 @@ validator::v1::ValidateResponse Answer() {
   return r;
 }
 
+// About what the validator answers under platform=all: five issues a row, every one blocking
+// channels, with the catalogue's messages (tens of bytes: no short-string buffer holds them).
+std::string AllAnswerBytes() {
+  validator::v1::ValidateResponse r;
+  r.mutable_stats()->set_rows(500);
+  const struct {
+    const char* field;
+    const char* code;
+    const char* message;
+  } kinds[] = {
+      {"link", "LINK_MISSING", "The product page link is missing; every channel needs one."},
+      {"condition", "CONDITION_MISSING", "The condition is missing (new, refurbished or used)."},
+      {"image_url", "IMAGE_URL_PLACEHOLDER", "The image is on a placeholder host (example.com)."},
+      {"description", "DESCRIPTION_HAS_HTML", "The description holds HTML tags; send plain text."},
+      {"title", "TITLE_PROMOTIONAL", "The title holds promotional text the channels refuse."}};
+  for (uint64_t row = 1; row <= 500; ++row) {
+    for (const auto& k : kinds) {
+      auto* a = r.add_issues();
+      a->set_row(row);
+      a->set_severity(validator::v1::SEVERITY_ERROR);
+      a->set_field(k.field);
+      a->set_code(k.code);
+      a->set_message(k.message);
+      a->set_original_value("https://cdn.example.com/img/" + std::to_string(row) + ".jpg");
+      a->set_channel_bits(0xff);
+    }
+  }
+  return r.SerializeAsString();
+}
+
+void BM_ValidateParseAnswer(benchmark::State& state) {
+  const std::string bytes = AllAnswerBytes();
+  validator::v1::ValidateResponse reused;
+  for (auto _ : state) {
+    if (state.range(0) == 0) {
+      google::protobuf::Arena arena;
+      auto* a = google::protobuf::Arena::CreateMessage<validator::v1::ValidateResponse>(&arena);
+      benchmark::DoNotOptimize(a->ParseFromString(bytes));
+    } else {
+      reused.Clear();
+      benchmark::DoNotOptimize(reused.ParseFromString(bytes));
+    }
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes.size()));
+}
+BENCHMARK(BM_ValidateParseAnswer)->Arg(0)->Arg(1);
+
 void SetBytes(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * Body().size()));
 }
@@ -138,6 +188,22 @@ void BM_ValidateWriteAnswer(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_ValidateWriteAnswer);
+
+// The platform=all answer of BM_ValidateParseAnswer written as JSON (the issue encoder, report/
+// issue_json.h, writes most of it).
+void BM_ValidateWriteAllAnswer(benchmark::State& state) {
+  auto cmd = ParseValidateRequest(Body(), 500);
+  validator::v1::ValidateResponse answer;
+  answer.ParseFromString(AllAnswerBytes());
+  size_t bytes = 0;
+  for (auto _ : state) {
+    std::string out = WriteValidateResponse(*cmd, answer);
+    bytes = out.size();
+    benchmark::DoNotOptimize(out);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
+}
+BENCHMARK(BM_ValidateWriteAllAnswer);
 
 void BM_ValidateWriteCleaned(benchmark::State& state) {
   const bool compact = state.range(0) == 1;

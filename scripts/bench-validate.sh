@@ -34,7 +34,9 @@ one_run() {  # one_run BODY LABEL: a wrk run of DURATION seconds; prints its fig
     "http://127.0.0.1:$GW/v1/validate" -H "X-API-Key: $KEY" -H "Content-Type: application/json" \
     --data-binary "@$body")
   echo "== POST /v1/validate, $ROWS product rows, product,price,inventory,shipping, platform $label"
-  echo "body: $(stat -c %s "$body") bytes; answer: HTTP ${answer% *}, ${answer#* } bytes"
+  # The answer's md5: builds compared side by side must answer byte for byte the same.
+  echo "body: $(stat -c %s "$body") bytes; answer: HTTP ${answer% *}, ${answer#* } bytes," \
+    "md5 $(md5sum <"$WORK/answer.json" | cut -d' ' -f1)"
   local gw0 val0 gw1 val1 requests
   gw0=$(cpu_ms "$GW_PID"); val0=$(cpu_ms "$VAL_PID")
   wrk -t2 -c32 -d"${DURATION}s" --latency -s "$WORK/post-run.lua" \

@@ -13,7 +13,10 @@ dirty 100,000-row product file (ROWS), waits for each to be done, and measures:
 then prints the merchants one 64 GB Redis holds (maxmemory 42 GB, deploy.md's rule) at a given
 number of jobs kept per merchant (30 days of jobs). Loopback only; about a minute.
 
-  scripts/measure-sizing.py [--build DIR] [--rows N] [--jobs-per-merchant 30,300,3000]
+  scripts/measure-sizing.py [--build DIR] [--rows N] [--jobs-per-merchant 30,300,3000] [--keys]
+
+--keys also prints each job key's bytes and, for a hash, each field's value length: what to read
+when the figure moves.
 """
 import argparse
 import json
@@ -105,6 +108,18 @@ def memory_of(stack, pattern):
     return total, keys
 
 
+def print_keys(stack, keys):
+    for k in sorted(keys):
+        kind = stack.redis("TYPE", k).strip()
+        used = int(stack.redis("MEMORY", "USAGE", k, "SAMPLES", "0") or 0)
+        print(f"  {used:>7,} B  {kind:6s} {k}")
+        if kind != "hash":
+            continue
+        fields = [f for f in stack.redis("HKEYS", k).splitlines() if f]
+        sizes = sorted(((int(stack.redis("HSTRLEN", k, f) or 0), f) for f in fields), reverse=True)
+        print("           " + ", ".join(f"{f} {n:,}" for n, f in sizes))
+
+
 def store_bytes(stack, job_id):
     total = 0
     for dirpath, _, files in os.walk(os.path.join(stack.artifacts, "jobs", stack.account, job_id)):
@@ -112,7 +127,7 @@ def store_bytes(stack, job_id):
     return total
 
 
-def run_job(stack, name, body):
+def run_job(stack, name, body, show_keys=False):
     job = stack.call("POST", "/v1/jobs", body, "text/csv")
     end = time.time() + 600
     while time.time() < end:
@@ -125,6 +140,9 @@ def run_job(stack, name, body):
     redis_bytes, keys = memory_of(stack, f"dq:{{{stack.account}}}:job:{job['id']}*")
     # Its entries in the account's list (ZSET) and byte ledger (HASH): field + value + overhead.
     ledger = 2 * (len(job["id"]) + 24)
+    if show_keys:
+        print(f"{name} job's keys:")
+        print_keys(stack, keys)
     return {"name": name, "id": job["id"], "upload_bytes": len(body),
             "issues": job.get("issues_total"),
             "redis_bytes": redis_bytes + ledger, "redis_keys": len(keys),
@@ -136,12 +154,13 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--rows", type=int, default=100000)
     ap.add_argument("--jobs-per-merchant", default="30,300,3000")
+    ap.add_argument("--keys", action="store_true", help="print each job key and hash field")
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix="dq-sizing-")
     stack = Stack(args.build, work)
     try:
-        jobs = [run_job(stack, "typical", product_csv(args.rows, False)),
-                run_job(stack, "dirty", product_csv(args.rows, True))]
+        jobs = [run_job(stack, "typical", product_csv(args.rows, False), args.keys),
+                run_job(stack, "dirty", product_csv(args.rows, True), args.keys)]
         everything, _ = memory_of(stack, f"dq:{{{stack.account}}}:*")
         job_keys = sum(memory_of(stack, f"dq:{{{stack.account}}}:job:{j['id']}*")[0] for j in jobs)
         account = everything - job_keys + int(stack.redis("MEMORY", "USAGE", "dq:accounts") or 0) \

@@ -81,6 +81,9 @@ struct KeptUpload {
   std::string content_type;  // of the file part, as sent
   int64_t bytes = 0;
   int64_t expires_ms = 0;
+  // When it was kept, in microseconds since the epoch: an account's kept uploads are ordered by
+  // it (two previews in one millisecond are still told apart). 0: from expires_ms.
+  int64_t kept_us = 0;
 };
 
 class JobStore {

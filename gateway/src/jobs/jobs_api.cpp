@@ -124,8 +124,9 @@ Status JobsApi::QuotaExceeded(const Account& account, int64_t rows) {
 }
 
 void JobsApi::KeepAgain(KeptUpload upload, const std::string& file) {
-  upload.expires_ms =
-      UnixMillis(clock_.Now() + std::chrono::minutes(options_.kept_upload_minutes));
+  const auto now = clock_.Now();
+  upload.expires_ms = UnixMillis(now + std::chrono::minutes(options_.kept_upload_minutes));
+  upload.kept_us = UnixMicros(now);
   if (Status s = store_.KeepUpload(upload, file); !s.ok()) {
     log::Warn("kept upload not kept again", {{"upload_id", upload.id}, {"error", s.message()}});
   }

@@ -125,8 +125,10 @@ http::HttpResponse JobsApi::Preview(const http::HttpRequest& request, const Prin
   kept.filename = up.filename;
   kept.content_type = up.raw_content_type;
   kept.bytes = static_cast<int64_t>(up.raw_file.size());
-  const auto expires = clock_.Now() + std::chrono::minutes(options_.kept_upload_minutes);
+  const auto now = clock_.Now();
+  const auto expires = now + std::chrono::minutes(options_.kept_upload_minutes);
   kept.expires_ms = UnixMillis(expires);
+  kept.kept_us = UnixMicros(now);
   if (Status s = store_.KeepUpload(kept, up.raw_file); s.ok()) {
     body["upload_id"] = kept.id;
     body["upload_expires_at"] = FormatIso8601Millis(expires);

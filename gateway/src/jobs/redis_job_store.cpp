@@ -405,15 +405,20 @@ Status RedisJobStore::KeepUpload(const KeptUpload& up, std::string_view file) {
   for (size_t at = 0; at < file.size(); at += kPiece) {
     keep_cmds.push_back({"RPUSH", file_key, CompressPiece(file.substr(at, kPiece))});
   }
-  const int64_t kept_ms = up.expires_ms - limits_.kept_upload_ttl.count() * 1000;
+  // The account's list is ordered by when each was kept, in microseconds; one kept before
+  // now - ttl has expired (an entry an earlier version scored in milliseconds counts as expired:
+  // its keys still expire with their ttl).
+  const int64_t ttl_us = limits_.kept_upload_ttl.count() * 1'000'000;
+  const int64_t kept_us =
+      up.kept_us > 0 ? up.kept_us : up.expires_ms * 1000 - ttl_us;
   keep_cmds.push_back({"EXPIRE", file_key, ttl});
   keep_cmds.push_back({"HSET", kept_key, "filename", up.filename, "content_type", up.content_type,
                   "bytes", std::to_string(up.bytes), "expires_ms", std::to_string(up.expires_ms)});
   keep_cmds.push_back({"EXPIRE", kept_key, ttl});
   keep_cmds.push_back({"DEL", JobPartKey(a, up.id, "reserved")});
   keep_cmds.push_back({"ZREMRANGEBYSCORE", list_key, "-inf",
-                  "(" + std::to_string(kept_ms - limits_.kept_upload_ttl.count() * 1000)});
-  keep_cmds.push_back({"ZADD", list_key, std::to_string(kept_ms), up.id});
+                       "(" + std::to_string(kept_us - ttl_us)});
+  keep_cmds.push_back({"ZADD", list_key, std::to_string(kept_us), up.id});
   keep_cmds.push_back({"EXPIRE", list_key, ttl});
   keep_cmds.push_back({"ZRANGE", list_key, "0", "-1"});
   auto replies = redis_.Pipeline(keep_cmds);
@@ -421,14 +426,15 @@ Status RedisJobStore::KeepUpload(const KeptUpload& up, std::string_view file) {
     IgnoreError(DropKeptUpload(a, up.id), "best effort: what is left expires with kept_upload_ttl");
     return s;
   }
-  // Past the account's limit, the oldest go.
+  // Past the account's limit, the oldest go; this one is the newest whatever the clocks say (two
+  // gateways' clocks may differ by more than the time between two previews).
   const RedisReply& all = replies->back();
-  const int extra = static_cast<int>(all.elements.size()) - limits_.max_kept_uploads;
-  for (int i = 0; i < extra; ++i) {
+  int extra = static_cast<int>(all.elements.size()) - limits_.max_kept_uploads;
+  for (size_t i = 0; i < all.elements.size() && extra > 0; ++i) {
+    if (all.elements[i].str == up.id) continue;
     // Best effort: one left behind expires with kept_upload_ttl.
-    if (all.elements[i].str != up.id) {
-      IgnoreError(DropKeptUpload(a, all.elements[i].str), "it expires with kept_upload_ttl");
-    }
+    IgnoreError(DropKeptUpload(a, all.elements[i].str), "it expires with kept_upload_ttl");
+    --extra;
   }
   return Status::Ok();
 }

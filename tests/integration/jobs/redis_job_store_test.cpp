@@ -516,5 +516,42 @@ TEST_F(RedisJobStoreTest, ADamagedPieceIsAnErrorThatSaysSo) {
   EXPECT_NE(cleaned.status().message().find("damaged"), std::string::npos);
 }
 
+// An account keeps its two newest previews. They are ordered by when they were kept, in
+// microseconds: previews in one millisecond (which a fast client makes) keep their order, and the
+// one being kept is never the one dropped, even when the clocks tie. (Ordered by the millisecond
+// before, ties went by the random ids: HistoryIntegrationTest saw it once.)
+TEST_F(RedisJobStoreTest, AnAccountKeepsItsNewestPreviewsEvenWithinOneMillisecond) {
+  auto keep = [&](const std::string& id, int64_t kept_us) {
+    gateway::KeptUpload up;
+    up.id = id;
+    up.account_id = "acct_kept";
+    up.filename = id + ".csv";
+    up.content_type = "text/csv";
+    up.bytes = 8;
+    up.expires_ms = 1795428000000 + 15 * 60 * 1000;  // the same millisecond for all
+    up.kept_us = kept_us;
+    EXPECT_TRUE(store_->KeepUpload(up, "sku\nA-1\n").ok());
+  };
+  auto kept = [&](const std::string& id) {
+    auto f = store_->KeptUploadFile("acct_kept", id);
+    EXPECT_TRUE(f.ok());
+    return f.ok() && f->has_value();
+  };
+  // Ids that sort against the order they were kept in.
+  keep("ccc", 1795428000000001);
+  keep("bbb", 1795428000000002);
+  keep("aaa", 1795428000000003);
+  EXPECT_FALSE(kept("ccc"));
+  EXPECT_TRUE(kept("bbb"));
+  EXPECT_TRUE(kept("aaa"));
+  // Clocks that tie (two gateways): the one being kept stays, an older one goes.
+  keep("000", 1795428000000003);
+  EXPECT_TRUE(kept("000"));
+  EXPECT_EQ(static_cast<int>(kept("aaa")) + static_cast<int>(kept("bbb")), 1);
+  auto bytes = redis_->Command({"HLEN", AccountKey("acct_kept", "job_bytes")});
+  ASSERT_TRUE(bytes.ok());
+  EXPECT_EQ(bytes->integer, 2);
+}
+
 }  // namespace
 }  // namespace dq::testing

@@ -230,15 +230,16 @@ void StreamValidation::Finish(v1::IssueChunk* issues, v1::Stats* stats) {
   ToProto(session_.stats(), stats);
 }
 
-Status ValidateBatch(const ReferenceData& ref, const v1::ValidateRequest& request,
-                     v1::ValidateResponse* response) {
+Status CheckBatch(const ReferenceData& ref, const v1::ValidateRequest& request,
+                  BatchAnswer* answer) {
   auto spec = FromProto(request.spec());
   if (!spec.ok()) return spec.status();
   Session session(ref, std::move(*spec));
   auto read = ReadRows(request.spec(), session.spec().columns.size(), request.rows(),
                        request.packed(), 0);
   if (!read.ok()) return read.status();
-  std::vector<Issue> issues;
+  std::vector<Issue>& issues = answer->issues;
+  issues.clear();
   const dates::DateOrder observed = session.ObserveRows(read->count, read->value);
   session.BeginRows(read->count, std::move(read->read), observed, std::move(read->kinds));
   session.EndRows([&issues](Issue&& issue) { issues.push_back(std::move(issue)); });
@@ -261,15 +262,24 @@ Status ValidateBatch(const ReferenceData& ref, const v1::ValidateRequest& reques
     answer_bytes += i.original.size() + (i.fixed ? i.fixed->size() : 0) + i.Message().size() + 64;
   }
   if (answer_bytes > kMaxAnswerBytes) {
+    issues.clear();
     return Status(ErrorCode::kPayloadTooLarge,
                   "the answer would be about " + std::to_string(answer_bytes >> 20) +
                       " MiB, over the " + std::to_string(kMaxAnswerBytes >> 20) +
                       " MiB an answer may carry");
   }
-  response->mutable_issues()->Reserve(static_cast<int>(issues.size()));
-  const bool bits = request.spec().channel_bits();
-  for (Issue& i : issues) ToProto(std::move(i), response->add_issues(), bits);
-  ToProto(session.stats(), response->mutable_stats());
+  answer->stats = session.stats();
+  answer->channel_bits = request.spec().channel_bits();
+  return Status::Ok();
+}
+
+Status ValidateBatch(const ReferenceData& ref, const v1::ValidateRequest& request,
+                     v1::ValidateResponse* response) {
+  BatchAnswer answer;
+  if (Status s = CheckBatch(ref, request, &answer); !s.ok()) return s;
+  response->mutable_issues()->Reserve(static_cast<int>(answer.issues.size()));
+  for (Issue& i : answer.issues) ToProto(std::move(i), response->add_issues(), answer.channel_bits);
+  ToProto(answer.stats, response->mutable_stats());
   return Status::Ok();
 }
 

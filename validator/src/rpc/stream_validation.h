@@ -23,6 +23,7 @@
 #include <memory>
 #include <vector>
 
+#include "answer_wire.h"
 #include "engine/reference_data.h"
 #include "engine/session.h"
 #include "engine/worker_pool.h"
@@ -81,9 +82,14 @@ class StreamValidation {
 // a message over its gRPC limit (64 MiB).
 inline constexpr size_t kMaxAnswerBytes = 60u << 20;
 
-// One ValidateRequest (the unary call) on the caller's thread: issues ordered by row, then
-// stats. Errors: as Start() and Begin(); kPayloadTooLarge (OUT_OF_RANGE on the wire) when the
-// answer would pass kMaxAnswerBytes (values of tens of KB mapped to many fields).
+// One ValidateRequest (the unary call) on the caller's thread, checked: its issues ordered by
+// row, its stats. Errors: as Start() and Begin(); kPayloadTooLarge (OUT_OF_RANGE on the wire)
+// when the answer would pass kMaxAnswerBytes (values of tens of KB mapped to many fields).
+// The service encodes the answer with AnswerWire (answer_wire.h).
+Status CheckBatch(const ReferenceData& ref, const v1::ValidateRequest& request,
+                  BatchAnswer* answer);
+
+// The same answer as a message (the ToProto of CheckBatch's), for tests and benchmarks.
 Status ValidateBatch(const ReferenceData& ref, const v1::ValidateRequest& request,
                      v1::ValidateResponse* response);
 

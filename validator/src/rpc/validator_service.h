@@ -1,8 +1,11 @@
-// The gRPC adapter around the rule engine: Validate calls ValidateBatch, ValidateStream runs
+// The gRPC adapter around the rule engine: Validate checks the batch (CheckBatch) and sends its
+// answer encoded straight from the engine's issues (AnswerWire); ValidateStream runs
 // RunValidateStream (stream_call.h: with several evaluation threads, one thread of the call
 // reads and parses the next chunks while another evaluates and answers the current one).
 // No rule logic lives here.
 #pragma once
+
+#include <grpcpp/support/byte_buffer.h>
 
 #include "engine/reference_data.h"
 #include "engine/worker_pool.h"
@@ -14,14 +17,16 @@ namespace dq::validator::rpc {
 class ValidatorService final : public v1::Validator::Service {
  public:
   // pool: threads that evaluate streamed chunks (shared by all calls); nullptr: each call's own
-  // thread only. Unary Validate calls always run on their own thread: they are small and many
-  // at once, so they fill the cores by themselves.
+  // thread only. Unary Validate calls always run on their own thread (of the synchronous
+  // server's, as any call): they are small and many at once, so they fill the cores by
+  // themselves.
   explicit ValidatorService(const ReferenceData& ref, WorkerPool* pool = nullptr,
-                            ValidatorMetrics& metrics = ValidatorMetrics::Global())
-      : ref_(ref), pool_(pool), metrics_(metrics) {}
+                            ValidatorMetrics& metrics = ValidatorMetrics::Global());
 
-  grpc::Status Validate(grpc::ServerContext* context, const v1::ValidateRequest* request,
-                        v1::ValidateResponse* response) override;
+  // The unary Validate call's work without its transport: the answer to `request` as the wire
+  // bytes of a v1::ValidateResponse, or the gRPC error (ToGrpcStatus). Counts the rows in
+  // dq_validator_rows_total{rpc="Validate"}.
+  grpc::Status Answer(const v1::ValidateRequest& request, grpc::ByteBuffer* answer);
 
   grpc::Status ValidateStream(
       grpc::ServerContext* context,
@@ -29,6 +34,9 @@ class ValidatorService final : public v1::Validator::Service {
       override;
 
  private:
+  using UnaryCall = grpc::ServerUnaryStreamer<v1::ValidateRequest, grpc::ByteBuffer>;
+  grpc::Status ServeValidate(UnaryCall* call);
+
   const ReferenceData& ref_;
   WorkerPool* pool_;
   ValidatorMetrics& metrics_;

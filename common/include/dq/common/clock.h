@@ -29,4 +29,9 @@ inline int64_t UnixMillis(std::chrono::system_clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
 }
 
+// Microseconds since the Unix epoch (exact in a double until the year 2255).
+inline int64_t UnixMicros(std::chrono::system_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count();
+}
+
 }  // namespace dq
