@@ -210,7 +210,7 @@ int Serve(grpc::Service& service, int port) {
 }
 
 // What the HTTP server runs for each request: nothing, or one of the two gRPC calls.
-class FloorService final : public HttpService {
+class FloorService final : public http::HttpService {
  public:
   enum class Hop { kNone, kMessages, kBytes };
   FloorService(std::string answer, Hop hop, const std::string& addr, const std::string& dir)
@@ -226,7 +226,7 @@ class FloorService final : public HttpService {
     }
   }
 
-  HttpResponse Handle(const HttpRequest& request) override {
+  http::HttpResponse Handle(const http::HttpRequest& request) override {
     if (request.body.empty()) return Error(400, "no body");
     if (hop_ == Hop::kMessages) {
       google::protobuf::Arena arena;  // as Gateway::Validate: the answer parsed onto an arena
@@ -252,20 +252,21 @@ class FloorService final : public HttpService {
         return Error(503, "the floor's gRPC server did not answer");
       }
     }
-    HttpResponse r;
+    http::HttpResponse r;
     r.body = answer_;  // the gateway makes its answer as a fresh string too
     return r;
   }
-  std::optional<HttpResponse> Admit(const HttpRequest&, std::optional<size_t>) override {
+  std::optional<http::HttpResponse> Admit(const http::HttpRequest&,
+                                          std::optional<size_t>) override {
     return std::nullopt;
   }
-  HttpResponse TransportError(const HttpRequest&, const Status& status) override {
+  http::HttpResponse TransportError(const http::HttpRequest&, const Status& status) override {
     return Error(400, status.message());
   }
 
  private:
-  static HttpResponse Error(int status, const std::string& message) {
-    HttpResponse r;
+  static http::HttpResponse Error(int status, const std::string& message) {
+    http::HttpResponse r;
     r.status = status;
     r.body = "{\"error\":\"" + message + "\"}";
     return r;
@@ -288,11 +289,11 @@ int ServeHttp(int port, const std::string& answer_path, FloorService::Hop hop,
   sigaddset(&set, SIGINT);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   FloorService service(ReadFile(answer_path), hop, addr, dir);
-  HttpServerOptions options;
+  http::HttpServerOptions options;
   options.bind = "127.0.0.1";
   options.port = port;
   options.threads = 8;  // DQ_GATEWAY_THREADS' default
-  HttpServer server(service, options);
+  http::HttpServer server(service, options);
   if (Status s = server.Start(); !s.ok()) {
     std::fprintf(stderr, "transport_floor: %s\n", s.message().c_str());
     return 1;

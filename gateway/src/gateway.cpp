@@ -66,17 +66,17 @@ Gateway::Gateway(GatewayDeps deps, GatewayOptions options)
   }
 }
 
-HttpResponse Gateway::Handle(const HttpRequest& request) {
+http::HttpResponse Gateway::Handle(const http::HttpRequest& request) {
   const auto start = std::chrono::steady_clock::now();
   Exchange x(request);
-  HttpResponse response = outer_.Run(x);
+  http::HttpResponse response = outer_.Run(x);
   // What the access log learned while the request was handled.
   std::string route = "unmatched";
   if (!x.route.pattern.empty()) route = RouteTemplate(x.route.pattern);
   if (request.path == "/healthz" || request.path == "/readyz") route = request.path;
   std::string account_id = x.principal ? x.principal->account.id : "";
   // A deferred answer (POST /v1/validate on the pool) is finished and logged when it is ready.
-  HttpRequest head;
+  http::HttpRequest head;
   head.method = request.method;
   head.path = request.path;
   head.request_id = request.request_id;
@@ -85,7 +85,7 @@ HttpResponse Gateway::Handle(const HttpRequest& request) {
   }
   response.Then([this, head = std::move(head), route = std::move(route),
                  account_id = std::move(account_id), start,
-                 bytes_in = request.body.size()](HttpResponse& answer) {
+                 bytes_in = request.body.size()](http::HttpResponse& answer) {
     Finish(head, answer);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -100,7 +100,7 @@ HttpResponse Gateway::Handle(const HttpRequest& request) {
   return response;
 }
 
-HttpResponse Gateway::Route(Exchange& x) {
+http::HttpResponse Gateway::Route(Exchange& x) {
   const std::string_view path = x.request.path;
   if (Under(path, kApiPrefix)) {
     x.route = MatchRoute(x.request.method, path);
@@ -111,31 +111,32 @@ HttpResponse Gateway::Route(Exchange& x) {
   }
   if (Under(path, kConsolePrefix)) {
     x.route = MatchRoute(x.request.method, path);
-    HttpResponse r = console_.Run(x);
+    http::HttpResponse r = console_.Run(x);
     // The console's data is the user's own: never sniffed into another type, never cached.
-    r.Then([](HttpResponse& answer) {
+    r.Then([](http::HttpResponse& answer) {
       answer.SetHeader("X-Content-Type-Options", "nosniff");
-      if (answer.FindHeader("Cache-Control") == nullptr) answer.SetHeader("Cache-Control", "no-store");
+      if (answer.FindHeader("Cache-Control") == nullptr)
+        answer.SetHeader("Cache-Control", "no-store");
     });
     return r;
   }
   return Operational(x.request);
 }
 
-HttpResponse Gateway::Operational(const HttpRequest& request) const {
+http::HttpResponse Gateway::Operational(const http::HttpRequest& request) const {
   const std::string& path = request.path;
   // /metrics is on the ops port only (DQ_GATEWAY_OPS_PORT): never public.
   const bool ops = path == "/healthz" || path == "/readyz";
   if (ops && request.method != "GET" && request.method != "HEAD") {
-    HttpResponse r = ErrorResponse(
-        Status(ErrorCode::kMethodNotAllowed, request.method + " is not allowed on " + path +
-                                                 "; use GET."));
+    http::HttpResponse r =
+        http::ErrorResponse(Status(ErrorCode::kMethodNotAllowed,
+                                   request.method + " is not allowed on " + path + "; use GET."));
     r.SetHeader("Allow", "GET");
     return r;
   }
-  if (path == "/healthz") return JsonResponse(200, R"({"status":"ok"})");
+  if (path == "/healthz") return http::JsonResponse(200, R"({"status":"ok"})");
   if (path == "/readyz") return ReadyResponse();
-  return ErrorResponse(Status(ErrorCode::kNotFound, "There is no resource at " + path + "."));
+  return http::ErrorResponse(Status(ErrorCode::kNotFound, "There is no resource at " + path + "."));
 }
 
 bool Gateway::Ready() const {
@@ -144,7 +145,7 @@ bool Gateway::Ready() const {
   return store && deps_.validator.Healthy();
 }
 
-void Gateway::Finish(const HttpRequest& request, HttpResponse& response) const {
+void Gateway::Finish(const http::HttpRequest& request, http::HttpResponse& response) const {
   const std::string* proto = request.Header("x-forwarded-proto");
   if (options_.hsts || (proto != nullptr && *proto == "https")) {
     response.SetHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
@@ -152,46 +153,47 @@ void Gateway::Finish(const HttpRequest& request, HttpResponse& response) const {
   if (response.FindHeader("X-RateLimit-Limit") == nullptr) {
     rate_.NominalHeaders(MatchRoute(request.method, request.path).rate_class, response);
   }
-  AddRequestId(response, request.request_id);
+  http::AddRequestId(response, request.request_id);
 }
 
-void Gateway::Record(const ExchangeRecord& r) {
+void Gateway::Record(const http::ExchangeRecord& r) {
   if (!r.refused_at_edge || r.request == nullptr || r.response == nullptr) return;
   RecordRequest({r.request->request_id, r.request->method, "edge", r.response->status,
                  std::chrono::duration<double>(r.duration).count(), r.bytes_in,
                  r.response->body.size(), ""});
 }
 
-HttpResponse Gateway::TransportError(const HttpRequest& head, const Status& status) {
-  HttpResponse response = ErrorResponse(status);
+http::HttpResponse Gateway::TransportError(const http::HttpRequest& head, const Status& status) {
+  http::HttpResponse response = http::ErrorResponse(status);
   if (status.code() == ErrorCode::kPayloadTooLarge && !head.path.empty()) {
     // The upload route names the file, not the body.
     const RouteMatch m = MatchRoute(head.method, head.path);
     if (m.Found() && m.route->method == "POST" && m.route->pattern == "/jobs") {
-      response = ErrorResponse(Status(ErrorCode::kFileTooLarge, status.message()));
+      response = http::ErrorResponse(Status(ErrorCode::kFileTooLarge, status.message()));
     }
   }
   Finish(head, response);
   return response;
 }
 
-std::optional<HttpResponse> Gateway::Admit(const HttpRequest& head,
-                                           std::optional<size_t> body_bytes) {
-  std::optional<HttpResponse> response;
+std::optional<http::HttpResponse> Gateway::Admit(const http::HttpRequest& head,
+                                                 std::optional<size_t> body_bytes) {
+  std::optional<http::HttpResponse> response;
   try {
     response = admission_.Admit(head, body_bytes);
     if (!response) return std::nullopt;
   } catch (const std::exception& e) {
     log::Error("admission failed", {{"request_id", head.request_id}, {"what", e.what()}});
-    response = ErrorResponse(Status(ErrorCode::kInternal, "Something went wrong on our side."));
+    response =
+        http::ErrorResponse(Status(ErrorCode::kInternal, "Something went wrong on our side."));
   }
   Finish(head, *response);
   return response;
 }
 
-HttpResponse Gateway::ReadyResponse() const {
+http::HttpResponse Gateway::ReadyResponse() const {
   if (draining_.load()) {
-    HttpResponse r = JsonResponse(503, R"({"status":"draining"})");
+    http::HttpResponse r = http::JsonResponse(503, R"({"status":"draining"})");
     r.SetHeader("Retry-After", "1");
     return r;
   }
@@ -200,7 +202,7 @@ HttpResponse Gateway::ReadyResponse() const {
   json body = {{"status", store && validator ? "ready" : "not_ready"},
                {"checks", {{"redis", store ? "ok" : "unavailable"},
                            {"validator", validator ? "ok" : "unavailable"}}}};
-  HttpResponse r = JsonResponse(store && validator ? 200 : 503, DumpJson(body));
+  http::HttpResponse r = http::JsonResponse(store && validator ? 200 : 503, http::DumpJson(body));
   if (r.status == 503) r.SetHeader("Retry-After", "1");
   return r;
 }

@@ -80,24 +80,24 @@ struct GatewayDeps {
   // Whether the request carries a valid console session (cookie dq_session); used by the edge
   // to accept large /console/api bodies before they are read. When null, the console door
   // (console) decides.
-  std::function<bool(const HttpRequest&)> session_valid = nullptr;
+  std::function<bool(const http::HttpRequest&)> session_valid = nullptr;
   // Where POST /v1/validate waits for the validator (clients/validate_pool.h). Null: on the
   // calling thread (unit tests).
   ValidatePool* validate_pool = nullptr;
 };
 
-class Gateway final : public HttpService {
+class Gateway final : public http::HttpService {
  public:
   Gateway(GatewayDeps deps, GatewayOptions options);
 
-  HttpResponse Handle(const HttpRequest& request) override;
+  http::HttpResponse Handle(const http::HttpRequest& request) override;
   // The edge's decision on a large body, from the headers alone (pipeline/admission.h).
-  std::optional<HttpResponse> Admit(const HttpRequest& head,
-                                    std::optional<size_t> body_bytes) override;
-  HttpResponse TransportError(const HttpRequest& head, const Status& status) override;
+  std::optional<http::HttpResponse> Admit(const http::HttpRequest& head,
+                                          std::optional<size_t> body_bytes) override;
+  http::HttpResponse TransportError(const http::HttpRequest& head, const Status& status) override;
   // Answers the edge gave itself go to the access log too (route "edge"); complete requests are
   // logged by Handle().
-  void Record(const ExchangeRecord& record) override;
+  void Record(const http::ExchangeRecord& record) override;
 
   // What /readyz reports (also on the ops port).
   bool Ready() const;
@@ -108,11 +108,11 @@ class Gateway final : public HttpService {
 
  private:
   // The door's pipeline, or the operational routes, by path.
-  HttpResponse Route(Exchange& x);
-  HttpResponse Operational(const HttpRequest& request) const;
-  HttpResponse ReadyResponse() const;
+  http::HttpResponse Route(Exchange& x);
+  http::HttpResponse Operational(const http::HttpRequest& request) const;
+  http::HttpResponse ReadyResponse() const;
   // Strict-Transport-Security, the nominal X-RateLimit headers, X-Request-Id.
-  void Finish(const HttpRequest& request, HttpResponse& response) const;
+  void Finish(const http::HttpRequest& request, http::HttpResponse& response) const;
 
   GatewayDeps deps_;
   GatewayOptions options_;

@@ -27,8 +27,8 @@ GatewayApp::GatewayApp(const GatewaySettings& g, const Settings& table) : role_(
   } else {
     init_status_ = store.status();
   }
-  downloads_ = std::make_unique<DownloadLedger>(
-      g.http.downloads, &HttpServerMetrics::Global().download_held_bytes.Get());
+  downloads_ = std::make_unique<http::DownloadLedger>(
+      g.http.downloads, &http::HttpServerMetrics::Global().download_held_bytes.Get());
   WireJobs(g, clock);
 
   RedisClient* redis = redis_.get();
@@ -113,9 +113,9 @@ void GatewayApp::WireApi(const GatewaySettings& g, const Settings& table, const 
   validate_pool_ = std::make_unique<ValidatePool>(g.validate_pool);
   deps.validate_pool = validate_pool_.get();
   gateway_ = std::make_unique<Gateway>(std::move(deps), g.api);
-  HttpServerOptions http = g.http;
+  http::HttpServerOptions http = g.http;
   http.download_ledger = downloads_.get();
-  http_ = std::make_unique<HttpServer>(*gateway_, http);
+  http_ = std::make_unique<http::HttpServer>(*gateway_, http);
   Gateway* gw = gateway_.get();
   ops_ = std::make_unique<OpsHttpServer>(g.http.bind, g.ops_port, [gw] { return gw->Ready(); });
 }

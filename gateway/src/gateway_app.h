@@ -71,7 +71,7 @@ class GatewayApp {
   std::unique_ptr<UploadHandoff> handoff_;
   // What the streamed answers hold: the HTTP server's bound, and the jobs API's early refusal
   // of a download before it builds its first part. Outlives both.
-  std::unique_ptr<DownloadLedger> downloads_;
+  std::unique_ptr<http::DownloadLedger> downloads_;
   std::unique_ptr<RedisJobStore> jobs_store_;
   std::unique_ptr<JobQueue> queue_;
   std::unique_ptr<JobsApi> jobs_api_;
@@ -86,7 +86,7 @@ class GatewayApp {
   std::unique_ptr<OrphanSweeper> sweeper_;
   std::unique_ptr<SelfService> self_service_;  // roles api and all
   std::unique_ptr<Gateway> gateway_;          // roles api and all
-  std::unique_ptr<HttpServer> http_;          // roles api and all
+  std::unique_ptr<http::HttpServer> http_;    // roles api and all
   std::unique_ptr<OpsHttpServer> ops_;        // every role: probes and /metrics
   Role role_ = Role::kAll;
   std::atomic<bool> draining_{false};

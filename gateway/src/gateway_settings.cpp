@@ -62,12 +62,12 @@ void BindHttp(const Settings& s, GatewaySettings& g) {
   g.api.max_records = Size(s, "DQ_MAX_RECORDS");
   g.api.rate_limiting = s.Int("DQ_RATE_LIMIT_ENABLED") == 1;
   g.api.hsts = s.Int("DQ_HSTS") == 1;
-  HttpServerOptions& ho = g.http;
+  http::HttpServerOptions& ho = g.http;
   ho.bind = s.String("DQ_GATEWAY_BIND");
   ho.port = static_cast<int>(s.Int("DQ_GATEWAY_PORT"));
   ho.threads = static_cast<int>(s.Int("DQ_GATEWAY_THREADS"));
   ho.trusted_proxies = s.String("DQ_TRUSTED_PROXIES");
-  edge::EdgeLimits& el = ho.limits;
+  http::edge::EdgeLimits& el = ho.limits;
   el.max_header_bytes = Size(s, "DQ_MAX_HEADER_BYTES");
   el.max_unauthenticated_body = Size(s, "DQ_UNAUTHENTICATED_BODY_BYTES");
   // The largest body any route accepts, plus room for the multipart envelope of an upload.

@@ -55,7 +55,7 @@ struct GatewaySettings {
   std::chrono::milliseconds queue_metrics_interval{};  // DQ_QUEUE_METRICS_INTERVAL_MS
 
   GatewayOptions api;                          // DQ_MAX_BODY_BYTES, DQ_MAX_RECORDS, ...
-  HttpServerOptions http;                      // DQ_GATEWAY_{BIND,PORT,THREADS}, edge limits
+  http::HttpServerOptions http;                // DQ_GATEWAY_{BIND,PORT,THREADS}, edge limits
   int ops_port = 9093;                         // DQ_GATEWAY_OPS_PORT (0: any free port)
   std::string console_dir;                     // DQ_CONSOLE_DIR
   std::string console_vendor_dir;              // DQ_CONSOLE_VENDOR_DIR

@@ -8,7 +8,7 @@
 #include "dq/common/ascii.h"
 
 namespace dq::gateway {
-std::optional<std::string> ExtractApiKey(const HttpRequest& request) {
+std::optional<std::string> ExtractApiKey(const http::HttpRequest& request) {
   if (const std::string* key = request.Header("x-api-key")) {
     std::string_view v = ascii::Trim(*key);
     if (!v.empty()) return std::string(v);
@@ -23,7 +23,7 @@ std::optional<std::string> ExtractApiKey(const HttpRequest& request) {
   return std::nullopt;
 }
 
-Result<Principal> Authenticator::Authenticate(const HttpRequest& request) {
+Result<Principal> Authenticator::Authenticate(const http::HttpRequest& request) {
   auto key = ExtractApiKey(request);
   if (!key) {
     return Status(ErrorCode::kApiKeyRequired,

@@ -19,7 +19,7 @@
 namespace dq::gateway {
 
 // The key the request presents, or nullopt.
-std::optional<std::string> ExtractApiKey(const HttpRequest& request);
+std::optional<std::string> ExtractApiKey(const http::HttpRequest& request);
 
 struct Principal {
   Account account;
@@ -35,7 +35,7 @@ class Authenticator {
   // HasApiAccess) so that the caller can order the checks as docs/api.md says. A key's
   // last_used_at is written at most once a minute per process (kTouchInterval), so using a key
   // costs no Redis write per request.
-  Result<Principal> Authenticate(const HttpRequest& request);
+  Result<Principal> Authenticate(const http::HttpRequest& request);
 
   static constexpr std::chrono::seconds kTouchInterval{60};
 

@@ -36,10 +36,10 @@ json KeyJson(const ApiKeyInfo& k) {
 
 }  // namespace
 
-Result<ConsolePrincipal> ConsoleApi::Authenticate(const HttpRequest& request) {
+Result<ConsolePrincipal> ConsoleApi::Authenticate(const http::HttpRequest& request) {
   const std::string* header = request.Header("cookie");
   if (header == nullptr) return LoginRequired();
-  auto id = CookieValue(*header, SessionCookieName(options_.secure_cookie));
+  auto id = http::CookieValue(*header, http::SessionCookieName(options_.secure_cookie));
   if (!id || id->empty()) return LoginRequired();
   auto session = deps_.sessions.Find(*id);
   if (!session.ok()) return session.status();
@@ -51,7 +51,7 @@ Result<ConsolePrincipal> ConsoleApi::Authenticate(const HttpRequest& request) {
   return ConsolePrincipal{Principal{std::move(*account), ""}, std::move(**session)};
 }
 
-Status ConsoleApi::CheckCsrf(const HttpRequest& request, const Session& session) {
+Status ConsoleApi::CheckCsrf(const http::HttpRequest& request, const Session& session) {
   const std::string* token = request.Header("x-csrf-token");
   if (token == nullptr || session.csrf_token.empty() ||
       !ConstantTimeEquals(*token, session.csrf_token)) {
@@ -84,52 +84,52 @@ Result<json> ConsoleApi::MeJson(const Account& account, const Session& session) 
               {"csrf_token", session.csrf_token}};
 }
 
-HttpResponse ConsoleApi::WithNewSession(int status, const Account& account) {
+http::HttpResponse ConsoleApi::WithNewSession(int status, const Account& account) {
   auto session = deps_.sessions.Create(account.id);
-  if (!session.ok()) return ErrorResponse(session.status());
+  if (!session.ok()) return http::ErrorResponse(session.status());
   auto body = MeJson(account, *session);
-  if (!body.ok()) return ErrorResponse(body.status());
-  HttpResponse r = JsonResponse(status, DumpJson(*body));
-  r.SetHeader("Set-Cookie", SessionCookieHeader(session->id, options_.session_max.count(),
-                                                options_.secure_cookie));
+  if (!body.ok()) return http::ErrorResponse(body.status());
+  http::HttpResponse r = http::JsonResponse(status, http::DumpJson(*body));
+  r.SetHeader("Set-Cookie", http::SessionCookieHeader(session->id, options_.session_max.count(),
+                                                      options_.secure_cookie));
   r.SetHeader("Cache-Control", "no-store");
   return r;
 }
 
-HttpResponse ConsoleApi::Signup(const HttpRequest& request) {
+http::HttpResponse ConsoleApi::Signup(const http::HttpRequest& request) {
   // Sign-ups are limited per client address like requests without a key...
   if (options_.rate_limiting) {
     auto d = deps_.limiter.Acquire("ip_" + request.client_ip, RateClass::kAnonymous);
-    if (!d.ok()) return ErrorResponse(d.status());
+    if (!d.ok()) return http::ErrorResponse(d.status());
     if (!d->allowed) {
-      HttpResponse r = ErrorResponse(Status(ErrorCode::kTooManyRequests,
-                                            "Too many requests from this address; retry after " +
-                                                std::to_string(d->retry_after) + " s."));
+      http::HttpResponse r = http::ErrorResponse(
+          Status(ErrorCode::kTooManyRequests, "Too many requests from this address; retry after " +
+                                                  std::to_string(d->retry_after) + " s."));
       r.SetHeader("Retry-After", std::to_string(d->retry_after));
       return r;
     }
   }
   // ...and counted per address over a longer window, as sign-ins are.
   auto wait = deps_.throttle.CountSignup(request.client_ip);
-  if (!wait.ok()) return ErrorResponse(wait.status());
+  if (!wait.ok()) return http::ErrorResponse(wait.status());
   if (*wait > 0) {
-    HttpResponse r = ErrorResponse(Status(
+    http::HttpResponse r = http::ErrorResponse(Status(
         ErrorCode::kTooManyRequests,
         "Too many sign-ups from this address; retry after " + std::to_string(*wait) + " s."));
     r.SetHeader("Retry-After", std::to_string(*wait));
     return r;
   }
-  auto body = ParseJsonObjectBody(request);
-  if (!body.ok()) return ErrorResponse(body.status());
+  auto body = http::ParseJsonObjectBody(request);
+  if (!body.ok()) return http::ErrorResponse(body.status());
   auto form = ParseSignup(*body);
-  if (!form.ok()) return ErrorResponse(form.status());
+  if (!form.ok()) return http::ErrorResponse(form.status());
   if (Status s = CheckPasswordChoice(form->password, form->email); !s.ok()) {
-    return ErrorResponse(s);
+    return http::ErrorResponse(s);
   }
   auto hash = deps_.hasher.Hash(form->password);
-  if (!hash.ok()) return ErrorResponse(hash.status());
+  if (!hash.ok()) return http::ErrorResponse(hash.status());
   auto account = deps_.accounts.CreateAccount(Plan::kFree, form->name);
-  if (!account.ok()) return ErrorResponse(account.status());
+  if (!account.ok()) return http::ErrorResponse(account.status());
   User user{account->id, form->email, form->name, *hash, account->created_at, false};
   Status created = deps_.users.Create(user);
   const std::string console = options_.base_url + "/console/";
@@ -137,7 +137,7 @@ HttpResponse ConsoleApi::Signup(const HttpRequest& request) {
   mail.to = form->email;
   if (created.ok()) {
     auto token = deps_.users.NewVerifyToken(account->id, options_.verify_ttl);
-    if (!token.ok()) return ErrorResponse(token.status());
+    if (!token.ok()) return http::ErrorResponse(token.status());
     mail.subject = "Confirm your e-mail address for dq";
     mail.text = "Welcome to dq.\n\nTo confirm that this address is yours, open this link within " +
                 std::to_string(options_.verify_ttl.count() / 3600) + " hours:\n\n" +
@@ -149,7 +149,7 @@ HttpResponse ConsoleApi::Signup(const HttpRequest& request) {
     // The answer is the same as for a new address, so a sign-up never tells whether an address
     // is registered. The new account works, but its user claims no e-mail: nobody can sign in to
     // it by that address or verify it. The address's owner hears about it.
-    if (Status s = deps_.users.CreateUnclaimed(user); !s.ok()) return ErrorResponse(s);
+    if (Status s = deps_.users.CreateUnclaimed(user); !s.ok()) return http::ErrorResponse(s);
     mail.subject = "Someone tried to sign up to dq with your address";
     mail.text = "Someone (perhaps you) tried to open a dq account with this e-mail address, "
                 "which already has one.\n\nIf it was you, sign in at " + console +
@@ -157,7 +157,7 @@ HttpResponse ConsoleApi::Signup(const HttpRequest& request) {
                 "on your account.\n";
     log::Info("console sign-up with a registered address", {{"account_id", account->id}});
   } else {
-    return ErrorResponse(created);
+    return http::ErrorResponse(created);
   }
   if (Status s = deps_.mailer.Send(mail); !s.ok()) {
     log::Warn("sign-up mail not sent", {{"account_id", account->id}, {"error", s.message()}});
@@ -166,32 +166,33 @@ HttpResponse ConsoleApi::Signup(const HttpRequest& request) {
   return WithNewSession(201, *account);
 }
 
-HttpResponse ConsoleApi::VerifyEmail(const HttpRequest& request) {
+http::HttpResponse ConsoleApi::VerifyEmail(const http::HttpRequest& request) {
   if (options_.rate_limiting) {
     auto d = deps_.limiter.Acquire("ip_" + request.client_ip, RateClass::kAnonymous);
-    if (!d.ok()) return ErrorResponse(d.status());
+    if (!d.ok()) return http::ErrorResponse(d.status());
     if (!d->allowed) {
-      HttpResponse r = ErrorResponse(Status(ErrorCode::kTooManyRequests,
-                                            "Too many requests from this address; retry after " +
-                                                std::to_string(d->retry_after) + " s."));
+      http::HttpResponse r = http::ErrorResponse(
+          Status(ErrorCode::kTooManyRequests, "Too many requests from this address; retry after " +
+                                                  std::to_string(d->retry_after) + " s."));
       r.SetHeader("Retry-After", std::to_string(d->retry_after));
       return r;
     }
   }
-  auto body = ParseJsonObjectBody(request);
-  if (!body.ok()) return ErrorResponse(body.status());
-  auto token = StringField(*body, "token", true, 200);
-  if (!token.ok()) return ErrorResponse(token.status());
+  auto body = http::ParseJsonObjectBody(request);
+  if (!body.ok()) return http::ErrorResponse(body.status());
+  auto token = http::StringField(*body, "token", true, 200);
+  if (!token.ok()) return http::ErrorResponse(token.status());
   auto account = deps_.users.Verify(**token);
-  if (!account.ok()) return ErrorResponse(account.status());
+  if (!account.ok()) return http::ErrorResponse(account.status());
   if (!account->has_value()) {
-    return ErrorResponse(Status(ErrorCode::kInvalidRequest,
-                                "This confirmation link is not valid: it has expired or was used "
-                                "already.",
-                                {{"token", "unknown or expired"}}));
+    return http::ErrorResponse(
+        Status(ErrorCode::kInvalidRequest,
+               "This confirmation link is not valid: it has expired or was used "
+               "already.",
+               {{"token", "unknown or expired"}}));
   }
   log::Info("console e-mail verified", {{"account_id", **account}});
-  HttpResponse r = JsonResponse(200, DumpJson(json{{"email_verified", true}}));
+  http::HttpResponse r = http::JsonResponse(200, http::DumpJson(json{{"email_verified", true}}));
   r.SetHeader("Cache-Control", "no-store");
   return r;
 }
@@ -207,20 +208,21 @@ Status ConsoleApi::RequireVerified(const ConsolePrincipal& who) {
                     "an API key.");
 }
 
-HttpResponse ConsoleApi::Login(const HttpRequest& request) {
-  auto body = ParseJsonObjectBody(request);
-  if (!body.ok()) return ErrorResponse(body.status());
+http::HttpResponse ConsoleApi::Login(const http::HttpRequest& request) {
+  auto body = http::ParseJsonObjectBody(request);
+  if (!body.ok()) return http::ErrorResponse(body.status());
   auto form = ParseLogin(*body);
-  if (!form.ok()) return ErrorResponse(form.status());
+  if (!form.ok()) return http::ErrorResponse(form.status());
   // Counted first, atomically; the password is checked only within the limit (login_throttle.h).
   std::string device;
   if (const std::string* cookie = request.Header("cookie")) {
-    device = CookieValue(*cookie, DeviceCookieName(options_.secure_cookie)).value_or("");
+    device =
+        http::CookieValue(*cookie, http::DeviceCookieName(options_.secure_cookie)).value_or("");
   }
   auto attempt = deps_.throttle.Begin(form->email, request.client_ip, device);
-  if (!attempt.ok()) return ErrorResponse(attempt.status());
+  if (!attempt.ok()) return http::ErrorResponse(attempt.status());
   if (attempt->retry_after > 0) {
-    HttpResponse r = ErrorResponse(Status(
+    http::HttpResponse r = http::ErrorResponse(Status(
         ErrorCode::kTooManyRequests,
         "Too many failed sign-ins for this e-mail address or from this address; retry after " +
             std::to_string(attempt->retry_after) + " s."));
@@ -228,7 +230,7 @@ HttpResponse ConsoleApi::Login(const HttpRequest& request) {
     return r;
   }
   auto user = deps_.users.FindByEmail(form->email);
-  if (!user.ok()) return ErrorResponse(user.status());
+  if (!user.ok()) return http::ErrorResponse(user.status());
   // An unknown e-mail costs one argon2 verification too, so timing tells nothing.
   const bool ok = user->has_value() ? deps_.hasher.Verify((*user)->password_hash, form->password)
                                     : deps_.hasher.VerifyDummy(form->password);
@@ -238,24 +240,25 @@ HttpResponse ConsoleApi::Login(const HttpRequest& request) {
     if (a.ok()) {
       account = std::move(*a);
     } else if (a.status().code() != ErrorCode::kNotFound) {
-      return ErrorResponse(a.status());
+      return http::ErrorResponse(a.status());
     }
   }
   if (!account) {
     // The failure is already counted.
-    return ErrorResponse(
+    return http::ErrorResponse(
         Status(ErrorCode::kInvalidCredentials, "The e-mail address or the password is wrong."));
   }
   if (Status s = deps_.throttle.Succeeded(form->email, *attempt); !s.ok()) {
     log::Warn("a sign-in's count could not be taken back", {{"error", s.message()}});
   }
-  HttpResponse r = WithNewSession(200, *account);
+  http::HttpResponse r = WithNewSession(200, *account);
   if (r.status == 200 && !attempt->trusted_device) {
     // This browser is now known for this e-mail: guesses from elsewhere cannot lock it out.
     auto token = deps_.throttle.IssueDevice(form->email);
     if (token.ok()) {
-      r.headers.emplace_back("Set-Cookie", DeviceCookieHeader(*token, options_.device_max.count(),
-                                                              options_.secure_cookie));
+      r.headers.emplace_back(
+          "Set-Cookie",
+          http::DeviceCookieHeader(*token, options_.device_max.count(), options_.secure_cookie));
     } else {
       log::Warn("no device cookie issued", {{"error", token.status().message()}});
     }
@@ -263,66 +266,68 @@ HttpResponse ConsoleApi::Login(const HttpRequest& request) {
   return r;
 }
 
-HttpResponse ConsoleApi::Logout(const ConsolePrincipal& who) {
-  if (Status s = deps_.sessions.Delete(who.session.id); !s.ok()) return ErrorResponse(s);
-  HttpResponse r;
+http::HttpResponse ConsoleApi::Logout(const ConsolePrincipal& who) {
+  if (Status s = deps_.sessions.Delete(who.session.id); !s.ok()) return http::ErrorResponse(s);
+  http::HttpResponse r;
   r.status = 204;
-  r.SetHeader("Set-Cookie", SessionCookieHeader("", 0, options_.secure_cookie));
+  r.SetHeader("Set-Cookie", http::SessionCookieHeader("", 0, options_.secure_cookie));
   return r;
 }
 
-HttpResponse ConsoleApi::Me(const ConsolePrincipal& who) {
+http::HttpResponse ConsoleApi::Me(const ConsolePrincipal& who) {
   auto body = MeJson(who.principal.account, who.session);
-  if (!body.ok()) return ErrorResponse(body.status());
-  HttpResponse r = JsonResponse(200, DumpJson(*body));
+  if (!body.ok()) return http::ErrorResponse(body.status());
+  http::HttpResponse r = http::JsonResponse(200, http::DumpJson(*body));
   r.SetHeader("Cache-Control", "no-store");
   return r;
 }
 
-HttpResponse ConsoleApi::ListKeys(const ConsolePrincipal& who) {
+http::HttpResponse ConsoleApi::ListKeys(const ConsolePrincipal& who) {
   auto keys = deps_.accounts.ListKeys(who.principal.account.id);
-  if (!keys.ok()) return ErrorResponse(keys.status());
+  if (!keys.ok()) return http::ErrorResponse(keys.status());
   std::sort(keys->begin(), keys->end(), [](const ApiKeyInfo& a, const ApiKeyInfo& b) {
     return a.created_at != b.created_at ? a.created_at > b.created_at : a.key_id < b.key_id;
   });
   json list = json::array();
   for (const auto& k : *keys) list.push_back(KeyJson(k));
-  return JsonResponse(200, DumpJson(list));
+  return http::JsonResponse(200, http::DumpJson(list));
 }
 
-HttpResponse ConsoleApi::CreateKey(const HttpRequest& request, const ConsolePrincipal& who) {
+http::HttpResponse ConsoleApi::CreateKey(const http::HttpRequest& request,
+                                         const ConsolePrincipal& who) {
   const Account& account = who.principal.account;
   // The plan first: a free account is told what would let it have a key at all, before being
   // asked to confirm its address.
   if (!PlanHasApiAccess(account.plan)) {
-    return ErrorResponse(Status(ErrorCode::kProRequired,
-                                "API keys need the Pro, Business or Agency plan; this account is "
-                                "on " + std::string(PlanName(account.plan)) +
-                                    ". Ask us to upgrade the account."));
+    return http::ErrorResponse(
+        Status(ErrorCode::kProRequired,
+               "API keys need the Pro, Business or Agency plan; this account is "
+               "on " +
+                   std::string(PlanName(account.plan)) + ". Ask us to upgrade the account."));
   }
-  if (Status s = RequireVerified(who); !s.ok()) return ErrorResponse(s);
-  auto body = ParseJsonObjectBody(request, true);
-  if (!body.ok()) return ErrorResponse(body.status());
-  auto label = StringField(*body, "label", false, kMaxLabelChars);
-  if (!label.ok()) return ErrorResponse(label.status());
+  if (Status s = RequireVerified(who); !s.ok()) return http::ErrorResponse(s);
+  auto body = http::ParseJsonObjectBody(request, true);
+  if (!body.ok()) return http::ErrorResponse(body.status());
+  auto label = http::StringField(*body, "label", false, kMaxLabelChars);
+  if (!label.ok()) return http::ErrorResponse(label.status());
   auto created = deps_.accounts.CreateKey(account.id, label->value_or(""));
-  if (!created.ok()) return ErrorResponse(created.status());
+  if (!created.ok()) return http::ErrorResponse(created.status());
   json j = KeyJson(ApiKeyInfo{created->key_id, "", created->created_at, "",
                               label->value_or(""), KeyPrefix(created->api_key), ""});
   j["api_key"] = created->api_key;
-  HttpResponse r = JsonResponse(201, DumpJson(j));
+  http::HttpResponse r = http::JsonResponse(201, http::DumpJson(j));
   r.SetHeader("Cache-Control", "no-store");
   return r;
 }
 
-HttpResponse ConsoleApi::RevokeKey(const ConsolePrincipal& who, const std::string& key_id) {
+http::HttpResponse ConsoleApi::RevokeKey(const ConsolePrincipal& who, const std::string& key_id) {
   if (Status s = deps_.accounts.RevokeKey(who.principal.account.id, key_id); !s.ok()) {
     if (s.code() == ErrorCode::kNotFound) {
-      return ErrorResponse(Status(ErrorCode::kNotFound, "There is no key " + key_id + "."));
+      return http::ErrorResponse(Status(ErrorCode::kNotFound, "There is no key " + key_id + "."));
     }
-    return ErrorResponse(s);
+    return http::ErrorResponse(s);
   }
-  HttpResponse r;
+  http::HttpResponse r;
   r.status = 204;
   return r;
 }

@@ -53,29 +53,29 @@ class ConsoleApi {
 
   // The session in the dq_session cookie and its account. Errors: 401 login_required (no cookie,
   // unknown or expired session, account gone), 503.
-  Result<ConsolePrincipal> Authenticate(const HttpRequest& request);
+  Result<ConsolePrincipal> Authenticate(const http::HttpRequest& request);
   // 403 csrf_failed unless X-CSRF-Token equals the session's token.
-  static Status CheckCsrf(const HttpRequest& request, const Session& session);
+  static Status CheckCsrf(const http::HttpRequest& request, const Session& session);
 
   // Sign-up (docs/api.md): the same 201 answer whether or not the address was taken (the mail
   // goes to the address either way: a verification link, or a notice to its owner).
-  HttpResponse Signup(const HttpRequest& request);
+  http::HttpResponse Signup(const http::HttpRequest& request);
   // POST /console/api/verify {token}: the link in the sign-up mail. No session needed.
-  HttpResponse VerifyEmail(const HttpRequest& request);
+  http::HttpResponse VerifyEmail(const http::HttpRequest& request);
   // kEmailUnverified when the account's console user has not verified its e-mail address (the
   // console's key creation and webhook settings need it).
   Status RequireVerified(const ConsolePrincipal& who);
-  HttpResponse Login(const HttpRequest& request);
-  HttpResponse Logout(const ConsolePrincipal& who);
-  HttpResponse Me(const ConsolePrincipal& who);
-  HttpResponse ListKeys(const ConsolePrincipal& who);
-  HttpResponse CreateKey(const HttpRequest& request, const ConsolePrincipal& who);
-  HttpResponse RevokeKey(const ConsolePrincipal& who, const std::string& key_id);
+  http::HttpResponse Login(const http::HttpRequest& request);
+  http::HttpResponse Logout(const ConsolePrincipal& who);
+  http::HttpResponse Me(const ConsolePrincipal& who);
+  http::HttpResponse ListKeys(const ConsolePrincipal& who);
+  http::HttpResponse CreateKey(const http::HttpRequest& request, const ConsolePrincipal& who);
+  http::HttpResponse RevokeKey(const ConsolePrincipal& who, const std::string& key_id);
 
  private:
   // {account_id, email, name, plan, quota, csrf_token} for a response body.
   Result<nlohmann::json> MeJson(const Account& account, const Session& session);
-  HttpResponse WithNewSession(int status, const Account& account);
+  http::HttpResponse WithNewSession(int status, const Account& account);
 
   ConsoleDeps deps_;
   ConsoleOptions options_;

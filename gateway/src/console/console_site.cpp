@@ -36,16 +36,16 @@ bool IsPageName(std::string_view name) {
   return true;
 }
 
-void AddSecurityHeaders(HttpResponse& r) {
+void AddSecurityHeaders(http::HttpResponse& r) {
   r.SetHeader("Content-Security-Policy", kConsoleContentSecurityPolicy);
   r.SetHeader("X-Content-Type-Options", "nosniff");
   r.SetHeader("Referrer-Policy", "same-origin");
   r.SetHeader("X-Frame-Options", "DENY");
 }
 
-HttpResponse NotFound(std::string_view path) {
-  HttpResponse r = ErrorResponse(
-      Status(ErrorCode::kNotFound, "There is no console page or file at " + std::string(path) + "."));
+http::HttpResponse NotFound(std::string_view path) {
+  http::HttpResponse r = http::ErrorResponse(Status(
+      ErrorCode::kNotFound, "There is no console page or file at " + std::string(path) + "."));
   AddSecurityHeaders(r);
   return r;
 }
@@ -104,18 +104,18 @@ bool ConsoleSite::Owns(std::string_view path) {
   return !(path == "/console/api" || path.starts_with("/console/api/"));
 }
 
-HttpResponse ConsoleSite::Serve(const HttpRequest& request) const {
+http::HttpResponse ConsoleSite::Serve(const http::HttpRequest& request) const {
   std::string_view path = request.path;
   if (request.method != "GET" && request.method != "HEAD") {
-    HttpResponse r = ErrorResponse(Status(ErrorCode::kMethodNotAllowed,
-                                          request.method + " is not allowed on " + request.path +
-                                              "; use GET."));
+    http::HttpResponse r = http::ErrorResponse(
+        Status(ErrorCode::kMethodNotAllowed,
+               request.method + " is not allowed on " + request.path + "; use GET."));
     r.SetHeader("Allow", "GET, HEAD");
     AddSecurityHeaders(r);
     return r;
   }
   if (path == kPrefix) {
-    HttpResponse r;
+    http::HttpResponse r;
     r.status = 301;
     r.content_type = "text/plain; charset=utf-8";
     r.SetHeader("Location", "/console/");
@@ -146,9 +146,9 @@ HttpResponse ConsoleSite::Serve(const HttpRequest& request) const {
   return ServeFile(request, it->second, it->first, "no-store");
 }
 
-HttpResponse ConsoleSite::ServeFile(const HttpRequest& request, const File& file,
-                                    std::string_view path, std::string cache_control) const {
-  HttpResponse r;
+http::HttpResponse ConsoleSite::ServeFile(const http::HttpRequest& request, const File& file,
+                                          std::string_view path, std::string cache_control) const {
+  http::HttpResponse r;
   r.content_type = std::string(ContentTypeFor(path));
   r.SetHeader("Cache-Control", std::move(cache_control));
   AddSecurityHeaders(r);

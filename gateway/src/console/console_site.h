@@ -42,7 +42,7 @@ class ConsoleSite {
   static bool Owns(std::string_view path);
 
   // The answer for a request the site owns: 200, 304, 301 (/console -> /console/), 404 or 405.
-  HttpResponse Serve(const HttpRequest& request) const;
+  http::HttpResponse Serve(const http::HttpRequest& request) const;
 
   const std::string& version() const { return version_; }
 
@@ -51,8 +51,8 @@ class ConsoleSite {
     std::string body;
     std::string etag;
   };
-  HttpResponse ServeFile(const HttpRequest& request, const File& file, std::string_view path,
-                         std::string cache_control) const;
+  http::HttpResponse ServeFile(const http::HttpRequest& request, const File& file,
+                               std::string_view path, std::string cache_control) const;
 
   std::map<std::string, File, std::less<>> files_;
   std::string version_;

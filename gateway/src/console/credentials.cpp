@@ -28,24 +28,24 @@ bool LooksLikeEmail(std::string_view email) {
 }
 
 Result<SignupForm> ParseSignup(const nlohmann::json& body) {
-  auto email = StringField(body, "email", true, kMaxEmailChars);
+  auto email = http::StringField(body, "email", true, kMaxEmailChars);
   if (!email.ok()) return email.status();
   if (!LooksLikeEmail(**email)) return FieldError("email", "is not an e-mail address");
-  auto password = StringField(body, "password", true, kMaxPasswordChars);
+  auto password = http::StringField(body, "password", true, kMaxPasswordChars);
   if (!password.ok()) return password.status();
-  if (Utf8Length(**password) < kMinPasswordChars) {
+  if (http::Utf8Length(**password) < kMinPasswordChars) {
     return FieldError("password",
                       "must be at least " + std::to_string(kMinPasswordChars) + " characters");
   }
-  auto name = StringField(body, "name", false, kMaxNameChars);
+  auto name = http::StringField(body, "name", false, kMaxNameChars);
   if (!name.ok()) return name.status();
   return SignupForm{NormaliseEmail(**email), std::move(**password), name->value_or("")};
 }
 
 Result<LoginForm> ParseLogin(const nlohmann::json& body) {
-  auto email = StringField(body, "email", true, kMaxEmailChars);
+  auto email = http::StringField(body, "email", true, kMaxEmailChars);
   if (!email.ok()) return email.status();
-  auto password = StringField(body, "password", true, kMaxPasswordChars);
+  auto password = http::StringField(body, "password", true, kMaxPasswordChars);
   if (!password.ok()) return password.status();
   return LoginForm{NormaliseEmail(**email), std::move(**password)};
 }

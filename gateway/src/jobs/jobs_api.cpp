@@ -46,13 +46,13 @@ Status Invalid(const std::string& field, const std::string& message) {
 
 }  // namespace
 
-HttpResponse CheckTypesDoNotFit(const std::string& message,
-                                const std::vector<std::pair<std::string, std::string>>& mapping) {
+http::HttpResponse CheckTypesDoNotFit(
+    const std::string& message, const std::vector<std::pair<std::string, std::string>>& mapping) {
   // Written here, not as an ErrorCode: the answer also lists the check types that fit.
   nlohmann::ordered_json body = {{"error", "check_types_do_not_fit"},
                                  {"message", message},
                                  {"fits", ingest::FittingCheckTypes(mapping)}};
-  return ErrorBodyResponse(400, std::move(body));
+  return http::ErrorBodyResponse(400, std::move(body));
 }
 
 namespace {
@@ -65,8 +65,8 @@ size_t PiecesByHelpers(const UploadPieces& pieces) {
 
 }  // namespace
 
-Result<int64_t> IntParam(const HttpRequest& request, const std::string& name, int64_t fallback,
-                         int64_t min, int64_t max) {
+Result<int64_t> IntParam(const http::HttpRequest& request, const std::string& name,
+                         int64_t fallback, int64_t min, int64_t max) {
   auto text = request.Query(name);
   if (!text) return fallback;
   int64_t v = 0;
@@ -133,7 +133,7 @@ void JobsApi::KeepAgain(KeptUpload upload, const std::string& file) {
 }
 
 Result<std::optional<std::pair<KeptUpload, std::string>>> JobsApi::KeptUploadOf(
-    const HttpRequest& request, const std::string& account_id) {
+    const http::HttpRequest& request, const std::string& account_id) {
   using Kept = std::optional<std::pair<KeptUpload, std::string>>;
   const std::optional<std::string> upload_id = request.Query("upload_id");
   if (!upload_id) return Kept();
@@ -150,14 +150,14 @@ Result<std::optional<std::pair<KeptUpload, std::string>>> JobsApi::KeptUploadOf(
   return found;
 }
 
-HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& principal,
-                                const std::string& id, const std::string& idempotency_key) {
+http::HttpResponse JobsApi::CreateJob(const http::HttpRequest& request, const Principal& principal,
+                                      const std::string& id, const std::string& idempotency_key) {
   if (request.body.size() > options_.upload_max_bytes + 64 * 1024) {
-    return ErrorResponse(FileTooLarge(request.body.size(), options_.upload_max_bytes));
+    return http::ErrorResponse(FileTooLarge(request.body.size(), options_.upload_max_bytes));
   }
   // Started from a preview: the file it kept (not sent again), with this request's options.
   auto found = KeptUploadOf(request, principal.account.id);
-  if (!found.ok()) return ErrorResponse(found.status());
+  if (!found.ok()) return http::ErrorResponse(found.status());
   std::optional<std::pair<KeptUpload, std::string>> kept = std::move(*found);
   KeptFile kept_file;
   if (kept) kept_file = KeptFile{kept->second, kept->first.filename, kept->first.content_type};
@@ -166,7 +166,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   StageTimer parse_timer(parse_ms);
   auto parsed = ParseUploadRequest(request, options_.upload_max_bytes, kept ? &kept_file : nullptr);
   parse_timer.Pause();
-  if (!parsed.ok()) return ErrorResponse(parsed.status());
+  if (!parsed.ok()) return http::ErrorResponse(parsed.status());
   UploadRequest& up = **parsed;
   const ingest::FileFormat format = up.file.format;
   const std::string_view file = up.file.data();
@@ -185,7 +185,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
                                                                std::move(up.mapping), up.source,
                                                                up.weight_unit});
   scan_timer.Pause();
-  if (!plan.ok()) return ErrorResponse(plan.status());
+  if (!plan.ok()) return http::ErrorResponse(plan.status());
   // Refused before any quota is used: check types none of whose fields has a column.
   if (plan->misfit) return CheckTypesDoNotFit(*plan->misfit, plan->check.mapping);
 
@@ -200,9 +200,9 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   auto reservation = quota_.Reserve(principal.account, rows, id);
   if (!reservation.ok()) {
     if (reservation.status().code() == ErrorCode::kQuotaExceeded) {
-      return ErrorResponse(QuotaExceeded(principal.account, rows));
+      return http::ErrorResponse(QuotaExceeded(principal.account, rows));
     }
-    return ErrorResponse(reservation.status());
+    return http::ErrorResponse(reservation.status());
   }
   // The kept upload becomes the job's: its bytes stop counting (the job's own count from here).
   // Ignored on failure: it expires with its short TTL, and its bytes with it. A Start that fails
@@ -240,11 +240,11 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
   if (!stored.ok()) {
     ReleaseOrReport(quota_, *reservation, {"job_id", job.id});
     keep_again();
-    if (stored.code() == ErrorCode::kStorageLimitExceeded) return ErrorResponse(stored);
+    if (stored.code() == ErrorCode::kStorageLimitExceeded) return http::ErrorResponse(stored);
     log::Error("job not stored", {{"job_id", job.id}, {"error", stored.message()}});
-    return ErrorResponse(stored.code() == ErrorCode::kUnavailable
-                             ? stored
-                             : Status(ErrorCode::kInternal, "The job could not be stored."));
+    return http::ErrorResponse(stored.code() == ErrorCode::kUnavailable
+                                   ? stored
+                                   : Status(ErrorCode::kInternal, "The job could not be stored."));
   }
   // Before it is queued: a worker of this process may claim it at once.
   if (handoff_ != nullptr) handoff_->Keep(job.account_id, job.id, pieces.TakeRawCopies());
@@ -260,8 +260,8 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
     // Given back until the replicas confirm it, even when the job's removal fell short.
     ReleaseOrReport(quota_, *reservation, {"job_id", job.id});
     keep_again();
-    return ErrorResponse(Status(ErrorCode::kUnavailable,
-                                "The job could not be queued; nothing was charged. Try again."));
+    return http::ErrorResponse(Status(
+        ErrorCode::kUnavailable, "The job could not be queued; nothing was charged. Try again."));
   }
   log::Info("upload stages (ms of wall time)",
             {{"job_id", job.id}, {"bytes", std::to_string(file.size())},
@@ -269,7 +269,7 @@ HttpResponse JobsApi::CreateJob(const HttpRequest& request, const Principal& pri
              {"queue", Fixed1(queue_ms)}, {"pieces", std::to_string(pieces.size())},
              {"compress_helpers", std::to_string(pieces.helpers())},
              {"compressed_by_helpers", std::to_string(PiecesByHelpers(pieces))}});
-  HttpResponse r = JsonResponse(202, DumpJson(JobSummaryJson(job)));
+  http::HttpResponse r = http::JsonResponse(202, http::DumpJson(JobSummaryJson(job)));
   r.SetHeader("Location", "/v1/jobs/" + job.id);
   return r;
 }

@@ -49,8 +49,12 @@ class JobsApi {
   // download (a cleaned file, the issues CSV, a detail past one page) is refused with 503
   // before its first part is built, as the server would refuse it after.
   JobsApi(JobStore& store, JobQueue& queue, QuotaService& quota, const Clock& clock,
-          JobsOptions options, const DownloadLedger* downloads = nullptr)
-      : store_(store), queue_(queue), quota_(quota), clock_(clock), options_(options),
+          JobsOptions options, const http::DownloadLedger* downloads = nullptr)
+      : store_(store),
+        queue_(queue),
+        quota_(quota),
+        clock_(clock),
+        options_(options),
         downloads_(downloads) {}
 
   // Where an accepted upload's raw pieces are left for this process's workers (upload_handoff.h):
@@ -61,63 +65,64 @@ class JobsApi {
   // Idempotency-Key was seen before with the same body. Errors: 400 empty_file /
   // invalid_request, 413 file_too_large, 415 unsupported_media_type, 422 idempotency_key_reused,
   // 429 quota_exceeded / storage_limit_exceeded, 503.
-  HttpResponse Create(const HttpRequest& request, const Principal& principal);
+  http::HttpResponse Create(const http::HttpRequest& request, const Principal& principal);
   // POST /v1/jobs/preview: the same body as Create; answers 200 with {format, encoding,
   // columns, mapping, mapping_inferred, sample_rows} (the first 5 data rows). Creates no job,
   // uses no quota; the principal is the authenticated caller (any door). Errors as Create,
   // except 429 quota_exceeded. In preview_api.cpp.
-  HttpResponse Preview(const HttpRequest& request, const Principal& principal);
+  http::HttpResponse Preview(const http::HttpRequest& request, const Principal& principal);
   // GET /v1/jobs/limits: {max_file_bytes, max_file_size ("50 MB"), kept_upload_minutes, quota}
   // (quota as the preview has it). In preview_api.cpp.
-  HttpResponse Limits(const Principal& principal);
+  http::HttpResponse Limits(const Principal& principal);
   // GET /v1/jobs?limit=1..20[&before=][&feed=][&filename=]: with feed, limit may be 1..30 (the
   // feed's history); filename matches part of the filename in any case.
-  HttpResponse List(const HttpRequest& request, const Principal& principal);
+  http::HttpResponse List(const http::HttpRequest& request, const Principal& principal);
   // GET /v1/jobs/:id, with every stored issue, streamed page by page.
-  HttpResponse Get(const Principal& principal, const std::string& id);
+  http::HttpResponse Get(const Principal& principal, const std::string& id);
   // GET /v1/jobs/:id[?issues=all|none]: issues=none answers the detail without `issues`, a light
   // read for a page's header (docs/api.md).
-  HttpResponse Get(const HttpRequest& request, const Principal& principal, const std::string& id);
+  http::HttpResponse Get(const http::HttpRequest& request, const Principal& principal,
+                         const std::string& id);
   // GET /v1/jobs/:id/summary
-  HttpResponse Summary(const Principal& principal, const std::string& id);
+  http::HttpResponse Summary(const Principal& principal, const std::string& id);
   // DELETE /v1/jobs/:id: 204; a queued or running job is cancelled and sends no event.
-  HttpResponse Delete(const Principal& principal, const std::string& id);
+  http::HttpResponse Delete(const Principal& principal, const std::string& id);
   // GET /v1/jobs/:id/cleaned[?formulas=keep]: the cleaned file in the upload's format and
   // column order; CSV/TSV cells that start like a formula get a leading ' unless
   // formulas=keep (docs/api.md).
-  HttpResponse Cleaned(const HttpRequest& request, const Principal& principal,
-                       const std::string& id);
-  HttpResponse Cleaned(const Principal& principal, const std::string& id,
-                       ingest::FormulaCells formulas = ingest::FormulaCells::kNeutralise);
+  http::HttpResponse Cleaned(const http::HttpRequest& request, const Principal& principal,
+                             const std::string& id);
+  http::HttpResponse Cleaned(const Principal& principal, const std::string& id,
+                             ingest::FormulaCells formulas = ingest::FormulaCells::kNeutralise);
   // GET /v1/jobs/:id/issues?format=json|csv&offset=&limit=&cursor=&code=&field=&severity=&sku=
   // (report/issue_query.h): a page of stored issues, filtered, with next_cursor.
-  HttpResponse IssuesPage(const HttpRequest& request, const Principal& principal,
-                          const std::string& id);
+  http::HttpResponse IssuesPage(const http::HttpRequest& request, const Principal& principal,
+                                const std::string& id);
 
  private:
   // The upload a preview kept, when the request names one (upload_id): nullopt when it names
   // none. Errors: kInvalidRequest naming upload_id when that upload is no longer kept.
   Result<std::optional<std::pair<KeptUpload, std::string>>> KeptUploadOf(
-      const HttpRequest& request, const std::string& account_id);
+      const http::HttpRequest& request, const std::string& account_id);
   // Keeps a previewed upload again for kept_upload_minutes from now, after a Start that failed
   // once the job had taken it (a retry of Start need not send the file).
   void KeepAgain(KeptUpload upload, const std::string& file);
   Result<Job> Find(const Principal& principal, const std::string& id);
   // The upload itself, once any Idempotency-Key is claimed: the job gets id and remembers the
   // key's hash (empty for none).
-  HttpResponse CreateJob(const HttpRequest& request, const Principal& principal,
-                         const std::string& id, const std::string& idempotency_key);
+  http::HttpResponse CreateJob(const http::HttpRequest& request, const Principal& principal,
+                               const std::string& id, const std::string& idempotency_key);
   // 429 quota_exceeded for an upload of `rows` rows, saying what is left, when it renews and
   // what the merchant can do (max_rows).
   Status QuotaExceeded(const Account& account, int64_t rows);
   // The preview's and the limits' `quota` object (null when the quota cannot be read).
   nlohmann::json QuotaJson(const Account& account);
   // A repeated Idempotency-Key: the first job's summary once it is accepted.
-  HttpResponse Repeat(const Principal& principal, const std::string& job_id);
+  http::HttpResponse Repeat(const Principal& principal, const std::string& job_id);
   // The two ways a done job keeps its cleaned file (Job::cleaned_from).
-  HttpResponse CleanedFromFixes(const Job& job, ingest::FormulaCells formulas);
-  HttpResponse IssuesCsvAll(const Job& job, report::IssueQuery query);
-  HttpResponse StoredCleaned(const Job& job);
+  http::HttpResponse CleanedFromFixes(const Job& job, ingest::FormulaCells formulas);
+  http::HttpResponse IssuesCsvAll(const Job& job, report::IssueQuery query);
+  http::HttpResponse StoredCleaned(const Job& job);
   // kUnavailable (503, Retry-After) while the downloads in progress hold their memory bound:
   // called before a streamed answer builds anything (DownloadLedger::Full).
   Status DownloadAdmitted() const;
@@ -127,16 +132,16 @@ class JobsApi {
   QuotaService& quota_;
   const Clock& clock_;
   JobsOptions options_;
-  const DownloadLedger* downloads_;
+  const http::DownloadLedger* downloads_;
   UploadHandoff* handoff_ = nullptr;
 };
 
 // 400 check_types_do_not_fit: {"error", "message", "fits": [check types the columns fit]}.
-HttpResponse CheckTypesDoNotFit(const std::string& message,
-                                const std::vector<std::pair<std::string, std::string>>& mapping);
+http::HttpResponse CheckTypesDoNotFit(
+    const std::string& message, const std::vector<std::pair<std::string, std::string>>& mapping);
 
 // Parses an optional non-negative integer query parameter within [min, max].
-Result<int64_t> IntParam(const HttpRequest& request, const std::string& name, int64_t fallback,
-                         int64_t min, int64_t max);
+Result<int64_t> IntParam(const http::HttpRequest& request, const std::string& name,
+                         int64_t fallback, int64_t min, int64_t max);
 
 }  // namespace dq::gateway

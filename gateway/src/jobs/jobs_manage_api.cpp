@@ -16,7 +16,7 @@ using nlohmann::json;
 constexpr size_t kMaxIdempotencyKeyBytes = 255;
 
 // What makes two uploads "the same body": the bytes, their type and the query.
-std::string BodyHash(const HttpRequest& request) {
+std::string BodyHash(const http::HttpRequest& request) {
   std::string material = request.method + "\n" + request.path + "\n";
   if (const std::string* ct = request.Header("content-type")) material += *ct;
   material += "\n";
@@ -27,13 +27,13 @@ std::string BodyHash(const HttpRequest& request) {
 
 }  // namespace
 
-HttpResponse JobsApi::Create(const HttpRequest& request, const Principal& principal) {
+http::HttpResponse JobsApi::Create(const http::HttpRequest& request, const Principal& principal) {
   const std::string* key = request.Header("idempotency-key");
   if (key == nullptr) return CreateJob(request, principal, NewUuidV4(), "");
   if (key->empty() || key->size() > kMaxIdempotencyKeyBytes) {
-    return ErrorResponse(Status(ErrorCode::kInvalidRequest,
-                                "Idempotency-Key: must be 1 to 255 characters",
-                                {{"Idempotency-Key", "must be 1 to 255 characters"}}));
+    return http::ErrorResponse(Status(ErrorCode::kInvalidRequest,
+                                      "Idempotency-Key: must be 1 to 255 characters",
+                                      {{"Idempotency-Key", "must be 1 to 255 characters"}}));
   }
   const std::string key_hash = Sha256Hex(*key);
   const std::string body_hash = BodyHash(request);
@@ -42,9 +42,9 @@ HttpResponse JobsApi::Create(const HttpRequest& request, const Principal& princi
   for (int attempt = 0; attempt < 2; ++attempt) {
     const std::string id = NewUuidV4();
     auto record = store_.ClaimIdempotencyKey(account, key_hash, body_hash, id);
-    if (!record.ok()) return ErrorResponse(record.status());
+    if (!record.ok()) return http::ErrorResponse(record.status());
     if (record->fresh) {
-      HttpResponse r = CreateJob(request, principal, id, key_hash);
+      http::HttpResponse r = CreateJob(request, principal, id, key_hash);
       if (r.status != 202) {
         // Kept, the key answers a retry with this upload "still being processed" until it
         // expires: said in the log, so that the 503s can be explained.
@@ -56,26 +56,26 @@ HttpResponse JobsApi::Create(const HttpRequest& request, const Principal& princi
       return r;
     }
     if (record->body_hash != body_hash) {
-      return ErrorResponse(Status(ErrorCode::kIdempotencyKeyReused,
-                                  "This Idempotency-Key was used in the last 24 hours for a "
-                                  "different upload; use a new key for a new upload."));
+      return http::ErrorResponse(Status(ErrorCode::kIdempotencyKeyReused,
+                                        "This Idempotency-Key was used in the last 24 hours for a "
+                                        "different upload; use a new key for a new upload."));
     }
-    HttpResponse r = Repeat(principal, record->job_id);
+    http::HttpResponse r = Repeat(principal, record->job_id);
     if (r.status != 404) return r;  // 404: the first request failed; try to take the key
   }
-  return ErrorResponse(Status(ErrorCode::kUnavailable,
-                              "The first request with this Idempotency-Key is still being "
-                              "answered; retry shortly."));
+  return http::ErrorResponse(Status(ErrorCode::kUnavailable,
+                                    "The first request with this Idempotency-Key is still being "
+                                    "answered; retry shortly."));
 }
 
-HttpResponse JobsApi::Repeat(const Principal& principal, const std::string& job_id) {
+http::HttpResponse JobsApi::Repeat(const Principal& principal, const std::string& job_id) {
   const auto deadline = std::chrono::steady_clock::now() + options_.idempotency_wait;
   // The first request may still be storing its job: wait for it to be accepted.
   while (true) {
     auto job = store_.Get(principal.account.id, job_id);
-    if (!job.ok()) return ErrorResponse(job.status());
+    if (!job.ok()) return http::ErrorResponse(job.status());
     if (job->has_value() && (*job)->accepted) {
-      HttpResponse r = JsonResponse(200, DumpJson(JobSummaryJson(**job)));
+      http::HttpResponse r = http::JsonResponse(200, http::DumpJson(JobSummaryJson(**job)));
       r.SetHeader("Location", "/v1/jobs/" + job_id);
       r.SetHeader("Idempotent-Replayed", "true");
       return r;
@@ -83,44 +83,43 @@ HttpResponse JobsApi::Repeat(const Principal& principal, const std::string& job_
     if (std::chrono::steady_clock::now() > deadline) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  return ErrorResponse(Status(ErrorCode::kNotFound, "the first job is not there"));
+  return http::ErrorResponse(Status(ErrorCode::kNotFound, "the first job is not there"));
 }
 
-HttpResponse JobsApi::Summary(const Principal& principal, const std::string& id) {
+http::HttpResponse JobsApi::Summary(const Principal& principal, const std::string& id) {
   auto job = Find(principal, id);
-  if (!job.ok()) return ErrorResponse(job.status());
+  if (!job.ok()) return http::ErrorResponse(job.status());
   auto summary = store_.Summary(*job);
-  if (!summary.ok()) return ErrorResponse(summary.status());
-  std::string body = DumpJson(json{{"id", job->id},
-                                   {"status", std::string(JobStatusName(job->status))},
-                                   {"rows_total", job->rows_total},
-                                   {"issues_total", std::max(job->issues, job->issues_found)},
-                                   {"issues_truncated", job->issues_found > job->issues},
-                                   {"feed", job->feed.empty() ? json(nullptr) : json(job->feed)},
-                                   {"previous_job_id", job->previous_job_id.empty()
-                                                           ? json(nullptr)
-                                                           : json(job->previous_job_id)},
-                                   {"changes", JobChangesJson(*job)},
-                                   {"max_rows", job->max_rows > 0 ? json(job->max_rows)
-                                                                  : json(nullptr)},
-                                   {"rows_in_file", job->rows_in_file > 0 ? job->rows_in_file
-                                                                          : job->rows_total}});
+  if (!summary.ok()) return http::ErrorResponse(summary.status());
+  std::string body = http::DumpJson(
+      json{{"id", job->id},
+           {"status", std::string(JobStatusName(job->status))},
+           {"rows_total", job->rows_total},
+           {"issues_total", std::max(job->issues, job->issues_found)},
+           {"issues_truncated", job->issues_found > job->issues},
+           {"feed", job->feed.empty() ? json(nullptr) : json(job->feed)},
+           {"previous_job_id",
+            job->previous_job_id.empty() ? json(nullptr) : json(job->previous_job_id)},
+           {"changes", JobChangesJson(*job)},
+           {"max_rows", job->max_rows > 0 ? json(job->max_rows) : json(nullptr)},
+           {"rows_in_file", job->rows_in_file > 0 ? job->rows_in_file : job->rows_total}});
   body.pop_back();  // '}'
   const std::string& parts = summary->empty() ? R"({"by_field":[],"by_code":[]})" : *summary;
   body += ',';
   body.append(parts, 1);  // the stored object's members, after its '{'
-  return JsonResponse(200, std::move(body));
+  return http::JsonResponse(200, std::move(body));
 }
 
-HttpResponse JobsApi::Delete(const Principal& principal, const std::string& id) {
+http::HttpResponse JobsApi::Delete(const Principal& principal, const std::string& id) {
   if (!IsJobId(id)) {
-    return ErrorResponse(Status(ErrorCode::kNotFound, "There is no job " + id + "."));
+    return http::ErrorResponse(Status(ErrorCode::kNotFound, "There is no job " + id + "."));
   }
   auto deleted = store_.Delete(principal.account.id, id);
-  if (!deleted.ok()) return ErrorResponse(deleted.status());
-  if (!*deleted) return ErrorResponse(Status(ErrorCode::kNotFound, "There is no job " + id + "."));
+  if (!deleted.ok()) return http::ErrorResponse(deleted.status());
+  if (!*deleted)
+    return http::ErrorResponse(Status(ErrorCode::kNotFound, "There is no job " + id + "."));
   log::Info("job deleted", {{"job_id", id}});
-  HttpResponse r;
+  http::HttpResponse r;
   r.status = 204;
   r.content_type = "";
   return r;

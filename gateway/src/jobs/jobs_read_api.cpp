@@ -55,26 +55,27 @@ std::string WithArray(std::string object_json, std::string_view key,
 
 }  // namespace
 
-HttpResponse JobsApi::List(const HttpRequest& request, const Principal& principal) {
+http::HttpResponse JobsApi::List(const http::HttpRequest& request, const Principal& principal) {
   JobQuery query;
   query.feed = request.Query("feed").value_or("");
   query.filename_contains = request.Query("filename").value_or("");
   if (query.feed.size() > kMaxFeedChars) {
-    return ErrorResponse(Invalid("feed", "must be at most " + std::to_string(kMaxFeedChars) +
-                                             " characters"));
+    return http::ErrorResponse(
+        Invalid("feed", "must be at most " + std::to_string(kMaxFeedChars) + " characters"));
   }
   if (query.filename_contains.size() > 255) {
-    return ErrorResponse(Invalid("filename", "must be at most 255 characters"));
+    return http::ErrorResponse(Invalid("filename", "must be at most 255 characters"));
   }
   // A feed's history is its last 30 jobs; any other list pages by 20.
   auto limit = IntParam(request, "limit", 20, 1, query.feed.empty() ? 20 : 30);
-  if (!limit.ok()) return ErrorResponse(limit.status());
+  if (!limit.ok()) return http::ErrorResponse(limit.status());
   int64_t before_ms = 0;
   if (auto before = request.Query("before")) {
     auto ms = ParseIso8601Millis(*before);
     if (!ms) {
-      return ErrorResponse(Invalid("before", "must be a created_at of a job, such as "
-                                             "2026-11-22T09:05:01.042Z"));
+      return http::ErrorResponse(Invalid("before",
+                                         "must be a created_at of a job, such as "
+                                         "2026-11-22T09:05:01.042Z"));
     }
     before_ms = *ms;
   }
@@ -83,10 +84,10 @@ HttpResponse JobsApi::List(const HttpRequest& request, const Principal& principa
   auto jobs = query.feed.empty() && query.filename_contains.empty()
                   ? store_.ListBefore(principal.account.id, before_ms, query.limit)
                   : store_.Query(principal.account.id, query);
-  if (!jobs.ok()) return ErrorResponse(jobs.status());
+  if (!jobs.ok()) return http::ErrorResponse(jobs.status());
   json list = json::array();
   for (const auto& j : *jobs) list.push_back(JobSummaryJson(j));
-  return JsonResponse(200, DumpJson(list));
+  return http::JsonResponse(200, http::DumpJson(list));
 }
 
 bool IsJobId(std::string_view id) {
@@ -109,39 +110,39 @@ Result<Job> JobsApi::Find(const Principal& principal, const std::string& id) {
   return std::move(**job);
 }
 
-HttpResponse JobsApi::Get(const HttpRequest& request, const Principal& principal,
-                          const std::string& id) {
+http::HttpResponse JobsApi::Get(const http::HttpRequest& request, const Principal& principal,
+                                const std::string& id) {
   const std::string issues = request.Query("issues").value_or("all");
   if (issues != "all" && issues != "none") {
-    return ErrorResponse(Invalid("issues", "must be all or none"));
+    return http::ErrorResponse(Invalid("issues", "must be all or none"));
   }
   if (issues == "all") return Get(principal, id);
   auto job = Find(principal, id);
-  if (!job.ok()) return ErrorResponse(job.status());
-  return JsonResponse(200, DumpJson(JobDetailJson(*job)));
+  if (!job.ok()) return http::ErrorResponse(job.status());
+  return http::JsonResponse(200, http::DumpJson(JobDetailJson(*job)));
 }
 
 Status JobsApi::DownloadAdmitted() const {
   if (downloads_ != nullptr && downloads_->Full()) {
-    return Status(ErrorCode::kUnavailable, kDownloadsFullMessage);
+    return Status(ErrorCode::kUnavailable, http::kDownloadsFullMessage);
   }
   return Status::Ok();
 }
 
-HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
+http::HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
   auto job = Find(principal, id);
-  if (!job.ok()) return ErrorResponse(job.status());
+  if (!job.ok()) return http::ErrorResponse(job.status());
   // Past one page the answer is streamed: a download, refused while downloads are full.
   if (job->issues >= options_.issues_page) {
-    if (Status s = DownloadAdmitted(); !s.ok()) return ErrorResponse(s);
+    if (Status s = DownloadAdmitted(); !s.ok()) return http::ErrorResponse(s);
   }
   // The detail, then the issues page by page: memory is one page, whatever the job's size.
-  std::string head = DumpJson(JobDetailJson(*job));
+  std::string head = http::DumpJson(JobDetailJson(*job));
   head.pop_back();  // '}'
   head += ",\"issues\":[";
   auto first = store_.Issues(*job, 0, options_.issues_page);
-  if (!first.ok()) return ErrorResponse(first.status());
-  HttpResponse r = JsonResponse(200, std::move(head));
+  if (!first.ok()) return http::ErrorResponse(first.status());
+  http::HttpResponse r = http::JsonResponse(200, std::move(head));
   struct Pages {
     JobStore* store = nullptr;
     Job job;
@@ -172,14 +173,14 @@ HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
     return r;
   }
   r.body_producer = [pages, write_page](std::string* out) {
-    if (pages->done) return BodyStep::kEnd;
+    if (pages->done) return http::BodyStep::kEnd;
     if (pages->items.empty()) {
       auto more = pages->store->Issues(pages->job, pages->next, pages->page);
       if (!more.ok()) {  // too late for an error status: the answer is cut off
         log::Error("job detail cut off", {{"job_id", pages->job.id},
                                           {"error", more.status().message()}});
         pages->done = true;
-        return BodyStep::kFailed;
+        return http::BodyStep::kFailed;
       }
       pages->items = std::move(*more);
     }
@@ -190,12 +191,12 @@ HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
       if (pages->next < pages->job.issues) {
         log::Error("job detail cut off", {{"job_id", pages->job.id},
                                           {"error", "the job was deleted during the answer"}});
-        return BodyStep::kFailed;
+        return http::BodyStep::kFailed;
       }
       *out += "]}";
-      return BodyStep::kEnd;
+      return http::BodyStep::kEnd;
     }
-    return BodyStep::kMore;
+    return http::BodyStep::kMore;
   };
   return r;
 }
@@ -204,7 +205,7 @@ HttpResponse JobsApi::Get(const Principal& principal, const std::string& id) {
 // (cleaned_file.h), a part at a time (JobsOptions::cleaned_part_bytes). The first part is written
 // before answering, so a store that is down is a proper error, and a file that fits in it is sent
 // whole, with its length.
-HttpResponse JobsApi::CleanedFromFixes(const Job& job, ingest::FormulaCells formulas) {
+http::HttpResponse JobsApi::CleanedFromFixes(const Job& job, ingest::FormulaCells formulas) {
   const size_t part = std::max<size_t>(1, options_.cleaned_part_bytes);
   struct Writing {
     JobStore* store = nullptr;
@@ -221,14 +222,14 @@ HttpResponse JobsApi::CleanedFromFixes(const Job& job, ingest::FormulaCells form
   // Reads that end early because the job was deleted (or expired) meanwhile must not pass for
   // the end of the file: a job is deleted in one step and never comes back, so when it still
   // exists after the last read, every read saw it whole.
-  HttpResponse r;
+  http::HttpResponse r;
   auto more = w->file->Next(&r.body, part);
   if (more.ok() && !*more) {
-    if (Status s = StillThere(store_, job); !s.ok()) return ErrorResponse(s);
+    if (Status s = StillThere(store_, job); !s.ok()) return http::ErrorResponse(s);
   }
   if (!more.ok()) {
-    return ErrorResponse(more.status().code() == ErrorCode::kNotFound ? NoSuchJob(job.id)
-                                                                      : more.status());
+    return http::ErrorResponse(more.status().code() == ErrorCode::kNotFound ? NoSuchJob(job.id)
+                                                                            : more.status());
   }
   r.status = 200;
   r.content_type = std::string(ingest::ContentTypeFor(job.format));
@@ -245,9 +246,9 @@ HttpResponse JobsApi::CleanedFromFixes(const Job& job, ingest::FormulaCells form
       Status s = !next.ok() ? next.status() : *next ? Status::Ok() : StillThere(*w->store, w->job);
       if (!s.ok()) {  // too late for an error status: the download is cut off
         log::Error("cleaned file cut off", {{"job_id", w->job.id}, {"error", s.message()}});
-        return BodyStep::kFailed;
+        return http::BodyStep::kFailed;
       }
-      return next.ok() && *next ? BodyStep::kMore : BodyStep::kEnd;
+      return next.ok() && *next ? http::BodyStep::kMore : http::BodyStep::kEnd;
     };
   }
   return r;
@@ -257,22 +258,22 @@ HttpResponse JobsApi::CleanedFromFixes(const Job& job, ingest::FormulaCells form
 // by piece, as the issues are, so memory is a piece or two whatever the file's size. The first
 // two pieces are read before answering, so a store that is down or a damaged first piece is a
 // proper error, and a file of one piece is sent whole, with its length.
-HttpResponse JobsApi::StoredCleaned(const Job& job) {
+http::HttpResponse JobsApi::StoredCleaned(const Job& job) {
   auto first = store_.CleanedPiece(job, 0);
-  if (!first.ok()) return ErrorResponse(first.status());
+  if (!first.ok()) return http::ErrorResponse(first.status());
   auto second = first->has_value() ? store_.CleanedPiece(job, 1)
                                    : Result<std::optional<std::string>>(std::nullopt);
-  if (!second.ok()) return ErrorResponse(second.status());
+  if (!second.ok()) return http::ErrorResponse(second.status());
   // Fewer than two pieces: a file of one piece, unless the job was deleted meanwhile. No piece
   // at all is never a cleaned file (it has at least its header, or is a workbook).
   if (!second->has_value()) {
-    if (Status s = StillThere(store_, job); !s.ok()) return ErrorResponse(s);
+    if (Status s = StillThere(store_, job); !s.ok()) return http::ErrorResponse(s);
     if (!first->has_value()) {
-      return ErrorResponse(
+      return http::ErrorResponse(
           Status(ErrorCode::kInternal, "The cleaned file of job " + job.id + " is missing."));
     }
   }
-  HttpResponse r;
+  http::HttpResponse r;
   r.status = 200;
   r.content_type = std::string(ingest::ContentTypeFor(job.format));
   if (first->has_value()) r.body = std::move(**first);
@@ -292,61 +293,62 @@ HttpResponse JobsApi::StoredCleaned(const Job& job) {
       return p && p->held ? p->held->capacity() : 0;
     };
     r.body_producer = [pieces](std::string* out) {
-      if (!pieces->held) return BodyStep::kEnd;
+      if (!pieces->held) return http::BodyStep::kEnd;
       *out += *pieces->held;
       auto next = pieces->store->CleanedPiece(pieces->job, pieces->next++);
       if (!next.ok()) {  // too late for an error status: the download is cut off
         log::Error("cleaned file cut off", {{"job_id", pieces->job.id},
                                             {"error", next.status().message()}});
-        return BodyStep::kFailed;
+        return http::BodyStep::kFailed;
       }
       pieces->held = std::move(*next);
-      if (pieces->held) return BodyStep::kMore;
+      if (pieces->held) return http::BodyStep::kMore;
       // No piece there: the end of the file, unless the job was deleted (or expired) meanwhile,
       // which took its pieces with it and must not pass for the end.
       if (Status s = StillThere(*pieces->store, pieces->job); !s.ok()) {
         log::Error("cleaned file cut off", {{"job_id", pieces->job.id}, {"error", s.message()}});
-        return BodyStep::kFailed;
+        return http::BodyStep::kFailed;
       }
-      return BodyStep::kEnd;
+      return http::BodyStep::kEnd;
     };
   }
   return r;
 }
 
-HttpResponse JobsApi::Cleaned(const HttpRequest& request, const Principal& principal,
-                              const std::string& id) {
+http::HttpResponse JobsApi::Cleaned(const http::HttpRequest& request, const Principal& principal,
+                                    const std::string& id) {
   const std::string formulas = request.Query("formulas").value_or("neutralise");
   if (formulas != "neutralise" && formulas != "keep") {
-    return ErrorResponse(Invalid("formulas", "must be neutralise or keep"));
+    return http::ErrorResponse(Invalid("formulas", "must be neutralise or keep"));
   }
   return Cleaned(principal, id,
                  formulas == "keep" ? ingest::FormulaCells::kKeep
                                     : ingest::FormulaCells::kNeutralise);
 }
 
-HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id,
-                              ingest::FormulaCells formulas) {
+http::HttpResponse JobsApi::Cleaned(const Principal& principal, const std::string& id,
+                                    ingest::FormulaCells formulas) {
   auto job = Find(principal, id);
-  if (!job.ok()) return ErrorResponse(job.status());
+  if (!job.ok()) return http::ErrorResponse(job.status());
   if (job->status != JobStatus::kDone) {
-    return ErrorResponse(Status(ErrorCode::kJobNotDone, "Job " + id + " is " + std::string(JobStatusName(job->status)) +
-                                                          "; its cleaned file exists once it "
-                                                          "is done."));
+    return http::ErrorResponse(Status(
+        ErrorCode::kJobNotDone, "Job " + id + " is " + std::string(JobStatusName(job->status)) +
+                                    "; its cleaned file exists once it "
+                                    "is done."));
   }
-  if (Status s = DownloadAdmitted(); !s.ok()) return ErrorResponse(s);
-  HttpResponse r = job->cleaned_from == kCleanedFromFixes ? CleanedFromFixes(*job, formulas)
-                                                           : StoredCleaned(*job);
+  if (Status s = DownloadAdmitted(); !s.ok()) return http::ErrorResponse(s);
+  http::HttpResponse r = job->cleaned_from == kCleanedFromFixes ? CleanedFromFixes(*job, formulas)
+                                                                : StoredCleaned(*job);
   if (r.status != 200) return r;
-  r.SetHeader("Content-Disposition", AttachmentDisposition("cleaned-" + job->filename));
+  r.SetHeader("Content-Disposition", http::AttachmentDisposition("cleaned-" + job->filename));
   return r;
 }
 
-HttpResponse JobsApi::IssuesPage(const HttpRequest& request, const Principal& principal,
-                                 const std::string& id) {
+http::HttpResponse JobsApi::IssuesPage(const http::HttpRequest& request, const Principal& principal,
+                                       const std::string& id) {
   const std::string format = request.Query("format").value_or("json");
   if (format != "json" && format != "csv") {
-    return ErrorResponse(Invalid("format", "must be json or csv"));
+    return http::ErrorResponse(Invalid("format", "must be json or csv"));
   }
   // limit=all: the CSV of every matching issue, streamed (IssuesCsvAll). The JSON form pages.
   auto params = request.query;
@@ -360,34 +362,37 @@ HttpResponse JobsApi::IssuesPage(const HttpRequest& request, const Principal& pr
     }
   }
   if (all && format != "csv") {
-    return ErrorResponse(Invalid("limit", "all is only for format=csv; the JSON form pages with "
-                                          "next_cursor, at most 10000 issues a page"));
+    return http::ErrorResponse(Invalid("limit",
+                                       "all is only for format=csv; the JSON form pages with "
+                                       "next_cursor, at most 10000 issues a page"));
   }
   auto query = report::ParseIssueQuery(params, 1000, 10000);
-  if (!query.ok()) return ErrorResponse(query.status());
+  if (!query.ok()) return http::ErrorResponse(query.status());
   if (all && query->cursor) {
-    return ErrorResponse(Invalid("cursor", "limit=all starts at the first issue (or at offset)"));
+    return http::ErrorResponse(
+        Invalid("cursor", "limit=all starts at the first issue (or at offset)"));
   }
   auto job = Find(principal, id);
-  if (!job.ok()) return ErrorResponse(job.status());
+  if (!job.ok()) return http::ErrorResponse(job.status());
   if (all) return IssuesCsvAll(*job, *query);
   const Job& found = *job;
   auto page = report::CollectIssues(
       *query, found.issues,
       [this, &found](int64_t offset, int64_t count) { return store_.Issues(found, offset, count); },
       options_.issues_page);
-  if (!page.ok()) return ErrorResponse(page.status());
+  if (!page.ok()) return http::ErrorResponse(page.status());
   const json next = page->next ? json(report::EncodeCursor(*page->next)) : json(nullptr);
   if (format == "json") {
-    return JsonResponse(200, WithArray(DumpJson(json{{"job_id", job->id},
-                                                     {"status", std::string(JobStatusName(job->status))},
-                                                     {"total", job->issues},
-                                                     {"offset", query->offset},
-                                                     {"limit", query->limit},
-                                                     {"next_cursor", next}}),
-                                       "issues", page->issues));
+    return http::JsonResponse(
+        200, WithArray(http::DumpJson(json{{"job_id", job->id},
+                                           {"status", std::string(JobStatusName(job->status))},
+                                           {"total", job->issues},
+                                           {"offset", query->offset},
+                                           {"limit", query->limit},
+                                           {"next_cursor", next}}),
+                       "issues", page->issues));
   }
-  HttpResponse r;
+  http::HttpResponse r;
   r.content_type = "text/csv; charset=utf-8";
   r.body = report::IssuesCsvHeader();  // the issues as `dq check --format csv` writes them
   for (const auto& text : page->issues) report::AppendIssueCsvRow(r.body, text);
@@ -400,8 +405,8 @@ HttpResponse JobsApi::IssuesPage(const HttpRequest& request, const Principal& pr
 // first page is read before answering, so a store that is down is a proper error; then a page of
 // matches at a time is read and written while the answer is sent, so memory is one page, whatever
 // the job's size. A job deleted meanwhile cuts the answer off rather than ending it short.
-HttpResponse JobsApi::IssuesCsvAll(const Job& job, report::IssueQuery query) {
-  if (Status s = DownloadAdmitted(); !s.ok()) return ErrorResponse(s);
+http::HttpResponse JobsApi::IssuesCsvAll(const Job& job, report::IssueQuery query) {
+  if (Status s = DownloadAdmitted(); !s.ok()) return http::ErrorResponse(s);
   struct Scan {
     JobStore* store = nullptr;
     Job job;
@@ -429,28 +434,28 @@ HttpResponse JobsApi::IssuesCsvAll(const Job& job, report::IssueQuery query) {
     s.query.cursor = page->next;
     return true;
   };
-  HttpResponse r;
+  http::HttpResponse r;
   r.content_type = "text/csv; charset=utf-8";
   r.body = report::IssuesCsvHeader();
   auto more = next_page(*scan, &r.body);
-  if (!more.ok()) return ErrorResponse(more.status());
+  if (!more.ok()) return http::ErrorResponse(more.status());
   r.SetHeader("X-Total-Count", std::to_string(job.issues));
   if (!*more) {
-    if (Status s = StillThere(store_, job); !s.ok()) return ErrorResponse(s);
+    if (Status s = StillThere(store_, job); !s.ok()) return http::ErrorResponse(s);
     return r;
   }
   r.body_producer = [scan, next_page](std::string* out) {
-    if (scan->done) return BodyStep::kEnd;
+    if (scan->done) return http::BodyStep::kEnd;
     auto again = next_page(*scan, out);
     Status s = !again.ok() ? again.status() : *again ? Status::Ok() : StillThere(*scan->store, scan->job);
     if (!s.ok()) {  // too late for an error status: the download is cut off
       log::Error("issues CSV cut off", {{"job_id", scan->job.id}, {"error", s.message()}});
       scan->done = true;
-      return BodyStep::kFailed;
+      return http::BodyStep::kFailed;
     }
-    if (*again) return BodyStep::kMore;
+    if (*again) return http::BodyStep::kMore;
     scan->done = true;
-    return BodyStep::kEnd;
+    return http::BodyStep::kEnd;
   };
   return r;
 }

@@ -31,20 +31,20 @@ nlohmann::json JobsApi::QuotaJson(const Account& account) {
           {"renews", renews}};
 }
 
-HttpResponse JobsApi::Limits(const Principal& principal) {
+http::HttpResponse JobsApi::Limits(const Principal& principal) {
   nlohmann::json body = {{"max_file_bytes", options_.upload_max_bytes},
                          {"max_file_size", Megabytes(options_.upload_max_bytes)},
                          {"kept_upload_minutes", options_.kept_upload_minutes},
                          {"quota", QuotaJson(principal.account)}};
-  return JsonResponse(200, DumpJson(body));
+  return http::JsonResponse(200, http::DumpJson(body));
 }
 
-HttpResponse JobsApi::Preview(const HttpRequest& request, const Principal& principal) {
+http::HttpResponse JobsApi::Preview(const http::HttpRequest& request, const Principal& principal) {
   if (request.body.size() > options_.upload_max_bytes + 64 * 1024) {
-    return ErrorResponse(FileTooLarge(request.body.size(), options_.upload_max_bytes));
+    return http::ErrorResponse(FileTooLarge(request.body.size(), options_.upload_max_bytes));
   }
   auto parsed = ParseUploadRequest(request, options_.upload_max_bytes);
-  if (!parsed.ok()) return ErrorResponse(parsed.status());
+  if (!parsed.ok()) return http::ErrorResponse(parsed.status());
   UploadRequest& up = **parsed;
 
   // Only the first rows are read: a preview does not check the whole file (the upload does).
@@ -58,7 +58,7 @@ HttpResponse JobsApi::Preview(const HttpRequest& request, const Principal& princ
   size_t read = 0;
   while (read < ingest::SourceScan::kSampleRows) {
     auto state = reader->Next();
-    if (!state.ok()) return ErrorResponse(state.status());
+    if (!state.ok()) return http::ErrorResponse(state.status());
     if (*state != ingest::ReadState::kRow) break;
     scan.Row(reader->header(), reader->row());
     ++read;
@@ -67,13 +67,13 @@ HttpResponse JobsApi::Preview(const HttpRequest& request, const Principal& princ
   uint64_t rows_in_file = read;
   while (true) {
     auto state = reader->Next();
-    if (!state.ok()) return ErrorResponse(state.status());
+    if (!state.ok()) return http::ErrorResponse(state.status());
     if (*state != ingest::ReadState::kRow) break;
     ++rows_in_file;
   }
   const std::vector<std::string>& header = reader->header();
   if (up.mapping) {
-    if (Status s = CheckMappingColumns(*up.mapping, header); !s.ok()) return ErrorResponse(s);
+    if (Status s = CheckMappingColumns(*up.mapping, header); !s.ok()) return http::ErrorResponse(s);
   }
   scan.Finish(header);
   // JSON input: the header may have grown after the first rows; the sample is padded to it.
@@ -138,7 +138,7 @@ HttpResponse JobsApi::Preview(const HttpRequest& request, const Principal& princ
     body["upload_id"] = nullptr;
     body["upload_expires_at"] = nullptr;
   }
-  return JsonResponse(200, DumpJson(body));
+  return http::JsonResponse(200, http::DumpJson(body));
 }
 
 }  // namespace dq::gateway

@@ -59,7 +59,7 @@ Status FileTooLarge(uint64_t size, uint64_t max) {
                     ". Split it into smaller files and upload each.");
 }
 
-Result<std::unique_ptr<UploadRequest>> ParseUploadRequest(const HttpRequest& request,
+Result<std::unique_ptr<UploadRequest>> ParseUploadRequest(const http::HttpRequest& request,
                                                           size_t max_file_bytes,
                                                           const KeptFile* kept) {
   auto up = std::make_unique<UploadRequest>();
@@ -151,7 +151,7 @@ Result<std::unique_ptr<UploadRequest>> ParseUploadRequest(const HttpRequest& req
     up->max_rows = *n;
   }
   if (mapping_text && !mapping_text->empty()) {
-    if (!JsonNestingWithin(*mapping_text)) {
+    if (!ingest::JsonNestingWithin(*mapping_text)) {
       return Invalid("mapping", "nests too deeply; send a flat JSON object");
     }
     json m = json::parse(*mapping_text, nullptr, false);

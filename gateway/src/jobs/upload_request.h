@@ -47,7 +47,7 @@ struct KeptFile {
 
 // Errors: 400 invalid_request / empty_file, 413 file_too_large, 415 unsupported_media_type, as
 // the JSON error contract says. The request (and `kept`) must outlive the result.
-Result<std::unique_ptr<UploadRequest>> ParseUploadRequest(const HttpRequest& request,
+Result<std::unique_ptr<UploadRequest>> ParseUploadRequest(const http::HttpRequest& request,
                                                           size_t max_file_bytes,
                                                           const KeptFile* kept = nullptr);
 

@@ -95,7 +95,7 @@ class PendingRecord {
 
 }  // namespace
 
-void RecordWhenBodyEnds(HttpResponse& response, const AccessRecord& r,
+void RecordWhenBodyEnds(http::HttpResponse& response, const AccessRecord& r,
                         std::chrono::steady_clock::time_point start,
                         std::function<void(const AccessRecord&)> record) {
   AccessRecord first = r;
@@ -104,9 +104,9 @@ void RecordWhenBodyEnds(HttpResponse& response, const AccessRecord& r,
   response.body_producer = [inner = std::move(response.body_producer),
                             pending](std::string* piece) {
     const size_t before = piece->size();
-    const BodyStep step = inner(piece);
+    const http::BodyStep step = inner(piece);
     pending->Add(piece->size() - before);
-    if (step != BodyStep::kMore) pending->Done(/*cut_off=*/step == BodyStep::kFailed);
+    if (step != http::BodyStep::kMore) pending->Done(/*cut_off=*/step == http::BodyStep::kFailed);
     return step;
   };
 }

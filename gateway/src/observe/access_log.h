@@ -64,7 +64,7 @@ void CountRequest(const AccessRecord& r, AccessLogMetrics& metrics);
 // r's views are copied.
 //
 //   if (response.body_producer) RecordWhenBodyEnds(response, r, start, RecordRequest);
-void RecordWhenBodyEnds(HttpResponse& response, const AccessRecord& r,
+void RecordWhenBodyEnds(http::HttpResponse& response, const AccessRecord& r,
                         std::chrono::steady_clock::time_point start,
                         std::function<void(const AccessRecord&)> record);
 

@@ -17,23 +17,23 @@ class Admission {
  public:
   // session_valid and console may be null (session_valid: the console decides).
   Admission(const KeyAuthentication& keys, ConsoleApi* console,
-            std::function<bool(const HttpRequest&)> session_valid, size_t max_validate_bytes)
+            std::function<bool(const http::HttpRequest&)> session_valid, size_t max_validate_bytes)
       : keys_(keys),
         console_(console),
         session_valid_(std::move(session_valid)),
         max_validate_bytes_(max_validate_bytes) {}
 
   // nullopt: read the body. Otherwise the refusal, without the headers Finish adds.
-  std::optional<HttpResponse> Admit(const HttpRequest& head,
-                                    std::optional<size_t> body_bytes) const;
+  std::optional<http::HttpResponse> Admit(const http::HttpRequest& head,
+                                          std::optional<size_t> body_bytes) const;
 
  private:
-  std::optional<HttpResponse> AdmitApi(const HttpRequest& head,
-                                       std::optional<size_t> body_bytes) const;
+  std::optional<http::HttpResponse> AdmitApi(const http::HttpRequest& head,
+                                             std::optional<size_t> body_bytes) const;
 
   const KeyAuthentication& keys_;
   ConsoleApi* console_;
-  std::function<bool(const HttpRequest&)> session_valid_;
+  std::function<bool(const http::HttpRequest&)> session_valid_;
   size_t max_validate_bytes_;
 };
 

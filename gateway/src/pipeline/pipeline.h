@@ -22,10 +22,10 @@ namespace dq::gateway {
 
 // One request on its way through a pipeline, and what the steps learned about it.
 struct Exchange {
-  explicit Exchange(const HttpRequest& r) : request(r) {}
-  Exchange(const HttpRequest& r, RouteMatch m) : request(r), route(std::move(m)) {}
+  explicit Exchange(const http::HttpRequest& r) : request(r) {}
+  Exchange(const http::HttpRequest& r, RouteMatch m) : request(r), route(std::move(m)) {}
 
-  const HttpRequest& request;
+  const http::HttpRequest& request;
   RouteMatch route;
   std::optional<Principal> principal;       // once authenticated (either door)
   std::optional<ConsolePrincipal> session;  // the console door's session, once checked
@@ -37,7 +37,7 @@ class Pipeline;
 class Next {
  public:
   Next(const Pipeline& pipeline, size_t index) : pipeline_(pipeline), index_(index) {}
-  HttpResponse operator()(Exchange& x) const;
+  http::HttpResponse operator()(Exchange& x) const;
 
  private:
   const Pipeline& pipeline_;
@@ -49,13 +49,13 @@ class Next {
 class Step {
  public:
   virtual ~Step() = default;
-  virtual HttpResponse Handle(Exchange& x, const Next& next) const = 0;
+  virtual http::HttpResponse Handle(Exchange& x, const Next& next) const = 0;
 };
 
 class Pipeline {
  public:
   // The handler at the end of the pipeline: the matched route's, in the gateway.
-  using Terminal = std::function<HttpResponse(Exchange& x)>;
+  using Terminal = std::function<http::HttpResponse(Exchange& x)>;
 
   explicit Pipeline(Terminal terminal) : terminal_(std::move(terminal)) {}
 
@@ -68,7 +68,7 @@ class Pipeline {
     return Then(std::make_unique<S>(std::forward<Args>(args)...));
   }
 
-  HttpResponse Run(Exchange& x) const { return Next(*this, 0)(x); }
+  http::HttpResponse Run(Exchange& x) const { return Next(*this, 0)(x); }
 
  private:
   friend class Next;
@@ -76,7 +76,7 @@ class Pipeline {
   Terminal terminal_;
 };
 
-inline HttpResponse Next::operator()(Exchange& x) const {
+inline http::HttpResponse Next::operator()(Exchange& x) const {
   if (index_ < pipeline_.steps_.size()) {
     return pipeline_.steps_[index_]->Handle(x, Next(pipeline_, index_ + 1));
   }

@@ -37,7 +37,7 @@ enum class Access : uint8_t {
 };
 
 struct RouteCall;  // pipeline/routes.h: what a handler is given
-using RouteHandler = HttpResponse (*)(const RouteCall& call);
+using RouteHandler = http::HttpResponse (*)(const RouteCall& call);
 
 struct Route {
   std::string_view method;

@@ -17,22 +17,33 @@ using C = const RouteCall&;
 
 // Calls f with the service, or answers 404 "<what> are not served here." when it is not wired.
 template <typename Service, typename F>
-HttpResponse With(Service* service, const char* what, F f) {
+http::HttpResponse With(Service* service, const char* what, F f) {
   if (service == nullptr) {
-    return ErrorResponse(Status(ErrorCode::kNotFound, std::string(what) + " not served here."));
+    return http::ErrorResponse(
+        Status(ErrorCode::kNotFound, std::string(what) + " not served here."));
   }
   return f(*service);
 }
 template <typename F>
-HttpResponse Jobs(C c, F f) { return With(c.services.jobs, "Jobs are", f); }
+http::HttpResponse Jobs(C c, F f) {
+  return With(c.services.jobs, "Jobs are", f);
+}
 template <typename F>
-HttpResponse Hooks(C c, F f) { return With(c.services.webhooks, "Webhooks are", f); }
+http::HttpResponse Hooks(C c, F f) {
+  return With(c.services.webhooks, "Webhooks are", f);
+}
 template <typename F>
-HttpResponse Console(C c, F f) { return With(c.services.console, "The console is", f); }
+http::HttpResponse Console(C c, F f) {
+  return With(c.services.console, "The console is", f);
+}
 template <typename F>
-HttpResponse Validate(C c, F f) { return With(c.services.validate, "Validation is", f); }
+http::HttpResponse Validate(C c, F f) {
+  return With(c.services.validate, "Validation is", f);
+}
 template <typename F>
-HttpResponse Quota(C c, F f) { return With(c.services.quota, "Usage is", f); }
+http::HttpResponse Quota(C c, F f) {
+  return With(c.services.quota, "Usage is", f);
+}
 
 constexpr auto kGeneral = RateClass::kGeneral;
 constexpr auto kUpload = RateClass::kUpload;
@@ -73,7 +84,7 @@ constexpr Route kRoutes[] = {
    [](C c) { return Jobs(c, [&](JobsApi& j) {
        return j.IssuesPage(c.request, *c.principal, c.Param(0)); }); }},
   {"GET", "/issue-codes", kGeneral, kBoth, kAccount,
-   [](C) { return JsonResponse(200, catalog::IssueCodesJson()); }},
+   [](C) { return http::JsonResponse(200, catalog::IssueCodesJson()); }},
   {"POST", "/signup", kGeneral, kConsole, kOpen,
    [](C c) { return Console(c, [&](ConsoleApi& a) { return a.Signup(c.request); }); }},
   {"POST", "/login", kGeneral, kConsole, kOpen,
@@ -113,22 +124,22 @@ constexpr Route kRoutes[] = {
 
 std::span<const Route> RouteTable() { return kRoutes; }
 
-HttpResponse InvokeRoute(const RouteMatch& route, const HttpRequest& request,
-                         const RouteServices& services, const Principal* principal,
-                         const ConsolePrincipal* session) {
+http::HttpResponse InvokeRoute(const RouteMatch& route, const http::HttpRequest& request,
+                               const RouteServices& services, const Principal* principal,
+                               const ConsolePrincipal* session) {
   return route.route->handler(RouteCall{request, services, route.params, principal, session});
 }
 
-HttpResponse UsageResponse(QuotaService& quota, const Principal& principal) {
+http::HttpResponse UsageResponse(QuotaService& quota, const Principal& principal) {
   auto usage = quota.Usage(principal.account);
-  if (!usage.ok()) return ErrorResponse(usage.status());
+  if (!usage.ok()) return http::ErrorResponse(usage.status());
   json body = {{"account_id", principal.account.id},
                {"plan", std::string(PlanName(principal.account.plan))},
                {"month", usage->month.substr(0, 4) + "-" + usage->month.substr(4)},
                {"records_used", usage->used},
                {"records_quota", usage->quota},
                {"records_remaining", std::max<int64_t>(0, usage->quota - usage->used)}};
-  return JsonResponse(200, DumpJson(body));
+  return http::JsonResponse(200, http::DumpJson(body));
 }
 
 }  // namespace dq::gateway

@@ -30,7 +30,7 @@ struct RouteServices {
 };
 
 struct RouteCall {
-  const HttpRequest& request;
+  const http::HttpRequest& request;
   const RouteServices& services;
   const std::vector<std::string>& params;  // the route's ":name" segments, in order
   // The caller, once authenticated: null for Access::kOpen routes.
@@ -42,11 +42,11 @@ struct RouteCall {
 };
 
 // Runs the matched route's handler. route.Found() and the pipeline's checks passed.
-HttpResponse InvokeRoute(const RouteMatch& route, const HttpRequest& request,
-                         const RouteServices& services, const Principal* principal,
-                         const ConsolePrincipal* session);
+http::HttpResponse InvokeRoute(const RouteMatch& route, const http::HttpRequest& request,
+                               const RouteServices& services, const Principal* principal,
+                               const ConsolePrincipal* session);
 
 // GET /v1/usage: the plan, the month, and the records used and left of its quota.
-HttpResponse UsageResponse(QuotaService& quota, const Principal& principal);
+http::HttpResponse UsageResponse(QuotaService& quota, const Principal& principal);
 
 }  // namespace dq::gateway

@@ -25,29 +25,30 @@ struct RateLimitUse {
 
   // Headers for an answer that counted nothing: the class limit, Remaining 0 (or the limit when
   // rate limiting is off).
-  void NominalHeaders(RateClass c, HttpResponse& response) const;
+  void NominalHeaders(RateClass c, http::HttpResponse& response) const;
   // The answer when the counters cannot be read (Redis down): the class's limit and nothing
   // promised as remaining.
-  HttpResponse Unavailable(const Status& status, RateClass c) const;
+  http::HttpResponse Unavailable(const Status& status, RateClass c) const;
 };
 
 // Adds the three X-RateLimit headers (and Retry-After when the decision refused).
-void ApplyRateLimitHeaders(const RateDecision& d, HttpResponse& response);
+void ApplyRateLimitHeaders(const RateDecision& d, http::HttpResponse& response);
 // r with the decision's headers once it is ready (none when rate limiting is off: limit 0).
-HttpResponse WithRate(HttpResponse r, const RateDecision& d);
+http::HttpResponse WithRate(http::HttpResponse r, const RateDecision& d);
 
 // Anything a later step or handler throws becomes 500 internal_error, logged with the request id.
 class ErrorMapping final : public Step {
  public:
-  HttpResponse Handle(Exchange& x, const Next& next) const override;
+  http::HttpResponse Handle(Exchange& x, const Next& next) const override;
 };
 
 // 404 for no route, 405 (with Allow) for a route that takes other methods.
 class RouteCheck final : public Step {
  public:
-  HttpResponse Handle(Exchange& x, const Next& next) const override;
+  http::HttpResponse Handle(Exchange& x, const Next& next) const override;
   // The refusal for a route that did not match; nullopt when it matched.
-  static std::optional<HttpResponse> Refusal(const HttpRequest& request, const RouteMatch& route);
+  static std::optional<http::HttpResponse> Refusal(const http::HttpRequest& request,
+                                                   const RouteMatch& route);
 };
 
 // 404 with `message` when the door's service is not wired (unit tests of other routes).
@@ -55,7 +56,7 @@ class RequireService final : public Step {
  public:
   RequireService(bool served, std::string message)
       : served_(served), message_(std::move(message)) {}
-  HttpResponse Handle(Exchange& x, const Next& next) const override;
+  http::HttpResponse Handle(Exchange& x, const Next& next) const override;
 
  private:
   bool served_;
@@ -67,9 +68,10 @@ class RequireService final : public Step {
 class KeyAuthentication final : public Step {
  public:
   KeyAuthentication(Authenticator& auth, RateLimitUse rate) : auth_(auth), rate_(rate) {}
-  HttpResponse Handle(Exchange& x, const Next& next) const override;
+  http::HttpResponse Handle(Exchange& x, const Next& next) const override;
   // The answer to a failed authentication of `request` on a route of class c.
-  HttpResponse Refusal(const HttpRequest& request, RateClass c, const Status& status) const;
+  http::HttpResponse Refusal(const http::HttpRequest& request, RateClass c,
+                             const Status& status) const;
   Authenticator& authenticator() const { return auth_; }
 
  private:
@@ -83,7 +85,7 @@ class KeyAuthentication final : public Step {
 class SessionAuthentication final : public Step {
  public:
   explicit SessionAuthentication(ConsoleApi& console) : console_(console) {}
-  HttpResponse Handle(Exchange& x, const Next& next) const override;
+  http::HttpResponse Handle(Exchange& x, const Next& next) const override;
 
  private:
   ConsoleApi& console_;
@@ -94,7 +96,7 @@ class SessionAuthentication final : public Step {
 class PlanCheck final : public Step {
  public:
   explicit PlanCheck(RateLimitUse rate) : rate_(rate) {}
-  HttpResponse Handle(Exchange& x, const Next& next) const override;
+  http::HttpResponse Handle(Exchange& x, const Next& next) const override;
   static Status Refusal(const Account& account);  // ok when the plan has API access
 
  private:
@@ -107,7 +109,7 @@ class PlanCheck final : public Step {
 class RateLimit final : public Step {
  public:
   explicit RateLimit(RateLimitUse rate) : rate_(rate) {}
-  HttpResponse Handle(Exchange& x, const Next& next) const override;
+  http::HttpResponse Handle(Exchange& x, const Next& next) const override;
 
  private:
   RateLimitUse rate_;
@@ -118,7 +120,7 @@ class RateLimit final : public Step {
 class QuotaRetryAfter final : public Step {
  public:
   explicit QuotaRetryAfter(const Clock& clock) : clock_(clock) {}
-  HttpResponse Handle(Exchange& x, const Next& next) const override;
+  http::HttpResponse Handle(Exchange& x, const Next& next) const override;
 
  private:
   const Clock& clock_;

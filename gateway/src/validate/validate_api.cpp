@@ -27,8 +27,8 @@ bool IsIdentityCoding(std::string_view coding) {
 }
 
 // The body, when it is JSON the call can read as it is: else 415, or 413 over the body limit.
-Result<std::string_view> CheckedBody(const HttpRequest& request, size_t max_body_bytes) {
-  if (!IsJsonContentType(request)) {
+Result<std::string_view> CheckedBody(const http::HttpRequest& request, size_t max_body_bytes) {
+  if (!http::IsJsonContentType(request)) {
     return Status(ErrorCode::kUnsupportedMediaType,
                   "POST /v1/validate takes Content-Type: application/json.");
   }
@@ -54,7 +54,7 @@ Result<std::string_view> CheckedBody(const HttpRequest& request, size_t max_body
 // The request's way, top to bottom: its body's form (415, 413) before anything is admitted;
 // then, on the pool when there is one, Answer(): Check() parses, reserves, calls and encodes, and
 // one function, JsonOrErrorResponse(), makes every answer, an error or the report.
-HttpResponse ValidateApi::Post(const HttpRequest& request, const Principal& principal) {
+http::HttpResponse ValidateApi::Post(const http::HttpRequest& request, const Principal& principal) {
   Result<std::string_view> body = CheckedBody(request, limits_.max_body_bytes);
   if (!body.ok() || pool_ == nullptr) {
     return Answer(std::move(body), principal.account, request.request_id, {});
@@ -62,17 +62,18 @@ HttpResponse ValidateApi::Post(const HttpRequest& request, const Principal& prin
   return OnPool(request, principal);
 }
 
-HttpResponse ValidateApi::OnPool(const HttpRequest& request, const Principal& principal) {
+http::HttpResponse ValidateApi::OnPool(const http::HttpRequest& request,
+                                       const Principal& principal) {
   auto ticket = pool_->Admit(principal.account.id);
   if (!ticket.ok()) {
-    HttpResponse r = JsonOrErrorResponse(ticket.status());
+    http::HttpResponse r = http::JsonOrErrorResponse(ticket.status());
     r.SetHeader("Retry-After", "1");
     return r;
   }
-  HttpResponse deferred;
+  http::HttpResponse deferred;
   deferred.deferred = [this, ticket = std::make_shared<ValidatePool::Ticket>(std::move(*ticket)),
                        body = request.body, account = principal.account,
-                       request_id = request.request_id](HttpResponse::Send send) mutable {
+                       request_id = request.request_id](http::HttpResponse::Send send) mutable {
     pool_->Run(
         std::move(*ticket),
         [this, body = std::move(body), account = std::move(account), request_id,
@@ -80,19 +81,19 @@ HttpResponse ValidateApi::OnPool(const HttpRequest& request, const Principal& pr
           send(Answer(std::string_view(body), account, request_id, deadline));
         },
         [send] {
-          send(JsonOrErrorResponse(Status(
-              ErrorCode::kUnavailable,
-              "The validation service did not answer in time; retry shortly.")));
+          send(http::JsonOrErrorResponse(
+              Status(ErrorCode::kUnavailable,
+                     "The validation service did not answer in time; retry shortly.")));
         });
   };
   return deferred;
 }
 
-HttpResponse ValidateApi::Answer(Result<std::string_view> body, const Account& account,
-                                 const std::string& request_id,
-                                 std::optional<ValidatePool::Deadline> deadline) {
+http::HttpResponse ValidateApi::Answer(Result<std::string_view> body, const Account& account,
+                                       const std::string& request_id,
+                                       std::optional<ValidatePool::Deadline> deadline) {
   Result<std::string> answer = Check(std::move(body), account, request_id, deadline);
-  return JsonOrErrorResponse(std::move(answer));
+  return http::JsonOrErrorResponse(std::move(answer));
 }
 
 Result<std::string> ValidateApi::Check(Result<std::string_view> body, const Account& account,

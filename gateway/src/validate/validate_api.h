@@ -36,7 +36,7 @@ class ValidateApi {
 
   // 415 without a JSON content type, 413 over the body limit, 429/503 when the pool refuses;
   // otherwise the answer of Check(), deferred when a pool is set.
-  HttpResponse Post(const HttpRequest& request, const Principal& principal);
+  http::HttpResponse Post(const http::HttpRequest& request, const Principal& principal);
 
   // Run(), with an exception turned into 500 internal_error. Any thread.
   Result<std::string> Check(Result<std::string_view> body, const Account& account,
@@ -52,11 +52,11 @@ class ValidateApi {
 
  private:
   // Post() on the pool: 429/503 when it refuses, else a deferred answer the pool completes.
-  HttpResponse OnPool(const HttpRequest& request, const Principal& principal);
+  http::HttpResponse OnPool(const http::HttpRequest& request, const Principal& principal);
   // The one answer: what Check() gives, the body's refusal included (JsonOrErrorResponse).
-  HttpResponse Answer(Result<std::string_view> body, const Account& account,
-                      const std::string& request_id,
-                      std::optional<ValidatePool::Deadline> deadline);
+  http::HttpResponse Answer(Result<std::string_view> body, const Account& account,
+                            const std::string& request_id,
+                            std::optional<ValidatePool::Deadline> deadline);
   // The validator's answer for `records` records, or the failure (kUnavailable when it answered
   // for another number of records).
   Status Call(const validator::v1::ValidateRequest& request, size_t records,

@@ -61,72 +61,73 @@ std::string SecretHint(std::string_view secret) {
   return std::string(head) + "…" + std::string(tail);
 }
 
-HttpResponse WebhookApi::Get(const Principal& who) {
+http::HttpResponse WebhookApi::Get(const Principal& who) {
   auto hook = deps_.accounts.GetWebhook(who.account.id);
-  if (!hook.ok()) return ErrorResponse(hook.status());
-  return JsonResponse(200, DumpJson(WebhookJson(*hook, UnixMillis(deps_.clock.Now()))));
+  if (!hook.ok()) return http::ErrorResponse(hook.status());
+  return http::JsonResponse(200, http::DumpJson(WebhookJson(*hook, UnixMillis(deps_.clock.Now()))));
 }
 
-HttpResponse WebhookApi::Put(const HttpRequest& request, const Principal& who) {
-  auto body = ParseJsonObjectBody(request);
-  if (!body.ok()) return ErrorResponse(body.status());
-  auto url = StringField(*body, "url", true, kMaxUrlChars);
-  if (!url.ok()) return ErrorResponse(url.status());
-  auto enabled = BoolField(*body, "enabled");
-  if (!enabled.ok()) return ErrorResponse(enabled.status());
+http::HttpResponse WebhookApi::Put(const http::HttpRequest& request, const Principal& who) {
+  auto body = http::ParseJsonObjectBody(request);
+  if (!body.ok()) return http::ErrorResponse(body.status());
+  auto url = http::StringField(*body, "url", true, kMaxUrlChars);
+  if (!url.ok()) return http::ErrorResponse(url.status());
+  auto enabled = http::BoolField(*body, "enabled");
+  if (!enabled.ok()) return http::ErrorResponse(enabled.status());
   if (auto checked = webhook::ValidateWebhookUrl(**url, deps_.url_policy); !checked.ok()) {
-    return ErrorResponse(Status(ErrorCode::kInvalidWebhookUrl,
-                                "The webhook URL is refused: " + checked.status().message() + ".",
-                                {{"url", checked.status().message()}}));
+    return http::ErrorResponse(
+        Status(ErrorCode::kInvalidWebhookUrl,
+               "The webhook URL is refused: " + checked.status().message() + ".",
+               {{"url", checked.status().message()}}));
   }
   auto before = deps_.accounts.GetWebhook(who.account.id);
-  if (!before.ok()) return ErrorResponse(before.status());
+  if (!before.ok()) return http::ErrorResponse(before.status());
   if (Status s = deps_.accounts.SetWebhookTarget(who.account.id, **url, enabled->value_or(true));
       !s.ok()) {
-    return ErrorResponse(s);
+    return http::ErrorResponse(s);
   }
   // A new webhook gets its signing secret with it, so no delivery ever goes out unsigned.
   std::string created;
   if (!before->has_value() || (*before)->secret.empty()) {
     created = webhook::NewStandardSecret();
     if (Status s = deps_.accounts.RollWebhookSecret(who.account.id, created, 0); !s.ok()) {
-      return ErrorResponse(s);
+      return http::ErrorResponse(s);
     }
   }
   auto hook = deps_.accounts.GetWebhook(who.account.id);
-  if (!hook.ok()) return ErrorResponse(hook.status());
+  if (!hook.ok()) return http::ErrorResponse(hook.status());
   json out = WebhookJson(*hook, UnixMillis(deps_.clock.Now()));
-  if (created.empty()) return JsonResponse(200, DumpJson(out));
+  if (created.empty()) return http::JsonResponse(200, http::DumpJson(out));
   out["secret"] = created;
-  HttpResponse r = JsonResponse(200, DumpJson(out));
+  http::HttpResponse r = http::JsonResponse(200, http::DumpJson(out));
   r.SetHeader("Cache-Control", "no-store");
   return r;
 }
 
-HttpResponse WebhookApi::RollSecret(const Principal& who) {
+http::HttpResponse WebhookApi::RollSecret(const Principal& who) {
   const std::string secret = webhook::NewStandardSecret();
   const int64_t now_ms = UnixMillis(deps_.clock.Now());
   const int64_t until = deps_.secret_overlap_ms > 0 ? now_ms + deps_.secret_overlap_ms : 0;
   if (Status s = deps_.accounts.RollWebhookSecret(who.account.id, secret, until); !s.ok()) {
-    return ErrorResponse(s);
+    return http::ErrorResponse(s);
   }
   auto hook = deps_.accounts.GetWebhook(who.account.id);
-  if (!hook.ok()) return ErrorResponse(hook.status());
+  if (!hook.ok()) return http::ErrorResponse(hook.status());
   json out = WebhookJson(*hook, now_ms);
-  HttpResponse r = JsonResponse(
-      200, DumpJson(json{{"secret", secret},
-                         {"secret_hint", SecretHint(secret)},
-                         {"previous_secret_until", out["previous_secret_until"]}}));
+  http::HttpResponse r = http::JsonResponse(
+      200, http::DumpJson(json{{"secret", secret},
+                               {"secret_hint", SecretHint(secret)},
+                               {"previous_secret_until", out["previous_secret_until"]}}));
   r.SetHeader("Cache-Control", "no-store");
   return r;
 }
 
-HttpResponse WebhookApi::Test(const Principal& who) {
+http::HttpResponse WebhookApi::Test(const Principal& who) {
   auto hook = deps_.accounts.GetWebhook(who.account.id);
-  if (!hook.ok()) return ErrorResponse(hook.status());
+  if (!hook.ok()) return http::ErrorResponse(hook.status());
   if (!hook->has_value() || (*hook)->url.empty()) {
-    return ErrorResponse(Status(ErrorCode::kInvalidRequest,
-                                "Save an endpoint URL before sending a test event."));
+    return http::ErrorResponse(
+        Status(ErrorCode::kInvalidRequest, "Save an endpoint URL before sending a test event."));
   }
   const auto now = deps_.clock.Now();
   webhook::Event event;
@@ -135,41 +136,41 @@ HttpResponse WebhookApi::Test(const Principal& who) {
   event.delivery_id = NewUuidV4();
   event.created_ms = UnixMillis(now);
   const std::string job_id = NewUuidV4();
-  event.payload = DumpJson(json{{"event", "job.complete"},
-                                {"timestamp", FormatIso8601Millis(now)},
-                                {"jobId", job_id},
-                                {"filename", "test.csv"},
-                                {"rows", 0},
-                                {"stats", {{"errors", 0}, {"warnings", 0}, {"fixes", 0},
-                                           {"score", 100}}},
-                                {"status", "done"},
-                                {"test", true}});
+  event.payload =
+      http::DumpJson(json{{"event", "job.complete"},
+                          {"timestamp", FormatIso8601Millis(now)},
+                          {"jobId", job_id},
+                          {"filename", "test.csv"},
+                          {"rows", 0},
+                          {"stats", {{"errors", 0}, {"warnings", 0}, {"fixes", 0}, {"score", 100}}},
+                          {"status", "done"},
+                          {"test", true}});
   event.first_attempt_ms = event.created_ms;
   event.test = true;
   if (Status s = deps_.log.ScheduleRetry(event, event.created_ms, ""); !s.ok()) {
-    return ErrorResponse(s);
+    return http::ErrorResponse(s);
   }
-  return JsonResponse(202, DumpJson(json{{"delivery_id", event.delivery_id},
-                                          {"job_id", job_id},
-                                          {"status", "queued"}}));
+  return http::JsonResponse(
+      202, http::DumpJson(
+               json{{"delivery_id", event.delivery_id}, {"job_id", job_id}, {"status", "queued"}}));
 }
 
-HttpResponse WebhookApi::Deliveries(const HttpRequest& request, const Principal& who) {
+http::HttpResponse WebhookApi::Deliveries(const http::HttpRequest& request, const Principal& who) {
   auto limit = IntParam(request, "limit", 20, 1, webhook::kDeliveryLogSize);
-  if (!limit.ok()) return ErrorResponse(limit.status());
+  if (!limit.ok()) return http::ErrorResponse(limit.status());
   const std::string status = request.Query("status").value_or("");
   if (!status.empty() &&
       std::find(kOutcomes.begin(), kOutcomes.end(), status) == kOutcomes.end()) {
     const std::string allowed = "must be one of delivered, retry, failed, dead_letter, skipped";
-    return ErrorResponse(
+    return http::ErrorResponse(
         Status(ErrorCode::kInvalidRequest, "status: " + allowed, {{"status", allowed}}));
   }
   // The filter runs over the whole kept log (it is bounded), then the limit applies.
   auto attempts = deps_.log.Deliveries(
       who.account.id, status.empty() ? static_cast<int>(*limit) : webhook::kDeliveryLogSize);
-  if (!attempts.ok()) return ErrorResponse(attempts.status());
+  if (!attempts.ok()) return http::ErrorResponse(attempts.status());
   auto dead = deps_.log.DeadLetters(who.account.id, webhook::kDeliveryLogSize);
-  if (!dead.ok()) return ErrorResponse(dead.status());
+  if (!dead.ok()) return http::ErrorResponse(dead.status());
   std::set<std::string> dead_ids;
   for (const auto& d : *dead) dead_ids.insert(d.event.delivery_id);
   json list = json::array();
@@ -200,19 +201,21 @@ HttpResponse WebhookApi::Deliveries(const HttpRequest& request, const Principal&
                     {"response_body", a.response},
                     {"response_truncated", a.response_truncated}});
   }
-  return JsonResponse(200, DumpJson(list));
+  return http::JsonResponse(200, http::DumpJson(list));
 }
 
-HttpResponse WebhookApi::Redeliver(const Principal& who, const std::string& delivery_id) {
+http::HttpResponse WebhookApi::Redeliver(const Principal& who, const std::string& delivery_id) {
   Status s = deps_.log.Redeliver(who.account.id, delivery_id, UnixMillis(deps_.clock.Now()));
   if (!s.ok()) {
     if (s.code() == ErrorCode::kNotFound) {
-      return ErrorResponse(Status(ErrorCode::kNotFound, "There is no delivery " + delivery_id +
-                                                            " in this account's delivery log."));
+      return http::ErrorResponse(
+          Status(ErrorCode::kNotFound,
+                 "There is no delivery " + delivery_id + " in this account's delivery log."));
     }
-    return ErrorResponse(s);
+    return http::ErrorResponse(s);
   }
-  return JsonResponse(202, DumpJson(json{{"delivery_id", delivery_id}, {"status", "queued"}}));
+  return http::JsonResponse(
+      202, http::DumpJson(json{{"delivery_id", delivery_id}, {"status", "queued"}}));
 }
 
 }  // namespace dq::gateway

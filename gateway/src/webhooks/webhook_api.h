@@ -33,23 +33,23 @@ class WebhookApi {
 
   // GET: {url, enabled, secret_set, secret_hint, previous_secret_hint,
   // previous_secret_until}; the secrets themselves are never returned.
-  HttpResponse Get(const Principal& who);
+  http::HttpResponse Get(const Principal& who);
   // PUT {url, enabled (default true)}: 200 with the GET body; 400 invalid_webhook_url with the
   // policy's reason. When the account has no secret yet, one is created and the answer carries
   // it, once, as `secret`.
-  HttpResponse Put(const HttpRequest& request, const Principal& who);
+  http::HttpResponse Put(const http::HttpRequest& request, const Principal& who);
   // POST …/secret: a new "whsec_" secret, returned once: {secret, secret_hint,
   // previous_secret_until}. The replaced secret keeps signing until previous_secret_until.
-  HttpResponse RollSecret(const Principal& who);
+  http::HttpResponse RollSecret(const Principal& who);
   // POST …/test: queues a job.complete with "test": true for the notifier, due now: 202
   // {delivery_id, job_id, status: "queued"}. The notifier attempts it once (never retried); the
   // outcome appears in the delivery log under that delivery_id.
-  HttpResponse Test(const Principal& who);
+  http::HttpResponse Test(const Principal& who);
   // GET …/deliveries?limit=1..100 (default 20)&status=<outcome>: newest attempts first, of the
   // last 100 kept, only those with that outcome when status is given.
-  HttpResponse Deliveries(const HttpRequest& request, const Principal& who);
+  http::HttpResponse Deliveries(const http::HttpRequest& request, const Principal& who);
   // POST …/deliveries/:id/redeliver: 202; 404 for an unknown delivery.
-  HttpResponse Redeliver(const Principal& who, const std::string& delivery_id);
+  http::HttpResponse Redeliver(const Principal& who, const std::string& delivery_id);
 
  private:
   WebhookApiDeps deps_;

@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-namespace dq::gateway {
+namespace dq::http {
 namespace {
 
 // The next UTF-8 character at s[i]: its code point, or -1 for a byte that starts no valid
@@ -68,4 +68,4 @@ std::string AttachmentDisposition(std::string_view filename) {
   return "attachment; filename=\"" + ascii + "\"; filename*=UTF-8''" + encoded;
 }
 
-}  // namespace dq::gateway
+}  // namespace dq::http

@@ -1,7 +1,7 @@
 #include "dq/http/cookies.h"
 #include "dq/common/ascii.h"
 
-namespace dq::gateway {
+namespace dq::http {
 std::optional<std::string> CookieValue(std::string_view header, std::string_view name) {
   while (!header.empty()) {
     const size_t semi = header.find(';');
@@ -49,4 +49,4 @@ std::string DeviceCookieHeader(std::string_view value, int64_t max_age_seconds, 
   return CookieHeader(DeviceCookieName(secure), value, max_age_seconds, secure);
 }
 
-}  // namespace dq::gateway
+}  // namespace dq::http

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace dq::gateway {
+namespace dq::http {
 
 void DownloadLedger::SetHeldLocked(Entry& e, size_t bytes) {
   held_ = held_ - e.held + bytes;
@@ -79,4 +79,4 @@ size_t DownloadLedger::open() const {
   return entries_.size();
 }
 
-}  // namespace dq::gateway
+}  // namespace dq::http

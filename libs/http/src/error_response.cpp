@@ -2,7 +2,7 @@
 
 #include "dq/http/json_util.h"
 
-namespace dq::gateway {
+namespace dq::http {
 
 int HttpStatusFor(ErrorCode code) {
   switch (code) {
@@ -111,4 +111,4 @@ HttpResponse JsonOrErrorResponse(Result<std::string> body) {
   return JsonResponse(200, std::move(*body));
 }
 
-}  // namespace dq::gateway
+}  // namespace dq::http

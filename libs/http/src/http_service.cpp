@@ -4,7 +4,7 @@
 
 #include "dq/common/crypto.h"
 
-namespace dq::gateway {
+namespace dq::http {
 
 std::string RequestIdFor(const HttpRequest& request) {
   const std::string* id = request.Header("x-request-id");
@@ -17,9 +17,9 @@ std::string RequestIdFor(const HttpRequest& request) {
   return *id;
 }
 
-}  // namespace dq::gateway
+}  // namespace dq::http
 
-namespace dq::gateway {
+namespace dq::http {
 namespace {
 
 const char* Reason(int status) {
@@ -57,4 +57,4 @@ std::string SerializeResponse(const HttpResponse& response, const std::string& r
   return out;
 }
 
-}  // namespace dq::gateway
+}  // namespace dq::http

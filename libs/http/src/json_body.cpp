@@ -3,7 +3,7 @@
 #include "dq/http/json_util.h"
 #include "dq/common/ascii.h"
 
-namespace dq::gateway {
+namespace dq::http {
 namespace {
 
 Status FieldError(const std::string& field, const std::string& message) {
@@ -75,4 +75,4 @@ Result<std::optional<bool>> BoolField(const nlohmann::json& body, const std::str
   return std::optional<bool>(it->get<bool>());
 }
 
-}  // namespace dq::gateway
+}  // namespace dq::http

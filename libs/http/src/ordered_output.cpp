@@ -1,6 +1,6 @@
 #include "dq/http/ordered_output.h"
 
-namespace dq::gateway {
+namespace dq::http {
 
 void OrderedOutput::Write(OutputSink& sink, std::string_view head, std::string_view body) {
   size_t sent = 0;
@@ -23,4 +23,4 @@ void OrderedOutput::Write(OutputSink& sink, std::string_view head, std::string_v
   sink.Enqueue(std::move(rest), [waiting = waiting_] { --*waiting; });
 }
 
-}  // namespace dq::gateway
+}  // namespace dq::http

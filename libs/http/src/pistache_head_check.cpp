@@ -10,7 +10,7 @@
 
 #include "dq/common/ascii.h"
 
-namespace dq::gateway {
+namespace dq::http {
 namespace {
 
 using namespace Pistache;
@@ -82,4 +82,4 @@ Status PistacheHeadVerdict(std::string_view block, const edge::RequestHead& head
   return Status::Ok();
 }
 
-}  // namespace dq::gateway
+}  // namespace dq::http

@@ -22,7 +22,7 @@
 #include "dq/http/ordered_output.h"
 #include "dq/http/pistache_head_check.h"
 
-namespace dq::gateway {
+namespace dq::http {
 
 namespace {
 
@@ -1047,4 +1047,4 @@ void HttpServer::Shutdown() {
   }
 }
 
-}  // namespace dq::gateway
+}  // namespace dq::http

@@ -71,10 +71,13 @@ std::string_view UnitWord(std::string_view unit) {
   return unit;
 }
 
-// The weight column's unit and the sentence that says why.
+// The weight column's unit and the sentence that says why. With a weight_unit column, the unit
+// of the rows that leave it empty.
 std::pair<std::string, std::string> WeightUnit(const CheckPlanInput& in,
-                                               const std::string& column) {
-  const std::string quoted = "The weight column '" + column + "' ";
+                                               const std::string& column, bool row_units) {
+  const std::string quoted =
+      (row_units ? "Where a row gives no unit, the weight column '" : "The weight column '") +
+      column + "' ";
   if (!in.caller_weight_unit.empty()) {
     return {in.caller_weight_unit, quoted + "is read in " +
                                        std::string(UnitWord(in.caller_weight_unit)) +
@@ -154,8 +157,13 @@ CheckPlan PlanChecks(const CheckPlanInput& in) {
     }
   }
   if (const std::string* column = Mapped(mapping, "weight")) {
-    auto [unit, note] = WeightUnit(in, *column);
+    const std::string* unit_column = Mapped(mapping, "weight_unit");
+    auto [unit, note] = WeightUnit(in, *column, unit_column != nullptr);
     plan.weight_unit = unit;
+    if (unit_column != nullptr) {  // the row's own unit comes first (BatchSpec.weight_unit)
+      note = "The weight column '" + *column + "' is read in the unit each row gives in '" +
+             *unit_column + "' (g, kg, lb or oz, or a spelling such as lbs or grams). " + note;
+    }
     plan.notes.push_back(std::move(note));
   }
   if (in.profile != nullptr) {

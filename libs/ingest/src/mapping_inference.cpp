@@ -142,6 +142,15 @@ const FieldAliases kTable[] = {
     {"availability_date", {"preorder_date", "Available From", "Restock Date"}},
     {"additional_image_link", {"additional_image_links", "Additional Images", "Gallery Images",
                                "other_image_url"}},
+
+    // --- The unit of a row's weight, in a column of its own (issue 31): Shopify Transporter's
+    // "Variant Weight Unit" beside "Variant Weight", and generic exports' weight + weight_unit.
+    // Not Shopify's "Weight unit for display": its weight column is in grams whatever it says.
+    {"weight_unit", {"Variant Weight Unit", "Weight Unit", "Weight Units", "Weight UOM",
+                     "Weight Unit of Measure", "Unit of Weight", "shipping_weight_unit",
+                     "item_weight_unit", "product_weight_unit", "package_weight_unit",
+          "Unidade de peso", "Unidad de peso", "Gewichtseinheit", "Einheit Gewicht",
+          "Unité de poids", "Unità di peso", "Unità peso", "Gewichtseenheid"}},
 };
 static_assert(std::size(kTable) == kStandardFields.size());
 
@@ -247,14 +256,55 @@ std::string WeightUnitOfColumn(std::string_view column) {
   return unit;
 }
 
+namespace {
+
+// A weight_unit column is the unit of the row's weight only when the weight column's header
+// names none: "Variant Grams" is in grams whatever Shopify's "Variant Weight Unit" says (Shopify
+// writes grams there and keeps the unit for display), and "Weight (kg)" is in kilograms. Without
+// a weight column it has nothing to give a unit to. Index of the weight_unit pair to drop, or
+// npos.
+size_t UnusedWeightUnit(std::span<const std::pair<std::string, std::string>> mapping) {
+  size_t unit = std::string::npos;
+  const std::string* weight = nullptr;
+  for (size_t i = 0; i < mapping.size(); ++i) {
+    if (mapping[i].first == "weight_unit") unit = i;
+    if (mapping[i].first == "weight") weight = &mapping[i].second;
+  }
+  if (unit == std::string::npos) return unit;
+  return weight == nullptr || !WeightUnitOfColumn(*weight).empty() ? unit : std::string::npos;
+}
+
+bool IsWeightUnitAlias(std::string_view column) {
+  const std::string n = NormalizeColumnName(column);
+  if (n == NormalizeColumnName("weight_unit")) return true;
+  for (std::string_view alias : kTable[*IndexOf(kStandardFields, "weight_unit")].aliases) {
+    if (n == NormalizeColumnName(alias)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<std::string> MappingNotes(
     std::span<const std::string> header,
     std::span<const std::pair<std::string, std::string>> mapping) {
   std::vector<std::string> notes;
   for (const std::string& column : header) {
     bool mapped = false;
-    for (const auto& m : mapping) mapped = mapped || m.second == column;
+    const std::string* weight_column = nullptr;
+    for (const auto& m : mapping) {
+      mapped = mapped || m.second == column;
+      if (m.first == "weight") weight_column = &m.second;
+    }
     if (mapped) continue;
+    if (weight_column != nullptr && IsWeightUnitAlias(column)) {
+      if (const std::string unit = WeightUnitOfColumn(*weight_column); !unit.empty()) {
+        notes.push_back("Column '" + column + "' was not read as the unit of the weights: the "
+                        "weight column '" + *weight_column + "' names its own unit (" + unit +
+                        ") in its header.");
+      }
+      continue;
+    }
     const std::vector<std::string> words = Words(column);
     bool weight = false;
     std::string unit;
@@ -319,6 +369,9 @@ std::vector<std::pair<std::string, std::string>> InferMapping(
       taken[best_col] = true;
       out.emplace_back(std::string(row.field), header[best_col]);
     }
+  }
+  if (const size_t unused = UnusedWeightUnit(out); unused != std::string::npos) {
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(unused));
   }
   return out;
 }
@@ -515,6 +568,10 @@ InferredMapping InferMappingFrom(std::span<const std::string> header,
     if (!c) continue;
     out.mapping.emplace_back(c->field, c->column);
     out.columns.push_back(std::move(*c));
+  }
+  if (const size_t unused = UnusedWeightUnit(out.mapping); unused != std::string::npos) {
+    out.mapping.erase(out.mapping.begin() + static_cast<std::ptrdiff_t>(unused));
+    out.columns.erase(out.columns.begin() + static_cast<std::ptrdiff_t>(unused));
   }
   return out;
 }

@@ -41,6 +41,12 @@ RowModel::RowModel(const SourceProfile& profile, std::span<const std::string> he
       all_products_ = flat_kind_ == RowKind::kProduct;
       break;
     case RowModelKind::kGroups:
+      flat_kind_ = rules_.kind;  // when the header does not ask for groups (groups_if_columns)
+      if (!rules_.groups_if_columns.empty() &&
+          FindColumn(header, rules_.groups_if_columns) == SIZE_MAX) {
+        all_products_ = flat_kind_ == RowKind::kProduct;
+        break;
+      }
       key_col_ = FindColumn(header, rules_.key);
       for (const std::string& name : rules_.variant_columns) {
         const size_t c = FindColumn(header, std::span<const std::string>(&name, 1));
@@ -49,6 +55,10 @@ RowModel::RowModel(const SourceProfile& profile, std::span<const std::string> he
       for (const std::string& name : rules_.parent_if_columns) {
         const size_t c = FindColumn(header, std::span<const std::string>(&name, 1));
         if (c != SIZE_MAX) parent_if_cols_.push_back(c);
+      }
+      for (const std::string& name : rules_.new_item_if_columns) {
+        const size_t c = FindColumn(header, std::span<const std::string>(&name, 1));
+        if (c != SIZE_MAX) new_item_cols_.push_back(c);
       }
       all_products_ = key_col_ == SIZE_MAX;  // no key: nothing groups the rows
       break;
@@ -90,7 +100,7 @@ RowKind RowModel::Next(std::span<const std::string_view> row) {
 RowKind RowModel::Groups(std::span<const std::string_view> row) {
   const std::string_view key = ascii::Trim(Cell(row, key_col_));
   item_view_ = key;
-  if (!have_product_ || key.empty() || key != product_key_) {
+  if (!have_product_ || key.empty() || key != product_key_ || FillsAny(row, new_item_cols_)) {
     if (pending_) revised_ = pending_back_;  // the product before had no variant
     have_product_ = !key.empty();
     product_key_.assign(key);

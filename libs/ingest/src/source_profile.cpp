@@ -74,9 +74,9 @@ void CheckKnownKeys(const json& o, std::initializer_list<std::string_view> keys,
 RowRules ReadRows(const json& r, const std::string& where) {
   if (!r.is_object()) Fail(where, "must be an object");
   CheckKnownKeys(r, {"model", "kind", "kind_if_columns", "item_id", "key", "variant_columns",
-                     "parent_if_columns", "type_column", "types", "default_kind", "empty_kind",
-                     "variant_if", "scope_columns", "parent_column", "strip_prefix",
-                     "variants_follow"},
+                     "parent_if_columns", "groups_if_columns", "new_item_if_columns",
+                     "type_column", "types", "default_kind", "empty_kind", "variant_if",
+                     "scope_columns", "parent_column", "strip_prefix", "variants_follow"},
                  where);
   RowRules rows;
   const std::string model = OptionalString(r, "model", where);
@@ -103,6 +103,8 @@ RowRules ReadRows(const json& r, const std::string& where) {
   rows.key = OptionalStrings(r, "key", where);
   rows.variant_columns = OptionalStrings(r, "variant_columns", where);
   rows.parent_if_columns = OptionalStrings(r, "parent_if_columns", where);
+  rows.groups_if_columns = OptionalStrings(r, "groups_if_columns", where);
+  rows.new_item_if_columns = OptionalStrings(r, "new_item_if_columns", where);
   rows.type_column = OptionalStrings(r, "type_column", where);
   if (r.contains("types")) {
     if (!r["types"].is_object()) Fail(where + ".types", "must be an object");
@@ -138,6 +140,12 @@ RowRules ReadRows(const json& r, const std::string& where) {
   }
   if (rows.model != RowModelKind::kGroups && !rows.parent_if_columns.empty()) {
     Fail(where + ".parent_if_columns", "is only for a groups model");
+  }
+  if (rows.model != RowModelKind::kGroups && !rows.groups_if_columns.empty()) {
+    Fail(where + ".groups_if_columns", "is only for a groups model");
+  }
+  if (rows.model != RowModelKind::kGroups && !rows.new_item_if_columns.empty()) {
+    Fail(where + ".new_item_if_columns", "is only for a groups model");
   }
   if (rows.model == RowModelKind::kType &&
       (rows.type_column.empty() || (rows.types.empty() && !rows.has_empty_kind))) {
@@ -212,7 +220,7 @@ SourceProfile Read(std::string_view file, const json& p) {
       if (!c.is_object()) Fail(w, "must be an object");
       CheckKnownKeys(c,
                      {"field", "columns", "list_separator", "value_aliases", "own_number_format",
-                      "file_extensions", "why"},
+                      "file_extensions", "html", "why"},
                      w);
       SourceConvention conv;
       conv.field = OptionalString(c, "field", w);
@@ -233,7 +241,11 @@ SourceProfile Read(std::string_view file, const json& p) {
                "'" + ext + "' is not 1 to 10 lower-case letters and digits");
         }
       }
-      if ((conv.own_number_format || !conv.file_extensions.empty()) &&
+      if (c.contains("html")) {
+        if (!c["html"].is_boolean()) Fail(w + ".html", "must be true or false");
+        conv.html = c["html"].get<bool>();
+      }
+      if ((conv.own_number_format || !conv.file_extensions.empty() || conv.html) &&
           OptionalString(c, "why", w).empty()) {
         Fail(w + ".why", "must say why the platform writes the field so");
       }

@@ -69,6 +69,7 @@ std::string ConventionsJson(const std::vector<ingest::SourceConvention>& convent
     // Only when set, so that a job stored before these members reads the same.
     if (c.own_number_format) one["own_number_format"] = true;
     if (!c.file_extensions.empty()) one["file_extensions"] = c.file_extensions;
+    if (c.html) one["html"] = true;
     out.push_back(std::move(one));
   }
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

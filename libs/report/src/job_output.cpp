@@ -25,7 +25,11 @@ uint32_t Score(uint64_t rows, uint64_t rows_error, uint64_t rows_warning) {
   return static_cast<uint32_t>(std::lround(std::clamp(v, 0.0, 100.0)));
 }
 
+// More fields than the header has columns: an error (values sit under the wrong columns, or
+// would be lost). Fewer: a warning (the missing trailing cells are read as empty, as a
+// spreadsheet or the platform's importer reads them). Issue 31.
 constexpr std::string_view kFieldCountCode = "ROW_FIELD_COUNT";
+constexpr std::string_view kFieldsMissingCode = "ROW_FIELDS_MISSING";
 
 void AddConventions(const std::string& text, validator::v1::BatchSpec& spec) {
   const nlohmann::json all = nlohmann::json::parse(text, nullptr, false);
@@ -45,6 +49,7 @@ void AddConventions(const std::string& text, validator::v1::BatchSpec& spec) {
     if (c.contains("own_number_format") && c["own_number_format"].is_boolean()) {
       conv->set_own_number_format(c["own_number_format"].get<bool>());
     }
+    if (c.contains("html") && c["html"].is_boolean()) conv->set_html(c["html"].get<bool>());
     if (c.contains("file_extensions") && c["file_extensions"].is_array()) {
       for (const auto& ext : c["file_extensions"]) {
         if (ext.is_string()) conv->add_file_extensions(ext.get<std::string>());
@@ -192,6 +197,7 @@ void JobOutput::Apply(const validator::v1::IssueChunk& answer, const RowBatch& b
         r.error_channels |= ChannelBits(i);
       } else {
         r.warning = true;
+        r.warning_channels |= WarningBits(i);
       }
     }
   }
@@ -203,16 +209,30 @@ void JobOutput::Apply(const validator::v1::IssueChunk& answer, const RowBatch& b
       const uint64_t fields = batch.ragged[next_ragged].second;
       const uint64_t number = batch.first_row + r;
       if (number >= row) break;
+      const uint64_t columns = job_.header.size();
       seen[next_ragged].row = number;
+      seen[next_ragged].short_row = fields < columns;
       ragged_.push_back(seen[next_ragged]);
       validator::v1::Issue issue;
       issue.set_row(number);
-      issue.set_severity(validator::v1::SEVERITY_ERROR);
       issue.set_field("row");
-      issue.set_code(std::string(kFieldCountCode));
-      issue.set_message("Row has " + std::to_string(fields) + " fields; the header has " +
-                        std::to_string(job_.header.size()) + " columns");
-      for (const std::string& p : platforms_) issue.add_channels(p);
+      if (fields < columns) {
+        const uint64_t missing = columns - fields;
+        issue.set_severity(validator::v1::SEVERITY_WARNING);
+        issue.set_code(std::string(kFieldsMissingCode));
+        issue.set_message("Row has " + std::to_string(fields) + " fields; the header has " +
+                          std::to_string(columns) + " columns: the last " +
+                          (missing == 1 ? std::string("one, '") + job_.header.back() + "', was"
+                                        : std::to_string(missing) + ", from '" +
+                                              job_.header[fields] + "' on, were") +
+                          " read as empty");
+      } else {
+        issue.set_severity(validator::v1::SEVERITY_ERROR);
+        issue.set_code(std::string(kFieldCountCode));
+        issue.set_message("Row has " + std::to_string(fields) + " fields; the header has " +
+                          std::to_string(columns) + " columns");
+        for (const std::string& p : platforms_) issue.add_channels(p);
+      }
       AddIssue(issue, {batch.Name(r, 0), batch.Name(r, 1), batch.Name(r, 2)});
     }
   };
@@ -284,6 +304,12 @@ bool JobOutput::NameTailFromKept() {
   return true;
 }
 
+uint16_t JobOutput::WarningBits(const validator::v1::Issue& issue) const {
+  // A warning that names no channel concerns them all (validator ChannelTally).
+  const uint16_t bits = ChannelBits(issue);
+  return bits != 0 ? bits : static_cast<uint16_t>((1u << std::min<size_t>(platforms_.size(), 16)) - 1);
+}
+
 uint16_t JobOutput::ChannelBits(const validator::v1::Issue& issue) const {
   uint16_t bits = 0;
   if (const uint32_t wire = issue.channel_bits(); wire != 0) {  // bit i: kPlatforms[i]
@@ -314,16 +340,26 @@ void JobOutput::AdjustStats(validator::v1::Stats* stats) const {
       r.error_channels |= ChannelBits(h.issue);
     } else {
       r.warning = true;
+      r.warning_channels |= WarningBits(h.issue);
     }
   }
-  const uint64_t n = rows.size();
-  uint64_t new_errors = 0, lost_warnings = 0;
+  // Long rows (ROW_FIELD_COUNT, an error) block their row; short rows (ROW_FIELDS_MISSING, a
+  // warning) make a row with no error or warning yet a row with a warning.
+  uint64_t n = 0, short_rows = 0;
+  uint64_t new_errors = 0, lost_warnings = 0, new_warnings = 0;
   std::vector<uint64_t> channel_new(stats->channels_size(), 0);
   std::vector<uint64_t> channel_lost_warnings(stats->channels_size(), 0);
+  std::vector<uint64_t> channel_new_warnings(stats->channels_size(), 0);
   for (const RaggedRow& r : rows) {
-    if (!r.error) {
-      ++new_errors;
-      if (r.warning) ++lost_warnings;
+    if (r.short_row) {
+      ++short_rows;
+      if (!r.error && !r.warning) ++new_warnings;
+    } else {
+      ++n;
+      if (!r.error) {
+        ++new_errors;
+        if (r.warning) ++lost_warnings;
+      }
     }
     for (int c = 0; c < stats->channels_size(); ++c) {
       uint16_t bit = 0;
@@ -331,22 +367,30 @@ void JobOutput::AdjustStats(validator::v1::Stats* stats) const {
         if (platforms_[p] == stats->channels(c).platform()) bit = static_cast<uint16_t>(1u << p);
       }
       if ((r.error_channels & bit) != 0) continue;  // already blocked there
+      const bool warned = (r.warning_channels & bit) != 0;
+      if (r.short_row) {
+        if (!warned) ++channel_new_warnings[c];
+        continue;
+      }
       ++channel_new[c];
-      if (r.warning) ++channel_lost_warnings[c];
+      if (warned) ++channel_lost_warnings[c];
     }
   }
   stats->set_errors(stats->errors() + n);
+  stats->set_warnings(stats->warnings() + short_rows);
   stats->set_rows_error(stats->rows_error() + new_errors);
-  stats->set_rows_warning(stats->rows_warning() - std::min(stats->rows_warning(), lost_warnings));
+  stats->set_rows_warning(stats->rows_warning() + new_warnings -
+                          std::min(stats->rows_warning() + new_warnings, lost_warnings));
   for (int c = 0; c < stats->channels_size(); ++c) {
     auto* ch = stats->mutable_channels(c);
     const uint64_t moved = std::min(ch->ready(), channel_new[c]);
     ch->set_ready(ch->ready() - moved);
     ch->set_blocked(ch->blocked() + moved);
-    ch->set_rows_warning(ch->rows_warning() -
-                         std::min(ch->rows_warning(), channel_lost_warnings[c]));
+    const uint64_t warned = ch->rows_warning() + channel_new_warnings[c];
+    ch->set_rows_warning(warned - std::min(warned, channel_lost_warnings[c]));
     ch->set_score(Score(stats->rows(), ch->blocked(), ch->rows_warning()));
-    // The top blockers, with this code (it blocks every ragged row): most rows first, at most
+    if (n == 0) continue;
+    // The top blockers, with this code (it blocks every long row): most rows first, at most
     // five; on a tie the validator's codes stay first.
     std::vector<std::pair<std::string, uint64_t>> top;
     for (const auto& b : ch->top_blockers()) top.emplace_back(b.code(), b.rows());

@@ -4,9 +4,10 @@
 // --format csv) and the same cleaned file (the download against --cleaned), byte for byte, with
 // the same stats, mapping and summary. The files: a product CSV with fixes over several chunks
 // and pieces, a product workbook, a gzipped customer CSV, an inventory NDJSON with dates across
-// chunks, a Windows-1252 TSV, a JSON array for shipping, and two platform exports with variants
-// (a Shopify file whose source is detected, a WooCommerce file whose source is sent), and a
-// Merchant Center XML feed for that platform.
+// chunks, a Windows-1252 TSV, a JSON array for shipping, and platform exports with variants
+// (a Shopify file whose source is detected, a WooCommerce file whose source is sent, a Shopify
+// Transporter customers file whose customers span rows), and a Merchant Center XML feed for
+// that platform.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <zlib.h>
@@ -134,6 +135,33 @@ std::string CustomersCsv() {
   return csv;
 }
 
+// Shopify's Transporter customers layout over several chunks: each customer's row, then rows of
+// further addresses and metafields that repeat only the e-mail (the customer's, no duplicate),
+// with some real duplicates (a customer's row again, later), national phones to normalise and
+// bad country codes on further addresses.
+std::string TransporterCustomersCsv() {
+  Messy m;
+  static const char* const kCountries[] = {"CA", "CA", "US", "XX", "ca"};
+  std::string csv = "First Name,Last Name,Email,Company,Address1,City,Country Code,Phone,"
+                    "Accepts Marketing,Tags,Metafield Namespace,Metafield Key,Metafield Value\n";
+  for (int i = 0; i < 4000; ++i) {
+    const std::string email =
+        "c" + std::to_string(m.Pick(10) == 0 ? m.Pick(i + 1) : static_cast<size_t>(i)) +
+        "@gmail.com";
+    csv += "Ann,Lee " + std::to_string(i) + "," + email + ",Acme,1 Main St,Toronto,CA," +
+           (m.Pick(2) ? "416-555-0100" : "+14165550100") + "," + (m.Pick(2) ? "true" : "false") +
+           ",vip,,,\n";
+    for (size_t extra = m.Pick(3); extra > 0; --extra) {
+      if (m.Pick(2)) {
+        csv += ",," + email + ",,2 Side St,Ottawa," + m.One(kCountries) + ",6135550199,,,,,\n";
+      } else {
+        csv += ",," + email + ",,,,,,,,global,note,x" + std::to_string(i) + "\n";
+      }
+    }
+  }
+  return csv;
+}
+
 // Expiry dates whose day/month order shows only late in the file (after the first chunk).
 std::string InventoryNdjson() {
   Messy m;
@@ -199,7 +227,8 @@ std::string ShopifyCsv() {
 // naming the option, then variant rows), single-variant products (Title / Default Title), and
 // rows that name an option with no variant after them (the product itself, issue 31), one of
 // them last in the first chunk and one last in the file; a few records with a field too many
-// or too few (ROW_FIELD_COUNT). The two paths must agree on every kind and count.
+// (ROW_FIELD_COUNT) or too few (ROW_FIELDS_MISSING). The two paths must agree on every kind and
+// count.
 std::string ShopifyOptionsCsv() {
   Messy m;
   static const char* const kPrices[] = {"12.50", "\"12,50\"", "", "abc", "7"};
@@ -440,12 +469,15 @@ INSTANTIATE_TEST_SUITE_P(
                  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
                  "product,inventory", "marketplace2"},
         TestFile{"customers.csv.gz", Gzip(CustomersCsv()), "application/gzip", "customer", ""},
+        TestFile{"transporter_customers.csv", TransporterCustomersCsv(), "text/csv", "customer",
+                 "", "", "shopify_customers",
+                 {"DUPLICATE_CUSTOMER", "PHONE_NORMALIZED", "INVALID_COUNTRY_CODE"}},
         TestFile{"stock.ndjson", InventoryNdjson(), "application/x-ndjson", "inventory,price", ""},
         TestFile{"feed.tsv", FeedTsvCp1252(), "text/tab-separated-values", "product", ""},
         TestFile{"shipping.json", ShippingJson(), "application/json", "shipping", ""},
         TestFile{"shopify.csv", ShopifyCsv(), "text/csv", "product", "", "", "shopify_products"},
         TestFile{"shopify_options.csv", ShopifyOptionsCsv(), "text/csv", "product,inventory", "",
-                 "", "shopify_products", {"ROW_FIELD_COUNT", "INVALID_PRICE", "MISSING_SKU"}},
+                 "", "shopify_products", {"ROW_FIELD_COUNT", "ROW_FIELDS_MISSING", "INVALID_PRICE", "MISSING_SKU"}},
         TestFile{"woo.csv", WooCsv(), "text/csv", "product,inventory", "", "woocommerce",
                  "woocommerce"},
         TestFile{"feed.xml", MerchantFeedXml(), "application/rss+xml", "product",

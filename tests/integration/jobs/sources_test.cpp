@@ -224,23 +224,25 @@ TEST_F(SourcesIntegrationTest, CleanedFileOfAnExportWithoutFixesIsTheExportByteF
 
 // Shopify's Transporter layout: the product's first row names its options and has no option
 // value, SKU or price (a parent, not blamed), and a variant row has one field more than the
-// header (ROW_FIELD_COUNT, counted in the stats); Meta-style comment lines above the header are
-// skipped and kept. The cleaned file is the upload byte for byte.
+// header (ROW_FIELD_COUNT, an error counted in the stats) and another one field fewer
+// (ROW_FIELDS_MISSING, a warning: its missing last cell is read as empty); Meta-style comment
+// lines above the header are skipped and kept. The cleaned file is the upload byte for byte.
 TEST_F(SourcesIntegrationTest, ParentRowsCommentLinesAndRaggedRecordsOnTheJobPath) {
   const std::string csv =
       "# exported for issue 31\n"
       "Handle,Title,Vendor,Option1 Name,Option1 Value,Variant SKU,Variant Price,Image Src\n"
       "shoe,Sneaker,Acme,Color,,,,https://cdn.shopify.com/s/a.jpg\n"
       "shoe,,,,White,a-1,10.00,,g\n"
-      "shoe,,,,Black,a-2,20.00,\n";
+      "shoe,,,,Black,a-2,20.00,\n"
+      "shoe,,,,Red,a-3,30.00\n";
   HttpResult r = Post("/v1/jobs?filename=transporter.csv", csv, {{"Content-Type", "text/csv"}});
   ASSERT_EQ(r.status, 202) << r.body;
   const std::string id = json::parse(r.body)["id"];
   json job = WaitDone(id);
   ASSERT_EQ(job["status"], "done") << job.dump();
   EXPECT_EQ(job["source"], "shopify_products");
-  EXPECT_EQ(job["rows_total"], 3);
-  ASSERT_EQ(job["issues"].size(), 1u) << job["issues"].dump();
+  EXPECT_EQ(job["rows_total"], 4);
+  ASSERT_EQ(job["issues"].size(), 2u) << job["issues"].dump();
   const json& i = job["issues"][0];
   EXPECT_EQ(i["code"], "ROW_FIELD_COUNT");
   EXPECT_EQ(i["issue_row"], 2);
@@ -248,9 +250,59 @@ TEST_F(SourcesIntegrationTest, ParentRowsCommentLinesAndRaggedRecordsOnTheJobPat
   EXPECT_EQ(i["field"], "row");
   EXPECT_EQ(i["message"], "Row has 9 fields; the header has 8 columns");
   EXPECT_EQ(i["sku"], "a-1");
+  const json& s = job["issues"][1];
+  EXPECT_EQ(s["code"], "ROW_FIELDS_MISSING");
+  EXPECT_EQ(s["issue_row"], 4);
+  EXPECT_EQ(s["severity"], "warning");
+  EXPECT_EQ(s["message"],
+            "Row has 7 fields; the header has 8 columns: the last one, 'Image Src', was read as "
+            "empty");
   EXPECT_EQ(job["rows_error"], 1) << job.dump();
-  EXPECT_EQ(job["health_score"], 67);
+  EXPECT_EQ(job["rows_warning"], 1) << job.dump();
+  EXPECT_EQ(job["health_score"], 63);  // (4 - 1 - 0.5) / 4
   EXPECT_EQ(Get("/v1/jobs/" + id + "/cleaned").body, csv);
+}
+
+// Shopify's Transporter customers layout (Shopify's sample): John Doe's second address and second
+// metafield follow his row, repeating only his e-mail. They are his, not duplicates; the second
+// address's own country code is still checked. Shopify's own export (no Metafield columns, one
+// row per customer) keeps the duplicate on the same e-mail twice.
+TEST_F(SourcesIntegrationTest, TransporterCustomerRowsAreNoDuplicateButAnExportsRepeatIs) {
+  const std::string transporter =
+      "First Name,Last Name,Email,Company,Address1,City,Province Code,Country Code,Zip,Phone,"
+      "Accepts Marketing,Tags,Metafield Namespace,Metafield Key,Metafield Value\n"
+      "John,Doe,john.doe@gmail.com,Acme,57 Erb St W,Waterloo,ON,CA,N2L 6C2,+15195555555,true,"
+      "vip,global,vip_status,TRUE\n"
+      ",,john.doe@gmail.com,Acme Ltd.,150 Elgin St,Ottawa,ON,XX,K2P 1L4,,,,,,\n"
+      ",,john.doe@gmail.com,,,,,,,,,,global,corporate,true\n"
+      "Jane,Doe,jane.doe@gmail.com,,,Montreal,QC,CA,H2Z 0B2,+16135556666,false,,,,\n";
+  HttpResult r = Post("/v1/jobs?filename=customers.csv&check_types=customer", transporter,
+                      {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  json job = WaitDone(json::parse(r.body)["id"]);
+  ASSERT_EQ(job["status"], "done") << job.dump();
+  EXPECT_EQ(job["source"], "shopify_customers");
+  ASSERT_EQ(job["issues"].size(), 1u) << job["issues"].dump();
+  EXPECT_EQ(job["issues"][0]["code"], "INVALID_COUNTRY_CODE");
+  EXPECT_EQ(job["issues"][0]["issue_row"], 2);
+  EXPECT_EQ(job["issues"][0]["item_id"], "john.doe@gmail.com");
+
+  const std::string exported =
+      "Customer ID,First Name,Last Name,Email,Accepts Email Marketing,"
+      "Default Address Country Code,Total Spent\n"
+      "101,John,Doe,john.doe@gmail.com,yes,CA,10.00\n"
+      "102,,,john.doe@gmail.com,no,CA,0.00\n";
+  r = Post("/v1/jobs?filename=customers_export.csv&check_types=customer", exported,
+           {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  job = WaitDone(json::parse(r.body)["id"]);
+  ASSERT_EQ(job["status"], "done") << job.dump();
+  EXPECT_EQ(job["source"], "shopify_customers");
+  ASSERT_EQ(job["issues"].size(), 1u) << job["issues"].dump();
+  EXPECT_EQ(job["issues"][0]["code"], "DUPLICATE_CUSTOMER");
+  EXPECT_EQ(job["issues"][0]["issue_row"], 2);
+  EXPECT_EQ(job["issues"][0]["message"], "Same e-mail as row 1");
+  EXPECT_EQ(job["issues"][0]["item_id"], "102");
 }
 
 // Nested records (DummyJSON's shape) give the same issues and the same cleaned records inline as

@@ -65,15 +65,15 @@ TEST(AccessLogTest, MethodsAreBounded) {
 }
 
 // A streamed answer: "ab" first, then "cde" and "f". Recorded once, at the end, with every byte.
-HttpResponse Streamed(BodyStep last) {
-  HttpResponse response;
+http::HttpResponse Streamed(http::BodyStep last) {
+  http::HttpResponse response;
   response.body = "ab";
   auto n = std::make_shared<int>(0);
   response.body_producer = [n, last](std::string* out) {
     ++*n;
     if (*n == 1) {
       out->append("cde");
-      return BodyStep::kMore;
+      return http::BodyStep::kMore;
     }
     out->append("f");
     return last;
@@ -82,10 +82,10 @@ HttpResponse Streamed(BodyStep last) {
 }
 
 TEST(AccessLogTest, AStreamedAnswerIsRecordedOnceWhenItsBodyEnds) {
-  for (BodyStep last : {BodyStep::kEnd, BodyStep::kFailed}) {
+  for (http::BodyStep last : {http::BodyStep::kEnd, http::BodyStep::kFailed}) {
     std::vector<AccessRecord> seen;
     std::vector<std::string> owned;  // the views of a record die with it
-    HttpResponse response = Streamed(last);
+    http::HttpResponse response = Streamed(last);
     {
       std::string id = "req-1", route = "/v1/jobs/{id}/cleaned", account = "acct_1";
       const AccessRecord r{id, "GET", route, 200, 0.001, 0, response.body.size(), account};
@@ -99,16 +99,16 @@ TEST(AccessLogTest, AStreamedAnswerIsRecordedOnceWhenItsBodyEnds) {
     }
     EXPECT_TRUE(seen.empty());  // not when the handler returns
     std::string piece;
-    ASSERT_EQ(response.body_producer(&piece), BodyStep::kMore);
+    ASSERT_EQ(response.body_producer(&piece), http::BodyStep::kMore);
     EXPECT_TRUE(seen.empty());
     piece.clear();
     ASSERT_EQ(response.body_producer(&piece), last);
     ASSERT_EQ(seen.size(), 1u);
     EXPECT_EQ(seen[0].bytes_out, 6u);  // "ab" + "cde" + "f", not only the first piece
     EXPECT_EQ(seen[0].status, 200);
-    EXPECT_EQ(seen[0].cut_off, last == BodyStep::kFailed);
+    EXPECT_EQ(seen[0].cut_off, last == http::BodyStep::kFailed);
     EXPECT_EQ(owned, (std::vector<std::string>{"req-1", "/v1/jobs/{id}/cleaned", "acct_1"}));
-    response = HttpResponse();  // the last copy goes: no second record
+    response = http::HttpResponse();  // the last copy goes: no second record
     EXPECT_EQ(seen.size(), 1u);
   }
 }
@@ -118,7 +118,7 @@ TEST(AccessLogTest, AStreamedAnswerNeverReadToItsEndIsRecordedWhenDropped) {
   size_t bytes = 0;
   bool cut_off = false;
   {
-    HttpResponse response = Streamed(BodyStep::kEnd);
+    http::HttpResponse response = Streamed(http::BodyStep::kEnd);
     const AccessRecord r{"req-2", "GET", "/v1/jobs/{id}", 200, 0, 0, 2, "acct_1"};
     RecordWhenBodyEnds(response, r, std::chrono::steady_clock::now(),
                        [&](const AccessRecord& rec) {
@@ -127,8 +127,8 @@ TEST(AccessLogTest, AStreamedAnswerNeverReadToItsEndIsRecordedWhenDropped) {
                          cut_off = rec.cut_off;
                        });
     std::string piece;
-    ASSERT_EQ(response.body_producer(&piece), BodyStep::kMore);
-    HttpResponse copy = response;  // copies share the one record
+    ASSERT_EQ(response.body_producer(&piece), http::BodyStep::kMore);
+    http::HttpResponse copy = response;  // copies share the one record
     EXPECT_EQ(records, 0);
   }
   EXPECT_EQ(records, 1);

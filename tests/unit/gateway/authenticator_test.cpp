@@ -7,8 +7,8 @@
 namespace dq::gateway {
 namespace {
 
-HttpRequest WithHeaders(std::map<std::string, std::string, std::less<>> h) {
-  HttpRequest r;
+http::HttpRequest WithHeaders(std::map<std::string, std::string, std::less<>> h) {
+  http::HttpRequest r;
   r.headers = std::move(h);
   return r;
 }

@@ -17,14 +17,14 @@ ConsoleSite Site() {
   });
 }
 
-HttpRequest Get(std::string path) {
-  HttpRequest r;
+http::HttpRequest Get(std::string path) {
+  http::HttpRequest r;
   r.method = "GET";
   r.path = std::move(path);
   return r;
 }
 
-std::string Header(const HttpResponse& r, std::string_view name) {
+std::string Header(const http::HttpResponse& r, std::string_view name) {
   const std::string* v = r.FindHeader(name);
   return v == nullptr ? "" : *v;
 }
@@ -41,7 +41,7 @@ TEST(ConsoleSiteTest, OwnsConsolePathsButNotItsApi) {
 
 TEST(ConsoleSiteTest, PagesAreHtmlNeverCachedWithVersionedAssetUrls) {
   ConsoleSite site = Site();
-  HttpResponse r = site.Serve(Get("/console/"));
+  http::HttpResponse r = site.Serve(Get("/console/"));
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.content_type, "text/html; charset=utf-8");
   EXPECT_EQ(Header(r, "Cache-Control"), "no-store");
@@ -67,18 +67,18 @@ TEST(ConsoleSiteTest, EveryAnswerForbidsInlineScriptAndStyle) {
 TEST(ConsoleSiteTest, AssetsUnderTheCurrentVersionAreImmutable) {
   ConsoleSite site = Site();
   const std::string base = "/console/static/" + site.version();
-  HttpResponse css = site.Serve(Get(base + "/css/console.css"));
+  http::HttpResponse css = site.Serve(Get(base + "/css/console.css"));
   EXPECT_EQ(css.status, 200);
   EXPECT_EQ(css.content_type, "text/css; charset=utf-8");
   EXPECT_EQ(Header(css, "Cache-Control"), "public, max-age=31536000, immutable");
   EXPECT_EQ(css.body, "body{}");
-  HttpResponse js = site.Serve(Get(base + "/js/overview.js"));
+  http::HttpResponse js = site.Serve(Get(base + "/js/overview.js"));
   EXPECT_EQ(js.content_type, "text/javascript; charset=utf-8");
-  HttpResponse vendor = site.Serve(Get(base + "/vendor/chart.js/chart.esm.js"));
+  http::HttpResponse vendor = site.Serve(Get(base + "/vendor/chart.js/chart.esm.js"));
   EXPECT_EQ(vendor.status, 200);
   EXPECT_EQ(vendor.body, "export const Chart = 1;");
   // Another version (a page from before an update) gets today's file, revalidated each time.
-  HttpResponse old = site.Serve(Get("/console/static/0123456789ab/css/console.css"));
+  http::HttpResponse old = site.Serve(Get("/console/static/0123456789ab/css/console.css"));
   EXPECT_EQ(old.status, 200);
   EXPECT_EQ(Header(old, "Cache-Control"), "no-cache");
 }
@@ -93,11 +93,11 @@ TEST(ConsoleSiteTest, TheVersionChangesWithAnyAssetButNotWithPages) {
 
 TEST(ConsoleSiteTest, EtagGivesNotModified) {
   ConsoleSite site = Site();
-  HttpRequest req = Get("/console/static/" + site.version() + "/css/console.css");
+  http::HttpRequest req = Get("/console/static/" + site.version() + "/css/console.css");
   const std::string etag = Header(site.Serve(req), "ETag");
   ASSERT_FALSE(etag.empty());
   req.headers["if-none-match"] = etag;
-  HttpResponse r = site.Serve(req);
+  http::HttpResponse r = site.Serve(req);
   EXPECT_EQ(r.status, 304);
   EXPECT_TRUE(r.body.empty());
 }
@@ -108,7 +108,7 @@ TEST(ConsoleSiteTest, UnknownOrEscapingPathsAreJson404) {
        {"/console/nope", "/console/static/x/../pages/login.html", "/console/static/x/pages/login.html",
         "/console/static/x", "/console/Login", "/console/static/x/js/missing.js",
         "/console/../v1/jobs"}) {
-    HttpResponse r = site.Serve(Get(path));
+    http::HttpResponse r = site.Serve(Get(path));
     EXPECT_EQ(r.status, 404) << path;
     EXPECT_EQ(r.content_type, "application/json") << path;
     EXPECT_NE(r.body.find("\"not_found\""), std::string::npos) << path;
@@ -117,12 +117,12 @@ TEST(ConsoleSiteTest, UnknownOrEscapingPathsAreJson404) {
 
 TEST(ConsoleSiteTest, BareConsoleRedirectsAndWritesAreRefused) {
   ConsoleSite site = Site();
-  HttpResponse r = site.Serve(Get("/console"));
+  http::HttpResponse r = site.Serve(Get("/console"));
   EXPECT_EQ(r.status, 301);
   EXPECT_EQ(Header(r, "Location"), "/console/");
-  HttpRequest post = Get("/console/");
+  http::HttpRequest post = Get("/console/");
   post.method = "POST";
-  HttpResponse p = site.Serve(post);
+  http::HttpResponse p = site.Serve(post);
   EXPECT_EQ(p.status, 405);
   EXPECT_EQ(Header(p, "Allow"), "GET, HEAD");
 }

@@ -11,24 +11,24 @@ namespace {
 using nlohmann::json;
 
 TEST(CookiesTest, FindsTheNamedCookie) {
-  EXPECT_EQ(CookieValue("a=1; dq_session=abc; b=2", "dq_session"), "abc");
-  EXPECT_EQ(CookieValue("dq_session=\"q\"", "dq_session"), "q");
-  EXPECT_EQ(CookieValue("xdq_session=1; dq_sessionx=2", "dq_session"), std::nullopt);
-  EXPECT_EQ(CookieValue("", "dq_session"), std::nullopt);
-  EXPECT_EQ(CookieValue("junk;;=;dq_session", "dq_session"), std::nullopt);
+  EXPECT_EQ(http::CookieValue("a=1; dq_session=abc; b=2", "dq_session"), "abc");
+  EXPECT_EQ(http::CookieValue("dq_session=\"q\"", "dq_session"), "q");
+  EXPECT_EQ(http::CookieValue("xdq_session=1; dq_sessionx=2", "dq_session"), std::nullopt);
+  EXPECT_EQ(http::CookieValue("", "dq_session"), std::nullopt);
+  EXPECT_EQ(http::CookieValue("junk;;=;dq_session", "dq_session"), std::nullopt);
 }
 
 TEST(CookiesTest, SessionCookieAttributes) {
   // Over https: the __Host- prefix (Secure, Path=/, no Domain).
-  EXPECT_EQ(SessionCookieHeader("id", 604800, true),
+  EXPECT_EQ(http::SessionCookieHeader("id", 604800, true),
             "__Host-dq_session=id; Path=/; HttpOnly; SameSite=Strict; Max-Age=604800; Secure");
-  EXPECT_EQ(SessionCookieHeader("", 0, false),
+  EXPECT_EQ(http::SessionCookieHeader("", 0, false),
             "dq_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
-  EXPECT_EQ(DeviceCookieHeader("t", 7776000, true),
+  EXPECT_EQ(http::DeviceCookieHeader("t", 7776000, true),
             "__Host-dq_device=t; Path=/; HttpOnly; SameSite=Strict; Max-Age=7776000; Secure");
-  EXPECT_EQ(DeviceCookieName(false), "dq_device");
-  EXPECT_EQ(CookieValue("a=1; __Host-dq_session=x", SessionCookieName(true)), "x");
-  EXPECT_EQ(CookieValue("dq_session=x", SessionCookieName(true)), std::nullopt);
+  EXPECT_EQ(http::DeviceCookieName(false), "dq_device");
+  EXPECT_EQ(http::CookieValue("a=1; __Host-dq_session=x", http::SessionCookieName(true)), "x");
+  EXPECT_EQ(http::CookieValue("dq_session=x", http::SessionCookieName(true)), std::nullopt);
 }
 
 std::string ErrorField(const Status& s) {

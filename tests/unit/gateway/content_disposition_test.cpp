@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace dq::gateway {
+namespace dq::http {
 namespace {
 
 TEST(ContentDispositionTest, AsciiNamesPassAndQuotesAreReplaced) {
@@ -32,4 +32,4 @@ TEST(ContentDispositionTest, ControlAndBidiCharactersAreRemoved) {
 }
 
 }  // namespace
-}  // namespace dq::gateway
+}  // namespace dq::http

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace dq::gateway {
+namespace dq::http {
 namespace {
 
 using std::chrono::milliseconds;
@@ -147,4 +147,4 @@ TEST(DownloadLedgerTest, FullIsWhatOpenWouldAnswer) {
 }
 
 }  // namespace
-}  // namespace dq::gateway
+}  // namespace dq::http

@@ -6,7 +6,7 @@
 
 #include <optional>
 
-namespace dq::gateway::edge {
+namespace dq::http::edge {
 namespace {
 
 // Records what the edge did with the connection.
@@ -444,4 +444,4 @@ TEST(TrustedProxiesTest, ParsesAndMatchesCidrs) {
 }
 
 }  // namespace
-}  // namespace dq::gateway::edge
+}  // namespace dq::http::edge

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace dq::gateway {
+namespace dq::http {
 namespace {
 
 struct Case {
@@ -66,9 +66,9 @@ TEST(ErrorResponseTest, InvalidUtf8InAMessageDoesNotThrow) {
 }
 
 }  // namespace
-}  // namespace dq::gateway
+}  // namespace dq::http
 
-namespace dq::gateway {
+namespace dq::http {
 namespace {
 
 TEST(ErrorResponseCapTest, DetailsAreCappedAndClipped) {
@@ -83,9 +83,9 @@ TEST(ErrorResponseCapTest, DetailsAreCappedAndClipped) {
 }
 
 }  // namespace
-}  // namespace dq::gateway
+}  // namespace dq::http
 
-namespace dq::gateway {
+namespace dq::http {
 namespace {
 
 TEST(RequestIdTest, IsAMemberOfEveryErrorObjectWithDetailsToo) {
@@ -142,4 +142,4 @@ TEST(ErrorResponseTest, JsonOrErrorResponseAnswersTheBodyOrTheError) {
 }
 
 }  // namespace
-}  // namespace dq::gateway
+}  // namespace dq::http

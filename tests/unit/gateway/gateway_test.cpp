@@ -44,9 +44,9 @@ class GatewayTest : public ::testing::Test {
     free_key_ = store_.CreateKey(free_.id)->api_key;
   }
 
-  HttpResponse Call(std::string method, std::string path, std::string key = "",
-                    std::string body = "", std::string content_type = "application/json") {
-    HttpRequest r;
+  http::HttpResponse Call(std::string method, std::string path, std::string key = "",
+                          std::string body = "", std::string content_type = "application/json") {
+    http::HttpRequest r;
     r.method = std::move(method);
     r.path = std::move(path);
     r.body = std::move(body);
@@ -57,7 +57,7 @@ class GatewayTest : public ::testing::Test {
     return gateway_.Handle(r);
   }
 
-  static std::string ErrorOf(const HttpResponse& r) { return json::parse(r.body)["error"]; }
+  static std::string ErrorOf(const http::HttpResponse& r) { return json::parse(r.body)["error"]; }
 
   uint64_t lost_rows_ = 0;  // the fake validator answers for this many records fewer
   testing::FakeClock clock_;
@@ -74,7 +74,7 @@ class GatewayTest : public ::testing::Test {
 constexpr const char* kBody = R"({"records":[{"id":"A","p":"1"}],"mapping":{"sku":"id","price":"p"}})";
 
 TEST_F(GatewayTest, ValidRequestSucceedsWithRateHeaders) {
-  HttpResponse r = Call("POST", "/v1/validate", pro_key_, kBody);
+  http::HttpResponse r = Call("POST", "/v1/validate", pro_key_, kBody);
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(*r.FindHeader("X-RateLimit-Limit"), "60");
   EXPECT_EQ(*r.FindHeader("X-RateLimit-Remaining"), "59");
@@ -87,16 +87,16 @@ TEST_F(GatewayTest, ValidRequestSucceedsWithRateHeaders) {
 }
 
 TEST_F(GatewayTest, AuthenticationOrder) {
-  HttpResponse none = Call("POST", "/v1/validate", "", kBody);
+  http::HttpResponse none = Call("POST", "/v1/validate", "", kBody);
   EXPECT_EQ(none.status, 401);
   EXPECT_EQ(ErrorOf(none), "api_key_required");
   EXPECT_NE(none.FindHeader("X-RateLimit-Limit"), nullptr);
 
-  HttpResponse bad = Call("POST", "/v1/validate", NewApiKey(), kBody);
+  http::HttpResponse bad = Call("POST", "/v1/validate", NewApiKey(), kBody);
   EXPECT_EQ(bad.status, 401);
   EXPECT_EQ(ErrorOf(bad), "invalid_api_key");
 
-  HttpResponse free = Call("POST", "/v1/validate", free_key_, "not json");
+  http::HttpResponse free = Call("POST", "/v1/validate", free_key_, "not json");
   EXPECT_EQ(free.status, 403);  // plan is checked before the body
   EXPECT_EQ(ErrorOf(free), "pro_required");
   EXPECT_EQ(*free.FindHeader("X-RateLimit-Remaining"), "60");  // 403 uses no budget
@@ -105,7 +105,7 @@ TEST_F(GatewayTest, AuthenticationOrder) {
 
 TEST_F(GatewayTest, RateLimitComesBeforeRequestValidity) {
   for (int i = 0; i < 60; ++i) Call("POST", "/v1/validate", pro_key_, "not json");
-  HttpResponse r = Call("POST", "/v1/validate", pro_key_, "not json");
+  http::HttpResponse r = Call("POST", "/v1/validate", pro_key_, "not json");
   EXPECT_EQ(r.status, 429);
   EXPECT_EQ(ErrorOf(r), "too_many_requests");
   EXPECT_EQ(*r.FindHeader("X-RateLimit-Remaining"), "0");
@@ -114,7 +114,7 @@ TEST_F(GatewayTest, RateLimitComesBeforeRequestValidity) {
 
 TEST_F(GatewayTest, UnauthenticatedRequestsAreLimitedPerAddress) {
   for (int i = 0; i < 60; ++i) EXPECT_EQ(Call("GET", "/v1/jobs", NewApiKey()).status, 401);
-  HttpResponse r = Call("GET", "/v1/jobs", NewApiKey());
+  http::HttpResponse r = Call("GET", "/v1/jobs", NewApiKey());
   EXPECT_EQ(r.status, 429);
   EXPECT_EQ(ErrorOf(r), "too_many_requests");
   // A valid key from the same address is not affected.
@@ -127,7 +127,7 @@ TEST_F(GatewayTest, BadRequestsGetJsonErrors) {
             "unsupported_media_type");
   EXPECT_EQ(Call("POST", "/v1/validate", pro_key_, kBody, "text/csv").status, 415);
   std::string big(2 * 1024 * 1024, ' ');
-  HttpResponse large = Call("POST", "/v1/validate", pro_key_, big);
+  http::HttpResponse large = Call("POST", "/v1/validate", pro_key_, big);
   EXPECT_EQ(large.status, 413);
   EXPECT_EQ(ErrorOf(large), "payload_too_large");
   EXPECT_EQ(validator_.calls(), 0);
@@ -141,15 +141,15 @@ TEST_F(GatewayTest, ContentTypeWithCharsetAndNoContentTypeAreAccepted) {
 }
 
 TEST_F(GatewayTest, UnknownRoutesAndMethods) {
-  HttpResponse missing = Call("GET", "/v1/nothing", pro_key_);
+  http::HttpResponse missing = Call("GET", "/v1/nothing", pro_key_);
   EXPECT_EQ(missing.status, 404);
   EXPECT_EQ(ErrorOf(missing), "not_found");
   EXPECT_NE(missing.FindHeader("X-RateLimit-Limit"), nullptr);
-  HttpResponse method = Call("GET", "/v1/validate", pro_key_);
+  http::HttpResponse method = Call("GET", "/v1/validate", pro_key_);
   EXPECT_EQ(method.status, 405);
   EXPECT_EQ(ErrorOf(method), "method_not_allowed");
   EXPECT_EQ(*method.FindHeader("Allow"), "POST");
-  HttpResponse outside = Call("GET", "/favicon.ico");
+  http::HttpResponse outside = Call("GET", "/favicon.ico");
   EXPECT_EQ(outside.status, 404);
   EXPECT_EQ(ErrorOf(outside), "not_found");
 }
@@ -159,12 +159,12 @@ TEST_F(GatewayTest, ValidatorDownGives503AndRefundsTheQuota) {
     return Status(ErrorCode::kUnavailable, "The validation service is unavailable.");
   });
   Gateway g(GatewayDeps{store_, limiter_, quota_, down, [] { return true; }}, GatewayOptions{});
-  HttpRequest r;
+  http::HttpRequest r;
   r.method = "POST";
   r.path = "/v1/validate";
   r.body = kBody;
   r.headers["x-api-key"] = pro_key_;
-  HttpResponse resp = g.Handle(r);
+  http::HttpResponse resp = g.Handle(r);
   EXPECT_EQ(resp.status, 503);
   EXPECT_EQ(ErrorOf(resp), "service_unavailable");
   EXPECT_EQ(*resp.FindHeader("Retry-After"), "1");
@@ -177,13 +177,13 @@ TEST_F(GatewayTest, AnExceptionInAHandlerIs500InternalErrorWithTheRequestId) {
     throw std::runtime_error("boom");
   });
   Gateway g(GatewayDeps{store_, limiter_, quota_, throws, [] { return true; }}, GatewayOptions{});
-  HttpRequest r;
+  http::HttpRequest r;
   r.method = "POST";
   r.path = "/v1/validate";
   r.body = kBody;
   r.request_id = "req-42";
   r.headers["x-api-key"] = pro_key_;
-  HttpResponse resp = g.Handle(r);
+  http::HttpResponse resp = g.Handle(r);
   EXPECT_EQ(resp.status, 500);
   EXPECT_EQ(ErrorOf(resp), "internal_error");
   EXPECT_NE(resp.body.find("req-42"), std::string::npos);
@@ -194,7 +194,7 @@ TEST_F(GatewayTest, QuotaIsCheckedAfterValidityAndRefusedWhole) {
   ASSERT_TRUE(store_.SetQuota(pro_.id, 2).ok());
   const std::string three =
       R"({"records":[{},{},{}],"mapping":{"sku":"id"}})";
-  HttpResponse r = Call("POST", "/v1/validate", pro_key_, three);
+  http::HttpResponse r = Call("POST", "/v1/validate", pro_key_, three);
   EXPECT_EQ(r.status, 429);
   EXPECT_EQ(ErrorOf(r), "quota_exceeded");
   // Retry-After: until the quota renews, 00:00 UTC on the first of next month.
@@ -209,7 +209,7 @@ TEST_F(GatewayTest, HealthAndReadiness) {
   EXPECT_EQ(Call("GET", "/healthz").status, 200);
   EXPECT_EQ(Call("GET", "/readyz").status, 200);
   redis_up_ = false;
-  HttpResponse r = Call("GET", "/readyz");
+  http::HttpResponse r = Call("GET", "/readyz");
   EXPECT_EQ(r.status, 503);
   EXPECT_EQ(json::parse(r.body)["checks"]["redis"], "unavailable");
   validator_.SetHealthy(false);
@@ -258,7 +258,7 @@ TEST_F(GatewayTest, AccessLogLineAndMetricLabelsPerRequest) {
 // (/metrics is on the ops port only: 404 here.)
 TEST_F(GatewayTest, OpsPathsAnswer405ToOtherMethods) {
   for (const char* path : {"/healthz", "/readyz"}) {
-    HttpResponse r = Call("POST", path);
+    http::HttpResponse r = Call("POST", path);
     EXPECT_EQ(r.status, 405) << path;
     EXPECT_EQ(ErrorOf(r), "method_not_allowed") << path;
     ASSERT_NE(r.FindHeader("Allow"), nullptr) << path;
@@ -269,7 +269,7 @@ TEST_F(GatewayTest, OpsPathsAnswer405ToOtherMethods) {
 
 TEST_F(GatewayTest, StoreOutageIs503WithRateHeadersStill) {
   store_.SetUnavailable(true);
-  HttpResponse r = Call("POST", "/v1/validate", pro_key_, kBody);
+  http::HttpResponse r = Call("POST", "/v1/validate", pro_key_, kBody);
   EXPECT_EQ(r.status, 503);
   EXPECT_EQ(ErrorOf(r), "service_unavailable");
   EXPECT_EQ(*r.FindHeader("X-RateLimit-Limit"), "60");
@@ -277,7 +277,7 @@ TEST_F(GatewayTest, StoreOutageIs503WithRateHeadersStill) {
   EXPECT_EQ(*r.FindHeader("X-RateLimit-Reset"), "1800000060");
   store_.SetUnavailable(false);
   limiter_.SetUnavailable(true);
-  HttpResponse upload = Call("POST", "/v1/jobs", pro_key_, "sku\nA\n", "text/csv");
+  http::HttpResponse upload = Call("POST", "/v1/jobs", pro_key_, "sku\nA\n", "text/csv");
   EXPECT_EQ(upload.status, 503);
   EXPECT_EQ(*upload.FindHeader("X-RateLimit-Limit"), "10");
 }
@@ -286,11 +286,11 @@ TEST_F(GatewayTest, StoreOutageIs503WithRateHeadersStill) {
 // refused with 503 and Retry-After.
 TEST_F(GatewayTest, ReadsPassUncountedWhileTheLimiterCannotCount) {
   limiter_.SetUnavailable(true);
-  HttpResponse usage = Call("GET", "/v1/usage", pro_key_);
+  http::HttpResponse usage = Call("GET", "/v1/usage", pro_key_);
   EXPECT_EQ(usage.status, 200) << usage.body;
   EXPECT_EQ(*usage.FindHeader("X-RateLimit-Limit"), "60");
   EXPECT_EQ(*usage.FindHeader("X-RateLimit-Remaining"), "0");
-  HttpResponse write = Call("POST", "/v1/validate", pro_key_, kBody);
+  http::HttpResponse write = Call("POST", "/v1/validate", pro_key_, kBody);
   EXPECT_EQ(write.status, 503);
   EXPECT_EQ(*write.FindHeader("Retry-After"), "1");
   EXPECT_EQ(quota_.used(pro_.id), 0);
@@ -308,7 +308,7 @@ TEST(QuotaRenewalTest, SecondsUntilNextMonthIsUtcCalendarBased) {
 // deploy) must not pass for a clean answer; the records are not charged.
 TEST_F(GatewayTest, AnAnswerForFewerRecordsIs503AndNotCharged) {
   lost_rows_ = 1;
-  HttpResponse r = Call("POST", "/v1/validate", pro_key_, kBody);
+  http::HttpResponse r = Call("POST", "/v1/validate", pro_key_, kBody);
   EXPECT_EQ(r.status, 503);
   EXPECT_EQ(ErrorOf(r), "service_unavailable");
   lost_rows_ = 0;
@@ -317,8 +317,8 @@ TEST_F(GatewayTest, AnAnswerForFewerRecordsIs503AndNotCharged) {
 
 // Records that map no column are still records: counted, answered, charged.
 TEST_F(GatewayTest, RecordsWithNothingMappedAreCounted) {
-  HttpResponse r = Call("POST", "/v1/validate", pro_key_,
-                        R"({"records":[{"a":1},{"b":2}],"mapping":{}})");
+  http::HttpResponse r =
+      Call("POST", "/v1/validate", pro_key_, R"({"records":[{"a":1},{"b":2}],"mapping":{}})");
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(json::parse(r.body)["stats"]["rows"], 2);
   EXPECT_EQ(testing::RowsOf(validator_.last().packed()).size(), 2u);
@@ -326,7 +326,7 @@ TEST_F(GatewayTest, RecordsWithNothingMappedAreCounted) {
 
 TEST_F(GatewayTest, UsageReportsPlanMonthAndRecords) {
   Call("POST", "/v1/validate", pro_key_, kBody);
-  HttpResponse r = Call("GET", "/v1/usage", pro_key_);
+  http::HttpResponse r = Call("GET", "/v1/usage", pro_key_);
   ASSERT_EQ(r.status, 200);
   auto body = json::parse(r.body);
   EXPECT_EQ(body["plan"], "pro");
@@ -341,16 +341,16 @@ namespace dq::gateway {
 namespace {
 
 TEST_F(GatewayTest, EveryAnswerCarriesTheEndpointClassLimitAndErrorsTheRequestId) {
-  HttpResponse upload = Call("POST", "/v1/jobs");  // no key
+  http::HttpResponse upload = Call("POST", "/v1/jobs");  // no key
   EXPECT_EQ(upload.status, 401);
   EXPECT_EQ(*upload.FindHeader("X-RateLimit-Limit"), "10");  // the upload class, not anonymous
   EXPECT_EQ(json::parse(upload.body)["request_id"], "req-1");
-  HttpResponse unknown = Call("GET", "/nowhere");
+  http::HttpResponse unknown = Call("GET", "/nowhere");
   EXPECT_EQ(unknown.status, 404);
   EXPECT_EQ(*unknown.FindHeader("X-RateLimit-Limit"), "60");
   EXPECT_NE(unknown.FindHeader("X-RateLimit-Reset"), nullptr);
   EXPECT_EQ(json::parse(unknown.body)["request_id"], "req-1");
-  HttpResponse health = Call("GET", "/healthz");
+  http::HttpResponse health = Call("GET", "/healthz");
   EXPECT_EQ(health.status, 200);
   EXPECT_NE(health.FindHeader("X-RateLimit-Limit"), nullptr);
   EXPECT_FALSE(json::parse(health.body).contains("request_id"));
@@ -364,20 +364,20 @@ TEST_F(GatewayTest, WithRateLimitingOffTheHeadersShowTheLimitAsRemaining) {
   GatewayOptions off{1024 * 1024, 500};
   off.rate_limiting = false;
   Gateway g(GatewayDeps{store_, limiter_, quota_, validator_, [] { return true; }}, off);
-  HttpRequest r;
+  http::HttpRequest r;
   r.method = "POST";
   r.path = "/v1/validate";
   r.body = kBody;
   r.headers["x-api-key"] = pro_key_;
   r.request_id = "q";
-  HttpResponse ok = g.Handle(r);
+  http::HttpResponse ok = g.Handle(r);
   ASSERT_EQ(ok.status, 200) << ok.body;
   EXPECT_EQ(*ok.FindHeader("X-RateLimit-Limit"), "60");
   EXPECT_EQ(*ok.FindHeader("X-RateLimit-Remaining"), "60");
 }
 
 TEST_F(GatewayTest, AdmissionDecidesFromTheHeadersAlone) {
-  HttpRequest head;
+  http::HttpRequest head;
   head.method = "POST";
   head.path = "/v1/jobs";
   head.client_ip = "10.0.0.9";
@@ -403,12 +403,12 @@ TEST_F(GatewayTest, AdmissionDecidesFromTheHeadersAlone) {
 
 TEST_F(GatewayTest, ASessionCheckAdmitsConsoleUploads) {
   GatewayDeps deps{store_, limiter_, quota_, validator_, [] { return true; }};
-  deps.session_valid = [](const HttpRequest& r) {
+  deps.session_valid = [](const http::HttpRequest& r) {
     const std::string* cookie = r.Header("cookie");
     return cookie != nullptr && *cookie == "dq_session=ok";
   };
   Gateway g(deps, GatewayOptions{});
-  HttpRequest head;
+  http::HttpRequest head;
   head.method = "POST";
   head.path = "/console/api/jobs";
   head.headers["cookie"] = "dq_session=ok";
@@ -418,16 +418,16 @@ TEST_F(GatewayTest, ASessionCheckAdmitsConsoleUploads) {
 }
 
 TEST_F(GatewayTest, EdgeErrorsCarryTheHeadersEveryAnswerCarries) {
-  HttpRequest head;
+  http::HttpRequest head;
   head.request_id = "e1";
-  HttpResponse r = gateway_.TransportError(
+  http::HttpResponse r = gateway_.TransportError(
       head, Status(ErrorCode::kHeadersTooLarge, "The request line and headers are too large."));
   EXPECT_EQ(r.status, 431);
   auto body = json::parse(r.body);
   EXPECT_EQ(body["error"], "headers_too_large");
   EXPECT_EQ(body["request_id"], "e1");
   EXPECT_NE(r.FindHeader("X-RateLimit-Limit"), nullptr);
-  HttpResponse busy = gateway_.TransportError(head, Status(ErrorCode::kUnavailable, "Busy."));
+  http::HttpResponse busy = gateway_.TransportError(head, Status(ErrorCode::kUnavailable, "Busy."));
   EXPECT_EQ(busy.status, 503);
   EXPECT_NE(busy.FindHeader("Retry-After"), nullptr);
 }

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace dq::gateway {
+namespace dq::http {
 namespace {
 
 TEST(HttpServerMetricsTest, DeclaresTheEdgesSeries) {
@@ -33,4 +33,4 @@ TEST(HttpServerMetricsTest, DeclaresTheEdgesSeries) {
 }
 
 }  // namespace
-}  // namespace dq::gateway
+}  // namespace dq::http

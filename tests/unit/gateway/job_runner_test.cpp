@@ -415,7 +415,7 @@ TEST(JobRunnerTest, AnXlsxJobStoresItsWorkbookOnceAndDropsItsUpload) {
   JobsApi api(f.store, f.queue, quota, f.clock, JobsOptions{});
   Principal owner;
   owner.account.id = "acct_1";
-  HttpResponse r = api.Cleaned(owner, j.id);
+  http::HttpResponse r = api.Cleaned(owner, j.id);
   ASSERT_EQ(r.status, 200);
   EXPECT_EQ(r.FullBody(), book);
 }
@@ -464,9 +464,9 @@ struct ApiFixture {
     return o;
   }
   // Reads a streamed answer's remaining pieces into *got; how the body ended.
-  static BodyStep ReadRest(HttpResponse& r, std::string* got) {
-    BodyStep step = BodyStep::kMore;
-    while (step == BodyStep::kMore) step = r.body_producer(got);
+  static http::BodyStep ReadRest(http::HttpResponse& r, std::string* got) {
+    http::BodyStep step = http::BodyStep::kMore;
+    while (step == http::BodyStep::kMore) step = r.body_producer(got);
     return step;
   }
 
@@ -480,11 +480,11 @@ struct ApiFixture {
 // list that looks whole.
 TEST(JobsApiTest, DetailOfAJobDeletedMidwayIsCutOff) {
   ApiFixture a(ApiFixture::IssuesPage(3));
-  HttpResponse cut = a.api.Get(a.owner, a.f.job.id);
+  http::HttpResponse cut = a.api.Get(a.owner, a.f.job.id);
   std::string got = cut.body;
-  ASSERT_EQ(cut.body_producer(&got), BodyStep::kMore);
+  ASSERT_EQ(cut.body_producer(&got), http::BodyStep::kMore);
   ASSERT_TRUE(*a.f.store.Delete(a.owner.account.id, a.f.job.id));
-  EXPECT_EQ(ApiFixture::ReadRest(cut, &got), BodyStep::kFailed);
+  EXPECT_EQ(ApiFixture::ReadRest(cut, &got), http::BodyStep::kFailed);
   EXPECT_TRUE(nlohmann::json::parse(got, nullptr, false).is_discarded());
 }
 
@@ -498,7 +498,7 @@ TEST(JobsApiTest, CleanedFileIsWrittenInPartsAndADeletionMidwayCutsIt) {
   ASSERT_EQ(a.f.Stored().cleaned_from, kCleanedFromFixes);
   const std::string file = a.f.Cleaned();
   ASSERT_EQ(file.substr(0, 22), "sku,title\nX1,Item 1\nA2");
-  HttpResponse whole = a.api.Cleaned(a.owner, a.f.job.id);
+  http::HttpResponse whole = a.api.Cleaned(a.owner, a.f.job.id);
   ASSERT_EQ(whole.status, 200);
   ASSERT_TRUE(static_cast<bool>(whole.body_producer));
   // The first part comes as the body; the rest follow.
@@ -506,11 +506,11 @@ TEST(JobsApiTest, CleanedFileIsWrittenInPartsAndADeletionMidwayCutsIt) {
   EXPECT_LT(whole.body.size(), file.size());
   EXPECT_EQ(whole.FullBody(), file);
 
-  HttpResponse cut = a.api.Cleaned(a.owner, a.f.job.id);
+  http::HttpResponse cut = a.api.Cleaned(a.owner, a.f.job.id);
   std::string got = cut.body;
-  ASSERT_EQ(cut.body_producer(&got), BodyStep::kMore);
+  ASSERT_EQ(cut.body_producer(&got), http::BodyStep::kMore);
   ASSERT_TRUE(*a.f.store.Delete(a.owner.account.id, a.f.job.id));
-  EXPECT_EQ(ApiFixture::ReadRest(cut, &got), BodyStep::kFailed);
+  EXPECT_EQ(ApiFixture::ReadRest(cut, &got), http::BodyStep::kFailed);
   EXPECT_LT(got.size(), file.size());
   EXPECT_EQ(got, file.substr(0, got.size()));
 }
@@ -518,7 +518,7 @@ TEST(JobsApiTest, CleanedFileIsWrittenInPartsAndADeletionMidwayCutsIt) {
 // With the default part size the small file is one part, sent whole with its length.
 TEST(JobsApiTest, ACleanedFileOfOnePartIsSentWhole) {
   ApiFixture a;
-  HttpResponse r = a.api.Cleaned(a.owner, a.f.job.id);
+  http::HttpResponse r = a.api.Cleaned(a.owner, a.f.job.id);
   ASSERT_EQ(r.status, 200);
   EXPECT_FALSE(static_cast<bool>(r.body_producer));
   EXPECT_EQ(r.body, a.f.Cleaned());
@@ -531,7 +531,7 @@ TEST(JobsApiTest, ACleanedFileStoredWholeByAnEarlierVersionIsSentAsStored) {
   a.f.store.add_stored_cleaned_piece(a.f.job.id, "sku,title\r\n");
   a.f.store.add_stored_cleaned_piece(a.f.job.id, "OLD1,Item 1\r\n");
   a.f.store.add_stored_cleaned_piece(a.f.job.id, "OLD2,Item 2\r\n");
-  HttpResponse r = a.api.Cleaned(a.owner, a.f.job.id);
+  http::HttpResponse r = a.api.Cleaned(a.owner, a.f.job.id);
   ASSERT_EQ(r.status, 200);
   EXPECT_EQ(r.body, "sku,title\r\n");
   EXPECT_EQ(r.FullBody(), "sku,title\r\nOLD1,Item 1\r\nOLD2,Item 2\r\n");
@@ -541,7 +541,7 @@ TEST(JobsApiTest, ACleanedFileStoredWholeByAnEarlierVersionIsSentAsStored) {
 // delete answer from the same store.
 TEST(JobsApiTest, DetailStreamsInPagesSummaryAndDelete) {
   ApiFixture a(ApiFixture::IssuesPage(3));
-  HttpResponse r = a.api.Get(a.owner, a.f.job.id);
+  http::HttpResponse r = a.api.Get(a.owner, a.f.job.id);
   ASSERT_EQ(r.status, 200);
   EXPECT_TRUE(static_cast<bool>(r.body_producer));
   auto detail = nlohmann::json::parse(r.FullBody());
@@ -568,22 +568,23 @@ TEST(JobsApiTest, ADownloadIsRefusedBeforeAnythingIsBuiltWhileDownloadsAreFull) 
   FaultPlan plan;
   Fixture f(&plan);
   ASSERT_EQ(f.Run(), RunOutcome::kDone);
-  DownloadLedger ledger(DownloadLimits{std::chrono::milliseconds(30000), /*memory_bytes=*/100});
+  http::DownloadLedger ledger(
+      http::DownloadLimits{std::chrono::milliseconds(30000), /*memory_bytes=*/100});
   testing::InMemoryQuotaService quota{QuotaPolicy{}};
   JobsOptions o;
   o.issues_page = 3;  // the job's 7 issues take three pages: its detail is streamed
   JobsApi api(f.store, f.queue, quota, f.clock, o, &ledger);
   Principal owner;
   owner.account.id = "acct_1";
-  HttpRequest csv_all;
+  http::HttpRequest csv_all;
   csv_all.query = {{"format", "csv"}, {"limit", "all"}};
 
   auto full = ledger.Open(/*now_ms=*/0, /*held_bytes=*/100, [] {});
   ASSERT_TRUE(full.has_value());
   ASSERT_TRUE(ledger.Full());
   plan.log.clear();
-  for (HttpResponse r : {api.Cleaned(owner, f.job.id), api.Get(owner, f.job.id),
-                         api.IssuesPage(csv_all, owner, f.job.id)}) {
+  for (http::HttpResponse r : {api.Cleaned(owner, f.job.id), api.Get(owner, f.job.id),
+                               api.IssuesPage(csv_all, owner, f.job.id)}) {
     EXPECT_EQ(r.status, 503);
     auto body = nlohmann::json::parse(r.body);
     EXPECT_EQ(body["error"], "service_unavailable");
@@ -596,7 +597,7 @@ TEST(JobsApiTest, ADownloadIsRefusedBeforeAnythingIsBuiltWhileDownloadsAreFull) 
   ledger.Close(*full);
   EXPECT_FALSE(ledger.Full());
   EXPECT_EQ(api.Cleaned(owner, f.job.id).FullBody(), f.Cleaned());
-  HttpResponse detail = api.Get(owner, f.job.id);
+  http::HttpResponse detail = api.Get(owner, f.job.id);
   ASSERT_EQ(detail.status, 200);
   EXPECT_EQ(nlohmann::json::parse(detail.FullBody())["issues"].size(), 7u);
   EXPECT_EQ(api.IssuesPage(csv_all, owner, f.job.id).status, 200);

@@ -28,8 +28,8 @@ class KeptUploadTest : public ::testing::Test {
     EXPECT_TRUE(store_.KeepUpload(kept, kCsv).ok());
   }
 
-  HttpResponse Start() {
-    HttpRequest r;
+  http::HttpResponse Start() {
+    http::HttpRequest r;
     r.method = "POST";
     r.path = "/v1/jobs";
     r.query = {{"upload_id", kUploadId}, {"check_types", "product"}};
@@ -55,17 +55,17 @@ TEST_F(KeptUploadTest, AStartThatFailsAfterTheQuotaWasReservedKeepsTheFileForIts
   // The queue refuses the job after its quota was reserved (Abandon gives it back; the fakes do
   // not model that part).
   faults_.fail_at = 1;
-  HttpResponse failed = Start();
+  http::HttpResponse failed = Start();
   ASSERT_EQ(failed.status, 503) << failed.body;
   EXPECT_TRUE(Kept()) << "the retry of Start needs the previewed file";
 
   faults_.fail_at = 0;
-  HttpResponse started = Start();
+  http::HttpResponse started = Start();
   ASSERT_EQ(started.status, 202) << started.body;
   EXPECT_EQ(nlohmann::json::parse(started.body)["filename"], "mugs.csv");
   EXPECT_FALSE(Kept()) << "a Start that made a job uses the file up";
 
-  HttpResponse again = Start();
+  http::HttpResponse again = Start();
   EXPECT_EQ(again.status, 400);
   EXPECT_NE(again.body.find("upload_id: the previewed file is no longer kept (it is kept 15 "
                             "minutes); choose the file again"),
@@ -77,11 +77,11 @@ TEST_F(KeptUploadTest, AStartRefusedOverTheQuotaLeavesTheFileKept) {
   principal_.account.plan = Plan::kFree;
   testing::InMemoryQuotaService small(QuotaPolicy{1, 1, 1, 1});  // one row a month
   JobsApi api(store_, queue_, small, clock_, JobsOptions{});
-  HttpRequest r;
+  http::HttpRequest r;
   r.method = "POST";
   r.path = "/v1/jobs";
   r.query = {{"upload_id", kUploadId}, {"check_types", "product"}};
-  HttpResponse refused = api.Create(r, principal_);
+  http::HttpResponse refused = api.Create(r, principal_);
   ASSERT_EQ(refused.status, 429) << refused.body;
   EXPECT_TRUE(Kept());
 }

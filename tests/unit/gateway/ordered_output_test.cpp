@@ -6,7 +6,7 @@
 
 #include "dq/testing/gateway_fakes.h"
 
-namespace dq::gateway {
+namespace dq::http {
 namespace {
 
 using testing::FakeOutputSink;
@@ -89,4 +89,4 @@ TEST(OrderedOutputTest, ACompletionAfterTheConnectionIsGoneIsHarmless) {
 }
 
 }  // namespace
-}  // namespace dq::gateway
+}  // namespace dq::http

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace dq::gateway {
+namespace dq::http {
 namespace {
 
 Status Verdict(const std::string& block) {
@@ -65,11 +65,11 @@ TEST(PistacheHeadVerdictTest, RefusesMethodsPistacheDoesNotKnow) {
 }
 
 }  // namespace
-}  // namespace dq::gateway
+}  // namespace dq::http
 
 #include <pistache/http.h>
 
-namespace dq::gateway {
+namespace dq::http {
 namespace {
 
 // What Pistache's whole request parser makes of a head, as the edge forwards it.
@@ -127,4 +127,4 @@ TEST(PistacheHeadVerdictTest, AgreesWithPistachesWholeParser) {
 }
 
 }  // namespace
-}  // namespace dq::gateway
+}  // namespace dq::http

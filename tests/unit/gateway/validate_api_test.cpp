@@ -33,9 +33,9 @@ class ValidateApiTest : public ::testing::Test {
     principal_.account.plan = Plan::kPro;
   }
 
-  HttpResponse Post(std::string body, std::string content_type = "application/json",
-                    std::string content_encoding = "") {
-    HttpRequest r;
+  http::HttpResponse Post(std::string body, std::string content_type = "application/json",
+                          std::string content_encoding = "") {
+    http::HttpRequest r;
     r.method = "POST";
     r.path = "/v1/validate";
     r.body = std::move(body);
@@ -45,7 +45,7 @@ class ValidateApiTest : public ::testing::Test {
     return api_.Post(r, principal_);
   }
 
-  static std::string ErrorOf(const HttpResponse& r) { return json::parse(r.body)["error"]; }
+  static std::string ErrorOf(const http::HttpResponse& r) { return json::parse(r.body)["error"]; }
 
   Status validator_status_ = Status::Ok();
   uint64_t lost_rows_ = 0;
@@ -56,7 +56,7 @@ class ValidateApiTest : public ::testing::Test {
 };
 
 TEST_F(ValidateApiTest, ChargesTheRecordsAndSendsThemToTheValidator) {
-  HttpResponse r = Post(kTwoRecords);
+  http::HttpResponse r = Post(kTwoRecords);
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(validator_.calls(), 1);
   EXPECT_EQ(testing::RowsOf(validator_.last().packed()).size(), 2u);
@@ -67,7 +67,7 @@ TEST_F(ValidateApiTest, ChargesTheRecordsAndSendsThemToTheValidator) {
 TEST_F(ValidateApiTest, RefusesBeforeReservingAnything) {
   EXPECT_EQ(Post(kTwoRecords, "text/csv").status, 415);
   EXPECT_EQ(Post(std::string(300, ' ')).status, 413);  // over the 256-byte limit
-  HttpResponse bad = Post(R"({"records":[{"id":"A"}],"mapping":{"sku":"id","nope":"id"}})");
+  http::HttpResponse bad = Post(R"({"records":[{"id":"A"}],"mapping":{"sku":"id","nope":"id"}})");
   EXPECT_EQ(bad.status, 400);
   EXPECT_EQ(ErrorOf(bad), "invalid_request");
   EXPECT_EQ(validator_.calls(), 0);
@@ -78,7 +78,7 @@ TEST_F(ValidateApiTest, RefusesBeforeReservingAnything) {
 // on a plain body used to pass); "identity" is the body as it is.
 TEST_F(ValidateApiTest, ABodyCodingItDoesNotUndoIs415) {
   for (const char* coding : {"gzip", "bogus", "br, identity"}) {
-    HttpResponse r = Post(kTwoRecords, "application/json", coding);
+    http::HttpResponse r = Post(kTwoRecords, "application/json", coding);
     EXPECT_EQ(r.status, 415) << coding;
     EXPECT_EQ(ErrorOf(r), "unsupported_media_type");
     EXPECT_NE(json::parse(r.body)["message"].get<std::string>().find(coding), std::string::npos);
@@ -90,7 +90,7 @@ TEST_F(ValidateApiTest, ABodyCodingItDoesNotUndoIs415) {
 
 TEST_F(ValidateApiTest, AValidatorOutageGivesTheRecordsBack) {
   validator_status_ = Status(ErrorCode::kUnavailable, "The validation service is unavailable.");
-  HttpResponse r = Post(kTwoRecords);
+  http::HttpResponse r = Post(kTwoRecords);
   EXPECT_EQ(r.status, 503);
   EXPECT_EQ(ErrorOf(r), "service_unavailable");
   EXPECT_EQ(validator_.calls(), 1);
@@ -99,7 +99,7 @@ TEST_F(ValidateApiTest, AValidatorOutageGivesTheRecordsBack) {
 
 TEST_F(ValidateApiTest, AnAnswerForAnotherNumberOfRecordsIsAnOutageNotACleanResult) {
   lost_rows_ = 1;
-  HttpResponse r = Post(kTwoRecords);
+  http::HttpResponse r = Post(kTwoRecords);
   EXPECT_EQ(r.status, 503);
   EXPECT_EQ(quota_.used("acct_1"), 0);
 }

@@ -177,9 +177,9 @@ class DeferredValidateTest : public ::testing::Test {
     pool_.Stop();
   }
 
-  HttpResponse Call(std::string method, std::string path, const std::string& key,
-                    std::string body = "") {
-    HttpRequest r;
+  http::HttpResponse Call(std::string method, std::string path, const std::string& key,
+                          std::string body = "") {
+    http::HttpRequest r;
     r.method = std::move(method);
     r.path = std::move(path);
     r.body = std::move(body);
@@ -205,18 +205,18 @@ class DeferredValidateTest : public ::testing::Test {
 
 TEST_F(DeferredValidateTest, AHungValidatorHoldsNoHttpThread) {
   // Handle() returns at once with a deferred answer; the call waits on the pool.
-  HttpResponse first = Call("POST", "/v1/validate", a_key_, kBody);
+  http::HttpResponse first = Call("POST", "/v1/validate", a_key_, kBody);
   ASSERT_TRUE(first.deferred);
-  std::promise<HttpResponse> answer;
-  first.deferred([&](HttpResponse r) { answer.set_value(std::move(r)); });
-  HttpResponse second = Call("POST", "/v1/validate", a_key_, kBody);
+  std::promise<http::HttpResponse> answer;
+  first.deferred([&](http::HttpResponse r) { answer.set_value(std::move(r)); });
+  http::HttpResponse second = Call("POST", "/v1/validate", a_key_, kBody);
   ASSERT_TRUE(second.deferred);
-  std::promise<HttpResponse> second_answer;
-  second.deferred([&](HttpResponse r) { second_answer.set_value(std::move(r)); });
+  std::promise<http::HttpResponse> second_answer;
+  second.deferred([&](http::HttpResponse r) { second_answer.set_value(std::move(r)); });
   gate_.AwaitWaiters(2);  // both calls are inside the (hung) validator
 
   // The account is at its cap: the third call is refused at once.
-  HttpResponse third = Call("POST", "/v1/validate", a_key_, kBody);
+  http::HttpResponse third = Call("POST", "/v1/validate", a_key_, kBody);
   ASSERT_FALSE(third.deferred);
   EXPECT_EQ(third.status, 429);
   EXPECT_EQ(json::parse(third.body)["error"], "too_many_requests");
@@ -224,12 +224,12 @@ TEST_F(DeferredValidateTest, AHungValidatorHoldsNoHttpThread) {
   EXPECT_EQ(json::parse(third.body)["request_id"], "req-3");
 
   // Another tenant is served on the spot.
-  HttpResponse usage = Call("GET", "/v1/usage", b_key_);
+  http::HttpResponse usage = Call("GET", "/v1/usage", b_key_);
   ASSERT_FALSE(usage.deferred);
   EXPECT_EQ(usage.status, 200) << usage.body;
 
   gate_.Open();
-  HttpResponse done = answer.get_future().get();
+  http::HttpResponse done = answer.get_future().get();
   EXPECT_EQ(done.status, 200) << done.body;
   EXPECT_EQ(json::parse(done.body)["stats"]["rows"], 1);
   // The finished answer carries what every answer carries.
@@ -241,7 +241,7 @@ TEST_F(DeferredValidateTest, AHungValidatorHoldsNoHttpThread) {
 
 TEST_F(DeferredValidateTest, ACallPastItsDeadlineAnswers503AndGivesTheQuotaBack) {
   pool_.Stop();  // a stopped pool refuses admission: 503 with Retry-After
-  HttpResponse r = Call("POST", "/v1/validate", a_key_, kBody);
+  http::HttpResponse r = Call("POST", "/v1/validate", a_key_, kBody);
   ASSERT_FALSE(r.deferred);
   EXPECT_EQ(r.status, 503);
   EXPECT_EQ(*r.FindHeader("Retry-After"), "1");

@@ -90,15 +90,15 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(JsonNestingTest, CountsBracketsOutsideStringsOnly) {
-  EXPECT_TRUE(JsonNestingWithin(R"({"a":[1,{"b":[]}]})", 4));  // { [ { [
-  EXPECT_FALSE(JsonNestingWithin(R"({"a":[1,{"b":[]}]})", 3));
-  EXPECT_TRUE(JsonNestingWithin(R"({"a":"[[[[[[[[\"[[[["})", 1));
-  EXPECT_FALSE(JsonNestingWithin(std::string(100000, '['), 64));
-  EXPECT_TRUE(JsonNestingWithin("", 64));
+  EXPECT_TRUE(ingest::JsonNestingWithin(R"({"a":[1,{"b":[]}]})", 4));  // { [ { [
+  EXPECT_FALSE(ingest::JsonNestingWithin(R"({"a":[1,{"b":[]}]})", 3));
+  EXPECT_TRUE(ingest::JsonNestingWithin(R"({"a":"[[[[[[[[\"[[[["})", 1));
+  EXPECT_FALSE(ingest::JsonNestingWithin(std::string(100000, '['), 64));
+  EXPECT_TRUE(ingest::JsonNestingWithin("", 64));
   // A string ends at a quote after an even number of backslashes (none, or "\\\\").
-  EXPECT_FALSE(JsonNestingWithin(R"({"a":"x\\\\",[[["k":1}]]])", 3));
-  EXPECT_TRUE(JsonNestingWithin(R"({"a":"x\\\"[[[\\\\"}")", 1));
-  EXPECT_TRUE(JsonNestingWithin(R"({"a":"not closed [[[[)", 1));
+  EXPECT_FALSE(ingest::JsonNestingWithin(R"({"a":"x\\\\",[[["k":1}]]])", 3));
+  EXPECT_TRUE(ingest::JsonNestingWithin(R"({"a":"x\\\"[[[\\\\"}")", 1));
+  EXPECT_TRUE(ingest::JsonNestingWithin(R"({"a":"not closed [[[[)", 1));
 }
 
 TEST(ValidateRequestTest, AcceptsAFullRequest) {

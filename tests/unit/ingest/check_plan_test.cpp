@@ -76,6 +76,27 @@ TEST(CheckPlanTest, WeightUnitComesFromCallerHeaderProfileInThatOrder) {
   EXPECT_TRUE(Plan({"shipping"}, Mapping{}, nullptr).weight_unit.empty());
 }
 
+// A weight_unit column gives each row's unit; the note names it, then says what a row without
+// one is read in.
+TEST(CheckPlanTest, AUnitColumnIsNamedBeforeTheColumnsOwnUnit) {
+  const Mapping m = {{"weight", "Variant Weight"}, {"weight_unit", "Variant Weight Unit"}};
+  CheckPlan p = Plan({"shipping"}, m, "shopify_products");
+  EXPECT_EQ(p.weight_unit, "unknown");
+  EXPECT_EQ(p.notes.back(),
+            "The weight column 'Variant Weight' is read in the unit each row gives in 'Variant "
+            "Weight Unit' (g, kg, lb or oz, or a spelling such as lbs or grams). Where a row "
+            "gives no unit, the weight column 'Variant Weight' has no known unit: its header "
+            "names none and the file's platform does not fix one. Bare weights were checked "
+            "only as non-negative numbers; send weight_unit to have them checked as weights.");
+  p = Plan({"shipping"}, m, nullptr, "kg");
+  EXPECT_EQ(p.weight_unit, "kg");
+  EXPECT_EQ(p.notes.back(),
+            "The weight column 'Variant Weight' is read in the unit each row gives in 'Variant "
+            "Weight Unit' (g, kg, lb or oz, or a spelling such as lbs or grams). Where a row "
+            "gives no unit, the weight column 'Variant Weight' is read in kilograms: the request "
+            "said so (weight_unit).");
+}
+
 TEST(CheckPlanTest, ConventionsOnlyForTheColumnTheFieldIsMappedTo) {
   const Mapping m = {{"availability", "In stock?"}, {"image_url", "Images"}};
   const CheckPlan p = Plan({"product"}, m, "woocommerce");
@@ -177,4 +198,17 @@ TEST(GtinPaddingEvidenceTest, TwoShortValuesAreTooFewToTell) {
 }
 
 }  // namespace
+// Shopify's Body (HTML) is an HTML column: its description convention says so (whitespace at the
+// ends is kept); a description mapped from another column gets none.
+TEST(CheckPlanTest, ShopifyBodyHtmlIsAnHtmlDescription) {
+  const Mapping m = {{"title", "Title"}, {"description", "Body (HTML)"}};
+  const CheckPlan p = Plan({"product"}, m, "shopify_products");
+  ASSERT_EQ(p.conventions.size(), 1u);
+  EXPECT_EQ(p.conventions[0].field, "description");
+  EXPECT_EQ(p.conventions[0].columns, std::vector<std::string>{"Body (HTML)"});
+  EXPECT_TRUE(p.conventions[0].html);
+  const Mapping plain = {{"title", "Title"}, {"description", "Description"}};
+  EXPECT_TRUE(Plan({"product"}, plain, "shopify_products").conventions.empty());
+}
+
 }  // namespace dq::ingest

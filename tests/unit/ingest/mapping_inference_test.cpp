@@ -6,6 +6,7 @@
 #include <set>
 
 #include "dq/common/vocabulary.h"
+#include "dq/ingest/source_profile.h"
 
 namespace dq::ingest {
 namespace {
@@ -214,6 +215,73 @@ TEST(MappingNotesTest, NothingToSayForConvertibleOrMappedOrQualifiedWeights) {
   const std::vector<std::pair<std::string, std::string>> mapping = {{"sku", "SKU"},
                                                                     {"weight", "Weight (t)"}};
   EXPECT_TRUE(MappingNotes(header, mapping).empty());
+}
+
+}  // namespace
+}  // namespace dq::ingest
+
+namespace dq::ingest {
+namespace {
+
+using Pairs = std::vector<std::pair<std::string, std::string>>;
+
+// Issue 31: a weight's unit in a column of its own is the row's unit evidence, found in each of
+// the languages the mapping covers.
+TEST(WeightUnitColumnTest, FoundBesideABareWeightInEachLanguage) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"Variant Weight", "Variant Weight Unit"}, {"weight", "weight_unit"},
+      {"Weight", "Weight UOM"},                  {"Peso", "Unidade de peso"},
+      {"Peso", "Unidad de peso"},                {"Gewicht", "Gewichtseinheit"},
+      {"Poids", "Unité de poids"},               {"Peso", "Unità di peso"},
+      {"Gewicht", "Gewichtseenheid"}};
+  for (const auto& [weight, unit] : cases) {
+    const std::vector<std::string> header = {"SKU", weight, unit};
+    EXPECT_EQ(InferMapping(header),
+              (Pairs{{"sku", "SKU"}, {"weight", weight}, {"weight_unit", unit}}))
+        << unit;
+    const InferredMapping from = InferMappingFrom(header, {}, GenericProfile());
+    EXPECT_EQ(from.mapping, (Pairs{{"sku", "SKU"}, {"weight", weight}, {"weight_unit", unit}}))
+        << unit;
+    EXPECT_EQ(from.columns.size(), from.mapping.size());
+    EXPECT_TRUE(MappingNotes(header, from.mapping).empty()) << unit;
+  }
+}
+
+// Shopify writes Variant Grams in grams whatever Variant Weight Unit says (it keeps that unit
+// for display), and a header that names its unit is that unit: the unit column is left out, and
+// the mapping notes say why.
+TEST(WeightUnitColumnTest, NotUsedWhenTheWeightHeaderNamesItsUnit) {
+  const std::vector<std::string> shopify = {"Handle", "Variant SKU", "Variant Grams",
+                                            "Variant Weight", "Variant Weight Unit"};
+  const InferredMapping m =
+      InferMappingFrom(shopify, {}, *FindSourceProfile("shopify_products"));
+  for (const auto& [field, column] : m.mapping) {
+    EXPECT_NE(field, "weight_unit") << column;
+    if (field == "weight") EXPECT_EQ(column, "Variant Grams");
+  }
+  EXPECT_EQ(MappingNotes(shopify, m.mapping),
+            (std::vector<std::string>{
+                "Column 'Variant Weight Unit' was not read as the unit of the weights: the weight "
+                "column 'Variant Grams' names its own unit (g) in its header."}));
+  const std::vector<std::string> kg = {"SKU", "Weight (kg)", "Weight Unit"};
+  EXPECT_EQ(InferMapping(kg), (Pairs{{"sku", "SKU"}, {"weight", "Weight (kg)"}}));
+  // Nothing to give a unit to.
+  const std::vector<std::string> alone = {"SKU", "Weight Unit"};
+  EXPECT_EQ(InferMapping(alone), (Pairs{{"sku", "SKU"}}));
+  EXPECT_EQ(InferMappingFrom(alone, {}, GenericProfile()).mapping, (Pairs{{"sku", "SKU"}}));
+}
+
+// Shopify's Transporter layout without Variant Grams: Variant Weight with its unit beside it.
+TEST(WeightUnitColumnTest, ShopifyVariantWeightTakesItsUnitColumn) {
+  const std::vector<std::string> header = {"Handle", "Variant SKU", "Variant Price",
+                                           "Variant Weight", "Variant Weight Unit"};
+  const InferredMapping m = InferMappingFrom(header, {}, *FindSourceProfile("shopify_products"));
+  EXPECT_NE(std::find(m.mapping.begin(), m.mapping.end(),
+                      std::pair<std::string, std::string>{"weight", "Variant Weight"}),
+            m.mapping.end());
+  EXPECT_NE(std::find(m.mapping.begin(), m.mapping.end(),
+                      std::pair<std::string, std::string>{"weight_unit", "Variant Weight Unit"}),
+            m.mapping.end());
 }
 
 }  // namespace

@@ -307,5 +307,54 @@ TEST(RowModelTest, ShopifyFileWithoutHandleIsFlat) {
   EXPECT_TRUE(model.all_products());
 }
 
+// Shopify's Transporter customers format (its Metafield columns): a customer's further address
+// and metafield rows repeat only the key (Email) below the customer's row; they are variants of
+// that customer (their own values checked, no second customer), as Transporter's Customer#to_csv
+// writes them. A later row with the same e-mail that fills a customer's own field (Accepts
+// Marketing, Tags, Note, Tax Exempt) is a second customer: a product row, a real duplicate.
+TEST(RowModelTest, ShopifyTransporterCustomerRowsContinueTheCustomerAbove) {
+  const std::vector<std::string> header = {
+      "First Name", "Last Name", "Email", "Company", "Address1", "City", "Country Code", "Phone",
+      "Accepts Marketing", "Tags", "Metafield Namespace", "Metafield Key", "Metafield Value"};
+  const auto seen = RunModel(
+      "shopify_customers", header,
+      {{"John", "Doe", "john@acme.com", "Acme", "57 Erb St W", "Waterloo", "CA", "519-555-5555",
+        "true", "vip", "global", "vip_status", "TRUE"},
+       {"", "", "john@acme.com", "Acme Ltd.", "150 Elgin St", "Ottawa", "CA", "", "", "", "", "",
+        ""},
+       {"", "", "john@acme.com", "", "", "", "", "", "", "", "global", "corporate", "true"},
+       {"", "", "john@acme.com", "", "", "", "", "", "", "", "", "", ""},
+       {"Jane", "Doe", "jane@acme.com", "", "", "", "CA", "", "false", "", "", "", ""},
+       {"Jane", "Roe", "jane@acme.com", "", "", "", "US", "", "true", "", "", "", ""},
+       {"Ann", "Lee", "", "", "", "", "GB", "+44 20 7946 0000", "true", "", "", "", ""},
+       {"", "", "", "", "1 Main St", "", "", "", "", "", "", "", ""}},
+      "", "");
+  EXPECT_EQ(seen, (std::vector<Seen>{{"product", "", "john@acme.com", ""},
+                                     {"variant", "", "john@acme.com", ""},
+                                     {"variant", "", "john@acme.com", ""},
+                                     {"image", "", "john@acme.com", ""},
+                                     {"product", "", "jane@acme.com", ""},
+                                     {"product", "", "jane@acme.com", ""},
+                                     {"product", "", "", ""},
+                                     {"product", "", "", ""}}));
+}
+
+// Shopify's own customer export writes one row per customer (no Metafield columns): every row is
+// a customer, and the same e-mail on the next row is a second customer (DUPLICATE_CUSTOMER).
+TEST(RowModelTest, ShopifyCustomerExportWithoutMetafieldsIsOneRowPerCustomer) {
+  const std::vector<std::string> header = {"Customer ID", "First Name", "Last Name", "Email",
+                                           "Accepts Email Marketing", "Default Address Country Code"};
+  RowModel model(*FindSourceProfile("shopify_customers"), header, SIZE_MAX, SIZE_MAX);
+  EXPECT_TRUE(model.all_products());
+  const std::vector<std::vector<std::string>> rows = {
+      {"101", "John", "Doe", "john@acme.com", "yes", "CA"},
+      {"102", "", "", "john@acme.com", "", ""}};
+  for (const auto& row : rows) {
+    std::vector<std::string_view> cells(row.begin(), row.end());
+    EXPECT_EQ(model.Next(cells), RowKind::kProduct);
+    EXPECT_EQ(model.item_id(), row[0]);
+  }
+}
+
 }  // namespace
 }  // namespace dq::ingest

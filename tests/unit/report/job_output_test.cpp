@@ -170,10 +170,12 @@ TEST(JobOutputTest, TailIssuesAreNamedFromTheKeptNamesOrNotAtAllWhenTooMany) {
   EXPECT_EQ(nlohmann::json::parse(unnamed[0])["sku"], nullptr);
 }
 
-// A record with another number of fields than the header has columns gets ROW_FIELD_COUNT, an
-// error first among its row's issues, and the stats count it: a clean row becomes a row in
-// error, a row with a warning too, a row already in error stays one; the channels' readiness,
-// top blockers and scores follow.
+// A record with more fields than the header has columns gets ROW_FIELD_COUNT, an error first
+// among its row's issues; one with fewer gets ROW_FIELDS_MISSING, a warning first among them
+// (issue 31: its missing trailing cells are read as empty). The stats count them: a long clean
+// row becomes a row in error, a long row with a warning too, a short clean row becomes a row
+// with a warning, a row already in error stays one; the channels' readiness, warnings, top
+// blockers (long rows only) and scores follow.
 // The validator's channels come as names (a validator before BatchSpec.channel_bits) or as
 // Issue.channel_bits (bit i: kPlatforms[i], not the job's order); both count the same.
 void RaggedRowsCounted(bool as_bits) {
@@ -192,6 +194,7 @@ void RaggedRowsCounted(bool as_bits) {
   add({"c", "C", "C1", "x", ""}, 4);  // row 3: one fewer, and an invalid price
   add({"d", "D", "D1", "9", ""}, 6);  // row 4: one more, and a warning
   add({"e", "E", "E1", "9", ""}, 0);  // row 5: no field count (not CSV)
+  add({"f", "F", "F1", "", ""}, 3);   // row 6: two fewer, otherwise clean
   out.Seal(batch, &chunk);
 
   validator::v1::IssueChunk answer;
@@ -217,23 +220,31 @@ void RaggedRowsCounted(bool as_bits) {
     const auto j = nlohmann::json::parse(text);
     seen.push_back(std::to_string(j["issue_row"].get<int>()) + " " + j["code"].get<std::string>());
   }
-  EXPECT_EQ(seen, (std::vector<std::string>{"2 ROW_FIELD_COUNT", "3 ROW_FIELD_COUNT",
+  EXPECT_EQ(seen, (std::vector<std::string>{"2 ROW_FIELD_COUNT", "3 ROW_FIELDS_MISSING",
                                             "3 INVALID_PRICE", "4 ROW_FIELD_COUNT",
-                                            "4 PRICE_REFORMATTED"}));
+                                            "4 PRICE_REFORMATTED", "6 ROW_FIELDS_MISSING"}));
   const auto first = nlohmann::json::parse(w.issues[0]);
   EXPECT_EQ(first["message"], "Row has 6 fields; the header has 5 columns");
   EXPECT_EQ(first["field"], "row");
   EXPECT_EQ(first["severity"], "error");
   EXPECT_EQ(first["sku"], "B1");
   EXPECT_EQ(first["channels"], nlohmann::json::parse(R"(["search_merchant","social_catalog"])"));
-  EXPECT_EQ(nlohmann::json::parse(w.issues[1])["message"],
-            "Row has 4 fields; the header has 5 columns");
+  const auto short_row = nlohmann::json::parse(w.issues[1]);
+  EXPECT_EQ(short_row["message"],
+            "Row has 4 fields; the header has 5 columns: the last one, 'Image Src', was read as "
+            "empty");
+  EXPECT_EQ(short_row["severity"], "warning");
+  EXPECT_EQ(short_row["field"], "row");
+  EXPECT_EQ(short_row["channels"], nlohmann::json::array());
+  EXPECT_EQ(nlohmann::json::parse(w.issues[5])["message"],
+            "Row has 3 fields; the header has 5 columns: the last 2, from 'Variant Price' on, "
+            "were read as empty");
   EXPECT_EQ(nlohmann::json::parse(w.issues[2])["channels"],
             nlohmann::json::parse(R"(["search_merchant"])"));
 
-  // What the validator counted: 5 rows, row 3 in error (search_merchant only), row 4 warned.
+  // What the validator counted: 6 rows, row 3 in error (search_merchant only), row 4 warned.
   validator::v1::Stats stats;
-  stats.set_rows(5);
+  stats.set_rows(6);
   stats.set_errors(1);
   stats.set_warnings(1);
   stats.set_rows_error(1);
@@ -243,7 +254,7 @@ void RaggedRowsCounted(bool as_bits) {
     ch->set_platform(name);
     const bool merchant = std::string(name) == "search_merchant";
     ch->set_blocked(merchant ? 1 : 0);
-    ch->set_ready(merchant ? 4 : 5);
+    ch->set_ready(merchant ? 5 : 6);
     ch->set_rows_warning(1);
     if (merchant) {
       auto* b = ch->add_top_blockers();
@@ -252,21 +263,53 @@ void RaggedRowsCounted(bool as_bits) {
     }
   }
   out.AdjustStats(&stats);
-  EXPECT_EQ(stats.errors(), 4u);
+  EXPECT_EQ(stats.errors(), 3u);        // + rows 2 and 4
+  EXPECT_EQ(stats.warnings(), 3u);      // + rows 3 and 6
   EXPECT_EQ(stats.rows_error(), 3u);    // rows 2, 3, 4
-  EXPECT_EQ(stats.rows_warning(), 0u);  // row 4 is now in error
+  EXPECT_EQ(stats.rows_warning(), 1u);  // row 6 (row 4 is now in error, row 3 was already)
   const auto& merchant = stats.channels(0);
   EXPECT_EQ(merchant.blocked(), 3u);
-  EXPECT_EQ(merchant.ready(), 2u);
-  EXPECT_EQ(merchant.rows_warning(), 0u);
-  EXPECT_EQ(merchant.score(), 40u);  // (5 - 3) / 5
+  EXPECT_EQ(merchant.ready(), 3u);
+  EXPECT_EQ(merchant.rows_warning(), 1u);  // row 6
+  EXPECT_EQ(merchant.score(), 42u);        // (6 - 3 - 0.5) / 6
   ASSERT_EQ(merchant.top_blockers_size(), 2);
   EXPECT_EQ(merchant.top_blockers(0).code(), "ROW_FIELD_COUNT");
-  EXPECT_EQ(merchant.top_blockers(0).rows(), 3u);
+  EXPECT_EQ(merchant.top_blockers(0).rows(), 2u);
   const auto& meta = stats.channels(1);
-  EXPECT_EQ(meta.blocked(), 3u);  // row 3's price error did not block it; the count does
-  EXPECT_EQ(meta.ready(), 2u);
-  EXPECT_EQ(stats.score(), 40u);  // the first template's
+  EXPECT_EQ(meta.blocked(), 2u);  // row 3's price error did not block it; rows 2 and 4 do
+  EXPECT_EQ(meta.ready(), 4u);
+  EXPECT_EQ(meta.rows_warning(), 2u);  // rows 3 and 6
+  EXPECT_EQ(meta.score(), 50u);        // (6 - 2 - 1) / 6
+  EXPECT_EQ(stats.score(), 42u);       // the first template's
+}
+
+// Only short rows: warnings, no blocker, and a row the validator warned about stays one row.
+TEST(JobOutputTest, ShortRowsAloneAreWarnings) {
+  JobOutput out(ShopifyJob(), {});
+  RowBatch batch;
+  validator::v1::RowChunk chunk;
+  for (uint64_t fields : {4, 2}) {
+    std::vector<std::string_view> cells = {"a", "A", "A1", "9", ""};
+    out.AddRow(cells, batch, &chunk, fields);
+  }
+  out.Seal(batch, &chunk);
+  validator::v1::IssueChunk answer;
+  auto* warn = answer.add_issues();
+  warn->set_row(2);
+  warn->set_severity(validator::v1::SEVERITY_WARNING);
+  warn->set_field("price");
+  warn->set_code("PRICE_REFORMATTED");
+  out.Apply(answer, batch);
+  validator::v1::Stats stats;
+  stats.set_rows(2);
+  stats.set_warnings(1);
+  stats.set_rows_warning(1);
+  out.AdjustStats(&stats);
+  EXPECT_EQ(stats.errors(), 0u);
+  EXPECT_EQ(stats.warnings(), 3u);
+  EXPECT_EQ(stats.rows_error(), 0u);
+  EXPECT_EQ(stats.rows_warning(), 2u);
+  EXPECT_EQ(stats.score(), 50u);
 }
 
 // A source's number format and import-folder file names survive the stored job (ConventionsJson)
@@ -293,9 +336,25 @@ TEST(JobOutputTest, NumberFormatAndFileExtensionsReachTheSpec) {
   EXPECT_FALSE(spec.conventions(2).own_number_format());
 }
 
-TEST(JobOutputTest, RaggedRowsGetRowFieldCountAndTheStatsCountIt) { RaggedRowsCounted(false); }
+TEST(JobOutputTest, RaggedRowsGetTheirCodeAndTheStatsCountIt) { RaggedRowsCounted(false); }
 
 TEST(JobOutputTest, RaggedRowsCountedWithChannelBits) { RaggedRowsCounted(true); }
 
 }  // namespace
+// An HTML column (Shopify's Body (HTML)) survives the stored job into the validator's spec; a
+// convention without it is stored as before.
+TEST(JobOutputTest, HtmlColumnReachesTheSpec) {
+  ingest::SourceConvention body{.field = "description", .html = true};
+  ingest::SourceConvention plain{.field = "availability"};
+  const std::string stored = ConventionsJson({body, plain});
+  EXPECT_EQ(nlohmann::json::parse(stored)[0]["html"], true);
+  EXPECT_FALSE(nlohmann::json::parse(stored)[1].contains("html"));
+  FileCheck job = ShopifyJob();
+  job.conventions = stored;
+  const validator::v1::BatchSpec spec = JobOutput(job, {}).Spec();
+  ASSERT_EQ(spec.conventions_size(), 2);
+  EXPECT_TRUE(spec.conventions(0).html());
+  EXPECT_FALSE(spec.conventions(1).html());
+}
+
 }  // namespace dq::report

@@ -266,6 +266,51 @@ TEST(CustomerBatch, DuplicateByPhoneOnlyWithoutEmail) {
   EXPECT_EQ(issues[1].Message(), "Same phone number as row 1");
 }
 
+// A variant row is a further row of the customer above it (Shopify Transporter's second address
+// or metafield, the same e-mail; ingest's row model decides it): not a duplicate, by e-mail or by
+// phone, while its own values are checked (a bad country code, a phone to normalise). A product
+// row with that e-mail later is a second customer and still a duplicate of the first row.
+TEST(CustomerBatch, VariantRowsContinueTheirCustomerAndAreNoDuplicate) {
+  const std::vector<RowKind> kinds = {RowKind::kProduct, RowKind::kVariant, RowKind::kVariant,
+                                      RowKind::kProduct, RowKind::kProduct};
+  auto issues = testing::RunRows({"email", "phone", "country"}, "customer", "",
+                                 {{"john@gmail.com", "+1 519-555-5555", "CA"},
+                                  {"john@gmail.com", "", "XX"},
+                                  {"john@gmail.com", "(519) 555-5555", "CA"},
+                                  {"jane@gmail.com", "+16135556666", "CA"},
+                                  {"john@gmail.com", "", "CA"}},
+                                 nullptr, testing::CaseOptions(), kinds);
+  std::vector<std::string> got;
+  for (const Issue& i : issues) got.push_back(std::to_string(i.row) + ":" + testing::Describe(i));
+  EXPECT_EQ(got, (std::vector<std::string>{"2:INVALID_COUNTRY_CODE",
+                                           "3:PHONE_NORMALIZED=+15195555555",
+                                           "5:DUPLICATE_CUSTOMER"}));
+  EXPECT_EQ(issues.back().Message(), "Same e-mail as row 1");
+  // The same rows as products (a file without a row model): every repeat is a duplicate.
+  got.clear();
+  for (const Issue& i : testing::RunRows({"email", "phone", "country"}, "customer", "",
+                                         {{"john@gmail.com", "", "CA"},
+                                          {"john@gmail.com", "", "CA"},
+                                          {"", "+1 519-555-5555", "CA"},
+                                          {"", "+1 519-555-5555", "CA"}})) {
+    got.push_back(std::to_string(i.row) + ":" + testing::Describe(i));
+  }
+  EXPECT_EQ(got, (std::vector<std::string>{"2:DUPLICATE_CUSTOMER", "3:MISSING_EMAIL",
+                                           "4:MISSING_EMAIL", "4:DUPLICATE_CUSTOMER"}));
+}
+
+// An e-mail-less variant (a row model that groups customers by another key) is not a duplicate
+// of its customer by phone either.
+TEST(CustomerBatch, VariantWithoutEmailIsNoPhoneDuplicate) {
+  auto issues = testing::RunRows({"email", "phone", "country"}, "customer", "",
+                                 {{"", "+15195555555", "CA"}, {"", "+15195555555", "CA"}},
+                                 nullptr, testing::CaseOptions(),
+                                 {RowKind::kProduct, RowKind::kVariant});
+  std::vector<std::string> got;
+  for (const Issue& i : issues) got.push_back(std::to_string(i.row) + ":" + testing::Describe(i));
+  EXPECT_EQ(got, (std::vector<std::string>{"1:MISSING_EMAIL", "2:MISSING_EMAIL"}));
+}
+
 TEST(CustomerBatch, LibphonenumberResultsAreCachedPerSession) {
   // Fifty customers with their own e-mail sharing a switchboard number with an extension (a
   // shape the fast path leaves to libphonenumber): no issue, one libphonenumber parse.

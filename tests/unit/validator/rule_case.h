@@ -45,6 +45,7 @@ struct CaseConvention {
   std::vector<std::pair<std::string, std::string>> aliases;
   bool own_number_format = false;
   std::vector<std::string> file_extensions;
+  bool html = false;
 };
 
 // What a case sets beyond fields, check types and platform, written in a table as
@@ -95,6 +96,12 @@ struct CaseOptions {
         {std::move(field), std::move(separator), {}, false, std::move(extensions)});
     return o;
   }
+  // The source's column for field holds HTML (Shopify's Body (HTML)).
+  CaseOptions Html(std::string field) const {
+    CaseOptions o = *this;
+    o.conventions.push_back({std::move(field), "", {}, false, {}, true});
+    return o;
+  }
 };
 inline CaseOptions Options() { return CaseOptions(); }
 
@@ -131,6 +138,7 @@ inline BatchSpec MakeSpec(const std::vector<std::string>& fields, const std::str
     const Status st = s.AddConvention(c.field, c.list_separator, c.aliases, c.own_number_format,
                                       c.file_extensions);
     EXPECT_TRUE(st.ok()) << st.message();
+    if (c.html) s.conventions[static_cast<size_t>(*ParseField(c.field))].html = true;
   }
   return s;
 }

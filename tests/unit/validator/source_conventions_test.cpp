@@ -200,6 +200,42 @@ const RuleCase kFileNames[] = {
      {{"image_url", "ftp://a/x.jpg"}},
      {"INVALID_IMAGE_URL"},
      Options().FileNames("image_url", kMagentoImages)},
+    {"magento_host_without_scheme",
+     "product",
+     "",
+     {{"image_url", "www.example.com/x.jpg"}},
+     {"INVALID_IMAGE_URL"},
+     Options().FileNames("image_url", kMagentoImages)},
+    {"magento_ip_host_without_scheme",
+     "product",
+     "",
+     {{"image_url", "192.0.2.1/x.jpg"}},
+     {"INVALID_IMAGE_URL"},
+     Options().FileNames("image_url", kMagentoImages)},
+    {"magento_protocol_relative_url",
+     "product",
+     "",
+     {{"image_url", "//cdn.acme-mugs.com/x.jpg"}},
+     {"INVALID_IMAGE_URL"},
+     Options().FileNames("image_url", kMagentoImages)},
+    {"magento_host_in_additional_images_item",
+     "product",
+     "",
+     {{"additional_image_link", "a.jpg,cdn.acme-mugs.com/b.png"}},
+     {"INVALID_IMAGE_URL"},
+     Options().FileNames("additional_image_link", kMagentoImages, ",")},
+    {"magento_dotted_folder_is_a_folder",
+     "product",
+     "",
+     {{"image_url", "v1.2/x.jpg"}},
+     {},
+     Options().FileNames("image_url", kMagentoImages)},
+    {"magento_folder_named_like_an_image",
+     "product",
+     "",
+     {{"image_url", "old.jpg/x.jpg"}},
+     {},
+     Options().FileNames("image_url", kMagentoImages)},
     {"magento_accented_name",
      "product",
      "",
@@ -248,6 +284,15 @@ TEST(ImportFileNames, TheMessageSaysWhatTheSourceTakes) {
             "Neither an absolute http or https URL nor a file name the source's import takes "
             "from its import folder (ASCII letters, digits and - _ . / only, ending in .jpg, "
             ".jpeg, .gif, .png): item 2 of 2, 'x.exe'");
+}
+
+TEST(ImportFileNames, AHostWithoutSchemeIsReportedAsAUrl) {
+  const auto issues = RunOne({{"image_url", "www.example.com/x.jpg"}}, "product", "",
+                             Options().FileNames("image_url", kMagentoImages));
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].message,
+            "A URL without its scheme: www.example.com is a host name, not a folder of the "
+            "import folder; write the URL with https:// (or http://) before it");
 }
 
 TEST(ListCells, TheMessageNamesEachBadItem) {

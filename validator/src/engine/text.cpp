@@ -288,14 +288,10 @@ Amount ReadAmount(std::string_view s) {
   return {};
 }
 
-std::optional<UnitWeight> ReadUnitWeight(std::string_view s) {
-  s = Trim(s);
-  size_t split = s.size();
-  while (split > 0 && IsAsciiAlpha(s[split - 1])) --split;
-  if (split == s.size() || split == 0) return std::nullopt;
+std::optional<WeightUnitSpelling> ReadWeightUnit(std::string_view written) {
+  written = Trim(written);
   char lower[16];
-  const std::string_view written = s.substr(split);
-  if (written.size() > sizeof lower) return std::nullopt;
+  if (written.empty() || written.size() > sizeof lower) return std::nullopt;
   for (size_t i = 0; i < written.size(); ++i) lower[i] = ToLower(written[i]);
   const std::string_view unit(lower, written.size());
   struct Spelling {
@@ -309,13 +305,22 @@ std::optional<UnitWeight> ReadUnitWeight(std::string_view s) {
       {"lb", 453.59237, {"lb", "lbs", "pound", "pounds"}},
       {"oz", 28.349523125, {"oz", "ounce", "ounces"}},
   };
-  const Spelling* found = nullptr;
   for (const Spelling& u : kUnits) {
     for (std::string_view name : u.names) {
-      if (!name.empty() && name == unit) found = &u;
+      if (!name.empty() && name == unit) return WeightUnitSpelling{u.symbol, u.grams};
     }
   }
-  if (found == nullptr) return std::nullopt;
+  return std::nullopt;
+}
+
+std::optional<UnitWeight> ReadUnitWeight(std::string_view s) {
+  s = Trim(s);
+  size_t split = s.size();
+  while (split > 0 && IsAsciiAlpha(s[split - 1])) --split;
+  if (split == s.size() || split == 0) return std::nullopt;
+  const std::string_view written = s.substr(split);
+  const std::optional<WeightUnitSpelling> found = ReadWeightUnit(written);
+  if (!found) return std::nullopt;
   const Amount a = ReadAmount(Trim(s.substr(0, split)));
   if (a.form != AmountForm::kPlain && a.form != AmountForm::kDecimalComma &&
       a.form != AmountForm::kReformatted) {

@@ -72,6 +72,13 @@ struct UnitWeight {
   double grams = 0;
 };
 std::optional<UnitWeight> ReadUnitWeight(std::string_view s);
+// A weight unit written on its own ("kg", "LBS", " grams "): its symbol (g, kg, lb or oz) and
+// grams per unit, for the spellings ReadUnitWeight knows. nullopt for anything else.
+struct WeightUnitSpelling {
+  std::string_view symbol;
+  double grams = 0;
+};
+std::optional<WeightUnitSpelling> ReadWeightUnit(std::string_view unit);
 // Grams with at most 2 decimals, trailing zeros dropped: 1200 -> "1200", 453.59237 -> "453.59".
 std::string FormatGrams(double grams);
 

@@ -61,9 +61,11 @@ enum class Field : uint8_t {
   kSalePriceEffectiveDate,
   kAvailabilityDate,
   kAdditionalImageLink,
+  // The unit of the row's weight when the source gives it in a column of its own (our addition).
+  kWeightUnit,
 };
 inline constexpr size_t kFieldCount = kStandardFields.size();
-static_assert(static_cast<size_t>(Field::kAdditionalImageLink) + 1 == kFieldCount);
+static_assert(static_cast<size_t>(Field::kWeightUnit) + 1 == kFieldCount);
 
 inline std::string_view FieldName(Field f) { return kStandardFields[static_cast<size_t>(f)]; }
 std::optional<Field> ParseField(std::string_view name);
@@ -126,6 +128,9 @@ struct FieldConvention {
   // Non-empty: a value may be a file name relative to the platform's import folder ending in one
   // of these extensions (lower case, no dot), instead of a URL (proto FieldConvention).
   std::vector<std::string> file_extensions;
+  // The source's column holds HTML (Shopify's Body (HTML)): whitespace at a value's ends is kept
+  // (rules/whitespace.cpp). Set after AddConvention (proto FieldConvention.html).
+  bool html = false;
 };
 
 // What a batch checks and how its row values are laid out.

@@ -29,6 +29,7 @@ Result<BatchSpec> FromProto(const v1::BatchSpec& spec) {
         !s.ok()) {
       return s;
     }
+    if (c.html()) out->conventions[static_cast<size_t>(*ParseField(c.field()))].html = true;
   }
   return out;
 }

@@ -12,8 +12,10 @@ namespace dq {
 
 // Standard field names, in the specification's order, then our additions: declared_value (the
 // customs value the shipping check names), and the channel attributes named as Google's product
-// data specification names them (docs/api.md, "Standard fields"). The index is the field's id.
-inline constexpr std::array<std::string_view, 39> kStandardFields = {
+// data specification names them, and weight_unit: the unit of one row's weight, from a column of
+// its own (Shopify Transporter's Variant Weight Unit; docs/api.md, "Standard fields"). The index
+// is the field's id.
+inline constexpr std::array<std::string_view, 40> kStandardFields = {
     "sku",          "title",         "description",   "price",      "compare_at_price",
     "cost_price",   "currency",      "availability",  "image_url",  "brand",
     "category",     "gtin",          "weight",        "hs_code",    "country_of_origin",
@@ -22,7 +24,9 @@ inline constexpr std::array<std::string_view, 39> kStandardFields = {
     // Channel attributes (issue 32): not in the specification's 23.
     "link", "condition", "identifier_exists", "mpn", "google_product_category", "product_type",
     "item_group_id", "color", "size", "gender", "age_group", "sale_price",
-    "sale_price_effective_date", "availability_date", "additional_image_link"};
+    "sale_price_effective_date", "availability_date", "additional_image_link",
+    // Issue 31: a row's weight unit in a column of its own.
+    "weight_unit"};
 
 inline constexpr std::array<std::string_view, 5> kCheckTypes = {"product", "customer", "shipping",
                                                                 "inventory", "price"};

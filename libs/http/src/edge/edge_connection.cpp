@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace dq::gateway::edge {
+namespace dq::http::edge {
 namespace {
 
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -192,4 +192,4 @@ void EdgeConnection::HeadComplete(int64_t now_ms) {
   }
 }
 
-}  // namespace dq::gateway::edge
+}  // namespace dq::http::edge

@@ -7,7 +7,7 @@
 
 #include "dq/http/edge/text.h"
 
-namespace dq::gateway::edge {
+namespace dq::http::edge {
 
 bool BodyBudget::TryReserve(size_t bytes) {
   size_t current = in_use_.load();
@@ -167,4 +167,4 @@ std::string TrustedProxies::ClientAddress(std::string_view peer,
   return hops.empty() ? std::string(peer) : std::string(Trim(hops.front()));
 }
 
-}  // namespace dq::gateway::edge
+}  // namespace dq::http::edge

@@ -3,7 +3,7 @@
 #include "dq/http/edge/text.h"
 
 
-namespace dq::gateway::edge {
+namespace dq::http::edge {
 namespace {
 
 Status Bad(std::string message) { return Status(ErrorCode::kInvalidRequest, std::move(message)); }
@@ -259,4 +259,4 @@ Result<size_t> ChunkedBodyTracker::Feed(std::string_view data, std::string* forw
   return i;
 }
 
-}  // namespace dq::gateway::edge
+}  // namespace dq::http::edge

@@ -20,11 +20,13 @@ namespace {
 
 using nlohmann::json;
 
-std::string ErrorOf(const HttpResponse& r) { return json::parse(r.body).value("error", ""); }
-std::string MessageOf(const HttpResponse& r) { return json::parse(r.body).value("message", ""); }
+std::string ErrorOf(const http::HttpResponse& r) { return json::parse(r.body).value("error", ""); }
+std::string MessageOf(const http::HttpResponse& r) {
+  return json::parse(r.body).value("message", "");
+}
 
-HttpRequest Request(std::string method, std::string path, std::string key = "") {
-  HttpRequest r;
+http::HttpRequest Request(std::string method, std::string path, std::string key = "") {
+  http::HttpRequest r;
   r.method = std::move(method);
   r.path = std::move(path);
   r.client_ip = "10.0.0.9";
@@ -46,22 +48,24 @@ class StepsTest : public ::testing::Test {
   }
 
   // Runs one step with a next() that records that it ran and answers 200.
-  HttpResponse Run(const Step& step, Exchange& x) {
+  http::HttpResponse Run(const Step& step, Exchange& x) {
     Pipeline p([this](Exchange&) {
       ++reached_;
-      return JsonResponse(200, "{}");
+      return http::JsonResponse(200, "{}");
     });
     return Step1(p, step).Run(x);
   }
   // A pipeline whose only step forwards to `step` (steps are owned by their pipeline).
   struct Forward final : Step {
     explicit Forward(const Step& s) : s_(s) {}
-    HttpResponse Handle(Exchange& x, const Next& next) const override { return s_.Handle(x, next); }
+    http::HttpResponse Handle(Exchange& x, const Next& next) const override {
+      return s_.Handle(x, next);
+    }
     const Step& s_;
   };
   static Pipeline& Step1(Pipeline& p, const Step& s) { return p.Then<Forward>(s); }
 
-  Exchange Authenticated(const HttpRequest& r, const Account& a) {
+  Exchange Authenticated(const http::HttpRequest& r, const Account& a) {
     Exchange x(r, MatchRoute(r.method, r.path));
     x.principal = Principal{a, "k"};
     return x;
@@ -78,13 +82,13 @@ class StepsTest : public ::testing::Test {
 };
 
 TEST_F(StepsTest, RouteCheckRefusesUnknownPathsAndOtherMethods) {
-  const HttpRequest missing = Request("GET", "/v1/nothing");
+  const http::HttpRequest missing = Request("GET", "/v1/nothing");
   Exchange a(missing, MatchRoute(missing.method, missing.path));
-  HttpResponse r = Run(RouteCheck(), a);
+  http::HttpResponse r = Run(RouteCheck(), a);
   EXPECT_EQ(r.status, 404);
   EXPECT_EQ(MessageOf(r), "There is no endpoint GET /v1/nothing.");
 
-  const HttpRequest wrong = Request("PUT", "/v1/jobs");
+  const http::HttpRequest wrong = Request("PUT", "/v1/jobs");
   Exchange b(wrong, MatchRoute(wrong.method, wrong.path));
   r = Run(RouteCheck(), b);
   EXPECT_EQ(r.status, 405);
@@ -93,27 +97,27 @@ TEST_F(StepsTest, RouteCheckRefusesUnknownPathsAndOtherMethods) {
   EXPECT_EQ(*r.FindHeader("Allow"), "POST, GET");
   EXPECT_EQ(reached_, 0);
 
-  const HttpRequest ok = Request("GET", "/v1/jobs");
+  const http::HttpRequest ok = Request("GET", "/v1/jobs");
   Exchange c(ok, MatchRoute(ok.method, ok.path));
   EXPECT_EQ(Run(RouteCheck(), c).status, 200);
   EXPECT_EQ(reached_, 1);
 }
 
 TEST_F(StepsTest, RequireServiceAnswers404WhenTheServiceIsMissing) {
-  const HttpRequest req = Request("GET", "/console/api/me");
+  const http::HttpRequest req = Request("GET", "/console/api/me");
   Exchange x(req);
-  HttpResponse r = Run(RequireService(false, "The console is not served here."), x);
+  http::HttpResponse r = Run(RequireService(false, "The console is not served here."), x);
   EXPECT_EQ(r.status, 404);
   EXPECT_EQ(MessageOf(r), "The console is not served here.");
   EXPECT_EQ(Run(RequireService(true, "unused"), x).status, 200);
 }
 
 TEST_F(StepsTest, ErrorMappingTurnsAnExceptionInto500WithTheRequestId) {
-  const HttpRequest req = Request("GET", "/v1/usage");
+  const http::HttpRequest req = Request("GET", "/v1/usage");
   Exchange x(req);
-  Pipeline p([](Exchange&) -> HttpResponse { throw std::runtime_error("boom"); });
+  Pipeline p([](Exchange&) -> http::HttpResponse { throw std::runtime_error("boom"); });
   p.Then<ErrorMapping>();
-  HttpResponse r = p.Run(x);
+  http::HttpResponse r = p.Run(x);
   EXPECT_EQ(r.status, 500);
   EXPECT_EQ(ErrorOf(r), "internal_error");
   EXPECT_EQ(MessageOf(r), "Something went wrong on our side; the request id is req-7.");
@@ -121,14 +125,14 @@ TEST_F(StepsTest, ErrorMappingTurnsAnExceptionInto500WithTheRequestId) {
 
 TEST_F(StepsTest, KeyAuthenticationSetsThePrincipalOrRefuses) {
   KeyAuthentication keys(auth_, rate_);
-  const HttpRequest none = Request("GET", "/v1/usage");
+  const http::HttpRequest none = Request("GET", "/v1/usage");
   Exchange a(none, MatchRoute(none.method, none.path));
-  HttpResponse r = Run(keys, a);
+  http::HttpResponse r = Run(keys, a);
   EXPECT_EQ(r.status, 401);
   EXPECT_EQ(ErrorOf(r), "api_key_required");
   EXPECT_EQ(*r.FindHeader("X-RateLimit-Remaining"), "0");  // nothing promised before the account
 
-  const HttpRequest good = Request("GET", "/v1/usage", pro_key_);
+  const http::HttpRequest good = Request("GET", "/v1/usage", pro_key_);
   Exchange b(good, MatchRoute(good.method, good.path));
   EXPECT_EQ(Run(keys, b).status, 200);
   ASSERT_TRUE(b.principal.has_value());
@@ -137,11 +141,11 @@ TEST_F(StepsTest, KeyAuthenticationSetsThePrincipalOrRefuses) {
 
 TEST_F(StepsTest, KeyFailuresAreLimitedPerAddress) {
   KeyAuthentication keys(auth_, rate_);
-  const HttpRequest bad = Request("GET", "/v1/usage", "dq_live_not_a_key");
+  const http::HttpRequest bad = Request("GET", "/v1/usage", "dq_live_not_a_key");
   int refused = 0;
   for (int i = 0; i < 3; ++i) {  // the anonymous limit is 2
     Exchange x(bad, MatchRoute(bad.method, bad.path));
-    HttpResponse r = Run(keys, x);
+    http::HttpResponse r = Run(keys, x);
     if (r.status == 429) {
       ++refused;
       EXPECT_EQ(MessageOf(r),
@@ -157,9 +161,9 @@ TEST_F(StepsTest, KeyFailuresAreLimitedPerAddress) {
 }
 
 TEST_F(StepsTest, PlanCheckRefusesPlansWithoutApiAccess) {
-  const HttpRequest req = Request("GET", "/v1/usage");
+  const http::HttpRequest req = Request("GET", "/v1/usage");
   Exchange x = Authenticated(req, free_);
-  HttpResponse r = Run(PlanCheck(rate_), x);
+  http::HttpResponse r = Run(PlanCheck(rate_), x);
   EXPECT_EQ(r.status, 403);
   EXPECT_EQ(ErrorOf(r), "pro_required");
   EXPECT_EQ(MessageOf(r), "API access needs the Pro, Business or Agency plan; this account is on "
@@ -170,9 +174,9 @@ TEST_F(StepsTest, PlanCheckRefusesPlansWithoutApiAccess) {
 }
 
 TEST_F(StepsTest, RateLimitCountsAccountRoutesAndRefusesPastTheLimit) {
-  const HttpRequest req = Request("POST", "/v1/jobs");  // upload class: 1 a minute here
+  const http::HttpRequest req = Request("POST", "/v1/jobs");  // upload class: 1 a minute here
   Exchange a = Authenticated(req, pro_);
-  HttpResponse r = Run(RateLimit(rate_), a);
+  http::HttpResponse r = Run(RateLimit(rate_), a);
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(*r.FindHeader("X-RateLimit-Limit"), "1");
   EXPECT_EQ(*r.FindHeader("X-RateLimit-Remaining"), "0");
@@ -186,10 +190,10 @@ TEST_F(StepsTest, RateLimitCountsAccountRoutesAndRefusesPastTheLimit) {
 }
 
 TEST_F(StepsTest, RateLimitLeavesConsoleOnlyRoutesUncounted) {
-  const HttpRequest req = Request("GET", "/console/api/me");
+  const http::HttpRequest req = Request("GET", "/console/api/me");
   for (int i = 0; i < 5; ++i) {
     Exchange x = Authenticated(req, pro_);
-    HttpResponse r = Run(RateLimit(rate_), x);
+    http::HttpResponse r = Run(RateLimit(rate_), x);
     EXPECT_EQ(r.status, 200);
     EXPECT_EQ(r.FindHeader("X-RateLimit-Limit"), nullptr);
   }
@@ -197,37 +201,38 @@ TEST_F(StepsTest, RateLimitLeavesConsoleOnlyRoutesUncounted) {
 
 TEST_F(StepsTest, RateLimitUnavailableIs503WithTheClassLimit) {
   limiter_.SetUnavailable(true);
-  const HttpRequest req = Request("POST", "/v1/validate");
+  const http::HttpRequest req = Request("POST", "/v1/validate");
   Exchange x = Authenticated(req, pro_);
-  HttpResponse r = Run(RateLimit(rate_), x);
+  http::HttpResponse r = Run(RateLimit(rate_), x);
   EXPECT_EQ(r.status, 503);
   EXPECT_EQ(*r.FindHeader("X-RateLimit-Limit"), "3");
   EXPECT_EQ(*r.FindHeader("X-RateLimit-Remaining"), "0");
 }
 
 TEST_F(StepsTest, QuotaRetryAfterSaysWhenARefusedQuotaRenews) {
-  const HttpRequest req = Request("POST", "/v1/validate");
+  const http::HttpRequest req = Request("POST", "/v1/validate");
   Exchange x(req, MatchRoute(req.method, req.path));
-  Pipeline p([](Exchange&) { return ErrorResponse(Status(ErrorCode::kQuotaExceeded, "spent")); });
+  Pipeline p(
+      [](Exchange&) { return http::ErrorResponse(Status(ErrorCode::kQuotaExceeded, "spent")); });
   p.Then<QuotaRetryAfter>(clock_);
-  HttpResponse r = p.Run(x);
+  http::HttpResponse r = p.Run(x);
   EXPECT_EQ(r.status, 429);
   ASSERT_NE(r.FindHeader("Retry-After"), nullptr);
   EXPECT_EQ(*r.FindHeader("Retry-After"), std::to_string(SecondsUntilNextMonth(clock_.Now())));
 
-  Pipeline other([](Exchange&) { return ErrorResponse(Status(ErrorCode::kNotFound, "no")); });
+  Pipeline other([](Exchange&) { return http::ErrorResponse(Status(ErrorCode::kNotFound, "no")); });
   other.Then<QuotaRetryAfter>(clock_);
   EXPECT_EQ(other.Run(x).FindHeader("Retry-After"), nullptr);
 }
 
 TEST_F(StepsTest, StepsRunInTheOrderComposed) {
   // Key before plan: a free account without a key gets 401, not 403.
-  const HttpRequest req = Request("GET", "/v1/nothing", free_key_);
+  const http::HttpRequest req = Request("GET", "/v1/nothing", free_key_);
   Exchange x(req, MatchRoute(req.method, req.path));
-  Pipeline p([](Exchange&) { return JsonResponse(200, "{}"); });
+  Pipeline p([](Exchange&) { return http::JsonResponse(200, "{}"); });
   p.Then<KeyAuthentication>(auth_, rate_).Then<PlanCheck>(rate_).Then<RouteCheck>();
   EXPECT_EQ(ErrorOf(p.Run(x)), "pro_required");  // plan before route
-  const HttpRequest pro = Request("GET", "/v1/nothing", pro_key_);
+  const http::HttpRequest pro = Request("GET", "/v1/nothing", pro_key_);
   Exchange y(pro, MatchRoute(pro.method, pro.path));
   EXPECT_EQ(p.Run(y).status, 404);
 }
@@ -239,7 +244,7 @@ TEST_F(StepsTest, AdmissionDecidesFromTheHeadAlone) {
   EXPECT_EQ(ErrorOf(*admission.Admit(Request("POST", "/v1/validate", free_key_), 50)),
             "pro_required");
   EXPECT_EQ(admission.Admit(Request("POST", "/v1/nothing", pro_key_), 50)->status, 404);
-  HttpResponse big = *admission.Admit(Request("POST", "/v1/validate", pro_key_), 101);
+  http::HttpResponse big = *admission.Admit(Request("POST", "/v1/validate", pro_key_), 101);
   EXPECT_EQ(big.status, 413);
   EXPECT_EQ(MessageOf(big), "The body is 101 bytes; the limit is 100.");
   EXPECT_FALSE(admission.Admit(Request("POST", "/v1/validate", pro_key_), 100).has_value());
@@ -263,16 +268,16 @@ class SessionStepTest : public StepsTest {
 
   // A request of the console's door with the session cookie of `session` (none when empty) and,
   // when given, the X-CSRF-Token header.
-  static HttpRequest Console(std::string method, std::string path, const std::string& session,
-                             const std::string& csrf = "") {
-    HttpRequest r = Request(std::move(method), std::move(path));
+  static http::HttpRequest Console(std::string method, std::string path, const std::string& session,
+                                   const std::string& csrf = "") {
+    http::HttpRequest r = Request(std::move(method), std::move(path));
     if (!session.empty()) r.headers["cookie"] = "theme=dark; dq_session=" + session;
     if (!csrf.empty()) r.headers["x-csrf-token"] = csrf;
     return r;
   }
-  HttpResponse Run(const HttpRequest& r, Exchange* out = nullptr) {
+  http::HttpResponse Run(const http::HttpRequest& r, Exchange* out = nullptr) {
     Exchange x(r, MatchRoute(r.method, r.path));
-    HttpResponse response = StepsTest::Run(step_, x);
+    http::HttpResponse response = StepsTest::Run(step_, x);
     if (out != nullptr) {
       out->principal = x.principal;
       out->session = x.session;
@@ -289,9 +294,9 @@ class SessionStepTest : public StepsTest {
 
 TEST_F(SessionStepTest, ALiveSessionSetsThePrincipalAndTheSession) {
   const Session s = SignIn(pro_);
-  const HttpRequest me = Console("GET", "/console/api/me", s.id);
+  const http::HttpRequest me = Console("GET", "/console/api/me", s.id);
   Exchange seen(me);
-  HttpResponse r = Run(me, &seen);
+  http::HttpResponse r = Run(me, &seen);
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(reached_, 1);
   ASSERT_TRUE(seen.principal.has_value());
@@ -304,27 +309,27 @@ TEST_F(SessionStepTest, ALiveSessionSetsThePrincipalAndTheSession) {
 
 TEST_F(SessionStepTest, NoUnknownOrEndedSessionIsLoginRequired) {
   const Session s = SignIn(pro_);
-  HttpRequest other_cookies = Request("GET", "/console/api/me");
+  http::HttpRequest other_cookies = Request("GET", "/console/api/me");
   other_cookies.headers["cookie"] = "theme=dark";
-  const HttpRequest cases[] = {
+  const http::HttpRequest cases[] = {
       Request("GET", "/console/api/me"),                 // no cookie header
       other_cookies,                                     // no session cookie
       Console("GET", "/console/api/me", "session-999"),  // an unknown id
   };
-  for (const HttpRequest& req : cases) {
-    HttpResponse r = Run(req);
+  for (const http::HttpRequest& req : cases) {
+    http::HttpResponse r = Run(req);
     EXPECT_EQ(r.status, 401);
     EXPECT_EQ(ErrorOf(r), "login_required");
     EXPECT_EQ(MessageOf(r), "Sign in to the console first.");
   }
-  HttpRequest other = Request("GET", "/console/api/me");
+  http::HttpRequest other = Request("GET", "/console/api/me");
   other.headers["cookie"] = "__Host-dq_session=" + s.id;  // the https name, on an http console
   EXPECT_EQ(Run(other).status, 401);
   EXPECT_EQ(reached_, 0);
 
   EXPECT_EQ(Run(Console("GET", "/console/api/me", s.id)).status, 200);  // alive until its end
   clock_.Advance(SessionPolicy{}.absolute);
-  HttpResponse ended = Run(Console("GET", "/console/api/me", s.id));
+  http::HttpResponse ended = Run(Console("GET", "/console/api/me", s.id));
   EXPECT_EQ(ended.status, 401);
   EXPECT_EQ(ErrorOf(ended), "login_required");
   EXPECT_EQ(MessageOf(ended), "Sign in to the console first.");
@@ -332,7 +337,7 @@ TEST_F(SessionStepTest, NoUnknownOrEndedSessionIsLoginRequired) {
 }
 
 TEST_F(SessionStepTest, OpenRoutesNeedNoSession) {
-  const HttpRequest login = Request("POST", "/console/api/login");
+  const http::HttpRequest login = Request("POST", "/console/api/login");
   Exchange seen(login);
   EXPECT_EQ(Run(login, &seen).status, 200);
   EXPECT_FALSE(seen.principal.has_value());
@@ -342,7 +347,7 @@ TEST_F(SessionStepTest, OpenRoutesNeedNoSession) {
 TEST_F(SessionStepTest, AStoreThatIsDownIs503NotASignOut) {
   const Session s = SignIn(pro_);
   fakes_.sessions.SetUnavailable(true);
-  HttpResponse r = Run(Console("GET", "/console/api/me", s.id));
+  http::HttpResponse r = Run(Console("GET", "/console/api/me", s.id));
   EXPECT_EQ(r.status, 503);
   EXPECT_EQ(ErrorOf(r), "service_unavailable");
   ASSERT_NE(r.FindHeader("Retry-After"), nullptr);
@@ -354,7 +359,7 @@ TEST_F(SessionStepTest, AWriteNeedsTheSessionsCsrfToken) {
   const Session s = SignIn(pro_);
   const Session other = SignIn(pro_);
   for (const std::string& token : {std::string(), other.csrf_token, s.csrf_token + "x"}) {
-    HttpResponse r = Run(Console("POST", "/console/api/keys", s.id, token));
+    http::HttpResponse r = Run(Console("POST", "/console/api/keys", s.id, token));
     EXPECT_EQ(r.status, 403) << token;
     EXPECT_EQ(ErrorOf(r), "csrf_failed");
     EXPECT_EQ(MessageOf(r),
@@ -371,7 +376,7 @@ TEST_F(SessionStepTest, AWriteNeedsTheSessionsCsrfToken) {
 
 TEST_F(SessionStepTest, RoutesThatAskForAVerifiedAddressRefuseAnUnverifiedOne) {
   const Session bob = SignIn(free_);  // bob@shop.example has not opened the link yet
-  HttpResponse r = Run(Console("PUT", "/console/api/webhook", bob.id, bob.csrf_token));
+  http::HttpResponse r = Run(Console("PUT", "/console/api/webhook", bob.id, bob.csrf_token));
   EXPECT_EQ(r.status, 403);
   EXPECT_EQ(ErrorOf(r), "email_unverified");
   EXPECT_EQ(MessageOf(r),
@@ -400,12 +405,12 @@ TEST(RouteTableTest, EveryRouteHasAHandlerAndMissingServicesAre404) {
   for (const Route& route : RouteTable()) {
     ASSERT_NE(route.handler, nullptr) << route.method << " " << route.pattern;
   }
-  const HttpRequest req = Request("GET", "/v1/jobs/abc");
+  const http::HttpRequest req = Request("GET", "/v1/jobs/abc");
   const RouteMatch m = MatchRoute(req.method, req.path);
   ASSERT_TRUE(m.Found());
   Account a;
   Principal p{a, "k"};
-  HttpResponse r = InvokeRoute(m, req, none, &p, nullptr);
+  http::HttpResponse r = InvokeRoute(m, req, none, &p, nullptr);
   EXPECT_EQ(r.status, 404);
   EXPECT_EQ(MessageOf(r), "Jobs are not served here.");
 }

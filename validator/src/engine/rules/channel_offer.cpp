@@ -196,15 +196,24 @@ void CheckShippingWeight(RowContext& ctx) {
     return;
   }
   if (unit_text.empty()) {
-    // The column's unit certain (its header, or weight_unit): the shipping check adds it.
-    const bool hint = !spec.weight_unit.empty() && spec.weight_unit_known;
+    // The column's unit certain (its header, or weight_unit), or the row's (its weight_unit
+    // cell, when readable): the shipping check adds it.
     using SV = std::string_view;
+    SV unit = spec.weight_unit_known ? SV(spec.weight_unit) : SV();
+    SV whose = "; the column is in ";
+    if (const SV cell = ctx.mapped(Field::kWeightUnit) ? text::Trim(ctx.value(Field::kWeightUnit))
+                                                       : SV();
+        !cell.empty()) {
+      const auto row_unit = text::ReadWeightUnit(cell);
+      unit = row_unit ? row_unit->symbol : SV();
+      whose = "; the row's unit is ";
+    }
+    const bool hint = !unit.empty();
     ctx.ReportFor(units, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
                   Cat("shipping weight ", v, " has no unit; ", ctx.channel_names(units),
                       std::popcount(units) > 1 ? " want" : " wants", " a number and its unit (",
-                      ListText(listed), "), such as 0.3 kg",
-                      hint ? SV("; the column is in ") : SV(), hint ? SV(spec.weight_unit) : SV(),
-                      hint ? SV(": the shipping check adds the unit") : SV()));
+                      ListText(listed), "), such as 0.3 kg", hint ? whose : SV(),
+                      hint ? unit : SV(), hint ? SV(": the shipping check adds the unit") : SV()));
     return;
   }
   char buf[16];

@@ -4,7 +4,10 @@
 // Duplicates: a row duplicates an earlier one when its e-mail (trimmed, lower-cased) matches;
 // a row without a valid e-mail duplicates an earlier row with the same phone number (E.164).
 // Rows that both have an e-mail are never matched on phone alone: members of one household or
-// staff of one company share a phone but are different customers.
+// staff of one company share a phone but are different customers. A variant row is a further
+// row of the customer above it (Shopify Transporter's rows of a further address or metafield,
+// which repeat the customer's e-mail: the source's row model, libs/ingest): its own values are
+// checked, but it is not a second customer, so it is never a duplicate.
 #include <algorithm>
 
 #include "dq/common/spreadsheet_formula.h"
@@ -62,6 +65,7 @@ bool CheckEmail(RowContext& ctx) {
   if (ctx.ref().IsDisposableDomain(domain)) {
     ctx.Report(IssueCode::DISPOSABLE_EMAIL, Field::kEmail);
   }
+  if (ctx.kind() == RowKind::kVariant) return true;  // the customer above it (see the top)
   // Duplicate key: the whole address lower-cased (providers treat local parts case-blind).
   char buf[256];
   for (size_t i = 0; i < v.size(); ++i) buf[i] = text::ToLower(v[i]);
@@ -88,7 +92,7 @@ void CheckPhone(RowContext& ctx, std::string_view region, bool has_email) {
   }
   if (has_email) {
     ctx.UseKey(KeySet::kPhone, p.e164);
-  } else {
+  } else if (ctx.kind() != RowKind::kVariant) {  // a variant is the customer above it
     ctx.ReportIfUsedBefore(KeySet::kPhone, p.e164, IssueCode::DUPLICATE_CUSTOMER, Field::kPhone,
                            "Same phone number as row ");
   }

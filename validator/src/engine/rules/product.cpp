@@ -163,6 +163,49 @@ bool IsImportFileName(std::string_view name, const std::vector<std::string>& ext
   return std::find(extensions.begin(), extensions.end(), ext) != extensions.end();
 }
 
+// The host a value names before its first folder, when it reads as a URL written without its
+// scheme ("www.example.com/x.jpg", "cdn.shop.com/a/b.png", "//cdn.shop.com/x.jpg",
+// "192.0.2.1/x.jpg"): a first segment of dot-separated labels (letters, digits, '-') ending in a
+// label of two or more letters that is no image extension, or four numeric labels, followed by
+// a '/' or '\'. Empty when it does not. An import folder has no such folder in practice, and
+// the merchant meant a URL.
+std::string_view HostLikeFirstSegment(std::string_view name,
+                                      const std::vector<std::string>& extensions) {
+  if (name.starts_with("//")) {
+    name.remove_prefix(2);
+    return name.substr(0, name.find_first_of("/\\"));
+  }
+  const size_t slash = name.find_first_of("/\\");
+  if (slash == std::string_view::npos || slash == 0) return {};
+  const std::string_view host = name.substr(0, slash);
+  size_t labels = 0, numeric = 0;
+  std::string_view last;
+  for (size_t start = 0; start <= host.size();) {
+    size_t dot = host.find('.', start);
+    if (dot == std::string_view::npos) dot = host.size();
+    const std::string_view label = host.substr(start, dot - start);
+    if (label.empty()) return {};
+    bool digits = true;
+    for (char c : label) {
+      if (!text::IsAsciiAlpha(c) && !text::IsDigit(c) && c != '-') return {};
+      digits = digits && text::IsDigit(c);
+    }
+    ++labels;
+    numeric += digits ? 1 : 0;
+    last = label;
+    start = dot + 1;
+  }
+  if (labels == 4 && numeric == 4) return host;
+  if (labels < 2 || last.size() < 2) return {};
+  std::string tld;
+  for (char c : last) {
+    if (!text::IsAsciiAlpha(c)) return {};
+    tld.push_back(text::ToLower(c));
+  }
+  if (std::find(extensions.begin(), extensions.end(), tld) != extensions.end()) return {};
+  return host;
+}
+
 // One image URL of field f (a cell, or an item of a list cell). When the source's import also
 // takes file names from its import folder (FieldConvention::file_extensions), such a name is
 // valid and is not a URL to judge for https.
@@ -172,6 +215,12 @@ void CheckOneImage(RowContext& ctx, Field f) {
     const auto& extensions = ctx.spec().conventions[static_cast<size_t>(f)].file_extensions;
     if (extensions.empty()) {
       ctx.Report(IssueCode::INVALID_IMAGE_URL, f);
+    } else if (const std::string_view host = HostLikeFirstSegment(url, extensions);
+               !host.empty()) {
+      ctx.Report(IssueCode::INVALID_IMAGE_URL, f,
+                 "A URL without its scheme: " + std::string(host) +
+                     " is a host name, not a folder of the import folder; write the URL with "
+                     "https:// (or http://) before it");
     } else if (url.find("://") != std::string_view::npos || !IsImportFileName(url, extensions)) {
       std::string listed;
       for (const std::string& ext : extensions) listed += (listed.empty() ? "." : ", .") + ext;

@@ -123,6 +123,35 @@ void SpellUnitForChannels(RowContext& ctx, const text::UnitWeight& w, ChannelMas
   ctx.Fix(Field::kWeight, std::move(fixed), IssueCode::WEIGHT_UNIT_NORMALIZED);
 }
 
+// The unit of a bare weight on this row: the row's own (a weight_unit column, when mapped and
+// filled) before the column's (BatchSpec::weight_unit).
+struct BareUnit {
+  bool known = true;         // false: not assumed to be grams, only checked as non-negative
+  double grams_per_unit = 0;  // 0: grams (or unknown)
+  std::string_view symbol;   // "" when grams only by default, or unknown
+  bool from_row = false;     // the row's weight_unit cell gave it (or was unreadable)
+};
+
+BareUnit UnitOfBareWeight(RowContext& ctx) {
+  const BatchSpec& spec = ctx.spec();
+  const BareUnit column{spec.weight_unit_known, spec.weight_grams_per_unit, spec.weight_unit};
+  if (!ctx.mapped(Field::kWeightUnit)) return column;
+  const std::string_view cell = text::Trim(ctx.value(Field::kWeightUnit));
+  if (cell.empty()) return column;
+  if (const auto u = text::ReadWeightUnit(cell)) return {true, u->grams, u->symbol, true};
+  return {false, 0, {}, true};  // CheckWeightUnit reports it
+}
+
+// The row's weight_unit cell: empty, or a unit ReadWeightUnit reads.
+void CheckWeightUnit(RowContext& ctx) {
+  const std::string_view cell = text::Trim(ctx.value(Field::kWeightUnit));
+  if (cell.empty() || text::ReadWeightUnit(cell)) return;
+  ctx.Report(IssueCode::INVALID_WEIGHT_UNIT, Field::kWeightUnit,
+             "Weight unit '" + std::string(cell) +
+                 "' is not g, kg, lb or oz (nor lbs, grams, ounces, ...); the row's weight was "
+                 "checked only as a non-negative number");
+}
+
 // A weight with its own unit ("1.2 kg") is converted to grams; a bare number is in the unit the
 // column's header names (BatchSpec::weight_unit, converted to grams too), in grams when it names
 // none, or of an unknown unit ("unknown": only checked as a non-negative number). A value with
@@ -130,7 +159,9 @@ void SpellUnitForChannels(RowContext& ctx, const text::UnitWeight& w, ChannelMas
 // either: when a selected template's channel wants the unit (ChannelPack::weight_units:
 // Merchant Center's and Meta's shipping_weight, "0.3 kg"; issue 31: a fix never strips the
 // unit from a channel's feed) and when the column's unit is unknown (a bare 300 would be read
-// back in the store's unit).
+// back in the store's unit). A row whose unit is in a weight_unit column of its own is read in
+// that unit and never converted to grams either: the file names the unit beside the number, and
+// a number of grams would be read back in it.
 void CheckWeight(RowContext& ctx) {
   const std::string_view v = ctx.value(Field::kWeight);
   if (v.empty()) {
@@ -139,11 +170,12 @@ void CheckWeight(RowContext& ctx) {
     }
     return;
   }
-  const bool known = ctx.spec().weight_unit_known;
+  const BareUnit bare = UnitOfBareWeight(ctx);
+  const bool known = bare.known;
   const ChannelMask with_units = PacksWhere(ctx.spec(), [](const ChannelPack& p) {
     return !p.weight_units.empty();
   });
-  const bool keep_unit = !known || with_units != 0;
+  const bool keep_unit = !known || with_units != 0 || bare.from_row;
   if (const auto w = text::ReadUnitWeight(v)) {
     if (!keep_unit) {
       ctx.Fix(Field::kWeight, text::FormatGrams(w->grams), IssueCode::WEIGHT_CONVERTED_TO_GRAMS);
@@ -167,13 +199,17 @@ void CheckWeight(RowContext& ctx) {
                known ? std::string() : "Weight must be a non-negative number");
     return;
   }
-  const double per_unit = ctx.spec().weight_grams_per_unit;
-  const std::string& unit = ctx.spec().weight_unit;  // "" when grams only by default
+  const double per_unit = bare.grams_per_unit;
+  const std::string_view unit = bare.symbol;  // "" when grams only by default
   if (known && per_unit > 0 && !keep_unit) {
     ctx.Fix(Field::kWeight, text::FormatGrams(*n * per_unit), IssueCode::WEIGHT_CONVERTED_TO_GRAMS);
-  } else if (known && !unit.empty() && keep_unit) {
-    // The channel wants the unit, and the column's is certain: "0.3" in Weight (kg) is 0.3 kg.
-    ctx.Fix(Field::kWeight, a.value + " " + unit, IssueCode::WEIGHT_UNIT_ADDED);
+  } else if (known && !unit.empty() && with_units != 0) {
+    // The channel wants the unit, and the column's (or the row's) is certain: "0.3" in
+    // Weight (kg) is 0.3 kg.
+    std::string fixed = a.value;
+    fixed.push_back(' ');
+    fixed.append(unit);
+    ctx.Fix(Field::kWeight, std::move(fixed), IssueCode::WEIGHT_UNIT_ADDED);
   } else if (a.form == text::AmountForm::kDecimalComma) {
     ctx.Fix(Field::kWeight, a.value, IssueCode::DECIMAL_COMMA_FIXED);
   }
@@ -198,6 +234,7 @@ void CheckShipping(RowContext& ctx) {
   if (ctx.mapped(Field::kHsCode)) CheckHsCode(ctx);
   if (ctx.mapped(Field::kVatNumber)) CheckVat(ctx);
   if (ctx.mapped(Field::kCountryOfOrigin)) CheckCountryCode(ctx, Field::kCountryOfOrigin);
+  if (ctx.mapped(Field::kWeightUnit)) CheckWeightUnit(ctx);
   if (ctx.mapped(Field::kWeight)) CheckWeight(ctx);
 }
 

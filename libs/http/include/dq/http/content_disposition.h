@@ -8,10 +8,10 @@
 #include <string>
 #include <string_view>
 
-namespace dq::gateway {
+namespace dq::http {
 
 // `attachment; filename="<ascii>"; filename*=UTF-8''<percent-encoded>`. In the ASCII name, '"',
 // '\' and every non-ASCII character become '_'. An empty name (after removal) is "download".
 std::string AttachmentDisposition(std::string_view filename);
 
-}  // namespace dq::gateway
+}  // namespace dq::http

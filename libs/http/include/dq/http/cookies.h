@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace dq::gateway {
+namespace dq::http {
 
 inline constexpr std::string_view kSessionCookie = "dq_session";
 inline constexpr std::string_view kDeviceCookie = "dq_device";
@@ -27,4 +27,4 @@ std::optional<std::string> CookieValue(std::string_view header, std::string_view
 std::string SessionCookieHeader(std::string_view value, int64_t max_age_seconds, bool secure);
 std::string DeviceCookieHeader(std::string_view value, int64_t max_age_seconds, bool secure);
 
-}  // namespace dq::gateway
+}  // namespace dq::http

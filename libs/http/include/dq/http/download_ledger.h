@@ -33,7 +33,7 @@
 
 #include "dq/common/metrics.h"
 
-namespace dq::gateway {
+namespace dq::http {
 
 // The message of the 503 that refuses a download while the ledger is full.
 inline constexpr const char* kDownloadsFullMessage =
@@ -93,4 +93,4 @@ class DownloadLedger {
   size_t held_ = 0;
 };
 
-}  // namespace dq::gateway
+}  // namespace dq::http

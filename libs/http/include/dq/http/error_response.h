@@ -11,7 +11,7 @@
 #include "dq/common/status.h"
 #include "dq/http/http_types.h"
 
-namespace dq::gateway {
+namespace dq::http {
 
 // The HTTP status for an error code (kOk -> 200).
 int HttpStatusFor(ErrorCode code);
@@ -40,4 +40,4 @@ HttpResponse JsonResponse(int status, std::string body);
 // 200 with the JSON body, or the error's answer (ErrorResponse).
 HttpResponse JsonOrErrorResponse(Result<std::string> body);
 
-}  // namespace dq::gateway
+}  // namespace dq::http

@@ -10,7 +10,7 @@
 #include "dq/common/status.h"
 #include "dq/http/http_types.h"
 
-namespace dq::gateway {
+namespace dq::http {
 
 // One finished exchange, for the access log.
 struct ExchangeRecord {
@@ -49,13 +49,13 @@ class HttpService {
 // otherwise a new UUID.
 std::string RequestIdFor(const HttpRequest& request);
 
-}  // namespace dq::gateway
+}  // namespace dq::http
 
-namespace dq::gateway {
+namespace dq::http {
 
 // The response as HTTP/1.1 bytes: status line, the response's headers, Content-Type,
 // Content-Length, X-Request-Id and Connection, then the body.
 std::string SerializeResponse(const HttpResponse& response, const std::string& request_id,
                               bool close);
 
-}  // namespace dq::gateway
+}  // namespace dq::http

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-namespace dq::gateway {
+namespace dq::http {
 
 struct HttpRequest {
   std::string method;  // "GET", "POST", ...
@@ -110,4 +110,4 @@ struct HttpResponse {
   }
 };
 
-}  // namespace dq::gateway
+}  // namespace dq::http

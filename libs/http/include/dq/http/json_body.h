@@ -10,7 +10,7 @@
 #include "dq/common/status.h"
 #include "dq/http/http_types.h"
 
-namespace dq::gateway {
+namespace dq::http {
 
 // True when the request declares JSON (application/json or +json), or declares nothing.
 bool IsJsonContentType(const HttpRequest& r);
@@ -33,4 +33,4 @@ Result<std::optional<bool>> BoolField(const nlohmann::json& body, const std::str
 // Unicode characters in UTF-8 text (continuation bytes are not counted).
 size_t Utf8Length(std::string_view s);
 
-}  // namespace dq::gateway
+}  // namespace dq::http

@@ -7,7 +7,7 @@
 
 #include "dq/ingest/json_body_reader.h"
 
-namespace dq::gateway {
+namespace dq::http {
 
 inline std::string DumpJson(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -21,4 +21,4 @@ inline std::string DumpJson(const nlohmann::ordered_json& j) {
 using ingest::JsonNestingWithin;
 using ingest::kMaxJsonDepth;
 
-}  // namespace dq::gateway
+}  // namespace dq::http

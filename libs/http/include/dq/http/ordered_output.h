@@ -28,7 +28,7 @@
 #include <string>
 #include <string_view>
 
-namespace dq::gateway {
+namespace dq::http {
 
 // The connection's I/O, as OrderedOutput needs it (a Pistache peer in production, a fake in
 // tests).
@@ -62,4 +62,4 @@ class OrderedOutput {
   bool tracking_ = true;
 };
 
-}  // namespace dq::gateway
+}  // namespace dq::http

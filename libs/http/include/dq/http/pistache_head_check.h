@@ -11,7 +11,7 @@
 #include "dq/common/status.h"
 #include "dq/http/edge/request_head.h"
 
-namespace dq::gateway {
+namespace dq::http {
 
 // OK when Pistache's parser accepts `block` (a head the edge's ParseRequestHead accepted, which
 // is `head`). Otherwise kInvalidRequest naming what Pistache would refuse: a method it does not
@@ -22,4 +22,4 @@ namespace dq::gateway {
 // parsers read a value as a C string. Never throws.
 Status PistacheHeadVerdict(std::string_view block, const edge::RequestHead& head);
 
-}  // namespace dq::gateway
+}  // namespace dq::http

@@ -19,7 +19,7 @@ namespace Pistache::Http {
 class Endpoint;
 }
 
-namespace dq::gateway {
+namespace dq::http {
 
 struct HttpServerOptions {
   std::string bind = "0.0.0.0";
@@ -63,4 +63,4 @@ class HttpServer {
   int port_ = 0;
 };
 
-}  // namespace dq::gateway
+}  // namespace dq::http

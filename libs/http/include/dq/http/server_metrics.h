@@ -4,7 +4,7 @@
 
 #include "dq/common/metrics.h"
 
-namespace dq::gateway {
+namespace dq::http {
 
 struct HttpServerMetrics {
   explicit HttpServerMetrics(Metrics& registry)
@@ -30,4 +30,4 @@ struct HttpServerMetrics {
   LazyGauge download_held_bytes;
 };
 
-}  // namespace dq::gateway
+}  // namespace dq::http

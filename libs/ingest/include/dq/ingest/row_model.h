@@ -76,6 +76,7 @@ class RowModel {
   size_t key_col_ = SIZE_MAX;
   std::vector<size_t> variant_cols_;
   std::vector<size_t> parent_if_cols_;
+  std::vector<size_t> new_item_cols_;
   size_t type_col_ = SIZE_MAX;
   // Every type column the header has, in the profile's order: a row's kind comes from the first
   // one it fills (WordPress's XML: product_type for products, wp:post_type for the others).

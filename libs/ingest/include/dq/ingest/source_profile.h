@@ -59,6 +59,15 @@ struct RowRules {
   // columns and none of variant_columns: Shopify's product row that names its options (Option1
   // Name) but holds no option value, SKU or price; its variants follow with the same key.
   std::vector<std::string> parent_if_columns;
+  // kGroups: the rows are grouped only when the header has one of these columns (when given);
+  // otherwise every row is `kind`, as in kFlat. Shopify's Transporter customers format (its
+  // Metafield columns) writes a customer over several rows; Shopify's own customer export, one.
+  std::vector<std::string> groups_if_columns;
+  // kGroups: a later row of the current key that fills one of these columns is a new item (a
+  // product row, the key repeated), not a variant or image row of the group: Transporter's
+  // further rows of a customer never hold the customer's own fields (Accepts Marketing, Tags,
+  // Note, Tax Exempt), so a row that does is a second customer with the same e-mail.
+  std::vector<std::string> new_item_if_columns;
   std::vector<std::string> type_column;      // kType
   // kType: a word of the type cell (lower case) and its kind; the cell's first word that is
   // listed decides ("simple, downloadable, virtual" is simple).
@@ -97,6 +106,9 @@ struct SourceConvention {
   // A value may be a file name relative to the platform's import folder with one of these
   // extensions (lower case, no dot), instead of a URL (Magento's base_image "magento_image.jpg").
   std::vector<std::string> file_extensions;
+  // The column holds HTML that the platform renders as HTML (Shopify's Body (HTML)): whitespace at
+  // a value's ends shows as nothing, so it is neither reported nor trimmed.
+  bool html = false;
 };
 
 // The unit of the source's bare weights in `columns` (every weight column when empty): "g",

@@ -37,7 +37,8 @@ struct RowBatch {
   std::string names;
   std::vector<uint32_t> name_ends;
   // The rows (index in the batch) whose record had another number of fields than the header
-  // has columns, with that number: each gets ROW_FIELD_COUNT.
+  // has columns, with that number: each gets ROW_FIELD_COUNT (more) or ROW_FIELDS_MISSING
+  // (fewer).
   std::vector<std::pair<uint32_t, uint64_t>> ragged;
 
   size_t rows() const { return widths.size(); }
@@ -87,8 +88,9 @@ class JobOutput {
   // Appends a row's mapped columns, in field order, to chunk (packed, see validator.proto): one
   // copy of each cell, from the reader's views. The first row of a chunk clears it.
   // fields_read: the record's own field count in the file (RowReader::fields_read(); 0: the
-  // format has none). A count other than the header's gets ROW_FIELD_COUNT on that row, added
-  // by Apply in its place among the validator's issues, and counted in the stats (AdjustStats).
+  // format has none). A count above the header's gets ROW_FIELD_COUNT (an error) on that row, a
+  // count below it ROW_FIELDS_MISSING (a warning), added by Apply in its place among the
+  // validator's issues, and counted in the stats (AdjustStats).
   void AddRow(std::span<const std::string_view> row, RowBatch& batch,
               validator::v1::RowChunk* chunk, uint64_t fields_read = 0);
   // True while a row given to AddRow may still change kind (ingest::RowModel::pending(): a
@@ -114,8 +116,10 @@ class JobOutput {
   // The validator's final stats, with the ROW_FIELD_COUNT errors the job added: one more error
   // each; a row the validator found no error on becomes a row in error (no longer a row with a
   // warning), for the whole batch and for each channel, whose top blockers count the code too;
-  // the scores follow (Stats.score's formula). Call before FlushTail, with every tail issue
-  // applied.
+  // and with its ROW_FIELDS_MISSING warnings: one more warning each; a row with neither error
+  // nor warning becomes a row with a warning (for the batch and each channel where it is not
+  // blocked). The scores follow (Stats.score's formula). Call before FlushTail, with every
+  // tail issue applied.
   void AdjustStats(validator::v1::Stats* stats) const;
   // Adds the held tail issues (named where NameTailRow was called) to the output.
   void FlushTail();
@@ -138,6 +142,8 @@ class JobOutput {
   };
   void AddIssue(const validator::v1::Issue& issue, const ItemNames& names);
   uint16_t ChannelBits(const validator::v1::Issue& issue) const;  // bits of platforms_
+  // A warning's channels: those it names, or all of platforms_ when it names none.
+  uint16_t WarningBits(const validator::v1::Issue& issue) const;
 
   const FileCheck& job_;
   OutputOptions options_;
@@ -158,11 +164,14 @@ class JobOutput {
   bool keep_names_ = true;
   std::string kept_names_;
   std::vector<uint32_t> kept_name_ends_;
-  // The rows given ROW_FIELD_COUNT, with what the validator reported on them (AdjustStats).
+  // The rows given ROW_FIELD_COUNT or ROW_FIELDS_MISSING, with what the validator reported on
+  // them (AdjustStats).
   struct RaggedRow {
     uint64_t row = 0;
+    bool short_row = false;  // fewer fields than columns: ROW_FIELDS_MISSING, a warning
     bool error = false, warning = false;
-    uint16_t error_channels = 0;  // bit p: its validator errors block platforms_[p]
+    uint16_t error_channels = 0;    // bit p: its validator errors block platforms_[p]
+    uint16_t warning_channels = 0;  // bit p: it has a validator warning concerning platforms_[p]
   };
   std::vector<RaggedRow> ragged_;
   std::vector<std::string> platforms_;  // the job's templates, in the order listed

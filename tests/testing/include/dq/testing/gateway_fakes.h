@@ -100,7 +100,7 @@ class FakeValidatorClient final : public gateway::ValidatorClient {
 // A connection as OrderedOutput sees it: a socket that takes `accept` more bytes (then reports
 // a full buffer, or a failure once `failed`), and a library queue that writes its entries, in
 // order, only when the test calls Drain(). `wire` is what the client receives.
-class FakeOutputSink final : public gateway::OutputSink {
+class FakeOutputSink final : public http::OutputSink {
  public:
   ssize_t TrySend(std::string_view first, std::string_view second) override {
     ++direct_sends;

@@ -22,7 +22,7 @@
 #include "dq/http/edge/request_head.h"
 #include "dq/http/http_service.h"
 
-namespace dq::gateway::edge {
+namespace dq::http::edge {
 
 // The connection's I/O, as the edge needs it (Pistache in production, a fake in tests).
 class EdgeTransport {
@@ -94,4 +94,4 @@ class EdgeConnection {
   Progress progress_;
 };
 
-}  // namespace dq::gateway::edge
+}  // namespace dq::http::edge

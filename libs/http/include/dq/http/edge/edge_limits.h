@@ -15,7 +15,7 @@
 
 #include "dq/common/status.h"
 
-namespace dq::gateway::edge {
+namespace dq::http::edge {
 
 struct EdgeLimits {
   size_t max_header_bytes = 16 * 1024;              // longer: 431 headers_too_large
@@ -108,4 +108,4 @@ class TrustedProxies {
   std::vector<Net> nets_;
 };
 
-}  // namespace dq::gateway::edge
+}  // namespace dq::http::edge

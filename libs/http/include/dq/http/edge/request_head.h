@@ -11,7 +11,7 @@
 
 #include "dq/common/status.h"
 
-namespace dq::gateway::edge {
+namespace dq::http::edge {
 
 struct RequestHead {
   enum class Framing { kNone, kLength, kChunked };
@@ -85,4 +85,4 @@ class ChunkedBodyTracker {
   size_t line_ = 0;  // bytes of the current size or trailer line
 };
 
-}  // namespace dq::gateway::edge
+}  // namespace dq::http::edge

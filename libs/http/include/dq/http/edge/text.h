@@ -7,7 +7,7 @@
 
 #include "dq/common/ascii.h"
 
-namespace dq::gateway::edge {
+namespace dq::http::edge {
 
 using ascii::EqualsIgnoreCase;
 using ascii::Lower;
@@ -26,4 +26,4 @@ inline std::vector<std::string_view> SplitList(std::string_view s) {
   return out;
 }
 
-}  // namespace dq::gateway::edge
+}  // namespace dq::http::edge
