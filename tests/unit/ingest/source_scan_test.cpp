@@ -188,6 +188,22 @@ TEST(SourceScanTest, AnInferredCoreColumnEmptyInEveryRowIsLeftOut) {
   EXPECT_EQ(ScanCsv(header + "a,A,,9.00,\n", sent).mapping(), *sent.mapping);
 }
 
+// WooCommerce leaves Stock empty when stock is not managed (its importer then turns stock
+// management off and keeps "In stock?"): a Stock column empty in every row is not a stock
+// quantity missing on every row (issue 31; the corpus's sample_products.csv).
+TEST(SourceScanTest, WooCommerceStockEmptyInEveryRowIsLeftOut) {
+  const std::string header = "ID,Type,SKU,Name,In stock?,Stock,Regular price,Parent\n";
+  const SourceScan unmanaged = ScanCsv(header + "1,simple,A,Mug,1,,9,\n2,simple,B,Cup,0,,5,\n");
+  EXPECT_EQ(unmanaged.detection().profile->source, "woocommerce");
+  EXPECT_EQ(unmanaged.empty_core_columns(), (Mapping{{"stock_qty", "Stock"}}));
+  for (const auto& [field, column] : unmanaged.mapping()) EXPECT_NE(field, "stock_qty");
+  // One managed row keeps the column: its quantities are checked.
+  const SourceScan managed = ScanCsv(header + "1,simple,A,Mug,1,,9,\n2,simple,B,Cup,1,4,5,\n");
+  EXPECT_TRUE(managed.empty_core_columns().empty());
+  EXPECT_TRUE(std::any_of(managed.mapping().begin(), managed.mapping().end(),
+                          [](const auto& m) { return m.first == "stock_qty"; }));
+}
+
 TEST(SourceScanTest, CallersMappingIsKeptAndSourceClaimHonoured) {
   SourceScan::Options o;
   o.claimed_source = "magento2";
