@@ -148,6 +148,7 @@ Status BuildValidatorRequestInto(const ValidateCommand& command,
     for (const auto& [from, to] : c.value_aliases) (*conv->mutable_value_aliases())[from] = to;
     conv->set_own_number_format(c.own_number_format);
     conv->set_html(c.html);
+    conv->set_may_be_empty(c.may_be_empty);
     for (const auto& ext : c.file_extensions) conv->add_file_extensions(ext);
   }
   spec->set_gtin_padding_evidence(command.gtin_padding_evidence);

@@ -220,7 +220,7 @@ SourceProfile Read(std::string_view file, const json& p) {
       if (!c.is_object()) Fail(w, "must be an object");
       CheckKnownKeys(c,
                      {"field", "columns", "list_separator", "value_aliases", "own_number_format",
-                      "file_extensions", "html", "why"},
+                      "file_extensions", "html", "may_be_empty", "why"},
                      w);
       SourceConvention conv;
       conv.field = OptionalString(c, "field", w);
@@ -245,7 +245,12 @@ SourceProfile Read(std::string_view file, const json& p) {
         if (!c["html"].is_boolean()) Fail(w + ".html", "must be true or false");
         conv.html = c["html"].get<bool>();
       }
-      if ((conv.own_number_format || !conv.file_extensions.empty() || conv.html) &&
+      if (c.contains("may_be_empty")) {
+        if (!c["may_be_empty"].is_boolean()) Fail(w + ".may_be_empty", "must be true or false");
+        conv.may_be_empty = c["may_be_empty"].get<bool>();
+      }
+      if ((conv.own_number_format || !conv.file_extensions.empty() || conv.html ||
+           conv.may_be_empty) &&
           OptionalString(c, "why", w).empty()) {
         Fail(w + ".why", "must say why the platform writes the field so");
       }

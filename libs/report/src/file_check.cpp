@@ -70,6 +70,7 @@ std::string ConventionsJson(const std::vector<ingest::SourceConvention>& convent
     if (c.own_number_format) one["own_number_format"] = true;
     if (!c.file_extensions.empty()) one["file_extensions"] = c.file_extensions;
     if (c.html) one["html"] = true;
+    if (c.may_be_empty) one["may_be_empty"] = true;
     out.push_back(std::move(one));
   }
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

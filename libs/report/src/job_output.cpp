@@ -50,6 +50,9 @@ void AddConventions(const std::string& text, validator::v1::BatchSpec& spec) {
       conv->set_own_number_format(c["own_number_format"].get<bool>());
     }
     if (c.contains("html") && c["html"].is_boolean()) conv->set_html(c["html"].get<bool>());
+    if (c.contains("may_be_empty") && c["may_be_empty"].is_boolean()) {
+      conv->set_may_be_empty(c["may_be_empty"].get<bool>());
+    }
     if (c.contains("file_extensions") && c["file_extensions"].is_array()) {
       for (const auto& ext : c["file_extensions"]) {
         if (ext.is_string()) conv->add_file_extensions(ext.get<std::string>());

@@ -265,10 +265,10 @@ std::string ShopifyOptionsCsv() {
 }
 
 // A WooCommerce export, its source sent: variable parents and their variations, "In stock?" as
-// 1/0, image lists, weights in kg.
+// 1/0, image lists, weights in kg, a Stock left empty where stock is not managed.
 std::string WooCsv() {
   Messy m;
-  std::string csv = "ID,Type,SKU,Name,Parent,Regular price,In stock?,Images,Weight (kg)\n";
+  std::string csv = "ID,Type,SKU,Name,Parent,Regular price,In stock?,Images,Weight (kg),Stock\n";
   int id = 100;
   for (int p = 0; p < 300; ++p) {
     const bool variable = m.Pick(3) == 0;
@@ -278,11 +278,12 @@ std::string WooCsv() {
            ",Lamp " + std::to_string(p) + ",," + (variable ? "" : (m.Pick(6) ? "19.99" : "x")) +
            "," + (m.Pick(2) ? "1" : "0") + ",\"https://img.example.com/a.jpg, " +
            (m.Pick(5) ? "https://img.example.com/b.jpg" : "notaurl") + "\"," +
-           (m.Pick(4) ? "1.5" : "1500") + "\n";
+           (m.Pick(4) ? "1.5" : "1500") + "," + (m.Pick(3) ? "" : (m.Pick(5) ? "7" : "x")) + "\n";
     for (int v = 0; variable && v < 2; ++v) {
       csv += std::to_string(id++) + ",variation," + sku + "-" + std::to_string(v) + ",,id:" +
              std::to_string(parent) + "," + (m.Pick(5) ? "21.00" : "\"21,00\"") + "," +
-             (m.Pick(3) ? "instock" : "outofstock") + ",," + "2" + "\n";
+             (m.Pick(3) ? "instock" : "outofstock") + ",," + "2" + "," + (m.Pick(2) ? "" : "3") +
+             "\n";
     }
   }
   return csv;

@@ -211,4 +211,19 @@ TEST(CheckPlanTest, ShopifyBodyHtmlIsAnHtmlDescription) {
   EXPECT_TRUE(Plan({"product"}, plain, "shopify_products").conventions.empty());
 }
 
+// WooCommerce leaves Stock empty when stock is not managed: its stock column, whatever its name,
+// carries the may_be_empty convention; Shopify's does not.
+TEST(CheckPlanTest, WooCommerceStockMayBeEmpty) {
+  for (const char* column : {"Stock", "Estoque", "_stock"}) {
+    const Mapping m = {{"sku", "SKU"}, {"stock_qty", column}};
+    const CheckPlan p = Plan({"inventory"}, m, "woocommerce");
+    ASSERT_EQ(p.conventions.size(), 1u) << column;
+    EXPECT_EQ(p.conventions[0].field, "stock_qty");
+    EXPECT_EQ(p.conventions[0].columns, std::vector<std::string>{column});
+    EXPECT_TRUE(p.conventions[0].may_be_empty);
+  }
+  const Mapping shopify = {{"stock_qty", "Variant Inventory Qty"}};
+  EXPECT_TRUE(Plan({"inventory"}, shopify, "shopify_products").conventions.empty());
+}
+
 }  // namespace dq::ingest

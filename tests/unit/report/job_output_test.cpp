@@ -357,4 +357,20 @@ TEST(JobOutputTest, HtmlColumnReachesTheSpec) {
   EXPECT_FALSE(spec.conventions(1).html());
 }
 
+// A stock column the source may leave empty (WooCommerce's Stock) survives the stored job into
+// the validator's spec; a convention without it is stored as before.
+TEST(JobOutputTest, MayBeEmptyReachesTheSpec) {
+  ingest::SourceConvention stock{.field = "stock_qty", .may_be_empty = true};
+  ingest::SourceConvention plain{.field = "availability"};
+  const std::string stored = ConventionsJson({stock, plain});
+  EXPECT_EQ(nlohmann::json::parse(stored)[0]["may_be_empty"], true);
+  EXPECT_FALSE(nlohmann::json::parse(stored)[1].contains("may_be_empty"));
+  FileCheck job = ShopifyJob();
+  job.conventions = stored;
+  const validator::v1::BatchSpec spec = JobOutput(job, {}).Spec();
+  ASSERT_EQ(spec.conventions_size(), 2);
+  EXPECT_TRUE(spec.conventions(0).may_be_empty());
+  EXPECT_FALSE(spec.conventions(1).may_be_empty());
+}
+
 }  // namespace dq::report

@@ -8,6 +8,7 @@
 namespace dq::validator {
 namespace {
 
+using testing::Options;
 using testing::RuleCase;
 
 const RuleCase kConventions[] = {
@@ -61,6 +62,14 @@ const RuleCase kConventions[] = {
      {"QUANTITY_REFORMATTED=-2", "NEGATIVE_STOCK"}},
     {"reorder_point_whole", "inventory", "", {{"reorder_point", "5.0"}},
      {"QUANTITY_REFORMATTED=5"}},
+    // An empty stock quantity where the source leaves it empty on purpose (WooCommerce's Stock:
+    // stock not managed) is no issue for the inventory check's core; a template that requires a
+    // stock quantity still reports it, and a value is still checked.
+    {"stock_empty", "inventory", "", {{"stock_qty", ""}}, {"INVALID_STOCK_QTY"}},
+    {"stock_empty_unmanaged", "inventory", "", {{"stock_qty", ""}}, {},
+     Options().MayBeEmpty("stock_qty")},
+    {"stock_word_unmanaged", "inventory", "", {{"stock_qty", "many"}}, {"INVALID_STOCK_QTY"},
+     Options().MayBeEmpty("stock_qty")},
     // Dates.
     {"date_day_first_certain", "inventory", "", {{"expiry_date", "31/12/2027"}},
      {"DATE_REFORMATTED=2027-12-31"}},

@@ -6,6 +6,7 @@
 namespace dq::validator {
 namespace {
 
+using testing::Options;
 using testing::RuleCase;
 
 std::string Chars(size_t n) { return std::string(n, 't'); }
@@ -148,6 +149,13 @@ const RuleCase kCases[] = {
      "marketplace5",
      With("stock_qty", ""),
      {"INVALID_STOCK_QTY"}},
+    // A source's stock left empty on purpose (WooCommerce: not managed) is still required here.
+    {"mp5_missing_stock_source_may_leave_empty_still_reported",
+     "product,inventory",
+     "marketplace5",
+     With("stock_qty", ""),
+     {"INVALID_STOCK_QTY"},
+     Options().MayBeEmpty("stock_qty")},
     {"mp1_cross_missing_weight_without_shipping",
      "product",
      "marketplace1_cross",

@@ -46,6 +46,7 @@ struct CaseConvention {
   bool own_number_format = false;
   std::vector<std::string> file_extensions;
   bool html = false;
+  bool may_be_empty = false;
 };
 
 // What a case sets beyond fields, check types and platform, written in a table as
@@ -102,6 +103,13 @@ struct CaseOptions {
     o.conventions.push_back({std::move(field), "", {}, false, {}, true});
     return o;
   }
+  // An empty value in the source's column for field is the platform's own meaning
+  // (WooCommerce's Stock: stock not managed).
+  CaseOptions MayBeEmpty(std::string field) const {
+    CaseOptions o = *this;
+    o.conventions.push_back({std::move(field), "", {}, false, {}, false, true});
+    return o;
+  }
 };
 inline CaseOptions Options() { return CaseOptions(); }
 
@@ -139,6 +147,7 @@ inline BatchSpec MakeSpec(const std::vector<std::string>& fields, const std::str
                                       c.file_extensions);
     EXPECT_TRUE(st.ok()) << st.message();
     if (c.html) s.conventions[static_cast<size_t>(*ParseField(c.field))].html = true;
+    if (c.may_be_empty) s.conventions[static_cast<size_t>(*ParseField(c.field))].may_be_empty = true;
   }
   return s;
 }

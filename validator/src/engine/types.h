@@ -131,6 +131,10 @@ struct FieldConvention {
   // The source's column holds HTML (Shopify's Body (HTML)): whitespace at a value's ends is kept
   // (rules/whitespace.cpp). Set after AddConvention (proto FieldConvention.html).
   bool html = false;
+  // An empty value is the source's own meaning (WooCommerce's Stock: stock not managed): no issue
+  // where only a check type's core requires the field (rules/inventory.cpp). Set after
+  // AddConvention (proto FieldConvention.may_be_empty).
+  bool may_be_empty = false;
 };
 
 // What a batch checks and how its row values are laid out.

@@ -30,6 +30,9 @@ Result<BatchSpec> FromProto(const v1::BatchSpec& spec) {
       return s;
     }
     if (c.html()) out->conventions[static_cast<size_t>(*ParseField(c.field()))].html = true;
+    if (c.may_be_empty()) {
+      out->conventions[static_cast<size_t>(*ParseField(c.field()))].may_be_empty = true;
+    }
   }
   return out;
 }

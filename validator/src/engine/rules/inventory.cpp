@@ -1,5 +1,6 @@
 // The inventory check: stock quantity, reorder point, expiry date and warehouse id. Its core
-// requires sku and stock_qty; any other empty value is fine.
+// requires sku and stock_qty (an empty stock_qty is fine where the source says so: may_be_empty);
+// any other empty value is fine.
 #include <charconv>
 
 #include "iso_date.h"
@@ -38,9 +39,21 @@ std::string_view WholeNumber(RowContext& ctx, Field f) {
   return ctx.value(f);
 }
 
+// An empty stock quantity is an issue where a check type's core or a template requires one,
+// except that a source whose platform leaves it empty on purpose (FieldConvention::may_be_empty:
+// WooCommerce's Stock, empty when stock is not managed) is held only to the templates.
+bool EmptyStockIsAnIssue(const RowContext& ctx) {
+  if (!ctx.Required(Field::kStockQty)) return false;
+  if (!ctx.spec().conventions[static_cast<size_t>(Field::kStockQty)].may_be_empty) return true;
+  for (const auto& [field, mask] : ctx.platform_required()) {
+    if (field == Field::kStockQty) return true;
+  }
+  return false;
+}
+
 std::optional<int64_t> CheckStock(RowContext& ctx) {
   if (ctx.value(Field::kStockQty).empty()) {
-    if (ctx.Required(Field::kStockQty)) {
+    if (EmptyStockIsAnIssue(ctx)) {
       ctx.Report(IssueCode::INVALID_STOCK_QTY, Field::kStockQty, "Stock quantity is empty");
     }
     return std::nullopt;

@@ -109,6 +109,10 @@ struct SourceConvention {
   // The column holds HTML that the platform renders as HTML (Shopify's Body (HTML)): whitespace at
   // a value's ends shows as nothing, so it is neither reported nor trimmed.
   bool html = false;
+  // An empty value is the platform's own meaning, not a missing one (WooCommerce's Stock: stock
+  // not managed): it is no issue, even where a check type's core requires the field. A platform
+  // template that requires the field still reports it.
+  bool may_be_empty = false;
 };
 
 // The unit of the source's bare weights in `columns` (every weight column when empty): "g",
