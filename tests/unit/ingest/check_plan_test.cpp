@@ -226,4 +226,19 @@ TEST(CheckPlanTest, WooCommerceStockMayBeEmpty) {
   EXPECT_TRUE(Plan({"inventory"}, shopify, "shopify_products").conventions.empty());
 }
 
+// Merchant Center and Meta write amounts with their code ("15.00 USD"): their amount fields carry
+// own_number_format, so that no fix strips the code; another source's price does not.
+TEST(CheckPlanTest, FeedAmountsAreTheirOwnFormat) {
+  const Mapping m = {{"price", "price"}, {"cost_price", "cost_of_goods_sold"}};
+  const CheckPlan g = Plan({"product", "price"}, m, "google_merchant");
+  ASSERT_EQ(g.conventions.size(), 2u);
+  for (const SourceConvention& c : g.conventions) EXPECT_TRUE(c.own_number_format) << c.field;
+  const Mapping meta = {{"price", "price"}};
+  const CheckPlan p = Plan({"product"}, meta, "meta_catalog");
+  ASSERT_EQ(p.conventions.size(), 1u);
+  EXPECT_TRUE(p.conventions[0].own_number_format);
+  const Mapping woo = {{"price", "Regular price"}};
+  EXPECT_TRUE(Plan({"product"}, woo, "woocommerce").conventions.empty());
+}
+
 }  // namespace dq::ingest

@@ -62,6 +62,21 @@ const RuleCase kConventions[] = {
      {"QUANTITY_REFORMATTED=-2", "NEGATIVE_STOCK"}},
     {"reorder_point_whole", "inventory", "", {{"reorder_point", "5.0"}},
      {"QUANTITY_REFORMATTED=5"}},
+    // A feed whose source writes amounts with their code (Merchant Center, Meta: own_number_format
+    // on an amount field) keeps the code with no template selected; its number is still judged.
+    {"price_coded_stripped_without_source", "product", "", {{"price", "15.00 USD"}},
+     {"PRICE_REFORMATTED=15.00"}},
+    {"price_coded_source_kept", "product", "", {{"price", "15.00 USD"}}, {},
+     Options().OwnNumbers("price")},
+    {"price_coded_source_comma_keeps_code", "product", "", {{"price", "15,00 USD"}},
+     {"DECIMAL_COMMA_FIXED=15.00 USD"}, Options().OwnNumbers("price")},
+    {"price_coded_source_zero", "product", "", {{"price", "0.00 USD"}}, {"INVALID_PRICE"},
+     Options().OwnNumbers("price")},
+    {"cost_coded_source_negative_margin", "price", "",
+     {{"price", "10.00 USD"}, {"cost_price", "12.00 USD"}}, {"NEGATIVE_MARGIN"},
+     Options().OwnNumbers("price").OwnNumbers("cost_price")},
+    {"price_symbol_source_still_general", "product", "", {{"price", "$15.00"}},
+     {"PRICE_REFORMATTED=15.00"}, Options().OwnNumbers("price")},
     // An empty stock quantity where the source leaves it empty on purpose (WooCommerce's Stock:
     // stock not managed) is no issue for the inventory check's core; a template that requires a
     // stock quantity still reports it, and a value is still checked.

@@ -426,6 +426,8 @@ std::optional<double> NormalizedAmount(RowContext& ctx, Field f, bool* ambiguous
   if (CodedAmounts(ctx.spec())) {
     std::optional<double> value;
     if (MerchantAmount(ctx, f, &value, ambiguous)) return value;
+  } else if (std::optional<double> value; SourceCodedAmount(ctx, f, &value, ambiguous)) {
+    return value;
   }
   text::Amount a = text::ReadAmount(v);
   switch (a.form) {

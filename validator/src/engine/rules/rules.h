@@ -86,10 +86,18 @@ bool CodedAmounts(const BatchSpec& spec);
 // True when it judged the value (a code or a currency symbol), with its number in *value
 // (nullopt when unreadable); false for any other form, which the general rules judge.
 bool MerchantAmount(RowContext& ctx, Field f, std::optional<double>* value, bool* reported);
+// Without such a template: true when f's source writes amounts with their code itself
+// (FieldConvention::own_number_format on an amount field: a Merchant Center or Meta feed) and f
+// holds "<number> <CODE>" with a valid ISO 4217 code: judged as MerchantAmount judges it
+// ("15.00 USD" valid as it is; "15,00 USD" fixed to "15.00 USD"), its number in *value (nullopt
+// when unreadable). The code is never stripped: that would break the feed (issue 31, point 6).
+// Any other form (no code, a symbol) is left to the general rules.
+bool SourceCodedAmount(RowContext& ctx, Field f, std::optional<double>* value, bool* reported);
 // Reports AMBIGUOUS_DECIMAL_SEPARATOR on f for the number v ("12,500"), naming both readings.
 void ReportAmbiguousAmount(RowContext& ctx, Field f, std::string_view v);
-// The number of an amount as the rules read it: v itself, or with CodedAmounts the number of
-// "<number> <CODE>" (v when it has no code).
+// The number of a price as the rules read it: v itself, or with CodedAmounts (or a source that
+// codes its prices itself, SourceCodedAmount) the number of "<number> <CODE>" (v when it has no
+// code).
 std::string_view AmountNumber(const RowContext& ctx, std::string_view v);
 
 // An absolute http(s) URL with a proper host and no characters that need escaping.

@@ -126,6 +126,30 @@ bool CodedAmounts(const BatchSpec& spec) {
   return spec.platform != Platform::kNone && PackOf(spec.platform).price_currency;
 }
 
+// The number of "<number> <CODE>" (its code valid): "15.00 USD" is valid as it is; a decimal
+// comma or separators in the number, or the code first or in lower case, are fixed keeping the
+// code after the number; an ambiguous number is reported (*reported set).
+void JudgeCodedNumber(RowContext& ctx, Field f, const Coded& coded, std::optional<double>* value,
+                      bool* reported) {
+  const std::string code(coded.code, 3);
+  text::Amount a = text::ReadAmount(coded.number);
+  switch (a.form) {
+    case text::AmountForm::kUnreadable: return;
+    case text::AmountForm::kAmbiguous:
+      ReportAmbiguousAmount(ctx, f, coded.number);
+      if (reported) *reported = true;
+      return;
+    case text::AmountForm::kPlain:
+      if (coded.canonical) break;  // "15.00 USD": the channel's own form
+      [[fallthrough]];
+    case text::AmountForm::kReformatted:
+    case text::AmountForm::kDecimalComma:
+      ctx.Fix(f, a.value + " " + code, FixCode(a.form));
+      break;
+  }
+  *value = text::ParsePlainDecimal(a.value);
+}
+
 bool MerchantAmount(RowContext& ctx, Field f, std::optional<double>* value, bool* reported) {
   const std::string_view v = ctx.value(f);
   const std::string channel(ChannelTitle(ctx.spec().platform));
@@ -141,22 +165,7 @@ bool MerchantAmount(RowContext& ctx, Field f, std::optional<double>* value, bool
              " needs the amount and its code, such as 15.00 USD");
       return true;
     }
-    text::Amount a = text::ReadAmount(coded->number);
-    switch (a.form) {
-      case text::AmountForm::kUnreadable: return true;
-      case text::AmountForm::kAmbiguous:
-        ReportAmbiguousAmount(ctx, f, coded->number);
-        if (reported) *reported = true;
-        return true;
-      case text::AmountForm::kPlain:
-        if (coded->canonical) break;  // "15.00 USD": Merchant Center's own form
-        [[fallthrough]];
-      case text::AmountForm::kReformatted:
-      case text::AmountForm::kDecimalComma:
-        ctx.Fix(f, a.value + " " + code, FixCode(a.form));
-        break;
-    }
-    *value = text::ParsePlainDecimal(a.value);
+    JudgeCodedNumber(ctx, f, *coded, value, reported);
     return true;
   }
   for (const Sign& sign : kSigns) {
@@ -189,8 +198,20 @@ bool MerchantAmount(RowContext& ctx, Field f, std::optional<double>* value, bool
   return false;
 }
 
+bool SourceCodedAmount(RowContext& ctx, Field f, std::optional<double>* value, bool* reported) {
+  if (!ctx.spec().conventions[static_cast<size_t>(f)].own_number_format) return false;
+  const auto coded = SplitCode(ctx.value(f));
+  if (!coded || !ctx.ref().IsCurrency(std::string_view(coded->code, 3))) return false;
+  *value = std::nullopt;
+  JudgeCodedNumber(ctx, f, *coded, value, reported);
+  return true;
+}
+
 std::string_view AmountNumber(const RowContext& ctx, std::string_view v) {
-  if (!CodedAmounts(ctx.spec())) return v;
+  if (!CodedAmounts(ctx.spec()) &&
+      !ctx.spec().conventions[static_cast<size_t>(Field::kPrice)].own_number_format) {
+    return v;
+  }
   if (const auto coded = SplitCode(v); coded && coded->canonical) return coded->number;
   return v;
 }
