@@ -482,7 +482,10 @@ INSTANTIATE_TEST_SUITE_P(
         TestFile{"woo.csv", WooCsv(), "text/csv", "product,inventory", "", "woocommerce",
                  "woocommerce"},
         TestFile{"feed.xml", MerchantFeedXml(), "application/rss+xml", "product",
-                 "search_merchant"}),
+                 "search_merchant"},
+        // The same feed with no template: its amounts keep their code (the source's own format).
+        TestFile{"feed_no_template.xml", MerchantFeedXml(), "application/rss+xml", "product,price",
+                 ""}),
     [](const auto& info) {
       std::string name = info.param.name;
       for (char& c : name) {
