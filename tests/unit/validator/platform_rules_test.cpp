@@ -149,6 +149,15 @@ const RuleCase kCases[] = {
      "marketplace5",
      With("stock_qty", ""),
      {"INVALID_STOCK_QTY"}},
+    // A customers file checked with a product template: customers are no listings, so nothing is
+    // missing; with a product-side check beside it the template applies as ever.
+    {"customer_rows_need_no_listing_fields", "customer", "search_merchant",
+     {{"email", "ann@example.com"}, {"sku", ""}, {"title", ""}, {"price", ""}}, {}},
+    {"customer_rows_need_no_listing_fields_all", "customer", "all",
+     {{"email", "ann@example.com"}, {"title", ""}, {"stock_qty", ""}}, {}},
+    {"customer_and_product_template_applies", "customer,shipping", "search_merchant",
+     {{"email", "ann@example.com"}, {"title", ""}},
+     std::vector<std::string>(8, "PLATFORM_MISSING_FIELD")},  // sku, title, ..., link
     // A source's stock left empty on purpose (WooCommerce: not managed) is still required here.
     {"mp5_missing_stock_source_may_leave_empty_still_reported",
      "product,inventory",

@@ -24,12 +24,16 @@ bool EqualsLowered(std::string_view v, std::string_view key) {
 RowContext::RowContext(const BatchSpec& spec, const ReferenceData& ref, PhoneChecker& phones)
     : spec_(spec), ref_(ref), phones_(phones), has_aliases_(spec.aliased.any()) {
   const std::bitset<kFieldCount> core = CoreRequiredFields(spec.checks) & spec.mapped;
+  // The templates list a product listing's fields: with the customer check alone the rows are
+  // customers, which no template requires anything of (issue 31: a customers file with
+  // platform=search_merchant is not missing a title, a price and a SKU on every row).
+  const bool customers_only = spec.checks == kCustomerCheck;
   std::bitset<kFieldCount> platform;
-  for (size_t f = 0; f < kFieldCount; ++f) {
+  for (size_t f = 0; f < kFieldCount && !customers_only; ++f) {
     if (rules::PlatformRequires(spec.platform, static_cast<Field>(f))) platform.set(f);
   }
   platform &= spec.mapped;
-  for (Platform p : spec.platforms) {
+  for (Platform p : customers_only ? std::span<const Platform>() : spec.platforms) {
     for (Field f : rules::PackOf(p).required_fields()) {
       bool listed = false;
       for (auto& [field, mask] : platform_required_) {
