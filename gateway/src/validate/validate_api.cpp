@@ -128,23 +128,20 @@ Result<std::string> ValidateApi::Run(Result<std::string_view> body, const Accoun
   // 2. Reserve the records of the month's quota.
   auto reservation = quota_.Reserve(account, static_cast<int64_t>(command.records));
   if (!reservation.ok()) return reservation.status();
-  // 3. Call the validator; a failed call gives the records back.
+  // 3. Call the validator; a failed call is logged and gives the records back (Call).
   auto* answer = google::protobuf::Arena::CreateMessage<validator::v1::ValidateResponse>(&arena);
-  if (Status called = Call(*request, command.records, request_id, deadline, *answer);
-      !called.ok()) {
-    ReleaseOrReport(quota_, *reservation, {"request_id", request_id});
-    return called;
-  }
+  if (Status s = Call(*request, *reservation, request_id, deadline, *answer); !s.ok()) return s;
   // 4. Encode the answer.
   return WriteValidateResponse(command, *answer);
 }
 
-Status ValidateApi::Call(const validator::v1::ValidateRequest& request, size_t records,
-                         const std::string& request_id,
+Status ValidateApi::Call(const validator::v1::ValidateRequest& request,
+                         const QuotaReservation& reservation, const std::string& request_id,
                          std::optional<ValidatePool::Deadline> deadline,
                          validator::v1::ValidateResponse& answer) {
   Status called = deadline ? validator_.ValidateBy(request, &answer, *deadline)
                            : validator_.Validate(request, &answer);
+  const auto records = static_cast<size_t>(reservation.records);
   // A validator that checked another number of records (one older than the packed rows it was
   // sent, mid-deploy) must not pass for a clean answer: it fails as an unavailable validator.
   if (called.ok() && answer.stats().rows() != records) {
@@ -152,11 +149,13 @@ Status ValidateApi::Call(const validator::v1::ValidateRequest& request, size_t r
                {{"request_id", request_id},
                 {"records", std::to_string(records)},
                 {"validator_rows", std::to_string(answer.stats().rows())}});
-    return Status(ErrorCode::kUnavailable, "The validation service is unavailable; retry shortly.");
-  }
-  if (!called.ok() && called.code() != ErrorCode::kUnavailable) {
+    called =
+        Status(ErrorCode::kUnavailable, "The validation service is unavailable; retry shortly.");
+  } else if (!called.ok() && called.code() != ErrorCode::kUnavailable) {
     log::Error("validator call failed", {{"request_id", request_id}, {"error", called.message()}});
   }
+  // The one place a failed call ends: its records are given back (a failed release is logged).
+  if (!called.ok()) ReleaseOrReport(quota_, reservation, {"request_id", request_id});
   return called;
 }
 

@@ -45,7 +45,7 @@ class ValidateApi {
 
   // The request's whole way, in order, from its body (or the refusal of its form, which is then
   // the answer): parse the body, reserve its records, call the validator (by the deadline, if
-  // any), encode the answer. A failed call gives the reserved records back.
+  // any), encode the answer.
   Result<std::string> Run(Result<std::string_view> body, const Account& account,
                           const std::string& request_id,
                           std::optional<ValidatePool::Deadline> deadline);
@@ -57,9 +57,10 @@ class ValidateApi {
   http::HttpResponse Answer(Result<std::string_view> body, const Account& account,
                             const std::string& request_id,
                             std::optional<ValidatePool::Deadline> deadline);
-  // The validator's answer for `records` records, or the failure (kUnavailable when it answered
-  // for another number of records).
-  Status Call(const validator::v1::ValidateRequest& request, size_t records,
+  // The validator's answer for the reservation's records, or the failure (kUnavailable when it
+  // answered for another number of records). A failure ends here, in one place: logged with the
+  // request id (a validator merely unavailable is not) and the reserved records given back.
+  Status Call(const validator::v1::ValidateRequest& request, const QuotaReservation& reservation,
               const std::string& request_id, std::optional<ValidatePool::Deadline> deadline,
               validator::v1::ValidateResponse& answer);
 

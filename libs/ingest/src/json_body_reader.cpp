@@ -99,18 +99,12 @@ bool FastPass(JsonObjectParser& p, std::string& padded, std::string_view body,
   return internal::AtEndFast(document) && (!nested || JsonNestingWithin(doc));
 }
 
-// Every body, and where it stops, for the words of every error. Only the parser reads and words
-// the JSON; a repeated member is listed each time (its last occurrence is the caller's to take).
-std::optional<JsonError> HandWrittenPass(JsonObjectParser& p, std::string_view body,
-                                         std::string_view array_key, size_t max_elements,
-                                         JsonBody& out) {
-  if (!JsonNestingWithin(body)) {
-    out.shape = JsonBody::Shape::kTooDeep;
-    return std::nullopt;
-  }
-  if (const size_t bad = FindInvalidUtf8(body); bad != std::string_view::npos) {
-    return internal::InvalidUtf8At(body, bad);
-  }
+// The hand-written pass's walk of the body: every body, and where it stops. Only the parser reads
+// and words the JSON (its strings' UTF-8 included); a repeated member is listed each time (its
+// last occurrence is the caller's to take).
+std::optional<JsonError> ReadByHand(JsonObjectParser& p, std::string_view body,
+                                    std::string_view array_key, size_t max_elements,
+                                    JsonBody& out) {
   p.ResetScratch(body.size());
   size_t i = body.starts_with(kByteOrderMark) ? kByteOrderMark.size() : 0;
   SkipSpace(body, i);
@@ -173,6 +167,26 @@ std::optional<JsonError> HandWrittenPass(JsonObjectParser& p, std::string_view b
   SkipSpace(body, i);
   if (i < body.size()) return internal::ExpectedAt(body, i, "the end");
   return std::nullopt;
+}
+
+// The hand-written pass: the nesting first (a body too deep is not read at all), then the walk.
+// Which error a body gets: the walk stops at the first thing wrong, but invalid UTF-8 anywhere in
+// the body wins over a grammar error before it ("invalid UTF-8 byte 0xE9", the text's encoding,
+// is what the sender fixes first). A body read to its end is valid UTF-8 (json_text.h).
+std::optional<JsonError> HandWrittenPass(JsonObjectParser& p, std::string_view body,
+                                         std::string_view array_key, size_t max_elements,
+                                         JsonBody& out) {
+  if (!JsonNestingWithin(body)) {
+    out.shape = JsonBody::Shape::kTooDeep;
+    return std::nullopt;
+  }
+  std::optional<JsonError> e = ReadByHand(p, body, array_key, max_elements, out);
+  if (e) {
+    if (const size_t bad = FindInvalidUtf8(body); bad != std::string_view::npos) {
+      return internal::InvalidUtf8At(body, bad);
+    }
+  }
+  return e;
 }
 
 }  // namespace

@@ -77,13 +77,14 @@ Status JsonReaderBase::ParseRecord(std::string_view text) {
     if (auto e = rows_builder_.Build(fast_->fields())) return Invalid(Where() + ": " + *e);
     return Status::Ok();
   }
-  const size_t bad = FindInvalidUtf8(text);
-  if (bad != std::string_view::npos) {
-    return Invalid(Where() + ": invalid UTF-8 " + internal::DescribeByte(text, bad) +
-                   " at byte " + std::to_string(record_offset_ + bad) +
-                   "; save the file as UTF-8");
-  }
+  // The parser checks the strings' UTF-8 as it reads them; a record that stops anywhere is named by
+  // its first invalid UTF-8 byte when it has one, before any grammar error (json_body_reader.cpp).
   if (auto e = parser_.Parse(text)) {
+    if (const size_t bad = FindInvalidUtf8(text); bad != std::string_view::npos) {
+      return Invalid(Where() + ": invalid UTF-8 " + internal::DescribeByte(text, bad) +
+                     " at byte " + std::to_string(record_offset_ + bad) +
+                     "; save the file as UTF-8");
+    }
     return Invalid(Where() + ": " + e->message + " at byte " +
                    std::to_string(record_offset_ + e->offset));
   }

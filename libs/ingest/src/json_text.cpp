@@ -83,11 +83,13 @@ JsonError InvalidUtf8At(std::string_view s, size_t i) {
 
 namespace {
 
-// The position (0-7) of the first of the 8 bytes at p that is '"', '\\' or a control character
-// (< 0x20), the bytes a string scan must stop at; 8 when there is none (byte_scan.h).
+// The position (0-7) of the first of the 8 bytes at p that is '"', '\\', a control character
+// (< 0x20) or outside ASCII, the bytes a string scan must stop at; 8 when there is none
+// (byte_scan.h).
 size_t FirstStopInEight(const char* p) {
   const uint64_t v = bytes::Load8(p);
-  const uint64_t stops = bytes::Equal(v, '"') | bytes::Equal(v, '\\') | bytes::Below(v, 0x20);
+  const uint64_t stops = bytes::Equal(v, '"') | bytes::Equal(v, '\\') | bytes::Below(v, 0x20) |
+                         bytes::NonAscii(v);
   return stops == 0 ? 8 : bytes::FirstFlagged(stops);
 }
 
@@ -109,6 +111,12 @@ std::optional<JsonError> JsonObjectParser::ScanString(std::string_view s, size_t
       return std::nullopt;
     }
     if (c < 0x20) return Err(i, "a control character inside a string must be escaped");
+    if (c >= 0x80) {  // the text's UTF-8 is checked here, where it is read
+      const size_t len = bytes::Utf8SequenceLength(s, i);
+      if (len == 0) return InvalidUtf8At(s, i);
+      i += len;
+      continue;
+    }
     if (c != '\\') {
       ++i;
       continue;

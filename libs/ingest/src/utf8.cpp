@@ -2,52 +2,25 @@
 
 #include <simdjson.h>
 
-#include <cstdint>
-#include <cstring>
+#include "dq/ingest/byte_scan.h"
 
 namespace dq::ingest {
 namespace {
 
-// The position of the first bad byte, one byte at a time (ASCII eight at a time). Only called on
-// text already known to be invalid, to say where.
+// The position of the first bad byte, one sequence at a time (ASCII eight bytes at a time). Only
+// called on text already known to be invalid, to say where.
 size_t FirstInvalidByte(std::string_view text) {
-  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-  const size_t n = text.size();
   size_t i = 0;
-  while (i < n) {
+  while (i < text.size()) {
     // ASCII fast path, eight bytes at a time: product files are mostly ASCII.
-    while (i + 8 <= n) {
-      uint64_t word;
-      std::memcpy(&word, s + i, 8);
-      if (word & 0x8080808080808080ull) break;
-      i += 8;
-    }
-    if (i >= n) break;
-    const unsigned char c = s[i];
-    if (c < 0x80) {
+    while (i + 8 <= text.size() && bytes::NonAscii(bytes::Load8(text.data() + i)) == 0) i += 8;
+    if (i >= text.size()) break;
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
       ++i;
       continue;
     }
-    size_t len;
-    unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      len = 3;
-      if (c == 0xE0) lo = 0xA0;  // no overlongs
-      if (c == 0xED) hi = 0x9F;  // no surrogates
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      len = 4;
-      if (c == 0xF0) lo = 0x90;  // no overlongs
-      if (c == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
-    } else {
-      return i;
-    }
-    if (i + len > n) return i;
-    if (s[i + 1] < lo || s[i + 1] > hi) return i;
-    for (size_t k = 2; k < len; ++k) {
-      if ((s[i + k] & 0xC0) != 0x80) return i;
-    }
+    const size_t len = bytes::Utf8SequenceLength(text, i);
+    if (len == 0) return i;
     i += len;
   }
   return std::string_view::npos;

@@ -348,8 +348,11 @@ TEST_F(FilesIntegrationTest, AWeightInTonnesIsNotGuessedAndTheJobSaysWhy) {
   EXPECT_NE(job["mapping_notes"][0].get<std::string>().find("Weight (t)"), std::string::npos);
 }
 
-TEST_F(FilesIntegrationTest, KilogramColumnBecomesGramsAndDeclaredValueIsChecked) {
-  const std::string csv = "SKU,Price,Weight (kg),Customs Value\nA-1,10,1.2,0\nA-2,10,0.5,12\n";
+// A kilogram column stays in kilograms (the import reads it so): a bare number is left, a value
+// with its own unit is written in kilograms.
+TEST_F(FilesIntegrationTest, KilogramColumnStaysInKilogramsAndDeclaredValueIsChecked) {
+  const std::string csv =
+      "SKU,Price,Weight (kg),Customs Value\nA-1,10,1.2,0\nA-2,10,500 g,12\n";
   HttpResult r = Post("/v1/jobs?filename=ship.csv&check_types=shipping", csv,
                       {{"Content-Type", "text/csv"}});
   ASSERT_EQ(r.status, 202) << r.body;
@@ -358,10 +361,11 @@ TEST_F(FilesIntegrationTest, KilogramColumnBecomesGramsAndDeclaredValueIsChecked
   EXPECT_EQ(job["mapping"]["weight"], "Weight (kg)");
   EXPECT_EQ(job["mapping"]["declared_value"], "Customs Value");
   HttpResult cleaned = Get("/v1/jobs/" + id + "/cleaned");
-  EXPECT_EQ(cleaned.body, "SKU,Price,Weight (kg),Customs Value\nA-1,10,1200,0\nA-2,10,500,12\n");
+  EXPECT_EQ(cleaned.body, "SKU,Price,Weight (kg),Customs Value\nA-1,10,1.2,0\nA-2,10,0.5,12\n");
   std::set<std::string> codes;
   for (const auto& i : job["issues"]) codes.insert(i["code"].get<std::string>());
-  EXPECT_TRUE(codes.count("WEIGHT_CONVERTED_TO_GRAMS"));
+  EXPECT_TRUE(codes.count("WEIGHT_CONVERTED_TO_COLUMN_UNIT"));
+  EXPECT_FALSE(codes.count("WEIGHT_CONVERTED_TO_GRAMS"));
   EXPECT_TRUE(codes.count("INVALID_DECLARED_VALUE"));
 
   // /v1/validate accepts declared_value in its mapping.

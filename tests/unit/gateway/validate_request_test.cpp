@@ -328,6 +328,26 @@ TEST(ValidateRequestTest, InvalidUtf8IsNotJson) {
   EXPECT_EQ(r.status().code(), ErrorCode::kInvalidJson);
 }
 
+// The parser checks UTF-8 in its string scan, and a body that stops anywhere is still named by its
+// first invalid UTF-8 byte, before or after the grammar error, on both paths.
+TEST(ValidateRequestTest, InvalidUtf8WinsOverAGrammarErrorWhereverItIs) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"{\"records\":[{\"a\":\"Jos\xE9\"}],\"mapping\":{}}", "invalid UTF-8 byte 0xE9 at byte 21"},
+      {"{\"records\":[{\"a\":x}],\"b\":\"Jos\xE9\"}", "invalid UTF-8 byte 0xE9 at byte 29"},
+      {"{\"records\":[{\"a\":\xC3\xA9}]}", "expected a value, found byte 0xC3 at byte 17"},
+      {"{\"records\":[{\"a\":\"\xED\xA0\x80\"}]}", "invalid UTF-8 byte 0xED at byte 18"},
+      {"{\"records\":[{\"a\":\"caf\xC3\xA9\"}],\"mapping\":{}} \xC3",
+       "invalid UTF-8 byte 0xC3 at byte 41"},
+  };
+  for (const auto& [body, where] : cases) {
+    for (JsonPath path : {JsonPath::kFast, JsonPath::kHandWritten}) {
+      auto r = ParseValidateRequest(body, 500, path);
+      ASSERT_FALSE(r.ok()) << body;
+      EXPECT_EQ(r.status().message(), "The request body is not valid JSON: " + where + ".") << body;
+    }
+  }
+}
+
 // ---- The two readers ---------------------------------------------------------------------------
 // The route reads a body of the usual shape with simdjson finding the tokens and the upload
 // parser reading them, and everything else with the upload parser alone. Both must give the same

@@ -3,6 +3,8 @@
 // long (long text goes through the SIMD validator's blocks and their edges).
 #include "dq/ingest/utf8.h"
 
+#include "dq/ingest/json_text.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -93,6 +95,39 @@ TEST(Utf8Test, RandomTextGetsTheReferenceVerdictAndPosition) {
   // Both verdicts were exercised many times.
   EXPECT_GT(invalid, 5000u);
   EXPECT_LT(invalid, 35000u);
+}
+
+// The JSON parser checks UTF-8 in its string scan (byte_scan.h's rule): a string is refused
+// exactly when the reference finds a bad byte in it, at that byte, past the scan's 8-byte steps.
+TEST(Utf8Test, TheJsonStringScanGivesTheReferenceVerdict) {
+  const std::vector<std::string> parts = {
+      "a",    " ",    "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
+      "\x80", "\xBF", "\xC0",     "\xC2",         "\xE0",
+      "\xED", "\xF0", "\xF4",     "\xF5",         "\xFF",
+      "\x9F", "\xA0", "\x8F",     "\x90",         "abcdefgh"};
+  std::mt19937 rng(20261126);
+  size_t invalid = 0;
+  for (int n = 0; n < 20000; ++n) {
+    std::string text;
+    const size_t pieces = rng() % 16;
+    for (size_t k = 0; k < pieces; ++k)
+      text += parts[rng() % 3 == 0 ? rng() % parts.size() : rng() % 5];
+    const size_t want = Reference(text);
+    invalid += want != std::string_view::npos;
+    const std::string json = "{\"k\":\"" + text + "\"}";
+    internal::JsonObjectParser parser(64);
+    const std::optional<internal::JsonError> e = parser.Parse(json);
+    if (want == std::string_view::npos) {
+      ASSERT_FALSE(e) << testing::PrintToString(text) << ": " << e->message;
+      ASSERT_EQ(parser.fields().at(0).value, text);
+    } else {
+      ASSERT_TRUE(e) << testing::PrintToString(text);
+      ASSERT_EQ(e->offset, 6 + want) << testing::PrintToString(text);
+      ASSERT_EQ(e->message, internal::InvalidUtf8At(json, 6 + want).message);
+    }
+  }
+  EXPECT_GT(invalid, 2000u);
+  EXPECT_LT(invalid, 18000u);
 }
 
 }  // namespace

@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "rpc/convert.h"
 #include "rpc/stream_validation.h"
@@ -99,6 +101,22 @@ TEST(AnswerWire, TheEnginesAnswerUnderEveryTemplateIsTheMessagesBytes) {
     ASSERT_TRUE(ValidateBatch(ReferenceData::Default(), request, &message).ok());
     EXPECT_EQ(AnswerWire(answer).ToString(), message.SerializeAsString());
   }
+}
+
+// AnswerWire knows the fields of the proto as it stands: Issue's nine and the response's two. A
+// field added to either makes this fail, and answer_wire.cpp (its tags and EachField) is the
+// place to write it, or the answers would silently lack it.
+TEST(AnswerWire, KnowsEveryFieldOfTheAnswerMessages) {
+  auto numbers = [](const google::protobuf::Descriptor* d) {
+    std::vector<int> n;
+    for (int i = 0; i < d->field_count(); ++i) n.push_back(d->field(i)->number());
+    std::sort(n.begin(), n.end());
+    return n;
+  };
+  EXPECT_EQ(numbers(v1::Issue::descriptor()), (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9}))
+      << "v1::Issue changed: write the new field in validator/src/rpc/answer_wire.cpp";
+  EXPECT_EQ(numbers(v1::ValidateResponse::descriptor()), (std::vector<int>{1, 2}))
+      << "v1::ValidateResponse changed: write the new field in validator/src/rpc/answer_wire.cpp";
 }
 
 }  // namespace

@@ -166,14 +166,13 @@ TEST(DateColumnOrder, ConflictingColumnLeavesAmbiguousValues) {
                                       "2:DATE_REFORMATTED=2027-04-25", "3:AMBIGUOUS_DATE"}));
 }
 
-TEST(WeightHeaderUnit, BareNumbersConvertWithTheColumnsUnit) {
+TEST(WeightHeaderUnit, BareNumbersStayValuesWithAUnitTakeTheColumns) {
   for (const auto& [unit, value, want] :
        std::vector<std::tuple<std::string, std::string, std::string>>{
-           {"kg", "1.2", "1:WEIGHT_CONVERTED_TO_GRAMS=1200"},
-           {"lb", "1", "1:WEIGHT_CONVERTED_TO_GRAMS=453.59"},
-           {"oz", "16", "1:WEIGHT_CONVERTED_TO_GRAMS=453.59"},
-           {"kg", "2,5", "1:WEIGHT_CONVERTED_TO_GRAMS=2500"},
-           {"kg", "300 g", "1:WEIGHT_CONVERTED_TO_GRAMS=300"}}) {
+           {"kg", "2,5", "1:DECIMAL_COMMA_FIXED=2.5"},
+           {"kg", "300 g", "1:WEIGHT_CONVERTED_TO_COLUMN_UNIT=0.3"},
+           {"oz", "1 lb", "1:WEIGHT_CONVERTED_TO_COLUMN_UNIT=16"},
+           {"g", "0.3 kg", "1:WEIGHT_CONVERTED_TO_GRAMS=300"}}) {
     BatchSpec spec = testing::MakeSpec({"weight"}, "shipping", "");
     ASSERT_TRUE(spec.SetWeightUnit(unit).ok());
     Session s(ReferenceData::Default(), spec);

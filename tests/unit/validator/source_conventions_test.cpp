@@ -327,10 +327,22 @@ const RuleCase kWeights[] = {
      {"IMPLAUSIBLE_WEIGHT"}, Options().WeightUnit("unknown")},
     {"grams_by_default_tiny_is_implausible", "shipping", "", {{"weight", "0.5"}},
      {"IMPLAUSIBLE_WEIGHT"}},
-    {"kg_header_converted_as_before", "shipping", "", {{"weight", "2.98"}},
-     {"WEIGHT_CONVERTED_TO_GRAMS=2980"}, Options().WeightUnit("kg")},
-    {"lb_header_converted_as_before", "shipping", "", {{"weight", "2"}},
-     {"WEIGHT_CONVERTED_TO_GRAMS=907.18"}, Options().WeightUnit("lb")},
+    // A bare number in a column read in kg or lb stays in it: the import reads it so.
+    {"kg_header_bare_number_kept", "shipping", "", {{"weight", "2.98"}}, {},
+     Options().WeightUnit("kg")},
+    {"lb_header_bare_number_kept", "shipping", "", {{"weight", "2"}}, {},
+     Options().WeightUnit("lb")},
+    {"kg_header_judged_in_kg", "shipping", "", {{"weight", "1500"}},
+     {"IMPLAUSIBLE_WEIGHT"}, Options().WeightUnit("kg")},
+    // A value with its own unit is written in the column's.
+    {"grams_in_kg_column", "shipping", "", {{"weight", "500 g"}},
+     {"WEIGHT_CONVERTED_TO_COLUMN_UNIT=0.5"}, Options().WeightUnit("kg")},
+    {"lbs_in_lb_column", "shipping", "", {{"weight", "2 lbs"}},
+     {"WEIGHT_CONVERTED_TO_COLUMN_UNIT=2"}, Options().WeightUnit("lb")},
+    {"kg_in_lb_column", "shipping", "", {{"weight", "1 kg"}},
+     {"WEIGHT_CONVERTED_TO_COLUMN_UNIT=2.2046"}, Options().WeightUnit("lb")},
+    {"kg_in_g_column", "shipping", "", {{"weight", "1.2 kg"}},
+     {"WEIGHT_CONVERTED_TO_GRAMS=1200"}, Options().WeightUnit("g")},
 };
 DQ_RULE_CASES(WeightUnitRules, kWeights);
 

@@ -49,8 +49,8 @@ const RuleCase kRowUnits[] = {
     {"row_unit_over_header_unit_not_converted", "shipping", "",
      {{"weight", "2"}, {"weight_unit", "oz"}}, {}, Options().WeightUnit("kg")},
     // An empty unit cell leaves the column's unit in charge, as without the column.
-    {"empty_row_unit_uses_column_unit", "shipping", "", {{"weight", "2.98"}, {"weight_unit", ""}},
-     {"WEIGHT_CONVERTED_TO_GRAMS=2980"}, Options().WeightUnit("kg")},
+    {"empty_row_unit_uses_column_unit", "shipping", "", {{"weight", "1500"}, {"weight_unit", ""}},
+     {"IMPLAUSIBLE_WEIGHT"}, Options().WeightUnit("kg")},
     {"empty_row_unit_unknown_column", "shipping", "", {{"weight", "0.001"}, {"weight_unit", ""}},
      {}, Options().WeightUnit("unknown")},
     // A value with its own unit keeps it (the unit column names the file's unit).

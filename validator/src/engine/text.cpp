@@ -337,14 +337,20 @@ std::optional<double> WeightWithUnitInGrams(std::string_view s) {
   return w->grams;
 }
 
-std::string FormatGrams(double grams) {
+namespace {
+std::string FormatDecimals(double value, int decimals) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.2f", grams);
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
   std::string out = buf;
   while (!out.empty() && out.back() == '0') out.pop_back();
   if (!out.empty() && out.back() == '.') out.pop_back();
   return out;
 }
+}  // namespace
+
+std::string FormatGrams(double grams) { return FormatDecimals(grams, 2); }
+
+std::string FormatWeight(double value) { return FormatDecimals(value, 4); }
 
 std::optional<std::string> NormalizePrice(std::string_view s) {
   s = Trim(s);

@@ -81,5 +81,8 @@ struct WeightUnitSpelling {
 std::optional<WeightUnitSpelling> ReadWeightUnit(std::string_view unit);
 // Grams with at most 2 decimals, trailing zeros dropped: 1200 -> "1200", 453.59237 -> "453.59".
 std::string FormatGrams(double grams);
+// A weight in kilograms, pounds or ounces with at most 4 decimals, trailing zeros dropped:
+// 0.5 -> "0.5", 1.10231131 -> "1.1023" (a gram is 0.0022 lb).
+std::string FormatWeight(double value);
 
 }  // namespace dq::validator::text

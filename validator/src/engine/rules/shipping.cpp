@@ -152,16 +152,30 @@ void CheckWeightUnit(RowContext& ctx) {
                  "checked only as a non-negative number");
 }
 
-// A weight with its own unit ("1.2 kg") is converted to grams; a bare number is in the unit the
-// column's header names (BatchSpec::weight_unit, converted to grams too), in grams when it names
-// none, or of an unknown unit ("unknown": only checked as a non-negative number). A value with
-// its own unit keeps it, judged in grams and not rewritten, when grams are not the column's unit
-// either: when a selected template's channel wants the unit (ChannelPack::weight_units:
-// Merchant Center's and Meta's shipping_weight, "0.3 kg"; issue 31: a fix never strips the
-// unit from a channel's feed) and when the column's unit is unknown (a bare 300 would be read
-// back in the store's unit). A row whose unit is in a weight_unit column of its own is read in
-// that unit and never converted to grams either: the file names the unit beside the number, and
-// a number of grams would be read back in it.
+// A value with its own unit ("1.2 kg") written as a bare number in the column's unit, which the
+// file's import reads it in: grams when the column names none (WEIGHT_CONVERTED_TO_GRAMS), else
+// the unit its header, the source or the request names (WEIGHT_CONVERTED_TO_COLUMN_UNIT: "500 g"
+// in Weight (kg) becomes 0.5).
+void ConvertToColumnUnit(RowContext& ctx, const text::UnitWeight& w, const BareUnit& column) {
+  if (column.grams_per_unit <= 0 || column.symbol == "g") {
+    ctx.Fix(Field::kWeight, text::FormatGrams(w.grams), IssueCode::WEIGHT_CONVERTED_TO_GRAMS);
+    return;
+  }
+  ctx.Fix(Field::kWeight, text::FormatWeight(w.grams / column.grams_per_unit),
+          IssueCode::WEIGHT_CONVERTED_TO_COLUMN_UNIT);
+}
+
+// A bare number is in the unit the column's header names (BatchSpec::weight_unit: Weight (kg),
+// the source's default, the request's weight_unit), in grams when none is named, or of an
+// unknown unit ("unknown": only checked as a non-negative number). It is judged in grams and
+// never rewritten in grams: the file's import reads it in the column's unit (issue 31, point 6:
+// WooCommerce's Weight (lbs), PrestaShop's kilograms). A weight with its own unit ("1.2 kg") is
+// written as a bare number in the column's unit (ConvertToColumnUnit). It keeps its unit,
+// judged in grams and not rewritten, when a selected template's channel wants the unit
+// (ChannelPack::weight_units: Merchant Center's and Meta's shipping_weight, "0.3 kg"; a fix
+// never strips the unit from a channel's feed), when the column's unit is unknown (a bare 300
+// would be read back in the store's unit), and on a row whose unit is in a weight_unit column of
+// its own (the file names the unit beside the number).
 void CheckWeight(RowContext& ctx) {
   const std::string_view v = ctx.value(Field::kWeight);
   if (v.empty()) {
@@ -178,7 +192,7 @@ void CheckWeight(RowContext& ctx) {
   const bool keep_unit = !known || with_units != 0 || bare.from_row;
   if (const auto w = text::ReadUnitWeight(v)) {
     if (!keep_unit) {
-      ctx.Fix(Field::kWeight, text::FormatGrams(w->grams), IssueCode::WEIGHT_CONVERTED_TO_GRAMS);
+      ConvertToColumnUnit(ctx, *w, bare);
     } else if (with_units != 0) {
       SpellUnitForChannels(ctx, *w, with_units);
     }
@@ -201,9 +215,7 @@ void CheckWeight(RowContext& ctx) {
   }
   const double per_unit = bare.grams_per_unit;
   const std::string_view unit = bare.symbol;  // "" when grams only by default
-  if (known && per_unit > 0 && !keep_unit) {
-    ctx.Fix(Field::kWeight, text::FormatGrams(*n * per_unit), IssueCode::WEIGHT_CONVERTED_TO_GRAMS);
-  } else if (known && !unit.empty() && with_units != 0) {
+  if (known && !unit.empty() && with_units != 0) {
     // The channel wants the unit, and the column's (or the row's) is certain: "0.3" in
     // Weight (kg) is 0.3 kg.
     std::string fixed = a.value;

@@ -7,7 +7,8 @@
 //   1. the fast path: simdjson On-Demand finds the tokens of a body of the usual shape, and the
 //      hand-written parser (json_text.h) reads each token exactly as it would have;
 //   2. anything else, an error included, is read again by the hand-written parser alone, after
-//      two checks of the whole text: its nesting (JsonNestingWithin), then its UTF-8.
+//      one check of the whole text, its nesting (JsonNestingWithin); the parser checks the UTF-8
+//      of each string as it reads it.
 // Either way the members are the same, to the byte (tests/unit/gateway/validate_request_test.cpp
 // and fuzz_validate_body hold the two paths to it). Numbers keep their text and no DOM is built:
 // the members view the body, the reader's padded copy of it and its parser's scratch buffer.

@@ -2,6 +2,8 @@
 // time and keeps each value's text as the file has it (numbers are not re-formatted), decoding
 // only strings with escapes and compacting nested values, into a caller-owned scratch buffer.
 // Nesting is tracked with an explicit stack, so deep input cannot overflow the call stack.
+// Strings are checked to be UTF-8 as they are scanned ("invalid UTF-8 byte 0xE9"), and JSON
+// outside strings is ASCII: text parsed to its end is valid UTF-8, with no pass of its own.
 #pragma once
 
 #include <optional>
@@ -77,7 +79,7 @@ class JsonObjectParser {
   bool ReadValueToken(std::string_view s, size_t value_start, size_t value_end, JsonField& out);
 
  private:
-  std::optional<JsonError> ScanString(std::string_view s, size_t& i);  // validates, no decoding
+  std::optional<JsonError> ScanString(std::string_view s, size_t& i);  // checks, no decoding
   std::optional<JsonError> ScanNumber(std::string_view s, size_t& i);
   std::optional<JsonError> ScanLiteral(std::string_view s, size_t& i, std::string_view word);
   std::optional<JsonError> ParseNested(std::string_view s, size_t& i, std::string_view& out,
