@@ -14,6 +14,10 @@
 namespace dq::gateway {
 namespace {
 
+// A serving thread keeps its last answer's messages for the next call up to this many issues
+// (about 8 MB as messages); a larger answer's are freed after its call.
+constexpr int kKeptAnswerIssues = 20'000;
+
 // "identity" (or nothing but spaces), in any case: the body as it is.
 bool IsIdentityCoding(std::string_view coding) {
   while (!coding.empty() && (coding.front() == ' ' || coding.front() == '\t')) coding.remove_prefix(1);
@@ -119,8 +123,19 @@ Result<std::string> ValidateApi::Run(Result<std::string_view> body, const Accoun
     ValidateCommand& c;
     ~Release() { c.ReleaseIfLarge(8u << 20); }
   } release{command};
-  // 1. Parse the body into the command; the validator's request (and its answer) on an arena:
-  // one block, freed at once, the thousand issues' strings parsed without a malloc each.
+  // The answer in one message per serving thread too: parsed again into it, its issues and
+  // their strings are reused, where an arena allocates them anew each call (a platform=all
+  // answer of 2,690 issues: 0.43 -> 0.20 ms, BM_ValidateParseAnswer/0 and /1). One that held
+  // more than kKeptAnswerIssues issues is let go after its call.
+  thread_local validator::v1::ValidateResponse answer;
+  struct ReleaseAnswer {
+    validator::v1::ValidateResponse& a;
+    ~ReleaseAnswer() {
+      if (a.issues_size() > kKeptAnswerIssues) a = validator::v1::ValidateResponse();
+    }
+  } release_answer{answer};
+  // 1. Parse the body into the command; the validator's request on an arena: one block, freed
+  // at once.
   if (Status s = ParseValidateRequestInto(*body, limits_.max_records, command); !s.ok()) return s;
   google::protobuf::Arena arena;
   auto* request = google::protobuf::Arena::CreateMessage<validator::v1::ValidateRequest>(&arena);
@@ -129,10 +144,9 @@ Result<std::string> ValidateApi::Run(Result<std::string_view> body, const Accoun
   auto reservation = quota_.Reserve(account, static_cast<int64_t>(command.records));
   if (!reservation.ok()) return reservation.status();
   // 3. Call the validator; a failed call is logged and gives the records back (Call).
-  auto* answer = google::protobuf::Arena::CreateMessage<validator::v1::ValidateResponse>(&arena);
-  if (Status s = Call(*request, *reservation, request_id, deadline, *answer); !s.ok()) return s;
+  if (Status s = Call(*request, *reservation, request_id, deadline, answer); !s.ok()) return s;
   // 4. Encode the answer.
-  return WriteValidateResponse(command, *answer);
+  return WriteValidateResponse(command, answer);
 }
 
 Status ValidateApi::Call(const validator::v1::ValidateRequest& request,
