@@ -37,6 +37,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "lib"))
 from free_port import free_port  # noqa: E402  (scripts/lib/free_port.py: the one port picker)
+from dq_account import new_account  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PASSWORDS = {"REDIS_PASSWORD": "admin-pw", "REDIS_PASSWORD_GATEWAY": "gateway-pw",
@@ -299,10 +300,7 @@ def main():
         dqctl = os.path.join(a.build, "dqctl/dqctl")
         denv = dq_env("dq-dqctl", PASSWORDS["REDIS_PASSWORD_DQCTL"], DQ_WEBHOOK_ALLOW_HTTP="1",
                       DQ_WEBHOOK_ALLOW_PRIVATE="1", HOOK_SECRET="whsec_" + "A" * 32)
-        account = json.loads(subprocess.check_output(
-            [dqctl, "account", "create", "--plan", "pro", "--name", "acl"], env=denv))["account_id"]
-        key = json.loads(subprocess.check_output(
-            [dqctl, "key", "create", "--account", account], env=denv))["api_key"]
+        account, key = new_account(dqctl, denv, plan="pro", name="acl")
         subprocess.check_output([dqctl, "webhook", "set", "--account", account, "--url",
                                  f"http://127.0.0.1:{receiver.server_port}/hook",
                                  "--secret-env", "HOOK_SECRET"], env=denv)

@@ -35,6 +35,7 @@ import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from free_port import free_port, wait_port  # noqa: E402
+from dq_account import new_account  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
@@ -73,12 +74,7 @@ class Stack:
         self.gw = free_port()
         self.gateway = self.start_gateway("all")
         env = dict(os.environ, DQ_REDIS_PORT=str(self.redis))
-        out = subprocess.check_output([os.path.join(build, "dqctl/dqctl"), "account", "create",
-                                       "--plan", "agency"], env=env)
-        self.account = json.loads(out)["account_id"]
-        out = subprocess.check_output([os.path.join(build, "dqctl/dqctl"), "key", "create",
-                                       "--account", self.account], env=env)
-        self.key = json.loads(out)["api_key"]
+        self.account, self.key = new_account(os.path.join(build, "dqctl/dqctl"), env)
 
     def spawn(self, argv, env, log):
         clean = {k: v for k, v in os.environ.items() if not k.startswith("DQ_")}

@@ -12,7 +12,7 @@ artifact bytes one job left in each store, and whether the issues (CSV, `limit=a
 JSON page of issues, the cleaned file, the summary and the job's detail (ids and times left out)
 are the same bytes on both. Exits 1 when they are not.
 
-  scripts/bench-jobs-ab.py [--a /work/main/build] [--b build] [--rows 100000] [--rounds 15]
+  scripts/bench-jobs-ab.py --a OTHER_BUILD [--b build] [--rows 100000] [--rounds 15]
                            [--kind products|customers]
 """
 import argparse
@@ -29,6 +29,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from free_port import free_port, wait_port  # noqa: E402
+from dq_account import new_account  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TYPES = {"products": "product,price,inventory,shipping", "customers": "customer"}
@@ -68,12 +69,7 @@ class Stack:
              "DQ_SHUTDOWN_GRACE_MS": "0", "DQ_ARTIFACT_STORE": "fs",
              "DQ_ARTIFACT_DIR": self.artifacts}, "gateway", wait=self.gw)
         env = dict(os.environ, DQ_REDIS_PORT=str(self.redis))
-        out = subprocess.check_output([os.path.join(build, "dqctl/dqctl"), "account", "create",
-                                       "--plan", "agency"], env=env)
-        self.account = json.loads(out)["account_id"]
-        out = subprocess.check_output([os.path.join(build, "dqctl/dqctl"), "key", "create",
-                                       "--account", self.account], env=env)
-        self.key = json.loads(out)["api_key"]
+        self.account, self.key = new_account(os.path.join(build, "dqctl/dqctl"), env)
 
     def spawn(self, argv, env, log, wait=None):
         clean = {k: v for k, v in os.environ.items() if not k.startswith("DQ_")}
@@ -138,7 +134,7 @@ def answers(stack, job):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--a", default="/work/main/build")
+    ap.add_argument("--a", required=True, help="the build to compare with (e.g. main's build/)")
     ap.add_argument("--b", default=os.path.join(ROOT, "build"))
     ap.add_argument("--rows", type=int, default=100000)
     ap.add_argument("--rounds", type=int, default=15)

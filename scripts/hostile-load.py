@@ -35,6 +35,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "lib"))
 from free_port import free_port, wait_port  # noqa: E402  (scripts/lib/free_port.py: the one port picker)
+from dq_account import new_account  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIELDS = ["sku", "title", "description", "price", "compare_at_price", "cost_price", "currency",
@@ -133,14 +134,8 @@ class Stack:
         self.pids = {k: p.pid for k, p in self.procs.items()}
         dq = os.path.join(build, "dqctl/dqctl")
         denv = dict(env, DQ_REDIS_PORT=str(self.redis_port))
-        out = subprocess.check_output([dq, "account", "create", "--plan", "agency", "--name",
-                                       "good"], env=denv)
-        self.good_key = json.loads(subprocess.check_output(
-            [dq, "key", "create", "--account", json.loads(out)["account_id"]], env=denv))["api_key"]
-        out = subprocess.check_output([dq, "account", "create", "--plan", "agency", "--name",
-                                       "hostile"], env=denv)
-        self.bad_key = json.loads(subprocess.check_output(
-            [dq, "key", "create", "--account", json.loads(out)["account_id"]], env=denv))["api_key"]
+        _, self.good_key = new_account(dq, denv, name="good")
+        _, self.bad_key = new_account(dq, denv, name="hostile")
 
     def alive(self):
         return {k: p.poll() is None for k, p in self.procs.items()}

@@ -35,6 +35,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from free_port import free_port, wait_port  # noqa: E402  (scripts/lib/free_port.py)
+from dq_account import new_account  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RATE_HEADERS = ("x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset")
@@ -65,10 +66,7 @@ class Stack:
                                                  env=env, stderr=open(f"{work}/gw.log", "w"))
         wait_port(self.port, self.procs["gateway"], seconds=20)
         dq = os.path.join(build, "dqctl/dqctl")
-        out = subprocess.check_output([dq, "account", "create", "--plan", "agency", "--name",
-                                       "malformed"], env=env)
-        self.key = json.loads(subprocess.check_output(
-            [dq, "key", "create", "--account", json.loads(out)["account_id"]], env=env))["api_key"]
+        _, self.key = new_account(dq, env, name="malformed")
 
     def alive(self):
         return all(p.poll() is None for p in self.procs.values())

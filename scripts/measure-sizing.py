@@ -31,6 +31,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from free_port import free_port, wait_port  # noqa: E402
+from dq_account import new_account  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAXMEMORY = 42 * 10**9  # 64 GB host: maxmemory about 2/3 of it (AOF rewrite fork headroom)
@@ -75,11 +76,7 @@ class Stack:
                                                  env=env, stderr=open(f"{work}/gw.log", "w"))
         wait_port(self.gw_port, self.procs["gateway"], seconds=30)
         dq = os.path.join(build, "dqctl/dqctl")
-        out = subprocess.check_output([dq, "account", "create", "--plan", "agency", "--name",
-                                       "sizing"], env=env)
-        self.account = json.loads(out)["account_id"]
-        self.key = json.loads(subprocess.check_output(
-            [dq, "key", "create", "--account", self.account], env=env))["api_key"]
+        self.account, self.key = new_account(dq, env, name="sizing")
 
     def redis(self, *args):
         return subprocess.check_output(["redis-cli", "-p", str(self.redis_port), "--raw", *args],

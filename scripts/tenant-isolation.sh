@@ -23,7 +23,7 @@ import urllib.error, urllib.request
 
 ROOT = sys.argv[1]
 sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
-from free_port import free_port  # noqa: E402
+from free_port import free_port, wait_port  # noqa: E402
 
 ap = argparse.ArgumentParser(prog="tenant-isolation.sh")
 ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -40,16 +40,6 @@ def start(name, argv, env):
     procs.append(p)
     return p
 
-
-def wait_port(port, seconds=30):
-    end = time.time() + seconds
-    while time.time() < end:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit(f"port {port} never opened")
 
 
 def call(method, url, key=None, body=None, timeout=30):
@@ -102,11 +92,11 @@ try:
     ports = {n: free_port() for n in ("redis", "validator", "gateway", "notifier")}
     start("redis", ["redis-server", os.path.join(ROOT, "deploy/redis/redis.conf"), "--port",
                     str(ports["redis"]), "--bind", "127.0.0.1", "--dir", work], {})
-    wait_port(ports["redis"])
+    wait_port(ports["redis"], None, 30)
     validator = start("validator", [os.path.join(a.build, "validator/dq-validator")],
                       {"DQ_VALIDATOR_BIND": "127.0.0.1", "DQ_VALIDATOR_PORT": str(ports["validator"]),
                        "DQ_VALIDATOR_OPS_PORT": "0"})
-    wait_port(ports["validator"])
+    wait_port(ports["validator"], None, 30)
     common = {"DQ_REDIS_PORT": str(ports["redis"]), "DQ_WEBHOOK_ALLOW_HTTP": "1",
               "DQ_WEBHOOK_ALLOW_PRIVATE": "1", "DQ_LOG_LEVEL": "warn"}
     start("gateway", [os.path.join(a.build, "gateway/dq-gateway")], dict(common, **{
@@ -116,8 +106,8 @@ try:
     start("notifier", [os.path.join(a.build, "notifier/dq-notifier")], dict(common, **{
         "DQ_NOTIFIER_BIND": "127.0.0.1", "DQ_NOTIFIER_PORT": str(ports["notifier"]),
         "DQ_NOTIFIER_GRPC_PORT": "0", "DQ_WEBHOOK_RETRY_BASE_MS": "2000"}))
-    wait_port(ports["gateway"])
-    wait_port(ports["notifier"])
+    wait_port(ports["gateway"], None, 30)
+    wait_port(ports["notifier"], None, 30)
     api = f"http://127.0.0.1:{ports['gateway']}"
     denv = dict(base_env, DQ_REDIS_PORT=str(ports["redis"]), DQ_WEBHOOK_ALLOW_HTTP="1",
                 DQ_WEBHOOK_ALLOW_PRIVATE="1")
