@@ -210,4 +210,28 @@ inline std::string CaseName(const ::testing::TestParamInfo<RuleCase>& info) {
   INSTANTIATE_TEST_SUITE_P(Rules, Suite, ::testing::ValuesIn(cases),                    \
                            ::dq::validator::testing::CaseName)
 
+// A row Merchant Center's pack (search_merchant) has nothing else to say about, with `extra`'s
+// fields set over it (replaced when the row has them, added when not).
+inline std::vector<std::pair<std::string, std::string>> MerchantRow(
+    std::vector<std::pair<std::string, std::string>> extra) {
+  std::vector<std::pair<std::string, std::string>> row = {
+      {"sku", "A1"},
+      {"title", "Acme Mug"},
+      {"description", "A mug."},
+      {"price", "15.00 USD"},
+      {"image_url", "https://cdn.acme-mugs.com/1.jpg"},
+      {"availability", "in stock"},
+      {"brand", "Acme"},
+      {"link", "https://acme-mugs.com/p/a1"}};  // required by the Merchant Center pack
+  for (auto& [field, value] : extra) {
+    auto at = std::find_if(row.begin(), row.end(), [&](const auto& e) { return e.first == field; });
+    if (at != row.end()) {
+      at->second = std::move(value);
+    } else {
+      row.emplace_back(std::move(field), std::move(value));
+    }
+  }
+  return row;
+}
+
 }  // namespace dq::validator::testing

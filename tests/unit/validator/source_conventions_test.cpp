@@ -377,23 +377,7 @@ TEST(GtinPadding, AShortGtinSaysHowManyDigitsItHas) {
 // Merchant Center (search_merchant): fixes in the channel's format.
 std::vector<std::pair<std::string, std::string>> Merchant(
     std::vector<std::pair<std::string, std::string>> extra) {
-  std::vector<std::pair<std::string, std::string>> row = {
-      {"sku", "A1"},
-      {"title", "Acme Mug"},
-      {"description", "A mug."},
-      {"price", "15.00 USD"},
-      {"image_url", "https://cdn.acme-mugs.com/1.jpg"},
-      {"availability", "in stock"},
-      {"brand", "Acme"},
-      {"link", "https://acme-mugs.com/p/a1"}};  // required by the Merchant Center pack
-  for (auto& [field, value] : extra) {
-    bool replaced = false;
-    for (auto& [f, v] : row) {
-      if (f == field) v = value, replaced = true;
-    }
-    if (!replaced) row.emplace_back(field, value);
-  }
-  return row;
+  return testing::MerchantRow(std::move(extra));
 }
 
 const RuleCase kMerchant[] = {

@@ -15,19 +15,7 @@ using testing::Options;
 using testing::RuleCase;
 using Row = std::vector<std::pair<std::string, std::string>>;
 
-// A row Merchant Center's pack has nothing else to say about.
-Row Merchant(Row extra) {
-  Row row = {{"sku", "A1"},
-             {"title", "Acme Mug"},
-             {"description", "A mug."},
-             {"price", "15.00 USD"},
-             {"image_url", "https://cdn.acme-mugs.com/1.jpg"},
-             {"availability", "in stock"},
-             {"brand", "Acme"},
-             {"link", "https://acme-mugs.com/p/a1"}};
-  for (auto& e : extra) row.push_back(std::move(e));
-  return row;
-}
+Row Merchant(Row extra) { return testing::MerchantRow(std::move(extra)); }
 
 const RuleCase kRowUnits[] = {
     // The row's unit is evidence: the weight is judged in it, and not rewritten.
