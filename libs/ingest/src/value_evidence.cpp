@@ -14,21 +14,22 @@ bool IsHttpUrlStart(std::string_view item) {
   return starts("http://") || starts("https://");
 }
 
-// 0: the cell does not hold the separator; 1: it is a list by it; -1: it holds it and is not.
+// 0: the cell does not hold the separator; 1: it is a list by it (two or more items, two or
+// more of them URLs: one bad item does not unmake a list); -1: it holds it and is not one.
 int ListBy(std::string_view cell, std::string_view sep) {
   if (cell.find(sep) == std::string_view::npos) return 0;
-  size_t items = 0;
+  size_t items = 0, urls = 0;
   for (size_t pos = 0;;) {
     const size_t end = std::min(cell.find(sep, pos), cell.size());
     const std::string_view item = ascii::Trim(cell.substr(pos, end - pos));
     if (!item.empty()) {
-      if (!IsHttpUrlStart(item)) return -1;
       ++items;
+      if (IsHttpUrlStart(item)) ++urls;
     }
     if (end == cell.size()) break;
     pos = end + sep.size();
   }
-  return items >= 2 ? 1 : -1;
+  return items >= 2 && urls >= 2 ? 1 : -1;
 }
 
 }  // namespace
@@ -39,13 +40,13 @@ void ListSeparatorEvidence::Add(std::string_view cell) {
   for (size_t k = 0; k < kCandidates.size(); ++k) {
     const int by = ListBy(cell, kCandidates[k]);
     if (by > 0) ++lists_[k];
-    if (by < 0) refuted_[k] = true;
+    if (by < 0) ++others_[k];
   }
 }
 
 std::string_view ListSeparatorEvidence::separator() const {
   for (size_t k = 0; k < kCandidates.size(); ++k) {
-    if (lists_[k] > 0 && !refuted_[k]) return kCandidates[k];
+    if (lists_[k] > 0 && others_[k] * 10 <= lists_[k]) return kCandidates[k];
   }
   return {};
 }

@@ -58,7 +58,7 @@ class PublicDatasetTest : public ::testing::Test {
 // cells as they were.
 TEST_F(PublicDatasetTest, PipeSeparatedImageUrlsAreCheckedOneByOne) {
   const std::string cell1 = "https://img.example/a.jpg|https://img.example/b.jpg";
-  const std::string cell2 = "https://img.example/c.jpg|img.example/d.jpg";
+  const std::string cell2 = "https://img.example/c.jpg|https://img.example/d.jpg|img.example/e.jpg";
   files_["amazon.csv"] = "Uniq Id,Product Name,Selling Price,Image\n"
                          "u1,Puzzle,17.49," + cell1 + "\n"
                          "u2,Kit,99.95," + cell2 + "\n"
@@ -67,7 +67,7 @@ TEST_F(PublicDatasetTest, PipeSeparatedImageUrlsAreCheckedOneByOne) {
   const auto bad = Issues(j, "INVALID_IMAGE_URL");
   ASSERT_EQ(bad.size(), 1u) << j.dump();
   EXPECT_EQ(bad[0]["issue_row"], 2);
-  EXPECT_NE(bad[0]["message"].get<std::string>().find("item 2 of 2, 'img.example/d.jpg'"),
+  EXPECT_NE(bad[0]["message"].get<std::string>().find("item 3 of 3, 'img.example/e.jpg'"),
             std::string::npos)
       << bad[0]["message"];
   EXPECT_NE(j["notes"].dump().find("The column 'Image' lists several URLs in a cell, separated "

@@ -39,6 +39,18 @@ TEST(ListSeparatorEvidenceTest, OneCellThatHoldsTheSeparatorAndIsNoListRefutesIt
   EXPECT_EQ(SeparatorOf({"https://a.example/1.png|"}), "");
 }
 
+TEST(ListSeparatorEvidenceTest, OneBadItemDoesNotUnmakeAList) {
+  EXPECT_EQ(SeparatorOf({"https://a.example/1.png|https://a.example/2.png|a.example/3.png"}), "|");
+  // One odd cell in more than ten lists is tolerated; one in two is not.
+  std::vector<std::string_view> cells(10, "https://a.example/1.png|https://a.example/2.png");
+  ListSeparatorEvidence e;
+  for (std::string_view c : cells) e.Add(c);
+  e.Add("https://a.example/x|y.png");
+  EXPECT_EQ(e.separator(), "|");
+  e.Add("https://a.example/x|z.png");
+  EXPECT_EQ(e.separator(), "");
+}
+
 TEST(ListSeparatorEvidenceTest, SingleUrlsAndJsonArraysAreNoEvidence) {
   EXPECT_EQ(SeparatorOf({"https://a.example/1.png", "http://a.example/2.png"}), "");
   // Flipkart's image cell: a JSON array, which the validator reads as a list by its own syntax.

@@ -22,11 +22,13 @@ namespace dq::ingest {
 
 using Mapping = std::vector<std::pair<std::string, std::string>>;
 
-// The separator of a URL column's list cells. A separator counts when at least one cell is a
-// list by it (two or more non-empty items, each starting with http:// or https://) and no cell
-// that holds it is not one (a single URL with a comma in its query string refutes the comma).
-// Candidates in this order, the first that counts wins: '|', ';', ',', a space. A JSON array of
-// URLs is a list by its own syntax (the validator reads it so) and counts for none.
+// The separator of a URL column's list cells. A cell is a list by a separator when it splits
+// into two or more non-empty items of which at least two start with http:// or https:// (one
+// malformed item does not unmake a list). A separator counts when some cells are lists by it and
+// at most one in ten of the cells that hold it are not (a single URL with a comma in its query
+// string, beside one list, refutes the comma). Candidates in this order, the first that counts
+// wins: '|', ';', ',', a space. A JSON array of URLs is a list by its own syntax (the validator
+// reads it so) and counts for none.
 class ListSeparatorEvidence {
  public:
   void Add(std::string_view cell);
@@ -35,7 +37,7 @@ class ListSeparatorEvidence {
  private:
   static constexpr std::array<std::string_view, 4> kCandidates = {"|", ";", ",", " "};
   std::array<uint32_t, kCandidates.size()> lists_{};
-  std::array<bool, kCandidates.size()> refuted_{};
+  std::array<uint32_t, kCandidates.size()> others_{};  // cells holding it, not lists
 };
 
 // True when the value is a number followed by a weight unit in words or symbols ("10.7 pounds",
