@@ -120,7 +120,10 @@ std::pair<std::string, std::string> WeightUnit(const CheckPlanInput& in,
 // own, and the plan says so once.
 void AddInferredLists(const CheckPlanInput& in, CheckPlan& plan) {
   if (in.list_separators == nullptr) return;
-  for (const auto& [field, sep] : *in.list_separators) {
+  for (const auto& pair : *in.list_separators) {
+    // Not a structured binding: a lambda may not capture one before clang 16 (the fuzz build).
+    const std::string& field = pair.first;
+    const std::string& sep = pair.second;
     const std::string* column = Mapped(*in.mapping, field);
     if (column == nullptr) continue;
     auto it = std::find_if(plan.conventions.begin(), plan.conventions.end(),
