@@ -53,6 +53,10 @@ class SourceScan : public RowObserver {
   bool gtin_padding_evidence() const { return gtin_.evidence(); }
   // The (field, column) pairs Finish dropped from an inferred mapping.
   const Mapping& empty_core_columns() const { return empty_core_; }
+  // The mapped columns whose source convention reads a zero as no value
+  // (SourceConvention::zero_is_empty), with the number of rows that hold one: for the plan's
+  // note (CheckPlanInput::zero_rows).
+  const std::vector<ZeroRows>& zero_rows() const { return zero_rows_; }
   // The first rows read (at most kSampleRows), cells in header order.
   const std::vector<std::vector<std::string>>& sample() const { return sample_; }
 
@@ -74,6 +78,8 @@ class SourceScan : public RowObserver {
   std::vector<std::pair<size_t, bool>> core_filled_;
   size_t rows_ = 0;
   Mapping empty_core_;
+  std::vector<ZeroRows> zero_rows_;
+  std::vector<size_t> zero_columns_;  // the header index of each zero_rows_ entry's column
 };
 
 }  // namespace dq::ingest
