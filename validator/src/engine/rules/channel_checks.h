@@ -5,6 +5,7 @@
 // rules/: the rest of the engine calls CheckChannelPacks (rules.h).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -51,6 +52,20 @@ inline std::string ListText(std::span<const std::string_view> list) {
     out += list[i];
   }
   return out;
+}
+
+// ListText of pack p's list Member (a ChannelPack member), written once per process: the packs
+// are constants, and a message may name the same list on every row.
+template <std::span<const std::string_view> ChannelPack::*Member>
+const std::string& PackListText(Platform p) {
+  static const std::array<std::string, kPlatforms.size() + 1> texts = [] {
+    std::array<std::string, kPlatforms.size() + 1> t;
+    for (size_t i = 1; i <= kPlatforms.size(); ++i) {
+      t[i] = ListText(PackOf(static_cast<Platform>(i)).*Member);
+    }
+    return t;
+  }();
+  return texts[static_cast<size_t>(p)];
 }
 
 // Reports code on f for the templates whose limit(pack) the value exceeds, in Unicode

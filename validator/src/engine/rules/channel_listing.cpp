@@ -155,10 +155,10 @@ void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image,
                       ", a web page or document, not an image"));
     return;
   }
-  std::string takes;
+  std::string_view takes;
   for (Platform p : spec.platforms) {
     if (m & ChannelBit(p)) {
-      takes = ListText(PackOf(p).image_extensions);
+      takes = PackListText<&ChannelPack::image_extensions>(p);
       break;
     }
   }
