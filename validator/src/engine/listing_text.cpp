@@ -1,5 +1,6 @@
 #include "listing_text.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 
@@ -250,7 +251,13 @@ std::string_view PromotionalPhrase(std::string_view s, bool in_title) {
         return phrase;
       }
     }
-    after_word = kWordBytes[byte];
+    if (kWordBytes[byte]) {
+      // The rest of the word starts nothing (nor is it a currency sign): skipped.
+      while (i + 1 < n && kWordBytes[static_cast<unsigned char>(s[i + 1])]) ++i;
+      after_word = true;
+      continue;
+    }
+    after_word = false;
     // Neither a title nor a currency sign's first byte ('$', or one past ASCII).
     if (!in_title || (byte < 0x80 && byte != '$')) continue;
     size_t len;
@@ -341,7 +348,14 @@ std::string_view RepeatedWord(std::string_view s) {
 
 Html FindHtml(std::string_view s) {
   Html h;
+  // The next '<' and '&' at or after i (npos: none), found by memchr: the bytes between them
+  // are no markup.
+  size_t lt = s.find('<'), amp = s.find('&');
   for (size_t i = 0; i < s.size(); ++i) {
+    if (lt < i) lt = s.find('<', i);
+    if (amp < i) amp = s.find('&', i);
+    i = std::min(lt, amp);
+    if (i >= s.size()) break;
     if (s[i] == '<' && (h.first_tag.empty() || h.unsafe.empty())) {
       size_t k = i + 1;
       if (k < s.size() && s[k] == '/') ++k;
@@ -402,7 +416,24 @@ Html FindHtml(std::string_view s) {
   return h;
 }
 
+namespace {
+
+// Whether s holds "://" or "www." (either case): a link has one of them, most texts neither,
+// and both are found by memchr's speed.
+bool MayHoldLink(std::string_view s) {
+  if (s.find("://") != std::string_view::npos) return true;
+  for (size_t dot = s.find('.', 3); dot != std::string_view::npos; dot = s.find('.', dot + 1)) {
+    if ((s[dot - 3] | 0x20) == 'w' && (s[dot - 2] | 0x20) == 'w' && (s[dot - 1] | 0x20) == 'w') {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 std::string_view FindLink(std::string_view s) {
+  if (!MayHoldLink(s)) return {};
   bool after_word = false;  // s[i - 1] is a word byte
   for (size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
@@ -521,8 +552,9 @@ bool ParseIpv4(std::string_view s, int out[4]) {
 
 }  // namespace
 
-const char* PlaceholderHost(std::string_view url) {
-  std::string_view host = HostOf(url);
+const char* PlaceholderHost(std::string_view url) { return PlaceholderHostName(HostOf(url)); }
+
+const char* PlaceholderHostName(std::string_view host) {
   if (!host.empty() && host.back() == '.') host.remove_suffix(1);
   if (host.empty()) return nullptr;
   if (EndsWithLabel(host, "localhost")) return "localhost is not reachable from the channel";

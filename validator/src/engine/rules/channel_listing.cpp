@@ -129,9 +129,9 @@ void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image,
   if (name.empty()) name = FieldName(f);
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.placeholder_hosts; })) {
-    if (const char* why = listing::PlaceholderHost(url)) {
-      ctx.ReportFor(m, IssueCode::PLATFORM_PLACEHOLDER_URL, f,
-                    Cat(name, " '", listing::HostOf(url), "': ", why));
+    const std::string_view host = listing::HostOf(url);
+    if (const char* why = listing::PlaceholderHostName(host)) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_PLACEHOLDER_URL, f, Cat(name, " '", host, "': ", why));
     }
   }
   if (!image) return;
