@@ -119,17 +119,21 @@ namespace {
 
 // By byte, in either ASCII case: the phrases (bit j: kPhrases[j]) that begin with it. Most word
 // starts begin none.
-constexpr std::array<uint32_t, 256> PhrasesByStart() {
+// By byte, in either ASCII case: the phrases whose character at `at` it is.
+constexpr std::array<uint32_t, 256> PhrasesWith(size_t at) {
   static_assert(std::size(kPhrases) <= 32);
   std::array<uint32_t, 256> starts{};
   for (size_t j = 0; j < std::size(kPhrases); ++j) {
-    const auto c = static_cast<unsigned char>(kPhrases[j][0]);
+    const auto c = static_cast<unsigned char>(kPhrases[j][at]);
     starts[c] |= uint32_t{1} << j;
     if (c >= 'a' && c <= 'z') starts[c - 32] |= uint32_t{1} << j;
   }
   return starts;
 }
-constexpr std::array<uint32_t, 256> kByStart = PhrasesByStart();
+constexpr std::array<uint32_t, 256> kByStart = PhrasesWith(0);
+// The same by second character: a word start is compared only with the phrases whose first two
+// characters it has (every phrase has at least four).
+constexpr std::array<uint32_t, 256> kBySecond = PhrasesWith(1);
 
 // ASCII bytes Gimmicks() must look at: the marks and the symbols that count when repeated.
 // Every other ASCII byte is no gimmick (IsDecorative is false below 0x80).
@@ -246,7 +250,9 @@ std::string_view PromotionalPhrase(std::string_view s, bool in_title) {
   for (size_t i = 0; i < n; ++i) {
     const auto byte = static_cast<unsigned char>(s[i]);
     // A word start (a phrase starts with a letter, or with '%') that begins some phrase.
-    if (const uint32_t starts = kByStart[byte]; starts != 0 && (!after_word || byte == '%')) {
+    if (const uint32_t starts =
+            kByStart[byte] & (i + 1 < n ? kBySecond[static_cast<unsigned char>(s[i + 1])] : 0);
+        starts != 0 && (!after_word || byte == '%')) {
       if (const std::string_view phrase = PhraseAt(s, i, starts, in_title); !phrase.empty()) {
         return phrase;
       }
