@@ -145,9 +145,7 @@ void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image,
   if (type.kind == FileKind::kNoExtension || type.kind == FileKind::kScript) return;
   char buf[8];
   const std::string_view ext = LowerInto(type.extension, buf, sizeof(buf));
-  const ChannelMask m = PacksWhere(spec, [&](const ChannelPack& p) {
-    return !p.image_extensions.empty() && !InList(p.image_extensions, ext);
-  });
+  const ChannelMask m = PacksNotListing<&ChannelPack::image_extensions>(spec, ext);
   if (!m) return;
   if (type.kind == FileKind::kPage) {
     ctx.ReportFor(m, IssueCode::PLATFORM_IMAGE_FORMAT, f,

@@ -268,9 +268,7 @@ void CheckAvailability(RowContext& ctx) {
   const bool own = v == "in_stock" || v == "out_of_stock" || v == "preorder";
   const bool general =
       ctx.checks(kProductCheck) && !own && !AvailabilityAcceptedByAPlatform(spec, v);
-  const ChannelMask bad = PacksWhere(spec, [&](const ChannelPack& p) {
-    return !p.availability.empty() && !InList(p.availability, lower);
-  });
+  const ChannelMask bad = PacksNotListing<&ChannelPack::availability>(spec, lower);
   if (bad && !general) {
     for (Platform p : spec.platforms) {
       if (!(bad & ChannelBit(p))) continue;
