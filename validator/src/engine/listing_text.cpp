@@ -381,12 +381,13 @@ Html FindHtml(std::string_view s) {
         }
       }
       bool unsafe = false;
-      static constexpr std::string_view kUnsafe[] = {"script", "style", "canvas", "iframe", "object",
-                                                     "embed",  "form",  "input",  "link",   "meta"};
+      static constexpr std::string_view kUnsafe[] = {"script", "style",  "canvas", "iframe",
+                                                     "object", "embed",  "form",   "input",
+                                                     "link",   "meta"};
       // The unsafe names have 4 to 6 letters: most tags (p, br, li, strong) are none of them.
-      const bool may_be_unsafe = name.size() >= 4 && name.size() <= 6;
       const std::span<const std::string_view> names =
-          may_be_unsafe ? std::span<const std::string_view>(kUnsafe) : std::span<const std::string_view>();
+          name.size() >= 4 && name.size() <= 6 ? std::span<const std::string_view>(kUnsafe)
+                                               : std::span<const std::string_view>();
       for (std::string_view u : names) {
         if (name.size() != u.size()) continue;
         bool eq = true;

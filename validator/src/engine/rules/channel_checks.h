@@ -84,7 +84,8 @@ ChannelMask PacksListing(std::string_view value) {
     for (size_t i = 1; i <= kPlatforms.size(); ++i) {
       const Platform p = static_cast<Platform>(i);
       for (std::string_view v : PackOf(p).*Member) {
-        auto it = std::find_if(out.begin(), out.end(), [&](const Entry& e) { return e.value == v; });
+        auto it =
+            std::find_if(out.begin(), out.end(), [&](const Entry& e) { return e.value == v; });
         if (it == out.end()) it = out.insert(out.end(), Entry{v});
         it->packs |= ChannelBit(p);
       }

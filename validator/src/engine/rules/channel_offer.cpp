@@ -232,8 +232,8 @@ void CheckShippingWeight(RowContext& ctx) {
     ctx.ReportFor(unlisted, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
                   "shipping weight unit " + Quote(unit_text) + " is not one " +
                       ChannelNames(spec, unlisted) +
-                      (std::popcount(unlisted) > 1 ? " take: " : " takes: ") + std::string(listed) +
-                      hint);
+                      (std::popcount(unlisted) > 1 ? " take: " : " takes: ") +
+                      std::string(listed) + hint);
     return;
   }
   const bool imperial = unit == "lb" || unit == "oz";
@@ -273,8 +273,8 @@ void CheckAvailability(RowContext& ctx) {
     for (Platform p : spec.platforms) {
       if (!(bad & ChannelBit(p))) continue;
       ctx.ReportFor(ChannelBit(p), IssueCode::PLATFORM_INVALID_AVAILABILITY, Field::kAvailability,
-                    Cat(PlatformName(p), " takes ", PackListText<&ChannelPack::availability>(p), ", not '",
-                        v.substr(0, 40), "'"));
+                    Cat(PlatformName(p), " takes ", PackListText<&ChannelPack::availability>(p),
+                        ", not '", v.substr(0, 40), "'"));
     }
   }
   const bool later = lower == "preorder" || lower == "backorder";
