@@ -103,10 +103,40 @@ std::pair<std::string, std::string> WeightUnit(const CheckPlanInput& in,
     return {"", quoted + "is read in grams: its header names no unit, and the standard weight "
                          "field is in grams."};
   }
+  if (!in.weight_unit_example.empty()) {
+    return {"unknown", quoted + "names no unit in its header, but its values name their own "
+                                "(such as '" + in.weight_unit_example + "'): each was read in "
+                                "the unit it names. A bare number would be checked only as a "
+                                "non-negative number; send weight_unit to give one."};
+  }
   return {"unknown", quoted + "has no known unit: its header names none and the file's platform "
                               "does not fix one. Bare weights were checked only as "
                               "non-negative numbers; send weight_unit to have them checked as "
                               "weights."};
+}
+
+// A URL field whose cells list several URLs (value_evidence.h) gets the inferred separator,
+// unless the profile's convention for its column already has one: each URL is checked on its
+// own, and the plan says so once.
+void AddInferredLists(const CheckPlanInput& in, CheckPlan& plan) {
+  if (in.list_separators == nullptr) return;
+  for (const auto& [field, sep] : *in.list_separators) {
+    const std::string* column = Mapped(*in.mapping, field);
+    if (column == nullptr) continue;
+    auto it = std::find_if(plan.conventions.begin(), plan.conventions.end(),
+                           [&](const SourceConvention& c) { return c.field == field; });
+    if (it != plan.conventions.end() && !it->list_separator.empty()) continue;
+    if (it == plan.conventions.end()) {
+      SourceConvention c;
+      c.field = field;
+      c.columns = {*column};
+      it = plan.conventions.insert(plan.conventions.end(), std::move(c));
+    }
+    it->list_separator = sep;
+    plan.notes.push_back("The column '" + *column + "' lists several URLs in a cell, separated by " +
+                         (sep == " " ? std::string("spaces") : "'" + sep + "'") +
+                         ": each URL was checked on its own.");
+  }
 }
 
 }  // namespace
@@ -182,6 +212,7 @@ CheckPlan PlanChecks(const CheckPlanInput& in) {
       }
     }
   }
+  AddInferredLists(in, plan);
   return plan;
 }
 

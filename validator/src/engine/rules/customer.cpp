@@ -35,7 +35,7 @@ bool DomainHasUpper(std::string_view v) {
 bool CheckEmail(RowContext& ctx) {
   std::string_view v = ctx.value(Field::kEmail);
   if (v.empty()) {
-    if (ctx.Required(Field::kEmail)) ctx.Report(IssueCode::MISSING_EMAIL, Field::kEmail);
+    if (ctx.Required(Field::kEmail)) ctx.ReportEmpty(IssueCode::MISSING_EMAIL, Field::kEmail);
     return false;
   }
   // The whitespace rule has trimmed it; fold that and the domain's case into one fix. Never for
@@ -105,7 +105,7 @@ std::string_view CheckCountryCode(RowContext& ctx, Field f) {
   const ReferenceData& ref = ctx.ref();
   if (ref.IsCountryAlpha2(v)) return v;
   if (v.empty()) {
-    if (ctx.Required(f)) ctx.Report(IssueCode::INVALID_COUNTRY_CODE, f, "Country is empty");
+    if (ctx.Required(f)) ctx.ReportEmpty(IssueCode::INVALID_COUNTRY_CODE, f, "Country is empty");
     return {};
   }
   if (v.size() == 2 || v.size() == 3) {

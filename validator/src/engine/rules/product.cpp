@@ -31,7 +31,7 @@ bool IsSearchMerchant(const RowContext& ctx) {
 uint64_t CheckSku(RowContext& ctx) {
   const std::string_view sku = ctx.value(Field::kSku);
   if (sku.empty()) {
-    if (ctx.Required(Field::kSku)) ctx.Report(IssueCode::MISSING_SKU, Field::kSku);
+    if (ctx.Required(Field::kSku)) ctx.ReportEmpty(IssueCode::MISSING_SKU, Field::kSku);
     return 0;
   }
   // Duplicates only among what can be bought: a parent shares nothing with its variants' SKUs.
@@ -388,7 +388,7 @@ void CheckCurrency(RowContext& ctx) {
   if (ctx.ref().IsCurrency(v)) return;
   if (v.empty()) {
     if (ctx.Required(Field::kCurrency)) {
-      ctx.Report(IssueCode::INVALID_CURRENCY, Field::kCurrency, "Currency is empty");
+      ctx.ReportEmpty(IssueCode::INVALID_CURRENCY, Field::kCurrency, "Currency is empty");
     }
     return;
   }
@@ -450,7 +450,7 @@ std::optional<double> NormalizedAmount(RowContext& ctx, Field f, bool* ambiguous
 void CheckPriceFormat(RowContext& ctx) {
   if (ctx.value(Field::kPrice).empty()) {
     // Rule 2 of the specification, for the rows that have a price of their own.
-    if (ctx.Required(Field::kPrice)) ctx.Report(IssueCode::INVALID_PRICE, Field::kPrice);
+    if (ctx.Required(Field::kPrice)) ctx.ReportEmpty(IssueCode::INVALID_PRICE, Field::kPrice);
     return;
   }
   bool reported = false;

@@ -53,6 +53,10 @@ class SourceScan : public RowObserver {
   bool gtin_padding_evidence() const { return gtin_.evidence(); }
   // The (field, column) pairs Finish dropped from an inferred mapping.
   const Mapping& empty_core_columns() const { return empty_core_; }
+  // What the mapped columns' first kSampleRows values say (value_evidence.h): the list
+  // separators of URL fields, a weight that names its unit (CheckPlanInput).
+  const Mapping& list_separators() const { return list_separators_; }
+  const std::string& weight_unit_example() const { return weight_unit_example_; }
   // The first rows read (at most kSampleRows), cells in header order.
   const std::vector<std::vector<std::string>>& sample() const { return sample_; }
 
@@ -74,6 +78,8 @@ class SourceScan : public RowObserver {
   std::vector<std::pair<size_t, bool>> core_filled_;
   size_t rows_ = 0;
   Mapping empty_core_;
+  Mapping list_separators_;
+  std::string weight_unit_example_;
 };
 
 }  // namespace dq::ingest
