@@ -7,6 +7,7 @@
 // availability spellings are valid. With social_catalog (first listed) a price keeps its code
 // too, Meta's format.
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,16 @@ bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
 
 bool IsHex(char c) { return text::IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
+// The bytes a URL's path, query and fragment may hold: printable ASCII but for space, quotes,
+// angle brackets, backslash, ^, `, {, | and } (a table: the loop below runs on every URL).
+constexpr std::array<bool, 256> PathBytes() {
+  std::array<bool, 256> ok{};
+  for (int c = 0x21; c < 0x7F; ++c) ok[c] = true;
+  for (char c : std::string_view("\"<>\\^`{|}")) ok[static_cast<unsigned char>(c)] = false;
+  return ok;
+}
+constexpr std::array<bool, 256> kPathBytes = PathBytes();
+
 }  // namespace
 
 // scheme "http" or "https" (any case) "://", a host of dot-separated LDH labels (at least two) or
@@ -124,10 +135,7 @@ bool IsWellFormedHttpUrl(std::string_view url) {
   if (i < url.size() && url[i] != '/' && url[i] != '?' && url[i] != '#') return false;
   for (; i < url.size(); ++i) {
     const auto c = static_cast<unsigned char>(url[i]);
-    if (c <= 0x20 || c >= 0x7F || c == '"' || c == '<' || c == '>' || c == '\\' || c == '^' ||
-        c == '`' || c == '{' || c == '|' || c == '}') {
-      return false;
-    }
+    if (!kPathBytes[c]) return false;
     if (c == '%' && (i + 2 >= url.size() || !IsHex(url[i + 1]) || !IsHex(url[i + 2]))) {
       return false;
     }
