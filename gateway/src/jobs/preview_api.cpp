@@ -63,12 +63,15 @@ http::HttpResponse JobsApi::Preview(const http::HttpRequest& request, const Prin
     scan.Row(reader->header(), reader->row());
     ++read;
   }
-  // The rest of the rows are counted, not kept: what the upload would use of the quota.
+  // The rest of the rows are counted, not kept: what the upload would use of the quota. The
+  // scan sees them too (it keeps none once decided), so the notes that count over the whole
+  // file (an empty column, zeros read as no value) say what the upload's will.
   uint64_t rows_in_file = read;
   while (true) {
     auto state = reader->Next();
     if (!state.ok()) return http::ErrorResponse(state.status());
     if (*state != ingest::ReadState::kRow) break;
+    scan.Row(reader->header(), reader->row());
     ++rows_in_file;
   }
   const std::vector<std::string>& header = reader->header();

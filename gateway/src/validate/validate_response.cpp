@@ -149,6 +149,7 @@ Status BuildValidatorRequestInto(const ValidateCommand& command,
     conv->set_own_number_format(c.own_number_format);
     conv->set_html(c.html);
     conv->set_may_be_empty(c.may_be_empty);
+    conv->set_zero_is_empty(c.zero_is_empty);
     for (const auto& ext : c.file_extensions) conv->add_file_extensions(ext);
   }
   spec->set_gtin_padding_evidence(command.gtin_padding_evidence);

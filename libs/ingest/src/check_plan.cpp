@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
 
 #include "dq/common/vocabulary.h"
 #include "dq/ingest/mapping_inference.h"
@@ -120,7 +121,10 @@ std::pair<std::string, std::string> WeightUnit(const CheckPlanInput& in,
 // own, and the plan says so once.
 void AddInferredLists(const CheckPlanInput& in, CheckPlan& plan) {
   if (in.list_separators == nullptr) return;
-  for (const auto& [field, sep] : *in.list_separators) {
+  for (const auto& pair : *in.list_separators) {
+    // Not a structured binding: a lambda may not capture one before clang 16 (the fuzz build).
+    const std::string& field = pair.first;
+    const std::string& sep = pair.second;
     const std::string* column = Mapped(*in.mapping, field);
     if (column == nullptr) continue;
     auto it = std::find_if(plan.conventions.begin(), plan.conventions.end(),
@@ -137,6 +141,28 @@ void AddInferredLists(const CheckPlanInput& in, CheckPlan& plan) {
                          (sep == " " ? std::string("spaces") : "'" + sep + "'") +
                          ": each URL was checked on its own.");
   }
+}
+
+// "17 rows have Variant Grams 0, which a Shopify products export writes when no weight was
+// entered; they were read as having no weight." Joined to the weight column's note when the
+// field is the weight (it is about the same column), else a note of its own.
+void AddZeroNote(const CheckPlanInput& in, const ZeroRows& z, CheckPlan& plan) {
+  if (z.rows == 0) return;
+  std::string what = z.field;
+  std::replace(what.begin(), what.end(), '_', ' ');
+  const std::string source = in.profile != nullptr ? in.profile->name : "the file's platform";
+  std::string note = std::to_string(z.rows) + (z.rows == 1 ? " row has " : " rows have ") +
+                     z.column + " 0, which a " + source + " writes when no " + what +
+                     " was entered; " + (z.rows == 1 ? "it was" : "they were") +
+                     " read as having no " + what + ".";
+  if (z.field == "weight") {
+    for (std::string& n : plan.notes) {
+      if (n.find("weight column '" + z.column + "'") == std::string::npos) continue;
+      n += " " + note;
+      return;
+    }
+  }
+  plan.notes.push_back(std::move(note));
 }
 
 }  // namespace
@@ -198,22 +224,42 @@ CheckPlan PlanChecks(const CheckPlanInput& in) {
   }
   if (in.profile != nullptr) {
     for (const auto& [field, column] : mapping) {
-      for (const SourceConvention& c : in.profile->conventions) {
-        if (c.field != field || !Covers(c.columns, column)) continue;
-        // A structured binding is not captured by a lambda before clang 16 (the fuzz build).
-        const std::string_view name = field;
-        if (std::any_of(plan.conventions.begin(), plan.conventions.end(),
-                        [&](const SourceConvention& d) { return d.field == name; })) {
-          continue;  // one per field, the profile's first
-        }
-        SourceConvention out = c;
-        out.columns = {column};
-        plan.conventions.push_back(std::move(out));
+      const SourceConvention* c = ConventionFor(*in.profile, field, column);
+      if (c == nullptr) continue;
+      // A structured binding is not captured by a lambda before clang 16 (the fuzz build).
+      const std::string_view name = field;
+      if (std::any_of(plan.conventions.begin(), plan.conventions.end(),
+                      [&](const SourceConvention& d) { return d.field == name; })) {
+        continue;  // one per field
       }
+      SourceConvention out = *c;
+      out.columns = {column};
+      plan.conventions.push_back(std::move(out));
     }
   }
   AddInferredLists(in, plan);
+  for (const ZeroRows& z : in.zero_rows) AddZeroNote(in, z, plan);
   return plan;
+}
+
+const SourceConvention* ConventionFor(const SourceProfile& profile, std::string_view field,
+                                      std::string_view column) {
+  for (const SourceConvention& c : profile.conventions) {
+    if (c.field == field && Covers(c.columns, column)) return &c;
+  }
+  return nullptr;
+}
+
+bool IsZeroNumber(std::string_view v) {
+  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+  size_t i = 0;
+  while (i < v.size() && v[i] == '0') ++i;
+  if (i == 0) return false;
+  if (i < v.size() && (v[i] == '.' || v[i] == ',')) {
+    for (++i; i < v.size() && v[i] == '0';) ++i;
+  }
+  return i == v.size();
 }
 
 void GtinPaddingEvidence::Add(std::string_view value) {

@@ -79,7 +79,9 @@ JsonError ExpectedAt(std::string_view s, size_t i, std::string_view what) {
   return JsonError{i, "expected " + std::string(what) + ", found " + DescribeByte(s, i)};
 }
 
-JsonError InvalidUtf8At(std::string_view s, size_t i) { return JsonError{i, InvalidUtf8Words(s, i)}; }
+JsonError InvalidUtf8At(std::string_view s, size_t i) {
+  return JsonError{i, InvalidUtf8Words(s, i)};
+}
 
 namespace {
 
@@ -512,17 +514,16 @@ std::optional<JsonError> JsonObjectParser::Parse(std::string_view s) {
   return std::nullopt;
 }
 
-
 // A whole request body by hand (json_body_reader.h): JsonBodyReader::ReadBody's reference, and
 // its fallback when the fast pass gives up.
-
 namespace {
 
 // The walk of a whole body by hand: every body, and where it stops. Only the parser reads
 // and words the JSON (its strings' UTF-8 included); a repeated member is listed each time (its
 // last occurrence is the caller's to take).
 std::optional<JsonError> WalkBody(JsonObjectParser& p, std::string_view body,
-                                  std::string_view array_key, size_t max_elements, ingest::JsonBody& out) {
+                                  std::string_view array_key, size_t max_elements,
+                                  JsonBody& out) {
   p.ResetScratch(body.size());
   size_t i = body.starts_with(kByteOrderMark) ? kByteOrderMark.size() : 0;
   SkipSpace(body, i);
@@ -531,7 +532,7 @@ std::optional<JsonError> WalkBody(JsonObjectParser& p, std::string_view body,
     if (auto e = p.ParseValueAt(body, i, out.top, /*compact=*/false)) return e;
     SkipSpace(body, i);
     if (i < body.size()) return ExpectedAt(body, i, "the end");
-    out.shape = ingest::JsonBody::Shape::kNotObject;
+    out.shape = JsonBody::Shape::kNotObject;
     return std::nullopt;
   }
   ++i;
@@ -539,7 +540,7 @@ std::optional<JsonError> WalkBody(JsonObjectParser& p, std::string_view body,
     SkipSpace(body, i);
     if (first && i < body.size() && body[i] == '}') break;
     if (i >= body.size() || body[i] != '"') return ExpectedAt(body, i, "a member name");
-    ingest::JsonBody::Member& m = out.members.emplace_back();
+    JsonBody::Member& m = out.members.emplace_back();
     if (auto e = p.ParseString(body, i, m.field.key)) return e;
     SkipSpace(body, i);
     if (i >= body.size() || body[i] != ':') return ExpectedAt(body, i, "':'");
@@ -596,9 +597,9 @@ std::optional<JsonError> WalkBody(JsonObjectParser& p, std::string_view body,
 // they were scanned, and JSON outside strings is ASCII).
 std::optional<JsonError> ReadBodyByHand(JsonObjectParser& p, std::string_view body,
                                         std::string_view array_key, size_t max_elements,
-                                        ingest::JsonBody& out) {
+                                        JsonBody& out) {
   if (!JsonNestingWithin(body)) {
-    out.shape = ingest::JsonBody::Shape::kTooDeep;
+    out.shape = JsonBody::Shape::kTooDeep;
     return std::nullopt;
   }
   std::optional<JsonError> e = WalkBody(p, body, array_key, max_elements, out);
@@ -609,7 +610,6 @@ std::optional<JsonError> ReadBodyByHand(JsonObjectParser& p, std::string_view bo
   }
   return e;
 }
-
 
 // The fast half (json_fast.h): simdjson finds the tokens, the parser above reads them.
 

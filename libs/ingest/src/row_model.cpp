@@ -48,6 +48,7 @@ RowModel::RowModel(const SourceProfile& profile, std::span<const std::string> he
         break;
       }
       key_col_ = FindColumn(header, rules_.key);
+      key_if_empty_col_ = FindColumn(header, rules_.key_if_empty);
       for (const std::string& name : rules_.variant_columns) {
         const size_t c = FindColumn(header, std::span<const std::string>(&name, 1));
         if (c != SIZE_MAX) variant_cols_.push_back(c);
@@ -98,12 +99,16 @@ RowKind RowModel::Next(std::span<const std::string_view> row) {
 }
 
 RowKind RowModel::Groups(std::span<const std::string_view> row) {
-  const std::string_view key = ascii::Trim(Cell(row, key_col_));
+  std::string_view key = ascii::Trim(Cell(row, key_col_));
+  const bool if_empty = key.empty() && !ascii::Trim(Cell(row, key_if_empty_col_)).empty();
+  if (if_empty) key = ascii::Trim(Cell(row, key_if_empty_col_));
   item_view_ = key;
-  if (!have_product_ || key.empty() || key != product_key_ || FillsAny(row, new_item_cols_)) {
+  if (!have_product_ || key.empty() || key != product_key_ ||
+      if_empty != product_key_if_empty_ || FillsAny(row, new_item_cols_)) {
     if (pending_) revised_ = pending_back_;  // the product before had no variant
     have_product_ = !key.empty();
     product_key_.assign(key);
+    product_key_if_empty_ = if_empty;
     product_title_.assign(ascii::Trim(title_view_));
     pending_ = FillsAny(row, parent_if_cols_) && !FillsAny(row, variant_cols_);
     pending_back_ = 0;

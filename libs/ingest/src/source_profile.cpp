@@ -75,6 +75,7 @@ RowRules ReadRows(const json& r, const std::string& where) {
   if (!r.is_object()) Fail(where, "must be an object");
   CheckKnownKeys(r, {"model", "kind", "kind_if_columns", "item_id", "key", "variant_columns",
                      "parent_if_columns", "groups_if_columns", "new_item_if_columns",
+                     "key_if_empty",
                      "type_column", "types", "default_kind", "empty_kind", "variant_if",
                      "scope_columns", "parent_column", "strip_prefix", "variants_follow"},
                  where);
@@ -105,6 +106,7 @@ RowRules ReadRows(const json& r, const std::string& where) {
   rows.parent_if_columns = OptionalStrings(r, "parent_if_columns", where);
   rows.groups_if_columns = OptionalStrings(r, "groups_if_columns", where);
   rows.new_item_if_columns = OptionalStrings(r, "new_item_if_columns", where);
+  rows.key_if_empty = OptionalStrings(r, "key_if_empty", where);
   rows.type_column = OptionalStrings(r, "type_column", where);
   if (r.contains("types")) {
     if (!r["types"].is_object()) Fail(where + ".types", "must be an object");
@@ -146,6 +148,9 @@ RowRules ReadRows(const json& r, const std::string& where) {
   }
   if (rows.model != RowModelKind::kGroups && !rows.new_item_if_columns.empty()) {
     Fail(where + ".new_item_if_columns", "is only for a groups model");
+  }
+  if (rows.model != RowModelKind::kGroups && !rows.key_if_empty.empty()) {
+    Fail(where + ".key_if_empty", "is only for a groups model");
   }
   if (rows.model == RowModelKind::kType &&
       (rows.type_column.empty() || (rows.types.empty() && !rows.has_empty_kind))) {
@@ -220,7 +225,7 @@ SourceProfile Read(std::string_view file, const json& p) {
       if (!c.is_object()) Fail(w, "must be an object");
       CheckKnownKeys(c,
                      {"field", "columns", "list_separator", "value_aliases", "own_number_format",
-                      "file_extensions", "html", "may_be_empty", "why"},
+                      "file_extensions", "html", "may_be_empty", "zero_is_empty", "why"},
                      w);
       SourceConvention conv;
       conv.field = OptionalString(c, "field", w);
@@ -249,8 +254,12 @@ SourceProfile Read(std::string_view file, const json& p) {
         if (!c["may_be_empty"].is_boolean()) Fail(w + ".may_be_empty", "must be true or false");
         conv.may_be_empty = c["may_be_empty"].get<bool>();
       }
+      if (c.contains("zero_is_empty")) {
+        if (!c["zero_is_empty"].is_boolean()) Fail(w + ".zero_is_empty", "must be true or false");
+        conv.zero_is_empty = c["zero_is_empty"].get<bool>();
+      }
       if ((conv.own_number_format || !conv.file_extensions.empty() || conv.html ||
-           conv.may_be_empty) &&
+           conv.may_be_empty || conv.zero_is_empty) &&
           OptionalString(c, "why", w).empty()) {
         Fail(w + ".why", "must say why the platform writes the field so");
       }

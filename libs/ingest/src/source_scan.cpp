@@ -55,6 +55,15 @@ void SourceScan::Decide(const std::vector<std::string>& header) {
     for (size_t i = 0; i < header.size(); ++i) {
       if (header[i] != column) continue;
       if (field == "gtin") gtin_column_ = i;
+      const SourceConvention* c = ConventionFor(*detection_.profile, field, column);
+      if (c != nullptr && c->zero_is_empty) {
+        // A column named twice: the last one holds the field's values (JobOutput).
+        if (zero_rows_.empty() || zero_rows_.back().field != field) {
+          zero_rows_.push_back({field, column, 0});
+          zero_columns_.push_back(i);
+        }
+        zero_columns_.back() = i;
+      }
       const auto& optional = detection_.profile->optional_fields;
       if (IsCoreField(field) &&
           std::find(optional.begin(), optional.end(), field) != optional.end()) {
@@ -75,6 +84,9 @@ void SourceScan::Decide(const std::vector<std::string>& header) {
 void SourceScan::Count(std::span<const std::string_view> row) {
   ++rows_;
   if (gtin_column_ < row.size()) gtin_.Add(row[gtin_column_]);
+  for (size_t z = 0; z < zero_columns_.size(); ++z) {
+    if (zero_columns_[z] < row.size() && IsZeroNumber(row[zero_columns_[z]])) ++zero_rows_[z].rows;
+  }
   for (auto& [column, filled] : core_filled_) {
     if (!filled && column < row.size()) {
       const std::string_view v = row[column];

@@ -45,6 +45,7 @@ void ApplyScan(const ingest::SourceScan& scan, std::span<const std::string> chec
   in.empty_columns = &scan.empty_core_columns();
   in.list_separators = &scan.list_separators();
   in.weight_unit_example = scan.weight_unit_example();
+  in.zero_rows = scan.zero_rows();
   ingest::CheckPlan plan = ingest::PlanChecks(in);
   check.notes = d.notes;
   for (auto& note : plan.notes) {
@@ -73,6 +74,7 @@ std::string ConventionsJson(const std::vector<ingest::SourceConvention>& convent
     if (!c.file_extensions.empty()) one["file_extensions"] = c.file_extensions;
     if (c.html) one["html"] = true;
     if (c.may_be_empty) one["may_be_empty"] = true;
+    if (c.zero_is_empty) one["zero_is_empty"] = true;
     out.push_back(std::move(one));
   }
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -53,6 +53,9 @@ void AddConventions(const std::string& text, validator::v1::BatchSpec& spec) {
     if (c.contains("may_be_empty") && c["may_be_empty"].is_boolean()) {
       conv->set_may_be_empty(c["may_be_empty"].get<bool>());
     }
+    if (c.contains("zero_is_empty") && c["zero_is_empty"].is_boolean()) {
+      conv->set_zero_is_empty(c["zero_is_empty"].get<bool>());
+    }
     if (c.contains("file_extensions") && c["file_extensions"].is_array()) {
       for (const auto& ext : c["file_extensions"]) {
         if (ext.is_string()) conv->add_file_extensions(ext.get<std::string>());

@@ -112,6 +112,42 @@ TEST_F(SourcesIntegrationTest, SourceParameterIsCheckedAndAContradictedClaimIsRe
             "set by the caller; header has Handle and Variant SKU: a Shopify products export");
 }
 
+// Shopify writes Variant Grams 0 when no weight was entered: with the shipping check no row is
+// blamed for it, the mapping note counts those rows over the whole file (on the job and on the
+// preview, which reads its sample only for the rest), the cleaned file keeps the 0, and a
+// negative weight is still an error.
+TEST_F(SourcesIntegrationTest, ShopifyZeroGramsIsNoWeightWithANote) {
+  std::string csv = "Handle,Title,Variant SKU,Variant Price,Variant Grams\n";
+  for (int i = 0; i < 250; ++i) {
+    csv += "h" + std::to_string(i) + ",T,S" + std::to_string(i) + ",1," +
+           (i % 2 == 0 ? "0" : "0.0") + "\n";
+  }
+  csv += "neg,N,SN,1,-5\nfull,F,SF,1,250\n";
+  const std::string note =
+      "The weight column 'Variant Grams' is read in grams: its header names the unit. 250 rows "
+      "have Variant Grams 0, which a Shopify products export writes when no weight was entered; "
+      "they were read as having no weight.";
+  HttpResult r = Post("/v1/jobs?check_types=product,shipping", csv, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  const std::string id = json::parse(r.body)["id"];
+  json job = WaitDone(id);
+  ASSERT_EQ(job["status"], "done") << job.dump();
+  EXPECT_EQ(job["mapping_notes"], json::array({note}));
+  std::vector<std::string> got;
+  for (const auto& i : job["issues"]) {
+    got.push_back(std::to_string(i["issue_row"].get<int>()) + ":" + i["code"].get<std::string>());
+  }
+  EXPECT_EQ(got, (std::vector<std::string>{"251:INVALID_WEIGHT"})) << job["issues"].dump();
+  HttpResult cleaned = Get("/v1/jobs/" + id + "/cleaned");
+  ASSERT_EQ(cleaned.status, 200);
+  EXPECT_EQ(cleaned.body, csv);
+
+  HttpResult preview = Post("/v1/jobs/preview?check_types=product,shipping", csv,
+                            {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(preview.status, 200) << preview.body;
+  EXPECT_EQ(json::parse(preview.body)["mapping_notes"], json::array({note}));
+}
+
 TEST_F(SourcesIntegrationTest, CustomersFileWithTheProductCheckIsRefusedBeforeAnyQuota) {
   const std::string csv =
       "First Name,Last Name,Email,Accepts Email Marketing,Default Address Country Code,Phone,"

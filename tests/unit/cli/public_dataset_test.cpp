@@ -124,5 +124,23 @@ TEST_F(PublicDatasetTest, WeightsInWordsAreReadInTheirUnit) {
   EXPECT_EQ(bad[0]["issue_row"], 3);
 }
 
+// Indian public datasets write prices with the rupee's sign and its grouping ("₹1,099",
+// "₹1,39,900", "Rs. 999"): prices, rewritten as plain numbers like "$1,299.00", never invalid or
+// ambiguous.
+TEST_F(PublicDatasetTest, RupeePricesAreRead) {
+  files_["india.csv"] = "product_id,product_name,discounted_price,actual_price\n"
+                        "B1,Cable,\"\xE2\x82\xB9" "1,099\",\"\xE2\x82\xB9" "1,899\"\n"
+                        "B2,TV,\"\xE2\x82\xB9" "1,39,900\",\"\xE2\x82\xB9" "1,79,900\"\n"
+                        "B3,Mug,Rs. 999,Rs. 1299\n";
+  const nlohmann::json j = Check("india.csv");
+  EXPECT_TRUE(Issues(j, "INVALID_PRICE").empty()) << j.dump();
+  EXPECT_TRUE(Issues(j, "AMBIGUOUS_DECIMAL_SEPARATOR").empty()) << j.dump();
+  const auto fixed = Issues(j, "PRICE_REFORMATTED");
+  ASSERT_EQ(fixed.size(), 3u) << j.dump();
+  EXPECT_EQ(fixed[0]["fixed_value"], "1099");
+  EXPECT_EQ(fixed[1]["fixed_value"], "139900");
+  EXPECT_EQ(fixed[2]["fixed_value"], "999");
+}
+
 }  // namespace
 }  // namespace dq::offline

@@ -226,6 +226,64 @@ TEST(CheckPlanTest, WooCommerceStockMayBeEmpty) {
   EXPECT_TRUE(Plan({"inventory"}, shopify, "shopify_products").conventions.empty());
 }
 
+// Shopify exports 0 in its weight column when no weight was entered: both of its weight columns
+// carry zero_is_empty, the count of such rows joins the weight column's note, and another
+// source's weight column does not carry it.
+TEST(CheckPlanTest, ShopifyZeroGramsIsNoWeight) {
+  for (const char* column : {"Variant Grams", "Weight value (grams)"}) {
+    const Mapping m = {{"title", "Title"}, {"weight", column}};
+    const std::vector<ZeroRows> zeros = {{"weight", column, 22}};
+    CheckPlanInput in;
+    const std::vector<std::string> types = {"shipping"};
+    in.check_types = types;
+    in.mapping = &m;
+    in.profile = FindSourceProfile("shopify_products");
+    in.zero_rows = zeros;
+    const CheckPlan p = PlanChecks(in);
+    ASSERT_EQ(p.conventions.size(), 1u) << column;
+    EXPECT_EQ(p.conventions[0].field, "weight");
+    EXPECT_TRUE(p.conventions[0].zero_is_empty);
+    EXPECT_EQ(p.notes, (std::vector<std::string>{
+                           "The weight column '" + std::string(column) +
+                           "' is read in grams: its header names the unit. 22 rows have " +
+                           column + " 0, which a Shopify products export writes when no weight "
+                           "was entered; they were read as having no weight."}));
+  }
+  // One row: singular; none: no sentence.
+  const Mapping m = {{"weight", "Variant Grams"}};
+  CheckPlanInput in;
+  const std::vector<std::string> types = {"shipping"};
+  in.check_types = types;
+  in.mapping = &m;
+  in.profile = FindSourceProfile("shopify_products");
+  const std::vector<ZeroRows> one = {{"weight", "Variant Grams", 1}};
+  in.zero_rows = one;
+  ASSERT_EQ(PlanChecks(in).notes.size(), 1u);
+  EXPECT_TRUE(PlanChecks(in).notes[0].ends_with(
+      " 1 row has Variant Grams 0, which a Shopify products export writes when no weight was "
+      "entered; it was read as having no weight."));
+  const std::vector<ZeroRows> none = {{"weight", "Variant Grams", 0}};
+  in.zero_rows = none;
+  EXPECT_EQ(PlanChecks(in).notes, (std::vector<std::string>{
+                                      "The weight column 'Variant Grams' is read in grams: its "
+                                      "header names the unit."}));
+  for (const char* source : {"woocommerce", "magento2", "prestashop", "generic"}) {
+    const Mapping w = {{"weight", "Weight"}};
+    for (const SourceConvention& c : Plan({"shipping"}, w, source).conventions) {
+      EXPECT_FALSE(c.zero_is_empty) << source;
+    }
+  }
+}
+
+TEST(CheckPlanTest, ZeroNumbers) {
+  for (const char* zero : {"0", "00", "0.0", "0.00", "0,0", " 0 ", "0."}) {
+    EXPECT_TRUE(IsZeroNumber(zero)) << zero;
+  }
+  for (const char* other : {"", "-0", ".0", "0.5", "0 g", "0kg", "1", "10", "O", "0.0.0"}) {
+    EXPECT_FALSE(IsZeroNumber(other)) << other;
+  }
+}
+
 // Merchant Center and Meta write amounts with their code ("15.00 USD"): their amount fields carry
 // own_number_format, so that no fix strips the code; another source's price does not.
 TEST(CheckPlanTest, FeedAmountsAreTheirOwnFormat) {

@@ -335,6 +335,43 @@ TEST(RowModelTest, ShopifyTransporterCustomerRowsContinueTheCustomerAbove) {
                                      {"image", "", "john@acme.com", ""},
                                      {"product", "", "jane@acme.com", ""},
                                      {"product", "", "jane@acme.com", ""},
+                                     {"product", "", "+44 20 7946 0000", ""},
+                                     {"product", "", "", ""}}));
+}
+
+// Transporter keys a customer by its e-mail, else by its phone (shopify_transporter's
+// Customer.keys: email, phone), and writes both keys on every further row: a customer without
+// an e-mail repeats its phone on its address and metafield rows, which continue it. A phone key
+// never continues a customer keyed by an e-mail, nor the reverse; a row with neither key, or a
+// further row that fills a customer's own field, is a customer of its own.
+TEST(RowModelTest, ShopifyTransporterCustomerWithoutEmailIsGroupedByPhone) {
+  const std::vector<std::string> header = {
+      "First Name", "Last Name", "Email", "Company", "Address1", "City", "Country Code", "Phone",
+      "Accepts Marketing", "Tags", "Metafield Namespace", "Metafield Key", "Metafield Value"};
+  const auto seen = RunModel(
+      "shopify_customers", header,
+      {{"Ann", "Lee", "", "Lee Ltd", "1 Main St", "London", "GB", "+44 20 7946 0000", "true", "",
+        "global", "vip_status", "TRUE"},
+       {"", "", "", "Lee Depot", "2 High St", "Leeds", "GB", " +44 20 7946 0000 ", "", "", "", "",
+        ""},
+       {"", "", "", "", "", "", "", "+44 20 7946 0000", "", "", "global", "corporate", "true"},
+       // A second customer with the same phone (fills Accepts Marketing): a customer of its own.
+       {"Bob", "Lee", "", "", "", "", "GB", "+44 20 7946 0000", "false", "", "", "", ""},
+       // An e-mail that reads like the phone key: keyed by the e-mail, not a further row.
+       {"", "", "+44 20 7946 0000", "", "", "", "", "", "", "", "global", "x", "y"},
+       {"Cy", "Ng", "cy@acme.com", "", "", "", "CA", "+1 519 555 5555", "true", "", "", "", ""},
+       // Cy's phone without Cy's e-mail: a phone key, not Cy's further row.
+       {"", "", "", "", "", "", "", "+1 519 555 5555", "", "", "global", "x", "y"},
+       {"Di", "Ro", "", "", "", "", "CA", "", "true", "", "", "", ""},
+       {"", "", "", "", "3 Low St", "", "", "", "", "", "", "", ""}},
+      "", "");
+  EXPECT_EQ(seen, (std::vector<Seen>{{"product", "", "+44 20 7946 0000", ""},
+                                     {"variant", "", "+44 20 7946 0000", ""},
+                                     {"variant", "", "+44 20 7946 0000", ""},
+                                     {"product", "", "+44 20 7946 0000", ""},
+                                     {"product", "", "+44 20 7946 0000", ""},
+                                     {"product", "", "cy@acme.com", ""},
+                                     {"product", "", "+1 519 555 5555", ""},
                                      {"product", "", "", ""},
                                      {"product", "", "", ""}}));
 }

@@ -231,6 +231,37 @@ TEST(SourceScanTest, WooCommerceStockEmptyInEveryRowIsLeftOut) {
                           [](const auto& m) { return m.first == "stock_qty"; }));
 }
 
+// Shopify writes Variant Grams 0 when no weight was entered: the scan counts those rows over the
+// whole file, past the sample, for the plan's note; another source's zeros are not counted.
+TEST(SourceScanTest, ShopifyZeroGramsAreCounted) {
+  std::string csv = "Handle,Title,Variant SKU,Variant Price,Variant Grams\n";
+  for (size_t i = 0; i < SourceScan::kSampleRows + 10; ++i) {
+    csv += "h" + std::to_string(i) + ",T,S" + std::to_string(i) + ",1," +
+           (i % 2 == 0 ? "0" : "0.0") + "\n";
+  }
+  csv += "x,X,SX,1,250\ny,Y,SY,1,-1\nz,Z,SZ,1,\n";
+  const SourceScan scan = ScanCsv(csv);
+  EXPECT_EQ(scan.detection().profile->source, "shopify_products");
+  ASSERT_EQ(scan.zero_rows().size(), 1u);
+  EXPECT_EQ(scan.zero_rows()[0].field, "weight");
+  EXPECT_EQ(scan.zero_rows()[0].column, "Variant Grams");
+  EXPECT_EQ(scan.zero_rows()[0].rows, SourceScan::kSampleRows + 10);
+  // The newer column set's name, and a mapping sent by the caller.
+  SourceScan::Options sent;
+  sent.mapping = Mapping{{"weight", "Weight value (grams)"}};
+  const SourceScan newer = ScanCsv("URL handle,Title,SKU,Price,Weight value (grams)\n"
+                                   "a,A,S1,1,0\nb,B,S2,1,12\n",
+                                   sent);
+  ASSERT_EQ(newer.zero_rows().size(), 1u);
+  EXPECT_EQ(newer.zero_rows()[0].rows, 1u);
+  // WooCommerce's weight: 0 is a weight, judged as one.
+  const SourceScan woo = ScanCsv(
+      "ID,Type,SKU,Name,In stock?,Stock,Regular price,Parent,Weight (kg)\n"
+      "1,simple,A,Mug,1,,9,,0\n2,simple,B,Cup,1,,5,,0\n");
+  EXPECT_EQ(woo.detection().profile->source, "woocommerce");
+  EXPECT_TRUE(woo.zero_rows().empty());
+}
+
 TEST(SourceScanTest, CallersMappingIsKeptAndSourceClaimHonoured) {
   SourceScan::Options o;
   o.claimed_source = "magento2";

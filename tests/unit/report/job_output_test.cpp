@@ -373,4 +373,21 @@ TEST(JobOutputTest, MayBeEmptyReachesTheSpec) {
   EXPECT_FALSE(spec.conventions(1).may_be_empty());
 }
 
+
+// A zero the source writes for no value (Shopify's Variant Grams 0) survives the stored job into
+// the validator's spec; a convention without it is stored as before.
+TEST(JobOutputTest, ZeroIsEmptyReachesTheSpec) {
+  ingest::SourceConvention grams{.field = "weight", .zero_is_empty = true};
+  ingest::SourceConvention plain{.field = "availability"};
+  const std::string stored = ConventionsJson({grams, plain});
+  EXPECT_EQ(nlohmann::json::parse(stored)[0]["zero_is_empty"], true);
+  EXPECT_FALSE(nlohmann::json::parse(stored)[1].contains("zero_is_empty"));
+  FileCheck job = ShopifyJob();
+  job.conventions = stored;
+  const validator::v1::BatchSpec spec = JobOutput(job, {}).Spec();
+  ASSERT_EQ(spec.conventions_size(), 2);
+  EXPECT_TRUE(spec.conventions(0).zero_is_empty());
+  EXPECT_FALSE(spec.conventions(1).zero_is_empty());
+}
+
 }  // namespace dq::report

@@ -54,6 +54,26 @@ const RuleCase kConventions[] = {
     {"weight_unknown_unit", "shipping", "", {{"weight", "3 stone"}}, {"INVALID_WEIGHT"}},
     {"weight_decimal_comma", "shipping", "", {{"weight", "250,5"}}, {"DECIMAL_COMMA_FIXED=250.5"}},
     {"weight_ambiguous", "shipping", "", {{"weight", "1,500"}}, {"AMBIGUOUS_DECIMAL_SEPARATOR"}},
+    // A zero weight where the source writes 0 for "no weight entered" (Shopify's Variant Grams):
+    // read as an empty weight, which the shipping check does not require. Elsewhere 0 is no
+    // weight at all, and a negative or non-number weight stays wrong with the convention.
+    {"weight_zero", "shipping", "", {{"weight", "0"}}, {"INVALID_WEIGHT"}},
+    {"weight_zero_no_weight_entered", "shipping", "", {{"weight", "0"}}, {},
+     Options().ZeroIsEmpty("weight")},
+    {"weight_zero_decimal_no_weight_entered", "shipping", "", {{"weight", "0.0"}}, {},
+     Options().ZeroIsEmpty("weight")},
+    {"weight_zero_comma_no_weight_entered", "shipping", "", {{"weight", " 0,00 "}}, {},
+     Options().ZeroIsEmpty("weight")},
+    {"weight_zero_with_unit_still_judged", "shipping", "", {{"weight", "0 kg"}},
+     {"INVALID_WEIGHT", "WEIGHT_CONVERTED_TO_GRAMS=0"}, Options().ZeroIsEmpty("weight")},
+    {"weight_negative_zero_is_judged", "shipping", "", {{"weight", "-0"}}, {"INVALID_WEIGHT"},
+     Options().ZeroIsEmpty("weight")},
+    {"weight_negative_still_invalid", "shipping", "", {{"weight", "-5"}}, {"INVALID_WEIGHT"},
+     Options().ZeroIsEmpty("weight")},
+    {"weight_word_still_invalid", "shipping", "", {{"weight", "none"}}, {"INVALID_WEIGHT"},
+     Options().ZeroIsEmpty("weight")},
+    {"weight_positive_still_checked", "shipping", "", {{"weight", "0.5"}},
+     {"IMPLAUSIBLE_WEIGHT"}, Options().ZeroIsEmpty("weight")},
     // Whole numbers from spreadsheets.
     {"stock_10_0", "inventory", "", {{"stock_qty", "10.0"}}, {"QUANTITY_REFORMATTED=10"}},
     {"stock_10_00", "inventory", "", {{"stock_qty", "10.00"}}, {"QUANTITY_REFORMATTED=10"}},

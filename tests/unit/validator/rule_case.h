@@ -47,6 +47,7 @@ struct CaseConvention {
   std::vector<std::string> file_extensions;
   bool html = false;
   bool may_be_empty = false;
+  bool zero_is_empty = false;
 };
 
 // What a case sets beyond fields, check types and platform, written in a table as
@@ -110,6 +111,12 @@ struct CaseOptions {
     o.conventions.push_back({std::move(field), "", {}, false, {}, false, true});
     return o;
   }
+  // A zero in the source's column for field means no value (Shopify's Variant Grams 0).
+  CaseOptions ZeroIsEmpty(std::string field) const {
+    CaseOptions o = *this;
+    o.conventions.push_back({std::move(field), "", {}, false, {}, false, false, true});
+    return o;
+  }
 };
 inline CaseOptions Options() { return CaseOptions(); }
 
@@ -148,6 +155,7 @@ inline BatchSpec MakeSpec(const std::vector<std::string>& fields, const std::str
     EXPECT_TRUE(st.ok()) << st.message();
     if (c.html) s.conventions[static_cast<size_t>(*ParseField(c.field))].html = true;
     if (c.may_be_empty) s.conventions[static_cast<size_t>(*ParseField(c.field))].may_be_empty = true;
+    if (c.zero_is_empty) s.zero_is_empty.set(static_cast<size_t>(*ParseField(c.field)));
   }
   return s;
 }

@@ -417,6 +417,45 @@ TEST(StreamValidation, RowKindsConventionsAndEvidenceReachTheRules) {
   }
 }
 
+// Shopify's Variant Grams 0 (FieldConvention.zero_is_empty): read as no weight, which only a
+// template that requires a weight reports, as empty, showing the 0 it was given; without the
+// convention 0 is an invalid weight.
+TEST(StreamValidation, ZeroIsEmptyConventionReadsZeroAsNoValue) {
+  for (bool convention : {true, false}) {
+    SCOPED_TRACE(convention ? "zero_is_empty" : "no convention");
+    v1::ValidateRequest r;
+    r.mutable_spec()->add_fields("weight");
+    r.mutable_spec()->add_check_types("shipping");
+    r.mutable_spec()->set_platform("marketplace1_tw");
+    r.mutable_spec()->set_weight_unit("g");
+    if (convention) {
+      v1::FieldConvention* grams = r.mutable_spec()->add_conventions();
+      grams->set_field("weight");
+      grams->set_zero_is_empty(true);
+    }
+    for (const char* v : {"0", "0.0", "-3", "250"}) r.add_rows()->add_values(v);
+    v1::ValidateResponse response;
+    ASSERT_TRUE(ValidateBatch(ReferenceData::Default(), r, &response).ok());
+    std::vector<std::string> got;
+    for (const v1::Issue& i : response.issues()) {
+      if (i.field() != "weight") continue;  // the template's other fields are not mapped
+      got.push_back(std::to_string(i.row()) + ":" + i.code() + ":" + i.message() + ":'" +
+                    i.original_value() + "'" + (i.has_fixed_value() ? "=" + i.fixed_value() : ""));
+    }
+    if (convention) {
+      EXPECT_EQ(got, (std::vector<std::string>{
+                         "1:INVALID_WEIGHT:Weight is empty:'0'",
+                         "2:INVALID_WEIGHT:Weight is empty:'0.0'",
+                         "3:INVALID_WEIGHT:Weight must be a positive number of grams:'-3'"}));
+    } else {
+      EXPECT_EQ(got, (std::vector<std::string>{
+                         "1:INVALID_WEIGHT:Weight must be a positive number of grams:'0'",
+                         "2:INVALID_WEIGHT:Weight must be a positive number of grams:'0.0'",
+                         "3:INVALID_WEIGHT:Weight must be a positive number of grams:'-3'"}));
+    }
+  }
+}
+
 TEST(StreamValidation, RowKindsGiveTheSameAnswersOnAStreamOfAnyThreads) {
   const v1::ValidateRequest rows = ShopifyShaped(false);
   auto run = [&](WorkerPool* pool, bool packed) {

@@ -19,10 +19,25 @@ bool EqualsLowered(std::string_view v, std::string_view key) {
   return true;
 }
 
+// "0", "00", "0.0", "0,00": zero as a source writes it (ingest::IsZeroNumber's rule).
+bool IsZeroNumber(std::string_view v) {
+  size_t i = 0;
+  while (i < v.size() && v[i] == '0') ++i;
+  if (i == 0) return false;
+  if (i < v.size() && (v[i] == '.' || v[i] == ',')) {
+    for (++i; i < v.size() && v[i] == '0';) ++i;
+  }
+  return i == v.size();
+}
+
 }  // namespace
 
 RowContext::RowContext(const BatchSpec& spec, const ReferenceData& ref, PhoneChecker& phones)
-    : spec_(spec), ref_(ref), phones_(phones), has_aliases_(spec.aliased.any()) {
+    : spec_(spec),
+      ref_(ref),
+      phones_(phones),
+      has_aliases_(spec.aliased.any()),
+      has_zero_is_empty_(spec.zero_is_empty.any()) {
   const std::bitset<kFieldCount> core = CoreRequiredFields(spec.checks) & spec.mapped;
   // The templates list a product listing's fields: with the customer check alone the rows are
   // customers, which no template requires anything of (issue 31: a customers file with
@@ -74,6 +89,15 @@ void RowContext::Begin(uint64_t row, std::span<const std::string_view> values, R
   keys_.clear();
   prices_.clear();
   if (has_aliases_) ResolveAliases();
+  if (has_zero_is_empty_) ClearZeros();
+}
+
+void RowContext::ClearZeros() {
+  for (size_t i = 0; i < kFieldCount; ++i) {
+    if (spec_.zero_is_empty.test(i) && IsZeroNumber(text::Trim(original_[i]))) {
+      current_[i] = std::string_view();
+    }
+  }
 }
 
 void RowContext::ResolveAliases() {

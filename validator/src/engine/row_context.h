@@ -20,7 +20,9 @@
 //
 // Source conventions (BatchSpec::conventions): a value that is one of its field's aliases reads
 // as the alias's meaning (value()), is never reported and never rewritten. A list cell is
-// checked item by item with ForEachItem().
+// checked item by item with ForEachItem(). A zero in a field whose source writes no value so
+// (BatchSpec::zero_is_empty, Shopify's Variant Grams 0) reads as empty (value()), while
+// original() keeps it: no rule judges it, and an issue for an empty value shows the 0.
 //
 // Not thread-safe: one RowContext per evaluating thread (a Session lane).
 #pragma once
@@ -150,6 +152,8 @@ class RowContext {
   static size_t Index(Field f) { return static_cast<size_t>(f); }
   // Reads the aliased fields' values as their meanings (BatchSpec::aliased).
   void ResolveAliases();
+  // Reads the zero_is_empty fields' zeros as empty values.
+  void ClearZeros();
   // Makes the key use keys_.back() report (code, f) if it turns out to be a duplicate, unless
   // Report() would drop it or this row already has a key use reporting (code, f).
   void AddPending(IssueCode code, Field f, const char* prefix);
@@ -168,6 +172,7 @@ class RowContext {
   std::array<std::string, size_t{1} << kPlatforms.size()> channel_names_;
   std::bitset<size_t{1} << kPlatforms.size()> channel_named_;
   bool has_aliases_ = false;
+  bool has_zero_is_empty_ = false;
   const BatchState* prefetch_ = nullptr;
   RowKind kind_ = RowKind::kProduct;
   std::bitset<kFieldCount> alias_hit_;  // this row's value of f is one of f's aliases

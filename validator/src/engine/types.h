@@ -169,6 +169,9 @@ struct BatchSpec {
   std::bitset<kFieldCount> listed;
   std::bitset<kFieldCount> aliased;
   std::bitset<kFieldCount> has_convention;
+  // The fields whose zero ("0", "0.0") is the source's way of writing no value (proto
+  // FieldConvention.zero_is_empty, Shopify's Variant Grams): RowContext reads it as empty.
+  std::bitset<kFieldCount> zero_is_empty;
   // The day/month order of the expiry_date column as the caller saw it in the whole file (jobs:
   // the gateway reads the file before any row is sent). kUnknown: the session learns it from the
   // rows it is given, as they come.

@@ -33,6 +33,7 @@ Result<BatchSpec> FromProto(const v1::BatchSpec& spec) {
     if (c.may_be_empty()) {
       out->conventions[static_cast<size_t>(*ParseField(c.field()))].may_be_empty = true;
     }
+    if (c.zero_is_empty()) out->zero_is_empty.set(static_cast<size_t>(*ParseField(c.field())));
   }
   return out;
 }

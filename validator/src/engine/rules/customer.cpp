@@ -7,7 +7,9 @@
 // staff of one company share a phone but are different customers. A variant row is a further
 // row of the customer above it (Shopify Transporter's rows of a further address or metafield,
 // which repeat the customer's e-mail: the source's row model, libs/ingest): its own values are
-// checked, but it is not a second customer, so it is never a duplicate.
+// checked, but it is not a second customer, so it is never a duplicate, and its empty e-mail is
+// the customer's (a customer without one, continued by its phone), reported on the customer's
+// own row only.
 #include <algorithm>
 
 #include "dq/common/spreadsheet_formula.h"
@@ -35,7 +37,9 @@ bool DomainHasUpper(std::string_view v) {
 bool CheckEmail(RowContext& ctx) {
   std::string_view v = ctx.value(Field::kEmail);
   if (v.empty()) {
-    if (ctx.Required(Field::kEmail)) ctx.ReportEmpty(IssueCode::MISSING_EMAIL, Field::kEmail);
+    if (ctx.Required(Field::kEmail) && ctx.kind() != RowKind::kVariant) {
+      ctx.ReportEmpty(IssueCode::MISSING_EMAIL, Field::kEmail);
+    }
     return false;
   }
   // The whitespace rule has trimmed it; fold that and the domain's case into one fix. Never for

@@ -23,6 +23,15 @@ namespace dq::ingest {
 
 using Mapping = std::vector<std::pair<std::string, std::string>>;
 
+// Rows whose cell in `column` (mapped to `field`) is a zero that the source's convention reads as
+// no value (SourceConvention::zero_is_empty): counted by SourceScan over the whole file, named
+// in the plan's notes.
+struct ZeroRows {
+  std::string field;
+  std::string column;
+  uint64_t rows = 0;
+};
+
 struct CheckPlanInput {
   std::span<const std::string> check_types;
   const Mapping* mapping = nullptr;
@@ -41,6 +50,8 @@ struct CheckPlanInput {
   // for the column; and a weight value that names its unit, when most of them do ("" for none).
   const Mapping* list_separators = nullptr;
   std::string weight_unit_example;
+  // Zeros read as no value (SourceScan::zero_rows): a note names the column and the count.
+  std::span<const ZeroRows> zero_rows;
 };
 
 struct CheckPlan {
@@ -50,6 +61,14 @@ struct CheckPlan {
 };
 
 CheckPlan PlanChecks(const CheckPlanInput& in);
+
+// The profile's convention for `field` mapped to `column`: the first of the field's conventions
+// whose columns cover the column (all columns when it lists none), or nullptr.
+const SourceConvention* ConventionFor(const SourceProfile& profile, std::string_view field,
+                                      std::string_view column);
+// True for a number equal to zero as a source writes it: one or more 0 digits, optionally a
+// decimal point or comma and more 0 digits ("0", "0.0", "0,00"), spaces around allowed.
+bool IsZeroNumber(std::string_view value);
 
 // The standard fields a check type reads (the specification's table, plus declared_value for
 // shipping), and its core fields.

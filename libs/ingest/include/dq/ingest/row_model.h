@@ -74,6 +74,7 @@ class RowModel {
   size_t title_col_ = SIZE_MAX;
   std::vector<size_t> item_cols_;
   size_t key_col_ = SIZE_MAX;
+  size_t key_if_empty_col_ = SIZE_MAX;  // RowRules::key_if_empty
   std::vector<size_t> variant_cols_;
   std::vector<size_t> parent_if_cols_;
   std::vector<size_t> new_item_cols_;
@@ -93,6 +94,7 @@ class RowModel {
   size_t pending_back_ = 0;   // how many rows before the current one that row is
   std::optional<size_t> revised_;
   std::string product_key_;
+  bool product_key_if_empty_ = false;  // product_key_ came from key_if_empty's column
   std::string product_item_;
   std::string product_title_;
   // Parents seen, by their item id and their sku: (item id, title).

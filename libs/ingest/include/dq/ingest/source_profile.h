@@ -68,6 +68,12 @@ struct RowRules {
   // further rows of a customer never hold the customer's own fields (Accepts Marketing, Tags,
   // Note, Tax Exempt), so a row that does is a second customer with the same e-mail.
   std::vector<std::string> new_item_if_columns;
+  // kGroups: a row whose key cell is empty takes its key from the first of these columns the
+  // header has, when it fills it; rows keyed so group only with each other, never with a row of
+  // the same text in the key column. Transporter keys a customer by its e-mail, else its phone
+  // (shopify_transporter's Customer.keys), and repeats the key on the customer's further rows:
+  // a customer without an e-mail repeats its phone.
+  std::vector<std::string> key_if_empty;
   std::vector<std::string> type_column;      // kType
   // kType: a word of the type cell (lower case) and its kind; the cell's first word that is
   // listed decides ("simple, downloadable, virtual" is simple).
@@ -113,6 +119,10 @@ struct SourceConvention {
   // not managed): it is no issue, even where a check type's core requires the field. A platform
   // template that requires the field still reports it.
   bool may_be_empty = false;
+  // A value that is a number equal to zero ("0", "0.0") is the platform's way of writing no
+  // value (Shopify's Variant Grams: 0 when no weight was entered): it is read as an empty value
+  // and never rewritten. SourceScan counts such rows for the mapping note.
+  bool zero_is_empty = false;
 };
 
 // The unit of the source's bare weights in `columns` (every weight column when empty): "g",

@@ -57,6 +57,10 @@ class SourceScan : public RowObserver {
   // separators of URL fields, a weight that names its unit (CheckPlanInput).
   const Mapping& list_separators() const { return list_separators_; }
   const std::string& weight_unit_example() const { return weight_unit_example_; }
+  // The mapped columns whose source convention reads a zero as no value
+  // (SourceConvention::zero_is_empty), with the number of rows that hold one: for the plan's
+  // note (CheckPlanInput::zero_rows).
+  const std::vector<ZeroRows>& zero_rows() const { return zero_rows_; }
   // The first rows read (at most kSampleRows), cells in header order.
   const std::vector<std::vector<std::string>>& sample() const { return sample_; }
 
@@ -80,6 +84,8 @@ class SourceScan : public RowObserver {
   Mapping empty_core_;
   Mapping list_separators_;
   std::string weight_unit_example_;
+  std::vector<ZeroRows> zero_rows_;
+  std::vector<size_t> zero_columns_;  // the header index of each zero_rows_ entry's column
 };
 
 }  // namespace dq::ingest
