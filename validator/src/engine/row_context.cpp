@@ -131,11 +131,11 @@ void RowContext::Report(IssueCode code, Field f, std::string message) {
     }
     return;
   }
-  Issue issue;
+  Issue& issue = reported_.emplace_back();  // built in place: a channel pack reports several a row
   issue.row = row_;
   issue.code = code;
   issue.field = f;
-  issue.original = std::string(original_[fi]);
+  issue.original.assign(original_[fi]);
   issue.message = std::move(message);
   issue.channels = report_channels_;
   if (in_item) {
@@ -143,7 +143,6 @@ void RowContext::Report(IssueCode code, Field f, std::string message) {
     issue.message += ": item " + std::to_string(item_) + " of " + std::to_string(item_count_) +
                      ", '" + std::string(item_text_) + "'";
   }
-  reported_.push_back(std::move(issue));
 }
 
 void RowContext::ReportFor(ChannelMask channels, IssueCode code, Field f, std::string message) {
