@@ -3,6 +3,9 @@
 //
 //   engine_check products /tmp/p.csv [check_types] [platform]
 //   engine_check customers /tmp/c.csv
+//
+// DQ_CHECK_VERBOSE=1 prints every issue too (row, code, field, value, fix, message, channels):
+// the by-hand check that a change to the engine's speed leaves its answers the same.
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -63,9 +66,10 @@ int main(int argc, char** argv) {
       (unsigned long long)st.rows_warning, (unsigned long long)st.rows_fixed, st.score);
   if (std::getenv("DQ_CHECK_VERBOSE")) {
     for (const Issue& i : issues) {
-      std::printf("%llu %s %s '%s'%s%s\n", (unsigned long long)i.row,
+      std::printf("%llu %s %s '%s'%s%s [%s] channels=%u\n", (unsigned long long)i.row,
                   std::string(Def(i.code).code).c_str(), std::string(FieldName(i.field)).c_str(),
-                  i.original.c_str(), i.fixed ? " -> " : "", i.fixed ? i.fixed->c_str() : "");
+                  i.original.c_str(), i.fixed ? " -> " : "", i.fixed ? i.fixed->c_str() : "",
+                  std::string(i.Message()).c_str(), static_cast<unsigned>(i.channels));
     }
   }
   return 0;

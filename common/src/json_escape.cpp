@@ -93,4 +93,58 @@ void AppendJsonString(std::string& out, std::string_view text) {
   out.push_back('"');
 }
 
+char* WriteJsonString(char* p, std::string_view text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  *p++ = '"';
+  size_t i = 0;
+  while (i < n) {
+    // Plain text eight bytes at a time, copied whole.
+    while (i + 8 <= n && !BlockMayNeedWork(s + i)) {
+      std::memcpy(p, s + i, 8);
+      p += 8;
+      i += 8;
+    }
+    if (i >= n) break;
+    const unsigned char c = s[i];
+    if (!NeedsWork(c)) {
+      *p++ = static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    if (c >= 0x80) {
+      const size_t len = Utf8SequenceLength(s, i, n);
+      if (len == 0) {
+        std::memcpy(p, "\xEF\xBF\xBD", 3);  // U+FFFD for a byte that starts no valid sequence
+        p += 3;
+        ++i;
+      } else {
+        std::memcpy(p, s + i, len);
+        p += len;
+        i += len;
+      }
+      continue;
+    }
+    *p++ = '\\';
+    switch (c) {
+      case '"': *p++ = '"'; break;
+      case '\\': *p++ = '\\'; break;
+      case '\b': *p++ = 'b'; break;
+      case '\f': *p++ = 'f'; break;
+      case '\n': *p++ = 'n'; break;
+      case '\r': *p++ = 'r'; break;
+      case '\t': *p++ = 't'; break;
+      default: {
+        static constexpr char kHex[] = "0123456789abcdef";
+        const char esc[5] = {'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+        std::memcpy(p, esc, 5);
+        p += 5;
+      }
+    }
+    ++i;
+  }
+  *p++ = '"';
+  return p;
+}
+
 }  // namespace dq

@@ -417,6 +417,12 @@ def run_one(client, expect_path, data_dirs, poll_timeout):
                     detail.get("source"))
         job.update({"job_id": detail["id"], "mapping": detail.get("mapping"),
                     "health_score": detail.get("health_score")})
+        # "expect_mapping": {field: column} the inferred mapping must hold (a column misread).
+        for field, column in expect.get("expect_mapping", {}).items():
+            seen = (detail.get("mapping") or {}).get(field)
+            if seen != column:
+                job["failures"].append(f"mapping: expected {field} = {column!r}, dq said {seen!r}")
+                job["ok"] = False
     except (HttpError, RuntimeError, ET.ParseError, ValueError) as e:
         detail = None
         job = {"ok": False, "error": str(e), "failures": [f"upload: {e}"]}

@@ -11,6 +11,8 @@
 #include "dq/ingest/check_plan.h"
 #include "dq/ingest/row_model.h"
 #include "dq/ingest/source_profile.h"
+#include "dq/ingest/source_scan.h"
+#include "dq/ingest/value_evidence.h"
 #include "dq/common/ascii.h"
 #include "dq/common/json_escape.h"
 
@@ -220,6 +222,16 @@ void ResolveItems(ValidateCommand& cmd) {
   in.profile = profile;
   in.caller_weight_unit = cmd.weight_unit;
   in.grams_when_unsaid = profile == nullptr;  // the specification's records: weight in grams
+  // The first records' values, as an upload's first rows (SourceScan): list cells, weight units.
+  ingest::ColumnEvidence evidence(cmd.mapping, cmd.columns);
+  const size_t columns = cmd.columns.size();
+  const std::span<const std::string_view> cells(cmd.cells);
+  for (size_t r = 0; r < std::min(cmd.records, ingest::SourceScan::kSampleRows); ++r) {
+    evidence.Row(cells.subspan(r * columns, columns));
+  }
+  const ingest::Mapping lists = evidence.list_separators();
+  in.list_separators = &lists;
+  in.weight_unit_example = evidence.weight_unit_example();
   ingest::CheckPlan plan = ingest::PlanChecks(in);
   cmd.spec_weight_unit = std::move(plan.weight_unit);
   cmd.conventions = std::move(plan.conventions);

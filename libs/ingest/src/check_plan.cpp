@@ -104,10 +104,43 @@ std::pair<std::string, std::string> WeightUnit(const CheckPlanInput& in,
     return {"", quoted + "is read in grams: its header names no unit, and the standard weight "
                          "field is in grams."};
   }
+  if (!in.weight_unit_example.empty()) {
+    return {"unknown", quoted + "names no unit in its header, but its values name their own "
+                                "(such as '" + in.weight_unit_example + "'): each was read in "
+                                "the unit it names. A bare number would be checked only as a "
+                                "non-negative number; send weight_unit to give one."};
+  }
   return {"unknown", quoted + "has no known unit: its header names none and the file's platform "
                               "does not fix one. Bare weights were checked only as "
                               "non-negative numbers; send weight_unit to have them checked as "
                               "weights."};
+}
+
+// A URL field whose cells list several URLs (value_evidence.h) gets the inferred separator,
+// unless the profile's convention for its column already has one: each URL is checked on its
+// own, and the plan says so once.
+void AddInferredLists(const CheckPlanInput& in, CheckPlan& plan) {
+  if (in.list_separators == nullptr) return;
+  for (const auto& pair : *in.list_separators) {
+    // Not a structured binding: a lambda may not capture one before clang 16 (the fuzz build).
+    const std::string& field = pair.first;
+    const std::string& sep = pair.second;
+    const std::string* column = Mapped(*in.mapping, field);
+    if (column == nullptr) continue;
+    auto it = std::find_if(plan.conventions.begin(), plan.conventions.end(),
+                           [&](const SourceConvention& c) { return c.field == field; });
+    if (it != plan.conventions.end() && !it->list_separator.empty()) continue;
+    if (it == plan.conventions.end()) {
+      SourceConvention c;
+      c.field = field;
+      c.columns = {*column};
+      it = plan.conventions.insert(plan.conventions.end(), std::move(c));
+    }
+    it->list_separator = sep;
+    plan.notes.push_back("The column '" + *column + "' lists several URLs in a cell, separated by " +
+                         (sep == " " ? std::string("spaces") : "'" + sep + "'") +
+                         ": each URL was checked on its own.");
+  }
 }
 
 // "17 rows have Variant Grams 0, which a Shopify products export writes when no weight was
@@ -204,6 +237,7 @@ CheckPlan PlanChecks(const CheckPlanInput& in) {
       plan.conventions.push_back(std::move(out));
     }
   }
+  AddInferredLists(in, plan);
   for (const ZeroRows& z : in.zero_rows) AddZeroNote(in, z, plan);
   return plan;
 }

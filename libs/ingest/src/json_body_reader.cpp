@@ -1,31 +1,18 @@
-// The body reader (json_body_reader.h): one call, two passes at most. The grammar of each value
-// is the parser's (json_text.cpp); this file walks the body's top-level object, first on the
-// tokens simdjson finds, then, when that pass gives up, by hand.
+// The body reader (json_body_reader.h): one call, two passes at most. This file is the fast pass,
+// which walks the body's top-level object on the tokens simdjson finds and has the parser read
+// each token; when it gives up, the parser reads the body by hand (ReadBodyByHand in
+// json_text.cpp), as the reference it is checked against.
 #include "dq/ingest/json_body_reader.h"
 
 #include <simdjson.h>
 
-#include <cstring>
-
 #include "dq/ingest/json_fast.h"
-#include "dq/ingest/utf8.h"
 
 namespace dq::ingest {
 
 using internal::JsonError;
 using internal::JsonField;
 using internal::JsonObjectParser;
-
-namespace {
-
-constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
-
-bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-void SkipSpace(std::string_view s, size_t& i) {
-  while (i < s.size() && IsSpace(s[i])) ++i;
-}
-
-}  // namespace
 
 void JsonBody::Clear() {
   shape = Shape::kObject;
@@ -50,7 +37,9 @@ bool FastPass(JsonObjectParser& p, std::string& padded, std::string_view body,
   if (body.size() > JsonBodyReader::kFastMaxBytes) return false;
   thread_local od::parser simdjson;  // one per serving thread, its buffers kept
 
-  if (body.starts_with(kByteOrderMark)) body.remove_prefix(kByteOrderMark.size());
+  if (body.starts_with(internal::kByteOrderMark)) {
+    body.remove_prefix(internal::kByteOrderMark.size());
+  }
   const std::string_view doc = internal::PadForSimdjson(body, padded);
   p.ResetScratch(doc.size());
   od::document document;
@@ -99,96 +88,6 @@ bool FastPass(JsonObjectParser& p, std::string& padded, std::string_view body,
   return internal::AtEndFast(document) && (!nested || JsonNestingWithin(doc));
 }
 
-// The hand-written pass's walk of the body: every body, and where it stops. Only the parser reads
-// and words the JSON (its strings' UTF-8 included); a repeated member is listed each time (its
-// last occurrence is the caller's to take).
-std::optional<JsonError> ReadByHand(JsonObjectParser& p, std::string_view body,
-                                    std::string_view array_key, size_t max_elements,
-                                    JsonBody& out) {
-  p.ResetScratch(body.size());
-  size_t i = body.starts_with(kByteOrderMark) ? kByteOrderMark.size() : 0;
-  SkipSpace(body, i);
-  if (i >= body.size()) return JsonError{i, "the body is empty"};
-  if (body[i] != '{') {
-    if (auto e = p.ParseValueAt(body, i, out.top, /*compact=*/false)) return e;
-    SkipSpace(body, i);
-    if (i < body.size()) return internal::ExpectedAt(body, i, "the end");
-    out.shape = JsonBody::Shape::kNotObject;
-    return std::nullopt;
-  }
-  ++i;
-  for (bool first = true;; first = false) {
-    SkipSpace(body, i);
-    if (first && i < body.size() && body[i] == '}') break;
-    if (i >= body.size() || body[i] != '"') return internal::ExpectedAt(body, i, "a member name");
-    JsonBody::Member& m = out.members.emplace_back();
-    if (auto e = p.ParseString(body, i, m.field.key)) return e;
-    SkipSpace(body, i);
-    if (i >= body.size() || body[i] != ':') return internal::ExpectedAt(body, i, "':'");
-    ++i;
-    SkipSpace(body, i);
-    if (m.field.key == array_key) {  // the last occurrence counts
-      out.elements = 0;
-      out.element_members.clear();
-      out.element_begin.assign(1, 0);
-      out.not_objects.clear();
-    }
-    if (m.field.key == array_key && i < body.size() && body[i] == '[') {
-      m.field.kind = CellKind::kJson;
-      m.field.value = m.field.raw_value = body.substr(i, 1);
-      if (auto e = p.ParseObjectArrayAt(body, i, max_elements, out.element_members,
-                                        out.element_begin, out.not_objects, out.elements)) {
-        return e;
-      }
-    } else {
-      if (auto e = p.ParseValueAt(body, i, m.field, /*compact=*/false)) return e;
-      if (m.field.kind == CellKind::kJson && m.field.raw_value[0] == '{') {
-        size_t at = 0;
-        // Cannot fail: the value was validated above.
-        if (auto e = p.ParseObjectAt(m.field.raw_value, at)) return e;
-        m.fields_begin = static_cast<uint32_t>(out.fields.size());
-        out.fields.insert(out.fields.end(), p.fields().begin(), p.fields().end());
-        m.fields_end = static_cast<uint32_t>(out.fields.size());
-      }
-      // An object or an array keeps only its opening bracket (json_body_reader.h).
-      if (m.field.kind == CellKind::kJson) {
-        m.field.value = m.field.raw_value = m.field.raw_value.substr(0, 1);
-      }
-    }
-    SkipSpace(body, i);
-    if (i < body.size() && body[i] == ',') {
-      ++i;
-      continue;
-    }
-    if (i < body.size() && body[i] == '}') break;
-    return internal::ExpectedAt(body, i, "',' or '}'");
-  }
-  ++i;  // the '}'
-  SkipSpace(body, i);
-  if (i < body.size()) return internal::ExpectedAt(body, i, "the end");
-  return std::nullopt;
-}
-
-// The hand-written pass: the nesting first (a body too deep is not read at all), then the walk.
-// Which error a body gets: the walk stops at the first thing wrong, but invalid UTF-8 anywhere in
-// the body wins over a grammar error before it ("invalid UTF-8 byte 0xE9", the text's encoding,
-// is what the sender fixes first). A body read to its end is valid UTF-8 (json_text.h).
-std::optional<JsonError> HandWrittenPass(JsonObjectParser& p, std::string_view body,
-                                         std::string_view array_key, size_t max_elements,
-                                         JsonBody& out) {
-  if (!JsonNestingWithin(body)) {
-    out.shape = JsonBody::Shape::kTooDeep;
-    return std::nullopt;
-  }
-  std::optional<JsonError> e = ReadByHand(p, body, array_key, max_elements, out);
-  if (e) {
-    if (const size_t bad = FindInvalidUtf8(body); bad != std::string_view::npos) {
-      return internal::InvalidUtf8At(body, bad);
-    }
-  }
-  return e;
-}
-
 }  // namespace
 
 std::optional<JsonError> JsonBodyReader::ReadBody(std::string_view body, std::string_view array_key,
@@ -198,36 +97,7 @@ std::optional<JsonError> JsonBodyReader::ReadBody(std::string_view body, std::st
     return std::nullopt;
   }
   out.Clear();
-  return HandWrittenPass(parser_, body, array_key, max_elements, out);
-}
-
-bool JsonNestingWithin(std::string_view text, size_t max_depth) {
-  size_t depth = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '"') {
-      // Jump to the string's closing quote: the next quote after an even number of
-      // backslashes. memchr runs a word at a time, and strings are most of a body.
-      size_t from = i + 1;
-      while (true) {
-        const void* q = std::memchr(text.data() + from, '"', text.size() - from);
-        if (q == nullptr) return true;  // not closed: the parser says so
-        const size_t at = static_cast<size_t>(static_cast<const char*>(q) - text.data());
-        size_t k = at;
-        while (k > i + 1 && text[k - 1] == '\\') --k;
-        if ((at - k) % 2 == 0) {
-          i = at;
-          break;
-        }
-        from = at + 1;
-      }
-    } else if (c == '[' || c == '{') {
-      if (++depth > max_depth) return false;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return true;
+  return internal::ReadBodyByHand(parser_, body, array_key, max_elements, out);
 }
 
 }  // namespace dq::ingest

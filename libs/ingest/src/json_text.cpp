@@ -1,7 +1,7 @@
 // The hand-written JSON parser (json_text.h) that uploads and POST /v1/validate share, and the
 // simdjson helpers that hand it the tokens of the fast path (json_fast.h): the grammar of one
-// value, object or array of objects. A whole request body is walked in json_body_reader.cpp,
-// and an upload's records in json_reader.cpp.
+// value, object or array of objects, and of a whole request body read by hand (ReadBodyByHand,
+// the body reader's reference and fallback). An upload's records are walked in json_reader.cpp.
 #include "dq/ingest/json_text.h"
 
 #include <algorithm>
@@ -12,7 +12,9 @@
 #include <string>
 
 #include "dq/ingest/byte_scan.h"
+#include "dq/ingest/json_body_reader.h"
 #include "dq/ingest/json_fast.h"
+#include "dq/ingest/utf8.h"
 
 namespace dq::ingest::internal {
 namespace {
@@ -78,7 +80,7 @@ JsonError ExpectedAt(std::string_view s, size_t i, std::string_view what) {
 }
 
 JsonError InvalidUtf8At(std::string_view s, size_t i) {
-  return JsonError{i, "invalid UTF-8 " + DescribeByte(s, i)};
+  return JsonError{i, InvalidUtf8Words(s, i)};
 }
 
 namespace {
@@ -112,7 +114,7 @@ std::optional<JsonError> JsonObjectParser::ScanString(std::string_view s, size_t
     }
     if (c < 0x20) return Err(i, "a control character inside a string must be escaped");
     if (c >= 0x80) {  // the text's UTF-8 is checked here, where it is read
-      const size_t len = bytes::Utf8SequenceLength(s, i);
+      const size_t len = Utf8SequenceLength(s, i);
       if (len == 0) return InvalidUtf8At(s, i);
       i += len;
       continue;
@@ -512,6 +514,102 @@ std::optional<JsonError> JsonObjectParser::Parse(std::string_view s) {
   return std::nullopt;
 }
 
+// A whole request body by hand (json_body_reader.h): JsonBodyReader::ReadBody's reference, and
+// its fallback when the fast pass gives up.
+namespace {
+
+// The walk of a whole body by hand: every body, and where it stops. Only the parser reads
+// and words the JSON (its strings' UTF-8 included); a repeated member is listed each time (its
+// last occurrence is the caller's to take).
+std::optional<JsonError> WalkBody(JsonObjectParser& p, std::string_view body,
+                                  std::string_view array_key, size_t max_elements,
+                                  JsonBody& out) {
+  p.ResetScratch(body.size());
+  size_t i = body.starts_with(kByteOrderMark) ? kByteOrderMark.size() : 0;
+  SkipSpace(body, i);
+  if (i >= body.size()) return JsonError{i, "the body is empty"};
+  if (body[i] != '{') {
+    if (auto e = p.ParseValueAt(body, i, out.top, /*compact=*/false)) return e;
+    SkipSpace(body, i);
+    if (i < body.size()) return ExpectedAt(body, i, "the end");
+    out.shape = JsonBody::Shape::kNotObject;
+    return std::nullopt;
+  }
+  ++i;
+  for (bool first = true;; first = false) {
+    SkipSpace(body, i);
+    if (first && i < body.size() && body[i] == '}') break;
+    if (i >= body.size() || body[i] != '"') return ExpectedAt(body, i, "a member name");
+    JsonBody::Member& m = out.members.emplace_back();
+    if (auto e = p.ParseString(body, i, m.field.key)) return e;
+    SkipSpace(body, i);
+    if (i >= body.size() || body[i] != ':') return ExpectedAt(body, i, "':'");
+    ++i;
+    SkipSpace(body, i);
+    if (m.field.key == array_key) {  // the last occurrence counts
+      out.elements = 0;
+      out.element_members.clear();
+      out.element_begin.assign(1, 0);
+      out.not_objects.clear();
+    }
+    if (m.field.key == array_key && i < body.size() && body[i] == '[') {
+      m.field.kind = CellKind::kJson;
+      m.field.value = m.field.raw_value = body.substr(i, 1);
+      if (auto e = p.ParseObjectArrayAt(body, i, max_elements, out.element_members,
+                                        out.element_begin, out.not_objects, out.elements)) {
+        return e;
+      }
+    } else {
+      if (auto e = p.ParseValueAt(body, i, m.field, /*compact=*/false)) return e;
+      if (m.field.kind == CellKind::kJson && m.field.raw_value[0] == '{') {
+        size_t at = 0;
+        // Cannot fail: the value was validated above.
+        if (auto e = p.ParseObjectAt(m.field.raw_value, at)) return e;
+        m.fields_begin = static_cast<uint32_t>(out.fields.size());
+        out.fields.insert(out.fields.end(), p.fields().begin(), p.fields().end());
+        m.fields_end = static_cast<uint32_t>(out.fields.size());
+      }
+      // An object or an array keeps only its opening bracket (json_body_reader.h).
+      if (m.field.kind == CellKind::kJson) {
+        m.field.value = m.field.raw_value = m.field.raw_value.substr(0, 1);
+      }
+    }
+    SkipSpace(body, i);
+    if (i < body.size() && body[i] == ',') {
+      ++i;
+      continue;
+    }
+    if (i < body.size() && body[i] == '}') break;
+    return ExpectedAt(body, i, "',' or '}'");
+  }
+  ++i;  // the '}'
+  SkipSpace(body, i);
+  if (i < body.size()) return ExpectedAt(body, i, "the end");
+  return std::nullopt;
+}
+
+}  // namespace
+
+// (json_text.h) The nesting first (a body too deep is not read at all), then the walk. Which error
+// a body gets: the walk stops at the first thing wrong, but invalid UTF-8 anywhere in the body
+// wins over a grammar error before it ("invalid UTF-8 byte 0xE9", the text's encoding, is what
+// the sender fixes first). A body read to its end is valid UTF-8 (its strings were checked as
+// they were scanned, and JSON outside strings is ASCII).
+std::optional<JsonError> ReadBodyByHand(JsonObjectParser& p, std::string_view body,
+                                        std::string_view array_key, size_t max_elements,
+                                        JsonBody& out) {
+  if (!JsonNestingWithin(body)) {
+    out.shape = JsonBody::Shape::kTooDeep;
+    return std::nullopt;
+  }
+  std::optional<JsonError> e = WalkBody(p, body, array_key, max_elements, out);
+  if (e) {
+    if (const size_t bad = FindInvalidUtf8(body); bad != std::string_view::npos) {
+      return JsonError{bad, InvalidUtf8Words(body, bad)};
+    }
+  }
+  return e;
+}
 
 // The fast half (json_fast.h): simdjson finds the tokens, the parser above reads them.
 
@@ -549,3 +647,36 @@ bool AtEndFast(od::document& document) {
 }
 
 }  // namespace dq::ingest::internal
+
+namespace dq::ingest {
+
+bool JsonNestingWithin(std::string_view text, size_t max_depth) {
+  size_t depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      // Jump to the string's closing quote: the next quote after an even number of
+      // backslashes. memchr runs a word at a time, and strings are most of a body.
+      size_t from = i + 1;
+      while (true) {
+        const void* q = std::memchr(text.data() + from, '"', text.size() - from);
+        if (q == nullptr) return true;  // not closed: the parser says so
+        const size_t at = static_cast<size_t>(static_cast<const char*>(q) - text.data());
+        size_t k = at;
+        while (k > i + 1 && text[k - 1] == '\\') --k;
+        if ((at - k) % 2 == 0) {
+          i = at;
+          break;
+        }
+        from = at + 1;
+      }
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) return false;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return true;
+}
+
+}  // namespace dq::ingest

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "dq/ingest/value_evidence.h"
+
 namespace dq::ingest {
 
 void SourceScan::Row(const std::vector<std::string>& header,
@@ -69,10 +71,14 @@ void SourceScan::Decide(const std::vector<std::string>& header) {
       }
     }
   }
+  ColumnEvidence evidence(mapping_, header);
   for (const auto& row : sample_) {
     std::vector<std::string_view> views(row.begin(), row.end());
     Count(views);
+    evidence.Row(views);
   }
+  list_separators_ = evidence.list_separators();
+  weight_unit_example_ = evidence.weight_unit_example();
 }
 
 void SourceScan::Count(std::span<const std::string_view> row) {

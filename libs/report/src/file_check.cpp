@@ -43,6 +43,8 @@ void ApplyScan(const ingest::SourceScan& scan, std::span<const std::string> chec
   in.profile = d.profile;
   in.caller_weight_unit = weight_unit;
   in.empty_columns = &scan.empty_core_columns();
+  in.list_separators = &scan.list_separators();
+  in.weight_unit_example = scan.weight_unit_example();
   in.zero_rows = scan.zero_rows();
   ingest::CheckPlan plan = ingest::PlanChecks(in);
   check.notes = d.notes;

@@ -1,7 +1,10 @@
 #include "dq/report/issue_json.h"
 
+#include <array>
 #include <charconv>
+#include <cstring>
 #include <initializer_list>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -37,18 +40,39 @@ constexpr Key kValidate[] = {
     {Member::kRow, "row"},         {Member::kSeverity, "severity"},
     {Member::kSku, "sku"},         {Member::kTitle, "title"}};
 
-void AppendNumber(std::string& out, uint64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
+// A key as written, '"name":', in a fixed block: copied whole (a fixed-size copy the compiler
+// inlines), the record's buffer having room for the block past its bound.
+struct KeyText {
+  char text[24];
+  size_t size;
+};
+constexpr size_t kKeyTextSlack = sizeof(KeyText::text);
+
+template <size_t N>
+constexpr std::array<KeyText, N> KeyTexts(const Key (&keys)[N]) {
+  std::array<KeyText, N> out{};
+  for (size_t k = 0; k < N; ++k) {
+    size_t n = 0;
+    out[k].text[n++] = '"';
+    for (char c : keys[k].name) out[k].text[n++] = c;
+    out[k].text[n++] = '"';
+    out[k].text[n++] = ':';
+    out[k].size = n;
+  }
+  return out;
+}
+constexpr auto kJobRecordKeys = KeyTexts(kJobRecord);
+constexpr auto kValidateKeys = KeyTexts(kValidate);
+
+char* PutNumber(char* p, uint64_t v) { return std::to_chars(p, p + 20, v).ptr; }
+
+char* Put(char* p, std::string_view text) {
+  std::memcpy(p, text.data(), text.size());
+  return p + text.size();
 }
 
-void AppendNameOrNull(std::string& out, std::string_view name) {
-  if (name.empty()) {
-    out += "null";
-  } else {
-    AppendJsonString(out, name);
-  }
+char* PutNameOrNull(char* p, std::string_view name) {
+  return name.empty() ? Put(p, "null") : WriteJsonString(p, name);
 }
 
 // The "channels" array of every set of templates, by Issue.channel_bits (bit i: kPlatforms[i]),
@@ -75,55 +99,87 @@ class ChannelArrays {
   std::string arrays_[kSets];
 };
 
-void AppendChannels(std::string& out, const validator::v1::Issue& i) {
-  if (i.channels_size() == 0) {  // none, or as channel_bits (BatchSpec.channel_bits)
-    static const ChannelArrays arrays;
-    out += arrays.Of(i.channel_bits());
-    return;
-  }
-  out.push_back('[');
-  for (int c = 0; c < i.channels_size(); ++c) {
-    if (c > 0) out.push_back(',');
-    AppendJsonString(out, i.channels(c));
-  }
-  out.push_back(']');
+const ChannelArrays& Arrays() {
+  static const ChannelArrays arrays;
+  return arrays;
 }
 
+// The most bytes PutChannels writes for i.
+size_t ChannelsBound(const validator::v1::Issue& i) {
+  if (i.channels_size() == 0) return Arrays().Of(i.channel_bits()).size();
+  size_t bound = 2;
+  for (const std::string& c : i.channels()) bound += 1 + JsonStringBound(c.size());
+  return bound;
+}
+
+char* PutChannels(char* p, const validator::v1::Issue& i) {
+  if (i.channels_size() == 0) return Put(p, Arrays().Of(i.channel_bits()));  // as channel_bits
+  *p++ = '[';
+  for (int c = 0; c < i.channels_size(); ++c) {
+    if (c > 0) *p++ = ',';
+    p = WriteJsonString(p, i.channels(c));
+  }
+  *p++ = ']';
+  return p;
+}
+
+// The most bytes a record of i takes in a form of these keys.
 template <size_t N>
-void Append(std::string& out, const validator::v1::Issue& i, const Key (&keys)[N], int64_t id,
-            const ItemNames& names, bool with_channels) {
+size_t RecordBound(const validator::v1::Issue& i, const Key (&keys)[N], const ItemNames& names) {
+  size_t bound = 2 + 2 * 20 + 16 + kKeyTextSlack;  // braces, id and row, severity
+  for (const Key& k : keys) bound += k.name.size() + 4;  // ,"name":
+  for (size_t n : {i.field().size(), i.code().size(), i.message().size(),
+                   i.original_value().size(), i.fixed_value().size(), names.sku.size(),
+                   names.item_id.size(), names.title.size()}) {
+    bound += JsonStringBound(n);  // or null
+  }
+  return bound + ChannelsBound(i);
+}
+
+// One record, written into a buffer of its bound and appended once: an answer under
+// platform=all has thousands, and a string's bookkeeping for each of their ~40 pieces cost more
+// than the writing.
+template <size_t N>
+void Append(std::string& out, const validator::v1::Issue& i, const Key (&keys)[N],
+            const std::array<KeyText, N>& key_texts, int64_t id, const ItemNames& names,
+            bool with_channels) {
+  constexpr size_t kKept = size_t{1} << 16;  // a larger record gets a buffer of its own
+  thread_local std::vector<char> kept;
+  std::vector<char> own;
+  const size_t bound = RecordBound(i, keys, names);
+  std::vector<char>& buf = bound <= kKept ? kept : own;
+  if (buf.size() < bound) buf.resize(bound);
+  char* const begin = buf.data();
+  char* p = begin;
   char sep = '{';
-  for (const Key& k : keys) {
+  for (size_t n = 0; n < N; ++n) {
+    const Key& k = keys[n];
     if (k.member == Member::kChannels && !with_channels) continue;
-    out.push_back(sep);
+    *p++ = sep;
     sep = ',';
-    out.push_back('"');
-    out += k.name;
-    out += "\":";
+    std::memcpy(p, key_texts[n].text, kKeyTextSlack);
+    p += key_texts[n].size;
     switch (k.member) {
-      case Member::kId: AppendNumber(out, static_cast<uint64_t>(id)); break;
-      case Member::kRow: AppendNumber(out, i.row()); break;
+      case Member::kId: p = PutNumber(p, static_cast<uint64_t>(id)); break;
+      case Member::kRow: p = PutNumber(p, i.row()); break;
       case Member::kSeverity:
-        out += i.severity() == validator::v1::SEVERITY_ERROR ? "\"error\"" : "\"warning\"";
+        p = Put(p, i.severity() == validator::v1::SEVERITY_ERROR ? "\"error\"" : "\"warning\"");
         break;
-      case Member::kField: AppendJsonString(out, i.field()); break;
-      case Member::kCode: AppendJsonString(out, i.code()); break;
-      case Member::kMessage: AppendJsonString(out, i.message()); break;
-      case Member::kOriginal: AppendJsonString(out, i.original_value()); break;
+      case Member::kField: p = WriteJsonString(p, i.field()); break;
+      case Member::kCode: p = WriteJsonString(p, i.code()); break;
+      case Member::kMessage: p = WriteJsonString(p, i.message()); break;
+      case Member::kOriginal: p = WriteJsonString(p, i.original_value()); break;
       case Member::kFixed:
-        if (i.has_fixed_value()) {
-          AppendJsonString(out, i.fixed_value());
-        } else {
-          out += "null";
-        }
+        p = i.has_fixed_value() ? WriteJsonString(p, i.fixed_value()) : Put(p, "null");
         break;
-      case Member::kSku: AppendNameOrNull(out, names.sku); break;
-      case Member::kItemId: AppendNameOrNull(out, names.item_id); break;
-      case Member::kTitle: AppendNameOrNull(out, names.title); break;
-      case Member::kChannels: AppendChannels(out, i); break;
+      case Member::kSku: p = PutNameOrNull(p, names.sku); break;
+      case Member::kItemId: p = PutNameOrNull(p, names.item_id); break;
+      case Member::kTitle: p = PutNameOrNull(p, names.title); break;
+      case Member::kChannels: p = PutChannels(p, i); break;
     }
   }
-  out.push_back('}');
+  *p++ = '}';
+  out.append(begin, p);
 }
 
 // A cell of the issues CSV: a value that starts like a formula always gets a leading ' (OWASP's
@@ -148,9 +204,9 @@ void AppendCsvCell(std::string& out, std::string_view value) {
 void AppendIssueJson(std::string& out, const validator::v1::Issue& issue, IssueForm form,
                      int64_t id, const ItemNames& names, bool with_channels) {
   if (form == IssueForm::kJobRecord) {
-    Append(out, issue, kJobRecord, id, names, with_channels);
+    Append(out, issue, kJobRecord, kJobRecordKeys, id, names, with_channels);
   } else {
-    Append(out, issue, kValidate, id, names, with_channels);
+    Append(out, issue, kValidate, kValidateKeys, id, names, with_channels);
   }
 }
 
@@ -159,7 +215,7 @@ std::string IssueJson(int64_t id, const validator::v1::Issue& issue, const ItemN
   std::string j;
   j.reserve(200 + issue.message().size() + 2 * issue.original_value().size() + names.sku.size() +
             names.item_id.size() + names.title.size());
-  Append(j, issue, kJobRecord, id, names, with_channels);
+  Append(j, issue, kJobRecord, kJobRecordKeys, id, names, with_channels);
   return j;
 }
 

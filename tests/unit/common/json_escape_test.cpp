@@ -13,9 +13,16 @@
 namespace dq {
 namespace {
 
+// AppendJsonString's bytes, checked against WriteJsonString's (the same bytes, within its bound)
+// for every text these tests escape.
 std::string Escaped(std::string_view s) {
   std::string out;
   AppendJsonString(out, s);
+  std::vector<char> buf(JsonStringBound(s.size()));
+  const char* end = WriteJsonString(buf.data(), s);
+  EXPECT_LE(static_cast<size_t>(end - buf.data()), buf.size());
+  EXPECT_EQ(std::string(buf.data(), static_cast<size_t>(end - buf.data())), out)
+      << "WriteJsonString differs";
   return out;
 }
 

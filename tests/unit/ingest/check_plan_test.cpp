@@ -323,4 +323,62 @@ TEST(CheckPlanTest, FeedAmountsAreTheirOwnFormat) {
   EXPECT_TRUE(Plan({"product"}, woo, "woocommerce").conventions.empty());
 }
 
+// A URL column whose cells list several URLs (value_evidence.h) gets the inferred separator and
+// one note; a profile's own separator for the column wins (WooCommerce's comma-separated Images).
+TEST(CheckPlanTest, InferredListSeparatorWhereTheProfileHasNone) {
+  const Mapping m = {{"title", "Product Name"}, {"image_url", "Image"}};
+  const Mapping lists = {{"image_url", "|"}};
+  const std::vector<std::string> types = {"product"};
+  CheckPlanInput in;
+  in.check_types = types;
+  in.mapping = &m;
+  in.profile = &GenericProfile();
+  in.list_separators = &lists;
+  const CheckPlan p = PlanChecks(in);
+  ASSERT_EQ(p.conventions.size(), 1u);
+  EXPECT_EQ(p.conventions[0].field, "image_url");
+  EXPECT_EQ(p.conventions[0].columns, (std::vector<std::string>{"Image"}));
+  EXPECT_EQ(p.conventions[0].list_separator, "|");
+  EXPECT_EQ(p.notes.back(), "The column 'Image' lists several URLs in a cell, separated by '|': "
+                            "each URL was checked on its own.");
+
+  const Mapping woo = {{"image_url", "Images"}};
+  const Mapping spaces = {{"image_url", " "}};
+  in.mapping = &woo;
+  in.profile = FindSourceProfile("woocommerce");
+  in.list_separators = &spaces;
+  const CheckPlan w = PlanChecks(in);
+  ASSERT_EQ(w.conventions.size(), 1u);
+  EXPECT_EQ(w.conventions[0].list_separator, ",");
+  for (const std::string& note : w.notes) EXPECT_EQ(note.find("lists several URLs"), std::string::npos);
+
+  const Mapping unmapped = {{"additional_image_link", "|"}};
+  in.mapping = &m;
+  in.profile = &GenericProfile();
+  in.list_separators = &unmapped;
+  EXPECT_TRUE(PlanChecks(in).conventions.empty());
+}
+
+// Weights whose values name their unit ("10.7 pounds") under a header that names none: the note
+// says the values were read in their own units, not that nothing could be.
+TEST(CheckPlanTest, WeightsThatNameTheirUnitAreSaidToBeReadSo) {
+  const Mapping m = {{"weight", "Shipping Weight"}};
+  const std::vector<std::string> types = {"shipping"};
+  CheckPlanInput in;
+  in.check_types = types;
+  in.mapping = &m;
+  in.profile = &GenericProfile();
+  in.weight_unit_example = "10.7 pounds";
+  const CheckPlan p = PlanChecks(in);
+  EXPECT_EQ(p.weight_unit, "unknown");
+  EXPECT_EQ(p.notes.back(),
+            "The weight column 'Shipping Weight' names no unit in its header, but its values "
+            "name their own (such as '10.7 pounds'): each was read in the unit it names. A bare "
+            "number would be checked only as a non-negative number; send weight_unit to give "
+            "one.");
+  in.caller_weight_unit = "lb";  // the caller's unit still comes first
+  EXPECT_EQ(PlanChecks(in).notes.back(), "The weight column 'Shipping Weight' is read in pounds: "
+                                         "the request said so (weight_unit).");
+}
+
 }  // namespace dq::ingest

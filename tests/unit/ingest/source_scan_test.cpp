@@ -118,6 +118,33 @@ TEST(SourceScanTest, OlistWeightInGramsIsFound) {
                                      {"weight", "product_weight_g"}}));
 }
 
+// A public dataset of listings (Flipkart's product sample): retail_price is the list price (MRP)
+// and discounted_price what the item sells for, which the generic profile takes as the price.
+TEST(SourceScanTest, DiscountedPriceIsThePriceBesideARetailPrice) {
+  const SourceScan scan = ScanCsv(
+      "uniq_id,product_name,retail_price,discounted_price,image,brand\n"
+      "c2d7,Cycling Shorts,999,379,\"[\"\"http://img.example/a.jpeg\"\"]\",Alisha\n");
+  EXPECT_EQ(scan.detection().profile->source, "generic");
+  EXPECT_EQ(scan.mapping(), (Mapping{{"title", "product_name"}, {"price", "discounted_price"},
+                                     {"image_url", "image"}, {"brand", "brand"}}));
+  // Alone, a retail price is the price.
+  EXPECT_EQ(ScanCsv("name,retail_price\nMug,9.99\n").mapping(),
+            (Mapping{{"title", "name"}, {"price", "retail_price"}}));
+}
+
+// Amazon's product dataset 2020: pipe-separated image URLs in one cell, weights in words.
+TEST(SourceScanTest, ListCellsAndWeightUnitsAreLearnedFromTheFirstRows) {
+  const SourceScan scan = ScanCsv(
+      "Product Name,Selling Price,Shipping Weight,Image\n"
+      "Puzzle,$17.49 ,13.4 ounces,https://img.example/a.jpg|https://img.example/b.jpg\n"
+      "Kit,$99.95 ,4 pounds,https://img.example/c.jpg\n");
+  EXPECT_EQ(scan.list_separators(), (Mapping{{"image_url", "|"}}));
+  EXPECT_EQ(scan.weight_unit_example(), "13.4 ounces");
+  const SourceScan plain = ScanCsv("Name,Image,Weight\nMug,https://img.example/a.jpg,2\n");
+  EXPECT_TRUE(plain.list_separators().empty());
+  EXPECT_EQ(plain.weight_unit_example(), "");
+}
+
 TEST(SourceScanTest, ValuesNameColumnsWhoseHeadersDoNot) {
   const SourceScan scan = ScanCsv(
       "code,label,col_a,col_b,col_c\n"

@@ -97,7 +97,61 @@ TEST(Utf8Test, RandomTextGetsTheReferenceVerdictAndPosition) {
   EXPECT_LT(invalid, 35000u);
 }
 
-// The JSON parser checks UTF-8 in its string scan (byte_scan.h's rule): a string is refused
+// Long text goes through FindInvalidUtf8's 4 KiB blocks: a bad byte, or a sequence cut by a
+// block's end, anywhere around the blocks' edges is found where the reference finds it.
+TEST(Utf8Test, LongTextAroundTheBlockEdgesGetsTheReferencePosition) {
+  const std::vector<std::string> fillers = {"a", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80"};
+  const std::vector<std::string> bad = {"\xFF", "\x80", "\xC3", "\xE2\x82", "\xF0\x9F\x98",
+                                        "\xED\xA0\x80"};
+  size_t checked = 0;
+  for (const std::string& filler : fillers) {
+    for (const size_t edge : {size_t{4096}, size_t{8192}}) {
+      for (size_t at = edge - 6; at <= edge + 6; ++at) {
+        for (const std::string& b : bad) {
+          std::string text;
+          while (text.size() < at) text += filler;  // a whole number of sequences, near `at`
+          text += b;
+          text += std::string(5000, 'z');
+          const size_t want = Reference(text);
+          ASSERT_NE(want, std::string_view::npos);
+          ASSERT_EQ(FindInvalidUtf8(text), want) << filler.size() << " " << at << " " << b.size();
+          ++checked;
+        }
+        // And valid text whose sequences straddle the edge is valid.
+        std::string valid;
+        while (valid.size() < at + 8) valid += filler;
+        ASSERT_EQ(FindInvalidUtf8(valid), std::string_view::npos);
+      }
+    }
+  }
+  EXPECT_EQ(checked, 4u * 2 * 13 * 6);
+}
+
+TEST(Utf8Test, SequenceLengthFollowsTheReference) {
+  for (unsigned lead = 0x80; lead <= 0xFF; ++lead) {
+    for (unsigned second = 0; second <= 0xFF; ++second) {
+      const std::string text = {static_cast<char>(lead), static_cast<char>(second), '\x80', '\x80'};
+      // The reference's verdict on the first sequence alone: valid when it stops later, or never.
+      const size_t len = Utf8SequenceLength(text, 0);
+      const size_t bad = Reference(text);
+      if (len == 0) {
+        EXPECT_EQ(bad, 0u) << lead << " " << second;
+      } else {
+        EXPECT_TRUE(bad == std::string_view::npos || bad >= len) << lead << " " << second;
+      }
+    }
+  }
+  EXPECT_EQ(Utf8SequenceLength("\xE2\x82", 0), 0u);  // cut off by the end
+  EXPECT_EQ(Utf8SequenceLength("x\xE2\x82\xAC", 1), 3u);
+}
+
+TEST(Utf8Test, InvalidUtf8WordsNameTheByte) {
+  EXPECT_EQ(InvalidUtf8Words("caf\xE9", 3), "invalid UTF-8 byte 0xE9");
+  EXPECT_EQ(InvalidUtf8Words("\x80", 0), "invalid UTF-8 byte 0x80");
+  EXPECT_EQ(InvalidUtf8Words("ab\xFF", 2), "invalid UTF-8 byte 0xFF");
+}
+
+// The JSON parser checks UTF-8 in its string scan (utf8.h's rule): a string is refused
 // exactly when the reference finds a bad byte in it, at that byte, past the scan's 8-byte steps.
 TEST(Utf8Test, TheJsonStringScanGivesTheReferenceVerdict) {
   const std::vector<std::string> parts = {

@@ -241,6 +241,35 @@ TEST(SeveralChannels, IssuesSayWhichChannelsTheyConcern) {
                      "HTML '<p>'; social_catalog takes plain text"}));
 }
 
+// An empty field that a check type's rule reports only because templates require it (the
+// shipping check's weight) blocks those templates' channels, not every selected one: Merchant
+// Center and Meta take an item without a weight. Listed after a template that does not require
+// it, it is still required (every selected template counts, not only the first).
+TEST(SeveralChannels, AnEmptyFieldOnlyTemplatesRequireBlocksOnlyThem) {
+  const Row row = With({{"weight", ""}, {"category", "Mugs"}});
+  std::vector<std::string> fields, values;
+  for (const auto& [f, v] : row) fields.push_back(f), values.push_back(v);
+  for (const std::string platforms : {"search_merchant,marketplace1_tw,social_catalog",
+                                      "marketplace1_tw,search_merchant,social_catalog"}) {
+    const auto issues = testing::RunRows(fields, "product,shipping", platforms, {values});
+    std::vector<std::string> got;
+    for (const Issue& i : issues) {
+      std::string line = std::string(Def(i.code).code) + " " + std::string(FieldName(i.field)) + ":";
+      for (const std::string& c : ChannelNamesOf(i)) line += " " + c;
+      got.push_back(line + " | " + std::string(i.Message()));
+    }
+    EXPECT_EQ(got, (std::vector<std::string>{"INVALID_WEIGHT weight: marketplace1_tw | Weight is empty"}))
+        << platforms;
+  }
+  // A field a check type's core requires blocks every selected channel when empty.
+  const auto sku = RunRow(With({{"sku", ""}, {"category", "Mugs"}, {"weight", "300 g"}}),
+                          "search_merchant,marketplace1_tw");
+  ASSERT_EQ(sku.size(), 1u);
+  EXPECT_EQ(sku[0].code, IssueCode::MISSING_SKU);
+  EXPECT_EQ(ChannelNamesOf(sku[0]),
+            (std::vector<std::string>{"marketplace1_tw", "search_merchant"}));
+}
+
 TEST(SeveralChannels, MessagesOfOneCodeFromSeveralTemplatesAreJoined) {
   const Row row = With({{"title", Repeat('t', 170)}, {"category", "Mugs"}, {"weight", "300 g"}});
   const auto issues = RunRow(row, "marketplace1_tw,search_merchant,social_catalog");

@@ -1,12 +1,17 @@
 #include "channel_tally.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace dq::validator {
 
 ChannelTally::ChannelTally(const BatchSpec& spec)
     : platforms_(spec.platforms), all_(spec.channels) {
   blockers_.assign(platforms_.size() * kIssueCodeCount, 0);
+  for (size_t c = 0; c < platforms_.size(); ++c) {
+    slot_[static_cast<size_t>(std::countr_zero(ChannelBit(platforms_[c])))] =
+        static_cast<uint8_t>(c);
+  }
 }
 
 void ChannelTally::Count(Issue& issue) {
@@ -36,10 +41,10 @@ void ChannelTally::Count(Issue& issue) {
     fresh &= static_cast<ChannelMask>(~it->second);
     it->second |= fresh;
   }
-  for (size_t c = 0; c < platforms_.size(); ++c) {
-    if (fresh & ChannelBit(platforms_[c])) {
-      ++blockers_[c * kIssueCodeCount + static_cast<size_t>(issue.code)];
-    }
+  // Each channel of the issue's set, by its bit (the set is within all_: every bit has a slot).
+  for (unsigned bits = fresh; bits != 0; bits &= bits - 1) {
+    const size_t c = slot_[static_cast<size_t>(std::countr_zero(bits))];
+    ++blockers_[c * kIssueCodeCount + static_cast<size_t>(issue.code)];
   }
 }
 

@@ -11,6 +11,7 @@
 // per channel and code. Not thread-safe: the Session's emitting thread only.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -35,6 +36,8 @@ class ChannelTally {
   std::vector<uint16_t> warning_rows_;  // per row: channels a warning concerns
   // Rows blocked per channel and code: blockers_[channel index * kIssueCodeCount + code].
   std::vector<uint64_t> blockers_;
+  // The channel index of each bit of all_ (ChannelBit), for the set bits of an issue's channels.
+  std::array<uint8_t, 16> slot_{};
   // The current row's (code, channels) already counted in blockers_.
   uint64_t row_ = 0;
   std::vector<std::pair<IssueCode, ChannelMask>> row_codes_;

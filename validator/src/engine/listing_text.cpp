@@ -1,5 +1,6 @@
 #include "listing_text.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 
@@ -118,17 +119,21 @@ namespace {
 
 // By byte, in either ASCII case: the phrases (bit j: kPhrases[j]) that begin with it. Most word
 // starts begin none.
-constexpr std::array<uint32_t, 256> PhrasesByStart() {
+// By byte, in either ASCII case: the phrases whose character at `at` it is.
+constexpr std::array<uint32_t, 256> PhrasesWith(size_t at) {
   static_assert(std::size(kPhrases) <= 32);
   std::array<uint32_t, 256> starts{};
   for (size_t j = 0; j < std::size(kPhrases); ++j) {
-    const auto c = static_cast<unsigned char>(kPhrases[j][0]);
+    const auto c = static_cast<unsigned char>(kPhrases[j][at]);
     starts[c] |= uint32_t{1} << j;
     if (c >= 'a' && c <= 'z') starts[c - 32] |= uint32_t{1} << j;
   }
   return starts;
 }
-constexpr std::array<uint32_t, 256> kByStart = PhrasesByStart();
+constexpr std::array<uint32_t, 256> kByStart = PhrasesWith(0);
+// The same by second character: a word start is compared only with the phrases whose first two
+// characters it has (every phrase has at least four).
+constexpr std::array<uint32_t, 256> kBySecond = PhrasesWith(1);
 
 // ASCII bytes Gimmicks() must look at: the marks and the symbols that count when repeated.
 // Every other ASCII byte is no gimmick (IsDecorative is false below 0x80).
@@ -188,40 +193,83 @@ bool ExcessiveCapitals(std::string_view s) {
   return shouting_words >= 2 && upper * 5 >= letters * 4;
 }
 
+namespace {
+
+// By byte: a word byte (IsWordByte) as a table, for the scans below.
+constexpr std::array<bool, 256> WordBytes() {
+  std::array<bool, 256> bytes{};
+  for (int c = 0; c < 256; ++c) {
+    bytes[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  }
+  return bytes;
+}
+constexpr std::array<bool, 256> kWordBytes = WordBytes();
+
+// The promotional phrase of kPhrases that starts at s[i] (one of `candidates`, by kByStart), as
+// written there, or empty.
+std::string_view PhraseAt(std::string_view s, size_t i, uint32_t candidates, bool in_title) {
+  const size_t n = s.size();
+  for (uint32_t left = candidates; left != 0; left &= left - 1) {
+    const std::string_view phrase = kPhrases[std::countr_zero(left)];
+    if (!in_title && phrase == "sale") continue;
+    const size_t m = phrase.size();
+    if (i + m > n) continue;
+    size_t k = 1;
+    while (k < m && text::ToLower(s[i + k]) == phrase[k]) ++k;
+    if (k < m) continue;
+    if (kWordBytes[static_cast<unsigned char>(phrase[m - 1])] && i + m < n &&
+        kWordBytes[static_cast<unsigned char>(s[i + m])]) {
+      continue;
+    }
+    return s.substr(i, m);
+  }
+  return {};
+}
+
+// The price at s[i] (a currency sign, $ £ ¥ €, before a digit), or empty; *len is the length of
+// the character at s[i].
+std::string_view PriceAt(std::string_view s, size_t i, size_t* len) {
+  const size_t n = s.size();
+  *len = 1;
+  uint32_t cp = static_cast<unsigned char>(s[i]);
+  if (cp >= 0x80) cp = Decode(s, i, len);
+  const bool sign = cp == '$' || cp == 0xA3 || cp == 0xA5 || cp == 0x20AC;
+  if (!sign || i + *len >= n || !text::IsDigit(s[i + *len])) return {};
+  size_t end = i + *len;
+  while (end < n && (text::IsDigit(s[end]) || s[end] == '.' || s[end] == ',')) ++end;
+  return s.substr(i, end - i);
+}
+
+}  // namespace
+
 std::string_view PromotionalPhrase(std::string_view s, bool in_title) {
   // One pass: at each word start (and each '%'), only the phrases that begin with that
   // character are compared. The first match is the earliest one.
   const size_t n = s.size();
+  bool after_word = false;  // s[i - 1] is a word byte
   for (size_t i = 0; i < n; ++i) {
     const auto byte = static_cast<unsigned char>(s[i]);
-    // A word start (a phrase starts with a letter, or with '%'), tested first: inside a word,
-    // the one branch a byte costs is predictable.
-    if ((i == 0 || byte == '%' || !IsWordByte(s[i - 1])) && kByStart[byte] != 0) {
-      for (uint32_t left = kByStart[byte]; left != 0; left &= left - 1) {
-        const std::string_view phrase = kPhrases[std::countr_zero(left)];
-        if (!in_title && phrase == "sale") continue;
-        const size_t m = phrase.size();
-        if (i + m > n) continue;
-        size_t k = 1;
-        while (k < m && text::ToLower(s[i + k]) == phrase[k]) ++k;
-        if (k < m) continue;
-        if (IsWordByte(phrase[m - 1]) && i + m < n && IsWordByte(s[i + m])) continue;
-        return s.substr(i, m);
+    // A word start (a phrase starts with a letter, or with '%') that begins some phrase.
+    if (const uint32_t starts =
+            kByStart[byte] & (i + 1 < n ? kBySecond[static_cast<unsigned char>(s[i + 1])] : 0);
+        starts != 0 && (!after_word || byte == '%')) {
+      if (const std::string_view phrase = PhraseAt(s, i, starts, in_title); !phrase.empty()) {
+        return phrase;
       }
     }
+    if (kWordBytes[byte]) {
+      // The rest of the word starts nothing (nor is it a currency sign): skipped.
+      while (i + 1 < n && kWordBytes[static_cast<unsigned char>(s[i + 1])]) ++i;
+      after_word = true;
+      continue;
+    }
+    after_word = false;
     // Neither a title nor a currency sign's first byte ('$', or one past ASCII).
     if (!in_title || (byte < 0x80 && byte != '$')) continue;
-    // A currency sign ($ £ ¥ €) before a digit: a price in the title.
-    size_t len = 1;
-    uint32_t cp = static_cast<unsigned char>(s[i]);
-    if (cp >= 0x80) cp = Decode(s, i, &len);
-    const bool sign = cp == '$' || cp == 0xA3 || cp == 0xA5 || cp == 0x20AC;
-    if (sign && i + len < n && text::IsDigit(s[i + len])) {
-      size_t end = i + len;
-      while (end < n && (text::IsDigit(s[end]) || s[end] == '.' || s[end] == ',')) ++end;
-      return s.substr(i, end - i);
-    }
+    size_t len;
+    if (const std::string_view price = PriceAt(s, i, &len); !price.empty()) return price;
     i += len - 1;
+    after_word = kWordBytes[static_cast<unsigned char>(s[i])];
   }
   return {};
 }
@@ -306,7 +354,14 @@ std::string_view RepeatedWord(std::string_view s) {
 
 Html FindHtml(std::string_view s) {
   Html h;
+  // The next '<' and '&' at or after i (npos: none), found by memchr: the bytes between them
+  // are no markup.
+  size_t lt = s.find('<'), amp = s.find('&');
   for (size_t i = 0; i < s.size(); ++i) {
+    if (lt < i) lt = s.find('<', i);
+    if (amp < i) amp = s.find('&', i);
+    i = std::min(lt, amp);
+    if (i >= s.size()) break;
     if (s[i] == '<' && (h.first_tag.empty() || h.unsafe.empty())) {
       size_t k = i + 1;
       if (k < s.size() && s[k] == '/') ++k;
@@ -326,8 +381,14 @@ Html FindHtml(std::string_view s) {
         }
       }
       bool unsafe = false;
-      for (std::string_view u : {"script", "style", "canvas", "iframe", "object", "embed", "form",
-                                 "input", "link", "meta"}) {
+      static constexpr std::string_view kUnsafe[] = {"script", "style",  "canvas", "iframe",
+                                                     "object", "embed",  "form",   "input",
+                                                     "link",   "meta"};
+      // The unsafe names have 4 to 6 letters: most tags (p, br, li, strong) are none of them.
+      const std::span<const std::string_view> names =
+          name.size() >= 4 && name.size() <= 6 ? std::span<const std::string_view>(kUnsafe)
+                                               : std::span<const std::string_view>();
+      for (std::string_view u : names) {
         if (name.size() != u.size()) continue;
         bool eq = true;
         for (size_t c = 0; c < u.size() && eq; ++c) eq = text::ToLower(name[c]) == u[c];
@@ -362,11 +423,30 @@ Html FindHtml(std::string_view s) {
   return h;
 }
 
+namespace {
+
+// Whether s holds "://" or "www." (either case): a link has one of them, most texts neither,
+// and both are found by memchr's speed.
+bool MayHoldLink(std::string_view s) {
+  if (s.find("://") != std::string_view::npos) return true;
+  for (size_t dot = s.find('.', 3); dot != std::string_view::npos; dot = s.find('.', dot + 1)) {
+    if ((s[dot - 3] | 0x20) == 'w' && (s[dot - 2] | 0x20) == 'w' && (s[dot - 1] | 0x20) == 'w') {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 std::string_view FindLink(std::string_view s) {
+  if (!MayHoldLink(s)) return {};
+  bool after_word = false;  // s[i - 1] is a word byte
   for (size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (c != 'h' && c != 'H' && c != 'w' && c != 'W') continue;
-    if (i > 0 && IsWordByte(s[i - 1])) continue;
+    const auto c = static_cast<unsigned char>(s[i]);
+    const bool starts = !after_word && ((c | 0x20) == 'h' || (c | 0x20) == 'w');  // either case
+    after_word = kWordBytes[c];
+    if (!starts) continue;
     for (std::string_view prefix : {"http://", "https://", "www."}) {
       const size_t next = i + prefix.size();
       if (next >= s.size() || !IsWordByte(s[next])) continue;
@@ -479,8 +559,9 @@ bool ParseIpv4(std::string_view s, int out[4]) {
 
 }  // namespace
 
-const char* PlaceholderHost(std::string_view url) {
-  std::string_view host = HostOf(url);
+const char* PlaceholderHost(std::string_view url) { return PlaceholderHostName(HostOf(url)); }
+
+const char* PlaceholderHostName(std::string_view host) {
   if (!host.empty() && host.back() == '.') host.remove_suffix(1);
   if (host.empty()) return nullptr;
   if (EndsWithLabel(host, "localhost")) return "localhost is not reachable from the channel";

@@ -90,6 +90,8 @@ std::string_view HostOf(std::string_view url);
 // private IPv4 address, or a name reserved for documentation and testing (RFC 2606/6761:
 // example.com, example.net, example.org, and names under .example, .test, .invalid, .localhost).
 const char* PlaceholderHost(std::string_view url);
+// PlaceholderHost of a URL whose host (HostOf) is host.
+const char* PlaceholderHostName(std::string_view host);
 
 // The last path segment names a placeholder picture ("placeholder.png", "no-image.jpg",
 // "noimage.gif", "image-coming-soon.jpg", "image_not_available.png"), compared ASCII

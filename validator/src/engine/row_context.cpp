@@ -43,11 +43,6 @@ RowContext::RowContext(const BatchSpec& spec, const ReferenceData& ref, PhoneChe
   // customers, which no template requires anything of (issue 31: a customers file with
   // platform=search_merchant is not missing a title, a price and a SKU on every row).
   const bool customers_only = spec.checks == kCustomerCheck;
-  std::bitset<kFieldCount> platform;
-  for (size_t f = 0; f < kFieldCount && !customers_only; ++f) {
-    if (rules::PlatformRequires(spec.platform, static_cast<Field>(f))) platform.set(f);
-  }
-  platform &= spec.mapped;
   for (Platform p : customers_only ? std::span<const Platform>() : spec.platforms) {
     for (Field f : rules::PackOf(p).required_fields()) {
       bool listed = false;
@@ -60,6 +55,10 @@ RowContext::RowContext(const BatchSpec& spec, const ReferenceData& ref, PhoneChe
       if (!listed) platform_required_.emplace_back(f, ChannelBit(p));
     }
   }
+  // What every selected template requires, not only the first listed.
+  std::bitset<kFieldCount> platform;
+  for (const auto& [f, mask] : platform_required_) platform.set(Index(f));
+  platform &= spec.mapped;
   for (size_t k = 0; k < kRowKindCount; ++k) {
     answers_[k] = FieldsAnsweredBy(static_cast<RowKind>(k));
     core_required_[k] = core & answers_[k];
@@ -151,6 +150,17 @@ void RowContext::ReportFor(ChannelMask channels, IssueCode code, Field f, std::s
   report_channels_ = channels;
   Report(code, f, std::move(message));
   report_channels_ = 0;
+}
+
+ChannelMask RowContext::PlatformRequiring(Field f) const {
+  for (const auto& [field, mask] : platform_required_) {
+    if (field == f) return mask;
+  }
+  return 0;
+}
+
+void RowContext::ReportEmpty(IssueCode code, Field f, std::string message) {
+  ReportFor(CoreRequired(f) ? 0 : PlatformRequiring(f), code, f, std::move(message));
 }
 
 void RowContext::ReportIfUsedBeforeFor(ChannelMask channels, KeySet set, std::string_view key,

@@ -90,6 +90,9 @@ class RowContext {
   bool CoreRequired(Field f) const {
     return core_required_[static_cast<size_t>(kind_)].test(Index(f));
   }
+  // The templates that require f (0: none). An empty f that only templates require blocks only
+  // their channels.
+  ChannelMask PlatformRequiring(Field f) const;
   // True when f's cells are lists (a list separator in the source's conventions).
   bool IsList(Field f) const { return spec_.listed.test(Index(f)); }
   // The batch state whose key slots UseKey() and ReportIfCarriedByAnother() start loading as
@@ -109,6 +112,9 @@ class RowContext {
   // field) reported again in the row by other templates gains their channels, and their
   // message after "; " when it differs; reported again for every channel, it stays so.
   void ReportFor(ChannelMask channels, IssueCode code, Field f, std::string message = {});
+  // Reports an empty f that Required() says is wrong: for every channel when a check type's core
+  // requires it (CoreRequired), else for the templates that require it only (ReportFor).
+  void ReportEmpty(IssueCode code, Field f, std::string message = {});
   // Sets f's current value to `value`, recorded as a fix with `code` (a fixable code). Ignored
   // when f's value is one of its aliases (kept as the source wrote it).
   void Fix(Field f, std::string value, IssueCode code);

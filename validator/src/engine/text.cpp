@@ -157,29 +157,67 @@ std::optional<double> ParsePlainDecimal(std::string_view s) {
 
 namespace {
 
-// Strips one currency marker from the front or back: a symbol ($ € £ ¥, optionally with a
-// two-letter prefix like US$), or a three-letter code separated by a space.
-std::string_view StripCurrencyMarker(std::string_view s) {
+// Strips one currency marker from the front or back: a symbol ($ € £ ¥ ₹, optionally with a
+// prefix like US$ or R$), the rupee's "Rs." / "Rs" (Indian public datasets: "Rs. 999", "₹1,099"),
+// or a three-letter code separated by a space.
+std::string_view StripCurrencyMarker(std::string_view s, std::string_view* marker) {
   static constexpr std::string_view kSymbols[] = {
-      "US$",     "CA$", "AU$", "NZ$", "HK$", "S$", "$", "\xE2\x82\xAC" /* € */, "\xC2\xA3" /* £ */,
-      "\xC2\xA5" /* ¥ */};
+      "US$",  "CA$", "AU$", "NZ$", "HK$", "R$", "S$", "$", "\xE2\x82\xAC" /* € */,
+      "\xC2\xA3" /* £ */, "\xC2\xA5" /* ¥ */, "\xE2\x82\xB9" /* ₹ */, "Rs.", "Rs"};
   for (std::string_view sym : kSymbols) {
     if (s.size() > sym.size() && s.substr(0, sym.size()) == sym) {
+      *marker = sym;
       return Trim(s.substr(sym.size()));
     }
     if (s.size() > sym.size() && s.substr(s.size() - sym.size()) == sym) {
+      *marker = sym;
       return Trim(s.substr(0, s.size() - sym.size()));
     }
   }
   if (s.size() > 4 && IsAsciiAlpha(s[0]) && IsAsciiAlpha(s[1]) && IsAsciiAlpha(s[2]) &&
       s[3] == ' ') {
+    *marker = s.substr(0, 3);
     return Trim(s.substr(4));
   }
   if (s.size() > 4 && s[s.size() - 4] == ' ' && IsAsciiAlpha(s[s.size() - 3]) &&
       IsAsciiAlpha(s[s.size() - 2]) && IsAsciiAlpha(s[s.size() - 1])) {
+    *marker = s.substr(s.size() - 3);
     return Trim(s.substr(0, s.size() - 4));
   }
   return s;
+}
+
+// The rupee's markers: India writes commas only to group digits, in threes or in its own way
+// (1,39,900), never as a decimal comma.
+bool IsRupeeMarker(std::string_view m) {
+  if (m == "\xE2\x82\xB9" || m == "Rs." || m == "Rs") return true;
+  return m.size() == 3 && ToLower(m[0]) == 'i' && ToLower(m[1]) == 'n' && ToLower(m[2]) == 'r';
+}
+
+// "1,099" / "1,39,900.50" / "12,345,678" -> the digits without commas, when the last group of
+// the whole part has three digits, the first one to three and any between two or three; nullopt
+// otherwise.
+std::optional<std::string> DropRupeeGrouping(std::string_view s) {
+  const size_t dot = s.find('.');
+  const std::string_view whole = s.substr(0, dot);
+  const std::string_view frac = dot == std::string_view::npos ? std::string_view() : s.substr(dot);
+  std::string out;
+  size_t group = 0, groups = 0;
+  for (char c : whole) {
+    if (c == ',') {
+      if (group == 0 || group > 3 || (groups > 0 && group < 2)) return std::nullopt;
+      ++groups;
+      group = 0;
+      continue;
+    }
+    if (!IsDigit(c)) return std::nullopt;
+    out.push_back(c);
+    ++group;
+  }
+  if (groups == 0 || group != 3) return std::nullopt;
+  out.append(frac);
+  if (!IsPlainDecimal(out)) return std::nullopt;
+  return out;
 }
 
 // "1,299.00" -> "1299.00" when every comma separates a group of exactly three digits and the
@@ -247,10 +285,14 @@ Amount ReadAmount(std::string_view s) {
   s = Trim(s);
   if (IsPlainDecimal(s)) return {AmountForm::kPlain, std::string(s)};
   if (s.empty()) return {};
-  const std::string_view core = StripCurrencyMarker(s);
-  const bool marker = core.size() != s.size();
+  std::string_view marker;
+  const std::string_view core = StripCurrencyMarker(s, &marker);
   if (IsPlainDecimal(core)) return {AmountForm::kReformatted, std::string(core)};
   const size_t commas = static_cast<size_t>(std::count(core.begin(), core.end(), ','));
+  if (commas > 0 && IsRupeeMarker(marker)) {  // "₹1,099" is 1099, never ambiguous
+    if (auto g = DropRupeeGrouping(core)) return {AmountForm::kReformatted, std::move(*g)};
+    return {};
+  }
   const size_t dots = static_cast<size_t>(std::count(core.begin(), core.end(), '.'));
   const size_t last_comma = core.rfind(',');
   const size_t last_dot = core.rfind('.');
@@ -284,7 +326,6 @@ Amount ReadAmount(std::string_view s) {
     }
     return {};
   }
-  (void)marker;
   return {};
 }
 
@@ -355,7 +396,8 @@ std::string FormatWeight(double value) { return FormatDecimals(value, 4); }
 std::optional<std::string> NormalizePrice(std::string_view s) {
   s = Trim(s);
   if (s.empty() || IsPlainDecimal(s)) return std::nullopt;
-  std::string_view core = StripCurrencyMarker(s);
+  std::string_view marker;
+  std::string_view core = StripCurrencyMarker(s, &marker);
   auto plain = DropThousandsCommas(core);
   if (!plain || !IsPlainDecimal(*plain)) return std::nullopt;
   return plain;

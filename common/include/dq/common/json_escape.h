@@ -6,6 +6,7 @@
 // written is always valid JSON.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -14,5 +15,15 @@ namespace dq {
 // Appends s as a JSON string literal, quotes included. A byte that starts no well-formed UTF-8
 // sequence (RFC 3629) is written as U+FFFD.
 void AppendJsonString(std::string& out, std::string_view s);
+
+// The most bytes WriteJsonString writes for n bytes of text: a control character takes six
+// ("\u0001"), a byte that starts no sequence three (U+FFFD), quotes two.
+constexpr size_t JsonStringBound(size_t n) { return 2 + 6 * n; }
+
+// AppendJsonString's bytes, written at p (room for JsonStringBound(s.size()) bytes); returns the
+// end of what was written. For encoders that write a record into a buffer of known bound (the
+// issue records of a validate answer: thousands a call) without a string's bookkeeping for
+// every piece.
+char* WriteJsonString(char* p, std::string_view s);
 
 }  // namespace dq

@@ -5,6 +5,8 @@
 // rules/: the rest of the engine calls CheckChannelPacks (rules.h).
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -12,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "listing_text.h"
 #include "text.h"
@@ -51,6 +54,57 @@ inline std::string ListText(std::span<const std::string_view> list) {
     out += list[i];
   }
   return out;
+}
+
+// ListText of pack p's list Member (a ChannelPack member), written once per process: the packs
+// are constants, and a message may name the same list on every row.
+template <std::span<const std::string_view> ChannelPack::*Member>
+const std::string& PackListText(Platform p) {
+  static const std::array<std::string, kPlatforms.size() + 1> texts = [] {
+    std::array<std::string, kPlatforms.size() + 1> t;
+    for (size_t i = 1; i <= kPlatforms.size(); ++i) {
+      t[i] = ListText(PackOf(static_cast<Platform>(i)).*Member);
+    }
+    return t;
+  }();
+  return texts[static_cast<size_t>(p)];
+}
+
+// The templates (of all, not only the batch's) whose list Member holds value, compared as it is
+// (lower case), from a table of the lists' distinct values built once per process: one pass over
+// it instead of one over each selected template's list.
+template <std::span<const std::string_view> ChannelPack::*Member>
+ChannelMask PacksListing(std::string_view value) {
+  struct Entry {
+    std::string_view value;
+    ChannelMask packs = 0;
+  };
+  static const std::vector<Entry> entries = [] {
+    std::vector<Entry> out;
+    for (size_t i = 1; i <= kPlatforms.size(); ++i) {
+      const Platform p = static_cast<Platform>(i);
+      for (std::string_view v : PackOf(p).*Member) {
+        auto it =
+            std::find_if(out.begin(), out.end(), [&](const Entry& e) { return e.value == v; });
+        if (it == out.end()) it = out.insert(out.end(), Entry{v});
+        it->packs |= ChannelBit(p);
+      }
+    }
+    return out;
+  }();
+  for (const Entry& e : entries) {
+    if (e.value == value) return e.packs;
+  }
+  return 0;
+}
+
+// The selected templates whose list Member is set and does not hold value (lower case).
+template <std::span<const std::string_view> ChannelPack::*Member>
+ChannelMask PacksNotListing(const BatchSpec& spec, std::string_view value) {
+  const ChannelMask listing = PacksWhere(spec, [](const ChannelPack& p) {
+    return !(p.*Member).empty();
+  });
+  return listing == 0 ? 0 : static_cast<ChannelMask>(listing & ~PacksListing<Member>(value));
 }
 
 // Reports code on f for the templates whose limit(pack) the value exceeds, in Unicode

@@ -129,9 +129,9 @@ void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image,
   if (name.empty()) name = FieldName(f);
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.placeholder_hosts; })) {
-    if (const char* why = listing::PlaceholderHost(url)) {
-      ctx.ReportFor(m, IssueCode::PLATFORM_PLACEHOLDER_URL, f,
-                    Cat(name, " '", listing::HostOf(url), "': ", why));
+    const std::string_view host = listing::HostOf(url);
+    if (const char* why = listing::PlaceholderHostName(host)) {
+      ctx.ReportFor(m, IssueCode::PLATFORM_PLACEHOLDER_URL, f, Cat(name, " '", host, "': ", why));
     }
   }
   if (!image) return;
@@ -145,9 +145,7 @@ void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image,
   if (type.kind == FileKind::kNoExtension || type.kind == FileKind::kScript) return;
   char buf[8];
   const std::string_view ext = LowerInto(type.extension, buf, sizeof(buf));
-  const ChannelMask m = PacksWhere(spec, [&](const ChannelPack& p) {
-    return !p.image_extensions.empty() && !InList(p.image_extensions, ext);
-  });
+  const ChannelMask m = PacksNotListing<&ChannelPack::image_extensions>(spec, ext);
   if (!m) return;
   if (type.kind == FileKind::kPage) {
     ctx.ReportFor(m, IssueCode::PLATFORM_IMAGE_FORMAT, f,
@@ -155,10 +153,10 @@ void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image,
                       ", a web page or document, not an image"));
     return;
   }
-  std::string takes;
+  std::string_view takes;
   for (Platform p : spec.platforms) {
     if (m & ChannelBit(p)) {
-      takes = ListText(PackOf(p).image_extensions);
+      takes = PackListText<&ChannelPack::image_extensions>(p);
       break;
     }
   }

@@ -160,17 +160,17 @@ void CheckShippingWeight(RowContext& ctx) {
   if (!units) return;
   const std::string_view v = text::Trim(ctx.value(Field::kWeight));
   if (v.empty()) return;
-  std::span<const std::string_view> listed;  // the first such pack's units, for messages
+  std::string_view listed;  // the first such pack's units, for messages
   for (Platform p : spec.platforms) {
     if (!PackOf(p).weight_units.empty()) {
-      listed = PackOf(p).weight_units;
+      listed = PackListText<&ChannelPack::weight_units>(p);
       break;
     }
   }
   // Messages are built only when reporting: a clean value allocates nothing.
   auto wants = [&] {
     return (std::popcount(units) > 1 ? " want" : " wants") +
-           std::string(" a number and its unit (") + ListText(listed) + ")";
+           std::string(" a number and its unit (") + std::string(listed) + ")";
   };
   size_t split = v.size();
   while (split > 0 && text::IsAsciiAlpha(v[split - 1])) --split;
@@ -212,7 +212,7 @@ void CheckShippingWeight(RowContext& ctx) {
     ctx.ReportFor(units, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
                   Cat("shipping weight ", v, " has no unit; ", ctx.channel_names(units),
                       std::popcount(units) > 1 ? " want" : " wants", " a number and its unit (",
-                      ListText(listed), "), such as 0.3 kg", hint ? whose : SV(),
+                      listed, "), such as 0.3 kg", hint ? whose : SV(),
                       hint ? unit : SV(), hint ? SV(": the shipping check adds the unit") : SV()));
     return;
   }
@@ -232,8 +232,8 @@ void CheckShippingWeight(RowContext& ctx) {
     ctx.ReportFor(unlisted, IssueCode::PLATFORM_INVALID_WEIGHT, Field::kWeight,
                   "shipping weight unit " + Quote(unit_text) + " is not one " +
                       ChannelNames(spec, unlisted) +
-                      (std::popcount(unlisted) > 1 ? " take: " : " takes: ") + ListText(listed) +
-                      hint);
+                      (std::popcount(unlisted) > 1 ? " take: " : " takes: ") +
+                      std::string(listed) + hint);
     return;
   }
   const bool imperial = unit == "lb" || unit == "oz";
@@ -268,15 +268,13 @@ void CheckAvailability(RowContext& ctx) {
   const bool own = v == "in_stock" || v == "out_of_stock" || v == "preorder";
   const bool general =
       ctx.checks(kProductCheck) && !own && !AvailabilityAcceptedByAPlatform(spec, v);
-  const ChannelMask bad = PacksWhere(spec, [&](const ChannelPack& p) {
-    return !p.availability.empty() && !InList(p.availability, lower);
-  });
+  const ChannelMask bad = PacksNotListing<&ChannelPack::availability>(spec, lower);
   if (bad && !general) {
     for (Platform p : spec.platforms) {
       if (!(bad & ChannelBit(p))) continue;
       ctx.ReportFor(ChannelBit(p), IssueCode::PLATFORM_INVALID_AVAILABILITY, Field::kAvailability,
-                    Cat(PlatformName(p), " takes ", ListText(PackOf(p).availability), ", not '",
-                        v.substr(0, 40), "'"));
+                    Cat(PlatformName(p), " takes ", PackListText<&ChannelPack::availability>(p),
+                        ", not '", v.substr(0, 40), "'"));
     }
   }
   const bool later = lower == "preorder" || lower == "backorder";

@@ -38,7 +38,7 @@ bool CheckEmail(RowContext& ctx) {
   std::string_view v = ctx.value(Field::kEmail);
   if (v.empty()) {
     if (ctx.Required(Field::kEmail) && ctx.kind() != RowKind::kVariant) {
-      ctx.Report(IssueCode::MISSING_EMAIL, Field::kEmail);
+      ctx.ReportEmpty(IssueCode::MISSING_EMAIL, Field::kEmail);
     }
     return false;
   }
@@ -109,7 +109,7 @@ std::string_view CheckCountryCode(RowContext& ctx, Field f) {
   const ReferenceData& ref = ctx.ref();
   if (ref.IsCountryAlpha2(v)) return v;
   if (v.empty()) {
-    if (ctx.Required(f)) ctx.Report(IssueCode::INVALID_COUNTRY_CODE, f, "Country is empty");
+    if (ctx.Required(f)) ctx.ReportEmpty(IssueCode::INVALID_COUNTRY_CODE, f, "Country is empty");
     return {};
   }
   if (v.size() == 2 || v.size() == 3) {

@@ -39,23 +39,23 @@ std::string_view WholeNumber(RowContext& ctx, Field f) {
   return ctx.value(f);
 }
 
-// An empty stock quantity is an issue where a check type's core or a template requires one,
-// except that a source whose platform leaves it empty on purpose (FieldConvention::may_be_empty:
-// WooCommerce's Stock, empty when stock is not managed) is held only to the templates.
-bool EmptyStockIsAnIssue(const RowContext& ctx) {
-  if (!ctx.Required(Field::kStockQty)) return false;
-  if (!ctx.spec().conventions[static_cast<size_t>(Field::kStockQty)].may_be_empty) return true;
-  for (const auto& [field, mask] : ctx.platform_required()) {
-    if (field == Field::kStockQty) return true;
+// An empty stock quantity is an issue where a check type's core or a template requires one (for
+// the templates' channels alone when only they require it), except that a source whose platform
+// leaves it empty on purpose (FieldConvention::may_be_empty: WooCommerce's Stock, empty when
+// stock is not managed) is held only to the templates.
+void ReportEmptyStock(RowContext& ctx) {
+  if (!ctx.Required(Field::kStockQty)) return;
+  constexpr const char* kEmpty = "Stock quantity is empty";
+  if (!ctx.spec().conventions[static_cast<size_t>(Field::kStockQty)].may_be_empty) {
+    ctx.ReportEmpty(IssueCode::INVALID_STOCK_QTY, Field::kStockQty, kEmpty);
+  } else if (const ChannelMask templates = ctx.PlatformRequiring(Field::kStockQty)) {
+    ctx.ReportFor(templates, IssueCode::INVALID_STOCK_QTY, Field::kStockQty, kEmpty);
   }
-  return false;
 }
 
 std::optional<int64_t> CheckStock(RowContext& ctx) {
   if (ctx.value(Field::kStockQty).empty()) {
-    if (EmptyStockIsAnIssue(ctx)) {
-      ctx.Report(IssueCode::INVALID_STOCK_QTY, Field::kStockQty, "Stock quantity is empty");
-    }
+    ReportEmptyStock(ctx);
     return std::nullopt;
   }
   const std::string_view v = WholeNumber(ctx, Field::kStockQty);
@@ -139,10 +139,10 @@ void CheckWarehouse(RowContext& ctx) {
 }  // namespace
 
 void CheckInventory(RowContext& ctx) {
-  // The inventory core requires a SKU; the product check reports it when it runs, and a template
-  // that requires one reports it too (PLATFORM_MISSING_FIELD).
+  // The inventory core requires a SKU; the product check reports it when it runs, and a selected
+  // template that requires one reports it instead (PLATFORM_MISSING_FIELD).
   if (!ctx.checks(kProductCheck) && ctx.mapped(Field::kSku) && ctx.value(Field::kSku).empty() &&
-      ctx.CoreRequired(Field::kSku) && !PlatformRequires(ctx.spec().platform, Field::kSku)) {
+      ctx.CoreRequired(Field::kSku) && !AnyPlatformRequires(ctx.spec(), Field::kSku)) {
     ctx.Report(IssueCode::MISSING_SKU, Field::kSku);
   }
   std::optional<int64_t> stock, point;

@@ -7,6 +7,7 @@
 // availability spellings are valid. With social_catalog (first listed) a price keeps its code
 // too, Meta's format.
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,7 @@ bool IsSearchMerchant(const RowContext& ctx) {
 uint64_t CheckSku(RowContext& ctx) {
   const std::string_view sku = ctx.value(Field::kSku);
   if (sku.empty()) {
-    if (ctx.Required(Field::kSku)) ctx.Report(IssueCode::MISSING_SKU, Field::kSku);
+    if (ctx.Required(Field::kSku)) ctx.ReportEmpty(IssueCode::MISSING_SKU, Field::kSku);
     return 0;
   }
   // Duplicates only among what can be bought: a parent shares nothing with its variants' SKUs.
@@ -67,6 +68,16 @@ bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
 }
 
 bool IsHex(char c) { return text::IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+// The bytes a URL's path, query and fragment may hold: printable ASCII but for space, quotes,
+// angle brackets, backslash, ^, `, {, | and } (a table: the loop below runs on every URL).
+constexpr std::array<bool, 256> PathBytes() {
+  std::array<bool, 256> ok{};
+  for (int c = 0x21; c < 0x7F; ++c) ok[c] = true;
+  for (char c : std::string_view("\"<>\\^`{|}")) ok[static_cast<unsigned char>(c)] = false;
+  return ok;
+}
+constexpr std::array<bool, 256> kPathBytes = PathBytes();
 
 }  // namespace
 
@@ -124,10 +135,7 @@ bool IsWellFormedHttpUrl(std::string_view url) {
   if (i < url.size() && url[i] != '/' && url[i] != '?' && url[i] != '#') return false;
   for (; i < url.size(); ++i) {
     const auto c = static_cast<unsigned char>(url[i]);
-    if (c <= 0x20 || c >= 0x7F || c == '"' || c == '<' || c == '>' || c == '\\' || c == '^' ||
-        c == '`' || c == '{' || c == '|' || c == '}') {
-      return false;
-    }
+    if (!kPathBytes[c]) return false;
     if (c == '%' && (i + 2 >= url.size() || !IsHex(url[i + 1]) || !IsHex(url[i + 2]))) {
       return false;
     }
@@ -388,7 +396,7 @@ void CheckCurrency(RowContext& ctx) {
   if (ctx.ref().IsCurrency(v)) return;
   if (v.empty()) {
     if (ctx.Required(Field::kCurrency)) {
-      ctx.Report(IssueCode::INVALID_CURRENCY, Field::kCurrency, "Currency is empty");
+      ctx.ReportEmpty(IssueCode::INVALID_CURRENCY, Field::kCurrency, "Currency is empty");
     }
     return;
   }
@@ -450,7 +458,7 @@ std::optional<double> NormalizedAmount(RowContext& ctx, Field f, bool* ambiguous
 void CheckPriceFormat(RowContext& ctx) {
   if (ctx.value(Field::kPrice).empty()) {
     // Rule 2 of the specification, for the rows that have a price of their own.
-    if (ctx.Required(Field::kPrice)) ctx.Report(IssueCode::INVALID_PRICE, Field::kPrice);
+    if (ctx.Required(Field::kPrice)) ctx.ReportEmpty(IssueCode::INVALID_PRICE, Field::kPrice);
     return;
   }
   bool reported = false;

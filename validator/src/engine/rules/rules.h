@@ -1,7 +1,8 @@
 // The rules, one function per check type, each in its own file (rules/<type>.cpp). Each reads a
 // RowContext and Report()s or Fix()es. Only mapped fields are checked; an empty value is reported
 // only when ctx.Required() (or ctx.CoreRequired(), where the platform template reports its own
-// required fields) says so. A rule for a field whose cells may be lists checks them with
+// required fields) says so, with ctx.ReportEmpty() (an empty field only templates require blocks
+// only their channels). A rule for a field whose cells may be lists checks them with
 // ctx.ForEachItem(). A rule is pure: no I/O, no allocation on a clean value,
 // no state of its own; batch-level checks record key uses and price samples through the
 // RowContext (cross_row.h), which the Session applies in row order. Rules may run on several

@@ -180,7 +180,7 @@ void CheckWeight(RowContext& ctx) {
   const std::string_view v = ctx.value(Field::kWeight);
   if (v.empty()) {
     if (ctx.Required(Field::kWeight)) {
-      ctx.Report(IssueCode::INVALID_WEIGHT, Field::kWeight, "Weight is empty");
+      ctx.ReportEmpty(IssueCode::INVALID_WEIGHT, Field::kWeight, "Weight is empty");
     }
     return;
   }

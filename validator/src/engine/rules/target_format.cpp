@@ -52,9 +52,11 @@ struct Sign {
   std::string_view code;
 };
 constexpr Sign kSigns[] = {{"US$", "USD"},           {"CA$", "CAD"}, {"AU$", "AUD"},
-                           {"NZ$", "NZD"},           {"HK$", "HKD"}, {"S$", "SGD"},
+                           {"NZ$", "NZD"},           {"HK$", "HKD"}, {"R$", "BRL"},
+                           {"S$", "SGD"},
                            {"\xE2\x82\xAC", "EUR"},  // €
                            {"\xC2\xA3", "GBP"},      // £
+                           {"\xE2\x82\xB9", "INR"},  // ₹
                            {"$", ""},
                            {"\xC2\xA5", ""}};  // ¥
 
@@ -178,7 +180,8 @@ bool MerchantAmount(RowContext& ctx, Field f, std::optional<double>* value, bool
       continue;
     }
     number = text::Trim(number);
-    const text::Amount a = text::ReadAmount(number);
+    // The rupee's commas only group digits ("₹1,39,900"): read with its sign, which says so.
+    const text::Amount a = text::ReadAmount(sign.code == "INR" ? v : number);
     if (a.form == text::AmountForm::kUnreadable) return true;
     if (a.form == text::AmountForm::kAmbiguous) {
       ReportAmbiguousAmount(ctx, f, number);

@@ -1,7 +1,7 @@
 // Word-at-a-time byte tests (SWAR): 8 bytes per step instead of one, for loops that look for a
 // few special bytes in long runs of ordinary text (the JSON parser's string scan, the CSV
-// reader's field scan). And the one rule of a well-formed UTF-8 sequence, for a scan that stops
-// at a byte outside ASCII (NonAscii) and checks it there, and for FindInvalidUtf8 (utf8.h).
+// reader's field scan). A scan that stops at a byte outside ASCII (NonAscii) checks its UTF-8
+// there with the rule in utf8.h.
 //
 // Each test sets the high bit of every byte it looks for. It may also set it in a byte above a
 // true match (a borrow carries upward), never in one below. So whether any bit is set is exact,
@@ -13,7 +13,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <string_view>
 
 namespace dq::ingest::bytes {
 
@@ -42,34 +41,5 @@ inline uint64_t NonAscii(uint64_t v) { return v & kHighs; }
 
 // The position (0-7) of the first flagged byte; mask must not be 0.
 inline size_t FirstFlagged(uint64_t mask) { return static_cast<size_t>(std::countr_zero(mask)) / 8; }
-
-// The length (2 to 4) of the well-formed UTF-8 sequence that starts at s[i], a byte at or above
-// 0x80; 0 when none starts there (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF,
-// and a sequence cut off by the end of s is not well-formed).
-inline size_t Utf8SequenceLength(std::string_view s, size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  size_t len;
-  unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-  if (c >= 0xC2 && c <= 0xDF) {
-    len = 2;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3;
-    if (c == 0xE0) lo = 0xA0;  // no overlongs
-    if (c == 0xED) hi = 0x9F;  // no surrogates
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4;
-    if (c == 0xF0) lo = 0x90;  // no overlongs
-    if (c == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
-  } else {
-    return 0;
-  }
-  if (i + len > s.size()) return 0;
-  const auto second = static_cast<unsigned char>(s[i + 1]);
-  if (second < lo || second > hi) return 0;
-  for (size_t k = 2; k < len; ++k) {
-    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
-  }
-  return len;
-}
 
 }  // namespace dq::ingest::bytes

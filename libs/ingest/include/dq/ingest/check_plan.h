@@ -45,6 +45,11 @@ struct CheckPlanInput {
   // Core fields left out of the mapping because their column is empty in every row
   // (SourceScan::empty_core_columns): their note names the column.
   const Mapping* empty_columns = nullptr;
+  // Inferred from the mapped columns' first values (value_evidence.h): (field, separator) for
+  // each URL field whose cells list several URLs, used where the profile has no list separator
+  // for the column; and a weight value that names its unit, when most of them do ("" for none).
+  const Mapping* list_separators = nullptr;
+  std::string weight_unit_example;
   // Zeros read as no value (SourceScan::zero_rows): a note names the column and the count.
   std::span<const ZeroRows> zero_rows;
 };

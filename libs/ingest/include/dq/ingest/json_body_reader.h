@@ -6,9 +6,9 @@
 // parser's words for where it stops. Inside, the body is read in two passes at most:
 //   1. the fast path: simdjson On-Demand finds the tokens of a body of the usual shape, and the
 //      hand-written parser (json_text.h) reads each token exactly as it would have;
-//   2. anything else, an error included, is read again by the hand-written parser alone, after
-//      one check of the whole text, its nesting (JsonNestingWithin); the parser checks the UTF-8
-//      of each string as it reads it.
+//   2. anything else, an error included, is read again by the hand-written parser alone
+//      (internal::ReadBodyByHand in json_text.h), after one check of the whole text, its nesting
+//      (JsonNestingWithin); the parser checks the UTF-8 of each string as it reads it.
 // Either way the members are the same, to the byte (tests/unit/gateway/validate_request_test.cpp
 // and fuzz_validate_body hold the two paths to it). Numbers keep their text and no DOM is built:
 // the members view the body, the reader's padded copy of it and its parser's scratch buffer.
@@ -25,10 +25,6 @@
 #include "dq/ingest/json_text.h"
 
 namespace dq::ingest {
-
-// True when no array or object in text nests deeper than max_depth. Brackets inside strings
-// do not count. Cheap (one pass, no allocation); run it before handing text to nlohmann.
-bool JsonNestingWithin(std::string_view text, size_t max_depth = kMaxJsonDepth);
 
 // What ReadBody found. Views stay valid until the reader's next ReadBody, while the body lives.
 struct JsonBody {

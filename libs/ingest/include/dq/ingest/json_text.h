@@ -14,7 +14,14 @@
 
 #include "dq/ingest/row_reader.h"
 
+namespace dq::ingest {
+struct JsonBody;  // json_body_reader.h
+}  // namespace dq::ingest
+
 namespace dq::ingest::internal {
+
+// A UTF-8 byte order mark, which a body or a file may start with; it is not part of the JSON.
+inline constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 
 struct JsonField {
   std::string_view key;
@@ -99,6 +106,15 @@ std::string DescribeByte(std::string_view s, size_t i);
 JsonError ExpectedAt(std::string_view s, size_t i, std::string_view what);
 JsonError InvalidUtf8At(std::string_view s, size_t i);
 
+// A whole request body read by hand with `p`, into `out` (cleared by the caller): the reference
+// JsonBodyReader::ReadBody's fast pass is checked against, and what reads the body when that pass
+// gives up, so it is what words every error. A body nested deeper than kMaxJsonDepth is only
+// marked so (JsonBody::Shape::kTooDeep). On an error, the body's first invalid UTF-8 byte wins
+// over a grammar error before it.
+std::optional<JsonError> ReadBodyByHand(JsonObjectParser& p, std::string_view body,
+                                        std::string_view array_key, size_t max_elements,
+                                        JsonBody& out);
+
 }  // namespace dq::ingest::internal
 
 namespace dq::ingest {
@@ -106,5 +122,9 @@ namespace dq::ingest {
 // How deep untrusted JSON may nest. nlohmann's parser is iterative, but serialising and
 // destroying a value recurse once per level: a body of 100,000 '[' would overflow the stack.
 inline constexpr size_t kMaxJsonDepth = 64;
+
+// True when no array or object in text nests deeper than max_depth. Brackets inside strings
+// do not count. Cheap (one pass, no allocation); run it before handing text to nlohmann.
+bool JsonNestingWithin(std::string_view text, size_t max_depth = kMaxJsonDepth);
 
 }  // namespace dq::ingest

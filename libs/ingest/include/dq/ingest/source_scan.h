@@ -53,6 +53,10 @@ class SourceScan : public RowObserver {
   bool gtin_padding_evidence() const { return gtin_.evidence(); }
   // The (field, column) pairs Finish dropped from an inferred mapping.
   const Mapping& empty_core_columns() const { return empty_core_; }
+  // What the mapped columns' first kSampleRows values say (value_evidence.h): the list
+  // separators of URL fields, a weight that names its unit (CheckPlanInput).
+  const Mapping& list_separators() const { return list_separators_; }
+  const std::string& weight_unit_example() const { return weight_unit_example_; }
   // The mapped columns whose source convention reads a zero as no value
   // (SourceConvention::zero_is_empty), with the number of rows that hold one: for the plan's
   // note (CheckPlanInput::zero_rows).
@@ -78,6 +82,8 @@ class SourceScan : public RowObserver {
   std::vector<std::pair<size_t, bool>> core_filled_;
   size_t rows_ = 0;
   Mapping empty_core_;
+  Mapping list_separators_;
+  std::string weight_unit_example_;
   std::vector<ZeroRows> zero_rows_;
   std::vector<size_t> zero_columns_;  // the header index of each zero_rows_ entry's column
 };
