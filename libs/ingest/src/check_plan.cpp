@@ -250,6 +250,23 @@ const SourceConvention* ConventionFor(const SourceProfile& profile, std::string_
   return nullptr;
 }
 
+std::vector<AlsoCheckedColumn> AlsoCheckedColumns(const SourceProfile& profile,
+                                                  std::span<const std::string> header,
+                                                  const Mapping& mapping) {
+  std::vector<AlsoCheckedColumn> out;
+  for (const std::string& column : header) {
+    const bool mapped = std::any_of(mapping.begin(), mapping.end(),
+                                    [&](const auto& m) { return SameColumn(m.second, column); });
+    if (mapped) continue;
+    for (const SourceAlsoChecked& also : profile.also_checked) {
+      if (!Covers(also.columns, column)) continue;
+      out.push_back({also.field, column, ConventionFor(profile, also.field, column)});
+      break;
+    }
+  }
+  return out;
+}
+
 bool IsZeroNumber(std::string_view v) {
   while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
   while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);

@@ -159,12 +159,42 @@ RowRules ReadRows(const json& r, const std::string& where) {
   return rows;
 }
 
+// The fields whose checks make no fix, so a further column's values can be checked as theirs
+// (SourceAlsoChecked): a fix is written to the field's own column.
+constexpr std::string_view kReportOnlyFields[] = {"image_url", "additional_image_link"};
+
+std::vector<SourceAlsoChecked> ReadAlsoChecked(const json& p, const std::string& where) {
+  std::vector<SourceAlsoChecked> out;
+  if (!p.contains("also_checked")) return out;
+  if (!p["also_checked"].is_array()) Fail(where + ".also_checked", "must be an array");
+  for (const auto& a : p["also_checked"]) {
+    const std::string w = where + ".also_checked[]";
+    if (!a.is_object()) Fail(w, "must be an object");
+    CheckKnownKeys(a, {"field", "columns", "why"}, w);
+    SourceAlsoChecked also;
+    also.field = OptionalString(a, "field", w);
+    CheckField(also.field, w + ".field");
+    if (std::find(std::begin(kReportOnlyFields), std::end(kReportOnlyFields), also.field) ==
+        std::end(kReportOnlyFields)) {
+      Fail(w + ".field", "'" + also.field +
+                             "' has checks that fix values; only image_url and "
+                             "additional_image_link can be checked in further columns");
+    }
+    also.columns = OptionalStrings(a, "columns", w);
+    if (also.columns.empty()) Fail(w + ".columns", "must name at least one column");
+    also.why = OptionalString(a, "why", w);
+    if (also.why.empty()) Fail(w + ".why", "must say why the columns hold the field's values");
+    out.push_back(std::move(also));
+  }
+  return out;
+}
+
 SourceProfile Read(std::string_view file, const json& p) {
   const std::string where(file);
   if (!p.is_object()) Fail(where, "must be a JSON object");
   CheckKnownKeys(p, {"source", "name", "doc", "signatures", "evidence", "first_rows", "rows",
                      "columns", "fields", "ignore_columns", "optional_fields", "conventions",
-                  "weight"},
+                     "weight", "also_checked"},
                  where);
   SourceProfile s;
   s.source = OptionalString(p, "source", where);
@@ -291,6 +321,7 @@ SourceProfile Read(std::string_view file, const json& p) {
       s.weight.push_back(std::move(rule));
     }
   }
+  s.also_checked = ReadAlsoChecked(p, where);
   return s;
 }
 

@@ -275,6 +275,30 @@ TEST(CheckPlanTest, ShopifyZeroGramsIsNoWeight) {
   }
 }
 
+// Magento's further image roles (small_image, thumbnail_image, swatch_image) are values of
+// image_url beside base_image, with base_image's import-folder file names; a column the mapping
+// already takes is checked as its own field, and another source has none.
+TEST(CheckPlanTest, MagentoFurtherImageColumnsAreCheckedAsImages) {
+  const std::vector<std::string> header = {"sku",           "base_image",  "thumbnail_image",
+                                           "small_image",   "swatch_image", "additional_images",
+                                           "Small_Image_Label"};
+  const Mapping m = {{"sku", "sku"}, {"image_url", "base_image"}};
+  const auto also = AlsoCheckedColumns(*FindSourceProfile("magento2"), header, m);
+  std::vector<std::string> got;
+  for (const AlsoCheckedColumn& a : also) {
+    got.push_back(a.field + ":" + a.column);
+    ASSERT_NE(a.convention, nullptr) << a.column;
+    EXPECT_EQ(a.convention->file_extensions,
+              (std::vector<std::string>{"jpg", "jpeg", "gif", "png"}));
+  }
+  EXPECT_EQ(got, (std::vector<std::string>{"image_url:thumbnail_image", "image_url:small_image",
+                                           "image_url:swatch_image"}));
+  const Mapping takes_small = {{"image_url", "small_image"}};
+  EXPECT_EQ(AlsoCheckedColumns(*FindSourceProfile("magento2"), header, takes_small).size(), 2u);
+  EXPECT_TRUE(AlsoCheckedColumns(*FindSourceProfile("woocommerce"), header, m).empty());
+  EXPECT_TRUE(AlsoCheckedColumns(GenericProfile(), header, m).empty());
+}
+
 TEST(CheckPlanTest, ZeroNumbers) {
   for (const char* zero : {"0", "00", "0.0", "0.00", "0,0", " 0 ", "0."}) {
     EXPECT_TRUE(IsZeroNumber(zero)) << zero;

@@ -66,6 +66,19 @@ CheckPlan PlanChecks(const CheckPlanInput& in);
 // whose columns cover the column (all columns when it lists none), or nullptr.
 const SourceConvention* ConventionFor(const SourceProfile& profile, std::string_view field,
                                       std::string_view column);
+// A further column of the header whose values are to be checked as `field`'s
+// (SourceProfile::also_checked), with the source's convention for it (Magento's import-folder
+// file names), or none.
+struct AlsoCheckedColumn {
+  std::string field;
+  std::string column;
+  const SourceConvention* convention = nullptr;
+};
+// The header's also_checked columns, in header order; a column the mapping maps to a field is
+// checked as that field and is left out.
+std::vector<AlsoCheckedColumn> AlsoCheckedColumns(const SourceProfile& profile,
+                                                  std::span<const std::string> header,
+                                                  const Mapping& mapping);
 // True for a number equal to zero as a source writes it: one or more 0 digits, optionally a
 // decimal point or comma and more 0 digits ("0", "0.0", "0,00"), spaces around allowed.
 bool IsZeroNumber(std::string_view value);

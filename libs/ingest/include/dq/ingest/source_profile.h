@@ -125,6 +125,18 @@ struct SourceConvention {
   bool zero_is_empty = false;
 };
 
+// Further columns of the source whose values are values of `field`, checked as such
+// (Magento's small_image, thumbnail_image and swatch_image beside base_image, which image_url
+// maps to): a field maps to one column, so without this they go unchecked. Only a field whose
+// checks make no fix (image_url, additional_image_link): a fix is written back to the field's own
+// column. AlsoCheckedColumns (check_plan.h) lists the ones a header has; docs/adding-a-source.md
+// says what is still to be built for the validator to check them.
+struct SourceAlsoChecked {
+  std::string field;
+  std::vector<std::string> columns;
+  std::string why;
+};
+
 // The unit of the source's bare weights in `columns` (every weight column when empty): "g",
 // "kg", "lb", "oz" or "unknown", and why, for the mapping note.
 struct SourceWeightRule {
@@ -158,6 +170,7 @@ struct SourceProfile {
   std::vector<std::string> optional_fields;
   std::vector<SourceConvention> conventions;
   std::vector<SourceWeightRule> weight;
+  std::vector<SourceAlsoChecked> also_checked;
 };
 
 // Every profile, generic last, parsed once from the embedded files (thread-safe).
