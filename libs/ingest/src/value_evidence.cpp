@@ -73,14 +73,16 @@ ColumnEvidence::ColumnEvidence(const Mapping& mapping, std::span<const std::stri
   for (const auto& [field, column] : mapping) {
     const bool urls = field == "image_url" || field == "additional_image_link";
     if (!urls && field != "weight") continue;
+    // A column named twice: the last one holds the field's values (JobOutput checks it).
+    size_t at = SIZE_MAX;
     for (size_t c = 0; c < header.size(); ++c) {
-      if (header[c] != column) continue;
-      if (urls) {
-        urls_.push_back({field, c, {}});
-      } else {
-        weight_column_ = c;
-      }
-      break;
+      if (header[c] == column) at = c;
+    }
+    if (at == SIZE_MAX) continue;
+    if (urls) {
+      urls_.push_back({field, at, {}});
+    } else {
+      weight_column_ = at;
     }
   }
 }

@@ -99,5 +99,19 @@ TEST(ColumnEvidenceTest, BareWeightsGiveNoExample) {
   EXPECT_TRUE(e.list_separators().empty());
 }
 
+// A column named twice: the job checks the last one's values (JobOutput, SourceScan's zero
+// rows), so the evidence is read from the last one too.
+TEST(ColumnEvidenceTest, AColumnNamedTwiceIsReadFromTheLastOne) {
+  const Mapping mapping = {{"image_url", "Image"}, {"weight", "Weight"}};
+  const std::vector<std::string> header = {"Image", "Weight", "Image", "Weight"};
+  ColumnEvidence e(mapping, header);
+  const std::vector<std::string_view> row = {
+      "https://i.example/a.jpg", "3", "https://i.example/b.jpg|https://i.example/c.jpg",
+      "3 pounds"};
+  e.Row(row);
+  EXPECT_EQ(e.list_separators(), (Mapping{{"image_url", "|"}}));
+  EXPECT_EQ(e.weight_unit_example(), "3 pounds");
+}
+
 }  // namespace
 }  // namespace dq::ingest

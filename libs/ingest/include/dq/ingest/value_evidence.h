@@ -46,7 +46,7 @@ bool NamesWeightUnit(std::string_view value);
 
 // The evidence for the mapped fields a check plan reads it for: image_url and
 // additional_image_link (list cells), weight (units in the values). Columns are matched by
-// their exact name in `header`.
+// their exact name in `header`; of a name the header has twice, the last (the one a job checks).
 class ColumnEvidence {
  public:
   ColumnEvidence(const Mapping& mapping, std::span<const std::string> header);
