@@ -105,9 +105,9 @@ TEST(ColumnEvidenceTest, AColumnNamedTwiceIsReadFromTheLastOne) {
   const Mapping mapping = {{"image_url", "Image"}, {"weight", "Weight"}};
   const std::vector<std::string> header = {"Image", "Weight", "Image", "Weight"};
   ColumnEvidence e(mapping, header);
-  const std::vector<std::string_view> row = {
-      "https://i.example/a.jpg", "3", "https://i.example/b.jpg|https://i.example/c.jpg",
-      "3 pounds"};
+  const std::vector<std::string_view> row = {"https://i.example/a.jpg", "3",
+                                             "https://i.example/b.jpg|https://i.example/c.jpg",
+                                             "3 pounds"};
   e.Row(row);
   EXPECT_EQ(e.list_separators(), (Mapping{{"image_url", "|"}}));
   EXPECT_EQ(e.weight_unit_example(), "3 pounds");
