@@ -404,6 +404,11 @@ const RuleCase kMerchant[] = {
      Merchant({{"price", "\xE2\x82\xAC" "4,5"}}), {"DECIMAL_COMMA_FIXED=4.50 EUR"}},
     {"price_rupee_sign_certain", "product", "search_merchant",
      Merchant({{"price", "\xE2\x82\xB9" "1,39,900"}}), {"PRICE_REFORMATTED=139900.00 INR"}},
+    // The code says rupees as the sign does: its commas only group digits.
+    {"price_rupee_code_after_grouped", "product", "search_merchant",
+     Merchant({{"price", "1,39,900 INR"}}), {"PRICE_REFORMATTED=139900 INR"}},
+    {"price_rupee_code_first_grouped", "product", "search_merchant",
+     Merchant({{"price", "INR 1,099"}}), {"PRICE_REFORMATTED=1099 INR"}},
     {"price_real_sign_certain", "product", "search_merchant", Merchant({{"price", "R$ 19,90"}}),
      {"DECIMAL_COMMA_FIXED=19.90 BRL"}},
     {"price_euro_sign_against_row_currency", "product", "search_merchant",

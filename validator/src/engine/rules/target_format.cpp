@@ -134,7 +134,12 @@ bool CodedAmounts(const BatchSpec& spec) {
 void JudgeCodedNumber(RowContext& ctx, Field f, const Coded& coded, std::optional<double>* value,
                       bool* reported) {
   const std::string code(coded.code, 3);
-  text::Amount a = text::ReadAmount(coded.number);
+  // The rupee's commas only group digits ("1,39,900 INR"): read with its code, which says so,
+  // as the product check reads "INR 1,099" and this check "₹1,099".
+  std::string rupee;
+  std::string_view number = coded.number;
+  if (code == "INR") number = rupee = "INR " + std::string(coded.number);
+  text::Amount a = text::ReadAmount(number);
   switch (a.form) {
     case text::AmountForm::kUnreadable: return;
     case text::AmountForm::kAmbiguous:
