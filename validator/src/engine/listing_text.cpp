@@ -117,9 +117,8 @@ const std::span<const std::string_view> kPromotionalPhrases = kPhrases;
 
 namespace {
 
-// By byte, in either ASCII case: the phrases (bit j: kPhrases[j]) that begin with it. Most word
-// starts begin none.
-// By byte, in either ASCII case: the phrases whose character at `at` it is.
+// By byte, in either ASCII case: the phrases (bit j: kPhrases[j]) whose character at `at` it
+// is. Most word starts begin none.
 constexpr std::array<uint32_t, 256> PhrasesWith(size_t at) {
   static_assert(std::size(kPhrases) <= 32);
   std::array<uint32_t, 256> starts{};
