@@ -270,6 +270,46 @@ TEST(SeveralChannels, AnEmptyFieldOnlyTemplatesRequireBlocksOnlyThem) {
             (std::vector<std::string>{"marketplace1_tw", "search_merchant"}));
 }
 
+// The inventory check's core requires a SKU too: with it alone, an empty SKU is its
+// MISSING_SKU, blocking every selected channel (search_merchant requires an id,
+// marketplace1_tw no SKU), and the templates do not report it again.
+TEST(SeveralChannels, TheInventoryChecksMissingSkuBlocksEveryChannelOnce) {
+  for (const std::string platforms : {"marketplace1_tw,search_merchant",
+                                      "search_merchant,marketplace1_tw"}) {
+    const auto issues =
+        testing::RunRows({"sku", "stock_qty"}, "inventory", platforms, {{"", "5"}});
+    std::vector<std::string> sku;
+    for (const Issue& i : issues) {
+      if (i.field != Field::kSku) continue;
+      std::string line = std::string(Def(i.code).code) + ":";
+      for (const std::string& c : ChannelNamesOf(i)) line += " " + c;
+      sku.push_back(line);
+    }
+    EXPECT_EQ(sku, (std::vector<std::string>{"MISSING_SKU: marketplace1_tw search_merchant"}))
+        << platforms;
+  }
+}
+
+// A message that names its channels agrees with how many it names.
+TEST(SeveralChannels, AMessageNamingChannelsAgreesWithTheirNumber) {
+  auto message = [](const Row& row, const std::string& platforms, IssueCode code) {
+    for (const Issue& i : RunRow(row, platforms)) {
+      if (i.code == code) return std::string(i.Message());
+    }
+    return std::string("(none)");
+  };
+  const Row bare = With({{"price", "12.50"}, {"currency", ""}});
+  EXPECT_EQ(message(bare, "search_merchant", IssueCode::PLATFORM_PRICE_CURRENCY),
+            "price has no ISO 4217 currency; search_merchant wants the amount and the code, "
+            "such as 15.00 USD, or a currency column");
+  EXPECT_EQ(message(bare, "search_merchant,social_catalog", IssueCode::PLATFORM_PRICE_CURRENCY),
+            "price has no ISO 4217 currency; search_merchant and social_catalog want the amount "
+            "and the code, such as 15.00 USD, or a currency column");
+  const Row facebook = With({{"link", "https://www.facebook.com/acme-mug"}});
+  const std::string one = message(facebook, "social_catalog", IssueCode::PLATFORM_INVALID_URL);
+  EXPECT_NE(one.find("social_catalog wants the product page"), std::string::npos) << one;
+}
+
 TEST(SeveralChannels, MessagesOfOneCodeFromSeveralTemplatesAreJoined) {
   const Row row = With({{"title", Repeat('t', 170)}, {"category", "Mugs"}, {"weight", "300 g"}});
   const auto issues = RunRow(row, "marketplace1_tw,search_merchant,social_catalog");

@@ -187,7 +187,8 @@ void CheckLink(RowContext& ctx) {
   if (forbidden) {
     ctx.ReportFor(forbidden, IssueCode::PLATFORM_INVALID_URL, Field::kLink,
                   Cat("link points to '", host, "'; ", ctx.channel_names(forbidden),
-                      " wants the product page on your own site"));
+                      std::popcount(forbidden) == 1 ? " wants" : " want",
+                      " the product page on your own site"));
   }
   CheckUrlContent(ctx, Field::kLink, link, false);
 }

@@ -94,7 +94,8 @@ void CheckPrices(RowContext& ctx) {
   if (needs_currency && price_code.empty() && IsBareNumber(price_text)) {
     ctx.ReportFor(needs_currency, IssueCode::PLATFORM_PRICE_CURRENCY, Field::kPrice,
                   Cat("price has no ISO 4217 currency; ", ctx.channel_names(needs_currency),
-                      " wants the amount and the code, such as 15.00 USD, or a currency column"));
+                      std::popcount(needs_currency) == 1 ? " wants" : " want",
+                      " the amount and the code, such as 15.00 USD, or a currency column"));
   }
   if (!sale) return;
   const std::string_view sale_text = ctx.value(Field::kSalePrice);

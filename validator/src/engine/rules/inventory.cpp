@@ -139,10 +139,10 @@ void CheckWarehouse(RowContext& ctx) {
 }  // namespace
 
 void CheckInventory(RowContext& ctx) {
-  // The inventory core requires a SKU; the product check reports it when it runs, and a selected
-  // template that requires one reports it instead (PLATFORM_MISSING_FIELD).
+  // The inventory core requires a SKU; the product check reports it when it runs. A core issue,
+  // it blocks every selected channel (a template that requires a SKU too leaves it to this one).
   if (!ctx.checks(kProductCheck) && ctx.mapped(Field::kSku) && ctx.value(Field::kSku).empty() &&
-      ctx.CoreRequired(Field::kSku) && !AnyPlatformRequires(ctx.spec(), Field::kSku)) {
+      ctx.CoreRequired(Field::kSku)) {
     ctx.Report(IssueCode::MISSING_SKU, Field::kSku);
   }
   std::optional<int64_t> stock, point;

@@ -57,8 +57,8 @@ constexpr ChannelPack kMarketplace5 =
 // True when another selected check already reports this field when it is empty.
 bool ReportedElsewhere(const RowContext& ctx, Field f) {
   switch (f) {
-    case Field::kSku:
-      return ctx.checks(kProductCheck);
+    case Field::kSku:  // the product check's core, or the inventory check's on a mapped column
+      return ctx.checks(kProductCheck) || (ctx.checks(kInventoryCheck) && ctx.mapped(f));
     case Field::kPrice:
       return PriceFormatChecked(ctx);
     case Field::kStockQty:
