@@ -38,8 +38,9 @@ packages=(
   libzip-dev libexpat1-dev zlib1g-dev libuchardet-dev libzstd-dev
   # the console's browser libraries, copied into the image; nothing comes from a CDN
   libjs-bootstrap5 libjs-chart.js
-  # tests and benchmarks; shellcheck for the scripts (tests/lint)
-  libgtest-dev libgmock-dev libbenchmark-dev shellcheck
+  # tests and benchmarks; shellcheck for the scripts and Universal Ctags for the functions'
+  # lengths (tests/lint)
+  libgtest-dev libgmock-dev libbenchmark-dev shellcheck universal-ctags
   # example clients and test fixtures (examples/, XLSX corpus)
   python3-requests python3-openpyxl nodejs
 )

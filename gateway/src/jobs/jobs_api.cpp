@@ -63,6 +63,22 @@ size_t PiecesByHelpers(const UploadPieces& pieces) {
   return std::accumulate(by.begin() + 1, by.end(), size_t{0});
 }
 
+// Where an upload's wall time went, logged with each accepted job (as "job stages" is).
+struct UploadStages {
+  double parse_ms = 0, scan_ms = 0, store_ms = 0, queue_ms = 0;
+};
+
+void LogUploadStages(const std::string& job_id, size_t bytes, const UploadStages& t,
+                     const UploadPieces& pieces) {
+  log::Info("upload stages (ms of wall time)",
+            {{"job_id", job_id}, {"bytes", std::to_string(bytes)},
+             {"parse", Fixed1(t.parse_ms)}, {"scan", Fixed1(t.scan_ms)},
+             {"store", Fixed1(t.store_ms)}, {"queue", Fixed1(t.queue_ms)},
+             {"pieces", std::to_string(pieces.size())},
+             {"compress_helpers", std::to_string(pieces.helpers())},
+             {"compressed_by_helpers", std::to_string(PiecesByHelpers(pieces))}});
+}
+
 }  // namespace
 
 Result<int64_t> IntParam(const http::HttpRequest& request, const std::string& name,
@@ -161,9 +177,8 @@ http::HttpResponse JobsApi::CreateJob(const http::HttpRequest& request, const Pr
   std::optional<std::pair<KeptUpload, std::string>> kept = std::move(*found);
   KeptFile kept_file;
   if (kept) kept_file = KeptFile{kept->second, kept->first.filename, kept->first.content_type};
-  // Where the upload's wall time goes, logged with each accepted job (as "job stages" is).
-  double parse_ms = 0, scan_ms = 0, store_ms = 0, queue_ms = 0;
-  StageTimer parse_timer(parse_ms);
+  UploadStages stages;
+  StageTimer parse_timer(stages.parse_ms);
   auto parsed = ParseUploadRequest(request, options_.upload_max_bytes, kept ? &kept_file : nullptr);
   parse_timer.Pause();
   if (!parsed.ok()) return http::ErrorResponse(parsed.status());
@@ -180,7 +195,7 @@ http::HttpResponse JobsApi::CreateJob(const http::HttpRequest& request, const Pr
   // One pass over the whole file (report::PlanFile, as `dq check` reads it): every record
   // checked, rows counted (for the quota), header and dialect found, the mapping checked or
   // inferred. Bad files are refused now, not discovered by a worker later.
-  StageTimer scan_timer(scan_ms);
+  StageTimer scan_timer(stages.scan_ms);
   auto plan = report::PlanFile(up.file, report::CheckRequest{up.check_types, up.platform,
                                                                std::move(up.mapping), up.source,
                                                                up.weight_unit});
@@ -234,7 +249,7 @@ http::HttpResponse JobsApi::CreateJob(const http::HttpRequest& request, const Pr
   // Stored, then queued, then accepted (listed). A worker runs only an accepted job, so whatever
   // point this stops at, the client has no 202 and no job runs: a job not accepted is removed
   // with its quota given back, here or (if this gateway died) by a worker after a while.
-  StageTimer store_timer(store_ms);
+  StageTimer store_timer(stages.store_ms);
   Status stored = store_.Create(job, pieces);
   store_timer.Pause();
   if (!stored.ok()) {
@@ -248,7 +263,7 @@ http::HttpResponse JobsApi::CreateJob(const http::HttpRequest& request, const Pr
   }
   // Before it is queued: a worker of this process may claim it at once.
   if (handoff_ != nullptr) handoff_->Keep(job.account_id, job.id, pieces.TakeRawCopies());
-  StageTimer queue_timer(queue_ms);
+  StageTimer queue_timer(stages.queue_ms);
   stored = queue_.Enqueue(job.account_id, job.id);
   if (stored.ok()) stored = store_.Accept(job);
   queue_timer.Pause();
@@ -263,12 +278,7 @@ http::HttpResponse JobsApi::CreateJob(const http::HttpRequest& request, const Pr
     return http::ErrorResponse(Status(
         ErrorCode::kUnavailable, "The job could not be queued; nothing was charged. Try again."));
   }
-  log::Info("upload stages (ms of wall time)",
-            {{"job_id", job.id}, {"bytes", std::to_string(file.size())},
-             {"parse", Fixed1(parse_ms)}, {"scan", Fixed1(scan_ms)}, {"store", Fixed1(store_ms)},
-             {"queue", Fixed1(queue_ms)}, {"pieces", std::to_string(pieces.size())},
-             {"compress_helpers", std::to_string(pieces.helpers())},
-             {"compressed_by_helpers", std::to_string(PiecesByHelpers(pieces))}});
+  LogUploadStages(job.id, file.size(), stages, pieces);
   http::HttpResponse r = http::JsonResponse(202, http::DumpJson(JobSummaryJson(job)));
   r.SetHeader("Location", "/v1/jobs/" + job.id);
   return r;

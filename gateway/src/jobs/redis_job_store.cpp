@@ -74,6 +74,28 @@ Status NoStore(const Job& job) {
                                           "process has not been given (DQ_ARTIFACT_STORE)");
 }
 
+
+// The job hash's fields a write sets (HSET's field, value pairs): its counts, and at the end the
+// job's own fields but those the attempt does not own, which stay as the store has them.
+std::vector<std::string> WriteHashArgs(const Job& job, const JobWrite& w, bool end) {
+  std::vector<std::string> hset = {"rows_done", std::to_string(w.rows_done),
+                                   "issues", std::to_string(w.issues_stored),
+                                   "issues_found", std::to_string(w.issues_found)};
+  if (!end) return hset;
+  for (auto& v : JobToHashArgs(job)) hset.push_back(std::move(v));
+  for (size_t i = 0; i + 1 < hset.size(); i += 2) {
+    if (hset[i] == "attempts" || hset[i] == "postponed" || hset[i] == "accepted" ||
+        hset[i] == "event_published" || hset[i] == "refunded" || hset[i] == "idempotency_key" ||
+        hset[i] == "pieces" || hset[i] == "file_store" || hset[i] == "output_attempt" ||
+        hset[i] == "issue_pages" || hset[i] == "fix_pieces" || hset[i] == "cleaned_pieces") {
+      hset.erase(hset.begin() + static_cast<ptrdiff_t>(i),
+                 hset.begin() + static_cast<ptrdiff_t>(i) + 2);
+      i -= 2;
+    }
+  }
+  return hset;
+}
+
 }  // namespace
 
 std::string Megabytes(int64_t bytes) {
@@ -705,23 +727,7 @@ Status RedisJobStore::RunWrite(const Job& job, const JobWrite& w, const JobEnd* 
                  "fix_pieces", std::to_string(fix_pieces),
                  "output_attempt", attempt};
   }
-  std::vector<std::string> hset = {"rows_done", std::to_string(w.rows_done),
-                                   "issues", std::to_string(w.issues_stored),
-                                   "issues_found", std::to_string(w.issues_found)};
-  if (end != nullptr) {
-    for (auto& v : JobToHashArgs(job)) hset.push_back(std::move(v));
-    // Fields the attempt does not own stay as the store has them.
-    for (size_t i = 0; i + 1 < hset.size(); i += 2) {
-      if (hset[i] == "attempts" || hset[i] == "postponed" || hset[i] == "accepted" ||
-          hset[i] == "event_published" || hset[i] == "refunded" ||
-          hset[i] == "idempotency_key" || hset[i] == "pieces" || hset[i] == "file_store" ||
-          hset[i] == "output_attempt" || hset[i] == "issue_pages" || hset[i] == "fix_pieces" ||
-          hset[i] == "cleaned_pieces") {
-        hset.erase(hset.begin() + static_cast<ptrdiff_t>(i), hset.begin() + static_cast<ptrdiff_t>(i) + 2);
-        i -= 2;
-      }
-    }
-  }
+  std::vector<std::string> hset = WriteHashArgs(job, w, end != nullptr);
   hset.insert(hset.end(), committed.begin(), committed.end());
   std::vector<std::string> args = {job.claim_id,
                                    job.id,

@@ -189,6 +189,97 @@ std::vector<SourceAlsoChecked> ReadAlsoChecked(const json& p, const std::string&
   return out;
 }
 
+std::vector<SourceSignature> ReadSignatures(const json& p, const std::string& where) {
+  std::vector<SourceSignature> out;
+  if (!p.contains("signatures")) return out;
+  if (!p["signatures"].is_array()) Fail(where + ".signatures", "must be an array");
+  for (const auto& g : p["signatures"]) {
+    const std::string w = where + ".signatures[]";
+    if (!g.is_object()) Fail(w, "must be an object");
+    CheckKnownKeys(g, {"what", "columns", "none", "xml_namespaces"}, w);
+    SourceSignature sig;
+    sig.what = OptionalString(g, "what", w);
+    if (!g.contains("columns") || !g["columns"].is_array() || g["columns"].empty()) {
+      Fail(w + ".columns", "must be a non-empty array of column groups");
+    }
+    for (const auto& group : g["columns"]) sig.groups.push_back(Strings(group, w + ".columns"));
+    for (const auto& group : sig.groups) {
+      if (group.empty()) Fail(w + ".columns", "has an empty group");
+    }
+    sig.none = OptionalStrings(g, "none", w);
+    sig.xml_namespaces = OptionalStrings(g, "xml_namespaces", w);
+    out.push_back(std::move(sig));
+  }
+  return out;
+}
+
+// c[key] when present: true or false, else the profile is refused.
+bool OptionalBool(const json& c, const char* key, const std::string& w) {
+  if (!c.contains(key)) return false;
+  if (!c[key].is_boolean()) Fail(w + "." + key, "must be true or false");
+  return c[key].get<bool>();
+}
+
+SourceConvention ReadConvention(const json& c, const std::string& w) {
+  if (!c.is_object()) Fail(w, "must be an object");
+  CheckKnownKeys(c,
+                 {"field", "columns", "list_separator", "value_aliases", "own_number_format",
+                  "file_extensions", "html", "may_be_empty", "zero_is_empty", "why"},
+                 w);
+  SourceConvention conv;
+  conv.field = OptionalString(c, "field", w);
+  CheckField(conv.field, w + ".field");
+  conv.columns = OptionalStrings(c, "columns", w);
+  conv.list_separator = OptionalString(c, "list_separator", w);
+  conv.own_number_format = OptionalBool(c, "own_number_format", w);
+  conv.file_extensions = OptionalStrings(c, "file_extensions", w);
+  for (const std::string& ext : conv.file_extensions) {
+    if (ext.empty() || ext.size() > 10 || !std::all_of(ext.begin(), ext.end(), [](char ch) {
+          return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
+        })) {
+      Fail(w + ".file_extensions", "'" + ext + "' is not 1 to 10 lower-case letters and digits");
+    }
+  }
+  conv.html = OptionalBool(c, "html", w);
+  conv.may_be_empty = OptionalBool(c, "may_be_empty", w);
+  conv.zero_is_empty = OptionalBool(c, "zero_is_empty", w);
+  if ((conv.own_number_format || !conv.file_extensions.empty() || conv.html ||
+       conv.may_be_empty || conv.zero_is_empty) &&
+      OptionalString(c, "why", w).empty()) {
+    Fail(w + ".why", "must say why the platform writes the field so");
+  }
+  if (c.contains("value_aliases")) {
+    if (!c["value_aliases"].is_object()) Fail(w + ".value_aliases", "must be an object");
+    for (const auto& [k, v] : c["value_aliases"].items()) {
+      if (!v.is_string()) Fail(w + ".value_aliases." + k, "must be a string");
+      conv.value_aliases.emplace_back(k, v.get<std::string>());
+    }
+  }
+  return conv;
+}
+
+std::vector<SourceWeightRule> ReadWeightRules(const json& p, const std::string& where) {
+  std::vector<SourceWeightRule> out;
+  if (!p.contains("weight")) return out;
+  if (!p["weight"].is_array()) Fail(where + ".weight", "must be an array");
+  for (const auto& w : p["weight"]) {
+    const std::string ww = where + ".weight[]";
+    if (!w.is_object()) Fail(ww, "must be an object");
+    CheckKnownKeys(w, {"columns", "unit", "why"}, ww);
+    SourceWeightRule rule;
+    rule.columns = OptionalStrings(w, "columns", ww);
+    rule.unit = OptionalString(w, "unit", ww);
+    rule.why = OptionalString(w, "why", ww);
+    if (rule.unit != "g" && rule.unit != "kg" && rule.unit != "lb" && rule.unit != "oz" &&
+        rule.unit != "unknown") {
+      Fail(ww + ".unit", "must be g, kg, lb, oz or unknown");
+    }
+    if (rule.why.empty()) Fail(ww + ".why", "must say why");
+    out.push_back(std::move(rule));
+  }
+  return out;
+}
+
 SourceProfile Read(std::string_view file, const json& p) {
   const std::string where(file);
   if (!p.is_object()) Fail(where, "must be a JSON object");
@@ -204,26 +295,7 @@ SourceProfile Read(std::string_view file, const json& p) {
   if (where != s.source + ".json") {
     Fail(where, "its source must be its file name, '" + s.source + "'");
   }
-  if (p.contains("signatures")) {
-    if (!p["signatures"].is_array()) Fail(where + ".signatures", "must be an array");
-    for (const auto& g : p["signatures"]) {
-      const std::string w = where + ".signatures[]";
-      if (!g.is_object()) Fail(w, "must be an object");
-      CheckKnownKeys(g, {"what", "columns", "none", "xml_namespaces"}, w);
-      SourceSignature sig;
-      sig.what = OptionalString(g, "what", w);
-      if (!g.contains("columns") || !g["columns"].is_array() || g["columns"].empty()) {
-        Fail(w + ".columns", "must be a non-empty array of column groups");
-      }
-      for (const auto& group : g["columns"]) sig.groups.push_back(Strings(group, w + ".columns"));
-      for (const auto& group : sig.groups) {
-        if (group.empty()) Fail(w + ".columns", "has an empty group");
-      }
-      sig.none = OptionalStrings(g, "none", w);
-      sig.xml_namespaces = OptionalStrings(g, "xml_namespaces", w);
-      s.signatures.push_back(std::move(sig));
-    }
-  }
+  s.signatures = ReadSignatures(p, where);
   s.evidence = OptionalStrings(p, "evidence", where);
   if (p.contains("first_rows")) {
     const json& f = p["first_rows"];
@@ -251,76 +323,10 @@ SourceProfile Read(std::string_view file, const json& p) {
   if (p.contains("conventions")) {
     if (!p["conventions"].is_array()) Fail(where + ".conventions", "must be an array");
     for (const auto& c : p["conventions"]) {
-      const std::string w = where + ".conventions[]";
-      if (!c.is_object()) Fail(w, "must be an object");
-      CheckKnownKeys(c,
-                     {"field", "columns", "list_separator", "value_aliases", "own_number_format",
-                      "file_extensions", "html", "may_be_empty", "zero_is_empty", "why"},
-                     w);
-      SourceConvention conv;
-      conv.field = OptionalString(c, "field", w);
-      CheckField(conv.field, w + ".field");
-      conv.columns = OptionalStrings(c, "columns", w);
-      conv.list_separator = OptionalString(c, "list_separator", w);
-      if (c.contains("own_number_format")) {
-        if (!c["own_number_format"].is_boolean())
-          Fail(w + ".own_number_format", "must be true or false");
-        conv.own_number_format = c["own_number_format"].get<bool>();
-      }
-      conv.file_extensions = OptionalStrings(c, "file_extensions", w);
-      for (const std::string& ext : conv.file_extensions) {
-        if (ext.empty() || ext.size() > 10 || !std::all_of(ext.begin(), ext.end(), [](char ch) {
-              return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
-            })) {
-          Fail(w + ".file_extensions",
-               "'" + ext + "' is not 1 to 10 lower-case letters and digits");
-        }
-      }
-      if (c.contains("html")) {
-        if (!c["html"].is_boolean()) Fail(w + ".html", "must be true or false");
-        conv.html = c["html"].get<bool>();
-      }
-      if (c.contains("may_be_empty")) {
-        if (!c["may_be_empty"].is_boolean()) Fail(w + ".may_be_empty", "must be true or false");
-        conv.may_be_empty = c["may_be_empty"].get<bool>();
-      }
-      if (c.contains("zero_is_empty")) {
-        if (!c["zero_is_empty"].is_boolean()) Fail(w + ".zero_is_empty", "must be true or false");
-        conv.zero_is_empty = c["zero_is_empty"].get<bool>();
-      }
-      if ((conv.own_number_format || !conv.file_extensions.empty() || conv.html ||
-           conv.may_be_empty || conv.zero_is_empty) &&
-          OptionalString(c, "why", w).empty()) {
-        Fail(w + ".why", "must say why the platform writes the field so");
-      }
-      if (c.contains("value_aliases")) {
-        if (!c["value_aliases"].is_object()) Fail(w + ".value_aliases", "must be an object");
-        for (const auto& [k, v] : c["value_aliases"].items()) {
-          if (!v.is_string()) Fail(w + ".value_aliases." + k, "must be a string");
-          conv.value_aliases.emplace_back(k, v.get<std::string>());
-        }
-      }
-      s.conventions.push_back(std::move(conv));
+      s.conventions.push_back(ReadConvention(c, where + ".conventions[]"));
     }
   }
-  if (p.contains("weight")) {
-    if (!p["weight"].is_array()) Fail(where + ".weight", "must be an array");
-    for (const auto& w : p["weight"]) {
-      const std::string ww = where + ".weight[]";
-      if (!w.is_object()) Fail(ww, "must be an object");
-      CheckKnownKeys(w, {"columns", "unit", "why"}, ww);
-      SourceWeightRule rule;
-      rule.columns = OptionalStrings(w, "columns", ww);
-      rule.unit = OptionalString(w, "unit", ww);
-      rule.why = OptionalString(w, "why", ww);
-      if (rule.unit != "g" && rule.unit != "kg" && rule.unit != "lb" && rule.unit != "oz" &&
-          rule.unit != "unknown") {
-        Fail(ww + ".unit", "must be g, kg, lb, oz or unknown");
-      }
-      if (rule.why.empty()) Fail(ww + ".why", "must say why");
-      s.weight.push_back(std::move(rule));
-    }
-  }
+  s.weight = ReadWeightRules(p, where);
   s.also_checked = ReadAlsoChecked(p, where);
   return s;
 }
