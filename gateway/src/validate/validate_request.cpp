@@ -211,6 +211,27 @@ void AddName(ValidateCommand& cmd, std::string_view name) {
   cmd.item_name_ends.push_back(static_cast<uint32_t>(cmd.item_names.size()));
 }
 
+// The records whose value is a zero that the source's profile reads as no value (its
+// zero_is_empty convention: Shopify's Variant Grams 0), counted per mapped column, for the same
+// note the job gives (SourceScan::zero_rows counts an upload's rows so).
+std::vector<ingest::ZeroRows> ZeroRowsOf(const ValidateCommand& cmd,
+                                         const ingest::SourceProfile* profile) {
+  std::vector<ingest::ZeroRows> zeros;
+  if (profile == nullptr) return zeros;
+  const size_t width = cmd.columns.size();
+  for (size_t m = 0; m < cmd.mapping.size(); ++m) {
+    const auto& [field, column] = cmd.mapping[m];
+    const ingest::SourceConvention* c = ingest::ConventionFor(*profile, field, column);
+    if (c == nullptr || !c->zero_is_empty) continue;
+    ingest::ZeroRows z{field, column, 0};
+    for (size_t r = 0; r < cmd.records; ++r) {
+      if (ascii::IsZeroNumber(cmd.cells[r * width + cmd.value_index[m]])) ++z.rows;
+    }
+    zeros.push_back(std::move(z));
+  }
+  return zeros;
+}
+
 // The check plan (ingest/check_plan.h) and each record's kind and names, from the source's
 // profile. Without a source every record is a product, named by its mapped sku and title.
 void ResolveItems(ValidateCommand& cmd) {
@@ -232,6 +253,8 @@ void ResolveItems(ValidateCommand& cmd) {
   const ingest::Mapping lists = evidence.list_separators();
   in.list_separators = &lists;
   in.weight_unit_example = evidence.weight_unit_example();
+  const std::vector<ingest::ZeroRows> zeros = ZeroRowsOf(cmd, profile);
+  in.zero_rows = zeros;
   ingest::CheckPlan plan = ingest::PlanChecks(in);
   cmd.spec_weight_unit = std::move(plan.weight_unit);
   cmd.conventions = std::move(plan.conventions);

@@ -267,18 +267,6 @@ std::vector<AlsoCheckedColumn> AlsoCheckedColumns(const SourceProfile& profile,
   return out;
 }
 
-bool IsZeroNumber(std::string_view v) {
-  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
-  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
-  size_t i = 0;
-  while (i < v.size() && v[i] == '0') ++i;
-  if (i == 0) return false;
-  if (i < v.size() && (v[i] == '.' || v[i] == ',')) {
-    for (++i; i < v.size() && v[i] == '0';) ++i;
-  }
-  return i == v.size();
-}
-
 void GtinPaddingEvidence::Add(std::string_view value) {
   while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
   while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);

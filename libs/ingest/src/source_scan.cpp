@@ -1,5 +1,7 @@
 #include "dq/ingest/source_scan.h"
 
+#include "dq/common/ascii.h"
+
 #include <algorithm>
 
 #include "dq/ingest/value_evidence.h"
@@ -85,7 +87,7 @@ void SourceScan::Count(std::span<const std::string_view> row) {
   ++rows_;
   if (gtin_column_ < row.size()) gtin_.Add(row[gtin_column_]);
   for (size_t z = 0; z < zero_columns_.size(); ++z) {
-    if (zero_columns_[z] < row.size() && IsZeroNumber(row[zero_columns_[z]])) ++zero_rows_[z].rows;
+    if (zero_columns_[z] < row.size() && ascii::IsZeroNumber(row[zero_columns_[z]])) ++zero_rows_[z].rows;
   }
   for (auto& [column, filled] : core_filled_) {
     if (!filled && column < row.size()) {

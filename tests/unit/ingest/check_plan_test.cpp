@@ -299,14 +299,6 @@ TEST(CheckPlanTest, MagentoFurtherImageColumnsAreCheckedAsImages) {
   EXPECT_TRUE(AlsoCheckedColumns(GenericProfile(), header, m).empty());
 }
 
-TEST(CheckPlanTest, ZeroNumbers) {
-  for (const char* zero : {"0", "00", "0.0", "0.00", "0,0", " 0 ", "0."}) {
-    EXPECT_TRUE(IsZeroNumber(zero)) << zero;
-  }
-  for (const char* other : {"", "-0", ".0", "0.5", "0 g", "0kg", "1", "10", "O", "0.0.0"}) {
-    EXPECT_FALSE(IsZeroNumber(other)) << other;
-  }
-}
 
 // Merchant Center and Meta write amounts with their code ("15.00 USD"): their amount fields carry
 // own_number_format, so that no fix strips the code; another source's price does not.

@@ -1,5 +1,7 @@
 #include "row_context.h"
 
+#include "dq/common/ascii.h"
+
 #include "batch_state.h"
 #include "price_outliers.h"
 #include "rules/channel_pack.h"
@@ -17,17 +19,6 @@ bool EqualsLowered(std::string_view v, std::string_view key) {
     if (text::ToLower(v[i]) != key[i]) return false;
   }
   return true;
-}
-
-// "0", "00", "0.0", "0,00": zero as a source writes it (ingest::IsZeroNumber's rule).
-bool IsZeroNumber(std::string_view v) {
-  size_t i = 0;
-  while (i < v.size() && v[i] == '0') ++i;
-  if (i == 0) return false;
-  if (i < v.size() && (v[i] == '.' || v[i] == ',')) {
-    for (++i; i < v.size() && v[i] == '0';) ++i;
-  }
-  return i == v.size();
 }
 
 }  // namespace
@@ -94,7 +85,7 @@ void RowContext::Begin(uint64_t row, std::span<const std::string_view> values, R
 
 void RowContext::ClearZeros() {
   for (size_t i = 0; i < kFieldCount; ++i) {
-    if (spec_.zero_is_empty.test(i) && IsZeroNumber(text::Trim(original_[i]))) {
+    if (spec_.zero_is_empty.test(i) && ascii::IsZeroNumber(original_[i])) {
       current_[i] = std::string_view();
     }
   }

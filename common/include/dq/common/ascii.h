@@ -35,4 +35,18 @@ inline bool StartsWithIgnoreCase(std::string_view s, std::string_view prefix) {
   return absl::StartsWithIgnoreCase(ToAbsl(s), ToAbsl(prefix));
 }
 
+// A number equal to zero as a source writes it, surrounding whitespace aside: one or more 0s,
+// then optionally a decimal point or comma and more 0s ("0", "00", "0.0", "0,00"; not "-0",
+// "0 kg" or "."). A profile's zero_is_empty convention reads such a value as no value.
+inline bool IsZeroNumber(std::string_view v) {
+  v = Trim(v);
+  size_t i = 0;
+  while (i < v.size() && v[i] == '0') ++i;
+  if (i == 0) return false;
+  if (i < v.size() && (v[i] == '.' || v[i] == ',')) {
+    for (++i; i < v.size() && v[i] == '0';) ++i;
+  }
+  return i == v.size();
+}
+
 }  // namespace dq::ascii

@@ -79,9 +79,6 @@ struct AlsoCheckedColumn {
 std::vector<AlsoCheckedColumn> AlsoCheckedColumns(const SourceProfile& profile,
                                                   std::span<const std::string> header,
                                                   const Mapping& mapping);
-// True for a number equal to zero as a source writes it: one or more 0 digits, optionally a
-// decimal point or comma and more 0 digits ("0", "0.0", "0,00"), spaces around allowed.
-bool IsZeroNumber(std::string_view value);
 
 // The standard fields a check type reads (the specification's table, plus declared_value for
 // shipping), and its core fields.
