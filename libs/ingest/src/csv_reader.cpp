@@ -34,11 +34,6 @@ size_t FindNear(std::string_view s, size_t from, size_t to, char c) {
   return std::string_view::npos;
 }
 
-std::string Hex(unsigned char c) {
-  static constexpr char kDigits[] = "0123456789ABCDEF";
-  return std::string("0x") + kDigits[c >> 4] + kDigits[c & 15];
-}
-
 }  // namespace
 
 bool CsvReader::StartsLikeComment(std::string_view line) {
@@ -249,10 +244,8 @@ Result<ReadState> CsvReader::Step() {
     const size_t bad = FindInvalidUtf8(record);
     if (bad != std::string_view::npos) {
       return Status(ErrorCode::kInvalidRequest,
-                    Where() + ": invalid UTF-8 byte " +
-                        Hex(static_cast<unsigned char>(record[bad])) + " at byte " +
-                        std::to_string(record_offset_ + bad) +
-                        "; save the file as UTF-8");
+                    Where() + ": " + InvalidUtf8Words(record, bad) + " at byte " +
+                        std::to_string(record_offset_ + bad) + "; save the file as UTF-8");
     }
     if (Status st = ParseRecord(record); !st.ok()) return st;
 
