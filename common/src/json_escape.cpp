@@ -47,104 +47,81 @@ bool BlockMayNeedWork(const unsigned char* s) {
           has_zero(v ^ ('\\' * kOnes))) != 0;
 }
 
-}  // namespace
-
-void AppendJsonString(std::string& out, std::string_view text) {
-  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-  const size_t n = text.size();
-  out.push_back('"');
+// The escaping, written once for both writers. Out is a sink with Copy(bytes, n) and Put(c).
+// Runs of plain text are found eight bytes at a time and copied whole; a byte of 0x80 and above
+// starts a well-formed UTF-8 sequence, copied as it is, or is replaced by U+FFFD.
+template <class Out>
+void Escape(Out& out, const unsigned char* s, size_t n) {
   size_t i = 0;
   while (i < n) {
-    // Copy the run of characters that need nothing.
     size_t j = i;
     while (j + 8 <= n && !BlockMayNeedWork(s + j)) j += 8;
     while (j < n && !NeedsWork(s[j])) ++j;
-    out.append(text.data() + i, j - i);
+    out.Copy(s + i, j - i);
     i = j;
     if (i >= n) break;
     const unsigned char c = s[i];
     if (c >= 0x80) {
       const size_t len = Utf8SequenceLength(s, i, n);
       if (len == 0) {
-        out.append("\xEF\xBF\xBD");  // U+FFFD for a byte that starts no valid sequence
+        out.Copy(reinterpret_cast<const unsigned char*>("\xEF\xBF\xBD"), 3);  // U+FFFD
         ++i;
       } else {
-        out.append(text.data() + i, len);
+        out.Copy(s + i, len);
         i += len;
       }
       continue;
     }
+    out.Put('\\');
     switch (c) {
-      case '"': out.append("\\\""); break;
-      case '\\': out.append("\\\\"); break;
-      case '\b': out.append("\\b"); break;
-      case '\f': out.append("\\f"); break;
-      case '\n': out.append("\\n"); break;
-      case '\r': out.append("\\r"); break;
-      case '\t': out.append("\\t"); break;
+      case '"': out.Put('"'); break;
+      case '\\': out.Put('\\'); break;
+      case '\b': out.Put('b'); break;
+      case '\f': out.Put('f'); break;
+      case '\n': out.Put('n'); break;
+      case '\r': out.Put('r'); break;
+      case '\t': out.Put('t'); break;
       default: {
         static constexpr char kHex[] = "0123456789abcdef";
-        const char esc[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
-        out.append(esc, 6);
+        const unsigned char esc[5] = {'u', '0', '0', static_cast<unsigned char>(kHex[c >> 4]),
+                                      static_cast<unsigned char>(kHex[c & 15])};
+        out.Copy(esc, 5);
       }
     }
     ++i;
   }
+}
+
+struct StringOut {
+  std::string& out;
+  void Copy(const unsigned char* p, size_t n) { out.append(reinterpret_cast<const char*>(p), n); }
+  void Put(char c) { out.push_back(c); }
+};
+
+struct PointerOut {
+  char* p;
+  void Copy(const unsigned char* from, size_t n) {
+    std::memcpy(p, from, n);
+    p += n;
+  }
+  void Put(char c) { *p++ = c; }
+};
+
+}  // namespace
+
+void AppendJsonString(std::string& out, std::string_view text) {
+  out.push_back('"');
+  StringOut sink{out};
+  Escape(sink, reinterpret_cast<const unsigned char*>(text.data()), text.size());
   out.push_back('"');
 }
 
 char* WriteJsonString(char* p, std::string_view text) {
-  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-  const size_t n = text.size();
   *p++ = '"';
-  size_t i = 0;
-  while (i < n) {
-    // Plain text eight bytes at a time, copied whole.
-    while (i + 8 <= n && !BlockMayNeedWork(s + i)) {
-      std::memcpy(p, s + i, 8);
-      p += 8;
-      i += 8;
-    }
-    if (i >= n) break;
-    const unsigned char c = s[i];
-    if (!NeedsWork(c)) {
-      *p++ = static_cast<char>(c);
-      ++i;
-      continue;
-    }
-    if (c >= 0x80) {
-      const size_t len = Utf8SequenceLength(s, i, n);
-      if (len == 0) {
-        std::memcpy(p, "\xEF\xBF\xBD", 3);  // U+FFFD for a byte that starts no valid sequence
-        p += 3;
-        ++i;
-      } else {
-        std::memcpy(p, s + i, len);
-        p += len;
-        i += len;
-      }
-      continue;
-    }
-    *p++ = '\\';
-    switch (c) {
-      case '"': *p++ = '"'; break;
-      case '\\': *p++ = '\\'; break;
-      case '\b': *p++ = 'b'; break;
-      case '\f': *p++ = 'f'; break;
-      case '\n': *p++ = 'n'; break;
-      case '\r': *p++ = 'r'; break;
-      case '\t': *p++ = 't'; break;
-      default: {
-        static constexpr char kHex[] = "0123456789abcdef";
-        const char esc[5] = {'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
-        std::memcpy(p, esc, 5);
-        p += 5;
-      }
-    }
-    ++i;
-  }
-  *p++ = '"';
-  return p;
+  PointerOut sink{p};
+  Escape(sink, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+  *sink.p++ = '"';
+  return sink.p;
 }
 
 }  // namespace dq
