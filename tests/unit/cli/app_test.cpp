@@ -2,6 +2,7 @@
 // the three formats, the cleaned file, standard input, progress, and the exact words of every
 // usage error.
 #include "app.h"
+#include "in_memory_io.h"
 
 #include <gtest/gtest.h>
 
@@ -34,27 +35,13 @@ constexpr const char* kProducts =
 constexpr const char* kWarningsOnly = "SKU,Title,Price,Currency\nB1,Lamp,5.00,eur\n";
 constexpr const char* kClean = "SKU,Title,Price\nC1,Lamp,5.00\n";
 
-class AppTest : public ::testing::Test {
+class AppTest : public InMemoryIoTest {
  protected:
   AppTest() {
     files_["products.csv"] = kProducts;
     files_["warnings.csv"] = kWarningsOnly;
     files_["clean.csv"] = kClean;
     files_["empty.csv"] = "";
-    io_.out = &out_;
-    io_.err = &err_;
-    io_.read = [this](const std::string& path) -> Result<std::string> {
-      auto it = files_.find(path);
-      if (it == files_.end()) return Status(ErrorCode::kNotFound, path + ": cannot be opened");
-      return it->second;
-    };
-    io_.open_out = [this](const std::string& path, std::string* error) -> std::ostream* {
-      if (path.rfind("/readonly/", 0) == 0) {
-        *error = path + ": cannot be written";
-        return nullptr;
-      }
-      return &written_[path];
-    };
     io_.cpus = 2;
   }
 
@@ -63,11 +50,6 @@ class AppTest : public ::testing::Test {
     err_.str("");
     return offline::Run(args, io_);
   }
-
-  std::map<std::string, std::string> files_;
-  std::map<std::string, std::ostringstream> written_;
-  std::ostringstream out_, err_;
-  Io io_;
 };
 
 TEST_F(AppTest, ExitCodesFollowFailOn) {

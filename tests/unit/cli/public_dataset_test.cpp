@@ -11,25 +11,13 @@
 #include <vector>
 
 #include "app.h"
+#include "in_memory_io.h"
 
 namespace dq::offline {
 namespace {
 
-class PublicDatasetTest : public ::testing::Test {
+class PublicDatasetTest : public InMemoryIoTest {
  protected:
-  PublicDatasetTest() {
-    io_.out = &out_;
-    io_.err = &err_;
-    io_.read = [this](const std::string& path) -> Result<std::string> {
-      auto it = files_.find(path);
-      if (it == files_.end()) return Status(ErrorCode::kNotFound, path + ": cannot be opened");
-      return it->second;
-    };
-    io_.open_out = [this](const std::string& path, std::string*) -> std::ostream* {
-      return &written_[path];
-    };
-  }
-
   nlohmann::json Check(const std::string& name, std::vector<std::string> extra = {}) {
     std::vector<std::string> args = {"check", name, "--format", "json", "--fail-on", "none"};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -46,11 +34,6 @@ class PublicDatasetTest : public ::testing::Test {
     }
     return out;
   }
-
-  std::map<std::string, std::string> files_;
-  std::map<std::string, std::ostringstream> written_;
-  std::ostringstream out_, err_;
-  Io io_;
 };
 
 // Amazon's product dataset 2020 writes a product's images in one cell separated by '|'. Each URL
