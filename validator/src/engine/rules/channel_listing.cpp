@@ -22,43 +22,106 @@ namespace dq::validator::rules::channel {
 
 // --- Title and description -------------------------------------------------------------
 
-void CheckTitle(RowContext& ctx) {
+namespace {
+
+// The selected templates whose title_gimmicks hold Kind: one mask per kind, worked out once per
+// process (PacksWhere) instead of asking each template a row.
+template <uint8_t Kind>
+ChannelMask GimmickPacks(const BatchSpec& spec) {
+  return PacksWhere(spec, [](const ChannelPack& p) { return (p.title_gimmicks & Kind) != 0; });
+}
+
+// The selected templates that mind a gimmick of one of `kinds` (listing::Gimmick bits); with
+// kinds = every bit, the gimmicks some selected template minds (as bits) in *wanted.
+ChannelMask GimmickMinders(const BatchSpec& spec, uint8_t kinds, uint8_t* wanted = nullptr) {
+  ChannelMask mask = 0;
+  uint8_t bits = 0;
+  auto add = [&](uint8_t kind, ChannelMask packs) {
+    if (!(kinds & kind) || !packs) return;
+    mask |= packs;
+    bits |= kind;
+  };
+  add(listing::kExclamation, GimmickPacks<listing::kExclamation>(spec));
+  add(listing::kQuestionMark, GimmickPacks<listing::kQuestionMark>(spec));
+  add(listing::kAsterisk, GimmickPacks<listing::kAsterisk>(spec));
+  add(listing::kRepeatedSymbol, GimmickPacks<listing::kRepeatedSymbol>(spec));
+  add(listing::kDecorative, GimmickPacks<listing::kDecorative>(spec));
+  if (wanted) *wanted = bits;
+  return mask;
+}
+
+}  // namespace
+
+listing::ScanRequest TitleScan(const RowContext& ctx) {
   const BatchSpec& spec = ctx.spec();
-  const std::string_view title = ctx.value(Field::kTitle);
-  if (title.empty()) return;
+  listing::ScanRequest r;
+  r.in_title = true;
+  if (PacksWhere(spec, [](const ChannelPack& p) { return p.title_capitals; })) {
+    r.facts |= listing::kCapitalsFact;
+  }
+  if (PacksWhere(spec, [](const ChannelPack& p) { return p.title_promotional; })) {
+    r.facts |= listing::kPromotionalFact;
+  }
+  if (GimmickMinders(spec, 0xFF, &r.wanted_gimmicks)) r.facts |= listing::kGimmicksFact;
+  if (PacksWhere(spec, [](const ChannelPack& p) { return p.title_repeated_words; })) {
+    r.facts |= listing::kRepeatedFact;
+  }
+  // CheckCondition's question: asked only when the row gives no condition.
+  if (ctx.value(Field::kCondition).empty() &&
+      PacksWhere(spec, [](const ChannelPack& p) { return p.condition_from_title; })) {
+    r.facts |= listing::kUsedWordFact;
+  }
+  return r;
+}
+
+listing::ScanRequest DescriptionScan(const BatchSpec& spec) {
+  listing::ScanRequest r;
+  if (PacksWhere(spec, [](const ChannelPack& p) {
+        return p.description_html != ChannelPack::Html::kAllowed;
+      })) {
+    r.facts |= listing::kHtmlFact;
+  }
+  if (PacksWhere(spec, [](const ChannelPack& p) { return p.description_capitals; })) {
+    r.facts |= listing::kCapitalsFact;
+  }
+  if (PacksWhere(spec, [](const ChannelPack& p) { return p.description_promotional; })) {
+    r.facts |= listing::kPromotionalFact;
+  }
+  if (PacksWhere(spec, [](const ChannelPack& p) { return p.description_links; })) {
+    r.facts |= listing::kLinkFact;
+  }
+  return r;
+}
+
+void CheckTitle(RowContext& ctx, const listing::TextFacts& facts) {
+  const BatchSpec& spec = ctx.spec();
+  if (ctx.value(Field::kTitle).empty()) return;
   if (const ChannelMask m = PacksWhere(spec, [](const ChannelPack& p) { return p.title_capitals; });
-      m && listing::ExcessiveCapitals(title)) {
+      m && facts.capitals) {
     ctx.ReportFor(m, IssueCode::PLATFORM_EXCESSIVE_CAPITALS, Field::kTitle,
                   "Title is written in capital letters");
   }
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.title_promotional; })) {
-    if (const std::string_view phrase = listing::PromotionalPhrase(title, true); !phrase.empty()) {
+    if (const std::string_view phrase = facts.promotional; !phrase.empty()) {
       ctx.ReportFor(m, IssueCode::PLATFORM_PROMOTIONAL_TEXT, Field::kTitle,
                     Cat("Title contains promotional text '", phrase, "'"));
     }
   }
-  uint8_t wanted = 0;
-  for (Platform p : spec.platforms) wanted |= PackOf(p).title_gimmicks;
-  if (wanted) {
-    const listing::GimmickFound g = listing::Gimmicks(title, wanted);
-    const ChannelMask m =
-        PacksWhere(spec, [&](const ChannelPack& p) { return (p.title_gimmicks & g.kinds) != 0; });
-    if (m) {
-      ctx.ReportFor(m, IssueCode::PLATFORM_GIMMICKY_CHARACTERS, Field::kTitle,
-                    Cat("Title uses '", g.first, "' to draw attention"));
-    }
+  if (const ChannelMask m = GimmickMinders(spec, facts.gimmicks.kinds)) {
+    ctx.ReportFor(m, IssueCode::PLATFORM_GIMMICKY_CHARACTERS, Field::kTitle,
+                  Cat("Title uses '", facts.gimmicks.first, "' to draw attention"));
   }
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.title_repeated_words; })) {
-    if (const std::string_view w = listing::RepeatedWord(title); !w.empty()) {
+    if (const std::string_view w = facts.repeated_word; !w.empty()) {
       ctx.ReportFor(m, IssueCode::PLATFORM_REPEATED_WORDS, Field::kTitle,
                     Cat("Title repeats the word '", w, "'"));
     }
   }
 }
 
-void CheckDescription(RowContext& ctx) {
+void CheckDescription(RowContext& ctx, const listing::TextFacts& facts) {
   const BatchSpec& spec = ctx.spec();
   const std::string_view d = ctx.value(Field::kDescription);
   if (d.empty()) return;
@@ -73,37 +136,35 @@ void CheckDescription(RowContext& ctx) {
   const ChannelMask safe = PacksWhere(spec, [](const ChannelPack& p) {
     return p.description_html == ChannelPack::Html::kSafeSubset;
   });
-  if ((plain | safe) && (d.find('<') != d.npos || d.find('&') != d.npos)) {
-    const listing::Html h = listing::FindHtml(d);
-    if (plain && (!h.first_tag.empty() || !h.first_entity.empty())) {
-      const std::string_view what = h.first_tag.empty() ? h.first_entity : h.first_tag;
-      ctx.ReportFor(plain, IssueCode::PLATFORM_DESCRIPTION_HTML, Field::kDescription,
-                    Cat("Description contains HTML '", what.substr(0, 60), "'; ",
-                        ctx.channel_names(plain), " takes plain text"));
-    }
-    if (safe && !h.unsafe.empty()) {
-      ctx.ReportFor(safe, IssueCode::PLATFORM_DESCRIPTION_HTML, Field::kDescription,
-                    Cat("Description contains the tag '", h.unsafe.substr(0, 60), "'; ",
-                        ctx.channel_names(safe),
-                        " takes tags without attributes and no unsafe tags"));
-    }
+  const listing::Html& h = facts.html;
+  if (plain && (!h.first_tag.empty() || !h.first_entity.empty())) {
+    const std::string_view what = h.first_tag.empty() ? h.first_entity : h.first_tag;
+    ctx.ReportFor(plain, IssueCode::PLATFORM_DESCRIPTION_HTML, Field::kDescription,
+                  Cat("Description contains HTML '", what.substr(0, 60), "'; ",
+                      ctx.channel_names(plain), " takes plain text"));
+  }
+  if (safe && !h.unsafe.empty()) {
+    ctx.ReportFor(safe, IssueCode::PLATFORM_DESCRIPTION_HTML, Field::kDescription,
+                  Cat("Description contains the tag '", h.unsafe.substr(0, 60), "'; ",
+                      ctx.channel_names(safe),
+                      " takes tags without attributes and no unsafe tags"));
   }
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.description_capitals; });
-      m && listing::ExcessiveCapitals(d)) {
+      m && facts.capitals) {
     ctx.ReportFor(m, IssueCode::PLATFORM_EXCESSIVE_CAPITALS, Field::kDescription,
                   "Description is written in capital letters");
   }
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.description_promotional; })) {
-    if (const std::string_view phrase = listing::PromotionalPhrase(d, false); !phrase.empty()) {
+    if (const std::string_view phrase = facts.promotional; !phrase.empty()) {
       ctx.ReportFor(m, IssueCode::PLATFORM_PROMOTIONAL_TEXT, Field::kDescription,
                     Cat("Description contains promotional text '", phrase, "'"));
     }
   }
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.description_links; })) {
-    if (const std::string_view link = listing::FindLink(d); !link.empty()) {
+    if (const std::string_view link = facts.link; !link.empty()) {
       ctx.ReportFor(m, IssueCode::PLATFORM_LINK_IN_DESCRIPTION, Field::kDescription,
                     Cat("Description contains the link '", link.substr(0, 80), "'"));
     }

@@ -1,0 +1,195 @@
+// Scan() (listing_text.h): every fact the channel packs ask of a title or a description in one
+// pass, word by word. On ASCII text each fact's own function (listing_text.cpp) splits the text
+// the same way: its words are the runs of ASCII letters and digits (capitals, promotional
+// phrases), or of letters alone (repeated and used-item words), and its marks are single bytes.
+// A byte past ASCII (where the functions decode code points and part ways on what a word is)
+// sends the whole text to ScanEach(); tests compare both on texts of every kind
+// (tests/unit/validator/listing_scan_test.cpp).
+#include <array>
+#include <cstdint>
+
+#include "listing_text.h"
+#include "listing_words.h"
+
+namespace dq::validator::listing {
+namespace {
+
+// A byte's classes, from one table.
+enum Class : uint8_t {
+  kUpper = 1 << 0,  // A-Z (bit 0: added up as a count)
+  kAlpha = 1 << 1,  // A-Z a-z
+  kAlnum = 1 << 2,  // A-Z a-z 0-9
+  kMark = 1 << 3,   // a byte some fact looks at between words: the gimmicks, '<', '&', '%',
+                    // '$', ':' and '.'
+  kHigh = 1 << 4,   // past ASCII
+};
+
+constexpr std::array<uint8_t, 256> Classes() {
+  std::array<uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    if (c >= 'A' && c <= 'Z') t[c] = kUpper | kAlpha | kAlnum;
+    if (c >= 'a' && c <= 'z') t[c] = kAlpha | kAlnum;
+    if (c >= '0' && c <= '9') t[c] = kAlnum;
+    if (c >= 0x80) t[c] = kHigh;
+  }
+  for (char c : detail::kRepeatSymbols) t[static_cast<unsigned char>(c)] = kMark;
+  t[':'] = kMark;
+  t['.'] = kMark;
+  return t;
+}
+constexpr std::array<uint8_t, 256> kClass = Classes();
+
+uint8_t ClassAt(std::string_view s, size_t i) { return kClass[static_cast<unsigned char>(s[i])]; }
+
+// What the scan gathers as it goes.
+struct State {
+  explicit State(const ScanRequest& r)
+      : phrase_open((r.facts & kPromotionalFact) != 0),
+        prices(r.in_title && phrase_open),
+        in_title(r.in_title),
+        gimmicks((r.facts & kGimmicksFact) != 0),
+        repeated((r.facts & kRepeatedFact) != 0),
+        used((r.facts & kUsedWordFact) != 0),
+        html((r.facts & kHtmlFact) != 0),
+        link((r.facts & kLinkFact) != 0),
+        wanted_gimmicks(r.wanted_gimmicks) {}
+
+  bool phrase_open;  // promotional phrases asked for, none found yet
+  const bool prices, in_title, gimmicks, repeated, used, html, link;
+  const uint8_t wanted_gimmicks;
+  // Capitals: letters and capitals of the words of 3+ letters, words of 4+ all in capitals.
+  size_t letters = 0, upper = 0, shouting = 0;
+  std::array<detail::Word, 64> words;
+  size_t word_count = 0;
+  detail::UsedWordPlaces used_places;
+  size_t markup = SIZE_MAX;  // the first '<' or '&'
+  bool may_link = false;     // "://", or "www." with the dot at 3 or later
+  TextFacts facts;
+
+  void Gimmick(uint8_t kind, std::string_view ch) {
+    facts.gimmicks.kinds |= kind;
+    if ((kind & wanted_gimmicks) && facts.gimmicks.first.empty()) facts.gimmicks.first = ch;
+  }
+};
+
+// The word (a run of ASCII letters and digits) at s[i]; returns where it ends.
+size_t ScanWord(std::string_view s, size_t i, State& st) {
+  const size_t n = s.size();
+  if (st.phrase_open) {
+    if (const uint32_t candidates = detail::PhraseCandidates(s, i)) {
+      if (const std::string_view p = detail::PhraseAt(s, i, candidates, st.in_title);
+          !p.empty()) {
+        st.facts.promotional = p;
+        st.phrase_open = false;
+      }
+    }
+  }
+  size_t letters = 0, upper = 0;
+  do {
+    if (!(ClassAt(s, i) & kAlpha)) {  // a digit
+      ++i;
+      continue;
+    }
+    // A run of letters: a word of RepeatedWord and UsedWord (a digit ends those).
+    const size_t a = i;
+    if (st.used && !st.used_places.done()) {
+      const char lower = static_cast<char>(s[a] | 0x20);
+      if (lower == 'r' || lower == 'p' || lower == 's') st.used_places.NoteAt(s, a);
+    }
+    size_t up = 0;
+    do {
+      up += ClassAt(s, i) & kUpper;
+      ++i;
+    } while (i < n && (ClassAt(s, i) & kAlpha));
+    letters += i - a;
+    upper += up;
+    if (st.repeated && st.word_count < st.words.size() && a < 0xFFFF && i - a < 0xFFFF) {
+      st.words[st.word_count++] = {static_cast<uint16_t>(a), static_cast<uint16_t>(i - a)};
+    }
+  } while (i < n && (ClassAt(s, i) & kAlnum));
+  if (letters >= 3) {
+    st.letters += letters;
+    st.upper += upper;
+    if (letters >= 4 && upper == letters) ++st.shouting;
+  }
+  return i;
+}
+
+// A mark at s[i] (kMark).
+void ScanMark(std::string_view s, size_t i, State& st) {
+  const size_t n = s.size();
+  const char c = s[i];
+  if (st.phrase_open && c == '%') {
+    if (const uint32_t candidates = detail::PhraseCandidates(s, i)) {
+      if (const std::string_view p = detail::PhraseAt(s, i, candidates, st.in_title);
+          !p.empty()) {
+        st.facts.promotional = p;
+        st.phrase_open = false;
+      }
+    }
+  }
+  if (st.prices && st.phrase_open && c == '$') {
+    size_t len;
+    if (const std::string_view price = detail::PriceAt(s, i, &len); !price.empty()) {
+      st.facts.promotional = price;
+      st.phrase_open = false;
+    }
+  }
+  if (st.gimmicks) {
+    if (c == '!') st.Gimmick(kExclamation, s.substr(i, 1));
+    if (c == '?') st.Gimmick(kQuestionMark, s.substr(i, 1));
+    if (c == '*') st.Gimmick(kAsterisk, s.substr(i, 1));
+    if (detail::IsSymbolForRepeat(c) && i + 1 < n && s[i + 1] == c) {
+      st.Gimmick(kRepeatedSymbol, s.substr(i, 2));
+    }
+  }
+  if (st.html && (c == '<' || c == '&') && st.markup == SIZE_MAX) st.markup = i;
+  if (st.link && !st.may_link) {
+    if (c == ':') st.may_link = i + 2 < n && s[i + 1] == '/' && s[i + 2] == '/';
+    if (c == '.') {
+      st.may_link = i >= 3 && (s[i - 3] | 0x20) == 'w' && (s[i - 2] | 0x20) == 'w' &&
+                    (s[i - 1] | 0x20) == 'w';
+    }
+  }
+}
+
+}  // namespace
+
+TextFacts Scan(std::string_view s, const ScanRequest& request) {
+  if (request.facts == 0) return {};
+  State st(request);
+  const size_t n = s.size();
+  size_t i = 0;
+  while (i < n) {
+    const uint8_t cls = ClassAt(s, i);
+    if (cls & kAlnum) {
+      i = ScanWord(s, i, st);
+      continue;
+    }
+    if (cls & kHigh) return ScanEach(s, request);
+    if (cls & kMark) ScanMark(s, i, st);
+    ++i;
+  }
+  TextFacts& f = st.facts;
+  if (request.facts & kCapitalsFact) f.capitals = st.shouting >= 2 && st.upper * 5 >= st.letters * 4;
+  if (st.repeated) f.repeated_word = detail::RepeatedAmong(s, st.words.data(), st.word_count);
+  if (st.used) f.used_word = st.used_places.First(s);
+  if (st.html && st.markup != SIZE_MAX) f.html = FindHtml(s.substr(st.markup));
+  if (st.link && st.may_link) f.link = FindLink(s);
+  return f;
+}
+
+TextFacts ScanEach(std::string_view s, const ScanRequest& request) {
+  TextFacts f;
+  const uint8_t facts = request.facts;
+  if (facts & kCapitalsFact) f.capitals = ExcessiveCapitals(s);
+  if (facts & kPromotionalFact) f.promotional = PromotionalPhrase(s, request.in_title);
+  if (facts & kGimmicksFact) f.gimmicks = Gimmicks(s, request.wanted_gimmicks);
+  if (facts & kRepeatedFact) f.repeated_word = RepeatedWord(s);
+  if (facts & kUsedWordFact) f.used_word = UsedWord(s);
+  if (facts & kHtmlFact) f.html = FindHtml(s);
+  if (facts & kLinkFact) f.link = FindLink(s);
+  return f;
+}
+
+}  // namespace dq::validator::listing
