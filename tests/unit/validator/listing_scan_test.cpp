@@ -174,5 +174,57 @@ TEST(ListingScan, AnswersAsEachFunctionDoes) {
   EXPECT_GT(non_ascii, 100u);  // both paths were taken
 }
 
+TEST(ListingUrl, SplitUrlFindsEachPart) {
+  const UrlParts a = SplitUrl("https://user@cdn.acme.com:8443/img/No_Image.PNG?w=400#top");
+  EXPECT_EQ(a.host, "cdn.acme.com");
+  EXPECT_EQ(a.segment, "No_Image.PNG");
+  EXPECT_EQ(a.file, "No_Image.PNG");
+  const UrlParts b = SplitUrl("https://placeholder.com?x=1");  // no path
+  EXPECT_EQ(b.host, "placeholder.com");
+  EXPECT_EQ(b.segment, "placeholder.com");  // as PlaceholderImageName reads it
+  EXPECT_EQ(b.file, "");                    // as FileTypeOf does
+  const UrlParts c = SplitUrl("/img/x.jpg?u=http://a.b/c");  // "://" only in the query
+  EXPECT_EQ(c.host, "a.b");                                   // HostOf reads it there
+  EXPECT_EQ(c.file, "x.jpg");                                 // FileTypeOf does not
+  EXPECT_EQ(SplitUrl("http://[::1]:80/x").host, "[::1]");
+}
+
+// URLs made of schemes, authorities, paths and queries of every kind: SplitUrl's parts give what
+// HostOf, FileTypeOf and PlaceholderImageName give.
+TEST(ListingUrl, SplitUrlReadsAsEachFunctionDoes) {
+  static const char* kSchemes[] = {"https://", "http://", "HTTP://", "", "ftp://", "://"};
+  static const char* kAuthorities[] = {"a.com",     "user@b.com:8080", "[::1]:8080", "[::1",
+                                       "localhost", "192.168.0.1",     "cdn.example.com",
+                                       "",          "x.test.",         "a@b@c.com"};
+  static const char* kPaths[] = {"",           "/",         "/img",          "/img/",
+                                 "/1.jpg",     "/No_Image.png", "/placeholder.jpg",
+                                 "/x.JPG",     "/v1.2",     "/GetImage.ashx", "/a.b/c",
+                                 "/p/mug.html", "/no-photo", "/image-coming-soon.webp",
+                                 "/x.svg",     "/.jpg",     "/a//b.gif",     "/x.jpeg5"};
+  static const char* kQueries[] = {"",           "?w=1",       "?u=http://x/y.png", "#frag",
+                                   "?a/b.png",   "#x?y/z.gif", "?",                 "#"};
+  size_t checked = 0;
+  for (const char* scheme : kSchemes) {
+    for (const char* authority : kAuthorities) {
+      for (const char* path : kPaths) {
+        for (const char* query : kQueries) {
+          const std::string url = std::string(scheme) + authority + path + query;
+          const std::string_view v = url;
+          const UrlParts parts = SplitUrl(v);
+          SCOPED_TRACE(url);
+          EXPECT_TRUE(SameView(v, parts.host, HostOf(v)));
+          const FileType fused = FileTypeOfSegment(parts.file), each = FileTypeOf(v);
+          EXPECT_EQ(fused.kind, each.kind);
+          EXPECT_TRUE(SameView(v, fused.extension, each.extension));
+          EXPECT_EQ(PlaceholderImageSegment(parts.segment), PlaceholderImageName(v));
+          ++checked;
+          if (HasFailure()) return;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 6u * 10 * 18 * 8);
+}
+
 }  // namespace
 }  // namespace dq::validator::listing

@@ -1,5 +1,6 @@
 // The URL facts of listing_text.h: an image URL's file type, the host, placeholder hosts and
 // placeholder picture names.
+#include <algorithm>
 #include <initializer_list>
 
 #include "listing_text.h"
@@ -30,7 +31,10 @@ FileType FileTypeOf(std::string_view url) {
     path = slash == std::string_view::npos ? std::string_view() : path.substr(slash);
   }
   const size_t last = path.rfind('/');
-  const std::string_view segment = last == std::string_view::npos ? path : path.substr(last + 1);
+  return FileTypeOfSegment(last == std::string_view::npos ? path : path.substr(last + 1));
+}
+
+FileType FileTypeOfSegment(std::string_view segment) {
   const size_t dot = segment.rfind('.');
   FileType t;
   if (dot == std::string_view::npos) return t;
@@ -65,14 +69,12 @@ FileType FileTypeOf(std::string_view url) {
   return t;
 }
 
-std::string_view HostOf(std::string_view url) {
-  const size_t scheme = url.find("://");
-  if (scheme == std::string_view::npos) return {};
-  const size_t begin = scheme + 3;
-  size_t end = begin;
-  while (end < url.size() && url[end] != '/' && url[end] != '?' && url[end] != '#') ++end;
-  std::string_view host = url.substr(begin, end - begin);
-  if (const size_t at = host.rfind('@'); at != std::string_view::npos) host.remove_prefix(at + 1);
+namespace {
+
+// The host of an authority ("user@host:port").
+std::string_view HostIn(std::string_view host) {
+  // rfind is a byte loop, find a memchr: most hosts have no '@'.
+  if (host.find('@') != std::string_view::npos) host.remove_prefix(host.rfind('@') + 1);
   if (!host.empty() && host.front() == '[') {
     const size_t close = host.find(']');
     return close == std::string_view::npos ? host : host.substr(0, close + 1);
@@ -81,6 +83,41 @@ std::string_view HostOf(std::string_view url) {
     host = host.substr(0, colon);
   }
   return host;
+}
+
+}  // namespace
+
+std::string_view HostOf(std::string_view url) {
+  const size_t scheme = url.find("://");
+  if (scheme == std::string_view::npos) return {};
+  const size_t begin = scheme + 3;
+  size_t end = begin;
+  while (end < url.size() && url[end] != '/' && url[end] != '?' && url[end] != '#') ++end;
+  return HostIn(url.substr(begin, end - begin));
+}
+
+UrlParts SplitUrl(std::string_view url) {
+  constexpr size_t npos = std::string_view::npos;
+  const size_t n = url.size();
+  const size_t scheme = url.find("://");
+  const size_t from = scheme == npos ? npos : scheme + 3;  // where the authority starts
+  // The query or fragment, the last '/' before it, and the first '/' of the path: found by
+  // memchr (a byte loop costs several instructions a byte of the URL).
+  const size_t query = std::min(std::min(url.find('?'), url.find('#')), n);
+  const size_t last = url.substr(0, query).rfind('/');
+  const size_t path = from >= query ? npos : url.substr(0, query).find('/', from);
+  UrlParts parts;
+  parts.segment = last == npos ? url.substr(0, query) : url.substr(last + 1, query - last - 1);
+  // FileTypeOf's path starts at the first '/' after "://" (no such '/': no path at all).
+  const bool scheme_in_path = scheme != npos && from <= query;
+  parts.file = scheme_in_path && path == npos ? std::string_view() : parts.segment;
+  if (scheme_in_path) {
+    const size_t end = path == npos ? query : path;
+    parts.host = HostIn(url.substr(from, end - from));
+  } else if (scheme != npos) {
+    parts.host = HostOf(url);  // "://" only in the query or fragment
+  }
+  return parts;
 }
 
 namespace {
@@ -143,10 +180,15 @@ const char* PlaceholderHostName(std::string_view host) {
 bool PlaceholderImageName(std::string_view url) {
   const std::string_view path = url.substr(0, QueryOrFragment(url));
   const size_t last = path.rfind('/');
-  std::string_view segment = last == std::string_view::npos ? path : path.substr(last + 1);
+  return PlaceholderImageSegment(last == std::string_view::npos ? path : path.substr(last + 1));
+}
+
+bool PlaceholderImageSegment(std::string_view segment) {
   if (const size_t dot = segment.rfind('.'); dot != std::string_view::npos) {
     segment = segment.substr(0, dot);
   }
+  // The shortest name below has 7 letters, and the separators only make a segment shorter.
+  if (segment.size() < 7) return false;
   char buf[48];
   size_t n = 0;
   for (char c : segment) {

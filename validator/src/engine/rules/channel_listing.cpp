@@ -188,9 +188,10 @@ void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image,
                      std::string_view name = {}) {
   const BatchSpec& spec = ctx.spec();
   if (name.empty()) name = FieldName(f);
+  const listing::UrlParts parts = listing::SplitUrl(url);  // each fact below reads it
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.placeholder_hosts; })) {
-    const std::string_view host = listing::HostOf(url);
+    const std::string_view host = parts.host;
     if (const char* why = listing::PlaceholderHostName(host)) {
       ctx.ReportFor(m, IssueCode::PLATFORM_PLACEHOLDER_URL, f, Cat(name, " '", host, "': ", why));
     }
@@ -198,11 +199,11 @@ void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image,
   if (!image) return;
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.placeholder_image_names; });
-      m && listing::PlaceholderImageName(url)) {
+      m && listing::PlaceholderImageSegment(parts.segment)) {
     ctx.ReportFor(m, IssueCode::PLATFORM_PLACEHOLDER_URL, f,
                   Cat(name, " names a placeholder picture, not the product"));
   }
-  const listing::FileType type = listing::FileTypeOf(url);
+  const listing::FileType type = listing::FileTypeOfSegment(parts.file);
   if (type.kind == FileKind::kNoExtension || type.kind == FileKind::kScript) return;
   char buf[8];
   const std::string_view ext = LowerInto(type.extension, buf, sizeof(buf));
