@@ -138,6 +138,10 @@ TEST(ListingScan, AnswersAsEachFunctionDoes) {
       "://", "refurbished", "Renewed", "pre-owned", "second-hand", "secondhand", "2", "256GB",
       "S23", "x4", "Best Seller", "bestseller", "cheapest", "buy now", "order", "now", "hot",
       "deal", "limited", "time", "discount", ".", ",", "-", "/", ":",
+      // the bytes next to the letters' ranges, and words longer than eight bytes (read eight
+      // at a time)
+      "@", "[", "`", "{", "Z", "a", "z", "A", "ZzAa", "LONGWORDWITHCAPS", "longerthaneight",
+      "MugMugMugMugMug", "\x7f", "\x01", "Water2Bottle",
       // past ASCII: the scan hands these texts to the one-fact functions
       "\xC3\x89T\xC3\x89", "caf\xC3\xA9", "\xE2\x98\x85", "\xE2\x82\xAC" "5", "\xC2\xA3" "9",
       "\xD0\x9C\xD0\x98\xD0\xA0", "\xC3", "\xE2\x82"};
@@ -153,9 +157,9 @@ TEST(ListingScan, AnswersAsEachFunctionDoes) {
       Description(kCapitalsFact | kPromotionalFact),
   };
   size_t non_ascii = 0;
-  for (int t = 0; t < 4000; ++t) {
+  for (int t = 0; t < 20000; ++t) {
     std::string text;
-    const size_t pieces = rng() % 12;
+    const size_t pieces = rng() % 16;
     // One text in four only from the ASCII pieces (the fused path).
     const size_t choices = (t % 4 == 0) ? std::size(kPieces) : std::size(kPieces) - 8;
     for (size_t k = 0; k < pieces; ++k) {

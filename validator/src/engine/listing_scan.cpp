@@ -2,11 +2,14 @@
 // pass, word by word. On ASCII text each fact's own function (listing_text.cpp) splits the text
 // the same way: its words are the runs of ASCII letters and digits (capitals, promotional
 // phrases), or of letters alone (repeated and used-item words), and its marks are single bytes.
-// A byte past ASCII (where the functions decode code points and part ways on what a word is)
-// sends the whole text to ScanEach(); tests compare both on texts of every kind
-// (tests/unit/validator/listing_scan_test.cpp).
+// Bytes past ASCII separate words for the phrases, the used-item words, HTML and links (as in
+// their functions); capitals, gimmicks and repeated words, whose functions read code points or
+// let a word run on over them, are then asked of their functions. Tests compare Scan with
+// ScanEach on texts of every kind (tests/unit/validator/listing_scan_test.cpp).
 #include <array>
 #include <cstdint>
+#include <bit>
+#include <cstring>
 
 #include "listing_text.h"
 #include "listing_words.h"
@@ -64,6 +67,7 @@ struct State {
   detail::UsedWordPlaces used_places;
   size_t markup = SIZE_MAX;  // the first '<' or '&'
   bool may_link = false;     // "://", or "www." with the dot at 3 or later
+  bool high = false;         // a byte past ASCII seen
   TextFacts facts;
 
   void Gimmick(uint8_t kind, std::string_view ch) {
@@ -71,6 +75,28 @@ struct State {
     if ((kind & wanted_gimmicks) && facts.gimmicks.first.empty()) facts.gimmicks.first = ch;
   }
 };
+
+constexpr uint64_t kOnes = 0x0101010101010101ULL;
+constexpr uint64_t kHighBits = 0x8080808080808080ULL;
+
+// The run of ASCII letters that starts at s[i], i + 8 <= s.size(), within the next eight bytes:
+// its length (0-8), and in *upper how many of them are capitals. Eight bytes at once: bit 7 of
+// each byte of `alpha` says it is a letter (ASCII only), of `caps` a capital.
+size_t LetterRun8(std::string_view s, size_t i, size_t* upper) {
+  uint64_t x;
+  std::memcpy(&x, s.data() + i, 8);
+  const uint64_t ascii = ~x & kHighBits;
+  const uint64_t low7 = x & ~kHighBits;
+  const uint64_t folded = low7 | (0x20 * kOnes);  // A-Z to a-z; no byte outgrows 0x7F
+  const uint64_t alpha = (folded + (0x80 - 'a') * kOnes) & ~(folded + (0x80 - 'z' - 1) * kOnes) &
+                         ascii;
+  const uint64_t caps = (low7 + (0x80 - 'A') * kOnes) & ~(low7 + (0x80 - 'Z' - 1) * kOnes) & alpha;
+  const uint64_t others = ~alpha & kHighBits;
+  const size_t run = others == 0 ? 8 : static_cast<size_t>(std::countr_zero(others)) / 8;
+  const uint64_t in_run = run == 8 ? ~uint64_t{0} : (uint64_t{1} << (run * 8)) - 1;
+  *upper = static_cast<size_t>((((caps & in_run) >> 7) * kOnes) >> 56);
+  return run;
+}
 
 // The word (a run of ASCII letters and digits) at s[i]; returns where it ends.
 size_t ScanWord(std::string_view s, size_t i, State& st) {
@@ -97,10 +123,21 @@ size_t ScanWord(std::string_view s, size_t i, State& st) {
       if (lower == 'r' || lower == 'p' || lower == 's') st.used_places.NoteAt(s, a);
     }
     size_t up = 0;
-    do {
-      up += ClassAt(s, i) & kUpper;
-      ++i;
-    } while (i < n && (ClassAt(s, i) & kAlpha));
+    for (;;) {
+      if (i + 8 <= n) {
+        size_t run_upper;
+        const size_t run = LetterRun8(s, i, &run_upper);
+        i += run;
+        up += run_upper;
+        if (run == 8) continue;
+        break;
+      }
+      while (i < n && (ClassAt(s, i) & kAlpha)) {
+        up += ClassAt(s, i) & kUpper;
+        ++i;
+      }
+      break;
+    }
     letters += i - a;
     upper += up;
     if (st.repeated && st.word_count < st.words.size() && a < 0xFFFF && i - a < 0xFFFF) {
@@ -166,11 +203,38 @@ TextFacts Scan(std::string_view s, const ScanRequest& request) {
       i = ScanWord(s, i, st);
       continue;
     }
-    if (cls & kHigh) return ScanEach(s, request);
-    if (cls & kMark) ScanMark(s, i, st);
+    if (cls & kHigh) {
+      st.high = true;
+      if (st.prices && st.phrase_open) {
+        // PromotionalPhrase reads a title's character there as a whole (a currency sign?) and
+        // goes on after it: the same when its other bytes are continuation bytes.
+        size_t len;
+        if (const std::string_view price = detail::PriceAt(s, i, &len); !price.empty()) {
+          st.facts.promotional = price;
+          st.phrase_open = false;
+        }
+        for (size_t k = 1; k < len; ++k) {
+          if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return ScanEach(s, request);
+        }
+        i += len;
+        continue;
+      }
+    } else if (cls & kMark) {
+      ScanMark(s, i, st);
+    }
     ++i;
   }
   TextFacts& f = st.facts;
+  if (st.high) {
+    // Words and letters past ASCII: these facts from their own functions.
+    if (request.facts & kCapitalsFact) f.capitals = ExcessiveCapitals(s);
+    if (st.gimmicks) f.gimmicks = Gimmicks(s, request.wanted_gimmicks);
+    if (st.repeated) f.repeated_word = RepeatedWord(s);
+    if (st.used) f.used_word = st.used_places.First(s);
+    if (st.html && st.markup != SIZE_MAX) f.html = FindHtml(s.substr(st.markup));
+    if (st.link && st.may_link) f.link = FindLink(s);
+    return f;
+  }
   if (request.facts & kCapitalsFact) f.capitals = st.shouting >= 2 && st.upper * 5 >= st.letters * 4;
   if (st.repeated) f.repeated_word = detail::RepeatedAmong(s, st.words.data(), st.word_count);
   if (st.used) f.used_word = st.used_places.First(s);

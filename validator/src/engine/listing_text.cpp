@@ -213,6 +213,18 @@ std::string_view RepeatedWord(std::string_view s) {
 namespace detail {
 
 std::string_view RepeatedAmong(std::string_view s, const Word* words, size_t n) {
+  // A word twice in a row has the size of the next one; a word three times, the size of two
+  // others: a title where no size comes so (most) repeats nothing.
+  {
+    bool maybe = false;
+    uint8_t of_size[64] = {};
+    for (size_t a = 0; a < n && !maybe; ++a) {
+      const size_t size = words[a].size;
+      maybe = (++of_size[std::min<size_t>(size, 63)] >= 3 && size >= 3) ||
+              (a + 1 < n && size >= 2 && words[a + 1].size == size);
+    }
+    if (!maybe) return {};
+  }
   auto same = [&](const Word& a, const Word& b) {
     if (a.size != b.size) return false;
     for (size_t k = 0; k < a.size; ++k) {
@@ -222,7 +234,9 @@ std::string_view RepeatedAmong(std::string_view s, const Word* words, size_t n) 
   };
   auto text_of = [&](const Word& w) { return s.substr(w.begin, w.size); };
   auto is_small_word = [&](const Word& w) {
-    for (std::string_view stop : {"and", "for", "the", "with"}) {
+    if (w.size != 3 && w.size != 4) return false;
+    static constexpr std::string_view kStop[] = {"and", "for", "the", "with"};
+    for (std::string_view stop : kStop) {
       if (w.size != stop.size()) continue;
       bool eq = true;
       for (size_t k = 0; k < w.size && eq; ++k) eq = text::ToLower(s[w.begin + k]) == stop[k];
