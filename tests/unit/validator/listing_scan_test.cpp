@@ -144,7 +144,7 @@ TEST(ListingScan, AnswersAsEachFunctionDoes) {
       "MugMugMugMugMug", "\x7f", "\x01", "Water2Bottle",
       // past ASCII: the scan hands these texts to the one-fact functions
       "\xC3\x89T\xC3\x89", "caf\xC3\xA9", "\xE2\x98\x85", "\xE2\x82\xAC" "5", "\xC2\xA3" "9",
-      "\xD0\x9C\xD0\x98\xD0\xA0", "\xC3", "\xE2\x82"};
+      "\xD0\x9C\xD0\x98\xD0\xA0", "\xC3", "\xE2\x82", "\xC1", "\xF0\x9F\x98\x80"};
   static const char* kSeparators[] = {" ", " ", " ", "", "  ", ", ", " - ", "/", "\t"};
   std::mt19937 rng(32);
   const std::vector<ScanRequest> requests = {
@@ -161,7 +161,7 @@ TEST(ListingScan, AnswersAsEachFunctionDoes) {
     std::string text;
     const size_t pieces = rng() % 16;
     // One text in four only from the ASCII pieces (the fused path).
-    const size_t choices = (t % 4 == 0) ? std::size(kPieces) : std::size(kPieces) - 8;
+    const size_t choices = (t % 4 == 0) ? std::size(kPieces) : std::size(kPieces) - 10;
     for (size_t k = 0; k < pieces; ++k) {
       if (k > 0) text += kSeparators[rng() % std::size(kSeparators)];
       text += kPieces[rng() % choices];
