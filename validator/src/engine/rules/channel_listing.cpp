@@ -31,66 +31,68 @@ ChannelMask GimmickPacks(const BatchSpec& spec) {
   return PacksWhere(spec, [](const ChannelPack& p) { return (p.title_gimmicks & Kind) != 0; });
 }
 
-// The selected templates that mind a gimmick of one of `kinds` (listing::Gimmick bits); with
-// kinds = every bit, the gimmicks some selected template minds (as bits) in *wanted.
-ChannelMask GimmickMinders(const BatchSpec& spec, uint8_t kinds, uint8_t* wanted = nullptr) {
+// The selected templates that mind a gimmick of one of `kinds` (listing::Gimmick bits).
+ChannelMask GimmickMinders(const BatchSpec& spec, uint8_t kinds) {
   ChannelMask mask = 0;
-  uint8_t bits = 0;
-  auto add = [&](uint8_t kind, ChannelMask packs) {
-    if (!(kinds & kind) || !packs) return;
-    mask |= packs;
-    bits |= kind;
-  };
-  add(listing::kExclamation, GimmickPacks<listing::kExclamation>(spec));
-  add(listing::kQuestionMark, GimmickPacks<listing::kQuestionMark>(spec));
-  add(listing::kAsterisk, GimmickPacks<listing::kAsterisk>(spec));
-  add(listing::kRepeatedSymbol, GimmickPacks<listing::kRepeatedSymbol>(spec));
-  add(listing::kDecorative, GimmickPacks<listing::kDecorative>(spec));
-  if (wanted) *wanted = bits;
+  if (kinds & listing::kExclamation) mask |= GimmickPacks<listing::kExclamation>(spec);
+  if (kinds & listing::kQuestionMark) mask |= GimmickPacks<listing::kQuestionMark>(spec);
+  if (kinds & listing::kAsterisk) mask |= GimmickPacks<listing::kAsterisk>(spec);
+  if (kinds & listing::kRepeatedSymbol) mask |= GimmickPacks<listing::kRepeatedSymbol>(spec);
+  if (kinds & listing::kDecorative) mask |= GimmickPacks<listing::kDecorative>(spec);
   return mask;
+}
+
+// What the packs of a set of templates ask of the title (`title`, and `title_used` when the
+// row gives no condition) and of the description, for every set (by ChannelMask), worked out
+// once per process: a row looks its batch's up.
+struct ScanRequests {
+  listing::ScanRequest title, title_used, description;
+};
+
+const ScanRequests& RequestsFor(ChannelMask channels) {
+  static_assert(kPlatforms.size() <= 8);
+  static const std::array<ScanRequests, 256> table = [] {
+    std::array<ScanRequests, 256> t{};
+    for (size_t mask = 0; mask < t.size(); ++mask) {
+      listing::ScanRequest title{0, true, 0}, description{0, false, 0};
+      bool used = false;
+      for (size_t i = 1; i <= kPlatforms.size(); ++i) {
+        const Platform p = static_cast<Platform>(i);
+        if (!(mask & ChannelBit(p))) continue;
+        const ChannelPack& pack = PackOf(p);
+        if (pack.title_capitals) title.facts |= listing::kCapitalsFact;
+        if (pack.title_promotional) title.facts |= listing::kPromotionalFact;
+        if (pack.title_gimmicks) title.facts |= listing::kGimmicksFact;
+        title.wanted_gimmicks |= pack.title_gimmicks;
+        if (pack.title_repeated_words) title.facts |= listing::kRepeatedFact;
+        used = used || pack.condition_from_title;
+        if (pack.description_html != ChannelPack::Html::kAllowed) {
+          description.facts |= listing::kHtmlFact;
+        }
+        if (pack.description_capitals) description.facts |= listing::kCapitalsFact;
+        if (pack.description_promotional) description.facts |= listing::kPromotionalFact;
+        if (pack.description_links) description.facts |= listing::kLinkFact;
+      }
+      t[mask].title = title;
+      t[mask].title_used = title;
+      if (used) t[mask].title_used.facts |= listing::kUsedWordFact;
+      t[mask].description = description;
+    }
+    return t;
+  }();
+  return table[channels & 0xFF];
 }
 
 }  // namespace
 
 listing::ScanRequest TitleScan(const RowContext& ctx) {
-  const BatchSpec& spec = ctx.spec();
-  listing::ScanRequest r;
-  r.in_title = true;
-  if (PacksWhere(spec, [](const ChannelPack& p) { return p.title_capitals; })) {
-    r.facts |= listing::kCapitalsFact;
-  }
-  if (PacksWhere(spec, [](const ChannelPack& p) { return p.title_promotional; })) {
-    r.facts |= listing::kPromotionalFact;
-  }
-  if (GimmickMinders(spec, 0xFF, &r.wanted_gimmicks)) r.facts |= listing::kGimmicksFact;
-  if (PacksWhere(spec, [](const ChannelPack& p) { return p.title_repeated_words; })) {
-    r.facts |= listing::kRepeatedFact;
-  }
+  const ScanRequests& r = RequestsFor(ctx.spec().channels);
   // CheckCondition's question: asked only when the row gives no condition.
-  if (ctx.value(Field::kCondition).empty() &&
-      PacksWhere(spec, [](const ChannelPack& p) { return p.condition_from_title; })) {
-    r.facts |= listing::kUsedWordFact;
-  }
-  return r;
+  return ctx.value(Field::kCondition).empty() ? r.title_used : r.title;
 }
 
 listing::ScanRequest DescriptionScan(const BatchSpec& spec) {
-  listing::ScanRequest r;
-  if (PacksWhere(spec, [](const ChannelPack& p) {
-        return p.description_html != ChannelPack::Html::kAllowed;
-      })) {
-    r.facts |= listing::kHtmlFact;
-  }
-  if (PacksWhere(spec, [](const ChannelPack& p) { return p.description_capitals; })) {
-    r.facts |= listing::kCapitalsFact;
-  }
-  if (PacksWhere(spec, [](const ChannelPack& p) { return p.description_promotional; })) {
-    r.facts |= listing::kPromotionalFact;
-  }
-  if (PacksWhere(spec, [](const ChannelPack& p) { return p.description_links; })) {
-    r.facts |= listing::kLinkFact;
-  }
-  return r;
+  return RequestsFor(spec.channels).description;
 }
 
 void CheckTitle(RowContext& ctx, const listing::TextFacts& facts) {
