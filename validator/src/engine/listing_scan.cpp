@@ -1,11 +1,17 @@
 // Scan() (listing_text.h): every fact the channel packs ask of a title or a description in one
-// pass, word by word. On ASCII text each fact's own function (listing_text.cpp) splits the text
-// the same way: its words are the runs of ASCII letters and digits (capitals, promotional
-// phrases), or of letters alone (repeated and used-item words), and its marks are single bytes.
-// Bytes past ASCII separate words for the phrases, the used-item words, HTML and links (as in
-// their functions); capitals, gimmicks and repeated words, whose functions read code points or
-// let a word run on over them, are then asked of their functions. Tests compare Scan with
-// ScanEach on texts of every kind (tests/unit/validator/listing_scan_test.cpp).
+// pass, word by word. It reads the text as each fact's own function (listing_text.cpp) does:
+// - promotional phrases: words are runs of ASCII letters and digits, a phrase is looked for at
+//   each word start and each '%'; in a title, a character past ASCII is read whole (a currency
+//   sign before a digit is a price);
+// - capitals: words are runs of characters that belong to words (ASCII letters and digits, and
+//   most characters past ASCII), letters those of a case (detail::CaseOf);
+// - repeated words: a word starts at an ASCII letter and runs on over letters and bytes past
+//   ASCII; used-item words start at an ASCII letter after anything else;
+// - gimmicks, HTML and links: single bytes ('!', '<', "://", ...), and decorative characters.
+// A character past ASCII is decoded once, at its first byte. Where its UTF-8 is broken (a
+// byte of the sequence is ASCII: the functions would read over it) the text goes to ScanEach.
+// Tests compare Scan with ScanEach on texts of every kind
+// (tests/unit/validator/listing_scan_test.cpp).
 #include <array>
 #include <cstdint>
 #include <bit>
@@ -65,10 +71,35 @@ struct State {
   std::array<detail::Word, 64> words;
   size_t word_count = 0;
   detail::UsedWordPlaces used_places;
+  // The capitals' word being read (it may run on over characters past ASCII).
+  size_t word_letters = 0, word_upper = 0;
+  bool in_word = false;
+  // The repeated words' word being read (from an ASCII letter over letters and bytes past
+  // ASCII).
+  size_t repeat_begin = 0;
+  bool in_repeat = false;
   size_t markup = SIZE_MAX;  // the first '<' or '&'
   bool may_link = false;     // "://", or "www." with the dot at 3 or later
-  bool high = false;         // a byte past ASCII seen
   TextFacts facts;
+
+  void EndWord() {
+    if (word_letters >= 3) {
+      letters += word_letters;
+      upper += word_upper;
+      if (word_letters >= 4 && word_upper == word_letters) ++shouting;
+    }
+    word_letters = word_upper = 0;
+    in_word = false;
+  }
+  void EndRepeat(size_t end) {
+    in_repeat = false;
+    if (!repeated || word_count >= words.size() || repeat_begin >= 0xFFFF ||
+        end - repeat_begin >= 0xFFFF) {
+      return;
+    }
+    words[word_count++] = {static_cast<uint16_t>(repeat_begin),
+                           static_cast<uint16_t>(end - repeat_begin)};
+  }
 
   void Gimmick(uint8_t kind, std::string_view ch) {
     facts.gimmicks.kinds |= kind;
@@ -112,12 +143,18 @@ size_t ScanWord(std::string_view s, size_t i, State& st) {
   }
   size_t letters = 0, upper = 0;
   do {
-    if (!(ClassAt(s, i) & kAlpha)) {  // a digit
+    if (!(ClassAt(s, i) & kAlpha)) {  // a digit: it ends a repeated words' word
+      if (st.in_repeat) st.EndRepeat(i);
       ++i;
       continue;
     }
-    // A run of letters: a word of RepeatedWord and UsedWord (a digit ends those).
+    // A run of letters: a word of UsedWord, and of RepeatedWord unless it goes on after bytes
+    // past ASCII.
     const size_t a = i;
+    if (!st.in_repeat) {
+      st.in_repeat = true;
+      st.repeat_begin = a;
+    }
     if (st.used && !st.used_places.done()) {
       const char lower = static_cast<char>(s[a] | 0x20);
       if (lower == 'r' || lower == 'p' || lower == 's') st.used_places.NoteAt(s, a);
@@ -140,15 +177,14 @@ size_t ScanWord(std::string_view s, size_t i, State& st) {
     }
     letters += i - a;
     upper += up;
-    if (st.repeated && st.word_count < st.words.size() && a < 0xFFFF && i - a < 0xFFFF) {
-      st.words[st.word_count++] = {static_cast<uint16_t>(a), static_cast<uint16_t>(i - a)};
-    }
+    // A byte past ASCII next: the repeated words' word goes on over it.
+    if (i >= n || !(ClassAt(s, i) & kHigh)) st.EndRepeat(i);
   } while (i < n && (ClassAt(s, i) & kAlnum));
-  if (letters >= 3) {
-    st.letters += letters;
-    st.upper += upper;
-    if (letters >= 4 && upper == letters) ++st.shouting;
-  }
+  st.word_letters += letters;
+  st.word_upper += upper;
+  st.in_word = true;
+  // A character past ASCII next may belong to the word (capitals).
+  if (i >= n || !(ClassAt(s, i) & kHigh)) st.EndWord();
   return i;
 }
 
@@ -190,6 +226,27 @@ void ScanMark(std::string_view s, size_t i, State& st) {
   }
 }
 
+// The character past ASCII at s[i] (code point cp, len bytes, all of its sequence).
+void ScanCharacter(std::string_view s, size_t i, size_t len, uint32_t cp, State& st) {
+  const auto lead = static_cast<unsigned char>(s[i]);
+  if (st.prices && st.phrase_open && (lead == 0xC2 || lead == 0xE2)) {  // the leads of £ ¥ €
+    size_t sign;
+    if (const std::string_view price = detail::PriceAt(s, i, &sign); !price.empty()) {
+      st.facts.promotional = price;
+      st.phrase_open = false;
+    }
+  }
+  if (st.gimmicks && detail::IsDecorative(cp)) st.Gimmick(kDecorative, s.substr(i, len));
+  if (detail::IsWordChar(cp)) {
+    const detail::Case c = detail::CaseOf(cp);
+    st.word_letters += c != detail::Case::kNone;
+    st.word_upper += c == detail::Case::kUpper;
+    st.in_word = true;
+  } else if (st.in_word) {
+    st.EndWord();
+  }
+}
+
 }  // namespace
 
 TextFacts Scan(std::string_view s, const ScanRequest& request) {
@@ -204,37 +261,23 @@ TextFacts Scan(std::string_view s, const ScanRequest& request) {
       continue;
     }
     if (cls & kHigh) {
-      st.high = true;
-      if (st.prices && st.phrase_open) {
-        // PromotionalPhrase reads a title's character there as a whole (a currency sign?) and
-        // goes on after it: the same when its other bytes are continuation bytes.
-        size_t len;
-        if (const std::string_view price = detail::PriceAt(s, i, &len); !price.empty()) {
-          st.facts.promotional = price;
-          st.phrase_open = false;
-        }
-        for (size_t k = 1; k < len; ++k) {
-          if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return ScanEach(s, request);
-        }
-        i += len;
-        continue;
+      size_t len;
+      const uint32_t cp = detail::Decode(s, i, &len);
+      for (size_t k = 1; k < len; ++k) {
+        if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return ScanEach(s, request);
       }
-    } else if (cls & kMark) {
-      ScanMark(s, i, st);
+      ScanCharacter(s, i, len, cp, st);
+      i += len;
+      continue;
     }
+    if (st.in_word) st.EndWord();  // after a character past ASCII of the word
+    if (st.in_repeat) st.EndRepeat(i);
+    if (cls & kMark) ScanMark(s, i, st);
     ++i;
   }
+  if (st.in_word) st.EndWord();
+  if (st.in_repeat) st.EndRepeat(n);
   TextFacts& f = st.facts;
-  if (st.high) {
-    // Words and letters past ASCII: these facts from their own functions.
-    if (request.facts & kCapitalsFact) f.capitals = ExcessiveCapitals(s);
-    if (st.gimmicks) f.gimmicks = Gimmicks(s, request.wanted_gimmicks);
-    if (st.repeated) f.repeated_word = RepeatedWord(s);
-    if (st.used) f.used_word = st.used_places.First(s);
-    if (st.html && st.markup != SIZE_MAX) f.html = FindHtml(s.substr(st.markup));
-    if (st.link && st.may_link) f.link = FindLink(s);
-    return f;
-  }
   if (request.facts & kCapitalsFact) f.capitals = st.shouting >= 2 && st.upper * 5 >= st.letters * 4;
   if (st.repeated) f.repeated_word = detail::RepeatedAmong(s, st.words.data(), st.word_count);
   if (st.used) f.used_word = st.used_places.First(s);

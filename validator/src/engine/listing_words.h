@@ -40,6 +40,46 @@ inline uint32_t Decode(std::string_view s, size_t i, size_t* len) {
   return cp;
 }
 
+enum class Case { kNone, kUpper, kLower };
+
+// Letter case of the scripts a catalogue title is written in (Latin, Greek, Cyrillic); other
+// letters and everything else have none.
+inline Case CaseOf(uint32_t cp) {
+  if (cp < 0x80) {
+    if (cp >= 'A' && cp <= 'Z') return Case::kUpper;
+    if (cp >= 'a' && cp <= 'z') return Case::kLower;
+    return Case::kNone;
+  }
+  if (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) return Case::kUpper;
+  if (cp >= 0xDF && cp <= 0xFF && cp != 0xF7) return Case::kLower;
+  if (cp >= 0x100 && cp <= 0x17F) return (cp % 2 == 0) ? Case::kUpper : Case::kLower;
+  if (cp >= 0x391 && cp <= 0x3A9) return Case::kUpper;
+  if (cp >= 0x3B1 && cp <= 0x3C9) return Case::kLower;
+  if (cp >= 0x400 && cp <= 0x42F) return Case::kUpper;
+  if (cp >= 0x430 && cp <= 0x45F) return Case::kLower;
+  return Case::kNone;
+}
+
+inline bool IsDecorative(uint32_t cp) {
+  return (cp >= 0x2190 && cp <= 0x21FF) ||  // arrows
+         (cp >= 0x2300 && cp <= 0x23FF) ||  // miscellaneous technical
+         (cp >= 0x2460 && cp <= 0x24FF) ||  // enclosed alphanumerics
+         (cp >= 0x2500 && cp <= 0x27BF) ||  // box drawing, blocks, shapes, symbols, dingbats
+         (cp >= 0x2900 && cp <= 0x2BFF) ||  // arrows, mathematical and other symbols
+         (cp >= 0x1F000 && cp <= 0x1FAFF);  // emoji and pictographs
+}
+
+// A character that belongs to a word: ASCII letters and digits, and every non-ASCII code point
+// that is not punctuation, a symbol or a space.
+inline bool IsWordChar(uint32_t cp) {
+  if (cp < 0x80)
+    return text::IsAsciiAlpha(static_cast<char>(cp)) || text::IsDigit(static_cast<char>(cp));
+  if (cp == 0xA0 || (cp >= 0x2000 && cp <= 0x206F) || cp == 0x3000) return false;  // spaces
+  if (cp >= 0xA1 && cp <= 0xBF) return false;  // Latin-1 punctuation and signs
+  if (cp == 0xD7 || cp == 0xF7) return false;
+  return !IsDecorative(cp) && !(cp >= 0x20A0 && cp <= 0x20CF);  // currency signs
+}
+
 inline constexpr std::string_view kPhrases[] = {
     // The channels' own examples.
     "free shipping", "free delivery", "sale",
