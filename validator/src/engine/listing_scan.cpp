@@ -151,10 +151,6 @@ size_t ScanWord(std::string_view s, size_t i, State& st) {
     // A run of letters: a word of UsedWord, and of RepeatedWord unless it goes on after bytes
     // past ASCII.
     const size_t a = i;
-    if (!st.in_repeat) {
-      st.in_repeat = true;
-      st.repeat_begin = a;
-    }
     if (st.used && !st.used_places.done()) {
       const char lower = static_cast<char>(s[a] | 0x20);
       if (lower == 'r' || lower == 'p' || lower == 's') st.used_places.NoteAt(s, a);
@@ -177,14 +173,26 @@ size_t ScanWord(std::string_view s, size_t i, State& st) {
     }
     letters += i - a;
     upper += up;
-    // A byte past ASCII next: the repeated words' word goes on over it.
-    if (i >= n || !(ClassAt(s, i) & kHigh)) st.EndRepeat(i);
+    if (!st.in_repeat) st.repeat_begin = a;
+    if (i < n && (ClassAt(s, i) & kHigh)) {
+      st.in_repeat = true;  // the repeated words' word goes on over bytes past ASCII
+    } else {
+      st.EndRepeat(i);
+    }
   } while (i < n && (ClassAt(s, i) & kAlnum));
-  st.word_letters += letters;
-  st.word_upper += upper;
-  st.in_word = true;
-  // A character past ASCII next may belong to the word (capitals).
-  if (i >= n || !(ClassAt(s, i) & kHigh)) st.EndWord();
+  if (i < n && (ClassAt(s, i) & kHigh)) {  // the next character may belong to the word
+    st.word_letters += letters;
+    st.word_upper += upper;
+    st.in_word = true;
+  } else if (st.in_word) {
+    st.word_letters += letters;
+    st.word_upper += upper;
+    st.EndWord();
+  } else if (letters >= 3) {  // most words: all ASCII
+    st.letters += letters;
+    st.upper += upper;
+    if (letters >= 4 && upper == letters) ++st.shouting;
+  }
   return i;
 }
 
@@ -268,10 +276,14 @@ TextFacts Scan(std::string_view s, const ScanRequest& request) {
       }
       ScanCharacter(s, i, len, cp, st);
       i += len;
+      // Before an ASCII byte other than a letter or digit, or at the end: the words that ran
+      // on over characters past ASCII end (before a letter or digit, ScanWord goes on).
+      if (i >= n || !(ClassAt(s, i) & (kAlnum | kHigh))) {
+        if (st.in_word) st.EndWord();
+        if (st.in_repeat) st.EndRepeat(i);
+      }
       continue;
     }
-    if (st.in_word) st.EndWord();  // after a character past ASCII of the word
-    if (st.in_repeat) st.EndRepeat(i);
     if (cls & kMark) ScanMark(s, i, st);
     ++i;
   }
