@@ -4,8 +4,8 @@
 // (RowContext::Required: the core's sku, price and title, or the platform template's fields, for
 // the row kinds that answer for them). With platform search_merchant, values are judged and fixed
 // in Merchant Center's formats: a price keeps its ISO 4217 code ("15.00 USD") and Google's
-// availability spellings are valid. With social_catalog (first listed) a price keeps its code
-// too, Meta's format.
+// availability spellings are valid. With social_catalog a price keeps its code too, Meta's
+// format. Either applies wherever the template is listed among several.
 #include <algorithm>
 #include <array>
 #include <string>
@@ -23,8 +23,11 @@ constexpr size_t kBrandLimit = 70;
 
 bool PlatformOwns(const RowContext& ctx, Field f) { return AnyPlatformRequires(ctx.spec(), f); }
 
+// search_merchant is among the selected templates, wherever listed.
 bool IsSearchMerchant(const RowContext& ctx) {
-  return ctx.spec().platform == Platform::kSearchMerchant;
+  const auto& platforms = ctx.spec().platforms;
+  return std::find(platforms.begin(), platforms.end(), Platform::kSearchMerchant) !=
+         platforms.end();
 }
 
 // Returns the hash of the row's SKU when it counts among the batch's SKUs (a purchasable row
