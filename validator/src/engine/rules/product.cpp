@@ -217,13 +217,13 @@ std::string_view HostLikeFirstSegment(std::string_view name,
   return host;
 }
 
-// One image URL of field f (a cell, or an item of a list cell). When the source's import also
-// takes file names from its import folder (FieldConvention::file_extensions), such a name is
-// valid and is not a URL to judge for https.
+// One image URL of field f (a cell, an item of a list cell, or a further column's value). When
+// the source's import also takes file names from its import folder
+// (FieldConvention::file_extensions), such a name is valid and is not a URL to judge for https.
 void CheckOneImage(RowContext& ctx, Field f) {
   const std::string_view url = ctx.value(f);
   if (!IsWellFormedHttpUrl(url)) {
-    const auto& extensions = ctx.spec().conventions[static_cast<size_t>(f)].file_extensions;
+    const auto& extensions = ctx.convention(f).file_extensions;
     if (extensions.empty()) {
       ctx.Report(IssueCode::INVALID_IMAGE_URL, f);
     } else if (const std::string_view host = HostLikeFirstSegment(url, extensions);
@@ -243,8 +243,10 @@ void CheckOneImage(RowContext& ctx, Field f) {
     }
     return;
   }
-  // Templates make plain http an error (PLATFORM_IMAGE_NOT_HTTPS).
-  if (ctx.spec().platform == Platform::kNone && !StartsWithNoCase(url, "https://")) {
+  // Templates make plain http an error (PLATFORM_IMAGE_NOT_HTTPS) in the field's own column; they
+  // never see a further column's.
+  const bool judged_by_templates = ctx.spec().platform != Platform::kNone && ctx.extra() == nullptr;
+  if (!judged_by_templates && !StartsWithNoCase(url, "https://")) {
     ctx.Report(IssueCode::IMAGE_URL_NOT_HTTPS, f);
   }
 }
@@ -341,6 +343,14 @@ void CheckAdditionalImages(RowContext& ctx) {
   if (!ctx.spec().has_convention.test(static_cast<size_t>(Field::kAdditionalImageLink))) return;
   if (ctx.value(Field::kAdditionalImageLink).empty()) return;
   ctx.ForEachItem(Field::kAdditionalImageLink, CheckOneAdditionalImage);
+}
+
+// The further columns of image_url and additional_image_link (BatchSpec::extras: Magento's
+// small_image, thumbnail_image, swatch_image): each non-empty value checked as the field's
+// image, report-only, its issues naming the column. Whether or not the field itself is mapped.
+void CheckExtraImages(RowContext& ctx) {
+  ctx.ForEachExtra(Field::kImageUrl, CheckOneImageUrl);
+  ctx.ForEachExtra(Field::kAdditionalImageLink, CheckOneAdditionalImage);
 }
 
 // An empty brand is never wrong here: a template that requires one reports it.
@@ -487,6 +497,7 @@ void CheckProduct(RowContext& ctx) {
   if (ctx.mapped(Field::kTitle)) CheckTitle(ctx);
   if (ctx.mapped(Field::kImageUrl)) CheckImageUrl(ctx);
   if (ctx.mapped(Field::kAdditionalImageLink)) CheckAdditionalImages(ctx);
+  if (!ctx.spec().extras.empty()) CheckExtraImages(ctx);
   if (ctx.mapped(Field::kBrand)) CheckBrand(ctx);
   if (ctx.mapped(Field::kAvailability)) CheckAvailability(ctx);
   if (ctx.mapped(Field::kGtin)) {
