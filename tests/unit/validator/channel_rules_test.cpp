@@ -322,6 +322,23 @@ TEST(SeveralChannels, MessagesOfOneCodeFromSeveralTemplatesAreJoined) {
   EXPECT_EQ(issues[0].blocks(), issues[0].channels);
 }
 
+// Each template splits additional_image_link by its own separators and reports each URL it
+// sees; a URL both report is named once in the joined message, not once per template.
+TEST(SeveralChannels, AMessagePartTwoTemplatesReportIsJoinedOnce) {
+  const Row row = With({{"condition", "new"},
+                        {"additional_image_link",
+                         "https://shop.test/a.jpg,https://cdn.example.com/b.jpg"}});
+  const auto issues = RunRow(row, "search_merchant,social_catalog");
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].code, IssueCode::PLATFORM_PLACEHOLDER_URL);
+  EXPECT_EQ(issues[0].Message(),
+            "additional_image_link 'shop.test': the host is a name reserved for examples and "
+            "tests (RFC 2606), not a live site; additional_image_link 'cdn.example.com': the "
+            "host is a name reserved for examples and tests (RFC 2606), not a live site");
+  EXPECT_EQ(ChannelNamesOf(issues[0]),
+            (std::vector<std::string>{"search_merchant", "social_catalog"}));
+}
+
 TEST(SeveralChannels, WarningsBlockNoChannel) {
   const Row row = With({{"google_product_category", "999999"}});
   const auto issues = RunRow(row, "search_merchant,social_catalog");

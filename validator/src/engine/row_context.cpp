@@ -107,6 +107,23 @@ void RowContext::ResolveAliases() {
   }
 }
 
+namespace {
+
+// message is one of the "; "-joined parts of joined: a template that reports what another one
+// already did (the same URL of an additional_image_link, split by each channel) adds nothing.
+bool HasPart(std::string_view joined, std::string_view part) {
+  for (size_t at = joined.find(part); at != std::string_view::npos;
+       at = joined.find(part, at + 1)) {
+    const size_t end = at + part.size();
+    const bool starts = at == 0 || (at >= 2 && joined.substr(at - 2, 2) == "; ");
+    const bool ends = end == joined.size() || joined.substr(end, 2) == "; ";
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 void RowContext::Report(IssueCode code, Field f, std::string message) {
   const size_t fi = Index(f);
   if (alias_hit_.test(fi)) return;  // the source's own spelling: valid as it is
@@ -119,7 +136,7 @@ void RowContext::Report(IssueCode code, Field f, std::string message) {
     if (i.code != code || i.field != f) continue;
     if (i.channels != 0) {  // reported for some templates: the new report's join them
       i.channels = report_channels_ == 0 ? 0 : (i.channels | report_channels_);
-      if (report_channels_ != 0 && !message.empty() && message != i.message) {
+      if (report_channels_ != 0 && !message.empty() && !HasPart(i.message, message)) {
         i.message += "; ";
         i.message += message;
       }
