@@ -131,6 +131,41 @@ TEST(ExtraColumnsTest, HttpIsAWarningInAFurtherColumnWithOrWithoutATemplate) {
   }
 }
 
+// No channel's feed takes a further column: an error there blocks no channel (the row stays
+// ready for search_merchant), while the same value in base_image's own column blocks it.
+TEST(ExtraColumnsTest, AnErrorInAFurtherColumnBlocksNoChannel) {
+  const std::vector<std::string> fields = {"sku",  "title",        "description", "price",
+                                           "image_url", "availability", "brand",  "link"};
+  const BatchSpec spec = MagentoSpec("search_merchant", "product", fields);
+  Session s(TestReferenceData(), spec);
+  std::vector<Issue> issues;
+  auto row = [](const std::string& sku, const std::string& image, const std::string& small) {
+    return std::vector<std::string>{sku, "Acme Mug", "A mug.", "15.00 USD", image, "in stock",
+                                    "Acme", "https://acme-mugs.com/p/" + sku, small, "", ""};
+  };
+  const auto further = row("a1", "https://cdn.acme-mugs.com/1.jpg", "x y.jpg");
+  const auto own = row("a2", "x y.jpg", "");
+  for (const auto* r : {&further, &own}) {
+    const std::vector<std::string_view> values(r->begin(), r->end());
+    s.AddRow(values, issues, RowKind::kProduct);
+  }
+  s.Finish(issues);
+  std::vector<std::string> invalid;  // "row channel-bits"
+  for (const Issue& i : issues) {
+    if (i.code == IssueCode::INVALID_IMAGE_URL) {
+      invalid.push_back(std::to_string(i.row) + " " + std::to_string(i.channels));
+    }
+  }
+  EXPECT_EQ(invalid, (std::vector<std::string>{
+                         "1 0", "2 " + std::to_string(ChannelBit(Platform::kSearchMerchant))}))
+      << ::testing::PrintToString(Described(issues));
+  const Stats st = s.stats();
+  ASSERT_EQ(st.channels.size(), 1u);
+  EXPECT_EQ(st.channels[0].ready, 1u);    // row 1
+  EXPECT_EQ(st.channels[0].blocked, 1u);  // row 2
+  EXPECT_EQ(st.rows_error, 2u);           // both rows hold an error all the same
+}
+
 // A variant leaves its images to its product, as for image_url: an empty further column is never
 // its fault (a template requires image_url, not these), a non-empty bad one is still reported; an
 // image row (a Magento store view's) gets no issue at all.

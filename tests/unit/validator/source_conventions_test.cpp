@@ -532,6 +532,12 @@ TEST(MerchantFormat, AnUncertainCurrencySaysWhy) {
   EXPECT_EQ(both[0].message,
             "The currency of $15 is not certain; Meta and Merchant Center need the amount and "
             "its ISO 4217 code, such as 15.00 USD");
+  // It blocks only the channels that want the code: marketplace2 takes the number alone.
+  const auto mixed = RunOne(Merchant({{"price", "$15"}, {"category", "Mugs"}, {"stock_qty", "3"}}),
+                            "product", "marketplace2,search_merchant", Options());
+  ASSERT_EQ(mixed.size(), 1u);
+  EXPECT_EQ(mixed[0].code, IssueCode::INVALID_PRICE);
+  EXPECT_EQ(mixed[0].channels, ChannelBit(Platform::kSearchMerchant));
 }
 
 // Meta (social_catalog): a price is "a number, a space and the ISO 4217 code" (Meta's catalog

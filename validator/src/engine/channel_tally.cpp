@@ -15,8 +15,11 @@ ChannelTally::ChannelTally(const BatchSpec& spec)
 }
 
 void ChannelTally::Count(Issue& issue) {
-  if (all_ == 0 || issue.row == 0) return;
-  issue.channels = issue.channels == 0 ? all_ : (issue.channels & all_);
+  if (all_ == 0 || issue.row == 0) {
+    if (issue.channels == kNoChannel) issue.channels = 0;
+    return;
+  }
+  issue.channels = issue.channels == 0 ? all_ : (issue.channels & all_);  // kNoChannel: none
   const size_t index = issue.row - 1;
   if (index >= error_rows_.size()) {
     error_rows_.resize(index + 1, 0);

@@ -134,7 +134,8 @@ void RowContext::Report(IssueCode code, Field f, std::string message) {
        k < reported_.size(); ++k) {
     Issue& i = reported_[k];
     if (i.code != code || i.field != f) continue;
-    if (i.channels != 0) {  // reported for some templates: the new report's join them
+    if (!in_extra && i.channels == kNoChannel) continue;  // a further column's own issue
+    if (i.channels != 0 && i.channels != kNoChannel) {  // some templates': the new one's join
       i.channels = report_channels_ == 0 ? 0 : (i.channels | report_channels_);
       if (report_channels_ != 0 && !message.empty() && !HasPart(i.message, message)) {
         i.message += "; ";
@@ -149,7 +150,8 @@ void RowContext::Report(IssueCode code, Field f, std::string message) {
   issue.field = f;
   issue.original.assign(original_[fi]);
   issue.message = std::move(message);
-  issue.channels = report_channels_;
+  // A further column's value reaches no channel: its issue blocks none.
+  issue.channels = in_extra && report_channels_ == 0 ? kNoChannel : report_channels_;
   if (in_item || in_extra) {
     if (issue.message.empty()) issue.message = std::string(Def(code).message);
     if (in_extra) issue.message += ": column " + extra_->column;

@@ -97,6 +97,10 @@ using ChannelMask = uint16_t;
 inline constexpr ChannelMask ChannelBit(Platform p) {
   return p == Platform::kNone ? 0 : static_cast<ChannelMask>(1u << (static_cast<unsigned>(p) - 1));
 }
+// A rule's report that concerns none of the selected platforms, whatever its severity: a
+// further column of a field that no channel receives (Magento's small_image beside base_image,
+// RowContext::ForEachExtra). ChannelTally::Count makes it 0 with no channel's bit: it blocks none.
+inline constexpr ChannelMask kNoChannel = 0x8000;
 inline std::string_view PlatformName(Platform p) {
   return p == Platform::kNone ? std::string_view() : kPlatforms[static_cast<size_t>(p) - 1];
 }

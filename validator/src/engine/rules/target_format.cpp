@@ -168,16 +168,16 @@ void JudgeCodedNumber(RowContext& ctx, Field f, const Coded& coded, std::optiona
 
 bool MerchantAmount(RowContext& ctx, Field f, std::optional<double>* value, bool* reported) {
   const std::string_view v = ctx.value(f);
-  const std::string need = ChannelsNeed(ctx.spec());
   *value = std::nullopt;
-  auto report = [&](std::string message) {
-    ctx.Report(InvalidAmountCode(f), f, std::move(message));
+  // channels 0: every selected template (a code that is no currency is wrong for all of them).
+  auto report = [&](std::string message, ChannelMask channels = 0) {
+    ctx.ReportFor(channels, InvalidAmountCode(f), f, std::move(message));
     if (reported) *reported = true;
   };
   if (const auto coded = SplitCode(v)) {
     const std::string code(coded->code, 3);
     if (!ctx.ref().IsCurrency(code)) {
-      report(code + " is not an ISO 4217 currency code; " + need +
+      report(code + " is not an ISO 4217 currency code; " + ChannelsNeed(ctx.spec()) +
              " the amount and its code, such as 15.00 USD");
       return true;
     }
@@ -204,8 +204,10 @@ bool MerchantAmount(RowContext& ctx, Field f, std::optional<double>* value, bool
     }
     const std::string code = CertainCurrency(ctx, sign);
     if (code.empty()) {
-      report("The currency of " + std::string(v) + " is not certain; " + need +
-             " the amount and its ISO 4217 code, such as 15.00 USD");
+      // Only the channels that want the code lack it: the others take the number alone.
+      report("The currency of " + std::string(v) + " is not certain; " + ChannelsNeed(ctx.spec()) +
+                 " the amount and its ISO 4217 code, such as 15.00 USD",
+             PacksWhere(ctx.spec(), [](const ChannelPack& p) { return p.price_currency; }));
       return true;
     }
     ctx.Fix(f, TwoDecimals(a.value) + " " + code, FixCode(a.form));
