@@ -171,7 +171,7 @@ TEST_F(NotifierIntegrationTest, DrainsTheSingleStreamAndRetrySetOfOlderReleases)
   std::set<std::string> delivered;
   for (const auto& r : receiver.Requests()) delivered.insert(r.Header("x-service-delivery"));
   EXPECT_EQ(delivered, (std::set<std::string>{old_event, new_event, "d-old-retry"}));
-  ASSERT_TRUE(WaitFor([&] { return Pending() == 0 && Retries() == 0; }, 5s));
+  ASSERT_TRUE(WaitFor([&] { return Pending() == 0 && Retries() == 0; }, 30s));
   EXPECT_EQ(redis_client_.Command({"HLEN", "{dq:webhooks:retry}:ids"})->integer, 0);
 }
 
@@ -193,8 +193,8 @@ TEST_F(NotifierIntegrationTest, DeliversSignedEventThatVerifiesWithOpenssl) {
   EXPECT_EQ(req.Header("x-service-signature"), "sha256=" + independent);
   EXPECT_TRUE(VerifySignature(req.body, "whsec_test_secret", req.Header("x-service-signature")));
 
-  ASSERT_TRUE(WaitFor([&] { return Pending() == 0; }, 5s));
-  ASSERT_TRUE(WaitFor([&] { return log_.Deliveries("acct_sig")->size() == 1; }, 5s));
+  ASSERT_TRUE(WaitFor([&] { return Pending() == 0; }, 30s));
+  ASSERT_TRUE(WaitFor([&] { return log_.Deliveries("acct_sig")->size() == 1; }, 30s));
   const auto attempt = log_.Deliveries("acct_sig")->at(0);
   EXPECT_EQ(attempt.outcome, "delivered");
   EXPECT_EQ(attempt.http_status, 200);
@@ -235,7 +235,7 @@ TEST_F(NotifierIntegrationTest, RetriesAfter500sWithTheSameDeliveryId) {
         auto d = log_.Deliveries("acct_500");
         return d.ok() && d->size() == 3 && d->at(0).outcome == "delivered";
       },
-      5s));
+      30s));
   const auto attempts = *log_.Deliveries("acct_500");  // newest first
   EXPECT_EQ(attempts[2].outcome, "retry");
   EXPECT_EQ(attempts[2].http_status, 500);
@@ -243,7 +243,7 @@ TEST_F(NotifierIntegrationTest, RetriesAfter500sWithTheSameDeliveryId) {
   EXPECT_EQ(attempts[2].attempt, 1);
   EXPECT_EQ(attempts[1].attempt, 2);
   EXPECT_EQ(attempts[0].attempt, 3);
-  ASSERT_TRUE(WaitFor([&] { return Retries() == 0; }, 5s));
+  ASSERT_TRUE(WaitFor([&] { return Retries() == 0; }, 30s));
   EXPECT_EQ(Pending(), 0);
 }
 
@@ -309,7 +309,7 @@ TEST_F(NotifierIntegrationTest, NoWebhookIsAcknowledgedAndLoggedAsSkipped) {
       },
       10s));
   EXPECT_EQ(log_.Deliveries("acct_none")->at(0).outcome, "skipped");
-  ASSERT_TRUE(WaitFor([&] { return Pending() == 0; }, 5s));
+  ASSERT_TRUE(WaitFor([&] { return Pending() == 0; }, 30s));
 }
 
 // With private targets refused, neither a loopback literal (refused by URL validation) nor a
@@ -492,7 +492,7 @@ TEST_F(NotifierIntegrationTest, RedeliverCancelsThePendingRetry) {
             RedisReply::Type::kNil);
   ASSERT_TRUE(WaitFor([&] { return CountFor(receiver, delivery) >= 2; }, 10s)) << notifier->Log();
   ASSERT_TRUE(WaitFor([&] { return log_.Deliveries("acct_redo")->at(0).outcome == "delivered"; },
-                      5s));
+                      30s));
   // Past the cancelled retry's due time, and a few polls more: nothing else arrived.
   const int64_t quiet_until = failed.next_attempt_ms + 1000;
   WaitFor([&] { return UnixMillis(std::chrono::system_clock::now()) > quiet_until; }, 10s);

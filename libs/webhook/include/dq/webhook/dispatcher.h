@@ -1,6 +1,6 @@
 // One delivery from start to durable outcome: look up the account's webhook, check its URL,
-// sign, POST, log the attempt, then record what follows (nothing, a scheduled retry or a dead
-// letter). The dispatcher owns no thread and no socket: callers pass the HttpSender of their
+// sign, POST, record what follows (nothing, a scheduled retry or a dead letter), then log the
+// attempt: what the delivery log shows is settled, so a redeliver made from it comes after. The dispatcher owns no thread and no socket: callers pass the HttpSender of their
 // thread, and acknowledge the stream entry (or drop the claimed retry) only when Handle() returns
 // OK. That ordering is the at-least-once guarantee.
 //
