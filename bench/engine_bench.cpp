@@ -16,6 +16,9 @@
 //                  deepest pack), /2 all eight at once (`platform=all`), the same rows. Issue 32's
 //                  goal: /2 costs at most 1.5x /1 (docs/PERFORMANCE.md).
 //
+//   ChannelsText:  the listing text's facts alone (title and description of each row), /0 one
+//                  function per fact, /1 one pass (listing::Scan).
+//
 //   KeyTable:      the duplicate-key table alone (FirstSeen), 1,000,000 distinct keys into a
 //                  fresh table, as one stream's SKUs; /1 is the table as built before it
 //                  moved to ZeroedBlock (a std::vector of slots), for comparison.
@@ -32,6 +35,7 @@
 #include <vector>
 
 #include "batch_state.h"
+#include "listing_text.h"
 #include "reference_data.h"
 #include "session.h"
 
@@ -130,6 +134,34 @@ void BM_Channels(benchmark::State& state) {
   state.SetLabel(platform.empty() ? "no template" : std::string(platform));
 }
 BENCHMARK(BM_Channels)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
+
+// The listing text alone: every row's title and description asked all the facts the
+// search_merchant pack asks of them, /0 one function per fact (listing::ScanEach, as the
+// checks read them before issue 32's fused scan), /1 in one pass (listing::Scan). Items: rows.
+void BM_ChannelsText(benchmark::State& state) {
+  using namespace dq::validator::listing;
+  const Input& in = Load("DQ_BENCH_PRODUCTS", true);
+  const ScanRequest title{kCapitalsFact | kPromotionalFact | kGimmicksFact | kRepeatedFact |
+                              kUsedWordFact,
+                          true, kExclamation | kRepeatedSymbol | kDecorative};
+  const ScanRequest description{kCapitalsFact | kPromotionalFact | kHtmlFact | kLinkFact, false,
+                                0};
+  const bool fused = state.range(0) == 1;
+  size_t found = 0;
+  for (auto _ : state) {
+    for (const auto& row : in.views) {
+      // kProductFields: title, description are columns 1 and 2.
+      const TextFacts t = fused ? Scan(row[1], title) : ScanEach(row[1], title);
+      const TextFacts d = fused ? Scan(row[2], description) : ScanEach(row[2], description);
+      found += t.capitals + !t.promotional.empty() + t.gimmicks.kinds + !t.used_word.empty() +
+               !t.repeated_word.empty() + !d.html.first_tag.empty() + !d.link.empty();
+    }
+    benchmark::DoNotOptimize(found);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * in.views.size()));
+  state.SetLabel(fused ? "one pass (Scan)" : "one function per fact (ScanEach)");
+}
+BENCHMARK(BM_ChannelsText)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 // The key table as it was before ZeroedBlock: slots in a std::vector, zeroed on assign, on
 // normal pages (the same probing and growth as FirstSeen).

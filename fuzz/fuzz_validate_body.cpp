@@ -1,7 +1,8 @@
 // The POST /v1/validate body reader: no crash, no leak, bounded. The route's reader (simdjson
 // finding the tokens, the upload parser reading them) gives exactly what the upload parser alone
 // gives: the same command or the same error, to the byte. An accepted body gives one row of cells
-// per record, the validator request carries each mapped column once, and the answer written from
+// per record, the validator request carries each mapped column once (and each further column
+// checked as a field's, after them), and the answer written from
 // a response that fixes every mapped field of every record is valid JSON with one cleaned object
 // per record.
 #include <nlohmann/json.hpp>
@@ -29,17 +30,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   if (!cmd.ok()) return 0;
   Check(cmd->cells.size() == cmd->records * cmd->columns.size(), "cells are not records x columns");
   Check(cmd->value_index.size() == cmd->mapping.size(), "value_index is not one per field");
+  // The further columns checked as a field's (Magento's small_image) travel after the columns.
+  const size_t width = cmd->columns.size() + cmd->extra_columns.size();
+  Check(cmd->extra_cells.size() == cmd->records * cmd->extra_columns.size(),
+        "extra cells are not records x extra columns");
   auto request = BuildValidatorRequest(*cmd);
   Check(request.ok(), "a small body made a too-large validator request");
   const auto& packed = request->packed();
-  Check(packed.width() == cmd->columns.size(), "packed width is not the column count");
+  Check(packed.width() == width, "packed width is not the column count");
   Check(packed.rows() == cmd->records, "packed row count is not the record count");
-  Check(static_cast<size_t>(packed.lengths_size()) == cmd->records * cmd->columns.size(),
-        "row count differs");
+  Check(static_cast<size_t>(packed.lengths_size()) == cmd->records * width, "row count differs");
   size_t text = 0;
   for (uint32_t n : packed.lengths()) text += n;
   Check(text == packed.data().size(), "packed lengths do not add up to the data");
-  Check(request->ByteSizeLong() <= 64 + 16 * size + 64 * cmd->records * cmd->columns.size(),
+  Check(request->ByteSizeLong() <= 64 + 16 * size + 64 * cmd->records * width,
         "the validator request is not bounded by the body");
 
   dq::validator::v1::ValidateResponse response;

@@ -6,6 +6,7 @@
 # the machine is doing. For where the seconds go under load, see scripts/perf-validate.sh.
 #
 #   scripts/profile-validate.sh [gateway|validator] [requests=200] [rows=500]
+#   PLATFORM=all scripts/profile-validate.sh gateway    (the body with that `platform` value)
 #
 # The callgrind output stays in $OUT (default /tmp/dq-profile-<service>.out) for
 # callgrind_annotate --inclusive=yes or kcachegrind.
@@ -29,6 +30,14 @@ if [ "$WHO" = gateway ]; then GATEWAY_WRAP=$GRIND; else VALIDATOR_WRAP=$GRIND; f
 start_local_stack
 create_account_key
 make_validate_body "$ROWS"
+if [ -n "${PLATFORM:-}" ]; then
+  python3 - "$WORK/body.json" "$PLATFORM" <<'PY'
+import json, sys
+body = json.load(open(sys.argv[1]))
+body["platform"] = sys.argv[2]
+json.dump(body, open(sys.argv[1], "w"))
+PY
+fi
 # One keep-alive connection, REQUESTS calls: what each call costs, without a load generator.
 python3 - "$GW" "$KEY" "$WORK/body.json" "$REQUESTS" <<'PY'
 import http.client, sys

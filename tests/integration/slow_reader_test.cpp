@@ -534,7 +534,9 @@ TEST_F(ManyStalledDownloads, HoldNearTheBoundTheRestAreRefusedOrCut) {
   // what is held already), so on a loaded machine either may be zero, not both. Two helpers saw
   // a fixed `cut >= 1` fail under load on 2026-11-26.
   EXPECT_GE(refused + cut, 1);
-  if (most > kBound) EXPECT_GE(cut, 1) << "held " << most << " bytes, over the bound, but none cut";
+  if (most > kBound) {
+    EXPECT_GE(cut, 1) << "held " << most << " bytes, over the bound, but none cut";
+  }
   EXPECT_GE(held, 1);  // those that fit are left alone until their stall timeout
   // Soft by what the admitted downloads grow to after their first part: well under what twelve
   // stalled downloads hold unbounded (about 3.7 MiB each, 44 MiB).

@@ -159,9 +159,26 @@ Status ExpandNested(ValidateCommand& cmd) {
   return Status::Ok();
 }
 
+// The source's further columns checked as a field's, among the records' keys (in first-seen
+// order, as an upload's header): Magento's small_image beside base_image.
+void ResolveExtraColumns(ValidateCommand& cmd) {
+  const ingest::SourceProfile* profile =
+      cmd.source.empty() ? nullptr : ingest::FindSourceProfile(cmd.source);
+  if (profile == nullptr || profile->also_checked.empty()) return;
+  std::vector<std::string> header;
+  std::unordered_map<std::string_view, size_t> seen;
+  for (const auto& member : cmd.members) {
+    if (seen.emplace(member.key, header.size()).second) header.emplace_back(member.key);
+  }
+  cmd.extra_columns = ingest::AlsoCheckedColumns(*profile, header, cmd.mapping);
+}
+
 // Resolves the mapped columns of every record: distinct columns, cells, and which member of a
-// record feeds each column (the last occurrence of a repeated key).
+// record feeds each column (the last occurrence of a repeated key); and the extra columns' cells.
 void ResolveColumns(ValidateCommand& cmd) {
+  ResolveExtraColumns(cmd);
+  const size_t extras = cmd.extra_columns.size();
+  cmd.extra_cells.assign(cmd.records * extras, std::string_view());
   for (const auto& [field, column] : cmd.mapping) {
     auto it = std::find(cmd.columns.begin(), cmd.columns.end(), column);
     cmd.value_index.push_back(static_cast<uint32_t>(it - cmd.columns.begin()));
@@ -195,9 +212,16 @@ void ResolveColumns(ValidateCommand& cmd) {
             break;
           }
         }
+        for (size_t e = 0; seen.column < 0 && e < extras; ++e) {  // width + e: extra column e
+          if (cmd.extra_columns[e].column == key) seen.column = static_cast<int32_t>(width + e);
+        }
       }
       if (seen.column < 0) continue;
       const auto c = static_cast<size_t>(seen.column);
+      if (c >= width) {  // the last occurrence counts, as for a mapped column
+        cmd.extra_cells[r * extras + (c - width)] = cmd.members[m].value;
+        continue;
+      }
       if (last[c] >= 0) cmd.member_column[static_cast<size_t>(last[c])] = kSupersededMember;
       last[c] = m;
       cmd.member_column[m] = seen.column;
@@ -343,6 +367,8 @@ void ValidateCommand::Clear() {
   columns.clear();
   value_index.clear();
   cells.clear();
+  extra_columns.clear();
+  extra_cells.clear();
   members.clear();
   record_begin.clear();
   member_column.clear();
@@ -355,7 +381,8 @@ void ValidateCommand::Clear() {
 }
 
 void ValidateCommand::ReleaseIfLarge(size_t max_bytes) {
-  if (members.capacity() * sizeof(members[0]) + cells.capacity() * sizeof(cells[0]) +
+  if (members.capacity() * sizeof(members[0]) +
+          (cells.capacity() + extra_cells.capacity()) * sizeof(cells[0]) +
           reader.buffer_bytes() + nested_text.capacity() +
           json.members.capacity() * sizeof(json.members[0]) +
           json.element_members.capacity() * sizeof(members[0]) >

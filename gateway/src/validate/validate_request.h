@@ -28,6 +28,7 @@
 
 #include "dq/common/status.h"
 #include "dq/validator/v1/validator.pb.h"
+#include "dq/ingest/check_plan.h"
 #include "dq/ingest/json_body_reader.h"
 #include "dq/ingest/source_profile.h"
 #include "dq/report/check_options.h"
@@ -51,6 +52,12 @@ struct ValidateCommand {
   std::vector<uint32_t> value_index;
   // records x columns, row-major: the cell text the engine sees ("" when the key is absent).
   std::vector<std::string_view> cells;
+  // The source's further columns checked as a field's (ingest::AlsoCheckedColumns over the
+  // records' keys: Magento's small_image), sent after the mapped columns
+  // (BatchSpec.extra_columns), and their cells, records x extra_columns, row-major. Not mapped:
+  // member_column is -1 for them, and the cleaned records keep them as sent.
+  std::vector<ingest::AlsoCheckedColumn> extra_columns;
+  std::vector<std::string_view> extra_cells;
   // Every member of every record, in the caller's order: record r owns
   // members[record_begin[r] .. record_begin[r + 1]). member_column is the member's column, -1
   // when it is not mapped, kSupersededMember for an earlier occurrence of a mapped key the

@@ -128,6 +128,8 @@ Status BuildValidatorRequestInto(const ValidateCommand& command,
   size_t bytes = 64;
   for (const auto& [field, column] : command.mapping) bytes += field.size() + 8;
   for (std::string_view cell : command.cells) bytes += cell.size() + 6;
+  for (std::string_view cell : command.extra_cells) bytes += cell.size() + 6;
+  for (const auto& e : command.extra_columns) bytes += e.field.size() + e.column.size() + 32;
   if (bytes > kMaxValidatorRequestBytes) {
     return Status(ErrorCode::kPayloadTooLarge,
                   "The mapped values of this call come to " + std::to_string(bytes) +
@@ -156,26 +158,51 @@ Status BuildValidatorRequestInto(const ValidateCommand& command,
   // The channels each issue blocks as one integer, not as up to eight strings (the encoder,
   // report::AppendIssueJson, reads either).
   spec->set_channel_bits(true);
+  // The further columns checked as a field's (Magento's small_image): their values follow the
+  // mapped columns' in each record.
+  const size_t extras = command.extra_columns.size();
+  for (const ingest::AlsoCheckedColumn& e : command.extra_columns) {
+    auto* extra = spec->add_extra_columns();
+    extra->set_field(e.field);
+    extra->set_column(e.column);
+    if (e.convention != nullptr) {
+      extra->set_list_separator(e.convention->list_separator);
+      for (const auto& ext : e.convention->file_extensions) extra->add_file_extensions(ext);
+    }
+  }
   // Several fields mapped to one column share its value: the row carries each column once.
   const size_t width = command.columns.size();
   bool shared = width != command.mapping.size();
   if (shared) {
     for (uint32_t index : command.value_index) spec->add_value_index(index);
+    for (size_t e = 0; e < extras; ++e) spec->add_value_index(static_cast<uint32_t>(width + e));
   }
   // Packed: one buffer of text and one of lengths, not a message per record and a string per
   // value (the validator parses it with two allocations instead of one or two per value).
   auto* packed = req.mutable_packed();
   packed->set_rows(static_cast<uint32_t>(command.records));
-  packed->set_width(static_cast<uint32_t>(width));
+  packed->set_width(static_cast<uint32_t>(width + extras));
   size_t text = 0;
   for (std::string_view cell : command.cells) text += cell.size();
+  for (std::string_view cell : command.extra_cells) text += cell.size();
   std::string* data = packed->mutable_data();
   data->reserve(text);
   auto* lengths = packed->mutable_lengths();
-  lengths->Reserve(static_cast<int>(command.cells.size()));
-  for (std::string_view cell : command.cells) {
-    data->append(cell);
-    lengths->AddAlreadyReserved(static_cast<uint32_t>(cell.size()));
+  lengths->Reserve(static_cast<int>(command.cells.size() + command.extra_cells.size()));
+  auto add = [&](std::span<const std::string_view> cells) {
+    for (std::string_view cell : cells) {
+      data->append(cell);
+      lengths->AddAlreadyReserved(static_cast<uint32_t>(cell.size()));
+    }
+  };
+  if (extras == 0) {
+    add(command.cells);
+  } else {  // record by record: its columns' cells, then its extra columns'
+    const std::span<const std::string_view> cells(command.cells), more(command.extra_cells);
+    for (size_t r = 0; r < command.records; ++r) {
+      add(cells.subspan(r * width, width));
+      add(more.subspan(r * extras, extras));
+    }
   }
   for (uint8_t kind : command.kinds) packed->add_kinds(static_cast<validator::v1::RowKind>(kind));
   return Status::Ok();

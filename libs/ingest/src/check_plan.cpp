@@ -257,7 +257,11 @@ std::vector<AlsoCheckedColumn> AlsoCheckedColumns(const SourceProfile& profile,
   for (const std::string& column : header) {
     const bool mapped = std::any_of(mapping.begin(), mapping.end(),
                                     [&](const auto& m) { return SameColumn(m.second, column); });
-    if (mapped) continue;
+    // A column the header repeats is checked once (the validator takes each column once).
+    const bool listed = std::any_of(out.begin(), out.end(), [&](const AlsoCheckedColumn& a) {
+      return SameColumn(a.column, column);
+    });
+    if (mapped || listed) continue;
     for (const SourceAlsoChecked& also : profile.also_checked) {
       if (!Covers(also.columns, column)) continue;
       out.push_back({also.field, column, ConventionFor(profile, also.field, column)});

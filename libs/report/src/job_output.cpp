@@ -86,6 +86,14 @@ JobOutput::JobOutput(const FileCheck& job, OutputOptions options)
   }
   profile_ = ingest::FindSourceProfile(job.source);
   if (profile_ == nullptr) profile_ = &ingest::GenericProfile();  // jobs stored before sources
+  extras_ = ingest::AlsoCheckedColumns(*profile_, job.header, job.mapping);
+  for (const ingest::AlsoCheckedColumn& e : extras_) {
+    size_t index = SIZE_MAX;
+    for (size_t i = 0; i < job.header.size(); ++i) {
+      if (job.header[i] == e.column) index = i;
+    }
+    extra_columns_.push_back(index);
+  }
   row_model_ = NewRowModel();
 }
 
@@ -113,6 +121,17 @@ validator::v1::BatchSpec JobOutput::Spec() const {
     }
   }
   spec.set_expiry_date_order(job_.expiry_date_order);  // learnt from the whole file at upload
+  for (const ingest::AlsoCheckedColumn& e : extras_) {  // their values follow the fields'
+    auto* extra = spec.add_extra_columns();
+    extra->set_field(e.field);
+    extra->set_column(e.column);
+    if (e.convention != nullptr) {
+      extra->set_list_separator(e.convention->list_separator);
+      for (const std::string& ext : e.convention->file_extensions) {
+        extra->add_file_extensions(ext);
+      }
+    }
+  }
   return spec;
 }
 
@@ -129,10 +148,12 @@ void JobOutput::AddRow(std::span<const std::string_view> row, RowBatch& batch,
   }
   std::string* data = packed->mutable_data();
   auto* lengths = packed->mutable_lengths();
-  for (size_t c : columns_) {
-    const std::string_view cell = c < row.size() ? row[c] : std::string_view();
-    data->append(cell);
-    lengths->Add(static_cast<uint32_t>(cell.size()));
+  for (const std::vector<size_t>* columns : {&columns_, &extra_columns_}) {
+    for (size_t c : *columns) {
+      const std::string_view cell = c < row.size() ? row[c] : std::string_view();
+      data->append(cell);
+      lengths->Add(static_cast<uint32_t>(cell.size()));
+    }
   }
   batch.widths.push_back(static_cast<uint32_t>(row.size()));
   // What the row is, and the item it names (sent only when some row is not a product).
@@ -161,7 +182,7 @@ void JobOutput::EndRows(RowBatch& batch, validator::v1::RowChunk* chunk) {
 void JobOutput::Seal(RowBatch& batch, validator::v1::RowChunk* chunk) {
   auto* packed = chunk->mutable_packed();
   packed->set_rows(static_cast<uint32_t>(batch.rows()));
-  packed->set_width(static_cast<uint32_t>(columns_.size()));
+  packed->set_width(static_cast<uint32_t>(columns_.size() + extra_columns_.size()));
   batch.first_row = rows_sent_ + 1;
   rows_sent_ += batch.rows();
   if (keep_names_) {

@@ -361,7 +361,7 @@ TEST_F(JobObjectsTest, ADirtyJobKeepsAtMost64KBInRedis) {
       w.issues_stored = w.issues_found = n;
       w.fixes = std::string(9000, '\x02');
       w.summary_json = "{\"by_code\":{\"price_not_positive\":" + std::to_string(n) + "}}";
-      if (batch < 12) EXPECT_TRUE(store.Write(claimed, w).ok());
+      if (batch < 12) { EXPECT_TRUE(store.Write(claimed, w).ok()); }
       if (batch == 12) {
         Job done = claimed;
         done.status = JobStatus::kDone;

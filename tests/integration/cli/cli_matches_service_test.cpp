@@ -437,7 +437,7 @@ TEST_P(CliMatchesServiceTest, IssuesCsvAndCleanedBytesAreTheServices) {
   EXPECT_GT(job["issues_total"].get<int64_t>(), 0);
   EXPECT_GT(job["stats"]["fixes"].get<int64_t>(), 0);
   RecordProperty("issues", std::to_string(job["issues_total"].get<int64_t>()));
-  if (!f.read_as.empty()) EXPECT_EQ(job["source"], f.read_as);
+  if (!f.read_as.empty()) { EXPECT_EQ(job["source"], f.read_as); }
   std::string local_json = as_json.out;
   ASSERT_EQ(local_json.back(), '\n');
   local_json.pop_back();

@@ -340,7 +340,7 @@ TEST(ConsoleLoginThrottleTest, UncountableSignInsAre503WhateverThePassword) {
   const std::string url = stack.GatewayUrl() + "/console/api/login";
   const std::map<std::string, std::string> ct = {{"Content-Type", "application/json"}};
   auto expect_503 = [&](const std::string& why) {
-    for (const std::string password : {u.password, std::string("wrong password 1")}) {
+    for (const std::string& password : {u.password, std::string("wrong password 1")}) {
       HttpResult r = Http("POST", url, ct, LoginBody(u.email, password));
       EXPECT_EQ(r.status, 503) << why << ": " << r.body;
       EXPECT_EQ(ErrorCode(r), "service_unavailable") << why;
@@ -468,8 +468,9 @@ TEST_F(ConsoleTest, VerificationGatesWebhooksAndKeys) {
 
 TEST_F(ConsoleTest, CommonPasswordsAndTheEmailItselfAreRefused) {
   const std::string email = "pw-" + RandomBase62(8) + "@example.com";
-  for (const std::string password : std::vector<std::string>{"password1234", "Password1234!", "letmein12345",
-                                     "qwertyuiop123", "iloveyou2024", email}) {
+  const std::vector<std::string> passwords = {"password1234", "Password1234!", "letmein12345",
+                                              "qwertyuiop123", "iloveyou2024", email};
+  for (const std::string& password : passwords) {
     HttpResult r = Post("/console/api/signup", json{{"email", email}, {"password", password}}.dump());
     EXPECT_EQ(r.status, 400) << password << " " << r.body;
     EXPECT_EQ(json::parse(r.body)["details"][0]["field"], "password") << password;

@@ -416,5 +416,73 @@ TEST_F(SourcesIntegrationTest, NestedRecordsGetTheSameIssuesInlineAndInAJob) {
   EXPECT_EQ(answer["cleaned"][0]["pricing"]["price"], "5.00");
 }
 
+// Magento 2's further image roles (small_image, thumbnail_image, swatch_image beside base_image,
+// which image_url maps to) are checked in a job and inline alike: one issue per bad cell, its
+// message naming the column, its field image_url; a store view's row is not judged, and the
+// cleaned file is the upload as it was (nothing in these columns is ever fixed).
+TEST_F(SourcesIntegrationTest, MagentoFurtherImageColumnsGetTheSameIssuesInlineAndInAJob) {
+  const std::string csv =
+      "sku,store_view_code,attribute_set_code,product_type,name,price,base_image,small_image,"
+      "thumbnail_image,swatch_image\n"
+      "S-1,,Default,simple,Mug,9.00,a.jpg,x y.jpg,t.jpg,no_selection\n"
+      "S-2,,Default,simple,Cup,4.00,b c.jpg,b c.jpg,,\n"
+      "S-1,default,Default,simple,,,,bad name.jpg,,\n";
+  HttpResult r = Post("/v1/jobs?filename=catalog_product.csv", csv, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  EXPECT_EQ(json::parse(r.body)["source"], "magento2");
+  const std::string id = json::parse(r.body)["id"];
+  const json job = WaitDone(id);
+  ASSERT_EQ(job["status"], "done") << job.dump();
+  ASSERT_EQ(job["mapping"]["image_url"], "base_image") << job["mapping"].dump();
+
+  json records = json::array();
+  std::istringstream lines(csv);
+  std::string line;
+  std::vector<std::string> header;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> cells;
+    std::istringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+    while (cells.size() < 10) cells.emplace_back();
+    if (header.empty()) {
+      header = cells;
+      continue;
+    }
+    json record = json::object();
+    for (size_t c = 0; c < header.size(); ++c) record[header[c]] = cells[c];
+    records.push_back(record);
+  }
+  const json req = {{"records", records}, {"mapping", job["mapping"]}, {"source", "magento2"}};
+  HttpResult v = Post("/v1/validate", req.dump(), {{"Content-Type", "application/json"}});
+  ASSERT_EQ(v.status, 200) << v.body;
+  const json answer = json::parse(v.body);
+
+  auto images = [](const json& issues, const char* row) {
+    std::vector<std::string> out;
+    for (const auto& i : issues) {
+      if (i["field"] != "image_url") continue;
+      out.push_back(i[row].dump() + " " + i["code"].get<std::string>() + " " +
+                    i["original_value"].get<std::string>() + " | " +
+                    i["message"].get<std::string>() + " | " + i["sku"].get<std::string>());
+      EXPECT_FALSE(i.contains("fixed_value") && !i["fixed_value"].is_null()) << i.dump();
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  const std::string bad =
+      "Neither an absolute http or https URL nor a file name the source's import takes from its "
+      "import folder (ASCII letters, digits and - _ . / only, ending in .jpg, .jpeg, .gif, .png)";
+  const std::vector<std::string> expected = {
+      "1 INVALID_IMAGE_URL no_selection | " + bad + ": column swatch_image, 'no_selection' | S-1",
+      "1 INVALID_IMAGE_URL x y.jpg | " + bad + ": column small_image, 'x y.jpg' | S-1",
+      "2 INVALID_IMAGE_URL b c.jpg | " + bad + " | S-2",
+      "2 INVALID_IMAGE_URL b c.jpg | " + bad + ": column small_image, 'b c.jpg' | S-2"};
+  EXPECT_EQ(images(job["issues"], "issue_row"), expected);
+  EXPECT_EQ(images(answer["issues"], "row"), expected);
+  EXPECT_EQ(answer["stats"], job["stats"]);
+  EXPECT_EQ(Get("/v1/jobs/" + id + "/cleaned").body, csv);
+  EXPECT_EQ(answer["cleaned"], records);
+}
+
 }  // namespace
 }  // namespace dq::testing

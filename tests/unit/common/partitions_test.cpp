@@ -57,7 +57,7 @@ TEST(PartitionsTest, WorkersShareEveryPartition) {
       for (int p : PartitionShare(i, workers, 16)) all.insert(p);
     }
     for (int p = 0; p < 16; ++p) EXPECT_GE(all.count(p), 1u) << workers << " workers";
-    if (workers <= 16) EXPECT_EQ(all.size(), 16u) << workers << " workers";
+    if (workers <= 16) { EXPECT_EQ(all.size(), 16u) << workers << " workers"; }
   }
   // More workers than partitions: one each.
   EXPECT_EQ(PartitionShare(17, 40, 16), (std::vector<int>{1}));

@@ -336,7 +336,7 @@ TEST(JobRunnerTest, PiecesLeftByTheUploadAreReadThereAndTheOutcomeIsTheSame) {
       if (!piece.ok() || !piece->has_value()) break;
       o.fixes += **piece;
     }
-    if (handoff) EXPECT_EQ(left.bytes(), 0u);  // every piece taken
+    if (handoff) { EXPECT_EQ(left.bytes(), 0u); }  // every piece taken
     return o;
   };
   const Outcome store = run(false), left = run(true);

@@ -142,8 +142,8 @@ TEST(UploadPiecesTest, StoreEachPutsEveryPieceOnceOnSeveralThreadsAtOnce) {
     }
     EXPECT_EQ(Sum(pieces.CompressedBy()), pieces.size());
     EXPECT_LE(threads.size(), writers);
-    if (writers == 1) EXPECT_EQ(most_in_put, 1);
-    if (writers > 1) EXPECT_GT(most_in_put, 1) << "the puts never overlapped";
+    if (writers == 1) { EXPECT_EQ(most_in_put, 1); }
+    if (writers > 1) { EXPECT_GT(most_in_put, 1) << "the puts never overlapped"; }
   }
 }
 

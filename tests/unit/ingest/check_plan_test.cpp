@@ -295,6 +295,9 @@ TEST(CheckPlanTest, MagentoFurtherImageColumnsAreCheckedAsImages) {
                                            "image_url:swatch_image"}));
   const Mapping takes_small = {{"image_url", "small_image"}};
   EXPECT_EQ(AlsoCheckedColumns(*FindSourceProfile("magento2"), header, takes_small).size(), 2u);
+  // A column the header repeats is listed once (the validator refuses a column twice).
+  const std::vector<std::string> twice = {"small_image", "base_image", "Small Image"};
+  EXPECT_EQ(AlsoCheckedColumns(*FindSourceProfile("magento2"), twice, m).size(), 1u);
   EXPECT_TRUE(AlsoCheckedColumns(*FindSourceProfile("woocommerce"), header, m).empty());
   EXPECT_TRUE(AlsoCheckedColumns(GenericProfile(), header, m).empty());
 }

@@ -189,7 +189,7 @@ TEST(JsonNested, MappingInferenceFindsANestedBarcode) {
   // A column named for the field anywhere in the file wins over a nested member's last key.
   const std::vector<std::string> both = {"meta.barcode", "EAN"};
   for (const auto& [field, column] : InferMapping(both)) {
-    if (field == "gtin") EXPECT_EQ(column, "EAN");
+    if (field == "gtin") { EXPECT_EQ(column, "EAN"); }
   }
   const InferredMapping m = InferMappingFrom(header, {}, GenericProfile());
   bool seen = false;

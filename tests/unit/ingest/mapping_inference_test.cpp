@@ -257,7 +257,7 @@ TEST(WeightUnitColumnTest, NotUsedWhenTheWeightHeaderNamesItsUnit) {
       InferMappingFrom(shopify, {}, *FindSourceProfile("shopify_products"));
   for (const auto& [field, column] : m.mapping) {
     EXPECT_NE(field, "weight_unit") << column;
-    if (field == "weight") EXPECT_EQ(column, "Variant Grams");
+    if (field == "weight") { EXPECT_EQ(column, "Variant Grams"); }
   }
   EXPECT_EQ(MappingNotes(shopify, m.mapping),
             (std::vector<std::string>{

@@ -159,8 +159,8 @@ TEST(SourceScanTest, ValuesNameColumnsWhoseHeadersDoNot) {
   EXPECT_EQ(by_values,
             (Mapping{{"price", "col_b"}, {"image_url", "col_c"}, {"gtin", "col_a"}}));
   for (const auto& c : scan.inferred()) {
-    if (c.field == "gtin") EXPECT_DOUBLE_EQ(c.confidence, 0.95);
-    if (c.field == "price") EXPECT_DOUBLE_EQ(c.confidence, 0.95);
+    if (c.field == "gtin") { EXPECT_DOUBLE_EQ(c.confidence, 0.95); }
+    if (c.field == "price") { EXPECT_DOUBLE_EQ(c.confidence, 0.95); }
   }
 }
 

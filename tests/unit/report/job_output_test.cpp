@@ -340,6 +340,44 @@ TEST(JobOutputTest, RaggedRowsGetTheirCodeAndTheStatsCountIt) { RaggedRowsCounte
 
 TEST(JobOutputTest, RaggedRowsCountedWithChannelBits) { RaggedRowsCounted(true); }
 
+// Magento's further image columns (ingest::AlsoCheckedColumns) go to the validator after the
+// mapped fields' values, each with its column name and import-folder file names; a column the
+// mapping takes is not sent twice, and another source sends none.
+TEST(JobOutputTest, FurtherImageColumnsAreSentAfterTheFields) {
+  FileCheck job;
+  job.check_types = CheckTypeList::FromText("product");
+  job.header = {"sku", "small_image", "base_image", "price", "thumbnail_image", "swatch_image"};
+  job.mapping = {{"sku", "sku"}, {"price", "price"}, {"image_url", "base_image"}};
+  job.source = "magento2";
+  JobOutput out(job, {});
+  const validator::v1::BatchSpec spec = out.Spec();
+  ASSERT_EQ(spec.extra_columns_size(), 3);
+  EXPECT_EQ(spec.extra_columns(0).field(), "image_url");
+  EXPECT_EQ(spec.extra_columns(0).column(), "small_image");
+  EXPECT_EQ(spec.extra_columns(1).column(), "thumbnail_image");
+  EXPECT_EQ(spec.extra_columns(2).column(), "swatch_image");
+  EXPECT_EQ(spec.extra_columns(2).list_separator(), "");
+  EXPECT_EQ(std::vector<std::string>(spec.extra_columns(0).file_extensions().begin(),
+                                     spec.extra_columns(0).file_extensions().end()),
+            (std::vector<std::string>{"jpg", "jpeg", "gif", "png"}));
+
+  RowBatch batch;
+  validator::v1::RowChunk chunk;
+  Add(out, batch, chunk, {"S-1", "s.jpg", "b.jpg", "9.00", "t.jpg", "w.jpg"});
+  Add(out, batch, chunk, {"S-2", "x y.jpg", "", "1.00"});  // short: its last two cells are empty
+  out.Seal(batch, &chunk);
+  const auto& packed = chunk.packed();
+  EXPECT_EQ(packed.width(), 6u);
+  EXPECT_EQ(packed.rows(), 2u);
+  EXPECT_EQ(packed.data(), "S-19.00b.jpgs.jpgt.jpgw.jpgS-21.00x y.jpg");
+  EXPECT_EQ(std::vector<uint32_t>(packed.lengths().begin(), packed.lengths().end()),
+            (std::vector<uint32_t>{3, 4, 5, 5, 5, 5, 3, 4, 0, 7, 0, 0}));
+
+  job.mapping.emplace_back("additional_image_link", "small_image");
+  EXPECT_EQ(JobOutput(job, {}).Spec().extra_columns_size(), 2);
+  EXPECT_EQ(JobOutput(ShopifyJob(), {}).Spec().extra_columns_size(), 0);
+}
+
 }  // namespace
 // An HTML column (Shopify's Body (HTML)) survives the stored job into the validator's spec; a
 // convention without it is stored as before.

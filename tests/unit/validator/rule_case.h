@@ -75,13 +75,17 @@ struct CaseOptions {
   }
   CaseOptions List(std::string field, std::string separator) const {
     CaseOptions o = *this;
-    o.conventions.push_back({std::move(field), std::move(separator), {}});
+    CaseConvention& c = o.conventions.emplace_back();
+    c.field = std::move(field);
+    c.list_separator = std::move(separator);
     return o;
   }
   CaseOptions Aliases(std::string field,
                       std::vector<std::pair<std::string, std::string>> aliases) const {
     CaseOptions o = *this;
-    o.conventions.push_back({std::move(field), "", std::move(aliases)});
+    CaseConvention& c = o.conventions.emplace_back();
+    c.field = std::move(field);
+    c.aliases = std::move(aliases);
     return o;
   }
   // The source's own number format for field (Magento's qty "99999.0000").

@@ -496,11 +496,18 @@ const RuleCase kMerchant[] = {
      {"WEIGHT_UNIT_NORMALIZED=5000 lb", "IMPLAUSIBLE_WEIGHT", "PLATFORM_INVALID_WEIGHT"}},
     {"weight_bare_number_unknown_unit_reported", "product,shipping", "search_merchant",
      Merchant({{"weight", "300"}}), {"PLATFORM_INVALID_WEIGHT"}, Options().WeightUnit("unknown")},
-    // The unit is kept for any selected channel that wants it, even when listed second (the
-    // price follows the first listed template's format).
-    {"weight_keeps_unit_for_a_second_channel", "product,shipping", "marketplace2,search_merchant",
-     Merchant({{"weight", "0.3 kg"}, {"category", "Mugs"}, {"stock_qty", "3"}}),
-     {"PRICE_REFORMATTED=15.00"}},
+    // The unit is kept for any selected channel that wants it, even when listed second, and so
+    // is the price's code: a fix never takes away what a selected channel needs.
+    {"weight_and_price_keep_their_unit_and_code_for_a_second_channel", "product,shipping",
+     "marketplace2,search_merchant",
+     Merchant({{"weight", "0.3 kg"}, {"category", "Mugs"}, {"stock_qty", "3"}}), {}},
+    {"price_keeps_its_code_when_fixed_for_a_second_channel", "product", "marketplace2,search_merchant",
+     Merchant({{"price", "15,00 USD"}, {"category", "Mugs"}, {"stock_qty", "3"}}),
+     {"DECIMAL_COMMA_FIXED=15.00 USD"}},
+    {"backorder_spelt_otherwise_for_a_second_channel", "product", "marketplace2,search_merchant",
+     Merchant({{"availability", "Back-order"}, {"category", "Mugs"}, {"stock_qty", "3"},
+               {"availability_date", "2026-12-01"}}),
+     {"AVAILABILITY_NORMALIZED=backorder"}},
     {"weight_converted_without_platform", "shipping", "", {{"weight", "0.3 kg"}},
      {"WEIGHT_CONVERTED_TO_GRAMS=300"}},
 };
@@ -518,6 +525,13 @@ TEST(MerchantFormat, AnUncertainCurrencySaysWhy) {
   EXPECT_EQ(code[0].message,
             "XYZ is not an ISO 4217 currency code; Merchant Center needs the amount and its "
             "code, such as 15.00 USD");
+  // Both channels that want the code are named, wherever they are listed.
+  const auto both = RunOne(Merchant({{"price", "$15"}, {"condition", "new"}}), "product",
+                           "social_catalog,search_merchant", Options());
+  ASSERT_EQ(both.size(), 1u);
+  EXPECT_EQ(both[0].message,
+            "The currency of $15 is not certain; Meta and Merchant Center need the amount and "
+            "its ISO 4217 code, such as 15.00 USD");
 }
 
 // Meta (social_catalog): a price is "a number, a space and the ISO 4217 code" (Meta's catalog

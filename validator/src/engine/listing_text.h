@@ -50,6 +50,11 @@ GimmickFound Gimmicks(std::string_view text, uint8_t wanted);
 // written, or empty. Looks at the first 64 words.
 std::string_view RepeatedWord(std::string_view text);
 
+// A word of the title that says the item is not new ("refurbished", "renewed", "pre-owned",
+// "preowned", "second-hand", "secondhand"; whole words, ASCII case-insensitive): the first word
+// of that list found anywhere, at its first place, or empty.
+std::string_view UsedWord(std::string_view title);
+
 // HTML in a description.
 struct Html {
   std::string_view first_tag;     // the first tag ("<p>"), or empty
@@ -65,6 +70,45 @@ Html FindHtml(std::string_view text);
 // The first web address in text ("http://", "https://" or "www." followed by a letter or
 // digit), or empty.
 std::string_view FindLink(std::string_view text);
+
+// --- Every fact of one text at once -----------------------------------------------------------
+//
+// A row's title and description are each scanned once for all the facts the selected
+// templates' packs ask of them (rules/channel_rules.cpp), instead of once per fact: Scan()
+// gives the same answers as the functions above, each fact only when asked for.
+
+enum Fact : uint8_t {
+  kCapitalsFact = 1 << 0,     // ExcessiveCapitals
+  kPromotionalFact = 1 << 1,  // PromotionalPhrase
+  kGimmicksFact = 1 << 2,     // Gimmicks
+  kRepeatedFact = 1 << 3,     // RepeatedWord
+  kUsedWordFact = 1 << 4,     // UsedWord
+  kHtmlFact = 1 << 5,         // FindHtml
+  kLinkFact = 1 << 6,         // FindLink
+};
+
+struct ScanRequest {
+  uint8_t facts = 0;            // Fact bits
+  bool in_title = false;        // PromotionalPhrase's in_title
+  uint8_t wanted_gimmicks = 0;  // Gimmicks' wanted
+};
+
+// The facts of a text; those not asked for are left at their zero value.
+struct TextFacts {
+  bool capitals = false;
+  std::string_view promotional;
+  GimmickFound gimmicks;
+  std::string_view repeated_word;
+  std::string_view used_word;
+  Html html;
+  std::string_view link;
+};
+
+// The facts of text that `request` asks for, in one pass over an ASCII text (a text with other
+// bytes is answered by the functions above, one by one).
+TextFacts Scan(std::string_view text, const ScanRequest& request);
+// The same facts, each from its own function above: what Scan() must answer.
+TextFacts ScanEach(std::string_view text, const ScanRequest& request);
 
 // What the last path segment of an http(s) URL says about the file. Query and fragment are
 // ignored; an extension is the text after the last '.' of the segment, of 2-5 ASCII letters or
@@ -83,6 +127,9 @@ struct FileType {
 };
 FileType FileTypeOf(std::string_view url);
 
+// FileTypeOf of a URL whose last path segment (as FileTypeOf reads it) is segment.
+FileType FileTypeOfSegment(std::string_view segment);
+
 // The host of an http(s) URL (between "://" and the next '/', '?', '#' or ':'), or empty.
 std::string_view HostOf(std::string_view url);
 
@@ -97,5 +144,18 @@ const char* PlaceholderHostName(std::string_view host);
 // "noimage.gif", "image-coming-soon.jpg", "image_not_available.png"), compared ASCII
 // case-insensitively with '-', '_' and ' ' ignored.
 bool PlaceholderImageName(std::string_view url);
+// PlaceholderImageName of a URL whose last path segment (UrlParts::segment) is segment.
+bool PlaceholderImageSegment(std::string_view segment);
+
+// What the image checks read of a URL, found in one pass instead of one per fact: the same
+// views of url as HostOf, and the last path segment as PlaceholderImageName reads it and as
+// FileTypeOf does (they differ for a URL without a path: "https://a.com?x" has the segment
+// "a.com" and no file).
+struct UrlParts {
+  std::string_view host;     // HostOf(url)
+  std::string_view segment;  // PlaceholderImageName(url) == PlaceholderImageSegment(segment)
+  std::string_view file;     // FileTypeOf(url) == FileTypeOfSegment(file)
+};
+UrlParts SplitUrl(std::string_view url);
 
 }  // namespace dq::validator::listing

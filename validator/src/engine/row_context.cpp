@@ -70,9 +70,11 @@ void RowContext::Begin(uint64_t row, std::span<const std::string_view> values, R
   row_ = row;
   kind_ = kind;
   original_.fill(std::string_view());
-  for (size_t i = 0; i < values.size() && i < spec_.columns.size(); ++i) {
+  const size_t columns = spec_.columns.size();
+  for (size_t i = 0; i < values.size() && i < columns; ++i) {
     original_[Index(spec_.columns[i])] = values[i];
   }
+  extra_values_ = values.size() > columns ? values.subspan(columns) : values.subspan(0, 0);
   current_ = original_;
   fixed_.reset();
   alias_hit_.reset();
@@ -110,7 +112,9 @@ void RowContext::Report(IssueCode code, Field f, std::string message) {
   if (alias_hit_.test(fi)) return;  // the source's own spelling: valid as it is
   if (current_[fi].empty() && !answers_[static_cast<size_t>(kind_)].test(fi)) return;
   const bool in_item = item_ != 0 && f == item_field_;
-  for (size_t k = in_item ? item_reports_from_ : 0; k < reported_.size(); ++k) {
+  const bool in_extra = extra_ != nullptr && f == extra_->field;
+  for (size_t k = in_item ? item_reports_from_ : in_extra ? extra_reports_from_ : 0;
+       k < reported_.size(); ++k) {
     Issue& i = reported_[k];
     if (i.code != code || i.field != f) continue;
     if (i.channels != 0) {  // reported for some templates: the new report's join them
@@ -129,10 +133,16 @@ void RowContext::Report(IssueCode code, Field f, std::string message) {
   issue.original.assign(original_[fi]);
   issue.message = std::move(message);
   issue.channels = report_channels_;
-  if (in_item) {
+  if (in_item || in_extra) {
     if (issue.message.empty()) issue.message = std::string(Def(code).message);
-    issue.message += ": item " + std::to_string(item_) + " of " + std::to_string(item_count_) +
-                     ", '" + std::string(item_text_) + "'";
+    if (in_extra) issue.message += ": column " + extra_->column;
+    if (in_item) {
+      issue.message += std::string(in_extra ? ", item " : ": item ") + std::to_string(item_) +
+                       " of " + std::to_string(item_count_) + ", '" + std::string(item_text_) +
+                       "'";
+    } else {
+      issue.message += ", '" + std::string(current_[fi]) + "'";
+    }
   }
 }
 
@@ -163,6 +173,7 @@ void RowContext::ReportIfUsedBeforeFor(ChannelMask channels, KeySet set, std::st
 void RowContext::Fix(Field f, std::string value, IssueCode code) {
   const size_t i = Index(f);
   if (alias_hit_.test(i)) return;
+  if (extra_ != nullptr && f == extra_->field) return;  // report-only
   if (item_ != 0 && f == item_field_) {
     item_storage_ = std::move(value);
     current_[i] = item_storage_;
@@ -178,8 +189,35 @@ void RowContext::Fix(Field f, std::string value, IssueCode code) {
 
 void RowContext::ForEachItem(Field f, void (*check)(RowContext&)) {
   const size_t i = Index(f);
-  const std::string_view sep = spec_.conventions[i].list_separator;
-  if (sep.empty() || alias_hit_.test(i)) {
+  ForEachItemOf(f, alias_hit_.test(i) ? std::string_view() : spec_.conventions[i].list_separator,
+                check);
+}
+
+void RowContext::ForEachExtra(Field f, void (*check)(RowContext&)) {
+  const size_t i = Index(f);
+  const std::string_view original = original_[i];
+  const std::string_view current = current_[i];
+  const bool alias = alias_hit_.test(i);
+  alias_hit_.reset(i);  // the field's own cell's spelling: a further column has no aliases
+  for (size_t j = 0; j < spec_.extras.size() && j < extra_values_.size(); ++j) {
+    const ExtraColumn& e = spec_.extras[j];
+    const std::string_view cell = extra_values_[j];
+    if (e.field != f || text::Trim(cell).empty()) continue;
+    extra_ = &e;
+    extra_reports_from_ = reported_.size();
+    original_[i] = cell;
+    current_[i] = text::Trim(cell);
+    ForEachItemOf(f, e.convention.list_separator, check);
+  }
+  extra_ = nullptr;
+  original_[i] = original;
+  current_[i] = current;
+  alias_hit_.set(i, alias);
+}
+
+void RowContext::ForEachItemOf(Field f, std::string_view sep, void (*check)(RowContext&)) {
+  const size_t i = Index(f);
+  if (sep.empty()) {
     check(*this);
     return;
   }

@@ -50,8 +50,9 @@ class RowContext {
  public:
   RowContext(const BatchSpec& spec, const ReferenceData& ref, PhoneChecker& phones);
 
-  // Starts row `row` (from 1), of kind `kind`. values[i] belongs to spec.columns[i]; the views
-  // must outlive the row.
+  // Starts row `row` (from 1), of kind `kind`. values[i] belongs to spec.columns[i], and
+  // values[columns + j] to spec.extras[j] (missing trailing values are empty); the views must
+  // outlive the row.
   void Begin(uint64_t row, std::span<const std::string_view> values,
              RowKind kind = RowKind::kProduct);
   // Moves this row's issues to out.issues (reported ones in order, then one per fixed field) and
@@ -102,6 +103,12 @@ class RowContext {
   // merging into that state meanwhile.
   void set_prefetch(const BatchState* state) { prefetch_ = state; }
   std::string_view original(Field f) const { return original_[Index(f)]; }
+  // How the source writes f: its convention, or while ForEachExtra checks a further column of
+  // f, that column's (list_separator, file_extensions).
+  const FieldConvention& convention(Field f) const {
+    return extra_ != nullptr && extra_->field == f ? extra_->convention
+                                                   : spec_.conventions[Index(f)];
+  }
   std::string_view value(Field f) const { return current_[Index(f)]; }
 
   // Reports code on f, once per (code, field) in a row (once per item of a list cell). Dropped
@@ -124,6 +131,16 @@ class RowContext {
   // ("item 2 of 3, 'http:/x.jpg'"), and Fix() rewrites that item only: the cell's fix keeps the
   // separators, the whitespace around the items and the other items as they were.
   void ForEachItem(Field f, void (*check)(RowContext&));
+  // Runs check once for each non-empty value of f's further columns (BatchSpec::extras, in their
+  // order), each item of it on its own when the column has a list separator. While it runs,
+  // value(f) is that value without surrounding whitespace, original(f) the column's cell (the
+  // issue's original value), convention(f) the column's; Report() adds the column to its message
+  // ("...: column small_image, 'x y.jpg'", or "...: column c, item 2 of 3, 'y'") and keeps its
+  // reports apart from the field's own and another column's (one per code and column); Fix() is
+  // ignored (report-only: the cleaned file's fix goes to the field's own column).
+  void ForEachExtra(Field f, void (*check)(RowContext&));
+  // The further column ForEachExtra is checking, or nullptr.
+  const ExtraColumn* extra() const { return extra_; }
 
   // Records that this row uses `key` in `set` (a later row with the same key is a duplicate of
   // the first row that used it). Returns the key's hash (KeyHash).
@@ -157,6 +174,8 @@ class RowContext {
   // Makes the key use keys_.back() report (code, f) if it turns out to be a duplicate, unless
   // Report() would drop it or this row already has a key use reporting (code, f).
   void AddPending(IssueCode code, Field f, const char* prefix);
+  // ForEachItem with the list separator `sep` ("" for a cell of one value).
+  void ForEachItemOf(Field f, std::string_view sep, void (*check)(RowContext&));
 
   const BatchSpec& spec_;
   const ReferenceData& ref_;
@@ -187,6 +206,11 @@ class RowContext {
   IssueCode item_fix_code_{};
   std::string item_storage_;
   std::string list_storage_;
+  // ForEachExtra's state: this row's extra values (views as Begin got them), the column being
+  // checked (nullptr: none) and where its reports start in reported_.
+  std::span<const std::string_view> extra_values_;
+  const ExtraColumn* extra_ = nullptr;
+  size_t extra_reports_from_ = 0;
   uint64_t row_ = 0;
   std::array<std::string_view, kFieldCount> original_{};
   std::array<std::string_view, kFieldCount> current_{};

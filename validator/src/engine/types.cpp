@@ -103,6 +103,28 @@ Status BatchSpec::SetWeightUnit(std::string_view unit) {
   return Status::Ok();
 }
 
+namespace {
+
+// Lower-cases the extensions and drops a leading dot. Errors: one that is not 1-10 ASCII letters
+// and digits, named after `who` ("conventions: field 'image_url'").
+Status NormalizeExtensions(const std::string& who, std::vector<std::string>& extensions) {
+  for (std::string& ext : extensions) {
+    const std::string given = ext;
+    if (!ext.empty() && ext.front() == '.') ext.erase(0, 1);
+    for (char& c : ext) c = text::ToLower(c);
+    if (ext.empty() || ext.size() > 10 || !std::all_of(ext.begin(), ext.end(), [](char c) {
+          return text::IsAsciiAlpha(c) || text::IsDigit(c);
+        })) {
+      return Status(ErrorCode::kInvalidRequest,
+                    who + " gives the file extension '" + given +
+                        "'; an extension is 1 to 10 ASCII letters and digits");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status BatchSpec::AddConvention(std::string_view field, std::string_view list_separator,
                                 std::vector<std::pair<std::string, std::string>> aliases,
                                 bool own_number_format, std::vector<std::string> file_extensions) {
@@ -134,17 +156,9 @@ Status BatchSpec::AddConvention(std::string_view field, std::string_view list_se
                         "case)");
     }
   }
-  for (std::string& ext : file_extensions) {
-    const std::string given = ext;
-    if (!ext.empty() && ext.front() == '.') ext.erase(0, 1);
-    for (char& c : ext) c = text::ToLower(c);
-    if (ext.empty() || ext.size() > 10 || !std::all_of(ext.begin(), ext.end(), [](char c) {
-          return text::IsAsciiAlpha(c) || text::IsDigit(c);
-        })) {
-      return Status(ErrorCode::kInvalidRequest,
-                    "conventions: field '" + name + "' gives the file extension '" + given +
-                        "'; an extension is 1 to 10 ASCII letters and digits");
-    }
+  if (Status s = NormalizeExtensions("conventions: field '" + name + "'", file_extensions);
+      !s.ok()) {
+    return s;
   }
   has_convention.set(i);
   listed.set(i, !list_separator.empty());
@@ -153,6 +167,49 @@ Status BatchSpec::AddConvention(std::string_view field, std::string_view list_se
   conventions[i].aliases = std::move(aliases);
   conventions[i].own_number_format = own_number_format;
   conventions[i].file_extensions = std::move(file_extensions);
+  return Status::Ok();
+}
+
+Status BatchSpec::AddExtraColumn(std::string_view field, std::string_view column,
+                                 std::string_view list_separator,
+                                 std::vector<std::string> file_extensions) {
+  const std::string name(field);
+  const auto f = ParseField(field);
+  if (!f) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "extra_columns: unknown standard field '" + name + "'");
+  }
+  if (*f != Field::kImageUrl && *f != Field::kAdditionalImageLink) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "extra_columns: field '" + name +
+                      "' cannot be checked in a further column; only image_url and "
+                      "additional_image_link can");
+  }
+  if (column.empty()) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "extra_columns: a column of field '" + name + "' has no name");
+  }
+  for (const ExtraColumn& e : extras) {
+    if (e.column == column) {
+      return Status(ErrorCode::kInvalidRequest,
+                    "extra_columns: column '" + std::string(column) + "' is listed twice");
+    }
+  }
+  if (extras.size() == kMaxExtraColumns) {
+    return Status(ErrorCode::kInvalidRequest, "extra_columns: more than " +
+                                                  std::to_string(kMaxExtraColumns) +
+                                                  " columns");
+  }
+  if (Status s = NormalizeExtensions("extra_columns: column '" + std::string(column) + "'",
+                                     file_extensions);
+      !s.ok()) {
+    return s;
+  }
+  ExtraColumn& e = extras.emplace_back();
+  e.field = *f;
+  e.column = std::string(column);
+  e.convention.list_separator = std::string(list_separator);
+  e.convention.file_extensions = std::move(file_extensions);
   return Status::Ok();
 }
 

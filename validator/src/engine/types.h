@@ -137,6 +137,16 @@ struct FieldConvention {
   bool may_be_empty = false;
 };
 
+// A further column of one field (proto ExtraColumn: Magento 2's small_image beside base_image,
+// which image_url maps to). Its non-empty values are checked as the field's, report-only, each
+// issue naming the column (RowContext::ForEachExtra).
+struct ExtraColumn {
+  Field field{};
+  std::string column;  // the column's name, for messages
+  // Only list_separator and file_extensions are read.
+  FieldConvention convention;
+};
+
 // What a batch checks and how its row values are laid out.
 struct BatchSpec {
   std::vector<Field> columns;  // row value i is the value of columns[i]
@@ -176,6 +186,10 @@ struct BatchSpec {
   // the gateway reads the file before any row is sent). kUnknown: the session learns it from the
   // rows it is given, as they come.
   dates::DateOrder expiry_date_order = dates::DateOrder::kUnknown;
+  // Further columns checked as a field's: a row carries their values after the columns' values,
+  // extras[j]'s at columns.size() + j (RowContext::Begin). At most kMaxExtraColumns.
+  std::vector<ExtraColumn> extras;
+  static constexpr size_t kMaxExtraColumns = 64;
 
   // Errors: kInvalidRequest naming the unknown field, check type or platform, or a field or
   // platform listed twice. No check types means product. platform: one template, a
@@ -193,6 +207,12 @@ struct BatchSpec {
                        std::vector<std::pair<std::string, std::string>> aliases,
                        bool own_number_format = false,
                        std::vector<std::string> file_extensions = {});
+  // Adds a further column of `field` (extras). Errors (kInvalidRequest): an unknown field name, a
+  // field other than image_url and additional_image_link (their checks make no fix; a fix could
+  // not be written to a further column), an empty or repeated column name, a bad file extension
+  // (as AddConvention), more than kMaxExtraColumns.
+  Status AddExtraColumn(std::string_view field, std::string_view column,
+                        std::string_view list_separator, std::vector<std::string> file_extensions);
   // "day_first", "month_first", "conflicting" or "" (unknown). Errors: kInvalidRequest.
   Status SetExpiryDateOrder(std::string_view order);
 };

@@ -7,10 +7,15 @@
 namespace dq::validator::rpc {
 
 Result<BatchSpec> FromProto(const v1::BatchSpec& spec) {
-  if (!spec.value_index().empty() && spec.value_index_size() != spec.fields_size()) {
+  const int indexed = spec.fields_size() + spec.extra_columns_size();
+  if (!spec.value_index().empty() && spec.value_index_size() != indexed) {
     return Status(ErrorCode::kInvalidRequest,
                   "value_index has " + std::to_string(spec.value_index_size()) +
-                      " entries for " + std::to_string(spec.fields_size()) + " fields");
+                      " entries for " + std::to_string(spec.fields_size()) + " fields" +
+                      (spec.extra_columns_size() == 0
+                           ? std::string()
+                           : " and " + std::to_string(spec.extra_columns_size()) +
+                                 " extra columns"));
   }
   std::vector<std::string> fields(spec.fields().begin(), spec.fields().end());
   std::vector<std::string> checks(spec.check_types().begin(), spec.check_types().end());
@@ -34,6 +39,14 @@ Result<BatchSpec> FromProto(const v1::BatchSpec& spec) {
       out->conventions[static_cast<size_t>(*ParseField(c.field()))].may_be_empty = true;
     }
     if (c.zero_is_empty()) out->zero_is_empty.set(static_cast<size_t>(*ParseField(c.field())));
+  }
+  for (const v1::ExtraColumn& e : spec.extra_columns()) {
+    std::vector<std::string> extensions(e.file_extensions().begin(), e.file_extensions().end());
+    if (Status s = out->AddExtraColumn(e.field(), e.column(), e.list_separator(),
+                                       std::move(extensions));
+        !s.ok()) {
+      return s;
+    }
   }
   return out;
 }

@@ -11,8 +11,9 @@
 namespace dq::validator::rpc {
 
 // Errors (kInvalidRequest): an unknown field, check type, platform, weight unit or date order; a
-// field listed twice; a value_index of another length than fields; a convention for an unknown
-// field, a field not in fields, or a field given twice (BatchSpec::AddConvention).
+// field listed twice; a value_index of another length than fields and extra columns; a
+// convention for an unknown field, a field not in fields, or a field given twice
+// (BatchSpec::AddConvention); an extra column BatchSpec::AddExtraColumn refuses.
 Result<BatchSpec> FromProto(const v1::BatchSpec& spec);
 // channel_bits (BatchSpec.channel_bits): the channels the issue blocks as Issue.channel_bits
 // instead of Issue.channels.

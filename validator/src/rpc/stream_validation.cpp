@@ -19,6 +19,9 @@ using Rows = google::protobuf::RepeatedPtrField<v1::Row>;
 // must be bounded.
 constexpr size_t kMaxPackedRows = 1u << 20;
 
+// The values a record carries without a value_index: the fields', then the extra columns'.
+size_t Width(const BatchSpec& spec) { return spec.columns.size() + spec.extras.size(); }
+
 Status BadRows(std::string message) { return Status(ErrorCode::kInvalidRequest, std::move(message)); }
 
 // The rows of a request or chunk, checked, as a count and readers for the Session: of a whole
@@ -61,8 +64,8 @@ Result<std::vector<RowKind>> PackedKinds(const v1::PackedRows& packed, uint64_t 
   return kinds;
 }
 
-// Checks that each row has exactly one value per field or, with a value_index, at least one
-// value past the highest index.
+// Checks that each row has exactly one value per field and extra column (width) or, with a
+// value_index, at least one value past the highest index.
 Result<RowsIn> ReadRows(const v1::BatchSpec& spec, size_t width, const Rows& rows,
                         const v1::PackedRows& packed, uint64_t rows_before) {
   const auto& index = spec.value_index();
@@ -74,7 +77,9 @@ Result<RowsIn> ReadRows(const v1::BatchSpec& spec, size_t width, const Rows& row
   auto wrong_count = [&](uint64_t row, size_t n) {
     return BadRows("row " + std::to_string(rows_before + row + 1) + " has " + std::to_string(n) +
                    " values for " + std::to_string(needed) +
-                   (index.empty() ? " fields" : " indexed values"));
+                   (!index.empty()                    ? " indexed values"
+                    : spec.extra_columns_size() == 0 ? " fields"
+                                                      : " fields and extra columns"));
   };
   if (packed.rows() > 0 || packed.lengths_size() > 0 || !packed.data().empty()) {
     if (!rows.empty()) return BadRows("rows and packed rows in one message; send one of them");
@@ -184,7 +189,7 @@ Result<std::unique_ptr<StreamValidation>> StreamValidation::Start(const Referenc
 
 Result<StreamValidation::Checked> StreamValidation::Check(const v1::RowChunk& chunk,
                                                           uint64_t rows_before) const {
-  auto read = ReadRows(proto_spec_, session_.spec().columns.size(), chunk.rows(), chunk.packed(),
+  auto read = ReadRows(proto_spec_, Width(session_.spec()), chunk.rows(), chunk.packed(),
                        rows_before);
   if (!read.ok()) return read.status();
   const dates::DateOrder observed = session_.ObserveRows(read->count, read->value);
@@ -235,7 +240,7 @@ Status CheckBatch(const ReferenceData& ref, const v1::ValidateRequest& request,
   auto spec = FromProto(request.spec());
   if (!spec.ok()) return spec.status();
   Session session(ref, std::move(*spec));
-  auto read = ReadRows(request.spec(), session.spec().columns.size(), request.rows(),
+  auto read = ReadRows(request.spec(), Width(session.spec()), request.rows(),
                        request.packed(), 0);
   if (!read.ok()) return read.status();
   std::vector<Issue>& issues = answer->issues;

@@ -142,15 +142,21 @@ void CheckLength(RowContext& ctx, Field f, std::string_view what, std::string_vi
   }
 }
 
-void CheckTitle(RowContext& ctx);
-void CheckDescription(RowContext& ctx);
+// What the selected templates' packs ask of the title (the used-item words only when the row
+// gives no condition) and of the description: CheckChannelPacks scans each once (listing::Scan)
+// for the checks below.
+listing::ScanRequest TitleScan(const RowContext& ctx);
+listing::ScanRequest DescriptionScan(const BatchSpec& spec);
+void CheckTitle(RowContext& ctx, const listing::TextFacts& facts);
+void CheckDescription(RowContext& ctx, const listing::TextFacts& facts);
 void CheckLink(RowContext& ctx);
 void CheckImage(RowContext& ctx);
 void CheckAdditionalImages(RowContext& ctx);
 void CheckPrices(RowContext& ctx);
 void CheckShippingWeight(RowContext& ctx);
 void CheckAvailability(RowContext& ctx);
-void CheckCondition(RowContext& ctx);
+// used_word: the title's facts' used_word (TitleScan asks for it when the row has no condition).
+void CheckCondition(RowContext& ctx, std::string_view used_word);
 void CheckIdentifiers(RowContext& ctx);
 // The Google category id the row names (by id or path), or nullopt; reports one it cannot find.
 std::optional<uint32_t> CheckGoogleCategory(RowContext& ctx);

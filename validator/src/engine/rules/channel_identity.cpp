@@ -39,46 +39,13 @@ void CheckVocabulary(RowContext& ctx, Field f,
   }
 }
 
-// A word of the title (whole word, ASCII case-insensitive) that says the item is not new: the
-// first word of the list found anywhere, at its first place.
-std::string_view UsedWordInTitle(std::string_view title) {
-  static constexpr std::string_view kWords[] = {"refurbished", "renewed",     "pre-owned",
-                                                "preowned",    "second-hand", "secondhand"};
-  constexpr size_t kCount = std::size(kWords);
-  // One pass over the title's word starts ('r', 'p' or 's' after no letter), noting each word's
-  // first place.
-  size_t first[kCount];
-  std::fill(first, first + kCount, SIZE_MAX);
-  size_t found = 0;
-  for (size_t at = 0; at < title.size() && found < kCount; ++at) {
-    const char c = text::ToLower(title[at]);
-    if ((c != 'r' && c != 'p' && c != 's') || (at > 0 && text::IsAsciiAlpha(title[at - 1]))) {
-      continue;
-    }
-    for (size_t j = 0; j < kCount; ++j) {
-      const std::string_view w = kWords[j];
-      if (first[j] != SIZE_MAX || w[0] != c || at + w.size() > title.size()) continue;
-      bool eq = true;
-      for (size_t k = 1; k < w.size() && eq; ++k) eq = text::ToLower(title[at + k]) == w[k];
-      if (!eq) continue;
-      if (at + w.size() < title.size() && text::IsAsciiAlpha(title[at + w.size()])) continue;
-      first[j] = at;
-      ++found;
-    }
-  }
-  for (size_t j = 0; j < kCount; ++j) {
-    if (first[j] != SIZE_MAX) return title.substr(first[j], kWords[j].size());
-  }
-  return {};
-}
-
-void CheckCondition(RowContext& ctx) {
+void CheckCondition(RowContext& ctx, std::string_view used_word) {
   CheckVocabulary(ctx, Field::kCondition, &ChannelPack::condition);
   if (!ctx.value(Field::kCondition).empty()) return;
   const ChannelMask m =
       PacksWhere(ctx.spec(), [](const ChannelPack& p) { return p.condition_from_title; });
   if (!m) return;
-  if (const std::string_view w = UsedWordInTitle(ctx.value(Field::kTitle)); !w.empty()) {
+  if (const std::string_view w = used_word; !w.empty()) {
     ctx.ReportFor(m, IssueCode::PLATFORM_MISSING_FIELD, Field::kCondition,
                   Cat(ctx.channel_names(m),
                       " requires condition for used and refurbished items; the title says '", w,

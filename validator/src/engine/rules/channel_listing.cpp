@@ -22,43 +22,108 @@ namespace dq::validator::rules::channel {
 
 // --- Title and description -------------------------------------------------------------
 
-void CheckTitle(RowContext& ctx) {
+namespace {
+
+// The selected templates whose title_gimmicks hold Kind: one mask per kind, worked out once per
+// process (PacksWhere) instead of asking each template a row.
+template <uint8_t Kind>
+ChannelMask GimmickPacks(const BatchSpec& spec) {
+  return PacksWhere(spec, [](const ChannelPack& p) { return (p.title_gimmicks & Kind) != 0; });
+}
+
+// The selected templates that mind a gimmick of one of `kinds` (listing::Gimmick bits).
+ChannelMask GimmickMinders(const BatchSpec& spec, uint8_t kinds) {
+  ChannelMask mask = 0;
+  if (kinds & listing::kExclamation) mask |= GimmickPacks<listing::kExclamation>(spec);
+  if (kinds & listing::kQuestionMark) mask |= GimmickPacks<listing::kQuestionMark>(spec);
+  if (kinds & listing::kAsterisk) mask |= GimmickPacks<listing::kAsterisk>(spec);
+  if (kinds & listing::kRepeatedSymbol) mask |= GimmickPacks<listing::kRepeatedSymbol>(spec);
+  if (kinds & listing::kDecorative) mask |= GimmickPacks<listing::kDecorative>(spec);
+  return mask;
+}
+
+// What the packs of a set of templates ask of the title (`title`, and `title_used` when the
+// row gives no condition) and of the description, for every set (by ChannelMask), worked out
+// once per process: a row looks its batch's up.
+struct ScanRequests {
+  listing::ScanRequest title, title_used, description;
+};
+
+const ScanRequests& RequestsFor(ChannelMask channels) {
+  static_assert(kPlatforms.size() <= 8);
+  static const std::array<ScanRequests, 256> table = [] {
+    std::array<ScanRequests, 256> t{};
+    for (size_t mask = 0; mask < t.size(); ++mask) {
+      listing::ScanRequest title{0, true, 0}, description{0, false, 0};
+      bool used = false;
+      for (size_t i = 1; i <= kPlatforms.size(); ++i) {
+        const Platform p = static_cast<Platform>(i);
+        if (!(mask & ChannelBit(p))) continue;
+        const ChannelPack& pack = PackOf(p);
+        if (pack.title_capitals) title.facts |= listing::kCapitalsFact;
+        if (pack.title_promotional) title.facts |= listing::kPromotionalFact;
+        if (pack.title_gimmicks) title.facts |= listing::kGimmicksFact;
+        title.wanted_gimmicks |= pack.title_gimmicks;
+        if (pack.title_repeated_words) title.facts |= listing::kRepeatedFact;
+        used = used || pack.condition_from_title;
+        if (pack.description_html != ChannelPack::Html::kAllowed) {
+          description.facts |= listing::kHtmlFact;
+        }
+        if (pack.description_capitals) description.facts |= listing::kCapitalsFact;
+        if (pack.description_promotional) description.facts |= listing::kPromotionalFact;
+        if (pack.description_links) description.facts |= listing::kLinkFact;
+      }
+      t[mask].title = title;
+      t[mask].title_used = title;
+      if (used) t[mask].title_used.facts |= listing::kUsedWordFact;
+      t[mask].description = description;
+    }
+    return t;
+  }();
+  return table[channels & 0xFF];
+}
+
+}  // namespace
+
+listing::ScanRequest TitleScan(const RowContext& ctx) {
+  const ScanRequests& r = RequestsFor(ctx.spec().channels);
+  // CheckCondition's question: asked only when the row gives no condition.
+  return ctx.value(Field::kCondition).empty() ? r.title_used : r.title;
+}
+
+listing::ScanRequest DescriptionScan(const BatchSpec& spec) {
+  return RequestsFor(spec.channels).description;
+}
+
+void CheckTitle(RowContext& ctx, const listing::TextFacts& facts) {
   const BatchSpec& spec = ctx.spec();
-  const std::string_view title = ctx.value(Field::kTitle);
-  if (title.empty()) return;
+  if (ctx.value(Field::kTitle).empty()) return;
   if (const ChannelMask m = PacksWhere(spec, [](const ChannelPack& p) { return p.title_capitals; });
-      m && listing::ExcessiveCapitals(title)) {
+      m && facts.capitals) {
     ctx.ReportFor(m, IssueCode::PLATFORM_EXCESSIVE_CAPITALS, Field::kTitle,
                   "Title is written in capital letters");
   }
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.title_promotional; })) {
-    if (const std::string_view phrase = listing::PromotionalPhrase(title, true); !phrase.empty()) {
+    if (const std::string_view phrase = facts.promotional; !phrase.empty()) {
       ctx.ReportFor(m, IssueCode::PLATFORM_PROMOTIONAL_TEXT, Field::kTitle,
                     Cat("Title contains promotional text '", phrase, "'"));
     }
   }
-  uint8_t wanted = 0;
-  for (Platform p : spec.platforms) wanted |= PackOf(p).title_gimmicks;
-  if (wanted) {
-    const listing::GimmickFound g = listing::Gimmicks(title, wanted);
-    const ChannelMask m =
-        PacksWhere(spec, [&](const ChannelPack& p) { return (p.title_gimmicks & g.kinds) != 0; });
-    if (m) {
-      ctx.ReportFor(m, IssueCode::PLATFORM_GIMMICKY_CHARACTERS, Field::kTitle,
-                    Cat("Title uses '", g.first, "' to draw attention"));
-    }
+  if (const ChannelMask m = GimmickMinders(spec, facts.gimmicks.kinds)) {
+    ctx.ReportFor(m, IssueCode::PLATFORM_GIMMICKY_CHARACTERS, Field::kTitle,
+                  Cat("Title uses '", facts.gimmicks.first, "' to draw attention"));
   }
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.title_repeated_words; })) {
-    if (const std::string_view w = listing::RepeatedWord(title); !w.empty()) {
+    if (const std::string_view w = facts.repeated_word; !w.empty()) {
       ctx.ReportFor(m, IssueCode::PLATFORM_REPEATED_WORDS, Field::kTitle,
                     Cat("Title repeats the word '", w, "'"));
     }
   }
 }
 
-void CheckDescription(RowContext& ctx) {
+void CheckDescription(RowContext& ctx, const listing::TextFacts& facts) {
   const BatchSpec& spec = ctx.spec();
   const std::string_view d = ctx.value(Field::kDescription);
   if (d.empty()) return;
@@ -73,37 +138,35 @@ void CheckDescription(RowContext& ctx) {
   const ChannelMask safe = PacksWhere(spec, [](const ChannelPack& p) {
     return p.description_html == ChannelPack::Html::kSafeSubset;
   });
-  if ((plain | safe) && (d.find('<') != d.npos || d.find('&') != d.npos)) {
-    const listing::Html h = listing::FindHtml(d);
-    if (plain && (!h.first_tag.empty() || !h.first_entity.empty())) {
-      const std::string_view what = h.first_tag.empty() ? h.first_entity : h.first_tag;
-      ctx.ReportFor(plain, IssueCode::PLATFORM_DESCRIPTION_HTML, Field::kDescription,
-                    Cat("Description contains HTML '", what.substr(0, 60), "'; ",
-                        ctx.channel_names(plain), " takes plain text"));
-    }
-    if (safe && !h.unsafe.empty()) {
-      ctx.ReportFor(safe, IssueCode::PLATFORM_DESCRIPTION_HTML, Field::kDescription,
-                    Cat("Description contains the tag '", h.unsafe.substr(0, 60), "'; ",
-                        ctx.channel_names(safe),
-                        " takes tags without attributes and no unsafe tags"));
-    }
+  const listing::Html& h = facts.html;
+  if (plain && (!h.first_tag.empty() || !h.first_entity.empty())) {
+    const std::string_view what = h.first_tag.empty() ? h.first_entity : h.first_tag;
+    ctx.ReportFor(plain, IssueCode::PLATFORM_DESCRIPTION_HTML, Field::kDescription,
+                  Cat("Description contains HTML '", what.substr(0, 60), "'; ",
+                      ctx.channel_names(plain), " takes plain text"));
+  }
+  if (safe && !h.unsafe.empty()) {
+    ctx.ReportFor(safe, IssueCode::PLATFORM_DESCRIPTION_HTML, Field::kDescription,
+                  Cat("Description contains the tag '", h.unsafe.substr(0, 60), "'; ",
+                      ctx.channel_names(safe),
+                      " takes tags without attributes and no unsafe tags"));
   }
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.description_capitals; });
-      m && listing::ExcessiveCapitals(d)) {
+      m && facts.capitals) {
     ctx.ReportFor(m, IssueCode::PLATFORM_EXCESSIVE_CAPITALS, Field::kDescription,
                   "Description is written in capital letters");
   }
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.description_promotional; })) {
-    if (const std::string_view phrase = listing::PromotionalPhrase(d, false); !phrase.empty()) {
+    if (const std::string_view phrase = facts.promotional; !phrase.empty()) {
       ctx.ReportFor(m, IssueCode::PLATFORM_PROMOTIONAL_TEXT, Field::kDescription,
                     Cat("Description contains promotional text '", phrase, "'"));
     }
   }
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.description_links; })) {
-    if (const std::string_view link = listing::FindLink(d); !link.empty()) {
+    if (const std::string_view link = facts.link; !link.empty()) {
       ctx.ReportFor(m, IssueCode::PLATFORM_LINK_IN_DESCRIPTION, Field::kDescription,
                     Cat("Description contains the link '", link.substr(0, 80), "'"));
     }
@@ -127,9 +190,10 @@ void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image,
                      std::string_view name = {}) {
   const BatchSpec& spec = ctx.spec();
   if (name.empty()) name = FieldName(f);
+  const listing::UrlParts parts = listing::SplitUrl(url);  // each fact below reads it
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.placeholder_hosts; })) {
-    const std::string_view host = listing::HostOf(url);
+    const std::string_view host = parts.host;
     if (const char* why = listing::PlaceholderHostName(host)) {
       ctx.ReportFor(m, IssueCode::PLATFORM_PLACEHOLDER_URL, f, Cat(name, " '", host, "': ", why));
     }
@@ -137,11 +201,11 @@ void CheckUrlContent(RowContext& ctx, Field f, std::string_view url, bool image,
   if (!image) return;
   if (const ChannelMask m =
           PacksWhere(spec, [](const ChannelPack& p) { return p.placeholder_image_names; });
-      m && listing::PlaceholderImageName(url)) {
+      m && listing::PlaceholderImageSegment(parts.segment)) {
     ctx.ReportFor(m, IssueCode::PLATFORM_PLACEHOLDER_URL, f,
                   Cat(name, " names a placeholder picture, not the product"));
   }
-  const listing::FileType type = listing::FileTypeOf(url);
+  const listing::FileType type = listing::FileTypeOfSegment(parts.file);
   if (type.kind == FileKind::kNoExtension || type.kind == FileKind::kScript) return;
   char buf[8];
   const std::string_view ext = LowerInto(type.extension, buf, sizeof(buf));

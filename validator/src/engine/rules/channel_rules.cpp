@@ -18,15 +18,23 @@ void CheckChannelPacks(RowContext& ctx) {
                                 "SKU is already used by row ");
     }
   }
-  channel::CheckTitle(ctx);
-  channel::CheckDescription(ctx);
+  // The title and the description, each scanned once for every fact the packs ask of it.
+  const std::string_view title = ctx.value(Field::kTitle);
+  const listing::TextFacts title_facts =
+      title.empty() ? listing::TextFacts() : listing::Scan(title, channel::TitleScan(ctx));
+  const std::string_view description = ctx.value(Field::kDescription);
+  const listing::TextFacts description_facts =
+      description.empty() ? listing::TextFacts()
+                          : listing::Scan(description, channel::DescriptionScan(spec));
+  channel::CheckTitle(ctx, title_facts);
+  channel::CheckDescription(ctx, description_facts);
   channel::CheckLink(ctx);
   channel::CheckImage(ctx);
   channel::CheckAdditionalImages(ctx);
   channel::CheckPrices(ctx);
   if (ctx.mapped(Field::kWeight)) channel::CheckShippingWeight(ctx);
   channel::CheckAvailability(ctx);
-  channel::CheckCondition(ctx);
+  channel::CheckCondition(ctx, title_facts.used_word);
   channel::CheckIdentifiers(ctx);
   channel::CheckLength(ctx, Field::kProductType, "product_type", ctx.value(Field::kProductType),
                        [](const ChannelPack& p) { return p.product_type_limit; });

@@ -4,8 +4,8 @@
 // (RowContext::Required: the core's sku, price and title, or the platform template's fields, for
 // the row kinds that answer for them). With platform search_merchant, values are judged and fixed
 // in Merchant Center's formats: a price keeps its ISO 4217 code ("15.00 USD") and Google's
-// availability spellings are valid. With social_catalog (first listed) a price keeps its code
-// too, Meta's format.
+// availability spellings are valid. With social_catalog a price keeps its code too, Meta's
+// format. Either applies wherever the template is listed among several.
 #include <algorithm>
 #include <array>
 #include <string>
@@ -23,8 +23,11 @@ constexpr size_t kBrandLimit = 70;
 
 bool PlatformOwns(const RowContext& ctx, Field f) { return AnyPlatformRequires(ctx.spec(), f); }
 
+// search_merchant is among the selected templates, wherever listed.
 bool IsSearchMerchant(const RowContext& ctx) {
-  return ctx.spec().platform == Platform::kSearchMerchant;
+  const auto& platforms = ctx.spec().platforms;
+  return std::find(platforms.begin(), platforms.end(), Platform::kSearchMerchant) !=
+         platforms.end();
 }
 
 // Returns the hash of the row's SKU when it counts among the batch's SKUs (a purchasable row
@@ -214,13 +217,13 @@ std::string_view HostLikeFirstSegment(std::string_view name,
   return host;
 }
 
-// One image URL of field f (a cell, or an item of a list cell). When the source's import also
-// takes file names from its import folder (FieldConvention::file_extensions), such a name is
-// valid and is not a URL to judge for https.
+// One image URL of field f (a cell, an item of a list cell, or a further column's value). When
+// the source's import also takes file names from its import folder
+// (FieldConvention::file_extensions), such a name is valid and is not a URL to judge for https.
 void CheckOneImage(RowContext& ctx, Field f) {
   const std::string_view url = ctx.value(f);
   if (!IsWellFormedHttpUrl(url)) {
-    const auto& extensions = ctx.spec().conventions[static_cast<size_t>(f)].file_extensions;
+    const auto& extensions = ctx.convention(f).file_extensions;
     if (extensions.empty()) {
       ctx.Report(IssueCode::INVALID_IMAGE_URL, f);
     } else if (const std::string_view host = HostLikeFirstSegment(url, extensions);
@@ -240,8 +243,10 @@ void CheckOneImage(RowContext& ctx, Field f) {
     }
     return;
   }
-  // Templates make plain http an error (PLATFORM_IMAGE_NOT_HTTPS).
-  if (ctx.spec().platform == Platform::kNone && !StartsWithNoCase(url, "https://")) {
+  // Templates make plain http an error (PLATFORM_IMAGE_NOT_HTTPS) in the field's own column; they
+  // never see a further column's.
+  const bool judged_by_templates = ctx.spec().platform != Platform::kNone && ctx.extra() == nullptr;
+  if (!judged_by_templates && !StartsWithNoCase(url, "https://")) {
     ctx.Report(IssueCode::IMAGE_URL_NOT_HTTPS, f);
   }
 }
@@ -338,6 +343,14 @@ void CheckAdditionalImages(RowContext& ctx) {
   if (!ctx.spec().has_convention.test(static_cast<size_t>(Field::kAdditionalImageLink))) return;
   if (ctx.value(Field::kAdditionalImageLink).empty()) return;
   ctx.ForEachItem(Field::kAdditionalImageLink, CheckOneAdditionalImage);
+}
+
+// The further columns of image_url and additional_image_link (BatchSpec::extras: Magento's
+// small_image, thumbnail_image, swatch_image): each non-empty value checked as the field's
+// image, report-only, its issues naming the column. Whether or not the field itself is mapped.
+void CheckExtraImages(RowContext& ctx) {
+  ctx.ForEachExtra(Field::kImageUrl, CheckOneImageUrl);
+  ctx.ForEachExtra(Field::kAdditionalImageLink, CheckOneAdditionalImage);
 }
 
 // An empty brand is never wrong here: a template that requires one reports it.
@@ -484,6 +497,7 @@ void CheckProduct(RowContext& ctx) {
   if (ctx.mapped(Field::kTitle)) CheckTitle(ctx);
   if (ctx.mapped(Field::kImageUrl)) CheckImageUrl(ctx);
   if (ctx.mapped(Field::kAdditionalImageLink)) CheckAdditionalImages(ctx);
+  if (!ctx.spec().extras.empty()) CheckExtraImages(ctx);
   if (ctx.mapped(Field::kBrand)) CheckBrand(ctx);
   if (ctx.mapped(Field::kAvailability)) CheckAvailability(ctx);
   if (ctx.mapped(Field::kGtin)) {

@@ -70,8 +70,9 @@ std::optional<double> NormalizedAmount(RowContext& ctx, Field f, bool* reported 
 
 // Target-channel formats (rules/target_format.cpp).
 //
-// True when the cleaned file follows a channel whose amounts carry their ISO 4217 code: the
-// first listed template's pack has price_currency. Merchant Center (search_merchant, Google's
+// True when the cleaned file follows a channel whose amounts carry their ISO 4217 code: some
+// selected template's pack has price_currency, wherever it is listed (a fix never takes away
+// what a selected channel needs; weights keep their unit the same way). Merchant Center (search_merchant, Google's
 // product data specification, price: "15.00 USD") and Meta (social_catalog, the catalog
 // fields reference, price: "9.99 USD") both write "<number> <CODE>"; the rules below then
 // apply to both, naming the channel in their messages.

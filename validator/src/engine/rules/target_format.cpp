@@ -113,19 +113,28 @@ IssueCode FixCode(text::AmountForm form) {
                                                  : IssueCode::PRICE_REFORMATTED;
 }
 
-// The channel named in messages: "Merchant Center needs the amount and its code".
-std::string_view ChannelTitle(Platform p) {
-  switch (p) {
-    case Platform::kSearchMerchant: return "Merchant Center";
-    case Platform::kSocialCatalog: return "Meta";
-    default: return PlatformName(p);
+// The selected channels whose amounts carry their code, as messages name them, with the verb:
+// "Merchant Center needs", "Merchant Center and Meta need".
+std::string ChannelsNeed(const BatchSpec& spec) {
+  std::string names;
+  int count = 0;
+  for (Platform p : spec.platforms) {
+    if (!PackOf(p).price_currency) continue;
+    if (count++ > 0) names += " and ";
+    names += p == Platform::kSearchMerchant  ? "Merchant Center"
+             : p == Platform::kSocialCatalog ? "Meta"
+                                             : PlatformName(p);
   }
+  return names + (count > 1 ? " need" : " needs");
 }
 
 }  // namespace
 
 bool CodedAmounts(const BatchSpec& spec) {
-  return spec.platform != Platform::kNone && PackOf(spec.platform).price_currency;
+  for (Platform p : spec.platforms) {
+    if (PackOf(p).price_currency) return true;
+  }
+  return false;
 }
 
 // The number of "<number> <CODE>" (its code valid): "15.00 USD" is valid as it is; a decimal
@@ -159,7 +168,7 @@ void JudgeCodedNumber(RowContext& ctx, Field f, const Coded& coded, std::optiona
 
 bool MerchantAmount(RowContext& ctx, Field f, std::optional<double>* value, bool* reported) {
   const std::string_view v = ctx.value(f);
-  const std::string channel(ChannelTitle(ctx.spec().platform));
+  const std::string need = ChannelsNeed(ctx.spec());
   *value = std::nullopt;
   auto report = [&](std::string message) {
     ctx.Report(InvalidAmountCode(f), f, std::move(message));
@@ -168,8 +177,8 @@ bool MerchantAmount(RowContext& ctx, Field f, std::optional<double>* value, bool
   if (const auto coded = SplitCode(v)) {
     const std::string code(coded->code, 3);
     if (!ctx.ref().IsCurrency(code)) {
-      report(code + " is not an ISO 4217 currency code; " + channel +
-             " needs the amount and its code, such as 15.00 USD");
+      report(code + " is not an ISO 4217 currency code; " + need +
+             " the amount and its code, such as 15.00 USD");
       return true;
     }
     JudgeCodedNumber(ctx, f, *coded, value, reported);
@@ -195,8 +204,8 @@ bool MerchantAmount(RowContext& ctx, Field f, std::optional<double>* value, bool
     }
     const std::string code = CertainCurrency(ctx, sign);
     if (code.empty()) {
-      report("The currency of " + std::string(v) + " is not certain; " + channel +
-             " needs the amount and its ISO 4217 code, such as 15.00 USD");
+      report("The currency of " + std::string(v) + " is not certain; " + need +
+             " the amount and its ISO 4217 code, such as 15.00 USD");
       return true;
     }
     ctx.Fix(f, TwoDecimals(a.value) + " " + code, FixCode(a.form));

@@ -74,8 +74,9 @@ struct AlsoCheckedColumn {
   std::string column;
   const SourceConvention* convention = nullptr;
 };
-// The header's also_checked columns, in header order; a column the mapping maps to a field is
-// checked as that field and is left out.
+// The header's also_checked columns, in header order, each once (the first of a repeated or
+// same-named column); a column the mapping maps to a field is checked as that field and is
+// left out.
 std::vector<AlsoCheckedColumn> AlsoCheckedColumns(const SourceProfile& profile,
                                                   std::span<const std::string> header,
                                                   const Mapping& mapping);

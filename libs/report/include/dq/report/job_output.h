@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dq/ingest/check_plan.h"
 #include "dq/ingest/row_model.h"
 #include "dq/validator/v1/validator.pb.h"
 #include "dq/report/file_check.h"
@@ -85,8 +86,10 @@ class JobOutput {
 
   // The validator's spec for this job.
   validator::v1::BatchSpec Spec() const;
-  // Appends a row's mapped columns, in field order, to chunk (packed, see validator.proto): one
-  // copy of each cell, from the reader's views. The first row of a chunk clears it.
+  // Appends a row's mapped columns, in field order, then its further columns checked as a
+  // field's (BatchSpec.extra_columns: Magento's small_image), to chunk (packed, see
+  // validator.proto): one copy of each cell, from the reader's views. The first row of a chunk
+  // clears it.
   // fields_read: the record's own field count in the file (RowReader::fields_read(); 0: the
   // format has none). A count above the header's gets ROW_FIELD_COUNT (an error) on that row, a
   // count below it ROW_FIELDS_MISSING (a warning), added by Apply in its place among the
@@ -150,6 +153,10 @@ class JobOutput {
   JobSummaryBuilder summary_;
   std::vector<std::string> field_names_;
   std::vector<size_t> columns_;  // per mapped field: column index in the header (SIZE_MAX: none)
+  // The header's further columns checked as a field's (ingest::AlsoCheckedColumns), and each
+  // one's index in the header: sent after the fields' values.
+  std::vector<ingest::AlsoCheckedColumn> extras_;
+  std::vector<size_t> extra_columns_;
   const ingest::SourceProfile* profile_ = nullptr;
   size_t sku_column_ = SIZE_MAX;
   size_t title_column_ = SIZE_MAX;

@@ -12,7 +12,8 @@
 namespace dq::testing {
 
 // "" when both readings are the same: the same error (code, message and details), or commands
-// with the same members (keys, values, kinds and raw text), cells, mapping and options.
+// with the same members (keys, values, kinds and raw text), cells (the extra columns' too),
+// mapping and options.
 inline std::string DescribeCommandDifference(const Result<gateway::ValidateCommand>& a,
                                              const Result<gateway::ValidateCommand>& b) {
   if (a.ok() != b.ok()) return a.ok() ? "only the first was accepted" : "only the second was accepted";
@@ -43,6 +44,15 @@ inline std::string DescribeCommandDifference(const Result<gateway::ValidateComma
   for (size_t k = 0; k < x.cells.size(); ++k) {
     if (x.cells[k] != y.cells[k]) return "cell " + std::to_string(k) + " differs";
   }
+  if (x.extra_columns.size() != y.extra_columns.size()) return "extra column counts differ";
+  for (size_t k = 0; k < x.extra_columns.size(); ++k) {
+    if (x.extra_columns[k].field != y.extra_columns[k].field ||
+        x.extra_columns[k].column != y.extra_columns[k].column ||
+        x.extra_columns[k].convention != y.extra_columns[k].convention) {
+      return "extra column " + std::to_string(k) + " differs";
+    }
+  }
+  if (x.extra_cells != y.extra_cells) return "extra cells differ";
   if (x.nested != y.nested || x.member_path != y.member_path || x.paths != y.paths ||
       x.path_names != y.path_names) {
     return "nested paths differ";
