@@ -200,7 +200,8 @@ def dryrun_failures(cli):
     return failures, checked
 
 
-def wait_until(what, check, seconds=20):
+# Deadlines are generous (a loaded 2-core CI machine); a pass takes about 15 s.
+def wait_until(what, check, seconds=60):
     end = time.time() + seconds
     while time.time() < end:
         if check():
@@ -220,7 +221,7 @@ def port_open(port):
 def request(method, url, body=None, headers=None):
     req = urllib.request.Request(url, data=body, method=method, headers=headers or {})
     try:
-        with urllib.request.urlopen(req, timeout=10) as r:
+        with urllib.request.urlopen(req, timeout=30) as r:
             return r.status, r.headers, r.read()
     except urllib.error.HTTPError as e:
         return e.code, e.headers, e.read()
@@ -354,6 +355,15 @@ def main():
             wait_until("the test event at the receiver",
                        lambda: any(h.get("X-Service-Delivery") == test_id
                                    for h, _ in Receiver.events))
+
+            # A redeliver made while the attempt is still in flight (the receiver has it, the
+            # notifier has not logged it) is cancelled by that attempt, by design, or is not
+            # found (404): it is made once the delivery log shows the attempt.
+            def logged():
+                c, _, b = console("GET", "/webhook/deliveries?limit=100", None, cookie)
+                return c == 200 and any(d.get("delivery_id") == test_id and
+                                        d.get("outcome") == "delivered" for d in json.loads(b))
+            wait_until("the test event's attempt in the delivery log", logged)
             code, _, body = console("POST", f"/webhook/deliveries/{test_id}/redeliver", None,
                                     cookie, csrf)
             if code != 202:
@@ -394,7 +404,7 @@ def main():
         def admin_cli(*cmd):
             return subprocess.run(["redis-cli", "-p", str(ports["redis"]), "--pass",
                                    PASSWORDS["REDIS_PASSWORD"], "--no-auth-warning", *cmd],
-                                  capture_output=True, text=True, timeout=5).stdout.strip()
+                                  capture_output=True, text=True, timeout=30).stdout.strip()
         dry, checked = dryrun_failures(admin_cli)
         failures.extend(dry)
 

@@ -37,15 +37,18 @@ class SendLease {
       : store_(store), account_id_(account_id), delivery_id_(delivery_id) {}
   SendLease(const SendLease&) = delete;
   SendLease& operator=(const SendLease&) = delete;
-  ~SendLease() {
+  ~SendLease() { Release(); }
+  void Hold(std::string token) { token_ = std::move(token); }
+  void SetDelivered(bool delivered) { delivered_ = delivered; }
+  // Gives the lease back now (once); the destructor does it for the paths that return early.
+  void Release() {
     if (token_.empty()) return;
     if (Status s = store_.EndSend(account_id_, delivery_id_, token_, delivered_); !s.ok()) {
       log::Warn("send lease not given back", {{"delivery_id", delivery_id_},
                                               {"error", s.message()}});
     }
+    token_.clear();
   }
-  void Hold(std::string token) { token_ = std::move(token); }
-  void SetDelivered(bool delivered) { delivered_ = delivered; }
 
  private:
   DeliveryStore& store_;
@@ -210,14 +213,20 @@ Result<Outcome> Dispatcher::Handle(const Event& event, std::string_view retry_me
   attempt.outcome = std::string(OutcomeName(decision.outcome));
   if (decision.outcome == Outcome::kRetry) attempt.next_attempt_ms = decision.next_attempt_ms;
 
-  // The log is for people; losing one line must not hold the event back.
+  // The attempt is over: its lease goes back (a delivered one cancels a redeliver made while it
+  // was in flight), then what follows it is stored, and only then is it logged. A redeliver is
+  // found through the log, so one made once the attempt shows there comes after all of that:
+  // it is neither cancelled by the attempt's lease nor replaced by its retry. (Logged first, a
+  // redeliver made in the milliseconds before the lease's end was silently dropped, and one
+  // made before the retry was stored was replaced by it.)
+  lease.Release();
+  const Status settled = Settle(event, decision, hook.url, attempt, retry_member, now_ms);
+  // The log is for people; losing one line must not hold the event back. An attempt whose
+  // outcome could not be stored is logged all the same: it was made.
   if (Status s = store_.Record(event.account_id, attempt); !s.ok()) {
     log::Warn("delivery log write failed", {{"error", s.message()}});
   }
-
-  if (Status s = Settle(event, decision, hook.url, attempt, retry_member, now_ms); !s.ok()) {
-    return s;
-  }
+  if (!settled.ok()) return settled;
   metrics_.Delivery(decision.outcome).Inc();
   return decision.outcome;
 }

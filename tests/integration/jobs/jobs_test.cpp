@@ -407,9 +407,18 @@ TEST(JobsRollingRestartTest, NoAcceptedJobIsLost) {
       }
     });
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  // Uploads before the restart and after it, counted rather than timed (a loaded machine
+  // accepts fewer in a given time).
+  auto accepted_count = [&] {
+    std::lock_guard lock(mu);
+    return accepted.size();
+  };
+  EXPECT_TRUE(WaitFor([&] { return accepted_count() >= 15; }, std::chrono::seconds(60)));
   stack.GracefulRestartGateway(0);
-  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  const size_t at_restart = accepted_count();
+  EXPECT_TRUE(WaitFor([&] { return accepted_count() >= at_restart + 15; },
+                      std::chrono::seconds(60)))
+      << "the new gateway accepted no uploads";
   stop = true;
   for (auto& t : clients) t.join();
   ASSERT_GT(accepted.size(), 20u);

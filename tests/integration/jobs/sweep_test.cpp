@@ -106,7 +106,19 @@ TEST(SweepTest, AKilledAttemptsObjectsGoAndCommittedOnesStay) {
   ASSERT_TRUE(WaitFor([&] { return objects_of(killed).empty(); }, std::chrono::seconds(30)))
       << objects_of(killed).size() << " objects left\n"
       << stack.worker().Log();
-  EXPECT_NE(stack.worker().Log().find("orphan sweep done"), std::string::npos);
+  // The sweep removed them (and not something else): the round that deleted them logs it. The
+  // line is written after the deletion, so it is waited for, not looked up at once.
+  auto swept = [&] {
+    const std::string log = stack.worker().Log();
+    for (size_t at = log.find("orphan sweep done"); at != std::string::npos;
+         at = log.find("orphan sweep done", at + 1)) {
+      const size_t end = log.find('\n', at);
+      const std::string line = log.substr(at, end == std::string::npos ? end : end - at);
+      if (line.find("\"prefixes_deleted\":\"0\"") == std::string::npos) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(WaitFor(swept, std::chrono::seconds(30))) << stack.worker().Log();
   // Committed objects stay, and the finished job reads as before.
   EXPECT_EQ(objects_of(kept), committed);
   EXPECT_EQ(status_of(kept), "done");

@@ -96,6 +96,15 @@ class ClusterTest : public ::testing::Test {
     }
   }
 
+  // How many commands the node has answered TRYAGAIN (INFO errorstats); -1 when it cannot say.
+  static int64_t TryAgainAnswers(RedisClient& node) {
+    auto info = node.Command({"INFO", "errorstats"});
+    if (!info.ok()) return -1;
+    const std::string field = "errorstat_TRYAGAIN:count=";
+    const size_t at = info->str.find(field);
+    return at == std::string::npos ? 0 : std::stoll(info->str.substr(at + field.size()));
+  }
+
   static std::string* dir_;
   static std::string* seeds_;
   std::unique_ptr<RedisClient> client_;
@@ -181,20 +190,39 @@ TEST_F(ClusterTest, AMigratingSlotIsAskedAndASplitScriptWaitsForTheMigration) {
   EXPECT_EQ(client_->Describe(a), "127.0.0.1:" + std::to_string(from));
 
   // A script over a and b: split between the two nodes, it gets TRYAGAIN, and is retried until
-  // the migration ends (on another thread, a moment later).
+  // the migration ends, on another thread, once the source has answered TRYAGAIN (the client
+  // retries for about two seconds: everything the end of the migration needs is made ready
+  // before, so that it is four commands on open connections).
+  const std::string to_id = Id(to);
+  std::vector<std::unique_ptr<RedisClient>> masters;  // the new owner, the old, then the others
+  masters.push_back(Node(to));
+  masters.push_back(Node(from));
+  for (const auto& r : Table()) {
+    if (r.master.port != to && r.master.port != from) masters.push_back(Node(r.master.port));
+  }
+  auto source = Node(from);
+  const int64_t refused_before = TryAgainAnswers(*source);
   std::thread finish([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    EXPECT_TRUE(Node(from)
+    EXPECT_TRUE(WaitFor([&] { return TryAgainAnswers(*source) > refused_before; },
+                        std::chrono::seconds(30)))
+        << "the source never answered TRYAGAIN";
+    EXPECT_TRUE(masters[1]
                     ->Command({"MIGRATE", "127.0.0.1", std::to_string(to), "", "0", "5000",
                                "KEYS", b})
                     .ok());
-    SetSlotEverywhere(slot, to);
+    for (const auto& m : masters) {
+      EXPECT_TRUE(m->Command({"CLUSTER", "SETSLOT", std::to_string(slot), "NODE", to_id}).ok());
+    }
   });
   RedisScript both("return redis.call('GET', KEYS[1]) .. redis.call('GET', KEYS[2])");
   auto joined = client_->Eval(both, {a, b}, {});
   finish.join();
   ASSERT_TRUE(joined.ok()) << joined.status().message();
   EXPECT_EQ(joined->str, "AB");
+  // The migration has ended: the slot's next command is answered MOVED, and the client learns
+  // the new owner. (The script itself may have run through ASK, in the moment between b's move
+  // and the source's SETSLOT, which teaches the client nothing.)
+  EXPECT_EQ(client_->Command({"GET", a})->str, "A");
   EXPECT_EQ(client_->Describe(a), "127.0.0.1:" + std::to_string(to));
 }
 

@@ -40,6 +40,7 @@ class FakeStore final : public DeliveryStore {
  public:
   Status Record(std::string_view account, const DeliveryAttempt& a) override {
     log[std::string(account)].push_back(a);
+    if (on_record) on_record();  // what happens elsewhere once the attempt shows in the log
     return Status::Ok();
   }
   Status ScheduleRetry(const Event& e, int64_t due, std::string_view replace) override {
@@ -85,6 +86,7 @@ class FakeStore final : public DeliveryStore {
     return Status::Ok();
   }
   bool down = false;
+  std::function<void()> on_record;
   std::map<std::string, std::string> leases;
   std::map<std::string, std::vector<DeliveryAttempt>> log;
   std::map<std::string, int64_t> retries;
@@ -327,6 +329,37 @@ TEST_F(DispatcherTest, ARedeliverMadeWhileARetryIsInFlight) {
       EXPECT_EQ(store_.retries.begin()->first, EventToJson(redelivered));
     }
   }
+}
+
+// A redeliver is found through the delivery log, so one made once the attempt shows there comes
+// after that attempt: it is not cancelled by it, and goes once the lease is free (it is already).
+TEST_F(DispatcherTest, ARedeliverMadeOnceTheAttemptIsLoggedIsKept) {
+  Event test = MakeEvent();
+  test.test = true;
+  Event redelivered = MakeEvent();
+  redelivered.test = true;
+  redelivered.first_attempt_ms = clock_.now_ms + 5;
+  store_.on_record = [&] {
+    EXPECT_TRUE(store_.leases.empty()) << "logged while its lease was held";
+    store_.retries[EventToJson(redelivered)] = clock_.now_ms;
+  };
+  ASSERT_EQ(*dispatcher_.Handle(test, "", sender_), Outcome::kDelivered);
+  store_.on_record = nullptr;
+  ASSERT_EQ(store_.retries.size(), 1u) << "the redeliver was cancelled";
+  FakeSender other;
+  EXPECT_EQ(*dispatcher_.Handle(redelivered, EventToJson(redelivered), other),
+            Outcome::kDelivered);
+  EXPECT_EQ(other.posts.size(), 1u);
+}
+
+// A failed attempt's retry is on the schedule before the attempt shows in the log.
+TEST_F(DispatcherTest, AnAttemptIsLoggedOnceWhatFollowsItIsStored) {
+  sender_.next = {500, 2, ""};
+  size_t scheduled_when_logged = 0;
+  store_.on_record = [&] { scheduled_when_logged = store_.retries.size(); };
+  ASSERT_EQ(*dispatcher_.Handle(MakeEvent(), "", sender_), Outcome::kRetry);
+  EXPECT_EQ(scheduled_when_logged, 1u);
+  EXPECT_EQ(store_.log["acct_1"].size(), 1u);
 }
 
 class GatedDispatcherTest : public DispatcherTest {

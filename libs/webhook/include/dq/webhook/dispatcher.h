@@ -1,8 +1,9 @@
 // One delivery from start to durable outcome: look up the account's webhook, check its URL,
-// sign, POST, log the attempt, then record what follows (nothing, a scheduled retry or a dead
-// letter). The dispatcher owns no thread and no socket: callers pass the HttpSender of their
-// thread, and acknowledge the stream entry (or drop the claimed retry) only when Handle() returns
-// OK. That ordering is the at-least-once guarantee.
+// sign, POST, record what follows (nothing, a scheduled retry or a dead letter), then log the
+// attempt: what the delivery log shows is settled, so a redeliver made from it comes after. The
+// dispatcher owns no thread and no socket: callers pass the HttpSender of their thread, and
+// acknowledge the stream entry (or drop the claimed retry) only when Handle() returns OK. That
+// ordering is the at-least-once guarantee.
 //
 // With a FairGate, an attempt starts only when the gate lets it (fair_gate.h): one that may not
 // start now is put back on the retry schedule, due after `defer_ms`, unchanged (it costs no
