@@ -228,7 +228,8 @@ class ArtifactChaosTest : public ::testing::Test {
                       const std::string& id) {
     const auto c = Committed(account, id);
     int64_t total = 0;
-    for (const std::string attempt : {std::string(artifact::kUploadAttempt), c.empty() ? "" : c[0]}) {
+    const std::string committed = c.empty() ? "" : c[0];
+    for (const std::string& attempt : {std::string(artifact::kUploadAttempt), committed}) {
       if (attempt.empty()) continue;
       auto all = store.ListAll("jobs/" + account + "/" + id + "/" + attempt + "/");
       if (!all.ok()) return -1;
