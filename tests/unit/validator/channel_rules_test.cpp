@@ -339,6 +339,20 @@ TEST(SeveralChannels, AMessagePartTwoTemplatesReportIsJoinedOnce) {
             (std::vector<std::string>{"search_merchant", "social_catalog"}));
 }
 
+// A link quoted in a message is cut at 80 bytes where a character starts: the message stays
+// well-formed UTF-8 (it was cut inside an é, which the gateway showed as U+FFFD).
+TEST(MerchantCenterPack, AQuotedLinkIsCutBetweenCharacters) {
+  std::string description = "See https://shop.com/";
+  for (int i = 0; i < 40; ++i) description += "\xC3\xA9";  // é
+  const auto issues = RunRow(With({{"description", description}}), "search_merchant");
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].code, IssueCode::PLATFORM_LINK_IN_DESCRIPTION);
+  const std::string link = "https://shop.com/";  // 17 bytes, then 31 whole é in the 80
+  std::string want = "Description contains the link '" + link;
+  for (int i = 0; i < 31; ++i) want += "\xC3\xA9";
+  EXPECT_EQ(issues[0].Message(), want + "'");
+}
+
 TEST(SeveralChannels, WarningsBlockNoChannel) {
   const Row row = With({{"google_product_category", "999999"}});
   const auto issues = RunRow(row, "search_merchant,social_catalog");

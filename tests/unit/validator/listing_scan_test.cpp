@@ -146,12 +146,16 @@ TEST(ListingScan, AnswersAsEachFunctionDoes) {
       // at a time)
       "@", "[", "`", "{", "Z", "a", "z", "A", "ZzAa", "LONGWORDWITHCAPS", "longerthaneight",
       "MugMugMugMugMug", "\x7f", "\x01", "Water2Bottle",
-      // past ASCII: the scan hands these texts to the one-fact functions
+      // past ASCII: read in the one pass; a sequence that is not well-formed sends the text to
+      // the one-fact functions
       "\xC3\x89T\xC3\x89", "caf\xC3\xA9", "\xE2\x98\x85", "\xE2\x82\xAC" "5", "\xC2\xA3" "9",
       "\xD0\x9C\xD0\x98\xD0\xA0", "\xC3", "\xE2\x82", "\xC1", "\xF0\x9F\x98\x80",
       "K\xC3\xBC" "che", "GR\xC3\x96\xC3\x9F" "E", "\xC3\x9C" "BER", "\xE2\x80\x93",
       "\xE2\x84\xA2", "\xC3\x97", "\xC2\xA0", "\xCE\x91\xCE\x92\xCE\x93\xCE\x94",
-      "\x80", "\xFF", "\xC3\xA9\xA9", "caf\xC3\xA9" "caf\xC3\xA9", "\xC2\xA3" "x"};
+      "\x80", "\xFF", "\xC3\xA9\xA9", "caf\xC3\xA9" "caf\xC3\xA9", "\xC2\xA3" "x",
+      // not well-formed though each continuation byte is one: an overlong '!' and '$' before a
+      // digit, a surrogate (review44: the scan read them as characters)
+      "Mug \xC0\xA1", "\xC0\xA4" "5", "\xED\xA0\x80"};
   static const char* kSeparators[] = {" ", " ", " ", "", "  ", ", ", " - ", "/", "\t"};
   std::mt19937 rng(32);
   const std::vector<ScanRequest> requests = {
@@ -167,8 +171,8 @@ TEST(ListingScan, AnswersAsEachFunctionDoes) {
   for (int t = 0; t < 20000; ++t) {
     std::string text;
     const size_t pieces = rng() % 16;
-    // One text in four only from the ASCII pieces (the fused path).
-    const size_t choices = (t % 4 == 0) ? std::size(kPieces) : std::size(kPieces) - 23;
+    // Three texts in four only from the ASCII pieces, the fourth from any.
+    const size_t choices = (t % 4 == 0) ? std::size(kPieces) : std::size(kPieces) - 26;
     for (size_t k = 0; k < pieces; ++k) {
       if (k > 0) text += kSeparators[rng() % std::size(kSeparators)];
       text += kPieces[rng() % choices];

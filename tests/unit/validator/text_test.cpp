@@ -129,5 +129,16 @@ TEST(UnitWeightTest, ReadsTheNumberTheUnitAndItsSymbol) {
   }
 }
 
+// A prefix for a message never ends inside a character: "é" is two bytes, "€" three, "𝄞" four.
+TEST(Utf8PrefixTest, CutsWhereACharacterStarts) {
+  EXPECT_EQ(Utf8Prefix("abc", 5), "abc");
+  EXPECT_EQ(Utf8Prefix("abc", 2), "ab");
+  EXPECT_EQ(Utf8Prefix("a\xC3\xA9", 2), "a");           // 'a', half of é
+  EXPECT_EQ(Utf8Prefix("a\xC3\xA9", 3), "a\xC3\xA9");  // whole
+  EXPECT_EQ(Utf8Prefix("\xE2\x82\xAC\xE2\x82\xAC", 5), "\xE2\x82\xAC");
+  EXPECT_EQ(Utf8Prefix("\xF0\x9D\x84\x9Ex", 3), "");
+  EXPECT_EQ(Utf8Prefix("\xF0\x9D\x84\x9Ex", 4), "\xF0\x9D\x84\x9E");
+}
+
 }  // namespace
 }  // namespace dq::validator::text

@@ -104,8 +104,9 @@ struct TextFacts {
   std::string_view link;
 };
 
-// The facts of text that `request` asks for, in one pass over an ASCII text (a text with other
-// bytes is answered by the functions above, one by one).
+// The facts of text that `request` asks for, in one pass over the text, characters past ASCII
+// included (a text holding a UTF-8 sequence that is not well-formed is answered by the
+// functions above, one by one).
 TextFacts Scan(std::string_view text, const ScanRequest& request);
 // The same facts, each from its own function above: what Scan() must answer.
 TextFacts ScanEach(std::string_view text, const ScanRequest& request);

@@ -31,6 +31,13 @@ bool IsAllDigits(std::string_view s);
 
 // Unicode code points in UTF-8 text (continuation bytes are not counted).
 size_t Utf8Length(std::string_view s);
+// At most the first n bytes of s, cut where a character starts (never inside a UTF-8 sequence):
+// a value quoted in a message ("Description contains the link '...'") stays well-formed.
+inline std::string_view Utf8Prefix(std::string_view s, size_t n) {
+  if (s.size() <= n) return s;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;  // s[n] continues
+  return s.substr(0, n);
+}
 // True when s is valid UTF-8.
 bool IsValidUtf8(std::string_view s);
 

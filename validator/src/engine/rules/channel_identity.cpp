@@ -35,7 +35,7 @@ void CheckVocabulary(RowContext& ctx, Field f,
     if (list.empty() || InList(list, lower)) continue;
     ctx.ReportFor(ChannelBit(p), IssueCode::PLATFORM_INVALID_VALUE, f,
                   Cat(PlatformName(p), " takes ", FieldName(f), " ", ListText(list), ", not '",
-                      v.substr(0, 40), "'"));
+                      text::Utf8Prefix(v, 40), "'"));
   }
 }
 
@@ -216,7 +216,7 @@ std::optional<uint32_t> CheckGoogleCategory(RowContext& ctx) {
                       taxonomy.Find(v.substr(0, dash));
     ctx.ReportFor(m, IssueCode::PLATFORM_UNKNOWN_GOOGLE_CATEGORY, Field::kGoogleProductCategory,
                   both ? "google_product_category gives both an id and a path; send one of them"
-                       : "google_product_category " + Quote(v.substr(0, 80)) +
+                       : "google_product_category " + Quote(text::Utf8Prefix(v, 80)) +
                              " is not a category id or path of Google's product taxonomy " +
                              taxonomy.version());
   }

@@ -142,12 +142,12 @@ void CheckDescription(RowContext& ctx, const listing::TextFacts& facts) {
   if (plain && (!h.first_tag.empty() || !h.first_entity.empty())) {
     const std::string_view what = h.first_tag.empty() ? h.first_entity : h.first_tag;
     ctx.ReportFor(plain, IssueCode::PLATFORM_DESCRIPTION_HTML, Field::kDescription,
-                  Cat("Description contains HTML '", what.substr(0, 60), "'; ",
+                  Cat("Description contains HTML '", text::Utf8Prefix(what, 60), "'; ",
                       ctx.channel_names(plain), " takes plain text"));
   }
   if (safe && !h.unsafe.empty()) {
     ctx.ReportFor(safe, IssueCode::PLATFORM_DESCRIPTION_HTML, Field::kDescription,
-                  Cat("Description contains the tag '", h.unsafe.substr(0, 60), "'; ",
+                  Cat("Description contains the tag '", text::Utf8Prefix(h.unsafe, 60), "'; ",
                       ctx.channel_names(safe),
                       " takes tags without attributes and no unsafe tags"));
   }
@@ -168,7 +168,7 @@ void CheckDescription(RowContext& ctx, const listing::TextFacts& facts) {
           PacksWhere(spec, [](const ChannelPack& p) { return p.description_links; })) {
     if (const std::string_view link = facts.link; !link.empty()) {
       ctx.ReportFor(m, IssueCode::PLATFORM_LINK_IN_DESCRIPTION, Field::kDescription,
-                    Cat("Description contains the link '", link.substr(0, 80), "'"));
+                    Cat("Description contains the link '", text::Utf8Prefix(link, 80), "'"));
     }
   }
 }
@@ -327,7 +327,7 @@ void CheckAdditionalImages(RowContext& ctx) {
       ++count;
       if (!IsWellFormedHttpUrl(url)) {
         ctx.ReportFor(bit, IssueCode::PLATFORM_INVALID_URL, Field::kAdditionalImageLink,
-                      "additional_image_link " + Quote(url.substr(0, 80)) +
+                      "additional_image_link " + Quote(text::Utf8Prefix(url, 80)) +
                           " is not an absolute http or https URL");
         continue;
       }

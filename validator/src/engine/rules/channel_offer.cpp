@@ -275,7 +275,7 @@ void CheckAvailability(RowContext& ctx) {
       if (!(bad & ChannelBit(p))) continue;
       ctx.ReportFor(ChannelBit(p), IssueCode::PLATFORM_INVALID_AVAILABILITY, Field::kAvailability,
                     Cat(PlatformName(p), " takes ", PackListText<&ChannelPack::availability>(p),
-                        ", not '", v.substr(0, 40), "'"));
+                        ", not '", text::Utf8Prefix(v, 40), "'"));
     }
   }
   const bool later = lower == "preorder" || lower == "backorder";
