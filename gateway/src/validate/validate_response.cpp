@@ -10,6 +10,7 @@
 #include "dq/common/json_escape.h"
 #include "dq/ingest/mapping_inference.h"
 #include "dq/report/issue_json.h"
+#include "dq/report/job_output.h"
 #include "validate_request.h"
 
 namespace dq::gateway {
@@ -161,15 +162,7 @@ Status BuildValidatorRequestInto(const ValidateCommand& command,
   // The further columns checked as a field's (Magento's small_image): their values follow the
   // mapped columns' in each record.
   const size_t extras = command.extra_columns.size();
-  for (const ingest::AlsoCheckedColumn& e : command.extra_columns) {
-    auto* extra = spec->add_extra_columns();
-    extra->set_field(e.field);
-    extra->set_column(e.column);
-    if (e.convention != nullptr) {
-      extra->set_list_separator(e.convention->list_separator);
-      for (const auto& ext : e.convention->file_extensions) extra->add_file_extensions(ext);
-    }
-  }
+  report::AddExtraColumns(command.extra_columns, *spec);
   // Several fields mapped to one column share its value: the row carries each column once.
   const size_t width = command.columns.size();
   bool shared = width != command.mapping.size();

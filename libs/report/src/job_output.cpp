@@ -121,17 +121,7 @@ validator::v1::BatchSpec JobOutput::Spec() const {
     }
   }
   spec.set_expiry_date_order(job_.expiry_date_order);  // learnt from the whole file at upload
-  for (const ingest::AlsoCheckedColumn& e : extras_) {  // their values follow the fields'
-    auto* extra = spec.add_extra_columns();
-    extra->set_field(e.field);
-    extra->set_column(e.column);
-    if (e.convention != nullptr) {
-      extra->set_list_separator(e.convention->list_separator);
-      for (const std::string& ext : e.convention->file_extensions) {
-        extra->add_file_extensions(ext);
-      }
-    }
-  }
+  AddExtraColumns(extras_, spec);  // their values follow the fields'
   return spec;
 }
 
@@ -463,6 +453,19 @@ JobWrite JobOutput::TakeWrite() {
   w.issues_found = issues_found_;
   w.summary_json = summary_.Json();
   return w;
+}
+
+void AddExtraColumns(std::span<const ingest::AlsoCheckedColumn> extras,
+                     validator::v1::BatchSpec& spec) {
+  for (const ingest::AlsoCheckedColumn& e : extras) {
+    auto* extra = spec.add_extra_columns();
+    extra->set_field(e.field);
+    extra->set_column(e.column);
+    if (e.convention != nullptr) {
+      extra->set_list_separator(e.convention->list_separator);
+      for (const std::string& ext : e.convention->file_extensions) extra->add_file_extensions(ext);
+    }
+  }
 }
 
 }  // namespace dq::report

@@ -99,7 +99,7 @@ TEST(ValidateExtraColumnsTest, TheCleanedRecordsKeepTheFurtherColumnsAsSent) {
   issue->set_code("INVALID_IMAGE_URL");
   issue->set_message("Not an absolute http or https URL: column small_image, 'x y.jpg'");
   issue->set_original_value("x y.jpg");
-  auto* fix = result.add_issues();  // a fix of base_image's cell is written to base_image
+  auto* fix = result.add_issues();  // a fix of a mapped cell (price) lands in its own column
   fix->set_row(2);
   fix->set_severity(validator::v1::SEVERITY_WARNING);
   fix->set_field("price");

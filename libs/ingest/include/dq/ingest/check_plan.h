@@ -74,8 +74,9 @@ struct AlsoCheckedColumn {
   std::string column;
   const SourceConvention* convention = nullptr;
 };
-// The header's also_checked columns, in header order, each once (the first of a repeated or
-// same-named column); a column the mapping maps to a field is checked as that field and is
+// The header's also_checked columns, in header order, each once (named as the first of a
+// repeated or same-named column; the senders send the cell of its last copy, as for a mapped
+// column named twice); a column the mapping maps to a field is checked as that field and is
 // left out.
 std::vector<AlsoCheckedColumn> AlsoCheckedColumns(const SourceProfile& profile,
                                                   std::span<const std::string> header,

@@ -27,6 +27,13 @@
 
 namespace dq::report {
 
+// Adds the further columns checked as a field's (ingest::AlsoCheckedColumns: Magento's
+// small_image) to the validator's spec, each with its convention's list separator and file
+// extensions; their values follow the fields' in each record. Both senders, JobOutput (jobs,
+// `dq check`) and POST /v1/validate's request, use it.
+void AddExtraColumns(std::span<const ingest::AlsoCheckedColumn> extras,
+                     validator::v1::BatchSpec& spec);
+
 // What the job remembers of a chunk it sent until its answer comes: where its rows start and how
 // many cells each had (a fix for a cell the row did not have is dropped, as the file has no
 // place for it). The cells themselves went into the chunk's packed buffer and are not kept.
