@@ -46,6 +46,32 @@ size_t FirstInvalidByte(std::string_view text) {
 
 }  // namespace
 
+size_t Utf8SequenceLength(std::string_view s, size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  size_t len;
+  unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+  if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0) lo = 0xA0;  // no overlongs
+    if (c == 0xED) hi = 0x9F;  // no surrogates
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0) lo = 0x90;  // no overlongs
+    if (c == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
+  } else {
+    return 0;
+  }
+  if (i + len > s.size()) return 0;
+  const auto second = static_cast<unsigned char>(s[i + 1]);
+  if (second < lo || second > hi) return 0;
+  for (size_t k = 2; k < len; ++k) {
+    if (!IsContinuation(s[i + k])) return 0;
+  }
+  return len;
+}
+
 size_t FindInvalidUtf8(std::string_view text) {
   // simdjson's validator checks the same rules (RFC 3629) 32-64 bytes a step; nearly every text
   // is valid, so the search for where a bad one goes wrong runs only on a text that is.

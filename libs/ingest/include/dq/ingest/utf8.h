@@ -1,7 +1,7 @@
-// UTF-8 for ingested files: the rule of a well-formed sequence (from dq/common/utf8_sequence.h),
-// the search for the first byte that breaks it, and the words for that byte. Uploads must be
-// UTF-8; anything else is reported with the position of the first bad byte rather than silently
-// re-encoded (which would change the data the merchant gets back). The JSON parser's string scan checks each sequence it meets with
+// UTF-8 for ingested files: the one rule of a well-formed sequence, the search for the first byte
+// that breaks it, and the words for that byte. Uploads must be UTF-8; anything else is reported
+// with the position of the first bad byte rather than silently re-encoded (which would change the
+// data the merchant gets back). The JSON parser's string scan checks each sequence it meets with
 // the same rule (json_text.cpp).
 #pragma once
 
@@ -9,12 +9,12 @@
 #include <string>
 #include <string_view>
 
-#include "dq/common/utf8_sequence.h"
-
 namespace dq::ingest {
 
-// The rule of one sequence lives in common/ (the JSON escaper uses it too).
-using ::dq::Utf8SequenceLength;
+// The length (2 to 4) of the well-formed UTF-8 sequence that starts at s[i], a byte at or above
+// 0x80; 0 when none starts there (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF,
+// and a sequence cut off by the end of s is not well-formed).
+size_t Utf8SequenceLength(std::string_view s, size_t i);
 
 // Offset of the first byte of `text` that does not start or continue a well-formed UTF-8
 // sequence (the rule above), or npos when the whole text is valid. A sequence cut off by the end
