@@ -2,35 +2,12 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string_view>
+
+#include "dq/common/utf8_sequence.h"
 
 namespace dq {
 namespace {
-
-// Length of the well-formed UTF-8 sequence at s[i] (RFC 3629), or 0 when it is not one.
-size_t Utf8SequenceLength(const unsigned char* s, size_t i, size_t n) {
-  const unsigned char c = s[i];
-  size_t len;
-  unsigned char lo = 0x80, hi = 0xBF;
-  if (c >= 0xC2 && c <= 0xDF) {
-    len = 2;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3;
-    if (c == 0xE0) lo = 0xA0;
-    if (c == 0xED) hi = 0x9F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4;
-    if (c == 0xF0) lo = 0x90;
-    if (c == 0xF4) hi = 0x8F;
-  } else {
-    return 0;
-  }
-  if (i + len > n) return 0;
-  if (s[i + 1] < lo || s[i + 1] > hi) return 0;
-  for (size_t k = 2; k < len; ++k) {
-    if ((s[i + k] & 0xC0) != 0x80) return 0;
-  }
-  return len;
-}
 
 bool NeedsWork(unsigned char c) { return c < 0x20 || c == '"' || c == '\\' || c >= 0x80; }
 
@@ -62,7 +39,7 @@ void Escape(Out& out, const unsigned char* s, size_t n) {
     if (i >= n) break;
     const unsigned char c = s[i];
     if (c >= 0x80) {
-      const size_t len = Utf8SequenceLength(s, i, n);
+      const size_t len = Utf8SequenceLength(std::string_view(reinterpret_cast<const char*>(s), n), i);
       if (len == 0) {
         out.Copy(reinterpret_cast<const unsigned char*>("\xEF\xBF\xBD"), 3);  // U+FFFD
         ++i;

@@ -4,6 +4,7 @@
 #include "dq/ingest/utf8.h"
 
 #include "dq/ingest/json_text.h"
+#include "dq/common/utf8_sequence.h"
 
 #include <gtest/gtest.h>
 
@@ -143,6 +144,23 @@ TEST(Utf8Test, SequenceLengthFollowsTheReference) {
   }
   EXPECT_EQ(Utf8SequenceLength("\xE2\x82", 0), 0u);  // cut off by the end
   EXPECT_EQ(Utf8SequenceLength("x\xE2\x82\xAC", 1), 3u);
+}
+
+// common/'s copy of the rule (the JSON escaper's and the validator's) answers as this one on
+// every lead and second byte, with each kind of third and fourth byte, and cut short.
+TEST(Utf8Test, CommonsRuleIsTheSame) {
+  for (unsigned lead = 0x80; lead <= 0xFF; ++lead) {
+    for (unsigned second = 0; second <= 0xFF; ++second) {
+      for (const char rest : {'\x80', '\xBF', 'a', '\xC0'}) {
+        const std::string text = {static_cast<char>(lead), static_cast<char>(second), rest, rest};
+        for (size_t n = 1; n <= text.size(); ++n) {
+          const std::string_view cut(text.data(), n);
+          ASSERT_EQ(dq::Utf8SequenceLength(cut, 0), Utf8SequenceLength(cut, 0))
+              << lead << " " << second << " " << int(rest) << " " << n;
+        }
+      }
+    }
+  }
 }
 
 TEST(Utf8Test, InvalidUtf8WordsNameTheByte) {
