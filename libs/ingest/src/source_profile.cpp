@@ -71,6 +71,23 @@ void CheckKnownKeys(const json& o, std::initializer_list<std::string_view> keys,
   }
 }
 
+// The optional array p[key] of objects holding only `keys`, each read by read(object, w) where w
+// ("<where>.<key>[]") names it in errors; empty when p has no such member.
+template <typename Read>
+auto ReadObjects(const json& p, const char* key, const std::string& where,
+                 std::initializer_list<std::string_view> keys, Read read) {
+  std::vector<decltype(read(p, where))> out;
+  if (!p.contains(key)) return out;
+  if (!p[key].is_array()) Fail(where + "." + key, "must be an array");
+  const std::string w = where + "." + key + "[]";
+  for (const auto& o : p[key]) {
+    if (!o.is_object()) Fail(w, "must be an object");
+    CheckKnownKeys(o, keys, w);
+    out.push_back(read(o, w));
+  }
+  return out;
+}
+
 RowRules ReadRows(const json& r, const std::string& where) {
   if (!r.is_object()) Fail(where, "must be an object");
   CheckKnownKeys(r, {"model", "kind", "kind_if_columns", "item_id", "key", "variant_columns",
@@ -164,13 +181,7 @@ RowRules ReadRows(const json& r, const std::string& where) {
 constexpr std::string_view kReportOnlyFields[] = {"image_url", "additional_image_link"};
 
 std::vector<SourceAlsoChecked> ReadAlsoChecked(const json& p, const std::string& where) {
-  std::vector<SourceAlsoChecked> out;
-  if (!p.contains("also_checked")) return out;
-  if (!p["also_checked"].is_array()) Fail(where + ".also_checked", "must be an array");
-  for (const auto& a : p["also_checked"]) {
-    const std::string w = where + ".also_checked[]";
-    if (!a.is_object()) Fail(w, "must be an object");
-    CheckKnownKeys(a, {"field", "columns", "why"}, w);
+  auto read = [](const json& a, const std::string& w) {
     SourceAlsoChecked also;
     also.field = OptionalString(a, "field", w);
     CheckField(also.field, w + ".field");
@@ -184,19 +195,13 @@ std::vector<SourceAlsoChecked> ReadAlsoChecked(const json& p, const std::string&
     if (also.columns.empty()) Fail(w + ".columns", "must name at least one column");
     also.why = OptionalString(a, "why", w);
     if (also.why.empty()) Fail(w + ".why", "must say why the columns hold the field's values");
-    out.push_back(std::move(also));
-  }
-  return out;
+    return also;
+  };
+  return ReadObjects(p, "also_checked", where, {"field", "columns", "why"}, read);
 }
 
 std::vector<SourceSignature> ReadSignatures(const json& p, const std::string& where) {
-  std::vector<SourceSignature> out;
-  if (!p.contains("signatures")) return out;
-  if (!p["signatures"].is_array()) Fail(where + ".signatures", "must be an array");
-  for (const auto& g : p["signatures"]) {
-    const std::string w = where + ".signatures[]";
-    if (!g.is_object()) Fail(w, "must be an object");
-    CheckKnownKeys(g, {"what", "columns", "none", "xml_namespaces"}, w);
+  auto read = [](const json& g, const std::string& w) {
     SourceSignature sig;
     sig.what = OptionalString(g, "what", w);
     if (!g.contains("columns") || !g["columns"].is_array() || g["columns"].empty()) {
@@ -208,9 +213,9 @@ std::vector<SourceSignature> ReadSignatures(const json& p, const std::string& wh
     }
     sig.none = OptionalStrings(g, "none", w);
     sig.xml_namespaces = OptionalStrings(g, "xml_namespaces", w);
-    out.push_back(std::move(sig));
-  }
-  return out;
+    return sig;
+  };
+  return ReadObjects(p, "signatures", where, {"what", "columns", "none", "xml_namespaces"}, read);
 }
 
 // c[key] when present: true or false, else the profile is refused.
@@ -259,13 +264,7 @@ SourceConvention ReadConvention(const json& c, const std::string& w) {
 }
 
 std::vector<SourceWeightRule> ReadWeightRules(const json& p, const std::string& where) {
-  std::vector<SourceWeightRule> out;
-  if (!p.contains("weight")) return out;
-  if (!p["weight"].is_array()) Fail(where + ".weight", "must be an array");
-  for (const auto& w : p["weight"]) {
-    const std::string ww = where + ".weight[]";
-    if (!w.is_object()) Fail(ww, "must be an object");
-    CheckKnownKeys(w, {"columns", "unit", "why"}, ww);
+  auto read = [](const json& w, const std::string& ww) {
     SourceWeightRule rule;
     rule.columns = OptionalStrings(w, "columns", ww);
     rule.unit = OptionalString(w, "unit", ww);
@@ -275,9 +274,9 @@ std::vector<SourceWeightRule> ReadWeightRules(const json& p, const std::string& 
       Fail(ww + ".unit", "must be g, kg, lb, oz or unknown");
     }
     if (rule.why.empty()) Fail(ww + ".why", "must say why");
-    out.push_back(std::move(rule));
-  }
-  return out;
+    return rule;
+  };
+  return ReadObjects(p, "weight", where, {"columns", "unit", "why"}, read);
 }
 
 SourceProfile Read(std::string_view file, const json& p) {
