@@ -191,7 +191,7 @@ TEST_F(ClusterTest, AMigratingSlotIsAskedAndASplitScriptWaitsForTheMigration) {
 
   // A script over a and b: split between the two nodes, it gets TRYAGAIN, and is retried until
   // the migration ends, on another thread, once the source has answered TRYAGAIN (the client
-  // retries for about two seconds: everything the end of the migration needs is made ready
+  // retries until its timeout, 2 s here: everything the end of the migration needs is made ready
   // before, so that it is four commands on open connections).
   const std::string to_id = Id(to);
   std::vector<std::unique_ptr<RedisClient>> masters;  // the new owner, the old, then the others
