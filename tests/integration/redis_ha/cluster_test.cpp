@@ -208,10 +208,10 @@ TEST_F(ClusterTest, AMigratingSlotIsAskedAndASplitScriptWaitsForTheMigration) {
                         std::chrono::seconds(30)))
         << "the source answered TRYAGAIN " << TryAgainAnswers(*source) - refused_before
         << " times, not 20";
-    EXPECT_TRUE(masters[1]
-                    ->Command({"MIGRATE", "127.0.0.1", std::to_string(to), "", "0", "5000",
-                               "KEYS", b})
-                    .ok());
+    EXPECT_TRUE(
+        masters[1]
+            ->Command({"MIGRATE", "127.0.0.1", std::to_string(to), "", "0", "5000", "KEYS", b})
+            .ok());
     for (const auto& m : masters) {
       EXPECT_TRUE(m->Command({"CLUSTER", "SETSLOT", std::to_string(slot), "NODE", to_id}).ok());
     }
