@@ -22,7 +22,10 @@
 #   are now drawn so that both stay below the ephemeral range, and a node that exits is seen at
 #   once (another port is tried);
 # - a master delayed each replica's first sync by repl-diskless-sync-delay (5 s by default, to
-#   gather more replicas): 0 here, as each master has one replica.
+#   gather more replicas): 0 here, as each master has one replica;
+# - `redis-cli --cluster create` pauses 1 s after CLUSTER MEET, then polls every second: start
+#   sends the same commands itself (slots in three ranges, as redis-cli assigns them, config
+#   epochs, MEET, REPLICATE) and polls every 50 ms.
 set -euo pipefail
 
 cmd=${1:-}
@@ -124,6 +127,47 @@ start_node() {  # starts one node on a free port; appends its port and pid to DI
   fail "a node to start (5 ports tried)" "$last"
 }
 
+# redis_ok PORT COMMAND...: the node answers OK, or start fails.
+redis_ok() {
+  local port=$1 out
+  shift
+  out=$(redis-cli -p "$port" "$@" 2>&1) || true
+  if [ "$out" != "OK" ]; then fail "OK from node $port to $*" "$out"; fi
+}
+
+# Every node knows the six, none of them still in handshake.
+all_met() {
+  local p table
+  for p in "${ports[@]}"; do
+    table=$(redis-cli -p "$p" CLUSTER NODES 2>&1) || true
+    if [ "$(grep -c ' connected' <<<"$table")" -ne 6 ] || grep -qE 'handshake|noaddr' <<<"$table"; then
+      seen="node $p: $(wc -l <<<"$table") nodes known: $(cut -d' ' -f2,3,8 <<<"$table" | tr '\n' ';')"
+      return 1
+    fi
+  done
+}
+
+# The first three nodes masters of 0-5460, 5461-10922 and 10923-16383 (redis-cli's split), each
+# of the last three the replica of one of them.
+create_cluster() {
+  local i ranges=("0 5460" "5461 10922" "10923 16383")
+  for i in 0 1 2 3 4 5; do  # before MEET: only a node that knows no other may set it
+    redis_ok "${ports[$i]}" CLUSTER SET-CONFIG-EPOCH $((i + 1))
+  done
+  for i in 0 1 2; do
+    # shellcheck disable=SC2086  # two words: the range's first and last slot
+    redis_ok "${ports[$i]}" CLUSTER ADDSLOTSRANGE ${ranges[$i]}
+  done
+  for i in 1 2 3 4 5; do  # every pair meets: no waiting for gossip to tell who is there
+    for ((j = 0; j < i; j++)); do redis_ok "${ports[$i]}" CLUSTER MEET 127.0.0.1 "${ports[$j]}"; done
+  done
+  wait_until "the six nodes to know each other (CLUSTER NODES)" "$CLUSTER_OK_S" all_met
+  phase "nodes met"
+  for i in 0 1 2; do
+    redis_ok "${ports[$((i + 3))]}" CLUSTER REPLICATE "$(redis-cli -p "${ports[$i]}" CLUSTER MYID)"
+  done
+}
+
 # Every node says cluster_state:ok, knows the six nodes and sees all 16384 slots assigned.
 cluster_ok() {
   local p info
@@ -140,7 +184,8 @@ cluster_ok() {
   done
 }
 
-# Three masters, each with one replica online, and every replica's link up.
+# Three masters, each with one replica online, and every replica's link up; every node's table
+# has the three replicas.
 replicas_online() {
   local p info masters=0
   for p in "${ports[@]}"; do
@@ -161,6 +206,13 @@ replicas_online() {
     seen="$masters masters, not 3"
     return 1
   fi
+  for p in "${ports[@]}"; do  # and every node's table says so (gossip lags behind REPLICATE)
+    info=$(redis-cli -p "$p" CLUSTER NODES 2>&1) || true
+    if [ "$(awk '$3 ~ /(^|,)slave(,|$)/' <<<"$info" | wc -l)" -ne 3 ]; then
+      seen="node $p's CLUSTER NODES: $(cut -d' ' -f2,3 <<<"$info" | tr '\n' ';')"
+      return 1
+    fi
+  done
 }
 
 case "$cmd" in
@@ -174,11 +226,8 @@ case "$cmd" in
     mapfile -t ports <"$dir/ports"
     nodes=()
     for port in "${ports[@]}"; do nodes+=("127.0.0.1:$port"); done
-    if ! redis-cli --cluster create "${nodes[@]}" --cluster-replicas 1 --cluster-yes \
-      >"$dir/create.log" 2>&1; then
-      fail "redis-cli --cluster create" "$(tail -n 3 "$dir/create.log" | tr '\n' ' ')"
-    fi
-    phase "cluster created"
+    create_cluster
+    phase "replicas assigned"
     wait_until "cluster_state:ok, 16384 slots and 6 nodes on every node" "$CLUSTER_OK_S" cluster_ok
     phase "cluster_state:ok everywhere"
     wait_until "every master's replica to be online" "$REPLICAS_S" replicas_online
