@@ -35,7 +35,7 @@ if [ -z "$cmd" ] || [ -z "$dir" ]; then
   exit 2
 fi
 
-NODE_START_S=20     # one node: from its launch to PING answered
+NODE_START_S=20     # one node: from its launch to its answer on its port
 CLUSTER_OK_S=30     # after CLUSTER MEET and slot assignment: every node says cluster_state:ok
 REPLICAS_S=30       # every master has its replica online
 
@@ -92,13 +92,15 @@ wait_until() {
   done
 }
 
-node_up() {  # $port answers PING; its process ($pid) still runs
-  if redis-cli -p "$port" PING >/dev/null 2>&1; then return 0; fi
+node_up() {  # $port answers, from our process ($pid: not another start's that took the port)
+  if redis-cli -p "$port" INFO server 2>/dev/null | grep -q "^process_id:$pid"$'\r'; then
+    return 0
+  fi
   if ! running "$pid"; then
     seen="exited: $(tail -n 1 "$dir/$port/redis.log" 2>/dev/null || echo 'no log')"
     return 0  # stop waiting: start_node tries another port
   fi
-  seen="process $pid runs, port $port does not answer PING"
+  seen="process $pid runs, port $port does not answer INFO with its process_id"
   return 1
 }
 
@@ -114,7 +116,7 @@ start_node() {  # starts one node on a free port; appends its port and pid to DI
       </dev/null >/dev/null 2>&1 &
     pid=$!
     echo "$pid" >>"$dir/pids"  # at once: a failure below kills it too
-    wait_until "node on port $port to answer PING" "$NODE_START_S" node_up
+    wait_until "node on port $port to answer (INFO server)" "$NODE_START_S" node_up
     if running "$pid"; then
       echo "$port" >>"$dir/ports"
       phase "node $port up (pid $pid)"
