@@ -19,6 +19,7 @@
 #include <simdjson.h>
 
 #include <cctype>
+#include <csignal>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -119,6 +120,9 @@ int main(int argc, char** argv) {
   ss << in.rdbuf();
   const std::string answer = ss.str();
   const bool parse = argc > 3 && std::string_view(argv[3]) == "--parse";
+  // wrk closes its connections when its run ends, often in the middle of a large answer: the
+  // write must fail with EPIPE on that connection, not end the server by SIGPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
 
   const int lfd = socket(AF_INET, SOCK_STREAM, 0);
   const int one = 1;

@@ -33,6 +33,7 @@ STEPS=(
   "validate-bench|$BUILD/bench/validate_bench --benchmark_min_time=1"
   "validate|scripts/bench-validate.sh 500 10"
   "validate-floor|scripts/bench-validate-floor.sh 10 2"
+  "validate-floor-all|PLATFORM=all scripts/bench-validate-floor.sh 10 2"
   "validate-perf-gateway|scripts/perf-validate.sh gateway 8"
   "validate-perf-validator|scripts/perf-validate.sh validator 8"
   "vs-pandas|BENCH_PROFILE=1 scripts/bench-vs-pandas.sh 100000 5"

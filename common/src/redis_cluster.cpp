@@ -9,8 +9,11 @@
 //   not run, and go there. ASK: they go to the named node, each after ASKING, this once.
 //   TRYAGAIN (a multi-key command while the slot migrates), CLUSTERDOWN, LOADING, READONLY and
 //   MASTERDOWN: they did not run, and are sent again after a pause (10 ms, doubling to 200 ms)
-//   until the client's timeout. Only the commands that got such an answer are sent again; the
-//   replies of those that ran are kept.
+//   until the call's deadline (the client's timeout from the call's start; the last pause is cut
+//   short so that the last try is made at the deadline): a slot migration that ends within the
+//   timeout is waited for. Only the commands that got such an answer are sent again; the
+//   replies of those that ran are kept. Redirects follow each other without a pause, at most
+//   kMaxRedirects in a row (a table that keeps pointing elsewhere is answered with the redirect).
 // - A lost connection or a timeout after sending: the commands may have run, so they are not
 //   sent again (kUnavailable); the table is refreshed for the next call. A connection that
 //   could not be made sent nothing: after a refresh, the call is tried once more.
@@ -26,18 +29,52 @@
 
 #include "dq/common/log.h"
 #include "dq/common/redis_slots.h"
-#include "redis_topology.h"
+#include "redis_cluster.h"
 
 namespace dq {
 namespace {
 
 using redis_internal::Argv;
+using redis_internal::ClusterIo;
+using redis_internal::ClusterNode;
 using redis_internal::Failure;
-using redis_internal::Node;
+using redis_internal::RetryPauses;
 using redis_internal::SteadyMillis;
 
 constexpr int64_t kRefreshEveryMs = 100;
-constexpr int kMaxRounds = 16;
+constexpr int kMaxRedirects = 16;
+using Node = ClusterNode;
+
+// Production's seams: pooled hiredis connections and the steady clock.
+class PooledNode final : public ClusterNode {
+ public:
+  PooledNode(const RedisAddress& address, const redis_internal::NodeOptions& options)
+      : node_(address, options) {}
+  const RedisAddress& address() const override { return node_.address(); }
+  Result<std::vector<RedisReply>> Run(const std::vector<Argv>& cmds, Failure* failure,
+                                      std::chrono::milliseconds extra) override {
+    return node_.Run(cmds, failure, extra);
+  }
+
+ private:
+  redis_internal::Node node_;
+};
+
+class SystemClusterIo final : public ClusterIo {
+ public:
+  explicit SystemClusterIo(redis_internal::NodeOptions options) : options_(std::move(options)) {}
+  std::shared_ptr<ClusterNode> Connect(const RedisAddress& address) override {
+    return std::make_shared<PooledNode>(address, options_);
+  }
+  Result<RedisReply> OneShot(const RedisAddress& address, const Argv& argv) override {
+    return redis_internal::OneShot(address, options_, argv);
+  }
+  int64_t NowMs() override { return SteadyMillis(); }
+  void Sleep(std::chrono::milliseconds pause) override { std::this_thread::sleep_for(pause); }
+
+ private:
+  const redis_internal::NodeOptions options_;
+};
 
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
@@ -45,8 +82,8 @@ bool IsWait(const Argv& argv) { return !argv.empty() && (argv[0] == "WAIT" || ar
 
 class ClusterTopology final : public RedisClient::Topology {
  public:
-  explicit ClusterTopology(const RedisOptions& o)
-      : seeds_(o.cluster), node_options_(redis_internal::NodeOptionsOf(o)), timeout_(o.timeout) {
+  ClusterTopology(const RedisOptions& o, std::unique_ptr<ClusterIo> io)
+      : seeds_(o.cluster), io_(std::move(io)), timeout_(o.timeout) {
     refresher_ = std::thread([this] { RefreshLoop(); });
     RequestRefresh();
   }
@@ -72,11 +109,11 @@ class ClusterTopology final : public RedisClient::Topology {
     for (size_t i = 0; i < n; ++i) pending[i] = i;
     std::optional<int64_t> fewest_replicas;
     std::optional<RedisAddress> ask;
-    const int64_t deadline = SteadyMillis() + timeout_.count();
-    int64_t pause_ms = 10;
+    RetryPauses pauses(io_->NowMs() + timeout_.count());
+    int redirects = 0;  // rounds in a row that followed a redirect
     bool reconnected = false;
-    for (int round = 0; round < kMaxRounds && !pending.empty(); ++round) {
-      auto node = ask ? NodeAt(*ask) : NodeFor(slot);
+    while (!pending.empty()) {
+      auto node = ask ? NodeAt(*ask) : NodeFor(slot, pauses.deadline_ms());
       if (!node.ok()) return node.status();
       std::vector<Argv> send;
       for (size_t i : pending) {
@@ -90,7 +127,7 @@ class ClusterTopology final : public RedisClient::Topology {
         RequestRefresh();
         if (f == Failure::kConnect && !reconnected && !ask) {
           reconnected = true;  // nothing was sent: once more, after the table is refreshed
-          WaitForRefresh(deadline);
+          WaitForRefresh(pauses.deadline_ms());
           continue;
         }
         return replies.status();
@@ -135,9 +172,12 @@ class ClusterTopology final : public RedisClient::Topology {
       pending = std::move(again);
       if (pending.empty()) break;
       if (retry_later && !ask) {
-        if (SteadyMillis() + pause_ms > deadline) break;  // out keeps the last answers
-        std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
-        pause_ms = std::min<int64_t>(200, pause_ms * 2);
+        auto pause = pauses.Next(io_->NowMs());
+        if (!pause) break;  // the deadline has passed: out keeps the last answers
+        io_->Sleep(*pause);
+        redirects = 0;
+      } else if (++redirects > kMaxRedirects) {
+        break;  // out keeps the redirects
       }
     }
     if (wait) {
@@ -166,7 +206,7 @@ class ClusterTopology final : public RedisClient::Topology {
     }
     for (const auto& node : masters) {
       Failure f;
-      auto r = node->Run({{"PING"}}, &f);
+      auto r = node->Run({{"PING"}}, &f, {});
       if (!r.ok() || r->front().str != "PONG") {
         RequestRefresh();
         return false;
@@ -186,19 +226,20 @@ class ClusterTopology final : public RedisClient::Topology {
   std::shared_ptr<Node> Pool(const RedisAddress& address) {
     std::lock_guard lock(nodes_mu_);
     auto& node = nodes_[address];
-    if (!node) node = std::make_shared<Node>(address, node_options_);
+    if (!node) node = io_->Connect(address);
     return node;
   }
 
   Result<std::shared_ptr<Node>> NodeAt(const RedisAddress& address) { return Pool(address); }
 
-  Result<std::shared_ptr<Node>> NodeFor(int slot) {
+  // The node of slot; when the table has none, after a refresh (waited for until deadline_ms).
+  Result<std::shared_ptr<Node>> NodeFor(int slot, int64_t deadline_ms) {
     {
       std::shared_lock lock(table_mu_);
       if (slots_[static_cast<size_t>(slot)]) return slots_[static_cast<size_t>(slot)];
     }
     RequestRefresh();
-    WaitForRefresh(SteadyMillis() + timeout_.count());
+    WaitForRefresh(deadline_ms);
     std::shared_lock lock(table_mu_);
     if (slots_[static_cast<size_t>(slot)]) return slots_[static_cast<size_t>(slot)];
     return Status(ErrorCode::kUnavailable,
@@ -223,7 +264,7 @@ class ClusterTopology final : public RedisClient::Topology {
   void WaitForRefresh(int64_t deadline_ms) {
     std::unique_lock lock(refresh_mu_);
     const uint64_t target = refreshes_done_ + (refreshing_ ? 2 : 1);
-    const int64_t left = deadline_ms - SteadyMillis();
+    const int64_t left = deadline_ms - io_->NowMs();
     if (left <= 0) return;
     refresh_cv_.wait_for(lock, std::chrono::milliseconds(left),
                          [&] { return stop_ || refreshes_done_ >= target; });
@@ -269,12 +310,12 @@ class ClusterTopology final : public RedisClient::Topology {
     }
     std::string errors;
     for (const auto& address : ask) {
-      auto reply = redis_internal::OneShot(address, node_options_, {"CLUSTER", "SHARDS"});
+      auto reply = io_->OneShot(address, {"CLUSTER", "SHARDS"});
       Result<std::vector<SlotRange>> ranges = Status(ErrorCode::kUnavailable, "");
       if (reply.ok() && !reply->is_error()) {
         ranges = ParseClusterShards(*reply, address);
       } else if (reply.ok()) {  // Redis < 7: no SHARDS
-        auto slots = redis_internal::OneShot(address, node_options_, {"CLUSTER", "SLOTS"});
+        auto slots = io_->OneShot(address, {"CLUSTER", "SLOTS"});
         if (slots.ok() && !slots->is_error()) ranges = ParseClusterSlots(*slots, address);
       }
       if (!ranges.ok() || ranges->empty()) {
@@ -295,7 +336,7 @@ class ClusterTopology final : public RedisClient::Topology {
   }
 
   const std::vector<RedisAddress> seeds_;
-  const redis_internal::NodeOptions node_options_;
+  const std::unique_ptr<ClusterIo> io_;
   const std::chrono::milliseconds timeout_;
 
   std::mutex nodes_mu_;
@@ -316,7 +357,25 @@ class ClusterTopology final : public RedisClient::Topology {
 }  // namespace
 
 std::unique_ptr<RedisClient::Topology> MakeClusterTopology(const RedisOptions& options) {
-  return std::make_unique<ClusterTopology>(options);
+  return redis_internal::MakeClusterTopology(
+      options, std::make_unique<SystemClusterIo>(redis_internal::NodeOptionsOf(options)));
 }
+
+namespace redis_internal {
+
+std::optional<std::chrono::milliseconds> RetryPauses::Next(int64_t now_ms) {
+  const int64_t left = deadline_ms_ - now_ms;
+  if (left <= 0) return std::nullopt;
+  const int64_t pause = std::min(pause_ms_, left);
+  pause_ms_ = std::min(kMostMs, pause_ms_ * 2);
+  return std::chrono::milliseconds(pause);
+}
+
+std::unique_ptr<RedisClient::Topology> MakeClusterTopology(const RedisOptions& options,
+                                                           std::unique_ptr<ClusterIo> io) {
+  return std::make_unique<ClusterTopology>(options, std::move(io));
+}
+
+}  // namespace redis_internal
 
 }  // namespace dq

@@ -190,9 +190,10 @@ TEST_F(ClusterTest, AMigratingSlotIsAskedAndASplitScriptWaitsForTheMigration) {
   EXPECT_EQ(client_->Describe(a), "127.0.0.1:" + std::to_string(from));
 
   // A script over a and b: split between the two nodes, it gets TRYAGAIN, and is retried until
-  // the migration ends, on another thread, once the source has answered TRYAGAIN (the client
-  // retries for about two seconds: everything the end of the migration needs is made ready
-  // before, so that it is four commands on open connections).
+  // the migration ends, on another thread, once the source has answered TRYAGAIN 20 times (about
+  // 3.5 s of pauses: more tries than the 16 the client once stopped at, within the timeout of
+  // this client, 8 s; everything the end of the migration needs is made ready before, so that
+  // it is four commands on open connections).
   const std::string to_id = Id(to);
   std::vector<std::unique_ptr<RedisClient>> masters;  // the new owner, the old, then the others
   masters.push_back(Node(to));
@@ -203,19 +204,23 @@ TEST_F(ClusterTest, AMigratingSlotIsAskedAndASplitScriptWaitsForTheMigration) {
   auto source = Node(from);
   const int64_t refused_before = TryAgainAnswers(*source);
   std::thread finish([&] {
-    EXPECT_TRUE(WaitFor([&] { return TryAgainAnswers(*source) > refused_before; },
+    EXPECT_TRUE(WaitFor([&] { return TryAgainAnswers(*source) >= refused_before + 20; },
                         std::chrono::seconds(30)))
-        << "the source never answered TRYAGAIN";
-    EXPECT_TRUE(masters[1]
-                    ->Command({"MIGRATE", "127.0.0.1", std::to_string(to), "", "0", "5000",
-                               "KEYS", b})
-                    .ok());
+        << "the source answered TRYAGAIN " << TryAgainAnswers(*source) - refused_before
+        << " times, not 20";
+    EXPECT_TRUE(
+        masters[1]
+            ->Command({"MIGRATE", "127.0.0.1", std::to_string(to), "", "0", "5000", "KEYS", b})
+            .ok());
     for (const auto& m : masters) {
       EXPECT_TRUE(m->Command({"CLUSTER", "SETSLOT", std::to_string(slot), "NODE", to_id}).ok());
     }
   });
   RedisScript both("return redis.call('GET', KEYS[1]) .. redis.call('GET', KEYS[2])");
-  auto joined = client_->Eval(both, {a, b}, {});
+  RedisOptions patient = Options();
+  patient.timeout = std::chrono::milliseconds(8000);
+  RedisClient patient_client(patient);
+  auto joined = patient_client.Eval(both, {a, b}, {});
   finish.join();
   ASSERT_TRUE(joined.ok()) << joined.status().message();
   EXPECT_EQ(joined->str, "AB");
