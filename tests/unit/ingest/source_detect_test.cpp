@@ -62,6 +62,25 @@ INSTANTIATE_TEST_SUITE_P(
                    "woocommerce",
                    "header has Tipo, Em estoque? and Ascendente, and Tipo holds simple: a "
                    "WooCommerce products export"},
+        // An export with the columns chosen in the exporter (no ID, no Parent): the
+        // exporter's own column labels still mark it as WooCommerce's.
+        DetectCase{"woocommerce_chosen_columns",
+                   {"Type", "SKU", "Name", "Published", "Is featured?", "In stock?",
+                    "Regular price", "Weight (kg)", "Categories", "Images", "Attribute 1 name"},
+                   {{"simple", "w-1", "Red wine", "1", "0", "1", "12.50", "1.3", "Wine",
+                     "https://e.example/w.png", "Region"}},
+                   "woocommerce",
+                   "header has Type, In stock? and Is featured?, and Type holds simple: a "
+                   "WooCommerce products export"},
+        // WooCommerce translates the exporter's column labels into the site's language.
+        DetectCase{"woocommerce_ru",
+                   {"ID", "Тип", "Артикул", "Имя", "Опубликован", "Видимость в каталоге",
+                    "Описание", "В наличии?", "Базовая цена", "Категории", "Изображения"},
+                   {{"40", "simple", "", "Платье", "1", "visible", "", "1", "1500", "Платья",
+                     "https://e.example/p.jpg"}},
+                   "woocommerce",
+                   "header has Тип, В наличии? and Видимость в каталоге, and Тип holds simple: a "
+                   "WooCommerce products export"},
         DetectCase{"magento2_products",
                    {"sku", "store_view_code", "attribute_set_code", "product_type",
                     "categories", "product_websites", "name", "weight", "visibility", "price"},

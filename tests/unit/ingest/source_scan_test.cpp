@@ -36,6 +36,20 @@ TEST(SourceScanTest, PortugueseWooCommerceExportIsReadWithItsOwnNames) {
   }
 }
 
+// WooCommerce writes its exporter's column labels in the site's language (here ru_RU's).
+TEST(SourceScanTest, RussianWooCommerceExportIsReadWithItsOwnNames) {
+  const SourceScan scan = ScanCsv(
+      "ID,Тип,Артикул,Имя,Опубликован,\"Видимость в каталоге\",Описание,\"В наличии?\","
+      "\"Базовая цена\",Категории,Изображения\n"
+      "40,simple,P-1,Платье,1,visible,Летнее,1,1500,Платья,\"https://a.example/1.jpg, "
+      "https://a.example/2.jpg\"\n");
+  EXPECT_EQ(scan.detection().profile->source, "woocommerce");
+  EXPECT_EQ(scan.mapping(),
+            (Mapping{{"sku", "Артикул"}, {"title", "Имя"}, {"description", "Описание"},
+                     {"price", "Базовая цена"}, {"availability", "В наличии?"},
+                     {"image_url", "Изображения"}, {"category", "Категории"}}));
+}
+
 SourceScan ScanXml(std::string_view xml) {
   SourceScan scan({});
   auto summary = ScanFile(FileFormat::kXml, xml, {}, false, &scan);

@@ -95,6 +95,10 @@ TEST(ListingScan, RepeatedWords) {
   EXPECT_EQ(Scan("Red Mug, Blue Mug, Green Mug", Title()).repeated_word, "Mug");
   EXPECT_EQ(Scan("Salt and Pepper and Oil and Vinegar", Title()).repeated_word, "");
   EXPECT_EQ(Scan("Pack 2 Pack", Title()).repeated_word, "");  // a digit between
+  // A mark that separates a title's parts: the name, then an attribute (a real feed's title).
+  EXPECT_EQ(Scan("Notebook \"Love in every color\" - Color Turquoise", Title()).repeated_word, "");
+  EXPECT_EQ(Scan("Acme | acme mug", Title()).repeated_word, "");
+  EXPECT_EQ(Scan("Shoes, shoes, running", Title()).repeated_word, "Shoes");
   EXPECT_EQ(Scan("Mug4you Mug4me mug", Title()).repeated_word, "Mug");  // digits end words
 }
 

@@ -327,6 +327,21 @@ const Labelled kCases[] = {
      "12474954",
      With({{"gtin", ""}, {"mpn", ""}}),
      {"PLATFORM_MISSING_IDENTIFIERS@mpn"}},
+    // Google asks identifiers of new products only (12472746; mpn, 6324482: "only if your new
+    // product does not have a manufacturer assigned GTIN"): a real used-car feed got it on
+    // every vehicle.
+    {"used_item_without_identifiers",
+     "6324482",
+     With({{"gtin", ""}, {"mpn", ""}, {"condition", "used"}}),
+     {}},
+    {"refurbished_item_without_identifiers",
+     "6324482",
+     With({{"gtin", ""}, {"mpn", ""}, {"condition", "Refurbished"}}),
+     {}},
+    {"new_item_without_identifiers",
+     "12474954",
+     With({{"gtin", ""}, {"mpn", ""}, {"condition", "New"}}),
+     {"PLATFORM_MISSING_IDENTIFIERS@mpn"}},
     {"mpn_71_characters",
      "12474954",
      With({{"mpn", Repeat('M', 71)}}),

@@ -174,6 +174,16 @@ std::string_view RepeatedWord(std::string_view s) {
   return detail::RepeatedAmong(s, words.data(), n);
 }
 
+namespace {
+
+// A mark that ends one part of a title and starts the next (a name in quotes, then "- Color
+// Blue"; "Brand | Model"): a word on each side of it is not written twice in a row.
+bool IsTitlePartSeparator(char c) {
+  return std::string_view("-|/:;\"()[]").find(c) != std::string_view::npos;
+}
+
+}  // namespace
+
 namespace detail {
 
 std::string_view RepeatedAmong(std::string_view s, const Word* words, size_t n) {
@@ -209,11 +219,16 @@ std::string_view RepeatedAmong(std::string_view s, const Word* words, size_t n) 
     return false;
   };
   for (size_t a = 0; a < n; ++a) {
-    // Twice in a row: the next word starts after only spaces or punctuation, not a digit.
+    // Twice in a row: the next word starts after only spaces or punctuation, not a digit, and
+    // not a mark that separates the parts of a title ("Mug \"Good Morning\" - Morning Blue":
+    // the name, then an attribute).
     if (a + 1 < n && words[a].size >= 2 && same(words[a], words[a + 1])) {
       bool adjacent = true;
       for (size_t k = words[a].begin + words[a].size; k < words[a + 1].begin; ++k) {
-        if (text::IsDigit(s[k]) || static_cast<unsigned char>(s[k]) >= 0x80) adjacent = false;
+        if (text::IsDigit(s[k]) || static_cast<unsigned char>(s[k]) >= 0x80 ||
+            IsTitlePartSeparator(s[k])) {
+          adjacent = false;
+        }
       }
       if (adjacent) return text_of(words[a]);
     }
