@@ -154,6 +154,8 @@ Status BuildValidatorRequestInto(const ValidateCommand& command,
     conv->set_may_be_empty(c.may_be_empty);
     conv->set_zero_is_empty(c.zero_is_empty);
     for (const auto& ext : c.file_extensions) conv->add_file_extensions(ext);
+    for (const auto& v : c.empty_values) conv->add_empty_values(v);
+    conv->set_renamed_file_names(c.renamed_file_names);
   }
   spec->set_gtin_padding_evidence(command.gtin_padding_evidence);
   // The channels each issue blocks as one integer, not as up to eight strings (the encoder,

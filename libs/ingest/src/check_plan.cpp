@@ -255,12 +255,14 @@ std::vector<AlsoCheckedColumn> AlsoCheckedColumns(const SourceProfile& profile,
                                                   const Mapping& mapping) {
   std::vector<AlsoCheckedColumn> out;
   for (const std::string& column : header) {
+    // Each column as the header spells it: the senders find a column's cells by its exact name,
+    // so small_image and "Small Image" are two columns, each checked and named in its issues. A
+    // name the header repeats exactly is one column (the validator takes each name once; the
+    // senders send its last copy's cell, as for a mapped column named twice).
     const bool mapped = std::any_of(mapping.begin(), mapping.end(),
-                                    [&](const auto& m) { return SameColumn(m.second, column); });
-    // A column the header repeats is checked once (the validator takes each column once).
-    const bool listed = std::any_of(out.begin(), out.end(), [&](const AlsoCheckedColumn& a) {
-      return SameColumn(a.column, column);
-    });
+                                    [&](const auto& m) { return m.second == column; });
+    const bool listed = std::any_of(out.begin(), out.end(),
+                                    [&](const AlsoCheckedColumn& a) { return a.column == column; });
     if (mapped || listed) continue;
     for (const SourceAlsoChecked& also : profile.also_checked) {
       if (!Covers(also.columns, column)) continue;

@@ -229,7 +229,8 @@ SourceConvention ReadConvention(const json& c, const std::string& w) {
   if (!c.is_object()) Fail(w, "must be an object");
   CheckKnownKeys(c,
                  {"field", "columns", "list_separator", "value_aliases", "own_number_format",
-                  "file_extensions", "html", "may_be_empty", "zero_is_empty", "why"},
+                  "file_extensions", "html", "may_be_empty", "zero_is_empty", "empty_values",
+                  "renamed_file_names", "why"},
                  w);
   SourceConvention conv;
   conv.field = OptionalString(c, "field", w);
@@ -248,8 +249,18 @@ SourceConvention ReadConvention(const json& c, const std::string& w) {
   conv.html = OptionalBool(c, "html", w);
   conv.may_be_empty = OptionalBool(c, "may_be_empty", w);
   conv.zero_is_empty = OptionalBool(c, "zero_is_empty", w);
+  conv.empty_values = OptionalStrings(c, "empty_values", w);
+  for (const std::string& v : conv.empty_values) {
+    if (v.empty() || v.front() == ' ' || v.back() == ' ') {
+      Fail(w + ".empty_values", "'" + v + "' is empty or has spaces at its ends");
+    }
+  }
+  conv.renamed_file_names = OptionalBool(c, "renamed_file_names", w);
+  if (conv.renamed_file_names && conv.file_extensions.empty()) {
+    Fail(w + ".renamed_file_names", "needs file_extensions");
+  }
   if ((conv.own_number_format || !conv.file_extensions.empty() || conv.html ||
-       conv.may_be_empty || conv.zero_is_empty) &&
+       conv.may_be_empty || conv.zero_is_empty || !conv.empty_values.empty()) &&
       OptionalString(c, "why", w).empty()) {
     Fail(w + ".why", "must say why the platform writes the field so");
   }

@@ -1,7 +1,8 @@
 // Internal to the XLSX reader: how a sheet writes its cells (xlsx_cells.cpp). Column references
 // ("B" of "B7"), the number formats that show a date or a time, and Excel's _xHHHH_ escapes, for
-// xlsx_reader.cpp; the text of a number or a date cell (ExcelNumberText, ExcelSerialDate) is
-// declared in dq/ingest/xlsx_reader.h and defined beside these.
+// xlsx_reader.cpp (ColumnLetters for xlsx_writer.cpp too); the text of a number or a date cell
+// (ExcelNumberText, ExcelSerialDate) is declared in dq/ingest/xlsx_reader.h and defined beside
+// these.
 #pragma once
 
 #include <cstdint>

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "xlsx_cells.h"
+
 namespace dq::ingest {
 namespace {
 
@@ -21,16 +23,6 @@ time_t PartsDate() {
     return std::mktime(&t);
   }();
   return date;
-}
-
-std::string ColumnLetters(size_t index) {
-  std::string out;
-  size_t n = index + 1;
-  while (n > 0) {
-    out.insert(out.begin(), static_cast<char>('A' + (n - 1) % 26));
-    n = (n - 1) / 26;
-  }
-  return out;
 }
 
 bool IsHex(char c) {
@@ -141,7 +133,7 @@ XlsxWriter::XlsxWriter(const std::vector<std::string>& header) : width_(header.s
 
 void XlsxWriter::Cell(size_t col, std::string_view text, CellKind kind) {
   if (text.empty()) return;
-  const std::string ref = ColumnLetters(col) + std::to_string(row_);
+  const std::string ref = internal::ColumnLetters(col) + std::to_string(row_);
   if (kind == CellKind::kNumber && IsPlainNumber(text)) {
     const bool long_whole = text.find_first_of(".eE") == std::string_view::npos &&
                             text.size() - (text[0] == '-' ? 1 : 0) >= 12;

@@ -75,6 +75,8 @@ std::string ConventionsJson(const std::vector<ingest::SourceConvention>& convent
     if (c.html) one["html"] = true;
     if (c.may_be_empty) one["may_be_empty"] = true;
     if (c.zero_is_empty) one["zero_is_empty"] = true;
+    if (!c.empty_values.empty()) one["empty_values"] = c.empty_values;
+    if (c.renamed_file_names) one["renamed_file_names"] = true;
     out.push_back(std::move(one));
   }
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -61,6 +61,14 @@ void AddConventions(const std::string& text, validator::v1::BatchSpec& spec) {
         if (ext.is_string()) conv->add_file_extensions(ext.get<std::string>());
       }
     }
+    if (c.contains("empty_values") && c["empty_values"].is_array()) {
+      for (const auto& v : c["empty_values"]) {
+        if (v.is_string()) conv->add_empty_values(v.get<std::string>());
+      }
+    }
+    if (c.contains("renamed_file_names") && c["renamed_file_names"].is_boolean()) {
+      conv->set_renamed_file_names(c["renamed_file_names"].get<bool>());
+    }
   }
 }
 
@@ -467,6 +475,8 @@ void AddExtraColumns(std::span<const ingest::AlsoCheckedColumn> extras,
     if (e.convention != nullptr) {
       extra->set_list_separator(e.convention->list_separator);
       for (const std::string& ext : e.convention->file_extensions) extra->add_file_extensions(ext);
+      for (const std::string& v : e.convention->empty_values) extra->add_empty_values(v);
+      extra->set_renamed_file_names(e.convention->renamed_file_names);
     }
   }
 }

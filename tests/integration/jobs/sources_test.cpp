@@ -419,14 +419,19 @@ TEST_F(SourcesIntegrationTest, NestedRecordsGetTheSameIssuesInlineAndInAJob) {
 // Magento 2's further image roles (small_image, thumbnail_image, swatch_image beside base_image,
 // which image_url maps to) are checked in a job and inline alike: one issue per bad cell, its
 // message naming the column, its field image_url; a store view's row is not judged, and the
-// cleaned file is the upload as it was (nothing in these columns is ever fixed).
+// cleaned file is the upload as it was (nothing in these columns is ever fixed). Magento's
+// no_selection (an image role that was cleared) is no value in any of them; swatch_image takes
+// a file name with a space (Magento's import renames it), base_image and small_image do not
+// (its Media validator refuses it); a header with both small_image and "Small Image" has each
+// checked, each issue naming its own column.
 TEST_F(SourcesIntegrationTest, MagentoFurtherImageColumnsGetTheSameIssuesInlineAndInAJob) {
   const std::string csv =
       "sku,store_view_code,attribute_set_code,product_type,name,price,base_image,small_image,"
-      "thumbnail_image,swatch_image\n"
-      "S-1,,Default,simple,Mug,9.00,a.jpg,x y.jpg,t.jpg,no_selection\n"
-      "S-2,,Default,simple,Cup,4.00,b c.jpg,b c.jpg,,\n"
-      "S-1,default,Default,simple,,,,bad name.jpg,,\n";
+      "thumbnail_image,swatch_image,Small Image\n"
+      "S-1,,Default,simple,Mug,9.00,a.jpg,x y.jpg,t.jpg,no_selection,s t.jpg\n"
+      "S-2,,Default,simple,Cup,4.00,no_selection,b c.jpg,NO_SELECTION,my swatch.jpg,\n"
+      "S-3,,Default,simple,Pot,3.00,d e.jpg,,,,\n"
+      "S-1,default,Default,simple,,,,bad name.jpg,,,\n";
   HttpResult r = Post("/v1/jobs?filename=catalog_product.csv", csv, {{"Content-Type", "text/csv"}});
   ASSERT_EQ(r.status, 202) << r.body;
   EXPECT_EQ(json::parse(r.body)["source"], "magento2");
@@ -443,7 +448,7 @@ TEST_F(SourcesIntegrationTest, MagentoFurtherImageColumnsGetTheSameIssuesInlineA
     std::vector<std::string> cells;
     std::istringstream row(line);
     for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
-    while (cells.size() < 10) cells.emplace_back();
+    while (cells.size() < 11) cells.emplace_back();
     if (header.empty()) {
       header = cells;
       continue;
@@ -473,10 +478,10 @@ TEST_F(SourcesIntegrationTest, MagentoFurtherImageColumnsGetTheSameIssuesInlineA
       "Neither an absolute http or https URL nor a file name the source's import takes from its "
       "import folder (ASCII letters, digits and - _ . / only, ending in .jpg, .jpeg, .gif, .png)";
   const std::vector<std::string> expected = {
-      "1 INVALID_IMAGE_URL no_selection | " + bad + ": column swatch_image, 'no_selection' | S-1",
+      "1 INVALID_IMAGE_URL s t.jpg | " + bad + ": column Small Image, 's t.jpg' | S-1",
       "1 INVALID_IMAGE_URL x y.jpg | " + bad + ": column small_image, 'x y.jpg' | S-1",
-      "2 INVALID_IMAGE_URL b c.jpg | " + bad + " | S-2",
-      "2 INVALID_IMAGE_URL b c.jpg | " + bad + ": column small_image, 'b c.jpg' | S-2"};
+      "2 INVALID_IMAGE_URL b c.jpg | " + bad + ": column small_image, 'b c.jpg' | S-2",
+      "3 INVALID_IMAGE_URL d e.jpg | " + bad + " | S-3"};
   EXPECT_EQ(images(job["issues"], "issue_row"), expected);
   EXPECT_EQ(images(answer["issues"], "row"), expected);
   EXPECT_EQ(answer["stats"], job["stats"]);

@@ -290,14 +290,28 @@ TEST(CheckPlanTest, MagentoFurtherImageColumnsAreCheckedAsImages) {
     ASSERT_NE(a.convention, nullptr) << a.column;
     EXPECT_EQ(a.convention->file_extensions,
               (std::vector<std::string>{"jpg", "jpeg", "gif", "png"}));
+    EXPECT_EQ(a.convention->empty_values, std::vector<std::string>{"no_selection"}) << a.column;
+    EXPECT_EQ(a.convention->renamed_file_names, a.column == "swatch_image") << a.column;
   }
   EXPECT_EQ(got, (std::vector<std::string>{"image_url:thumbnail_image", "image_url:small_image",
                                            "image_url:swatch_image"}));
   const Mapping takes_small = {{"image_url", "small_image"}};
   EXPECT_EQ(AlsoCheckedColumns(*FindSourceProfile("magento2"), header, takes_small).size(), 2u);
-  // A column the header repeats is listed once (the validator refuses a column twice).
-  const std::vector<std::string> twice = {"small_image", "base_image", "Small Image"};
-  EXPECT_EQ(AlsoCheckedColumns(*FindSourceProfile("magento2"), twice, m).size(), 1u);
+  // Two spellings of one column are two columns, each checked under its own name (a merchant
+  // who keeps both expects both read); a name the header repeats exactly is one column (the
+  // validator refuses a column twice).
+  const std::vector<std::string> twice = {"small_image", "base_image", "Small Image",
+                                          "small_image"};
+  std::vector<std::string> names;
+  for (const AlsoCheckedColumn& a : AlsoCheckedColumns(*FindSourceProfile("magento2"), twice, m)) {
+    names.push_back(a.column);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"small_image", "Small Image"}));
+  // The mapping takes a column by its exact name: another spelling beside it is still checked.
+  const Mapping takes_spelled = {{"image_url", "Small Image"}};
+  ASSERT_EQ(AlsoCheckedColumns(*FindSourceProfile("magento2"), twice, takes_spelled).size(), 1u);
+  EXPECT_EQ(AlsoCheckedColumns(*FindSourceProfile("magento2"), twice, takes_spelled)[0].column,
+            "small_image");
   EXPECT_TRUE(AlsoCheckedColumns(*FindSourceProfile("woocommerce"), header, m).empty());
   EXPECT_TRUE(AlsoCheckedColumns(GenericProfile(), header, m).empty());
 }

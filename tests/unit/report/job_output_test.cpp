@@ -391,6 +391,15 @@ TEST(JobOutputTest, FurtherImageColumnsAreSentAfterTheFields) {
   EXPECT_EQ(std::vector<std::string>(spec.extra_columns(0).file_extensions().begin(),
                                      spec.extra_columns(0).file_extensions().end()),
             (std::vector<std::string>{"jpg", "jpeg", "gif", "png"}));
+  // Magento's no_selection is no value in each; only swatch_image's file names are renamed by
+  // its import rather than refused.
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(std::vector<std::string>(spec.extra_columns(k).empty_values().begin(),
+                                       spec.extra_columns(k).empty_values().end()),
+              std::vector<std::string>{"no_selection"})
+        << k;
+    EXPECT_EQ(spec.extra_columns(k).renamed_file_names(), k == 2) << k;
+  }
 
   RowBatch batch;
   validator::v1::RowChunk chunk;

@@ -22,18 +22,27 @@ const std::string kNotAFileName =
     "Neither an absolute http or https URL nor a file name the source's import takes from its "
     "import folder (ASCII letters, digits and - _ . / only, ending in .jpg, .jpeg, .gif, .png)";
 
-// A Magento 2 products spec: sku, price and base_image (image_url, with its import-folder file
-// names), and the further image columns small_image, thumbnail_image and swatch_image.
+// A Magento 2 products spec as its profile (libs/ingest/sources/magento2.json) makes it:
+// sku, price and base_image (image_url, with its import-folder file names), and the further
+// image columns small_image, thumbnail_image and swatch_image; every image column reads
+// no_selection as empty, and swatch_image takes any file name (its import renames it).
 BatchSpec MagentoSpec(const std::string& platform = "", const std::string& checks = "product",
                       std::vector<std::string> fields = {"sku", "price", "image_url"},
                       bool extras = true) {
+  const bool image = std::find(fields.begin(), fields.end(), "image_url") != fields.end();
   BatchSpec spec = MakeSpec(fields, checks, platform,
-                            std::find(fields.begin(), fields.end(), "image_url") != fields.end()
-                                ? Options().FileNames("image_url", kMagentoExtensions)
-                                : Options());
+                            image ? Options().FileNames("image_url", kMagentoExtensions)
+                                  : Options());
+  if (image) {
+    auto& conv = spec.conventions[static_cast<size_t>(Field::kImageUrl)];
+    EXPECT_TRUE(spec.SetEmptyValues(conv, {"no_selection"}, Field::kImageUrl).ok());
+  }
   for (const char* column : {"small_image", "thumbnail_image", "swatch_image"}) {
     if (!extras) break;
     EXPECT_TRUE(spec.AddExtraColumn("image_url", column, "", kMagentoExtensions).ok());
+    FieldConvention& conv = spec.extras.back().convention;
+    EXPECT_TRUE(spec.SetEmptyValues(conv, {"no_selection"}, std::nullopt).ok());
+    conv.renamed_file_names = std::string_view(column) == "swatch_image";
   }
   return spec;
 }
@@ -82,14 +91,66 @@ TEST(ExtraColumnsTest, ABrokenUrlAndAHostWithoutSchemeAreReportedInTheirColumns)
   EXPECT_EQ(issues[1].original, " www.example.com/s.jpg ");  // the cell as it is
 }
 
-// Magento writes no_selection for an image role cleared in a scope (magento/magento2#25026): no
-// file name, and its import fails on it as on any other name it cannot find.
-TEST(ExtraColumnsTest, ThePlaceholderNoSelectionIsOneIssueNamingTheColumn) {
-  const auto issues = Check(MagentoSpec(), {"SKU-1", "10.00", "", "", "", "no_selection"});
-  ASSERT_EQ(issues.size(), 1u);
-  EXPECT_EQ(issues[0].code, IssueCode::INVALID_IMAGE_URL);
-  EXPECT_EQ(issues[0].original, "no_selection");
-  EXPECT_EQ(issues[0].Message(), kNotAFileName + ": column swatch_image, 'no_selection'");
+// Magento writes no_selection for an image role that was cleared (Catalog's Gallery
+// CreateHandler stores it; its export writes the stored value on the default row as on a store
+// view's), and its import drops it from every image column (Import\Product::
+// clearNoSelectionImages, magento/magento2#25026): no value, in base_image as in the further
+// columns, whatever its case and surrounding spaces.
+TEST(ExtraColumnsTest, ThePlaceholderNoSelectionIsNoIssueInAnyImageColumn) {
+  EXPECT_EQ(Described(Check(MagentoSpec(), {"SKU-1", "10.00", "no_selection", "no_selection",
+                                          " NO_SELECTION ", "No_Selection"})),
+            std::vector<std::string>{});
+  // Only the whole value: a file name holding it is a file name.
+  EXPECT_TRUE(Check(MagentoSpec(), {"SKU-1", "10.00", "no_selection.jpg", "", "", ""}).empty());
+  EXPECT_EQ(Check(MagentoSpec(), {"SKU-1", "10.00", "", "no_selection x", "", ""}).size(), 1u);
+}
+
+// In base_image (the mapped field) no_selection is an empty image: a template that requires an
+// image reports it as it reports an empty cell, with no_selection as the original value.
+TEST(ExtraColumnsTest, NoSelectionInBaseImageIsAnEmptyImageToATemplate) {
+  const std::vector<std::string> fields = {"sku",  "title",        "description", "price",
+                                           "image_url", "availability", "brand",  "link"};
+  auto image_issues = [&](const std::string& image) {
+    std::vector<std::string> out;
+    for (const Issue& i : Check(MagentoSpec("search_merchant", "product", fields),
+                                {"a1", "Acme Mug", "A mug.", "15.00 USD", image, "in stock",
+                                 "Acme", "https://acme-mugs.com/p/a1", "", "", ""})) {
+      if (i.field == Field::kImageUrl) {
+        out.push_back(std::string(Def(i.code).code) + " '" + i.original + "' " +
+                      std::string(i.Message()));
+      }
+    }
+    return out;
+  };
+  const auto empty = image_issues("");
+  ASSERT_EQ(empty.size(), 1u);
+  EXPECT_EQ(image_issues("no_selection"),
+            std::vector<std::string>{std::string(empty[0]).replace(empty[0].find("''"), 2,
+                                                                   "'no_selection'")});
+}
+
+// Magento's import validates base_image, small_image and thumbnail_image before it uploads
+// anything (its Media validator's PATH_REGEXP: letters, digits, _ - . / \), so a space there is
+// refused ("Wrong URL/path used for attribute"); swatch_image it does not validate, and its
+// uploader renames the file (File\Uploader::getCorrectFileName: "my image.jpg" becomes
+// my_image.jpg). The name must still end in an image extension and stay in the import folder.
+TEST(ExtraColumnsTest, SwatchImageTakesAnyFileNameItsImportRenames) {
+  for (const char* v : {"my image.jpg", "café/mug (2).PNG", "m/a/x.jpeg"}) {
+    EXPECT_EQ(Described(Check(MagentoSpec(), {"SKU-1", "10.00", "", "", "", v})),
+              std::vector<std::string>{})
+        << v;
+  }
+  const std::string renamed =
+      "Neither an absolute http or https URL nor a file name in the source's import folder "
+      "(ending in .jpg, .jpeg, .gif, .png)";
+  for (const char* v : {"my image.txt", "../up/x.jpg", "a\tb.jpg"}) {
+    const auto issues = Check(MagentoSpec(), {"SKU-1", "10.00", "", "", "", v});
+    ASSERT_EQ(issues.size(), 1u) << v;
+    EXPECT_EQ(issues[0].Message(), renamed + ": column swatch_image, '" + v + "'");
+  }
+  const auto small = Check(MagentoSpec(), {"SKU-1", "10.00", "my image.jpg", "my image.jpg",
+                                           "my image.jpg", ""});
+  EXPECT_EQ(small.size(), 3u) << ::testing::PrintToString(Described(small));
 }
 
 TEST(ExtraColumnsTest, ValidValuesAndEmptyCellsGiveNoIssue) {

@@ -135,5 +135,29 @@ TEST(ExtraColumnsWire, AStreamChecksTheExtraValuesOfEveryChunk) {
   }
 }
 
+// FieldConvention.empty_values and ExtraColumn.empty_values (Magento's no_selection) read such a
+// value as empty in the field's column and in the further column; ExtraColumn.renamed_file_names
+// (Magento's swatch_image) takes a file name with a space. A blank spelling is refused.
+TEST(ExtraColumnsWire, EmptyValuesAndRenamedFileNamesTravelOnTheWire) {
+  v1::ValidateRequest req;
+  *req.mutable_spec() = MagentoSpec();
+  req.mutable_spec()->mutable_conventions(0)->add_empty_values("no_selection");
+  auto* extra = req.mutable_spec()->mutable_extra_columns(0);
+  extra->add_empty_values("No_Selection");
+  extra->set_renamed_file_names(true);
+  for (const auto& r : std::vector<std::vector<std::string>>{
+           {"A-1", "10.00", "NO_SELECTION", "no_selection"}, {"A-2", "12.00", "b.jpg", "b c.jpg"}}) {
+    v1::Row* row = req.add_rows();
+    for (const std::string& v : r) row->add_values(v);
+  }
+  v1::ValidateResponse answer;
+  ASSERT_TRUE(ValidateBatch(ReferenceData::Default(), req, &answer).ok());
+  EXPECT_EQ(Described(answer), std::vector<std::string>{});
+
+  req.mutable_spec()->mutable_extra_columns(0)->add_empty_values(" ");
+  const Status refused = ValidateBatch(ReferenceData::Default(), req, &answer);
+  EXPECT_EQ(refused.message(), "conventions: an empty_values spelling is empty");
+}
+
 }  // namespace
 }  // namespace dq::validator::rpc

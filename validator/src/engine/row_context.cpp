@@ -28,7 +28,8 @@ RowContext::RowContext(const BatchSpec& spec, const ReferenceData& ref, PhoneChe
       ref_(ref),
       phones_(phones),
       has_aliases_(spec.aliased.any()),
-      has_zero_is_empty_(spec.zero_is_empty.any()) {
+      has_zero_is_empty_(spec.zero_is_empty.any()),
+      has_spelled_empty_(spec.spelled_empty.any()) {
   const std::bitset<kFieldCount> core = CoreRequiredFields(spec.checks) & spec.mapped;
   // The templates list a product listing's fields: with the customer check alone the rows are
   // customers, which no template requires anything of (issue 31: a customers file with
@@ -83,6 +84,23 @@ void RowContext::Begin(uint64_t row, std::span<const std::string_view> values, R
   prices_.clear();
   if (has_aliases_) ResolveAliases();
   if (has_zero_is_empty_) ClearZeros();
+  if (has_spelled_empty_) ClearSpelledEmpty();
+}
+
+bool RowContext::IsSpelledEmpty(const FieldConvention& c, std::string_view v) {
+  v = text::Trim(v);
+  for (const std::string& s : c.empty_values) {
+    if (EqualsLowered(v, s)) return true;
+  }
+  return false;
+}
+
+void RowContext::ClearSpelledEmpty() {
+  for (size_t i = 0; i < kFieldCount; ++i) {
+    if (spec_.spelled_empty.test(i) && IsSpelledEmpty(spec_.conventions[i], original_[i])) {
+      current_[i] = std::string_view();
+    }
+  }
 }
 
 void RowContext::ClearZeros() {
@@ -221,7 +239,7 @@ void RowContext::ForEachExtra(Field f, void (*check)(RowContext&)) {
   for (size_t j = 0; j < spec_.extras.size() && j < extra_values_.size(); ++j) {
     const ExtraColumn& e = spec_.extras[j];
     const std::string_view cell = extra_values_[j];
-    if (e.field != f || text::Trim(cell).empty()) continue;
+    if (e.field != f || text::Trim(cell).empty() || IsSpelledEmpty(e.convention, cell)) continue;
     extra_ = &e;
     extra_reports_from_ = reported_.size();
     original_[i] = cell;

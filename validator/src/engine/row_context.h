@@ -22,7 +22,8 @@
 // as the alias's meaning (value()), is never reported and never rewritten. A list cell is
 // checked item by item with ForEachItem(). A zero in a field whose source writes no value so
 // (BatchSpec::zero_is_empty, Shopify's Variant Grams 0) reads as empty (value()), while
-// original() keeps it: no rule judges it, and an issue for an empty value shows the 0.
+// original() keeps it: no rule judges it, and an issue for an empty value shows the 0. So does a
+// value the source spells as no value (BatchSpec::spelled_empty: Magento's no_selection).
 //
 // Not thread-safe: one RowContext per evaluating thread (a Session lane).
 #pragma once
@@ -132,12 +133,13 @@ class RowContext {
   // separators, the whitespace around the items and the other items as they were.
   void ForEachItem(Field f, void (*check)(RowContext&));
   // Runs check once for each non-empty value of f's further columns (BatchSpec::extras, in their
-  // order), each item of it on its own when the column has a list separator. While it runs,
-  // value(f) is that value without surrounding whitespace, original(f) the column's cell (the
-  // issue's original value), convention(f) the column's; Report() adds the column to its message
-  // ("...: column small_image, 'x y.jpg'", or "...: column c, item 2 of 3, 'y'") and keeps its
-  // reports apart from the field's own and another column's (one per code and column); Fix() is
-  // ignored (report-only: the cleaned file's fix goes to the field's own column).
+  // order; a value the column's convention spells as no value is empty), each item of it on its
+  // own when the column has a list separator. While it runs, value(f) is that value without
+  // surrounding whitespace, original(f) the column's cell (the issue's original value),
+  // convention(f) the column's; Report() adds the column to its message ("...: column
+  // small_image, 'x y.jpg'", or "...: column c, item 2 of 3, 'y'") and keeps its reports apart
+  // from the field's own and another column's (one per code and column); Fix() is ignored
+  // (report-only: the cleaned file's fix goes to the field's own column).
   void ForEachExtra(Field f, void (*check)(RowContext&));
   // The further column ForEachExtra is checking, or nullptr.
   const ExtraColumn* extra() const { return extra_; }
@@ -171,6 +173,10 @@ class RowContext {
   void ResolveAliases();
   // Reads the zero_is_empty fields' zeros as empty values.
   void ClearZeros();
+  // Reads the values the source spells as no value (BatchSpec::spelled_empty) as empty values.
+  void ClearSpelledEmpty();
+  // True when v, trimmed, is one of c's empty_values (Magento's no_selection).
+  static bool IsSpelledEmpty(const FieldConvention& c, std::string_view v);
   // Makes the key use keys_.back() report (code, f) if it turns out to be a duplicate, unless
   // Report() would drop it or this row already has a key use reporting (code, f).
   void AddPending(IssueCode code, Field f, const char* prefix);
@@ -192,6 +198,7 @@ class RowContext {
   std::bitset<size_t{1} << kPlatforms.size()> channel_named_;
   bool has_aliases_ = false;
   bool has_zero_is_empty_ = false;
+  bool has_spelled_empty_ = false;
   const BatchState* prefetch_ = nullptr;
   RowKind kind_ = RowKind::kProduct;
   std::bitset<kFieldCount> alias_hit_;  // this row's value of f is one of f's aliases

@@ -170,6 +170,24 @@ Status BatchSpec::AddConvention(std::string_view field, std::string_view list_se
   return Status::Ok();
 }
 
+Status BatchSpec::SetEmptyValues(FieldConvention& convention, std::vector<std::string> spellings,
+                                 std::optional<Field> field) {
+  if (spellings.size() > 16) {
+    return Status(ErrorCode::kInvalidRequest, "conventions: more than 16 empty_values");
+  }
+  for (std::string& s : spellings) {
+    std::string key(text::Trim(s));
+    if (key.empty()) {
+      return Status(ErrorCode::kInvalidRequest, "conventions: an empty_values spelling is empty");
+    }
+    for (char& c : key) c = text::ToLower(c);
+    s = std::move(key);
+  }
+  convention.empty_values = std::move(spellings);
+  if (field) spelled_empty.set(static_cast<size_t>(*field), !convention.empty_values.empty());
+  return Status::Ok();
+}
+
 Status BatchSpec::AddExtraColumn(std::string_view field, std::string_view column,
                                  std::string_view list_separator,
                                  std::vector<std::string> file_extensions) {

@@ -139,6 +139,12 @@ struct FieldConvention {
   // where only a check type's core requires the field (rules/inventory.cpp). Set after
   // AddConvention (proto FieldConvention.may_be_empty).
   bool may_be_empty = false;
+  // Spellings (trimmed, ASCII lower-cased) the source writes for no value (Magento's
+  // no_selection): such a value reads as empty (proto FieldConvention.empty_values).
+  std::vector<std::string> empty_values;
+  // With file_extensions: the platform's import renames a file name instead of refusing it
+  // (Magento's swatch_image): any characters are valid in it (proto renamed_file_names).
+  bool renamed_file_names = false;
 };
 
 // A further column of one field (proto ExtraColumn: Magento 2's small_image beside base_image,
@@ -147,7 +153,7 @@ struct FieldConvention {
 struct ExtraColumn {
   Field field{};
   std::string column;  // the column's name, for messages
-  // Only list_separator and file_extensions are read.
+  // Only list_separator, file_extensions, empty_values and renamed_file_names are read.
   FieldConvention convention;
 };
 
@@ -186,6 +192,9 @@ struct BatchSpec {
   // The fields whose zero ("0", "0.0") is the source's way of writing no value (proto
   // FieldConvention.zero_is_empty, Shopify's Variant Grams): RowContext reads it as empty.
   std::bitset<kFieldCount> zero_is_empty;
+  // The fields whose convention lists empty_values (Magento's no_selection): RowContext reads
+  // such a value as empty. Set by SetEmptyValues.
+  std::bitset<kFieldCount> spelled_empty;
   // The day/month order of the expiry_date column as the caller saw it in the whole file (jobs:
   // the gateway reads the file before any row is sent). kUnknown: the session learns it from the
   // rows it is given, as they come.
@@ -217,6 +226,11 @@ struct BatchSpec {
   // (as AddConvention), more than kMaxExtraColumns.
   Status AddExtraColumn(std::string_view field, std::string_view column,
                         std::string_view list_separator, std::vector<std::string> file_extensions);
+  // Sets the empty_values of `convention` (a field's, or an extra column's), trimmed and
+  // lower-cased; for a field's, marks it in spelled_empty. Errors (kInvalidRequest): an empty
+  // spelling, more than 16.
+  Status SetEmptyValues(FieldConvention& convention, std::vector<std::string> spellings,
+                        std::optional<Field> field);
   // "day_first", "month_first", "conflicting" or "" (unknown). Errors: kInvalidRequest.
   Status SetExpiryDateOrder(std::string_view order);
 };

@@ -38,12 +38,28 @@ Result<BatchSpec> FromProto(const v1::BatchSpec& spec) {
     if (c.may_be_empty()) {
       out->conventions[static_cast<size_t>(*ParseField(c.field()))].may_be_empty = true;
     }
-    if (c.zero_is_empty()) out->zero_is_empty.set(static_cast<size_t>(*ParseField(c.field())));
+    const Field f = *ParseField(c.field());
+    if (c.zero_is_empty()) out->zero_is_empty.set(static_cast<size_t>(f));
+    FieldConvention& conv = out->conventions[static_cast<size_t>(f)];
+    conv.renamed_file_names = c.renamed_file_names();
+    if (Status s = out->SetEmptyValues(
+            conv, std::vector<std::string>(c.empty_values().begin(), c.empty_values().end()), f);
+        !s.ok()) {
+      return s;
+    }
   }
   for (const v1::ExtraColumn& e : spec.extra_columns()) {
     std::vector<std::string> extensions(e.file_extensions().begin(), e.file_extensions().end());
     if (Status s = out->AddExtraColumn(e.field(), e.column(), e.list_separator(),
                                        std::move(extensions));
+        !s.ok()) {
+      return s;
+    }
+    FieldConvention& conv = out->extras.back().convention;
+    conv.renamed_file_names = e.renamed_file_names();
+    if (Status s = out->SetEmptyValues(
+            conv, std::vector<std::string>(e.empty_values().begin(), e.empty_values().end()),
+            std::nullopt);
         !s.ok()) {
       return s;
     }

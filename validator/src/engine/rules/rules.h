@@ -104,6 +104,11 @@ std::string_view AmountNumber(const RowContext& ctx, std::string_view v);
 
 // An absolute http(s) URL with a proper host and no characters that need escaping.
 bool IsWellFormedHttpUrl(std::string_view url);
+// One image value of field f (image_url or additional_image_link: a cell, an item of a list
+// cell, or a further column's value). When the source's import also takes file names from its
+// import folder (FieldConvention::file_extensions, renamed_file_names), such a name is valid and
+// is not a URL to judge for https. rules/product_images.cpp.
+void CheckImageValue(RowContext& ctx, Field f);
 
 // Platform templates (rules/platform.cpp).
 bool PlatformRequires(Platform p, Field f);

@@ -74,10 +74,10 @@ struct AlsoCheckedColumn {
   std::string column;
   const SourceConvention* convention = nullptr;
 };
-// The header's also_checked columns, in header order, each once (named as the first of a
-// repeated or same-named column; the senders send the cell of its last copy, as for a mapped
-// column named twice); a column the mapping maps to a field is checked as that field and is
-// left out.
+// The header's also_checked columns, in header order, each spelling once: small_image and
+// "Small Image" are two columns, each checked; a name the header repeats exactly is one (the
+// senders send the cell of its last copy, as for a mapped column named twice). A column the
+// mapping maps to a field (by its exact name) is checked as that field and is left out.
 std::vector<AlsoCheckedColumn> AlsoCheckedColumns(const SourceProfile& profile,
                                                   std::span<const std::string> header,
                                                   const Mapping& mapping);

@@ -123,6 +123,14 @@ struct SourceConvention {
   // value (Shopify's Variant Grams: 0 when no weight was entered): it is read as an empty value
   // and never rewritten. SourceScan counts such rows for the mapping note.
   bool zero_is_empty = false;
+  // Spellings the platform writes for no value (Magento's no_selection in an image role that was
+  // cleared): read as an empty value, compared trimmed and without regard to case, and never
+  // rewritten.
+  std::vector<std::string> empty_values;
+  // With file_extensions: the platform's import renames a file name instead of refusing it
+  // (Magento's swatch_image, which its import does not validate; its uploader replaces the
+  // characters it does not store): any characters are valid in such a name.
+  bool renamed_file_names = false;
 };
 
 // Further columns of the source whose values are values of `field`, checked as such
