@@ -238,6 +238,17 @@ void Defer(const std::shared_ptr<Tcp::Peer>& peer, HttpResponse::Send* send,
            const std::string& request_id, Http::Version version, bool keep_alive,
            bool head_only);
 
+// A connection's state (its edge and its ordered output), kept in its Peer's data.
+struct ConnectionState;
+std::shared_ptr<ConnectionState> StateOf(const std::shared_ptr<Tcp::Peer>& peer);
+// Ends the connection's output (SHUT_WR) or the whole connection (SHUT_RDWR), unless it has
+// gone. Pistache closes a descriptor before the last reference to its Peer is dropped, and the
+// number is soon another connection's: a live Peer does not prove that its fd() is still this
+// connection's, the state's closed flag (set on disconnection, before the close) does. A
+// shutdown after an asynchronous write must go through here (a stale shutdown cut the next
+// client's fresh connection before it was answered: hostile-load's good tenant).
+void ShutdownIfOpen(const std::weak_ptr<ConnectionState>& state, int how);
+
 // A streamed answer (HttpResponse::body_producer), written a part at a time: the next part is
 // made (on a part maker) only once the previous one is written. kNoState when the connection has
 // no state (cannot happen behind the guard), kRefused when the downloads in progress hold their
@@ -252,14 +263,9 @@ Streamed Stream(const std::shared_ptr<Tcp::Peer>& peer, HttpServer::Shared* shar
 // whatever waits there): the client reads the answer, then the end, and need not wait for a
 // timeout. Pistache 0.0.5 itself keeps such a socket open.
 void CloseAfterAnswer(const std::shared_ptr<Tcp::Peer>& peer) {
-  std::weak_ptr<Tcp::Peer> weak = peer;
-  const int fd = peer->fd();
+  std::weak_ptr<ConnectionState> state = StateOf(peer);
   peer->send(RawBuffer(std::string(), 0))
-      .then(
-          [weak, fd](ssize_t) {
-            if (weak.lock()) ::shutdown(fd, SHUT_WR);
-          },
-          [](std::exception_ptr) {});
+      .then([state](ssize_t) { ShutdownIfOpen(state, SHUT_WR); }, [](std::exception_ptr) {});
 }
 
 void Send(const HttpResponse& r, const std::string& request_id, Http::Version version,
@@ -322,7 +328,7 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::Version ve
   if (step == BodyStep::kFailed) {
     // No last chunk: the client sees the answer cut off. The worker's epoll sees the end and
     // cleans up, as for the edge's cuts.
-    ::shutdown(peer->fd(), SHUT_RDWR);
+    ShutdownIfOpen(StateOf(peer), SHUT_RDWR);
     return;
   }
   stream.ends();
@@ -505,7 +511,6 @@ class PeerTransport final : public edge::EdgeTransport, public OutputSink {
     Http::Handler::getParser(p)->reset();  // drop whatever was buffered of this request
     std::string raw = SerializeResponse(response, request_id, true);
     const size_t size = raw.size();
-    const int fd = p->fd();
     // Once the answer is written, half-close: the client reads it, sees the end, and whatever
     // it still sends is read and dropped until it closes (or the linger ends). A connection
     // refused at connect is in no table (no linger): it is closed outright. The answer goes
@@ -513,8 +518,9 @@ class PeerTransport final : public edge::EdgeTransport, public OutputSink {
     // nothing is written after it.
     const int how = full_close_ ? SHUT_RDWR : SHUT_WR;
     output_.LoseTrack();
+    std::weak_ptr<ConnectionState> state = StateOf(p);
     p->send(RawBuffer(std::move(raw), size))
-        .then([fd, how](ssize_t) { ::shutdown(fd, how); }, [](std::exception_ptr) {});
+        .then([state, how](ssize_t) { ShutdownIfOpen(state, how); }, [](std::exception_ptr) {});
     metrics_.edge_refusals.With({std::to_string(response.status)}).Inc();
   }
 
@@ -540,10 +546,12 @@ class PeerTransport final : public edge::EdgeTransport, public OutputSink {
   }
   // Cuts the connection (no more output; the worker's epoll sees the end and cleans up), unless
   // it has gone already (its descriptor may then belong to another connection). From any thread.
-  void CutIfOpen() {
+  void CutIfOpen() { ShutdownUnlessClosed(SHUT_RDWR); }
+  // As CutIfOpen, for either direction (SHUT_WR: the end of the output).
+  void ShutdownUnlessClosed(int how) {
     std::lock_guard lock(write_mu_);
     if (closed_) return;
-    if (auto p = peer_.lock()) ::shutdown(p->fd(), SHUT_RDWR);
+    if (auto p = peer_.lock()) ::shutdown(p->fd(), how);
   }
   // On the connection's worker thread, before Pistache closes the descriptor.
   void MarkClosed() {
@@ -655,6 +663,10 @@ std::shared_ptr<ConnectionState> StateOf(const std::shared_ptr<Tcp::Peer>& peer)
   return std::static_pointer_cast<ConnectionState>(data);
 }
 
+void ShutdownIfOpen(const std::weak_ptr<ConnectionState>& state, int how) {
+  if (auto s = state.lock(); s && s->transport) s->transport->ShutdownUnlessClosed(how);
+}
+
 std::optional<std::string> TakeEdgeBody(const std::shared_ptr<Tcp::Peer>& peer) {
   auto state = StateOf(peer);
   if (!state || !state->transport) return std::nullopt;
@@ -698,7 +710,7 @@ void Defer(const std::shared_ptr<Tcp::Peer>& peer, HttpResponse::Send* send,
             [weak, keep_alive](ssize_t) {
               auto again = weak.lock();
               if (!again) return;
-              if (!keep_alive) ::shutdown(again->fd(), SHUT_WR);  // as CloseAfterAnswer
+              if (!keep_alive) ShutdownIfOpen(StateOf(again), SHUT_WR);  // as CloseAfterAnswer
               again->setIdle(true);  // as after any answer: the keep-alive clock
               if (auto s = StateOf(again); s && s->transport) s->transport->Resume(again);
             },
@@ -837,7 +849,7 @@ class BodyStream : public std::enable_shared_from_this<BodyStream> {
   void Finish() {
     auto p = peer_.lock();
     if (!p) return;
-    if (!keep_alive_) ::shutdown(p->fd(), SHUT_WR);  // as CloseAfterAnswer
+    if (!keep_alive_) ShutdownIfOpen(StateOf(p), SHUT_WR);  // as CloseAfterAnswer
     p->setIdle(true);  // the keep-alive clock
     if (auto s = StateOf(p); s && s->transport) s->transport->Resume(p);
   }
