@@ -336,6 +336,20 @@ TEST(CustomerBatch, VariantWithoutEmailIsNoPhoneDuplicate) {
   EXPECT_EQ(got, (std::vector<std::string>{"3:DUPLICATE_CUSTOMER"}));
 }
 
+// A spreadsheet that opened the export saved the phone as 9.19961E+11 (seen in a real Shopify
+// customers export): the message says so, since the digits cannot be recovered.
+TEST(CustomerBatch, PhoneInScientificNotationSaysSo) {
+  auto issues = testing::RunRows({"phone", "country"}, "customer", "",
+                                 {{"9.19961E+11", "US"}, {"1E+10", ""}, {"12345", "US"}});
+  ASSERT_EQ(issues.size(), 3u);
+  for (const Issue& i : issues) EXPECT_EQ(i.code, IssueCode::INVALID_PHONE);
+  EXPECT_EQ(issues[0].Message(),
+            "Phone number was saved in scientific notation by a spreadsheet: its last digits are "
+            "lost");
+  EXPECT_EQ(issues[1].Message(), issues[0].Message());
+  EXPECT_EQ(issues[2].Message(), "Phone number is not valid");
+}
+
 TEST(CustomerBatch, LibphonenumberResultsAreCachedPerSession) {
   // Fifty customers with their own e-mail sharing a switchboard number with an extension (a
   // shape the fast path leaves to libphonenumber): no issue, one libphonenumber parse.

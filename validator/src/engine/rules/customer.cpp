@@ -82,6 +82,26 @@ bool CheckEmail(RowContext& ctx) {
   return true;
 }
 
+// True for a number a spreadsheet has shown in scientific notation and saved so (9.19961E+11):
+// digits, an optional fraction, E, an optional sign, digits.
+bool IsScientificNotation(std::string_view v) {
+  size_t i = 0;
+  auto digits = [&] {
+    const size_t from = i;
+    while (i < v.size() && text::IsDigit(v[i])) ++i;
+    return i > from;
+  };
+  if (!digits()) return false;
+  if (i < v.size() && (v[i] == '.' || v[i] == ',')) {
+    ++i;
+    if (!digits()) return false;
+  }
+  if (i >= v.size() || (v[i] != 'E' && v[i] != 'e')) return false;
+  ++i;
+  if (i < v.size() && (v[i] == '+' || v[i] == '-')) ++i;
+  return digits() && i == v.size();
+}
+
 void CheckPhone(RowContext& ctx, std::string_view region, bool has_email) {
   const std::string_view v = ctx.value(Field::kPhone);
   if (v.empty()) return;
@@ -89,6 +109,12 @@ void CheckPhone(RowContext& ctx, std::string_view region, bool has_email) {
   if (!p.valid) {
     const bool needs_country =
         region.empty() && v[0] != '+' && !(v.size() > 1 && v[0] == '0' && v[1] == '0');
+    if (IsScientificNotation(v)) {
+      ctx.Report(IssueCode::INVALID_PHONE, Field::kPhone,
+                 "Phone number was saved in scientific notation by a spreadsheet: its last "
+                 "digits are lost");
+      return;
+    }
     ctx.Report(IssueCode::INVALID_PHONE, Field::kPhone,
                needs_country ? "Phone number is in national form and the row has no valid "
                                "country to read it with"
