@@ -39,7 +39,8 @@ NODE_START_S=20     # one node: from its launch to its answer on its port
 CLUSTER_OK_S=30     # after CLUSTER MEET and slot assignment: every node says cluster_state:ok
 REPLICAS_S=30       # every master has its replica online
 
-now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
+# EPOCHREALTIME is written with the locale's decimal mark: keep its digits only.
+now_ms() { local t=${EPOCHREALTIME//[^0-9]/}; echo $((10#$t / 1000)); }
 start_ms=$(now_ms)
 phase() { echo "$(( $(now_ms) - start_ms )) ms: $*" >>"$dir/start.log"; }
 
@@ -63,11 +64,23 @@ free_port() {  # sets `port` to one that, with its bus port, nobody listens on n
   fail "a free port in $port_low-$port_high (with its bus port, + 10000)" "every port tried was taken"
 }
 
+# Kills the nodes start launched that still run, then forgets them: a pid is killed only while
+# it is still a redis-server of this DIR (a node that died may have left its pid to another
+# process), and a second stop kills nothing.
 kill_started() {
   if [ -f "$dir/pids" ]; then
+    local home cwd
+    home=$(cd "$dir" && pwd -P)
     while read -r pid; do
-      if [ -n "$pid" ]; then kill -9 "$pid" 2>/dev/null || true; fi
+      [ -n "$pid" ] || continue
+      cwd=$(readlink "/proc/$pid/cwd" 2>/dev/null) || continue  # gone
+      # redis-server runs in its node's folder, DIR/PORT (its --dir)
+      case "$cwd" in "$home"/*) ;; *) continue ;; esac
+      if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "redis-server"; then
+        kill -9 "$pid" 2>/dev/null || true
+      fi
     done <"$dir/pids"
+    : >"$dir/pids"
   fi
 }
 

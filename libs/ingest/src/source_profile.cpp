@@ -295,7 +295,7 @@ SourceProfile Read(std::string_view file, const json& p) {
   if (!p.is_object()) Fail(where, "must be a JSON object");
   CheckKnownKeys(p, {"source", "name", "doc", "signatures", "evidence", "first_rows", "rows",
                      "columns", "fields", "ignore_columns", "optional_fields", "conventions",
-                     "weight", "also_checked"},
+                     "weight", "also_checked", "trailing_columns"},
                  where);
   SourceProfile s;
   s.source = OptionalString(p, "source", where);
@@ -338,6 +338,16 @@ SourceProfile Read(std::string_view file, const json& p) {
   }
   s.weight = ReadWeightRules(p, where);
   s.also_checked = ReadAlsoChecked(p, where);
+  if (p.contains("trailing_columns")) {
+    const json& t = p["trailing_columns"];
+    const std::string tw = where + ".trailing_columns";
+    if (!t.is_object()) Fail(tw, "must be {columns, why}");
+    CheckKnownKeys(t, {"columns", "why"}, tw);
+    s.trailing_columns = Strings(t.value("columns", json()), tw + ".columns");
+    if (s.trailing_columns.empty()) Fail(tw + ".columns", "must name a column");
+    s.trailing_why = OptionalString(t, "why", tw);
+    if (s.trailing_why.empty()) Fail(tw + ".why", "must say why");
+  }
   return s;
 }
 
@@ -413,6 +423,14 @@ size_t FindColumn(std::span<const std::string> header, std::span<const std::stri
     }
   }
   return SIZE_MAX;
+}
+
+size_t FieldsRequired(const SourceProfile& profile, std::span<const std::string> header) {
+  size_t n = header.size();
+  while (n > 0 && FindColumn(std::span(header).subspan(n - 1, 1), profile.trailing_columns) == 0) {
+    --n;
+  }
+  return n;
 }
 
 }  // namespace dq::ingest

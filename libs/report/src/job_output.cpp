@@ -103,6 +103,7 @@ JobOutput::JobOutput(const FileCheck& job, OutputOptions options)
     extra_columns_.push_back(index);
   }
   row_model_ = NewRowModel();
+  fields_required_ = ingest::FieldsRequired(*profile_, job.header);
 }
 
 std::unique_ptr<ingest::RowModel> JobOutput::NewRowModel() const {
@@ -135,7 +136,9 @@ validator::v1::BatchSpec JobOutput::Spec() const {
 
 void JobOutput::AddRow(std::span<const std::string_view> row, RowBatch& batch,
                        validator::v1::RowChunk* chunk, uint64_t fields_read) {
-  if (fields_read != 0 && fields_read != job_.header.size()) {
+  // A record that stops before the profile's trailing columns only is complete (PrestaShop).
+  if (fields_read != 0 && fields_read != job_.header.size() &&
+      (fields_read > job_.header.size() || fields_read < fields_required_)) {
     batch.ragged.emplace_back(static_cast<uint32_t>(batch.rows()), fields_read);
   }
   // Packed (see validator.proto): the chunk's text in one buffer, its lengths in another.

@@ -299,6 +299,45 @@ TEST_F(SourcesIntegrationTest, ParentRowsCommentLinesAndRaggedRecordsOnTheJobPat
   EXPECT_EQ(Get("/v1/jobs/" + id + "/cleaned").body, csv);
 }
 
+// PrestaShop's Catalog > Products > Export (1.7 to 8.x): ';', Product ID untranslated, the price
+// the tax-excluded one, and Position named in the header but written only when the list is
+// filtered by a category. Rows without Position are complete; a row that also lacks Status is
+// still ROW_FIELDS_MISSING. No fix: the cleaned file is the export byte for byte.
+TEST_F(SourcesIntegrationTest, PrestaShopCatalogExportRowsWithoutPositionAreComplete) {
+  const std::string csv =
+      "\"Product ID\";Image;Name;Reference;Category;\"Price (tax excl.)\";\"Price (tax incl.)\";"
+      "Quantity;Status;Position\n"
+      "1;https://shop.example/1/t-shirt.jpg;\"Printed t-shirt\";demo_1;Men;23.900000;28.68;300;0\n"
+      "2;https://shop.example/2/sweater.jpg;\"Bear sweater\";demo_3;Men;abc;43.08;0;1\n"
+      "3;https://shop.example/3/mug.jpg;Mug;demo_4;Home;11.900000;14.28;5\n";
+  HttpResult r = Post("/v1/jobs?filename=product_2026-11-27_043000.csv", csv,
+                      {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  const std::string id = json::parse(r.body)["id"];
+  json job = WaitDone(id);
+  ASSERT_EQ(job["status"], "done") << job.dump();
+  EXPECT_EQ(job["source"], "prestashop");
+  EXPECT_EQ(job["source_reason"],
+            "header has Product ID and Price (tax excl.): a PrestaShop catalog export (Catalog > "
+            "Products > Export)");
+  EXPECT_EQ(job["mapping"]["price"], "Price (tax excl.)");
+  ASSERT_EQ(job["issues"].size(), 2u) << job["issues"].dump();
+  const json& price = job["issues"][0];
+  EXPECT_EQ(price["code"], "INVALID_PRICE");
+  EXPECT_EQ(price["issue_row"], 2);
+  EXPECT_EQ(price["sku"], "demo_3");
+  EXPECT_EQ(price["item_id"], "2");
+  const json& short_row = job["issues"][1];
+  EXPECT_EQ(short_row["code"], "ROW_FIELDS_MISSING");
+  EXPECT_EQ(short_row["issue_row"], 3);
+  EXPECT_EQ(short_row["message"],
+            "Row has 8 fields; the header has 10 columns: the last 2, from 'Status' on, were read "
+            "as empty");
+  EXPECT_EQ(job["rows_error"], 1) << job.dump();
+  EXPECT_EQ(job["rows_warning"], 1) << job.dump();
+  EXPECT_EQ(Get("/v1/jobs/" + id + "/cleaned").body, csv);
+}
+
 // Shopify's Transporter customers layout (Shopify's sample): John Doe's second address and second
 // metafield follow his row, repeating only his e-mail. They are his, not duplicates; the second
 // address's own country code is still checked. Shopify's own export (no Metafield columns, one

@@ -110,6 +110,39 @@ INSTANTIATE_TEST_SUITE_P(
                    {},
                    "prestashop",
                    "header has Price tax excluded and Reference #: a PrestaShop products file"},
+        // Catalog > Products > Export (1.7 to 8.x, ProductController::exportAction): Product ID
+        // is written untranslated, the other labels in the back office's language; Position
+        // ends the header whether or not the rows have it.
+        DetectCase{"prestashop_catalog_export",
+                   {"Product ID", "Image", "Name", "Reference", "Category",
+                    "Price (tax excl.)", "Price (tax incl.)", "Quantity", "Status", "Position"},
+                   {},
+                   "prestashop",
+                   "header has Product ID and Price (tax excl.): a PrestaShop catalog export "
+                   "(Catalog > Products > Export)"},
+        DetectCase{"prestashop_catalog_export_fr",
+                   {"Product ID", "Image", "Nom", "Référence", "Catégorie", "Prix (HT)",
+                    "Prix (TTC)", "Quantité", "État", "Position"},
+                   {},
+                   "prestashop",
+                   "header has Product ID and Prix (HT): a PrestaShop catalog export "
+                   "(Catalog > Products > Export)"},
+        // A language whose price labels the profile does not know: Product ID and Position.
+        DetectCase{"prestashop_catalog_export_other_language",
+                   {"Product ID", "Obraz", "Nazwa", "Indeks", "Kategoria", "Cena (netto)",
+                    "Cena (brutto)", "Ilość", "Status", "Position"},
+                   {},
+                   "prestashop",
+                   "header has Product ID and Position: a PrestaShop catalog export (Catalog > "
+                   "Products > Export)"},
+        // 1.6's list export (AdminController::processExport): "ID" is written lower case.
+        DetectCase{"prestashop_16_list_export",
+                   {"id", "Image", "Name", "Reference", "Category", "Base price",
+                    "Final price", "Quantity", "Status"},
+                   {},
+                   "prestashop",
+                   "header has Base price and Final price: a PrestaShop 1.6 products list "
+                   "export"},
         DetectCase{"prestashop_combinations",
                    {"Product ID*", "Attribute (Name:Type:Position)*",
                     "Value (Value:Position)*", "Supplier reference", "Reference", "EAN13",
@@ -154,6 +187,18 @@ INSTANTIATE_TEST_SUITE_P(
         DetectCase{"gen_catalog_is_generic",
                    {"Variant SKU", "Title", "Body (HTML)", "Variant Price", "Currency",
                     "Availability", "Image Src", "Vendor", "Variant Grams"},
+                   {},
+                   "generic",
+                   "the header matches no known platform's export"},
+        // Product ID with plain price and stock columns, or a base price alone, is no
+        // PrestaShop export.
+        DetectCase{"product_id_and_price_is_generic",
+                   {"Product ID", "Name", "Price", "Quantity", "Status"},
+                   {},
+                   "generic",
+                   "the header matches no known platform's export"},
+        DetectCase{"base_price_alone_is_generic",
+                   {"id", "Name", "Base price", "Quantity"},
                    {},
                    "generic",
                    "the header matches no known platform's export"}),

@@ -55,6 +55,22 @@ TEST(SourceProfileTest, FindColumnComparesNormalisedNames) {
   EXPECT_EQ(FindColumn(header, none), SIZE_MAX);
 }
 
+// PrestaShop's product list export names Position last but writes it only when the list is
+// filtered by a category: a record may stop before it. Only a run of such last columns counts.
+TEST(SourceProfileTest, FieldsRequiredLeavesOutTheTrailingColumns) {
+  const SourceProfile* ps = FindSourceProfile("prestashop");
+  ASSERT_NE(ps, nullptr);
+  const std::vector<std::string> list = {"Product ID", "Image", "Name", "Reference",
+                                         "Category", "Price (tax excl.)", "Price (tax incl.)",
+                                         "Quantity", "Status", "Position"};
+  EXPECT_EQ(FieldsRequired(*ps, list), 9u);
+  const std::vector<std::string> first = {"Position", "Name", "Price (tax excl.)"};
+  EXPECT_EQ(FieldsRequired(*ps, first), 3u);
+  EXPECT_EQ(FieldsRequired(GenericProfile(), list), 10u);
+  const std::vector<std::string> none;
+  EXPECT_EQ(FieldsRequired(*ps, none), 0u);
+}
+
 struct BadProfile {
   const char* name;
   const char* file;
@@ -114,6 +130,18 @@ INSTANTIATE_TEST_SUITE_P(
                    R"({"source": "x", "name": "X", "rows": {"model": "flat"},
                        "conventions": [{"field": "weight", "zero_is_empty": 1}]})",
                    "x.json.conventions[].zero_is_empty: must be true or false"},
+        BadProfile{"trailing_columns_without_why", "x.json",
+                   R"({"source": "x", "name": "X", "rows": {"model": "flat"},
+                       "trailing_columns": {"columns": ["Position"]}})",
+                   "x.json.trailing_columns.why: must say why"},
+        BadProfile{"trailing_columns_empty", "x.json",
+                   R"({"source": "x", "name": "X", "rows": {"model": "flat"},
+                       "trailing_columns": {"columns": [], "why": "w"}})",
+                   "x.json.trailing_columns.columns: must name a column"},
+        BadProfile{"trailing_columns_not_object", "x.json",
+                   R"({"source": "x", "name": "X", "rows": {"model": "flat"},
+                       "trailing_columns": ["Position"]})",
+                   "x.json.trailing_columns: must be {columns, why}"},
         BadProfile{"empty_values_without_why", "x.json",
                    R"({"source": "x", "name": "X", "rows": {"model": "flat"},
                        "conventions": [{"field": "image_url", "empty_values": ["none"]}]})",

@@ -122,6 +122,50 @@ TEST(SourceScanTest, PrestaShopPriceIsTaxExcludedNotUnitPrice) {
                      {"gtin", "EAN13"}, {"weight", "Weight"}, {"stock_qty", "Quantity"}}));
 }
 
+// Catalog > Products > Export (1.7 to 8.x): ';' and PHP's fputcsv quoting; the price is the
+// tax-excluded one (the database's decimal(20,6)); Status is an out-of-stock flag in this
+// export (quantity <= 0) and Position is written only when the list is filtered by a category:
+// neither is mapped. A Reference column empty in every row is left out (PrestaShop does not
+// require one), and the product's ID names the item.
+TEST(SourceScanTest, PrestaShopCatalogExportPriceIsTaxExcluded) {
+  const SourceScan scan = ScanCsv(
+      "\"Product ID\";Image;Name;Reference;Category;\"Price (tax excl.)\";\"Price (tax incl.)\";"
+      "Quantity;Status;Position\n"
+      "7;https://shop.example/7/mug.jpg;\"Mug Today\";;Home;11.900000;14.28;1200;0\n"
+      "8;https://shop.example/8/bear.jpg;\"Bear poster\";;Art;29.000000;34.8;0;1\n");
+  EXPECT_EQ(scan.detection().profile->source, "prestashop");
+  EXPECT_EQ(scan.mapping(),
+            (Mapping{{"title", "Name"}, {"price", "Price (tax excl.)"}, {"image_url", "Image"},
+                     {"category", "Category"}, {"stock_qty", "Quantity"}}));
+  EXPECT_EQ(scan.empty_core_columns(), (Mapping{{"sku", "Reference"}}));
+}
+
+TEST(SourceScanTest, PrestaShopFrenchCatalogExportIsReadWithItsOwnNames) {
+  const SourceScan scan = ScanCsv(
+      "\"Product ID\";Image;Nom;Référence;Catégorie;\"Prix (HT)\";\"Prix (TTC)\";Quantité;État;"
+      "Position\n"
+      "1;https://boutique.example/1/t.jpg;\"T-shirt\";demo_1;Hommes;23.900000;28.68;300;0\n");
+  EXPECT_EQ(scan.detection().profile->source, "prestashop");
+  EXPECT_EQ(scan.mapping(),
+            (Mapping{{"sku", "Référence"}, {"title", "Nom"}, {"price", "Prix (HT)"},
+                     {"image_url", "Image"}, {"category", "Catégorie"},
+                     {"stock_qty", "Quantité"}}));
+}
+
+// 1.6's list export: Base price is the tax-excluded price, Final price the price with tax and
+// specific prices; Status is the product's active flag, not an availability.
+TEST(SourceScanTest, PrestaShop16ListExportPriceIsTheBasePrice) {
+  const SourceScan scan = ScanCsv(
+      "id;Image;Name;Reference;Category;\"Base price\";\"Final price\";Quantity;Status\n"
+      "1;http://shop.example/img/p/1/1.jpg;\"Faded T-shirt\";demo_1;T-shirts;16.510000;19.81;"
+      "1799;1\n");
+  EXPECT_EQ(scan.detection().profile->source, "prestashop");
+  EXPECT_EQ(scan.mapping(),
+            (Mapping{{"sku", "Reference"}, {"title", "Name"}, {"price", "Base price"},
+                     {"image_url", "Image"}, {"category", "Category"},
+                     {"stock_qty", "Quantity"}}));
+}
+
 TEST(SourceScanTest, OlistWeightInGramsIsFound) {
   const SourceScan scan =
       ScanCsv("product_id,product_category_name,product_weight_g,product_length_cm\n"

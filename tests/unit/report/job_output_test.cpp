@@ -312,6 +312,37 @@ TEST(JobOutputTest, ShortRowsAloneAreWarnings) {
   EXPECT_EQ(stats.score(), 50u);
 }
 
+// PrestaShop's product list export names Position last but writes it only when the list is
+// filtered by a category: a record without it is complete; one that stops earlier, or runs
+// longer, is still ragged.
+TEST(JobOutputTest, PrestaShopRowsWithoutPositionAreComplete) {
+  FileCheck job;
+  job.check_types = CheckTypeList::FromText("product");
+  job.header = {"Product ID", "Image", "Name", "Reference", "Category", "Price (tax excl.)",
+                "Price (tax incl.)", "Quantity", "Status", "Position"};
+  job.mapping = {{"sku", "Reference"}, {"title", "Name"}, {"price", "Price (tax excl.)"}};
+  job.source = "prestashop";
+  JobOutput out(job, {});
+  RowBatch batch;
+  validator::v1::RowChunk chunk;
+  for (uint64_t fields : {9, 10, 8, 11}) {
+    std::vector<std::string_view> cells = {"1", "", "Mug", "M1", "Home", "9.000000",
+                                           "10.8", "3", "0", ""};
+    out.AddRow(cells, batch, &chunk, fields);
+  }
+  ASSERT_EQ(batch.ragged.size(), 2u);
+  EXPECT_EQ(batch.ragged[0], (std::pair<uint32_t, uint64_t>{2, 8}));
+  EXPECT_EQ(batch.ragged[1], (std::pair<uint32_t, uint64_t>{3, 11}));
+  // Another source's header ending in Position: every short record is ragged.
+  job.source = "generic";
+  JobOutput generic(job, {});
+  RowBatch generic_batch;
+  validator::v1::RowChunk generic_chunk;
+  std::vector<std::string_view> cells(10, "x");
+  generic.AddRow(cells, generic_batch, &generic_chunk, 9);
+  EXPECT_EQ(generic_batch.ragged.size(), 1u);
+}
+
 // A source's number format and import-folder file names survive the stored job (ConventionsJson)
 // into the validator's spec; a convention without them is stored as before.
 TEST(JobOutputTest, NumberFormatAndFileExtensionsReachTheSpec) {

@@ -153,6 +153,23 @@ TEST(ExtraColumnsTest, SwatchImageTakesAnyFileNameItsImportRenames) {
   EXPECT_EQ(small.size(), 3u) << ::testing::PrintToString(Described(small));
 }
 
+// A long cell is quoted by its first 80 bytes, cut between characters (review45: a 3,000-byte
+// "//host" value gave a 3,134-byte message, naming the host whole and the cell whole).
+TEST(ExtraColumnsTest, ALongCellIsQuotedByItsBeginningOnly) {
+  const std::string host = "//" + std::string(3000, 'e') + ".example.com/x.jpg";
+  const std::string cut = std::string(1000, 'a') + "\xc3\xa9.jpg";  // an e-acute at byte 1000
+  for (const std::string& cell : {host, std::string(79, 'a') + "\xc3\xa9 y.jpg", cut}) {
+    const auto issues = Check(MagentoSpec(), {"SKU-1", "10.00", "base.jpg", cell, "", ""});
+    ASSERT_EQ(issues.size(), 1u) << ::testing::PrintToString(Described(issues));
+    EXPECT_EQ(issues[0].original, cell);  // the cell itself stays whole
+    const std::string message(issues[0].Message());
+    EXPECT_LT(message.size(), 400u) << message;
+    // Cut between characters: never a lead byte without its continuation.
+    EXPECT_EQ(message.find("\xc3'"), std::string::npos) << message;
+    EXPECT_NE(message.find(": column small_image, '"), std::string::npos) << message;
+  }
+}
+
 TEST(ExtraColumnsTest, ValidValuesAndEmptyCellsGiveNoIssue) {
   for (const char* v : {"magento_small_image.jpg", "m/a/magento_image.PNG",
                         "https://cdn.example.com/s.jpg", "", "  "}) {

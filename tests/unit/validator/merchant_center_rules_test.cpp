@@ -342,6 +342,12 @@ const Labelled kCases[] = {
      "12474954",
      With({{"gtin", ""}, {"mpn", ""}, {"condition", "New"}}),
      {"PLATFORM_MISSING_IDENTIFIERS@mpn"}},
+    // A condition the channel does not know is its own issue; the identifiers are still asked,
+    // so the merchant does not learn of them only after correcting it (review45).
+    {"unknown_condition_without_identifiers",
+     "12474954",
+     With({{"gtin", ""}, {"mpn", ""}, {"condition", "brand new"}}),
+     {"PLATFORM_INVALID_VALUE@condition", "PLATFORM_MISSING_IDENTIFIERS@mpn"}},
     {"mpn_71_characters",
      "12474954",
      With({{"mpn", Repeat('M', 71)}}),

@@ -175,10 +175,10 @@ void RowContext::Report(IssueCode code, Field f, std::string message) {
     if (in_extra) issue.message += ": column " + extra_->column;
     if (in_item) {
       issue.message += std::string(in_extra ? ", item " : ": item ") + std::to_string(item_) +
-                       " of " + std::to_string(item_count_) + ", '" + std::string(item_text_) +
-                       "'";
+                       " of " + std::to_string(item_count_) + ", '" +
+                       std::string(text::Utf8Prefix(item_text_, 80)) + "'";
     } else {
-      issue.message += ", '" + std::string(current_[fi]) + "'";
+      issue.message += ", '" + std::string(text::Utf8Prefix(current_[fi], 80)) + "'";
     }
   }
 }

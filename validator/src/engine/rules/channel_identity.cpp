@@ -107,12 +107,13 @@ void CheckIdentifiers(RowContext& ctx) {
   }
   if (!exists.empty() && exists != "yes" && exists != "true") return;  // PLATFORM_INVALID_VALUE
   // Google asks the identifiers of new products only: a used or refurbished item (a used car, a
-  // second-hand book) need not carry a GTIN or an MPN (Google 12472746, 6324482). An empty
-  // condition is new, as Google reads it.
+  // second-hand book) need not carry a GTIN or an MPN (Google 12472746, 6324482). Any other
+  // condition (empty, "new", or a value the channel does not know, which is its own issue) is
+  // judged as new, so a merchant learns of both at once.
   char cbuf[16];
   const std::string_view condition =
       LowerInto(text::Trim(ctx.value(Field::kCondition)), cbuf, sizeof(cbuf));
-  if (!condition.empty() && condition != "new") return;
+  if (condition == "used" || condition == "refurbished") return;
   if (!has_gtin && (!has_mpn || brand.empty())) {
     ctx.ReportFor(m, IssueCode::PLATFORM_MISSING_IDENTIFIERS, has_mpn ? Field::kBrand : Field::kMpn,
                   Cat(ctx.channel_names(m), std::popcount(m) == 1 ? " needs" : " need",

@@ -106,7 +106,7 @@ void CheckImageValue(RowContext& ctx, Field f) {
     } else if (const std::string_view host = HostLikeFirstSegment(url, extensions);
                !host.empty()) {
       ctx.Report(IssueCode::INVALID_IMAGE_URL, f,
-                 "A URL without its scheme: " + std::string(host) +
+                 "A URL without its scheme: " + std::string(text::Utf8Prefix(host, 80)) +
                      " is a host name, not a folder of the import folder; write the URL with "
                      "https:// (or http://) before it");
     } else if (url.find("://") != std::string_view::npos ||

@@ -179,6 +179,12 @@ struct SourceProfile {
   std::vector<SourceConvention> conventions;
   std::vector<SourceWeightRule> weight;
   std::vector<SourceAlsoChecked> also_checked;
+  // Columns the platform leaves out at the end of a record when it has no value for them
+  // (PrestaShop's product list export writes Position only when the list is filtered by a
+  // category): a CSV record that lacks only such last columns of the header is complete, not
+  // ROW_FIELDS_MISSING. trailing_why says the platform's rule.
+  std::vector<std::string> trailing_columns;
+  std::string trailing_why;
 };
 
 // Every profile, generic last, parsed once from the embedded files (thread-safe).
@@ -197,5 +203,9 @@ Result<SourceProfile> ParseSourceProfile(std::string_view name, std::string_view
 // The index in `header` of the first of `names` it has (compared as NormalizeColumnName does),
 // or SIZE_MAX.
 size_t FindColumn(std::span<const std::string> header, std::span<const std::string> names);
+
+// The fewest fields a record of a file with `header` has when complete: the header's size less
+// its last columns that the profile's trailing_columns name (compared as FindColumn does).
+size_t FieldsRequired(const SourceProfile& profile, std::span<const std::string> header);
 
 }  // namespace dq::ingest

@@ -165,6 +165,8 @@ class JobOutput {
   std::vector<ingest::AlsoCheckedColumn> extras_;
   std::vector<size_t> extra_columns_;
   const ingest::SourceProfile* profile_ = nullptr;
+  // The fewest fields of a complete record (ingest::FieldsRequired): fewer is ROW_FIELDS_MISSING.
+  size_t fields_required_ = 0;
   size_t sku_column_ = SIZE_MAX;
   size_t title_column_ = SIZE_MAX;
   std::unique_ptr<ingest::RowModel> row_model_;  // what each row is and names
