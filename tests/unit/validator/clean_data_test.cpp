@@ -245,7 +245,7 @@ TEST(GenCatalogDefects, CustomerDefectsAreCaught) {
       {{"john@@example.com", "+1 650-253-0640", "US"}, "INVALID_EMAIL"},
       {{"no-at-sign.com", "+1 650-253-0640", "US"}, "INVALID_EMAIL"},
       {{"a@b", "+1 650-253-0640", "US"}, "INVALID_EMAIL"},
-      {{"", "+1 650-253-0640", "US"}, "MISSING_EMAIL"},
+      {{"", "", "US"}, "MISSING_EMAIL"},  // and no phone: a phone-only customer is complete
       {{"  TOM.2@SHOP.FR ", "+1 650-253-0640", "US"}, "EMAIL_NORMALIZED"},
       {{"tom.2@mailinator.com", "+1 650-253-0640", "US"}, "DISPOSABLE_EMAIL"},
       {{"tom.2@yopmail.com", "+1 650-253-0640", "US"}, "DISPOSABLE_EMAIL"},

@@ -15,6 +15,22 @@ const RuleCase kCases[] = {
     {"email_idn_punycode_valid", "customer", "", {{"email", "tom@xn--bcher-kva.de"}}, {}},
     {"email_utf8_local_valid", "customer", "", {{"email", "j\xC3\xBCrgen@example.de"}}, {}},
     {"email_empty", "customer", "", {{"email", ""}}, {"MISSING_EMAIL"}},
+    // Shopify keeps a customer by e-mail or phone: a phone-only customer is complete.
+    {"email_empty_with_phone_is_fine",
+     "customer",
+     "",
+     {{"email", ""}, {"phone", "+16502530000"}},
+     {}},
+    {"email_and_phone_empty",
+     "customer",
+     "",
+     {{"email", ""}, {"phone", ""}},
+     {"MISSING_EMAIL"}},
+    {"email_empty_with_invalid_phone",
+     "customer",
+     "",
+     {{"email", ""}, {"country", "US"}, {"phone", "123"}},
+     {"INVALID_PHONE"}},
     {"email_double_at", "customer", "", {{"email", "john@@example.com"}}, {"INVALID_EMAIL"}},
     {"email_no_at", "customer", "", {{"email", "no-at-sign.com"}}, {"INVALID_EMAIL"}},
     {"email_no_dot_in_domain", "customer", "", {{"email", "a@b"}}, {"INVALID_EMAIL"}},
@@ -216,6 +232,14 @@ const RuleCase kCases[] = {
      {{"country", "US"}, {"phone", "(650) 253-0000 ext. 123"}},
      {}},
     {"phone_empty_is_fine", "customer", "", {{"phone", ""}}, {}},
+    // Shopify's exports write a ' before phone numbers (a spreadsheet text marker).
+    {"phone_apostrophe_international_kept", "customer", "", {{"phone", "'+1 650-253-0000"}}, {}},
+    {"phone_apostrophe_e164_kept", "customer", "", {{"phone", "'+16502530000"}}, {}},
+    {"phone_apostrophe_national_fixed",
+     "customer",
+     "",
+     {{"country", "NL"}, {"phone", "'0612345678"}},
+     {"PHONE_NORMALIZED=+31612345678"}},
     // country
     {"country_valid", "customer", "", {{"country", "TW"}}, {}},
     {"country_lower_fixed", "customer", "", {{"country", "de"}}, {"COUNTRY_CODE_NORMALIZED=DE"}},
@@ -261,9 +285,9 @@ TEST(CustomerBatch, DuplicateByPhoneOnlyWithoutEmail) {
        {"", "(650) 253-0000", "US"}});          // no e-mail: same phone is the same customer
   std::vector<std::string> got;
   for (const Issue& i : issues) got.push_back(std::to_string(i.row) + ":" + testing::Describe(i));
-  EXPECT_EQ(got, (std::vector<std::string>{"3:MISSING_EMAIL", "3:DUPLICATE_CUSTOMER",
+  EXPECT_EQ(got, (std::vector<std::string>{"3:DUPLICATE_CUSTOMER",
                                            "3:PHONE_NORMALIZED=+16502530000"}));
-  EXPECT_EQ(issues[1].Message(), "Same phone number as row 1");
+  EXPECT_EQ(issues[0].Message(), "Same phone number as row 1");
 }
 
 // A variant row is a further row of the customer above it (Shopify Transporter's second address
@@ -295,21 +319,35 @@ TEST(CustomerBatch, VariantRowsContinueTheirCustomerAndAreNoDuplicate) {
                                           {"", "+1 519-555-5555", "CA"}})) {
     got.push_back(std::to_string(i.row) + ":" + testing::Describe(i));
   }
-  EXPECT_EQ(got, (std::vector<std::string>{"2:DUPLICATE_CUSTOMER", "3:MISSING_EMAIL",
-                                           "4:MISSING_EMAIL", "4:DUPLICATE_CUSTOMER"}));
+  EXPECT_EQ(got, (std::vector<std::string>{"2:DUPLICATE_CUSTOMER", "4:DUPLICATE_CUSTOMER"}));
 }
 
 // An e-mail-less variant (Transporter's further rows of a customer without an e-mail, which the
 // row model groups by phone) is not a duplicate of its customer by phone either, and its empty
-// e-mail is the customer's, reported once on the customer's row.
+// e-mail is the customer's (keyed by its phone, so no MISSING_EMAIL). A later product row with
+// that phone and no e-mail is a second customer and a duplicate.
 TEST(CustomerBatch, VariantWithoutEmailIsNoPhoneDuplicate) {
-  auto issues = testing::RunRows({"email", "phone", "country"}, "customer", "",
-                                 {{"", "+15195555555", "CA"}, {"", "+15195555555", "CA"}},
-                                 nullptr, testing::CaseOptions(),
-                                 {RowKind::kProduct, RowKind::kVariant});
+  auto issues = testing::RunRows(
+      {"email", "phone", "country"}, "customer", "",
+      {{"", "+15195555555", "CA"}, {"", "+15195555555", "CA"}, {"", "+15195555555", "CA"}},
+      nullptr, testing::CaseOptions(), {RowKind::kProduct, RowKind::kVariant, RowKind::kProduct});
   std::vector<std::string> got;
   for (const Issue& i : issues) got.push_back(std::to_string(i.row) + ":" + testing::Describe(i));
-  EXPECT_EQ(got, (std::vector<std::string>{"1:MISSING_EMAIL"}));
+  EXPECT_EQ(got, (std::vector<std::string>{"3:DUPLICATE_CUSTOMER"}));
+}
+
+// A spreadsheet that opened the export saved the phone as 9.19961E+11 (seen in a real Shopify
+// customers export): the message says so, since the digits cannot be recovered.
+TEST(CustomerBatch, PhoneInScientificNotationSaysSo) {
+  auto issues = testing::RunRows({"phone", "country"}, "customer", "",
+                                 {{"9.19961E+11", "US"}, {"1E+10", ""}, {"12345", "US"}});
+  ASSERT_EQ(issues.size(), 3u);
+  for (const Issue& i : issues) EXPECT_EQ(i.code, IssueCode::INVALID_PHONE);
+  EXPECT_EQ(issues[0].Message(),
+            "Phone number was saved in scientific notation by a spreadsheet: its last digits are "
+            "lost");
+  EXPECT_EQ(issues[1].Message(), issues[0].Message());
+  EXPECT_EQ(issues[2].Message(), "Phone number is not valid");
 }
 
 TEST(CustomerBatch, LibphonenumberResultsAreCachedPerSession) {

@@ -9,7 +9,8 @@
 // which repeat the customer's e-mail: the source's row model, libs/ingest): its own values are
 // checked, but it is not a second customer, so it is never a duplicate, and its empty e-mail is
 // the customer's (a customer without one, continued by its phone), reported on the customer's
-// own row only.
+// own row only. A row without an e-mail but with a phone number is not MISSING_EMAIL: Shopify
+// keeps customers by e-mail or phone, and the duplicate check above falls back to the phone.
 #include <algorithm>
 
 #include "dq/common/spreadsheet_formula.h"
@@ -37,7 +38,10 @@ bool DomainHasUpper(std::string_view v) {
 bool CheckEmail(RowContext& ctx) {
   std::string_view v = ctx.value(Field::kEmail);
   if (v.empty()) {
-    if (ctx.Required(Field::kEmail) && ctx.kind() != RowKind::kVariant) {
+    // A customer with a phone number is reachable and keyed by it (Shopify: e-mail or phone;
+    // the duplicate check falls back to the phone): only a row with neither is reported.
+    const bool has_phone = ctx.mapped(Field::kPhone) && !ctx.value(Field::kPhone).empty();
+    if (!has_phone && ctx.Required(Field::kEmail) && ctx.kind() != RowKind::kVariant) {
       ctx.ReportEmpty(IssueCode::MISSING_EMAIL, Field::kEmail);
     }
     return false;
@@ -78,6 +82,26 @@ bool CheckEmail(RowContext& ctx) {
   return true;
 }
 
+// True for a number a spreadsheet has shown in scientific notation and saved so (9.19961E+11):
+// digits, an optional fraction, E, an optional sign, digits.
+bool IsScientificNotation(std::string_view v) {
+  size_t i = 0;
+  auto digits = [&] {
+    const size_t from = i;
+    while (i < v.size() && text::IsDigit(v[i])) ++i;
+    return i > from;
+  };
+  if (!digits()) return false;
+  if (i < v.size() && (v[i] == '.' || v[i] == ',')) {
+    ++i;
+    if (!digits()) return false;
+  }
+  if (i >= v.size() || (v[i] != 'E' && v[i] != 'e')) return false;
+  ++i;
+  if (i < v.size() && (v[i] == '+' || v[i] == '-')) ++i;
+  return digits() && i == v.size();
+}
+
 void CheckPhone(RowContext& ctx, std::string_view region, bool has_email) {
   const std::string_view v = ctx.value(Field::kPhone);
   if (v.empty()) return;
@@ -85,13 +109,22 @@ void CheckPhone(RowContext& ctx, std::string_view region, bool has_email) {
   if (!p.valid) {
     const bool needs_country =
         region.empty() && v[0] != '+' && !(v.size() > 1 && v[0] == '0' && v[1] == '0');
+    if (IsScientificNotation(v)) {
+      ctx.Report(IssueCode::INVALID_PHONE, Field::kPhone,
+                 "Phone number was saved in scientific notation by a spreadsheet: its last "
+                 "digits are lost");
+      return;
+    }
     ctx.Report(IssueCode::INVALID_PHONE, Field::kPhone,
                needs_country ? "Phone number is in national form and the row has no valid "
                                "country to read it with"
                              : std::string());
     return;
   }
-  if (!p.has_extension && !IsWrittenInternationally(v) && v != p.e164) {
+  // A leading ' is Shopify's (and spreadsheets') text marker that keeps the + from being read
+  // as a formula: '+1 650-253-0000 is written internationally and needs no rewrite.
+  const std::string_view written = v[0] == '\'' ? v.substr(1) : v;
+  if (!p.has_extension && !IsWrittenInternationally(written) && v != p.e164) {
     ctx.Fix(Field::kPhone, p.e164, IssueCode::PHONE_NORMALIZED);
   }
   if (has_email) {
