@@ -176,9 +176,11 @@ RowRules ReadRows(const json& r, const std::string& where) {
   return rows;
 }
 
-// The fields whose checks make no fix, so a further column's values can be checked as theirs
-// (SourceAlsoChecked): a fix is written to the field's own column.
-constexpr std::string_view kReportOnlyFields[] = {"image_url", "additional_image_link"};
+// The fields whose further columns' values can be checked as theirs (SourceAlsoChecked),
+// report-only: the image fields' checks make no fix, and phone's fix (PHONE_NORMALIZED) is
+// dropped for a further column (RowContext::Fix), since the cleaned file's writer puts a fix in
+// the field's own column. Other fields' checks fix values a merchant would expect fixed.
+constexpr std::string_view kReportOnlyFields[] = {"image_url", "additional_image_link", "phone"};
 
 std::vector<SourceAlsoChecked> ReadAlsoChecked(const json& p, const std::string& where) {
   auto read = [](const json& a, const std::string& w) {
@@ -188,8 +190,9 @@ std::vector<SourceAlsoChecked> ReadAlsoChecked(const json& p, const std::string&
     if (std::find(std::begin(kReportOnlyFields), std::end(kReportOnlyFields), also.field) ==
         std::end(kReportOnlyFields)) {
       Fail(w + ".field", "'" + also.field +
-                             "' has checks that fix values; only image_url and "
-                             "additional_image_link can be checked in further columns");
+                             "' has checks that fix values; only image_url, "
+                             "additional_image_link and phone can be checked in further "
+                             "columns");
     }
     also.columns = OptionalStrings(a, "columns", w);
     if (also.columns.empty()) Fail(w + ".columns", "must name at least one column");

@@ -1,6 +1,10 @@
 #include "dq/ingest/check_plan.h"
 
+#include "dq/ingest/mapping_inference.h"
+
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 namespace dq::ingest {
 namespace {
@@ -314,6 +318,49 @@ TEST(CheckPlanTest, MagentoFurtherImageColumnsAreCheckedAsImages) {
             "small_image");
   EXPECT_TRUE(AlsoCheckedColumns(*FindSourceProfile("woocommerce"), header, m).empty());
   EXPECT_TRUE(AlsoCheckedColumns(GenericProfile(), header, m).empty());
+}
+
+// Issue 31: Shopify's current customers export keeps most numbers in Default Address Phone and
+// leaves Phone mostly empty; Phone is mapped to phone and Default Address Phone is checked as a
+// further column of it. A header without Phone maps Default Address Phone itself (the profile's
+// second phone column): then nothing is further.
+TEST(CheckPlanTest, ShopifyDefaultAddressPhoneIsAFurtherPhoneColumn) {
+  const std::vector<std::string> header = {
+      "Customer ID", "First Name", "Last Name", "Email", "Accepts Email Marketing",
+      "Default Address Country Code", "Default Address Phone", "Phone", "Accepts SMS Marketing",
+      "Total Spent", "Total Orders", "Note", "Tax Exempt", "Tags"};
+  const SourceProfile& shopify = *FindSourceProfile("shopify_customers");
+  const InferredMapping inferred = InferMappingFrom(header, {}, shopify);
+  const Mapping& m = inferred.mapping;
+  EXPECT_NE(std::find(m.begin(), m.end(), std::pair<std::string, std::string>("phone", "Phone")),
+            m.end());
+  EXPECT_NE(std::find(m.begin(), m.end(),
+                      std::pair<std::string, std::string>("country",
+                                                          "Default Address Country Code")),
+            m.end());
+  const auto also = AlsoCheckedColumns(shopify, header, m);
+  ASSERT_EQ(also.size(), 1u);
+  EXPECT_EQ(also[0].field, "phone");
+  EXPECT_EQ(also[0].column, "Default Address Phone");
+  const std::vector<std::string> no_phone = {"Email", "Accepts Email Marketing",
+                                             "Default Address Phone", "Total Spent"};
+  const Mapping takes_default = {{"email", "Email"}, {"phone", "Default Address Phone"}};
+  EXPECT_TRUE(AlsoCheckedColumns(shopify, no_phone, takes_default).empty());
+}
+
+// Issue 31: WooCommerce Analytics' customers export names its country column "Country / Region"
+// ("United States (US)"). Its header has none of the product export's marks, so it is read as a
+// generic file; either way the column maps to country.
+TEST(CheckPlanTest, WooCommerceAnalyticsCountryRegionMapsToCountry) {
+  const std::vector<std::string> header = {"Name",        "Username",       "Last active",
+                                           "Date registered", "Email",      "Orders",
+                                           "Total spend", "AOV",            "Country / Region",
+                                           "City",        "Region",         "Postal code"};
+  const std::pair<std::string, std::string> country("country", "Country / Region");
+  for (const SourceProfile* profile : {&GenericProfile(), FindSourceProfile("woocommerce")}) {
+    const Mapping m = InferMappingFrom(header, {}, *profile).mapping;
+    EXPECT_NE(std::find(m.begin(), m.end(), country), m.end()) << profile->source;
+  }
 }
 
 

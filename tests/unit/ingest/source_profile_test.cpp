@@ -165,7 +165,8 @@ INSTANTIATE_TEST_SUITE_P(
                        "also_checked": [{"field": "price", "columns": ["Price 2"],
                                          "why": "w"}]})",
                    "x.json.also_checked[].field: 'price' has checks that fix values; only "
-                   "image_url and additional_image_link can be checked in further columns"},
+                   "image_url, additional_image_link and phone can be checked in further "
+                   "columns"},
         BadProfile{"also_checked_without_columns", "x.json",
                    R"({"source": "x", "name": "X", "rows": {"model": "flat"},
                        "also_checked": [{"field": "image_url", "why": "w"}]})",

@@ -288,8 +288,8 @@ TEST(ExtraColumnsTest, CheckedWithTheProductCheckWhetherOrNotImageUrlIsMapped) {
 TEST(ExtraColumnsTest, AddExtraColumnRefusesWhatItCannotCheck) {
   BatchSpec spec = MakeSpec({"sku"}, "product", "");
   EXPECT_EQ(spec.AddExtraColumn("price", "Price 2", "", {}).message(),
-            "extra_columns: field 'price' cannot be checked in a further column; only image_url "
-            "and additional_image_link can");
+            "extra_columns: field 'price' cannot be checked in a further column; only image_url, "
+            "additional_image_link and phone can");
   EXPECT_EQ(spec.AddExtraColumn("picture", "x", "", {}).message(),
             "extra_columns: unknown standard field 'picture'");
   EXPECT_EQ(spec.AddExtraColumn("image_url", "", "", {}).message(),

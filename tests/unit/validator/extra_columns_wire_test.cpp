@@ -106,8 +106,8 @@ TEST(ExtraColumnsWire, AnExtraColumnOfAFieldWithFixesIsRejectedAtStart) {
   ASSERT_FALSE(call.ok());
   EXPECT_EQ(call.status().code(), ErrorCode::kInvalidRequest);
   EXPECT_EQ(call.status().message(),
-            "extra_columns: field 'price' cannot be checked in a further column; only image_url "
-            "and additional_image_link can");
+            "extra_columns: field 'price' cannot be checked in a further column; only image_url, "
+            "additional_image_link and phone can");
 }
 
 // A stream: the extra values travel in every chunk, and the answers do not depend on the pool.

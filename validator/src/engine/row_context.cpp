@@ -230,7 +230,18 @@ void RowContext::ForEachItem(Field f, void (*check)(RowContext&)) {
                 check);
 }
 
-void RowContext::ForEachExtra(Field f, void (*check)(RowContext&)) {
+bool RowContext::HasExtraValue(Field f) const {
+  for (size_t j = 0; j < spec_.extras.size() && j < extra_values_.size(); ++j) {
+    const ExtraColumn& e = spec_.extras[j];
+    const std::string_view cell = extra_values_[j];
+    if (e.field == f && !text::Trim(cell).empty() && !IsSpelledEmpty(e.convention, cell)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void RowContext::ForEachExtra(Field f, void (*check)(RowContext&), bool skip_own_value) {
   const size_t i = Index(f);
   const std::string_view original = original_[i];
   const std::string_view current = current_[i];
@@ -240,6 +251,7 @@ void RowContext::ForEachExtra(Field f, void (*check)(RowContext&)) {
     const ExtraColumn& e = spec_.extras[j];
     const std::string_view cell = extra_values_[j];
     if (e.field != f || text::Trim(cell).empty() || IsSpelledEmpty(e.convention, cell)) continue;
+    if (skip_own_value && text::Trim(cell) == text::Trim(original)) continue;
     extra_ = &e;
     extra_reports_from_ = reported_.size();
     original_[i] = cell;

@@ -139,8 +139,13 @@ class RowContext {
   // convention(f) the column's; Report() adds the column to its message ("...: column
   // small_image, 'x y.jpg'", or "...: column c, item 2 of 3, 'y'") and keeps its reports apart
   // from the field's own and another column's (one per code and column); Fix() is ignored
-  // (report-only: the cleaned file's fix goes to the field's own column).
-  void ForEachExtra(Field f, void (*check)(RowContext&));
+  // (report-only: the cleaned file's fix goes to the field's own column). With skip_own_value,
+  // a value equal to the field's own cell (both trimmed) is skipped: the field's own issue
+  // speaks for it (Shopify's Default Address Phone repeating Phone).
+  void ForEachExtra(Field f, void (*check)(RowContext&), bool skip_own_value = false);
+  // True when a further column of f (BatchSpec::extras) has a value in this row (one its
+  // convention spells as no value is none).
+  bool HasExtraValue(Field f) const;
   // The further column ForEachExtra is checking, or nullptr.
   const ExtraColumn* extra() const { return extra_; }
 

@@ -197,11 +197,11 @@ Status BatchSpec::AddExtraColumn(std::string_view field, std::string_view column
     return Status(ErrorCode::kInvalidRequest,
                   "extra_columns: unknown standard field '" + name + "'");
   }
-  if (*f != Field::kImageUrl && *f != Field::kAdditionalImageLink) {
+  if (*f != Field::kImageUrl && *f != Field::kAdditionalImageLink && *f != Field::kPhone) {
     return Status(ErrorCode::kInvalidRequest,
                   "extra_columns: field '" + name +
-                      "' cannot be checked in a further column; only image_url and "
-                      "additional_image_link can");
+                      "' cannot be checked in a further column; only image_url, "
+                      "additional_image_link and phone can");
   }
   if (column.empty()) {
     return Status(ErrorCode::kInvalidRequest,

@@ -1,5 +1,7 @@
 // The customer check: e-mail syntax and normalisation, disposable domains, phone numbers via
-// libphonenumber (E.164 as the fix), ISO 3166-1 country, and duplicate customers.
+// libphonenumber (E.164 as the fix), ISO 3166-1 country, and duplicate customers. A country
+// written as "Name (XX)" (WooCommerce Analytics' customers export) reads as its code XX and is
+// kept as written.
 //
 // Duplicates: a row duplicates an earlier one when its e-mail (trimmed, lower-cased) matches;
 // a row without a valid e-mail duplicates an earlier row with the same phone number (E.164).
@@ -11,6 +13,14 @@
 // the customer's (a customer without one, continued by its phone), reported on the customer's
 // own row only. A row without an e-mail but with a phone number is not MISSING_EMAIL: Shopify
 // keeps customers by e-mail or phone, and the duplicate check above falls back to the phone.
+//
+// Further phone columns (the profile's also_checked: Shopify's Default Address Phone beside
+// Phone, where its current export keeps most customers' numbers): each value is checked as the
+// phone is, read with the row's country, report-only (INVALID_PHONE naming the column; no
+// PHONE_NORMALIZED, whose fix would belong in that column). A value equal to the phone's own
+// cell is not checked again: the phone's issue speaks for it. Such a value counts as the
+// customer's phone for MISSING_EMAIL (the customer is reachable by it), but it is no duplicate
+// key: the customer's phone is the mapped one.
 #include <algorithm>
 
 #include "dq/common/spreadsheet_formula.h"
@@ -40,7 +50,9 @@ bool CheckEmail(RowContext& ctx) {
   if (v.empty()) {
     // A customer with a phone number is reachable and keyed by it (Shopify: e-mail or phone;
     // the duplicate check falls back to the phone): only a row with neither is reported.
-    const bool has_phone = ctx.mapped(Field::kPhone) && !ctx.value(Field::kPhone).empty();
+    const bool has_phone =
+        ctx.HasExtraValue(Field::kPhone) ||
+        (ctx.mapped(Field::kPhone) && !ctx.value(Field::kPhone).empty());
     if (!has_phone && ctx.Required(Field::kEmail) && ctx.kind() != RowKind::kVariant) {
       ctx.ReportEmpty(IssueCode::MISSING_EMAIL, Field::kEmail);
     }
@@ -102,9 +114,10 @@ bool IsScientificNotation(std::string_view v) {
   return digits() && i == v.size();
 }
 
-void CheckPhone(RowContext& ctx, std::string_view region, bool has_email) {
+// Checks the non-empty value(kPhone) read with region (empty: none) and returns its verdict when
+// it is valid, else nullptr.
+const PhoneVerdict* CheckPhoneValue(RowContext& ctx, std::string_view region) {
   const std::string_view v = ctx.value(Field::kPhone);
-  if (v.empty()) return;
   const PhoneVerdict& p = ctx.phones().Check(v, region.empty() ? "ZZ" : region);
   if (!p.valid) {
     const bool needs_country =
@@ -113,27 +126,59 @@ void CheckPhone(RowContext& ctx, std::string_view region, bool has_email) {
       ctx.Report(IssueCode::INVALID_PHONE, Field::kPhone,
                  "Phone number was saved in scientific notation by a spreadsheet: its last "
                  "digits are lost");
-      return;
+      return nullptr;
     }
     ctx.Report(IssueCode::INVALID_PHONE, Field::kPhone,
                needs_country ? "Phone number is in national form and the row has no valid "
                                "country to read it with"
                              : std::string());
-    return;
+    return nullptr;
   }
   // A leading ' is Shopify's (and spreadsheets') text marker that keeps the + from being read
   // as a formula: '+1 650-253-0000 is written internationally and needs no rewrite.
   const std::string_view written = v[0] == '\'' ? v.substr(1) : v;
   if (!p.has_extension && !IsWrittenInternationally(written) && v != p.e164) {
-    ctx.Fix(Field::kPhone, p.e164, IssueCode::PHONE_NORMALIZED);
+    ctx.Fix(Field::kPhone, p.e164, IssueCode::PHONE_NORMALIZED);  // ignored in a further column
   }
+  return &p;
+}
+
+void CheckPhone(RowContext& ctx, std::string_view region, bool has_email) {
+  if (ctx.value(Field::kPhone).empty()) return;
+  const PhoneVerdict* p = CheckPhoneValue(ctx, region);
+  if (p == nullptr) return;
   if (has_email) {
-    ctx.UseKey(KeySet::kPhone, p.e164);
+    ctx.UseKey(KeySet::kPhone, p->e164);
   } else if (ctx.kind() != RowKind::kVariant) {  // a variant is the customer above it
-    ctx.ReportIfUsedBefore(KeySet::kPhone, p.e164, IssueCode::DUPLICATE_CUSTOMER, Field::kPhone,
+    ctx.ReportIfUsedBefore(KeySet::kPhone, p->e164, IssueCode::DUPLICATE_CUSTOMER, Field::kPhone,
                            "Same phone number as row ");
   }
 }
+
+// A country written as its name followed by its ISO code in parentheses, as WooCommerce
+// Analytics' customers export writes it ("United States (US)"): the code, else empty. The name
+// is not compared with the code (the reference data has no names); the code must be a valid
+// upper-case alpha-2 code after a space, at the value's end.
+std::string_view CodeInParentheses(const ReferenceData& ref, std::string_view v) {
+  if (v.size() < 6 || v[v.size() - 4] != '(' || v.back() != ')' || v[v.size() - 5] != ' ') {
+    return {};
+  }
+  const std::string_view code = v.substr(v.size() - 3, 2);
+  const std::string_view name = text::Trim(v.substr(0, v.size() - 5));
+  if (name.empty() || name.find_first_of("()") != std::string_view::npos) return {};
+  return ref.IsCountryAlpha2(code) ? code : std::string_view();
+}
+
+// The row's country as a region to read phone numbers with, once CheckCountryCode has read it
+// (a fix included); empty when it is not a valid one.
+std::string_view Region(const RowContext& ctx) {
+  if (!ctx.mapped(Field::kCountry)) return {};
+  const std::string_view c = ctx.value(Field::kCountry);
+  return ctx.ref().IsCountryAlpha2(c) ? c : CodeInParentheses(ctx.ref(), c);
+}
+
+// A further phone column's value (ForEachExtra): checked as the phone, no key.
+void CheckFurtherPhone(RowContext& ctx) { CheckPhoneValue(ctx, Region(ctx)); }
 
 }  // namespace
 
@@ -145,6 +190,8 @@ std::string_view CheckCountryCode(RowContext& ctx, Field f) {
     if (ctx.Required(f)) ctx.ReportEmpty(IssueCode::INVALID_COUNTRY_CODE, f, "Country is empty");
     return {};
   }
+  // "United States (US)": read as its code, kept as written (no fix, no issue).
+  if (const std::string_view code = CodeInParentheses(ref, v); !code.empty()) return code;
   if (v.size() == 2 || v.size() == 3) {
     char up[3];
     for (size_t i = 0; i < v.size(); ++i) up[i] = text::ToUpper(v[i]);
@@ -176,6 +223,7 @@ void CheckCustomer(RowContext& ctx) {
   bool has_email = false;
   if (ctx.mapped(Field::kEmail)) has_email = CheckEmail(ctx);
   if (ctx.mapped(Field::kPhone)) CheckPhone(ctx, region, has_email);
+  if (!ctx.spec().extras.empty()) ctx.ForEachExtra(Field::kPhone, CheckFurtherPhone, true);
 }
 
 }  // namespace dq::validator::rules
