@@ -263,9 +263,22 @@ Streamed Stream(const std::shared_ptr<Tcp::Peer>& peer, HttpServer::Shared* shar
 // whatever waits there): the client reads the answer, then the end, and need not wait for a
 // timeout. Pistache 0.0.5 itself keeps such a socket open.
 void CloseAfterAnswer(const std::shared_ptr<Tcp::Peer>& peer) {
-  std::weak_ptr<ConnectionState> state = StateOf(peer);
+  if (std::shared_ptr<ConnectionState> state = StateOf(peer)) {
+    peer->send(RawBuffer(std::string(), 0))
+        .then([weak = std::weak_ptr<ConnectionState>(state)](
+                  ssize_t) { ShutdownIfOpen(weak, SHUT_WR); },
+              [](std::exception_ptr) {});
+    return;
+  }
+  // No connection state (cannot happen behind the guard): the Peer's liveness is all there is.
+  std::weak_ptr<Tcp::Peer> weak = peer;
+  const int fd = peer->fd();
   peer->send(RawBuffer(std::string(), 0))
-      .then([state](ssize_t) { ShutdownIfOpen(state, SHUT_WR); }, [](std::exception_ptr) {});
+      .then(
+          [weak, fd](ssize_t) {
+            if (weak.lock()) ::shutdown(fd, SHUT_WR);
+          },
+          [](std::exception_ptr) {});
 }
 
 void Send(const HttpResponse& r, const std::string& request_id, Http::Version version,
@@ -327,8 +340,13 @@ void Send(const HttpResponse& r, const std::string& request_id, Http::Version ve
   }
   if (step == BodyStep::kFailed) {
     // No last chunk: the client sees the answer cut off. The worker's epoll sees the end and
-    // cleans up, as for the edge's cuts.
-    ShutdownIfOpen(StateOf(peer), SHUT_RDWR);
+    // cleans up, as for the edge's cuts. Without a connection state (Pistache's own writer
+    // above), the Peer held here is all there is.
+    if (auto state = StateOf(peer)) {
+      ShutdownIfOpen(state, SHUT_RDWR);
+    } else {
+      ::shutdown(peer->fd(), SHUT_RDWR);
+    }
     return;
   }
   stream.ends();

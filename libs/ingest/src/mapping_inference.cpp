@@ -99,7 +99,6 @@ const FieldAliases kTable[] = {
           "Telefoonnummer", "Celular", "Handy"}},
     {"country", {"Country", "Country Code", "billing_country", "Default Address Country Code",
                  "Shipping Country", "country_code", "Customer Country",
-                 "Country / Region",  // WooCommerce Analytics' customers export
           "country_id", "País", "Land", "Pays", "Paese"}},
     {"stock_qty", {"Variant Inventory Qty", "Stock", "Quantity", "Qty", "Inventory",
                    "Stock Quantity", "Inventory Quantity", "quantity_to_sell_on_facebook",

@@ -51,7 +51,7 @@ TEST(JobArtifactsTest, RunAllRunsEveryTaskOnceSeveralAtATime) {
   std::condition_variable cv;
   std::vector<int> runs(12, 0);
   int running = 0, most = 0;
-  bool first_waits = true;
+  bool first_waits = true, one_waited = false;
   std::vector<std::function<Status()>> tasks;
   for (size_t i = 0; i < runs.size(); ++i) {
     tasks.push_back([&, i] {
@@ -59,9 +59,13 @@ TEST(JobArtifactsTest, RunAllRunsEveryTaskOnceSeveralAtATime) {
       ++runs[i];
       most = std::max(most, ++running);
       cv.notify_all();
-      // The first task waits, as a put waits on an fsync, until another runs beside it: on
-      // several threads that comes at once; run one after another, it never would.
-      if (i == 0 && first_waits) {
+      // The first task to start waits, as a put waits on an fsync, until another runs beside
+      // it: on several threads that comes at once; run one after another, it never would. Not
+      // task 0 by index: its thread can take it and be descheduled while the others run every
+      // other task one by one under the lock (they never overlap each other), and task 0 then
+      // waited alone (failed once under load).
+      if (first_waits && !one_waited) {
+        one_waited = true;
         cv.wait_for(lock, std::chrono::seconds(30), [&] { return most > 1; });
       }
       --running;

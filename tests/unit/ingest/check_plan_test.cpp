@@ -348,21 +348,6 @@ TEST(CheckPlanTest, ShopifyDefaultAddressPhoneIsAFurtherPhoneColumn) {
   EXPECT_TRUE(AlsoCheckedColumns(shopify, no_phone, takes_default).empty());
 }
 
-// Issue 31: WooCommerce Analytics' customers export names its country column "Country / Region"
-// ("United States (US)"). Its header has none of the product export's marks, so it is read as a
-// generic file; either way the column maps to country.
-TEST(CheckPlanTest, WooCommerceAnalyticsCountryRegionMapsToCountry) {
-  const std::vector<std::string> header = {"Name",        "Username",       "Last active",
-                                           "Date registered", "Email",      "Orders",
-                                           "Total spend", "AOV",            "Country / Region",
-                                           "City",        "Region",         "Postal code"};
-  const std::pair<std::string, std::string> country("country", "Country / Region");
-  for (const SourceProfile* profile : {&GenericProfile(), FindSourceProfile("woocommerce")}) {
-    const Mapping m = InferMappingFrom(header, {}, *profile).mapping;
-    EXPECT_NE(std::find(m.begin(), m.end(), country), m.end()) << profile->source;
-  }
-}
-
 
 // Merchant Center and Meta write amounts with their code ("15.00 USD"): their amount fields carry
 // own_number_format, so that no fix strips the code; another source's price does not.

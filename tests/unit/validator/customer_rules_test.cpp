@@ -235,6 +235,7 @@ const RuleCase kCases[] = {
     // Shopify's exports write a ' before phone numbers (a spreadsheet text marker).
     {"phone_apostrophe_international_kept", "customer", "", {{"phone", "'+1 650-253-0000"}}, {}},
     {"phone_apostrophe_e164_kept", "customer", "", {{"phone", "'+16502530000"}}, {}},
+    {"phone_apostrophe_alone_is_empty", "customer", "", {{"phone", "'"}}, {}},
     {"phone_apostrophe_national_fixed",
      "customer",
      "",
@@ -253,24 +254,10 @@ const RuleCase kCases[] = {
     {"country_user_assigned_zz", "customer", "", {{"country", "ZZ"}}, {"INVALID_COUNTRY_CODE"}},
     {"country_name", "customer", "", {{"country", "Germany"}}, {"INVALID_COUNTRY_CODE"}},
     {"country_empty_is_fine", "customer", "", {{"country", ""}}, {}},  // issue 31
-    // WooCommerce Analytics' customers export writes the country's name and its code in
-    // parentheses: read as the code, kept as written (issue 31).
-    {"country_name_with_code_in_parentheses",
-     "customer",
-     "",
-     {{"country", "United States (US)"}},
-     {}},
-    {"country_name_with_code_in_parentheses_reads_phones",
-     "customer",
-     "",
-     {{"country", "United States (US)"}, {"phone", "(650) 253-0000"}},
-     {"PHONE_NORMALIZED=+16502530000"}},
-    {"country_name_with_unknown_code", "customer", "", {{"country", "Nowhere (ZZ)"}},
-     {"INVALID_COUNTRY_CODE"}},
-    {"country_name_with_lower_case_code", "customer", "", {{"country", "Germany (de)"}},
-     {"INVALID_COUNTRY_CODE"}},
-    {"country_code_in_parentheses_alone", "customer", "", {{"country", "(US)"}},
-     {"INVALID_COUNTRY_CODE"}},
+    // A name with a code in parentheses is no code: WooCommerce writes "United States (US)"
+    // but also "Virgin Islands (US)" and "United Kingdom (UK)" (review45b).
+    {"country_name_with_code_in_parentheses", "customer", "",
+     {{"country", "Virgin Islands (US)"}}, {"INVALID_COUNTRY_CODE"}},
     {"country_invalid_and_national_phone",
      "customer",
      "",
@@ -366,6 +353,19 @@ TEST(CustomerBatch, PhoneInScientificNotationSaysSo) {
             "lost");
   EXPECT_EQ(issues[1].Message(), issues[0].Message());
   EXPECT_EQ(issues[2].Message(), "Phone number is not valid");
+}
+
+// An international number behind Shopify's ' marker is not "in national form", whatever the
+// row's country (review45b: the message looked at the marker, not the number).
+TEST(CustomerBatch, AnInternationalNumberBehindTheMarkerIsNotCalledNational) {
+  auto issues = testing::RunRows({"phone", "country"}, "customer", "",
+                                 {{"'+1 650 253 000", ""}, {"'0049 30 123", ""}, {"'0612", ""}});
+  ASSERT_EQ(issues.size(), 3u);
+  for (const Issue& i : issues) EXPECT_EQ(i.code, IssueCode::INVALID_PHONE);
+  EXPECT_EQ(issues[0].Message(), "Phone number is not valid");
+  EXPECT_EQ(issues[1].Message(), "Phone number is not valid");
+  EXPECT_EQ(issues[2].Message(),
+            "Phone number is in national form and the row has no valid country to read it with");
 }
 
 TEST(CustomerBatch, LibphonenumberResultsAreCachedPerSession) {

@@ -1,7 +1,5 @@
 // The customer check: e-mail syntax and normalisation, disposable domains, phone numbers via
-// libphonenumber (E.164 as the fix), ISO 3166-1 country, and duplicate customers. A country
-// written as "Name (XX)" (WooCommerce Analytics' customers export) reads as its code XX and is
-// kept as written.
+// libphonenumber (E.164 as the fix), ISO 3166-1 country, and duplicate customers.
 //
 // Duplicates: a row duplicates an earlier one when its e-mail (trimmed, lower-cased) matches;
 // a row without a valid e-mail duplicates an earlier row with the same phone number (E.164).
@@ -44,6 +42,12 @@ bool DomainHasUpper(std::string_view v) {
   return false;
 }
 
+// A phone cell without the ' that Shopify's export (and spreadsheets) write before a number to
+// keep its + from being read as a formula: a lone ' is an empty cell.
+std::string_view PhoneText(std::string_view v) {
+  return !v.empty() && v[0] == '\'' ? v.substr(1) : v;
+}
+
 // Returns true when the row has a valid e-mail.
 bool CheckEmail(RowContext& ctx) {
   std::string_view v = ctx.value(Field::kEmail);
@@ -52,7 +56,7 @@ bool CheckEmail(RowContext& ctx) {
     // the duplicate check falls back to the phone): only a row with neither is reported.
     const bool has_phone =
         ctx.HasExtraValue(Field::kPhone) ||
-        (ctx.mapped(Field::kPhone) && !ctx.value(Field::kPhone).empty());
+        (ctx.mapped(Field::kPhone) && !PhoneText(ctx.value(Field::kPhone)).empty());
     if (!has_phone && ctx.Required(Field::kEmail) && ctx.kind() != RowKind::kVariant) {
       ctx.ReportEmpty(IssueCode::MISSING_EMAIL, Field::kEmail);
     }
@@ -118,10 +122,14 @@ bool IsScientificNotation(std::string_view v) {
 // it is valid, else nullptr.
 const PhoneVerdict* CheckPhoneValue(RowContext& ctx, std::string_view region) {
   const std::string_view v = ctx.value(Field::kPhone);
+  // A leading ' is Shopify's (and spreadsheets') text marker that keeps the + from being read
+  // as a formula: '+1 650-253-0000 is written internationally and needs no rewrite.
+  const std::string_view written = PhoneText(v);
+  if (written.empty()) return nullptr;  // a lone ': an empty cell
   const PhoneVerdict& p = ctx.phones().Check(v, region.empty() ? "ZZ" : region);
   if (!p.valid) {
-    const bool needs_country =
-        region.empty() && v[0] != '+' && !(v.size() > 1 && v[0] == '0' && v[1] == '0');
+    const bool needs_country = region.empty() && written[0] != '+' &&
+                               !(written.size() > 1 && written[0] == '0' && written[1] == '0');
     if (IsScientificNotation(v)) {
       ctx.Report(IssueCode::INVALID_PHONE, Field::kPhone,
                  "Phone number was saved in scientific notation by a spreadsheet: its last "
@@ -134,9 +142,6 @@ const PhoneVerdict* CheckPhoneValue(RowContext& ctx, std::string_view region) {
                              : std::string());
     return nullptr;
   }
-  // A leading ' is Shopify's (and spreadsheets') text marker that keeps the + from being read
-  // as a formula: '+1 650-253-0000 is written internationally and needs no rewrite.
-  const std::string_view written = v[0] == '\'' ? v.substr(1) : v;
   if (!p.has_extension && !IsWrittenInternationally(written) && v != p.e164) {
     ctx.Fix(Field::kPhone, p.e164, IssueCode::PHONE_NORMALIZED);  // ignored in a further column
   }
@@ -155,26 +160,12 @@ void CheckPhone(RowContext& ctx, std::string_view region, bool has_email) {
   }
 }
 
-// A country written as its name followed by its ISO code in parentheses, as WooCommerce
-// Analytics' customers export writes it ("United States (US)"): the code, else empty. The name
-// is not compared with the code (the reference data has no names); the code must be a valid
-// upper-case alpha-2 code after a space, at the value's end.
-std::string_view CodeInParentheses(const ReferenceData& ref, std::string_view v) {
-  if (v.size() < 6 || v[v.size() - 4] != '(' || v.back() != ')' || v[v.size() - 5] != ' ') {
-    return {};
-  }
-  const std::string_view code = v.substr(v.size() - 3, 2);
-  const std::string_view name = text::Trim(v.substr(0, v.size() - 5));
-  if (name.empty() || name.find_first_of("()") != std::string_view::npos) return {};
-  return ref.IsCountryAlpha2(code) ? code : std::string_view();
-}
-
 // The row's country as a region to read phone numbers with, once CheckCountryCode has read it
 // (a fix included); empty when it is not a valid one.
 std::string_view Region(const RowContext& ctx) {
   if (!ctx.mapped(Field::kCountry)) return {};
   const std::string_view c = ctx.value(Field::kCountry);
-  return ctx.ref().IsCountryAlpha2(c) ? c : CodeInParentheses(ctx.ref(), c);
+  return ctx.ref().IsCountryAlpha2(c) ? c : std::string_view();
 }
 
 // A further phone column's value (ForEachExtra): checked as the phone, no key.
@@ -190,8 +181,6 @@ std::string_view CheckCountryCode(RowContext& ctx, Field f) {
     if (ctx.Required(f)) ctx.ReportEmpty(IssueCode::INVALID_COUNTRY_CODE, f, "Country is empty");
     return {};
   }
-  // "United States (US)": read as its code, kept as written (no fix, no issue).
-  if (const std::string_view code = CodeInParentheses(ref, v); !code.empty()) return code;
   if (v.size() == 2 || v.size() == 3) {
     char up[3];
     for (size_t i = 0; i < v.size(); ++i) up[i] = text::ToUpper(v[i]);
