@@ -380,6 +380,29 @@ TEST_F(SourcesIntegrationTest, TransporterCustomerRowsAreNoDuplicateButAnExports
   EXPECT_EQ(job["issues"][0]["item_id"], "102");
 }
 
+// A simple CSV (no quotes, no commas inside cells) as the records of a validate request: one
+// object per row, keyed by the header, a short row's missing cells empty.
+json RecordsOfCsv(const std::string& csv) {
+  json records = json::array();
+  std::istringstream lines(csv);
+  std::string line;
+  std::vector<std::string> header;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> cells;
+    std::istringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+    if (header.empty()) {
+      header = cells;
+      continue;
+    }
+    while (cells.size() < header.size()) cells.emplace_back();
+    json record = json::object();
+    for (size_t c = 0; c < header.size(); ++c) record[header[c]] = cells[c];
+    records.push_back(record);
+  }
+  return records;
+}
+
 // Shopify's current customers export keeps most phones in Default Address Phone (a further column
 // of phone): a bad one there is reported naming the column, the same number in both columns is
 // one issue (Phone's), and a customer with only an address phone is no MISSING_EMAIL. The same
@@ -403,23 +426,7 @@ TEST_F(SourcesIntegrationTest, ShopifyDefaultAddressPhoneGetsTheSameIssuesInline
   EXPECT_EQ(job["source"], "shopify_customers");
   ASSERT_EQ(job["mapping"]["phone"], "Phone") << job["mapping"].dump();
 
-  json records = json::array();
-  std::istringstream lines(csv);
-  std::string line;
-  std::vector<std::string> header;
-  while (std::getline(lines, line)) {
-    std::vector<std::string> cells;
-    std::istringstream row(line);
-    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
-    while (cells.size() < 20) cells.emplace_back();
-    if (header.empty()) {
-      header = cells;
-      continue;
-    }
-    json record = json::object();
-    for (size_t c = 0; c < header.size(); ++c) record[header[c]] = cells[c];
-    records.push_back(record);
-  }
+  const json records = RecordsOfCsv(csv);
   const json req = {{"records", records},
                     {"mapping", job["mapping"]},
                     {"source", "shopify_customers"},
@@ -551,23 +558,7 @@ TEST_F(SourcesIntegrationTest, MagentoFurtherImageColumnsGetTheSameIssuesInlineA
   ASSERT_EQ(job["status"], "done") << job.dump();
   ASSERT_EQ(job["mapping"]["image_url"], "base_image") << job["mapping"].dump();
 
-  json records = json::array();
-  std::istringstream lines(csv);
-  std::string line;
-  std::vector<std::string> header;
-  while (std::getline(lines, line)) {
-    std::vector<std::string> cells;
-    std::istringstream row(line);
-    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
-    while (cells.size() < 11) cells.emplace_back();
-    if (header.empty()) {
-      header = cells;
-      continue;
-    }
-    json record = json::object();
-    for (size_t c = 0; c < header.size(); ++c) record[header[c]] = cells[c];
-    records.push_back(record);
-  }
+  const json records = RecordsOfCsv(csv);
   const json req = {{"records", records}, {"mapping", job["mapping"]}, {"source", "magento2"}};
   HttpResult v = Post("/v1/validate", req.dump(), {{"Content-Type", "application/json"}});
   ASSERT_EQ(v.status, 200) << v.body;
